@@ -1,0 +1,22 @@
+import type { Logger } from 'pino';
+import type { Config } from '../core/config';
+import type { Db } from '../db/knex';
+import { createDiagnosticsActivities } from './diagnostics';
+
+export interface ActivityDeps {
+  db: Db;
+  config: Config;
+  logger: Logger;
+}
+
+/**
+ * Builds every activity with its dependencies. Activities are plain async functions taking one typed
+ * input object; business failures throw `ApplicationFailure.create({ nonRetryable: true })`.
+ */
+export function createActivities(deps: ActivityDeps) {
+  return {
+    ...createDiagnosticsActivities(deps),
+  };
+}
+
+export type Activities = ReturnType<typeof createActivities>;

@@ -1,0 +1,112 @@
+import type { Context } from 'koa';
+import { generateApiKey, sha256Hex } from '../../core/apiKeyToken';
+import { isUuid } from '../../core/ids';
+import {
+  deleteRevokedApiKey, insertApiKey, listApiKeys, renameApiKey, revokeApiKey, updateApiKeyMcp, type ApiKeyRow,
+} from '../../db/queries/apiKeys';
+import type { AppDeps } from '../deps';
+import { AppError } from '../errors';
+import { principalOf } from '../middleware/authenticate';
+import { CreateKeyBody, DeleteKeyQuery, McpSettingsBody, RenameKeyBody } from './schema';
+
+const badRequest = (text: string) => new AppError(400, 'INVALID_INPUT', text);
+const keyNotFound = () => new AppError(404, 'NOT_FOUND', 'Key not found');
+
+/** Runs a database step; a failure becomes the spec's 500 text for that operation (the cause is logged). */
+async function guarded<T>(failureText: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError(500, 'INTERNAL_ERROR', failureText, { cause: error });
+  }
+}
+
+function toRecord(row: ApiKeyRow) {
+  return {
+    id: row.id,
+    operatorId: row.operator_id,
+    keyHash: row.key_hash,
+    label: row.label,
+    createdAt: row.created_at.toISOString(),
+    lastUsedAt: row.last_used_at ? row.last_used_at.toISOString() : null,
+    revoked: row.revoked,
+    mcp_enabled: row.mcp_enabled,
+    mcp_workflow_allowlist: row.mcp_workflow_allowlist,
+  };
+}
+
+export async function createKey(deps: AppDeps, ctx: Context): Promise<void> {
+  const principal = principalOf(ctx);
+  const body = (ctx.request.body ?? {}) as Record<string, unknown>;
+  if (typeof body.operatorId !== 'string' || body.operatorId.trim() === '') throw badRequest('operatorId is required');
+  const parsed = CreateKeyBody.safeParse(body);
+  if (!parsed.success) throw badRequest('label must be a string of at most 200 characters');
+  if (parsed.data.operatorId !== principal.operatorId) {
+    throw new AppError(403, 'FORBIDDEN', 'operatorId does not match the authenticated operator');
+  }
+  const key = generateApiKey();
+  const row = await guarded('Failed to create key', () =>
+    insertApiKey(deps.db, {
+      operatorId: principal.operatorId,
+      keyHash: sha256Hex(key),
+      label: parsed.data.label ?? '',
+      createdByMemberId: principal.kind === 'session' ? principal.memberId : null,
+    }),
+  );
+  ctx.status = 201;
+  ctx.body = { success: true, data: { id: row.id, key, label: row.label, createdAt: row.created_at.toISOString() } };
+}
+
+export async function listKeys(deps: AppDeps, ctx: Context): Promise<void> {
+  const rows = await guarded('Failed to list keys', () => listApiKeys(deps.db, principalOf(ctx).operatorId));
+  ctx.body = { success: true, data: rows.map(toRecord) };
+}
+
+export async function renameKey(deps: AppDeps, ctx: Context): Promise<void> {
+  const parsed = RenameKeyBody.safeParse(ctx.request.body ?? {});
+  if (!parsed.success) throw badRequest('id and label are required');
+  const { id, label } = parsed.data;
+  const renamed = isUuid(id) && (await guarded('Failed to rename key', () => renameApiKey(deps.db, principalOf(ctx).operatorId, id, label)));
+  if (!renamed) throw keyNotFound();
+  ctx.body = { success: true, message: 'Key renamed' };
+}
+
+export async function revokeOrDeleteKey(deps: AppDeps, ctx: Context): Promise<void> {
+  const parsed = DeleteKeyQuery.safeParse(ctx.query);
+  if (!parsed.success) throw badRequest("Query parameter 'id' is required");
+  const { id, hard } = parsed.data;
+  if (!isUuid(id)) throw keyNotFound();
+  const operatorId = principalOf(ctx).operatorId;
+  if (hard === 'true') {
+    const outcome = await guarded('Failed to delete key', () => deleteRevokedApiKey(deps.db, operatorId, id));
+    if (outcome === 'not_found') throw keyNotFound();
+    if (outcome === 'active') throw badRequest('Cannot delete an active key. Revoke it first, then delete it.');
+    ctx.body = { success: true, message: 'Key deleted' };
+    return;
+  }
+  const outcome = await guarded('Failed to revoke key', () => revokeApiKey(deps.db, operatorId, id));
+  if (outcome === 'not_found') throw keyNotFound();
+  if (outcome === 'last_active_key') {
+    throw badRequest('Cannot revoke your last active API key. Create a new key first, then revoke this one.');
+  }
+  ctx.body = { success: true, message: 'Key revoked' };
+}
+
+export async function updateMcpSettings(deps: AppDeps, ctx: Context): Promise<void> {
+  const id = ctx.params.id ?? '';
+  const parsed = McpSettingsBody.safeParse(ctx.request.body ?? {});
+  if (!parsed.success) {
+    const fields = [...new Set(parsed.error.issues.map((issue) => issue.path.join('.') || 'body'))];
+    throw badRequest(`Invalid MCP settings: ${fields.join(', ')} (mcp_enabled is a boolean, mcp_workflow_allowlist null or an array of workflow ids)`);
+  }
+  if (!isUuid(id)) throw keyNotFound();
+  const row = await guarded('Failed to update key', () =>
+    updateApiKeyMcp(deps.db, principalOf(ctx).operatorId, id, {
+      mcpEnabled: parsed.data.mcp_enabled,
+      mcpWorkflowAllowlist: parsed.data.mcp_workflow_allowlist,
+    }),
+  );
+  if (!row) throw keyNotFound();
+  ctx.body = { success: true, data: { id: row.id, mcp_enabled: row.mcp_enabled, mcp_workflow_allowlist: row.mcp_workflow_allowlist } };
+}

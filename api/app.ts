@@ -1,0 +1,48 @@
+import Router from '@koa/router';
+import Koa, { type Middleware } from 'koa';
+import { createApiKeysRouter } from './api-keys/routes';
+import { createAuthRouter } from './auth/routes';
+import type { AppDeps } from './deps';
+import { AppError } from './errors';
+import { createHealthRouter } from './health/routes';
+import { corsFor } from './middleware/cors';
+import { errorHandler } from './middleware/errorHandler';
+import { jsonBody } from './middleware/jsonBody';
+import { requestContext } from './middleware/requestContext';
+import { stripFunctionsPrefix } from './middleware/stripFunctionsPrefix';
+import { createOpenApiRouter } from './openapi/routes';
+
+const methodNotAllowed = () => new AppError(405, 'METHOD_NOT_ALLOWED', 'Method not allowed');
+
+/** Runs outside the routers: a request no route answered is 404 `NOT_FOUND` in the area's error shape. */
+const notFound: Middleware = async (ctx, next) => {
+  await next();
+  if (ctx.status === 404 && ctx.body === undefined) throw new AppError(404, 'NOT_FOUND', 'Route not found');
+};
+
+/** Every area's router; each area adds itself here as it lands. */
+export function createRouters(deps: AppDeps): Router[] {
+  return [createHealthRouter(deps), createOpenApiRouter(), createAuthRouter(deps), createApiKeysRouter(deps)];
+}
+
+/**
+ * Composes the API: prefix → request id and access log → CORS → errors → JSON body → 404 → one root router holding
+ * every area (so 405 sees all of a path's methods).
+ *
+ * @example const server = createApp(deps).listen(8080)
+ */
+export function createApp(deps: AppDeps): Koa {
+  const app = new Koa({ proxy: deps.config.TRUST_PROXY });
+  app.silent = true;
+  app.use(stripFunctionsPrefix());
+  app.use(requestContext(deps.logger));
+  app.use(corsFor(deps.config.allowedOrigins));
+  app.use(errorHandler());
+  app.use(jsonBody(deps.config.BODY_LIMIT_BYTES));
+  app.use(notFound);
+  const root = new Router();
+  for (const router of createRouters(deps)) root.use(router.routes());
+  app.use(root.routes());
+  app.use(root.allowedMethods({ throw: true, methodNotAllowed, notImplemented: methodNotAllowed }));
+  return app;
+}

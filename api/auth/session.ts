@@ -1,0 +1,40 @@
+import { sha256Hex } from '../../core/apiKeyToken';
+import { secretToken } from '../../core/ids';
+import { signAccessToken } from '../../core/sessionToken';
+import type { MemberRow } from '../../db/queries/identity';
+import { insertRefreshToken } from '../../db/queries/refreshTokens';
+import type { AppDeps } from '../deps';
+
+export interface SessionResponse {
+  access_token: string;
+  token_type: 'bearer';
+  expires_in: number;
+  refresh_token: string;
+  user: { id: string; email: string };
+}
+
+/**
+ * Issues a session: a signed access JWT plus a single-use refresh token stored only as its hash.
+ * Used by signup, both token grants and invite acceptance.
+ */
+export async function issueSession(
+  deps: Pick<AppDeps, 'db' | 'config' | 'jwtSecret'>,
+  user: { id: string; email: string },
+  member: Pick<MemberRow, 'id' | 'operator_id' | 'session_version'>,
+): Promise<SessionResponse> {
+  const ttl = deps.config.JWT_ACCESS_TTL_SECONDS;
+  const accessToken = await signAccessToken(
+    { userId: user.id, operatorId: member.operator_id, memberId: member.id, sessionVersion: member.session_version },
+    deps.jwtSecret,
+    ttl,
+  );
+  const refreshToken = secretToken('rt');
+  await insertRefreshToken(deps.db, {
+    operatorId: member.operator_id,
+    memberId: member.id,
+    tokenHash: sha256Hex(refreshToken),
+    sessionVersion: member.session_version,
+    expiresAt: new Date(Date.now() + deps.config.REFRESH_TOKEN_TTL_DAYS * 86_400_000),
+  });
+  return { access_token: accessToken, token_type: 'bearer', expires_in: ttl, refresh_token: refreshToken, user: { id: user.id, email: user.email } };
+}

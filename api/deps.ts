@@ -1,0 +1,18 @@
+import type { Client, Connection } from '@temporalio/client';
+import type { Logger } from 'pino';
+import type { Config } from '../core/config';
+import type { Db } from '../db/knex';
+import type { KeyUsageTracker } from './keyUsageTracker';
+import type { RateLimits } from './rateLimits';
+
+/** Everything a route needs, built once per process and passed down explicitly. */
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  temporal: { client: Client; connection: Connection };
+  logger: Logger;
+  rateLimits: RateLimits;
+  keyUsage: KeyUsageTracker;
+  /** The secret that signs session JWTs (from JWT_SECRET, or the generated dev secret). */
+  jwtSecret: string;
+}

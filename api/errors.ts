@@ -1,0 +1,26 @@
+/** One error type for every area: a stable code and HTTP status, mapped to each area's body by the error middleware. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly options: { details?: unknown; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  static notFound(message = 'Resource not found', code = 'NOT_FOUND'): AppError {
+    return new AppError(404, code, message);
+  }
+}
+
+/** Why authentication failed; each area maps the reason to its own codes (spec 5 and 7.x). */
+export type AuthFailure = 'missing' | 'invalid_format' | 'invalid' | 'revoked' | 'session_required' | 'api_key_required';
+
+export class AuthError extends Error {
+  constructor(readonly reason: AuthFailure) {
+    super(`authentication failed: ${reason}`);
+    this.name = 'AuthError';
+  }
+}

@@ -1,0 +1,50 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import type { AppDeps } from '../deps';
+import { jsonContent, registry } from '../openapi/registry';
+
+const CHECK_TIMEOUT_MS = 2000;
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timed out')), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function check(probe: () => Promise<unknown>): Promise<'ok' | 'unavailable'> {
+  try {
+    await withTimeout(probe(), CHECK_TIMEOUT_MS);
+    return 'ok';
+  } catch {
+    return 'unavailable';
+  }
+}
+
+const Health = z.object({
+  status: z.enum(['ok', 'unavailable']),
+  checks: z.object({ database: z.enum(['ok', 'unavailable']), temporal: z.enum(['ok', 'unavailable']) }),
+});
+
+registry.registerPath({
+  method: 'get',
+  path: '/healthz',
+  summary: 'Liveness and readiness: 200 once PostgreSQL and Temporal answer, 503 otherwise',
+  responses: { 200: jsonContent(Health, 'Ready'), 503: jsonContent(Health, 'A dependency is unreachable') },
+});
+
+/** `GET /healthz`: 200 `{ status: "ok" }` when the database and Temporal both answer, else 503. */
+export function createHealthRouter(deps: AppDeps): Router {
+  const router = new Router();
+  router.get('/healthz', async (ctx) => {
+    const [database, temporal] = await Promise.all([
+      check(() => deps.db.raw('select 1')),
+      check(() => deps.temporal.connection.workflowService.getSystemInfo({})),
+    ]);
+    const status = database === 'ok' && temporal === 'ok' ? 'ok' : 'unavailable';
+    ctx.status = status === 'ok' ? 200 : 503;
+    ctx.body = { status, checks: { database, temporal } };
+  });
+  return router;
+}

@@ -1,0 +1,26 @@
+/** Production API process: migrations, then the HTTP server. Workers run as separate processes (`worker/main.ts`). */
+import { loadConfig } from '../core/config';
+import { createLogger } from '../core/logger';
+import { createDb } from '../db/knex';
+import { migrateLatest } from '../db/migrate';
+import { buildAppDeps, databaseUrlOf, startApiServer } from '../services/runtime';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.LOG_LEVEL, { process: 'api' });
+  const db = createDb(databaseUrlOf(config), { poolMax: config.DATABASE_POOL_MAX, applicationName: 'operator-platform-api' });
+  await migrateLatest(db);
+  const api = await startApiServer(await buildAppDeps(config, logger, db));
+  logger.info({ url: api.url }, 'API listening');
+  const stop = async () => {
+    await api.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop());
+  process.once('SIGINT', () => void stop());
+}
+
+main().catch((error) => {
+  process.stderr.write(`API failed to start: ${(error as Error).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,24 @@
+import cors from '@koa/cors';
+import type { Middleware } from 'koa';
+
+export const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'Mcp-Session-Id', 'MCP-Protocol-Version', 'X-Request-Id', 'X-Service-Signature', 'Last-Event-ID'];
+export const EXPOSED_HEADERS = ['Retry-After', 'X-Request-Id', 'Mcp-Session-Id'];
+
+/**
+ * CORS for every route, preflight included: the request's origin is echoed when allowed
+ * (`ALLOWED_ORIGINS`, default any) and no CORS header is sent for other origins.
+ */
+export function corsFor(allowedOrigins: '*' | string[]): Middleware {
+  return cors({
+    origin: (ctx) => {
+      const origin = ctx.get('origin');
+      if (!origin) return '';
+      return allowedOrigins === '*' || allowedOrigins.includes(origin) ? origin : '';
+    },
+    allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    allowHeaders: ALLOWED_HEADERS,
+    exposeHeaders: EXPOSED_HEADERS,
+    maxAge: 600,
+    keepHeadersOnError: true,
+  });
+}

@@ -1,0 +1,31 @@
+import { randomUUID } from 'node:crypto';
+import type { Middleware } from 'koa';
+import type { Logger } from 'pino';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * Assigns a request id (the caller's `X-Request-Id` when well-formed) and writes one access-log line
+ * per request. Only the path is logged, never the query string, headers or body: invite tokens and
+ * keys travel there.
+ */
+export function requestContext(logger: Logger): Middleware {
+  return async (ctx, next) => {
+    const started = process.hrtime.bigint();
+    const incoming = ctx.get('x-request-id');
+    const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.state.log = logger.child({ requestId });
+    ctx.set('X-Request-Id', requestId);
+    try {
+      await next();
+    } finally {
+      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      const auth = ctx.state.auth as { operatorId?: string } | undefined;
+      ctx.state.log.info(
+        { method: ctx.method, path: ctx.path, status: ctx.status, durationMs: Math.round(durationMs * 10) / 10, operatorId: auth?.operatorId },
+        'request',
+      );
+    }
+  };
+}

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+
+/** Rate-limit classes: each is counted per operator (or per client IP for `auth`) per minute. */
+export const RATE_LIMIT_CLASSES = {
+  'ingest:realtime': 'RATE_LIMIT_INGEST_REALTIME',
+  'ingest:batch': 'RATE_LIMIT_INGEST_BATCH',
+  'gateway:execute': 'RATE_LIMIT_GATEWAY_EXECUTE',
+  'analytics:read': 'RATE_LIMIT_ANALYTICS_READ',
+  'analytics:export': 'RATE_LIMIT_ANALYTICS_EXPORT',
+  'analytics:refresh': 'RATE_LIMIT_ANALYTICS_REFRESH',
+  mcp: 'RATE_LIMIT_MCP',
+  auth: 'RATE_LIMIT_AUTH',
+} as const;
+export type RateLimitClass = keyof typeof RATE_LIMIT_CLASSES;
+
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+const bool = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1');
+const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value));
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: port.default(8080),
+  TRUST_PROXY: bool.default(false),
+  APP_URL: z.url().optional(),
+  DATA_DIR: z.string().min(1).default('.data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+
+  DATABASE_URL: optionalString.pipe(z.url().optional()),
+  DATABASE_POOL_MAX: positiveInt.default(20),
+  EMBEDDED_PG_PORT: port.default(54329),
+
+  TEMPORAL_ADDRESS: optionalString,
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('operator-platform'),
+  TEMPORAL_CLI_PATH: optionalString,
+  TEMPORAL_PORT: port.default(7233),
+  TEMPORAL_UI_PORT: port.default(8233),
+  WORKFLOW_BUNDLE_PATH: optionalString,
+
+  JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  JWT_ACCESS_TTL_SECONDS: positiveInt.default(3600),
+  REFRESH_TOKEN_TTL_DAYS: positiveInt.default(30),
+
+  ALLOWED_ORIGINS: z.string().default('*'),
+  BODY_LIMIT_BYTES: positiveInt.default(10 * 1024 * 1024),
+  API_KEY_USAGE_FLUSH_MS: positiveInt.default(5000),
+
+  RATE_LIMIT_INGEST_REALTIME: positiveInt.default(60000),
+  RATE_LIMIT_INGEST_BATCH: positiveInt.default(120),
+  RATE_LIMIT_GATEWAY_EXECUTE: positiveInt.default(6000),
+  RATE_LIMIT_ANALYTICS_READ: positiveInt.default(200),
+  RATE_LIMIT_ANALYTICS_EXPORT: positiveInt.default(5),
+  RATE_LIMIT_ANALYTICS_REFRESH: positiveInt.default(1),
+  RATE_LIMIT_MCP: positiveInt.default(600),
+  RATE_LIMIT_AUTH: positiveInt.default(60),
+});
+
+export type RawEnv = z.infer<typeof envSchema>;
+
+export interface Config extends RawEnv {
+  appUrl: string;
+  allowedOrigins: '*' | string[];
+  rateLimitsPerMinute: Record<RateLimitClass, number>;
+}
+
+/** Thrown at start-up when an environment variable is invalid; the message names every bad variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Parses and validates configuration from an environment-like object. Pure: the caller decides
+ * where the values come from, so tests can build a config without touching `process.env`.
+ *
+ * @example parseConfig({ PORT: '9000', DATABASE_URL: 'postgres://localhost/app' }).PORT // 9000
+ */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const result = envSchema.safeParse(env);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`),
+    );
+  }
+  const raw = result.data;
+  const origins = raw.ALLOWED_ORIGINS.trim();
+  const rateLimitsPerMinute = Object.fromEntries(
+    Object.entries(RATE_LIMIT_CLASSES).map(([name, variable]) => [name, raw[variable]]),
+  ) as Record<RateLimitClass, number>;
+  return {
+    ...raw,
+    appUrl: (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, ''),
+    allowedOrigins:
+      origins === '*' || origins === ''
+        ? '*'
+        : origins.split(',').map((origin) => origin.trim()).filter(Boolean),
+    rateLimitsPerMinute,
+  };
+}
+
+let loaded: Config | undefined;
+
+/** The process configuration, read from `process.env` once. The only reader of `process.env`. */
+export function loadConfig(overrides: Record<string, string | undefined> = {}): Config {
+  if (Object.keys(overrides).length > 0) return parseConfig({ ...process.env, ...overrides });
+  loaded ??= parseConfig(process.env);
+  return loaded;
+}

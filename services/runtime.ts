@@ -1,0 +1,64 @@
+import http from 'node:http';
+import type { Logger } from 'pino';
+import { createApp } from '../api/app';
+import type { AppDeps } from '../api/deps';
+import { KeyUsageTracker } from '../api/keyUsageTracker';
+import { RateLimits } from '../api/rateLimits';
+import type { Config } from '../core/config';
+import { createDb, type Db } from '../db/knex';
+import { connectTemporal } from '../temporal/client';
+import { resolveJwtSecret } from './devSecrets';
+
+export function databaseUrlOf(config: Config): string {
+  return config.DATABASE_URL ?? `postgres://postgres:postgres@127.0.0.1:${config.EMBEDDED_PG_PORT}/operator_platform`;
+}
+
+export function temporalAddressOf(config: Config): string {
+  return config.TEMPORAL_ADDRESS ?? `127.0.0.1:${config.TEMPORAL_PORT}`;
+}
+
+/** Builds the API's dependencies: database pool, Temporal client, shared rate limits, key-usage buffer. */
+export async function buildAppDeps(config: Config, logger: Logger, db: Db = createDb(databaseUrlOf(config), { poolMax: config.DATABASE_POOL_MAX })): Promise<AppDeps> {
+  const temporal = await connectTemporal({ address: temporalAddressOf(config), namespace: config.TEMPORAL_NAMESPACE });
+  const keyUsage = new KeyUsageTracker(db, config.API_KEY_USAGE_FLUSH_MS, logger);
+  keyUsage.start();
+  return {
+    config,
+    db,
+    temporal,
+    logger,
+    rateLimits: new RateLimits(db, config.rateLimitsPerMinute),
+    keyUsage,
+    jwtSecret: resolveJwtSecret(config),
+  };
+}
+
+export interface RunningApi {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Listens on HOST:PORT (port 0 picks a free one) and returns a `close` that drains and releases everything. */
+export async function startApiServer(deps: AppDeps, options: { closeDb?: boolean } = {}): Promise<RunningApi> {
+  const server = http.createServer(createApp(deps).callback());
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(deps.config.PORT, deps.config.HOST, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : deps.config.PORT;
+  const host = deps.config.HOST === '0.0.0.0' ? '127.0.0.1' : deps.config.HOST;
+  return {
+    url: `http://${host}:${port}`,
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await deps.keyUsage.stop();
+      await deps.temporal.connection.close();
+      if (options.closeDb !== false) await deps.db.destroy();
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Connection } from '@temporalio/client';
+
+export interface TemporalDevServer {
+  address: string;
+  uiUrl: string | null;
+  stop(): Promise<void>;
+}
+
+export interface TemporalDevServerOptions {
+  binary: string;
+  port: number;
+  uiPort?: number;
+  /** SQLite file for persistent state; in memory when omitted (tests). */
+  dbFile?: string;
+  namespace: string;
+  logLevel?: 'debug' | 'info' | 'warn' | 'error';
+  log: (line: string) => void;
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+async function waitUntilReady(address: string, namespace: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`temporal server exited with code ${child.exitCode}`);
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1000 });
+      try {
+        await connection.workflowService.describeNamespace({ namespace });
+        return;
+      } finally {
+        await connection.close();
+      }
+    } catch (error) {
+      lastError = error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  throw new Error(`temporal server not ready after ${timeoutMs} ms: ${(lastError as Error)?.message}`);
+}
+
+/**
+ * Starts `temporal server start-dev` (a real Temporal server with an embedded SQLite store) and waits
+ * until its namespace answers. `stop()` terminates it; the child also dies with this process.
+ */
+export async function startTemporalDevServer(options: TemporalDevServerOptions): Promise<TemporalDevServer> {
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--namespace', options.namespace, '--log-level', options.logLevel ?? 'warn'];
+  if (options.uiPort) args.push('--ui-port', String(options.uiPort));
+  else args.push('--headless');
+  if (options.dbFile) args.push('--db-filename', options.dbFile);
+  const child = spawn(options.binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) options.log(`[temporal] ${line.trim()}`);
+  });
+  const address = `127.0.0.1:${options.port}`;
+  try {
+    await waitUntilReady(address, options.namespace, child, 60_000);
+  } catch (error) {
+    await stopChild(child);
+    throw error;
+  }
+  return {
+    address,
+    uiUrl: options.uiPort ? `http://127.0.0.1:${options.uiPort}` : null,
+    stop: () => stopChild(child),
+  };
+}

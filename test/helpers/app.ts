@@ -1,0 +1,27 @@
+import type { AppDeps } from '../../api/deps';
+import { loadConfig } from '../../core/config';
+import { createLogger } from '../../core/logger';
+import { createDb } from '../../db/knex';
+import { buildAppDeps, startApiServer } from '../../services/runtime';
+
+export interface TestApp {
+  url: string;
+  deps: AppDeps;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the real API on a free loopback port against the test PostgreSQL and Temporal server.
+ * `overrides` are environment variables, parsed by the same config module as production.
+ */
+export async function startTestApp(overrides: Record<string, string> = {}, options: { logLines?: string[] } = {}): Promise<TestApp> {
+  const config = loadConfig(overrides);
+  const lines = options.logLines;
+  const logger = lines
+    ? createLogger('trace', {}, { write: (line: string) => void lines.push(line) })
+    : createLogger(config.LOG_LEVEL);
+  const db = createDb(config.DATABASE_URL!, { poolMax: 10, applicationName: 'test-api' });
+  const deps = await buildAppDeps(config, logger, db);
+  const api = await startApiServer(deps);
+  return { url: api.url, deps, close: api.close };
+}

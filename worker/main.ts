@@ -1,0 +1,26 @@
+/**
+ * Temporal worker process: scale out by running more of these against the same task queue. The SDK's
+ * runtime shuts the worker down gracefully on SIGINT and SIGTERM.
+ */
+import { loadConfig } from '../core/config';
+import { createLogger } from '../core/logger';
+import { createDb } from '../db/knex';
+import { databaseUrlOf, temporalAddressOf } from '../services/runtime';
+import { createWorker } from './worker';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.LOG_LEVEL, { process: 'worker' });
+  const db = createDb(databaseUrlOf(config), { poolMax: config.DATABASE_POOL_MAX, applicationName: 'operator-platform-worker' });
+  const { worker, connection } = await createWorker({ config, db, logger, address: temporalAddressOf(config) });
+  logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
+  process.stdout.write('worker ready\n');
+  await worker.run();
+  await connection.close();
+  await db.destroy();
+}
+
+main().catch((error) => {
+  process.stderr.write(`worker failed: ${(error as Error).message}\n`);
+  process.exit(1);
+});

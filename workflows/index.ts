@@ -1,0 +1,2 @@
+/** Every workflow the worker registers. Workflow code is deterministic: no I/O, no Node builtins, activity types only. */
+export * from './diagnostics';
