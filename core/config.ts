@@ -85,7 +85,8 @@ export class ConfigError extends Error {
  * @example parseConfig({ PORT: '9000', DATABASE_URL: 'postgres://localhost/app' }).PORT // 9000
  */
 export function parseConfig(env: Record<string, string | undefined>): Config {
-  const result = envSchema.safeParse(env);
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value.trim() !== ''));
+  const result = envSchema.safeParse(present);
   if (!result.success) {
     throw new ConfigError(
       result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`),

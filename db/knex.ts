@@ -18,5 +18,7 @@ export function createDb(databaseUrl: string, options: { poolMax?: number; appli
       },
     },
     acquireConnectionTimeout: 10_000,
+    // Failures surface as rejected queries, handled (and logged without values) by the caller.
+    log: { warn: () => undefined, error: () => undefined, deprecate: () => undefined, debug: () => undefined },
   });
 }

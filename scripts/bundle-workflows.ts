@@ -1,11 +1,11 @@
 /** Bundles `workflows/` once into a file that workers load with `WORKFLOW_BUNDLE_PATH` (tests, images). */
 import { writeFileSync } from 'node:fs';
-import { bundleWorkflowCode } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 
 async function main(): Promise<void> {
   const target = process.argv[2];
   if (!target) throw new Error('usage: bundle-workflows <output.js>');
-  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: undefined });
+  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: new DefaultLogger('WARN') });
   writeFileSync(target, code);
 }
 

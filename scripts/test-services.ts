@@ -7,7 +7,7 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { loadConfig } from '../core/config';
 import { createLogger } from '../core/logger';
 import { createDb } from '../db/knex';
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
       await migrateLatest(db);
       await db.destroy();
     })(),
-    bundleWorkflowCode({ workflowsPath: require.resolve('../workflows') }),
+    bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: new DefaultLogger('WARN') }),
   ]);
   writeFileSync(bundlePath, code);
 

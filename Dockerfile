@@ -1,0 +1,39 @@
+# syntax=docker/dockerfile:1
+#
+# One image for both production processes:
+#   API:    node dist/api/main.js     (runs migrations, then serves HTTP on HOST:PORT)
+#   worker: node dist/worker/main.js  (Temporal worker; run as many as you like on the same task queue)
+#
+# The base is Debian (glibc): the Temporal worker's native core bridge does not run on musl/alpine.
+
+ARG NODE_VERSION=20
+# package.json's `allowScripts` policy is read by npm 11; Node 20 images ship npm 10, which ignores it.
+ARG NPM_VERSION=11
+
+FROM node:${NODE_VERSION}-bookworm-slim AS base
+ARG NPM_VERSION
+RUN npm install --global "npm@${NPM_VERSION}" && npm cache clean --force
+WORKDIR /app
+
+# ---- build: full install, compile TypeScript to dist/, prebundle the workflows ----
+FROM base AS build
+COPY package.json package-lock.json ./
+RUN npm ci
+COPY . .
+RUN npm run build \
+ && node dist/scripts/bundle-workflows.js dist/workflow-bundle.js
+
+# ---- runtime: production dependencies + compiled output, as the non-root `node` user ----
+FROM base AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=8080 \
+    DATA_DIR=/app/.data \
+    WORKFLOW_BUNDLE_PATH=/app/dist/workflow-bundle.js
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev && npm cache clean --force
+COPY --from=build /app/dist ./dist
+RUN mkdir -p "$DATA_DIR" && chown node:node "$DATA_DIR"
+USER node
+EXPOSE 8080
+CMD ["node", "dist/api/main.js"]
