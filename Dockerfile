@@ -15,13 +15,18 @@ ARG NPM_VERSION
 RUN npm install --global "npm@${NPM_VERSION}" && npm cache clean --force
 WORKDIR /app
 
-# ---- build: full install, compile TypeScript to dist/, prebundle the workflows ----
+# ---- build: full install, compile TypeScript to dist/, prebundle the workflows, drop dev deps ----
 FROM base AS build
 COPY package.json package-lock.json ./
-RUN npm ci
+# The committed lockfile only records the Linux builds of platform-specific optional packages, which
+# `npm ci` rejects as out of sync; fall back to `npm install`, which keeps every locked version.
+RUN npm ci \
+ || { echo "WARNING: npm ci failed (package-lock.json out of sync?); using npm install" >&2; \
+      npm install --no-audit --no-fund; }
 COPY . .
 RUN npm run build \
- && node dist/scripts/bundle-workflows.js dist/workflow-bundle.js
+ && node dist/scripts/bundle-workflows.js dist/workflow-bundle.js \
+ && npm prune --omit=dev
 
 # ---- runtime: production dependencies + compiled output, as the non-root `node` user ----
 FROM base AS runtime
@@ -30,8 +35,10 @@ ENV NODE_ENV=production \
     PORT=8080 \
     DATA_DIR=/app/.data \
     WORKFLOW_BUNDLE_PATH=/app/dist/workflow-bundle.js
-COPY package.json package-lock.json ./
-RUN npm ci --omit=dev && npm cache clean --force
+# Production dependencies are the build stage's tree pruned with --omit=dev (the same resolved versions,
+# no second install that could resolve differently).
+COPY --from=build /app/package.json /app/package-lock.json ./
+COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 RUN mkdir -p "$DATA_DIR" && chown node:node "$DATA_DIR"
 USER node

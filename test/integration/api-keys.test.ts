@@ -116,6 +116,16 @@ describe('error rows of spec 7.1', () => {
 });
 
 describe('lifecycle', () => {
+  it('signup → token → create key → list, end to end', async () => {
+    const owner = await signupOperator(app.url, 'Flow Casino');
+    const login = await http(`${app.url}/auth/v1/token?grant_type=password`, { body: { email: owner.email, password: owner.password } });
+    const created = await http(keysUrl(), { token: login.body.access_token, body: { operatorId: owner.operatorId, label: 'flow' } });
+    expect(created.status).toBe(201);
+    const list = await http(keysUrl(), { token: created.body.data.key });
+    expect(list.status).toBe(200);
+    expect(list.body.data.map((item: { id: string }) => item.id)).toEqual([created.body.data.id]);
+  });
+
   it('create returns the plaintext once and stores only its SHA-256 hash', async () => {
     const response = await http(`${app.url}/functions/v1/api-keys`, { token: alice.accessToken, body: { operatorId: alice.operatorId, label: 'Production' } });
     expect(response.status).toBe(201);
