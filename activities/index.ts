@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../core/config';
+import type { Keyring } from '../core/crypto';
 import type { Db } from '../db/knex';
 import { createDiagnosticsActivities } from './diagnostics';
 
@@ -7,6 +8,7 @@ export interface ActivityDeps {
   db: Db;
   config: Config;
   logger: Logger;
+  keyring: Keyring;
 }
 
 /**

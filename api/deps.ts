@@ -1,6 +1,7 @@
 import type { Client, Connection } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Config } from '../core/config';
+import type { Keyring } from '../core/crypto';
 import type { Db } from '../db/knex';
 import type { KeyUsageTracker } from './keyUsageTracker';
 import type { RateLimits } from './rateLimits';
@@ -15,4 +16,6 @@ export interface AppDeps {
   keyUsage: KeyUsageTracker;
   /** The secret that signs session JWTs (from JWT_SECRET, or the generated dev secret). */
   jwtSecret: string;
+  /** AES-256-GCM keyring for PII and credentials. */
+  keyring: Keyring;
 }

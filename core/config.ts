@@ -44,6 +44,9 @@ const envSchema = z.object({
   TEMPORAL_UI_PORT: port.default(8233),
   WORKFLOW_BUNDLE_PATH: optionalString,
 
+  DATA_ENCRYPTION_KEY: optionalString.pipe(z.string().regex(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, 'must be 32 bytes as 64 hex characters or base64').optional()),
+  DATA_ENCRYPTION_PREVIOUS_KEYS: optionalString,
+
   JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   JWT_ACCESS_TTL_SECONDS: positiveInt.default(3600),
   REFRESH_TOKEN_TTL_DAYS: positiveInt.default(30),

@@ -7,7 +7,7 @@ import { RateLimits } from '../api/rateLimits';
 import type { Config } from '../core/config';
 import { createDb, type Db } from '../db/knex';
 import { connectTemporal } from '../temporal/client';
-import { resolveJwtSecret } from './devSecrets';
+import { resolveJwtSecret, resolveKeyring } from './devSecrets';
 
 export function databaseUrlOf(config: Config): string {
   return config.DATABASE_URL ?? `postgres://postgres:postgres@127.0.0.1:${config.EMBEDDED_PG_PORT}/operator_platform`;
@@ -30,6 +30,7 @@ export async function buildAppDeps(config: Config, logger: Logger, db: Db = crea
     rateLimits: new RateLimits(db, config.rateLimitsPerMinute),
     keyUsage,
     jwtSecret: resolveJwtSecret(config),
+    keyring: resolveKeyring(config),
   };
 }
 

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { createActivities } from '../activities';
 import type { Config } from '../core/config';
 import type { Db } from '../db/knex';
+import { resolveKeyring } from '../services/devSecrets';
 
 let runtimeInstalled = false;
 
@@ -35,7 +36,7 @@ export async function createWorker(options: { config: Config; db: Db; logger: Lo
     connection,
     namespace: options.config.TEMPORAL_NAMESPACE,
     taskQueue: options.config.TEMPORAL_TASK_QUEUE,
-    activities: createActivities({ db: options.db, config: options.config, logger: options.logger }),
+    activities: createActivities({ db: options.db, config: options.config, logger: options.logger, keyring: resolveKeyring(options.config) }),
     ...(options.config.WORKFLOW_BUNDLE_PATH
       ? { workflowBundle: { codePath: options.config.WORKFLOW_BUNDLE_PATH } }
       : { workflowsPath: require.resolve('../workflows') }),
