@@ -3,6 +3,10 @@ import type { Config } from '../core/config';
 import type { Keyring } from '../core/crypto';
 import type { Db } from '../db/knex';
 import { createDiagnosticsActivities } from './diagnostics';
+import { createIngestActivities } from './ingest';
+import { createRetentionActivities } from './retention';
+import { createEmailActivities } from './email';
+import { createGatewayActivities } from './gateway';
 
 export interface ActivityDeps {
   db: Db;
@@ -18,6 +22,10 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createDiagnosticsActivities(deps),
+    ...createIngestActivities(deps),
+    ...createRetentionActivities(deps),
+    ...createEmailActivities(deps),
+    ...createGatewayActivities(deps),
   };
 }
 

@@ -2,8 +2,10 @@ import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
 import { createApiKeysRouter } from './api-keys/routes';
 import { createAuthRouter } from './auth/routes';
+import { createConnectionsApiRouter } from './connections-api/routes';
 import type { AppDeps } from './deps';
 import { AppError } from './errors';
+import { createGatewayRouter } from './gateway/routes';
 import { createHealthRouter } from './health/routes';
 import { corsFor } from './middleware/cors';
 import { errorHandler } from './middleware/errorHandler';
@@ -11,6 +13,8 @@ import { jsonBody } from './middleware/jsonBody';
 import { requestContext } from './middleware/requestContext';
 import { stripFunctionsPrefix } from './middleware/stripFunctionsPrefix';
 import { createOpenApiRouter } from './openapi/routes';
+import { createOperatorDataRouter } from './operator-data-api/routes';
+import { createPlatformApiRouter } from './platform-api/routes';
 
 const methodNotAllowed = () => new AppError(405, 'METHOD_NOT_ALLOWED', 'Method not allowed');
 
@@ -22,7 +26,7 @@ const notFound: Middleware = async (ctx, next) => {
 
 /** Every area's router; each area adds itself here as it lands. */
 export function createRouters(deps: AppDeps): Router[] {
-  return [createHealthRouter(deps), createOpenApiRouter(), createAuthRouter(deps), createApiKeysRouter(deps)];
+  return [createHealthRouter(deps), createOpenApiRouter(), createAuthRouter(deps), createApiKeysRouter(deps), createOperatorDataRouter(deps), createPlatformApiRouter(deps), createGatewayRouter(deps), createConnectionsApiRouter(deps)];
 }
 
 /**

@@ -3,6 +3,7 @@ import { loadConfig } from '../core/config';
 import { createLogger } from '../core/logger';
 import { createDb } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
+import { ensurePlatformSchedules } from '../services/schedules';
 import { buildAppDeps, databaseUrlOf, startApiServer } from '../services/runtime';
 
 async function main(): Promise<void> {
@@ -10,7 +11,9 @@ async function main(): Promise<void> {
   const logger = createLogger(config.LOG_LEVEL, { process: 'api' });
   const db = createDb(databaseUrlOf(config), { poolMax: config.DATABASE_POOL_MAX, applicationName: 'operator-platform-api' });
   await migrateLatest(db);
-  const api = await startApiServer(await buildAppDeps(config, logger, db));
+  const deps = await buildAppDeps(config, logger, db);
+  await ensurePlatformSchedules(deps.temporal.client, config);
+  const api = await startApiServer(deps);
   logger.info({ url: api.url }, 'API listening');
   const stop = async () => {
     await api.close();

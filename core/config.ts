@@ -55,6 +55,15 @@ const envSchema = z.object({
   BODY_LIMIT_BYTES: positiveInt.default(10 * 1024 * 1024),
   API_KEY_USAGE_FLUSH_MS: positiveInt.default(5000),
 
+  SMTP_URL: optionalString.pipe(z.string().regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL').optional()),
+  SMTP_FROM: z.string().min(3).default('Operator Platform <no-reply@localhost>'),
+
+  GATEWAY_TIMEOUT_MS: positiveInt.default(10_000),
+  GATEWAY_MAX_ATTEMPTS: positiveInt.max(10).default(3),
+  GATEWAY_MAX_RESPONSE_BYTES: positiveInt.default(5 * 1024 * 1024),
+  GATEWAY_ALLOW_PRIVATE_NETWORKS: bool.default(false),
+  GATEWAY_CIRCUIT_FAILURE_THRESHOLD: positiveInt.default(5),
+
   RATE_LIMIT_INGEST_REALTIME: positiveInt.default(60000),
   RATE_LIMIT_INGEST_BATCH: positiveInt.default(120),
   RATE_LIMIT_GATEWAY_EXECUTE: positiveInt.default(6000),
@@ -63,6 +72,8 @@ const envSchema = z.object({
   RATE_LIMIT_ANALYTICS_REFRESH: positiveInt.default(1),
   RATE_LIMIT_MCP: positiveInt.default(600),
   RATE_LIMIT_AUTH: positiveInt.default(60),
+
+  BATCH_CHUNK_SIZE: z.coerce.number().int().min(1).max(5000).default(1000),
 });
 
 export type RawEnv = z.infer<typeof envSchema>;

@@ -8,6 +8,7 @@ import { createLogger } from '../core/logger';
 import { createDb } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
 import { startLocalStack } from '../services/localStack';
+import { ensurePlatformSchedules } from '../services/schedules';
 import { buildAppDeps, startApiServer } from '../services/runtime';
 import { createWorker } from '../worker/worker';
 
@@ -43,7 +44,9 @@ async function main(): Promise<void> {
       await connection.close();
     });
 
-    const api = await startApiServer(await buildAppDeps(config, logger, db));
+    const deps = await buildAppDeps(config, logger, db);
+    await ensurePlatformSchedules(deps.temporal.client, config);
+    const api = await startApiServer(deps);
     cleanups.push(api.close);
 
     say('');

@@ -59,6 +59,8 @@ async function main(): Promise<void> {
     TEMPORAL_TASK_QUEUE: SHARED_TASK_QUEUE,
     WORKFLOW_BUNDLE_PATH: bundlePath,
     DATA_DIR: dir,
+    // Tests' supplier APIs listen on loopback; one gateway test runs its own worker with this off.
+    GATEWAY_ALLOW_PRIVATE_NETWORKS: 'true',
   };
   const config = loadConfig(env);
   const db = createDb(pg.databaseUrl, { poolMax: 10, applicationName: 'test-worker' });

@@ -36,6 +36,9 @@ export async function createWorker(options: { config: Config; db: Db; logger: Lo
     connection,
     namespace: options.config.TEMPORAL_NAMESPACE,
     taskQueue: options.config.TEMPORAL_TASK_QUEUE,
+    // On shutdown, in-flight activities get 10 s to finish, then are cancelled (Temporal retries them elsewhere).
+    shutdownGraceTime: '10 seconds',
+    shutdownForceTime: '20 seconds',
     activities: createActivities({ db: options.db, config: options.config, logger: options.logger, keyring: resolveKeyring(options.config) }),
     ...(options.config.WORKFLOW_BUNDLE_PATH
       ? { workflowBundle: { codePath: options.config.WORKFLOW_BUNDLE_PATH } }

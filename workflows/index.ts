@@ -1,2 +1,6 @@
 /** Every workflow the worker registers. Workflow code is deterministic: no I/O, no Node builtins, activity types only. */
+export * from './batchIngest';
 export * from './diagnostics';
+export * from './gatewayCall';
+export * from './retention';
+export * from './sendEmail';

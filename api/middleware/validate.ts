@@ -54,8 +54,8 @@ export function validate(schemas: InputSchemas, toError = defaultValidationError
     for (const part of ['params', 'query', 'body'] as const) {
       const schema = schemas[part];
       if (!schema) continue;
-      const raw = part === 'body' ? ctx.request.body : part === 'query' ? ctx.query : ctx.params;
-      const result = schema.safeParse(raw ?? (part === 'body' ? undefined : {}));
+      const raw = (part === 'body' ? ctx.request.body : part === 'query' ? ctx.query : ctx.params) ?? {};
+      const result = schema.safeParse(raw);
       if (!result.success) throw toError(describeIssues(result.error, raw, part));
       input[part] = result.data;
     }

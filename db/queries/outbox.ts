@@ -1,19 +1,73 @@
 import type { Knex } from 'knex';
 import type { InternalEvent } from '../../core/events';
 
+type Runner = Knex | Knex.Transaction;
+
 /**
- * Appends internal events to the outbox in one statement. Call it with the transaction that makes the
- * change, so an event exists exactly when its change does.
+ * Appends internal events to the outbox in one statement built from arrays (`unnest`), so thousands
+ * of events cost a handful of bind parameters. Call it with the transaction that makes the change,
+ * so an event exists exactly when its change does.
  */
-export async function appendOutboxEvents(trx: Knex | Knex.Transaction, events: InternalEvent[]): Promise<void> {
+export async function appendOutboxEvents(trx: Runner, events: InternalEvent[]): Promise<void> {
   if (events.length === 0) return;
-  await trx('outbox_events').insert(
-    events.map((event) => ({
-      id: event.id,
-      operator_id: event.operatorId,
-      event: event.event,
-      payload: JSON.stringify(event),
-      occurred_at: event.occurredAt,
-    })),
+  await trx.raw(
+    `INSERT INTO outbox_events (id, operator_id, event, entity_id, payload, occurred_at)
+     SELECT * FROM unnest(?::text[], ?::uuid[], ?::text[], ?::text[], ?::jsonb[], ?::timestamptz[])`,
+    [
+      events.map((event) => event.id),
+      events.map((event) => event.operatorId),
+      events.map((event) => event.event),
+      events.map((event) => event.entity?.id ?? null) as string[],
+      events.map((event) => JSON.stringify(event)),
+      events.map((event) => event.occurredAt),
+    ],
   );
+}
+
+/**
+ * Appends `entity_event.<type>` events as thin rows that point at their `entity_events` rows; the
+ * payload is assembled when read (`readOutboxEvents`).
+ */
+export async function appendRecordedEventOutbox(
+  trx: Runner,
+  operatorId: string,
+  rows: Array<{ outboxId: string; eventId: string; entityId: string; eventType: string; occurredAt: Date }>,
+): Promise<void> {
+  if (rows.length === 0) return;
+  await trx.raw(
+    `INSERT INTO outbox_events (id, operator_id, event, entity_id, source_event_id, occurred_at)
+     SELECT u.id, ?, 'entity_event.' || u.event_type, u.entity_id, u.source_event_id, u.occurred_at
+       FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::timestamptz[]) AS u(id, event_type, entity_id, source_event_id, occurred_at)`,
+    [operatorId, rows.map((r) => r.outboxId), rows.map((r) => r.eventType), rows.map((r) => r.entityId), rows.map((r) => r.eventId), rows.map((r) => r.occurredAt)],
+  );
+}
+
+export interface OutboxRecord {
+  seq: string;
+  event: InternalEvent;
+  dispatchedAt: Date | null;
+}
+
+/**
+ * Reads outbox rows after `afterSeq` in order, with every payload in the internal-event shape
+ * (`{ id, event, operatorId, occurredAt, entity, data }`), thin rows joined to their recorded event.
+ * Pass `operatorId` to read one tenant's events only.
+ */
+export async function readOutboxEvents(db: Runner, options: { afterSeq?: string; limit: number; operatorId?: string; pendingOnly?: boolean }): Promise<OutboxRecord[]> {
+  const result = await db.raw<{ rows: Array<{ seq: string; payload: InternalEvent; dispatched_at: Date | null }> }>(
+    `SELECT o.seq, o.dispatched_at,
+            coalesce(o.payload, jsonb_build_object(
+              'id', o.id, 'event', o.event, 'operatorId', o.operator_id,
+              'occurredAt', to_char(o.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+              'entity', jsonb_build_object('id', n.id, 'externalId', n.external_id, 'entityType', n.entity_type),
+              'data', coalesce(e.data, '{"_redacted": true}'::jsonb) || CASE WHEN jsonb_exists(e.data, '_redacted') THEN '{}'::jsonb ELSE jsonb_build_object('eventId', o.source_event_id) END)) AS payload
+       FROM outbox_events o
+       LEFT JOIN entity_events e ON o.source_event_id IS NOT NULL AND e.id = o.source_event_id AND e.operator_id = o.operator_id
+       LEFT JOIN entities n ON o.source_event_id IS NOT NULL AND n.id = o.entity_id AND n.operator_id = o.operator_id
+      WHERE o.seq > ? ${options.operatorId ? 'AND o.operator_id = ?' : ''} ${options.pendingOnly ? 'AND o.dispatched_at IS NULL' : ''}
+      ORDER BY o.seq
+      LIMIT ?`,
+    [options.afterSeq ?? '0', ...(options.operatorId ? [options.operatorId] : []), options.limit],
+  );
+  return result.rows.map((row) => ({ seq: String(row.seq), event: row.payload, dispatchedAt: row.dispatched_at }));
 }

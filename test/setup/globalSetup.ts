@@ -14,7 +14,8 @@ declare global {
  */
 export default async function globalSetup(): Promise<void> {
   const root = path.resolve(__dirname, '../..');
-  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['scripts/test-services.ts'], {
+  // `node --import tsx` rather than the tsx launcher: signals then reach the services process itself.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/test-services.ts'], {
     cwd: root,
     stdio: ['pipe', 'pipe', 'inherit'],
     env: { ...process.env, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error' },
@@ -22,7 +23,10 @@ export default async function globalSetup(): Promise<void> {
   globalThis.__TEST_SERVICES__ = child;
   const line = await new Promise<string>((resolve, reject) => {
     const lines = readline.createInterface({ input: child.stdout! });
-    lines.once('line', resolve);
+    lines.once('line', (first) => {
+      lines.close();
+      resolve(first);
+    });
     child.once('exit', (code) => reject(new Error(`test services exited with code ${code}`)));
   });
   const env = JSON.parse(line) as Record<string, string>;

@@ -10,4 +10,5 @@ export default async function globalTeardown(): Promise<void> {
     });
     child.stdin?.end();
   });
+  child.stdout?.destroy();
 }

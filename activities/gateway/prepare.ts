@@ -1,0 +1,53 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { Logger } from 'pino';
+import type { GatewayFailureCode } from '../../core/gateway/failures';
+import { matchOperation } from '../../core/gateway/operationMatcher';
+import { buildRequestPlan } from '../../core/gateway/requestPlan';
+import { toProviderFields } from '../../core/gateway/schemaMap';
+import type { Db } from '../../db/knex';
+import { findConnection } from '../../db/queries/connections';
+import { findConnectorBlueprint } from '../../db/queries/connectors';
+import { recordGatewayCall } from './record';
+import type { GatewayCallInput, PreparedGatewayCall } from './types';
+
+interface PrepareDeps {
+  db: Db;
+  logger: Logger;
+}
+
+/**
+ * Resolves a call before anything is sent (spec 4.3 processing order): the operator's active
+ * connection, its connector and OpenAPI blueprint, params translated through the schemaMap, the
+ * best-matching endpoint and the request plan. A refusal is recorded as `gateway.request.failed` and
+ * thrown as a non-retryable failure whose type is the spec code.
+ */
+export async function prepareGatewayCall(deps: PrepareDeps, input: GatewayCallInput): Promise<PreparedGatewayCall> {
+  const refuse = async (code: GatewayFailureCode, message: string, method: string | null = null, path: string | null = null): Promise<never> => {
+    await recordGatewayCall(deps, { ...input, method, path, status: null, latencyMs: 0, ok: false, code });
+    throw ApplicationFailure.create({ type: code, message, nonRetryable: true });
+  };
+
+  const connection = await findConnection(deps.db, input.operatorId, input.connectionId);
+  if (!connection) return refuse('CONNECTION_NOT_FOUND', `Connection ${input.connectionId} not found`);
+  if (!connection.active) return refuse('CONNECTION_INACTIVE', `Connection ${connection.id} is not active`);
+  const connector = connection.connector_id ? await findConnectorBlueprint(deps.db, input.operatorId, connection.connector_id) : undefined;
+  if (!connector) return refuse('CONNECTOR_NOT_FOUND', `The connector of connection ${connection.id} no longer exists`);
+  const blueprint = connector.blueprint;
+  if (!blueprint) return refuse('BLUEPRINT_NO_SPEC', `Connector ${connector.id} has no OpenAPI spec`);
+
+  const params = toProviderFields(input.params ?? {}, connector.schema_map) as Record<string, unknown>;
+  const match = matchOperation(blueprint.operations, input.operation, Object.keys(params));
+  if (!match) return refuse('OPERATION_NOT_FOUND', `No endpoint of connector ${connector.id} matches operation '${input.operation}'`);
+  const { method, path } = match.operation;
+  const baseUrl = connection.base_url ?? blueprint.serverUrl;
+  if (!baseUrl) throw ApplicationFailure.create({ type: 'BASE_URL_MISSING', message: 'The connection has no base URL', nonRetryable: true });
+
+  const planned = buildRequestPlan(match.operation, params, baseUrl, blueprint.security);
+  if (!planned.ok) return refuse('MISSING_FIELDS', `Missing params for ${method} ${path}: ${planned.missing.join(', ')}`, method, path);
+  return {
+    plan: planned.plan,
+    provider: new URL(planned.plan.baseUrl).origin,
+    securitySchemes: blueprint.securitySchemes,
+    schemaMap: connector.schema_map,
+  };
+}

@@ -1,0 +1,116 @@
+import { activityInfo, ApplicationFailure } from '@temporalio/activity';
+import type { Logger } from 'pino';
+import type { Config } from '../../core/config';
+import type { Keyring } from '../../core/crypto';
+import { CIRCUIT_OPEN_SECONDS } from '../../core/gateway/failures';
+import { credentialsContext, outboundAuth, type ConnectionCredentials } from '../../core/gateway/outboundAuth';
+import { urlOf } from '../../core/gateway/requestPlan';
+import { toCanonicalFields } from '../../core/gateway/schemaMap';
+import type { Db } from '../../db/knex';
+import { admitCall, recordProviderFailure, recordProviderSuccess } from '../../db/queries/circuitBreakers';
+import { findConnection } from '../../db/queries/connections';
+import { recordGatewayCall } from './record';
+import { addressPolicy, DestinationNotAllowedError, ResponseTooLargeError, safeFetch, type OutboundResponse } from './safeFetch';
+import type { GatewayCallResult, SendGatewayRequestInput } from './types';
+
+export interface SendDeps {
+  db: Db;
+  config: Config;
+  logger: Logger;
+  keyring: Keyring;
+}
+
+function parseBody(response: OutboundResponse): unknown {
+  if (response.body.length === 0) return null;
+  const text = response.body.toString('utf8');
+  if (/\bjson\b/i.test(String(response.headers['content-type'] ?? ''))) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+/** Breaker bookkeeping after the exchange; a failure here is logged, never turned into a failed call. */
+async function settleBreaker(deps: SendDeps, input: SendGatewayRequestInput, healthy: boolean): Promise<void> {
+  const { operatorId, prepared } = input;
+  try {
+    if (healthy) await recordProviderSuccess(deps.db, operatorId, prepared.provider);
+    else await recordProviderFailure(deps.db, operatorId, prepared.provider, deps.config.GATEWAY_CIRCUIT_FAILURE_THRESHOLD);
+  } catch (error) {
+    deps.logger.error({ err: { message: (error as Error).message }, provider: prepared.provider }, 'circuit breaker not updated');
+  }
+}
+
+/**
+ * Sends one attempt of a prepared call (spec 4.3): checks the operator's circuit for the provider,
+ * decrypts the connection's credentials, applies outbound authentication, sends with the safety rules,
+ * and translates a 2xx body back to canonical names. 5xx answers and network failures count against
+ * the breaker; for idempotent methods they are thrown (Temporal retries them) until the last attempt,
+ * which returns the provider error. Refusals throw non-retryable failures typed with the spec code.
+ */
+export async function sendGatewayRequest(deps: SendDeps, input: SendGatewayRequestInput): Promise<GatewayCallResult> {
+  const { operatorId, connectionId, prepared, limits } = input;
+  const { plan } = prepared;
+  const attempt = activityInfo().attempt;
+  const retryable = input.idempotent && attempt < limits.maxAttempts;
+  const record = (ok: boolean, status: number | null, latencyMs: number, code?: string) =>
+    recordGatewayCall(deps, { ...input, method: plan.method, path: plan.pathTemplate, status, latencyMs, ok, code, attempts: attempt });
+
+  const trialLeaseSeconds = Math.ceil(limits.timeoutMs / 1000) + 5;
+  if ((await admitCall(deps.db, operatorId, prepared.provider, CIRCUIT_OPEN_SECONDS, trialLeaseSeconds)) === 'open') {
+    await record(false, null, 0, 'CIRCUIT_OPEN');
+    throw ApplicationFailure.create({ type: 'CIRCUIT_OPEN', message: `Circuit open for ${prepared.provider}; retry after ${CIRCUIT_OPEN_SECONDS} s`, nonRetryable: true });
+  }
+  const connection = await findConnection(deps.db, operatorId, connectionId);
+  if (!connection) throw ApplicationFailure.create({ type: 'CONNECTION_NOT_FOUND', message: `Connection ${connectionId} not found`, nonRetryable: true });
+  const credentials = deps.keyring.decryptJson(connection.credentials_ciphertext, credentialsContext(operatorId, connectionId)) as ConnectionCredentials;
+
+  const bodyText = plan.body === undefined ? undefined : JSON.stringify(plan.body);
+  const auth = outboundAuth({ schemes: prepared.securitySchemes, requirements: plan.security, credentials, bodyText: bodyText ?? '' });
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    'accept-encoding': 'identity',
+    'user-agent': 'operator-platform-gateway',
+    ...plan.headers,
+    ...(bodyText !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(bodyText)) } : {}),
+    ...auth.headers,
+  };
+
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  let response: OutboundResponse;
+  try {
+    response = await safeFetch(
+      { method: plan.method, url: urlOf(plan, auth.query), headers, body: bodyText, credentialHeaders: Object.keys(auth.headers) },
+      { timeoutMs: limits.timeoutMs, maxBytes: deps.config.GATEWAY_MAX_RESPONSE_BYTES, isAllowedAddress: addressPolicy(deps.config.GATEWAY_ALLOW_PRIVATE_NETWORKS) },
+    );
+  } catch (error) {
+    const latencyMs = elapsed();
+    if (error instanceof DestinationNotAllowedError && !error.viaRedirect) {
+      await record(false, null, latencyMs, 'DESTINATION_NOT_ALLOWED');
+      throw ApplicationFailure.create({ type: 'DESTINATION_NOT_ALLOWED', message: error.message, nonRetryable: true });
+    }
+    const message = error instanceof Error ? error.message : 'provider request failed';
+    if (error instanceof DestinationNotAllowedError || error instanceof ResponseTooLargeError) {
+      await settleBreaker(deps, input, true);
+      await record(false, null, latencyMs, 'PROVIDER_ERROR');
+      return { ok: false, status: null, data: null, message: `Provider response refused: ${message}`, providerLatencyMs: latencyMs, attempts: attempt };
+    }
+    await settleBreaker(deps, input, false);
+    if (retryable) throw new Error(`provider unreachable: ${message}`);
+    await record(false, null, latencyMs, 'PROVIDER_UNREACHABLE');
+    return { ok: false, status: null, data: null, message: `Provider unreachable: ${message}`, providerLatencyMs: latencyMs, attempts: attempt };
+  }
+
+  const latencyMs = elapsed();
+  await settleBreaker(deps, input, response.status < 500);
+  if (response.status >= 500 && retryable) throw new Error(`provider answered ${response.status}`);
+  const ok = response.status >= 200 && response.status < 300;
+  await record(ok, response.status, latencyMs);
+  const body = parseBody(response);
+  if (ok) return { ok, status: response.status, data: toCanonicalFields(body, prepared.schemaMap), providerLatencyMs: latencyMs, attempts: attempt };
+  return { ok, status: response.status, data: body, message: `Provider returned HTTP ${response.status}`, providerLatencyMs: latencyMs, attempts: attempt };
+}

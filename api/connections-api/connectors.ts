@@ -1,0 +1,88 @@
+import type { Context } from 'koa';
+import { prefixedId } from '../../core/ids';
+import type { Blueprint } from '../../core/gateway/blueprint';
+import { InvalidOpenApiError, loadOpenApiDocument } from '../../core/gateway/openapiDocument';
+import { ambiguousProviderFields } from '../../core/gateway/schemaMap';
+import { deleteConnector, findConnector, insertConnector, listConnectors, type ConnectorRow, type ConnectorSummaryRow } from '../../db/queries/connectors';
+import type { AppDeps } from '../deps';
+import { AppError } from '../errors';
+import { principalOf } from '../middleware/authenticate';
+import { inputOf } from '../middleware/validate';
+import { CreateConnectorBody, IdParams } from './schema';
+
+export const connectorNotFound = (id: string) => new AppError(404, 'CONNECTOR_NOT_FOUND', `Connector ${id} not found`);
+
+function summaryOf(row: ConnectorSummaryRow | ConnectorRow) {
+  const blueprint = row.blueprint;
+  return {
+    id: row.id,
+    name: row.name,
+    provider: row.provider,
+    hasSpec: blueprint !== null,
+    specification: blueprint?.specification ?? null,
+    serverUrl: blueprint?.serverUrl ?? null,
+    operationCount: blueprint?.operations.length ?? 0,
+    schemaMap: row.schema_map,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+function detailOf(row: ConnectorRow) {
+  const operations = (row.blueprint?.operations ?? []).map(({ method, path, operationId, summary }) => ({ method, path, operationId, summary }));
+  return { ...summaryOf(row), operations, securitySchemes: row.blueprint?.securitySchemes ?? {}, openapi: row.openapi };
+}
+
+/** Parses and validates the document; a broken one is 400 `INVALID_OPENAPI` listing what is wrong. */
+async function documentOf(openapi: unknown): Promise<{ document: Record<string, unknown> | null; blueprint: Blueprint | null }> {
+  if (openapi === undefined || openapi === null) return { document: null, blueprint: null };
+  try {
+    return await loadOpenApiDocument(openapi);
+  } catch (error) {
+    if (error instanceof InvalidOpenApiError) {
+      throw new AppError(400, 'INVALID_OPENAPI', error.message, { details: error.problems.map((message) => ({ field: 'openapi', message })) });
+    }
+    throw error;
+  }
+}
+
+export async function createConnector(deps: AppDeps, ctx: Context): Promise<void> {
+  const { body } = inputOf(ctx, { body: CreateConnectorBody });
+  const schemaMap = body.schemaMap ?? {};
+  const ambiguous = ambiguousProviderFields(schemaMap);
+  if (ambiguous.length > 0) {
+    throw new AppError(400, 'VALIDATION_FAILED', `schemaMap maps several canonical fields to the same provider field: ${ambiguous.join(', ')}`, {
+      details: ambiguous.map((field) => ({ field: 'schemaMap', message: `provider field ${field} is used more than once` })),
+    });
+  }
+  const { document, blueprint } = await documentOf(body.openapi);
+  const row = await insertConnector(deps.db, {
+    id: prefixedId('cnr'),
+    operatorId: principalOf(ctx).operatorId,
+    name: body.name,
+    provider: body.provider,
+    openapi: document,
+    blueprint,
+    schemaMap,
+  });
+  ctx.status = 201;
+  ctx.body = { success: true, data: detailOf(row) };
+}
+
+export async function listConnectorRecords(deps: AppDeps, ctx: Context): Promise<void> {
+  const rows = await listConnectors(deps.db, principalOf(ctx).operatorId);
+  ctx.body = { success: true, data: rows.map(summaryOf) };
+}
+
+export async function getConnector(deps: AppDeps, ctx: Context): Promise<void> {
+  const { params } = inputOf(ctx, { params: IdParams });
+  const row = await findConnector(deps.db, principalOf(ctx).operatorId, params.id);
+  if (!row) throw connectorNotFound(params.id);
+  ctx.body = { success: true, data: detailOf(row) };
+}
+
+export async function removeConnector(deps: AppDeps, ctx: Context): Promise<void> {
+  const { params } = inputOf(ctx, { params: IdParams });
+  if (!(await deleteConnector(deps.db, principalOf(ctx).operatorId, params.id))) throw connectorNotFound(params.id);
+  ctx.body = { success: true, data: { id: params.id, deleted: true } };
+}

@@ -1,0 +1,56 @@
+import type { Context } from 'koa';
+import { prefixedId } from '../../core/ids';
+import type { BatchKind } from '../../core/ingestItems';
+import { failBatchJob, findBatchJob, insertBatchJob, type BatchJobRow } from '../../db/queries/batchJobs';
+import type { BatchIngestInput } from '../../workflows/batchIngest';
+import type { AppDeps } from '../deps';
+import { AppError } from '../errors';
+import { inputOf } from '../middleware/validate';
+import { operatorOf, requireTemplate } from './context';
+import { BATCH_LIMITS, JobParams } from './schema';
+
+/**
+ * `POST /batch/<kind>`: stores the job with its input and starts its Temporal workflow (workflow id =
+ * job id), answering 202 at once. Items are validated one by one by the workflow.
+ */
+export async function submitBatchHandler(deps: AppDeps, ctx: Context, kind: BatchKind): Promise<void> {
+  const items = ctx.request.body;
+  const limit = BATCH_LIMITS[kind];
+  if (!Array.isArray(items) || items.length === 0 || items.length > limit) {
+    throw new AppError(400, 'INVALID_INPUT', `Body must be an array of 1 to ${limit} items`);
+  }
+  const operatorId = operatorOf(ctx);
+  await requireTemplate(deps, operatorId);
+  const jobId = prefixedId('job');
+  await insertBatchJob(deps.db, { id: jobId, operatorId, kind, items });
+  const input: BatchIngestInput = { operatorId, jobId, kind, totalItems: items.length, chunkSize: deps.config.BATCH_CHUNK_SIZE };
+  try {
+    await deps.temporal.client.workflow.start('batchIngestWorkflow', { taskQueue: deps.config.TEMPORAL_TASK_QUEUE, workflowId: jobId, args: [input] });
+  } catch (error) {
+    await failBatchJob(deps.db, operatorId, jobId, 'The job could not be scheduled');
+    throw new AppError(500, 'INTERNAL_ERROR', 'The batch job could not be scheduled', { cause: error });
+  }
+  ctx.status = 202;
+  ctx.body = { success: true, data: { jobId, status: 'queued' } };
+}
+
+function jobView(job: BatchJobRow) {
+  return {
+    id: job.id,
+    type: job.type,
+    status: job.status,
+    progress: job.progress,
+    output: job.output ?? { succeeded: 0, failed: 0, errors: [] },
+    error: job.error,
+    created_at: job.created_at.toISOString(),
+    completed_at: job.completed_at ? job.completed_at.toISOString() : null,
+  };
+}
+
+/** `GET /batch/jobs/:jobId`, scoped to the caller's operator (another operator's job is 404). */
+export async function getBatchJobHandler(deps: AppDeps, ctx: Context): Promise<void> {
+  const { params } = inputOf(ctx, { params: JobParams });
+  const job = await findBatchJob(deps.db, operatorOf(ctx), params.jobId);
+  if (!job) throw new AppError(404, 'NOT_FOUND', `No batch job ${params.jobId}`);
+  ctx.body = { success: true, data: jobView(job) };
+}

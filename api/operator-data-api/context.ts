@@ -1,0 +1,39 @@
+import type { Context } from 'koa';
+import type { ItemError } from '../../core/ingestItems';
+import type { TemplateSchema } from '../../core/templates';
+import { findEntity, type EntityRow } from '../../db/queries/entities';
+import { getSettings, type OperatorSettings } from '../../db/queries/settings';
+import type { AppDeps } from '../deps';
+import { AppError } from '../errors';
+import { authenticate, principalOf } from '../middleware/authenticate';
+
+/** The data API authenticates with API keys only; any failure is 401 `UNAUTHORIZED`. */
+export function dataApiAuth(deps: AppDeps) {
+  return authenticate(deps, {
+    accept: ['apiKey'],
+    onFailure: (reason) =>
+      new AppError(401, 'UNAUTHORIZED', reason === 'missing' ? 'Missing API key' : reason === 'revoked' ? 'API key has been revoked' : 'Invalid API key'),
+  });
+}
+
+export const operatorOf = (ctx: Context): string => principalOf(ctx).operatorId;
+
+/** The operator's settings, or 400 `TEMPLATE_NOT_CONFIGURED` when no template is selected yet. */
+export async function requireTemplate(deps: AppDeps, operatorId: string): Promise<OperatorSettings & { templateSchema: TemplateSchema }> {
+  const settings = await getSettings(deps.db, operatorId);
+  if (!settings.templateSchema) throw new AppError(400, 'TEMPLATE_NOT_CONFIGURED', 'No template configured; set it with PUT /settings');
+  return settings as OperatorSettings & { templateSchema: TemplateSchema };
+}
+
+export async function requireEntity(deps: AppDeps, operatorId: string, externalId: string): Promise<EntityRow> {
+  const entity = await findEntity(deps.db, operatorId, externalId);
+  if (!entity) throw new AppError(404, 'ENTITY_NOT_FOUND', `No entity with externalId ${externalId}`);
+  return entity;
+}
+
+const STATUS: Record<ItemError['code'], number> = { MISSING_FIELDS: 400, VALIDATION_FAILED: 400, ENTITY_NOT_FOUND: 404, ENTITY_ERASED: 409 };
+
+/** An item-level failure of a single write, as the HTTP error of that write. */
+export function itemErrorToAppError(error: ItemError): AppError {
+  return new AppError(STATUS[error.code], error.code, error.message, error.details ? { details: error.details } : {});
+}

@@ -1,0 +1,60 @@
+import type { Context } from 'koa';
+import { prepareEntity } from '../../core/ingestItems';
+import { openPii } from '../../core/pii';
+import { upsertEntities } from '../../db/ingest/entities';
+import { eraseEntity } from '../../db/ingest/erasure';
+import type { EntityRow } from '../../db/queries/entities';
+import type { AppDeps } from '../deps';
+import { AppError } from '../errors';
+import { inputOf } from '../middleware/validate';
+import { itemErrorToAppError, operatorOf, requireEntity, requireTemplate } from './context';
+import { idempotencyKeyOf, withIdempotency } from './idempotency';
+import { EntityBody, ExternalIdParams } from './schema';
+
+/** `POST /entities`: create-or-update; 201 `created`, 200 `updated`, 200 `duplicate` for a repeated Idempotency-Key. */
+export async function upsertEntityHandler(deps: AppDeps, ctx: Context): Promise<void> {
+  const { body } = inputOf(ctx, { body: EntityBody });
+  const operatorId = operatorOf(ctx);
+  const key = idempotencyKeyOf(ctx);
+  const settings = await requireTemplate(deps, operatorId);
+  const prepared = prepareEntity(settings.templateSchema, deps.keyring, operatorId, body);
+  if (!prepared.ok) throw itemErrorToAppError(prepared.error);
+
+  const result = await deps.db.transaction((trx) =>
+    withIdempotency(trx, { operatorId, key, route: 'POST /entities', body }, async () => {
+      const [outcome] = await upsertEntities(trx, operatorId, [{ index: 0, write: prepared.write }]);
+      if (!outcome) throw new Error('upsert returned no outcome');
+      if (!outcome.ok) throw itemErrorToAppError(outcome.error);
+      const data = { id: outcome.id, externalId: body.externalId, entityType: body.entityType, action: outcome.action! };
+      return { status: outcome.action === 'created' ? 201 : 200, body: { success: true as const, data } };
+    }),
+  );
+  ctx.status = result.status;
+  ctx.body = result.body;
+}
+
+function entityView(deps: AppDeps, entity: EntityRow) {
+  return {
+    id: entity.id,
+    externalId: entity.external_id,
+    entityType: entity.entity_type,
+    data: entity.deleted_at ? { _deleted: true } : openPii(deps.keyring, entity.operator_id, entity.external_id, entity.data),
+    created_at: entity.created_at.toISOString(),
+    updated_at: entity.updated_at.toISOString(),
+  };
+}
+
+/** `GET /entities/:externalId`: the one read that decrypts PII. */
+export async function getEntityHandler(deps: AppDeps, ctx: Context): Promise<void> {
+  const { params } = inputOf(ctx, { params: ExternalIdParams });
+  const entity = await requireEntity(deps, operatorOf(ctx), params.externalId);
+  ctx.body = { success: true, data: entityView(deps, entity) };
+}
+
+/** `DELETE /entities/:externalId`: soft erasure (spec 3.4); idempotent. */
+export async function eraseEntityHandler(deps: AppDeps, ctx: Context): Promise<void> {
+  const { params } = inputOf(ctx, { params: ExternalIdParams });
+  const entity = await eraseEntity(deps.db, operatorOf(ctx), params.externalId);
+  if (!entity) throw new AppError(404, 'ENTITY_NOT_FOUND', `No entity with externalId ${params.externalId}`);
+  ctx.body = { success: true, data: { id: entity.id, externalId: entity.external_id, deleted: true } };
+}

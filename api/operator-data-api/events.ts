@@ -1,0 +1,43 @@
+import type { Context } from 'koa';
+import { prepareEvent } from '../../core/ingestItems';
+import { insertEvents } from '../../db/ingest/events';
+import { listEvents } from '../../db/queries/entities';
+import type { AppDeps } from '../deps';
+import { inputOf } from '../middleware/validate';
+import { itemErrorToAppError, operatorOf, requireEntity, requireTemplate } from './context';
+import { idempotencyKeyOf, withIdempotency } from './idempotency';
+import { EventBody, EventsQuery, ExternalIdParams } from './schema';
+
+/** `POST /entities/:externalId/events`: appends one event; 201 `{ id }`, or the original id with `action: "duplicate"`. */
+export async function recordEventHandler(deps: AppDeps, ctx: Context): Promise<void> {
+  const { params, body } = inputOf(ctx, { params: ExternalIdParams, body: EventBody });
+  const operatorId = operatorOf(ctx);
+  const key = idempotencyKeyOf(ctx);
+  const settings = await requireTemplate(deps, operatorId);
+  const prepared = prepareEvent(settings.templateSchema, { ...body, externalId: params.externalId });
+  if (!prepared.ok) throw itemErrorToAppError(prepared.error);
+
+  const result = await deps.db.transaction((trx) =>
+    withIdempotency(trx, { operatorId, key, route: `POST /entities/${params.externalId}/events`, body }, async () => {
+      const [outcome] = await insertEvents(trx, operatorId, [{ index: 0, write: prepared.write }]);
+      if (!outcome) throw new Error('insert returned no outcome');
+      if (!outcome.ok) throw itemErrorToAppError(outcome.error);
+      return { status: 201, body: { success: true as const, data: { id: outcome.id } } };
+    }),
+  );
+  ctx.status = result.status;
+  ctx.body = result.body;
+}
+
+/** `GET /entities/:externalId/events`: newest first, filtered by `type`, paged by `limit` (≤ 100) and `offset`. */
+export async function listEventsHandler(deps: AppDeps, ctx: Context): Promise<void> {
+  const { params, query } = inputOf(ctx, { params: ExternalIdParams, query: EventsQuery });
+  const operatorId = operatorOf(ctx);
+  const entity = await requireEntity(deps, operatorId, params.externalId);
+  const { events, count } = await listEvents(deps.db, operatorId, entity.id, query);
+  ctx.body = {
+    success: true,
+    data: events.map((event) => ({ id: event.id, event_type: event.event_type, data: event.data, created_at: event.created_at.toISOString() })),
+    count,
+  };
+}

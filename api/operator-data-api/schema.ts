@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+const externalId = z.string().min(1).max(255);
+const dataObject = z.record(z.string(), z.unknown());
+
+export const ExternalIdParams = z.object({ externalId });
+export const StateParams = z.object({ externalId, key: z.string().min(1).max(100) });
+export const JobParams = z.object({ jobId: z.string().min(1).max(100) });
+
+export const EntityBody = z.object({ entityType: z.string().min(1).max(100), externalId, data: dataObject });
+export const EventBody = z.object({ eventType: z.string().min(1).max(100), data: dataObject });
+
+export const EventsQuery = z.object({
+  type: z.string().min(1).max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(100),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+});
+
+const RetentionWindow = z
+  .object({
+    hot_days: z.number().int().min(30, 'must be at least 30'),
+    archive_days: z.number().int().max(1825, 'must be at most 1825').positive(),
+  })
+  .strict()
+  .refine((window) => window.hot_days <= window.archive_days, { message: 'must not exceed archive_days', path: ['hot_days'] });
+
+export const SettingsBody = z
+  .object({
+    templateId: z.string().min(1).max(100).optional(),
+    dataRetentionDays: z.number().int().positive().max(36500).nullable().optional(),
+    retentionPolicy: z.object({ entity_events: RetentionWindow.optional(), entity_states: RetentionWindow.optional() }).strict().nullable().optional(),
+    reportingCurrency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 currency code').optional(),
+  })
+  .strict();
+
+export const IDEMPOTENCY_KEY = z.string().min(1).max(255);
+
+/** Batch limits of spec 8. */
+export const BATCH_LIMITS = { entities: 1000, events: 5000, states: 1000 } as const;
+
+export const BatchEntityItem = z.object({ entityType: z.string(), externalId: z.string(), data: dataObject });
+export const BatchEventItem = z.object({ externalId: z.string(), eventType: z.string(), data: dataObject });
+export const BatchStateItem = z.object({ externalId: z.string(), stateKey: z.string(), value: z.unknown() });

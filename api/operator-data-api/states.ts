@@ -1,0 +1,56 @@
+import type { Context } from 'koa';
+import { prepareState } from '../../core/ingestItems';
+import { upsertStates } from '../../db/ingest/states';
+import { findState, listStates, type StateRow } from '../../db/queries/entities';
+import type { AppDeps } from '../deps';
+import { AppError } from '../errors';
+import { inputOf } from '../middleware/validate';
+import { itemErrorToAppError, operatorOf, requireEntity, requireTemplate } from './context';
+import { ExternalIdParams, StateParams } from './schema';
+
+const stateView = (row: Pick<StateRow, 'state_key' | 'value' | 'updated_at'>) => ({
+  state_key: row.state_key,
+  value: row.value,
+  updated_at: new Date(row.updated_at).toISOString(),
+});
+
+/** The body is `{ value: x }` (exactly that one field) or the value itself. */
+function valueOf(body: unknown): unknown {
+  if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
+    const keys = Object.keys(body);
+    if (keys.length === 1 && keys[0] === 'value') return (body as { value: unknown }).value;
+  }
+  return body;
+}
+
+/** `PUT /entities/:externalId/state/:key`: upserts one of the template's state keys. */
+export async function putStateHandler(deps: AppDeps, ctx: Context): Promise<void> {
+  const { params } = inputOf(ctx, { params: StateParams });
+  if (ctx.request.body === undefined) {
+    throw new AppError(400, 'MISSING_FIELDS', 'Missing required fields: value', { details: [{ field: 'value', message: 'is required' }] });
+  }
+  const operatorId = operatorOf(ctx);
+  const settings = await requireTemplate(deps, operatorId);
+  const prepared = prepareState(settings.templateSchema, { externalId: params.externalId, stateKey: params.key, value: valueOf(ctx.request.body) });
+  if (!prepared.ok) throw itemErrorToAppError(prepared.error);
+  const [outcome] = await deps.db.transaction((trx) => upsertStates(trx, operatorId, [{ index: 0, write: prepared.write }]));
+  if (!outcome) throw new Error('upsert returned no outcome');
+  if (!outcome.ok) throw itemErrorToAppError(outcome.error);
+  ctx.body = { success: true, data: stateView(outcome.row as unknown as StateRow) };
+}
+
+export async function listStatesHandler(deps: AppDeps, ctx: Context): Promise<void> {
+  const { params } = inputOf(ctx, { params: ExternalIdParams });
+  const operatorId = operatorOf(ctx);
+  const entity = await requireEntity(deps, operatorId, params.externalId);
+  ctx.body = { success: true, data: (await listStates(deps.db, operatorId, entity.id)).map(stateView) };
+}
+
+export async function getStateHandler(deps: AppDeps, ctx: Context): Promise<void> {
+  const { params } = inputOf(ctx, { params: StateParams });
+  const operatorId = operatorOf(ctx);
+  const entity = await requireEntity(deps, operatorId, params.externalId);
+  const state = await findState(deps.db, operatorId, entity.id, params.key);
+  if (!state) throw new AppError(404, 'NOT_FOUND', `No state ${params.key} for entity ${params.externalId}`);
+  ctx.body = { success: true, data: stateView(state) };
+}

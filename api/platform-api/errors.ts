@@ -1,0 +1,34 @@
+import type { Context } from 'koa';
+import type { TeamRefusal } from '../../core/teamRules';
+import { AppError, type AuthFailure } from '../errors';
+import { principalOf, type SessionPrincipal } from '../middleware/authenticate';
+import type { FieldProblem } from '../middleware/validate';
+
+const REFUSAL_STATUS: Record<TeamRefusal['code'], number> = { INVALID_INPUT: 400, FORBIDDEN: 403, OWNER_PROTECTED: 403 };
+
+export const AUTH_TEXT: Record<AuthFailure, string> = {
+  missing: 'Authorization header is required',
+  invalid_format: 'Invalid or expired session',
+  invalid: 'Invalid or expired session',
+  revoked: 'Session has been revoked',
+  session_required: 'Team management requires a session token; API keys are not accepted',
+  api_key_required: 'Team management requires a session token; API keys are not accepted',
+};
+
+export const refused = (refusal: TeamRefusal) => new AppError(REFUSAL_STATUS[refusal.code], refusal.code, refusal.message);
+export const memberNotFound = () => new AppError(404, 'NOT_FOUND', 'Member not found');
+export const inviteNotFound = () => new AppError(404, 'NOT_FOUND', 'No pending invite with that id');
+export const alreadyMember = () => new AppError(409, 'ALREADY_MEMBER', 'This email already has an account');
+
+/** Every validation failure of the area is 400 `INVALID_INPUT` (spec 7.5), naming each offending field. */
+export function invalidInput(result: { problems: FieldProblem[] }): AppError {
+  const text = result.problems.map((problem) => (problem.field === 'body' ? problem.message : `${problem.field} ${problem.message}`)).join('; ');
+  return new AppError(400, 'INVALID_INPUT', `Invalid input: ${text}`);
+}
+
+/** The caller of a session-only route (the `authenticate` middleware accepted nothing else). */
+export function sessionOf(ctx: Context): SessionPrincipal {
+  const principal = principalOf(ctx);
+  if (principal.kind !== 'session') throw new Error('team route reached without a session principal');
+  return principal;
+}

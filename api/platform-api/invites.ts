@@ -1,0 +1,104 @@
+import type { Context } from 'koa';
+import { sha256Hex } from '../../core/apiKeyToken';
+import { isUuid, secretToken } from '../../core/ids';
+import { acceptUrlFor, inviteExpiresAt, inviteState, inviteTokenContext } from '../../core/invites';
+import { refuseInviteAction } from '../../core/teamRules';
+import { createInvite, findPendingInvite, listPendingInvites, reissueInvite, revokeInvite, type InviteRow } from '../../db/queries/invites';
+import { emailHasAccount } from '../../db/queries/team';
+import type { sendInviteEmailWorkflow } from '../../workflows';
+import type { AppDeps } from '../deps';
+import { AppError } from '../errors';
+import { inputOf } from '../middleware/validate';
+import { alreadyMember, inviteNotFound, refused, sessionOf } from './errors';
+import { CreateInviteBody, IdParams } from './schema';
+
+function toInvite(row: InviteRow, now: Date) {
+  return {
+    id: row.id,
+    email: row.email,
+    role: row.role,
+    status: row.status,
+    expiresAt: row.expires_at.toISOString(),
+    expired: inviteState(row, now) === 'expired',
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+/**
+ * Starts the email workflow without waiting for it. The token travels sealed with the keyring, so
+ * Temporal's history never holds a usable link. A failed start is logged, not fatal: the invite exists,
+ * its link is in the response, and a resend tries again.
+ */
+async function startInviteEmail(deps: AppDeps, ctx: Context, invite: InviteRow, token: string): Promise<void> {
+  try {
+    await deps.temporal.client.workflow.start<typeof sendInviteEmailWorkflow>('sendInviteEmailWorkflow', {
+      taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+      workflowId: `invite-email-${invite.id}-${invite.token_hash.slice(0, 16)}`,
+      args: [{
+        operatorId: invite.operator_id,
+        inviteId: invite.id,
+        sealedToken: deps.keyring.encrypt(token, inviteTokenContext(invite.operator_id, invite.id)),
+        appUrl: deps.config.appUrl,
+      }],
+    });
+  } catch (error) {
+    ctx.state.log.error({ inviteId: invite.id, err: { name: (error as Error).name, message: (error as Error).message } }, 'invite email workflow did not start');
+  }
+}
+
+/** A pending invite of the caller's organisation that the caller's role may act on; 404 for anything else. */
+async function pendingInviteFor(deps: AppDeps, ctx: Context): Promise<InviteRow> {
+  const caller = sessionOf(ctx);
+  const { id } = inputOf(ctx, { params: IdParams }).params;
+  const invite = isUuid(id) ? await findPendingInvite(deps.db, caller.operatorId, id) : undefined;
+  if (!invite) throw inviteNotFound();
+  const refusal = refuseInviteAction(caller.role, invite.role);
+  if (refusal) throw refused(refusal);
+  return invite;
+}
+
+export async function listInvites(deps: AppDeps, ctx: Context): Promise<void> {
+  const now = new Date();
+  const invites = (await listPendingInvites(deps.db, sessionOf(ctx).operatorId)).map((row) => toInvite(row, now));
+  ctx.body = { success: true, data: { invites, count: invites.length } };
+}
+
+export async function createInviteHandler(deps: AppDeps, ctx: Context): Promise<void> {
+  const caller = sessionOf(ctx);
+  const { body } = inputOf(ctx, { body: CreateInviteBody });
+  const refusal = refuseInviteAction(caller.role, body.role);
+  if (refusal) throw refused(refusal);
+  if (await emailHasAccount(deps.db, body.email)) throw alreadyMember();
+  const token = secretToken('inv');
+  const invite = await createInvite(
+    deps.db,
+    caller.operatorId,
+    { email: body.email, role: body.role, tokenHash: sha256Hex(token), expiresAt: inviteExpiresAt(new Date()), invitedByMemberId: caller.memberId },
+    (pending) => refuseInviteAction(caller.role, pending.role) === null,
+  );
+  if (invite === 'refused') throw new AppError(403, 'FORBIDDEN', 'Only the Owner can replace a pending admin invite');
+  await startInviteEmail(deps, ctx, invite, token);
+  ctx.status = 201;
+  ctx.body = {
+    success: true,
+    data: { id: invite.id, email: invite.email, role: invite.role, expiresAt: invite.expires_at.toISOString(), acceptUrl: acceptUrlFor(deps.config.appUrl, token), token },
+  };
+}
+
+/** Resend: a new token (the old link stops working) and a fresh 7-day window, then a new email. */
+export async function resendInvite(deps: AppDeps, ctx: Context): Promise<void> {
+  const current = await pendingInviteFor(deps, ctx);
+  if (await emailHasAccount(deps.db, current.email)) throw alreadyMember();
+  const token = secretToken('inv');
+  const invite = await reissueInvite(deps.db, current.operator_id, current.id, { tokenHash: sha256Hex(token), expiresAt: inviteExpiresAt(new Date()) });
+  if (!invite) throw inviteNotFound();
+  await startInviteEmail(deps, ctx, invite, token);
+  ctx.body = { success: true, data: { id: invite.id, expiresAt: invite.expires_at.toISOString(), acceptUrl: acceptUrlFor(deps.config.appUrl, token), token } };
+}
+
+export async function revokeInviteHandler(deps: AppDeps, ctx: Context): Promise<void> {
+  const current = await pendingInviteFor(deps, ctx);
+  const invite = await revokeInvite(deps.db, current.operator_id, current.id);
+  if (!invite) throw inviteNotFound();
+  ctx.body = { success: true, data: { id: invite.id, status: invite.status } };
+}

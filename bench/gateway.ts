@@ -1,0 +1,134 @@
+/**
+ * `npm run bench:gateway`: latency (p50/p99) and throughput of `POST /gateway` beside a direct call to
+ * the same loopback supplier, measured in the same run, and the latency the gateway adds. Starts its
+ * own embedded PostgreSQL, Temporal dev server, in-process worker and API; loopback only; bounded in
+ * request count and time; stops everything by itself.
+ */
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { benchOperator, post, startBenchStack } from './lib/stack';
+import { measure as measureWithin, percentile, say, type Measured } from './lib/stats';
+
+const SEQUENTIAL_REQUESTS = 300;
+const SEQUENTIAL_SLOW_PATH_REQUESTS = 100;
+const CONCURRENT_REQUESTS = 600;
+const CONCURRENCY = 8;
+const PHASE_TIME_LIMIT_MS = 45_000;
+const SUPPLIER_KEY = 'bench-supplier-key';
+
+type Phase = Measured;
+
+const measure = (request: () => Promise<void>, count: number, concurrency: number) =>
+  measureWithin(request, { count, concurrency, timeLimitMs: PHASE_TIME_LIMIT_MS });
+
+async function expectOk(response: Promise<Response>, what: string): Promise<any> {
+  const answer = await response;
+  const text = await answer.text();
+  if (!answer.ok) throw new Error(`${what}: HTTP ${answer.status} ${text.slice(0, 200)}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** A KYC-like supplier on 127.0.0.1 that checks its API key and answers a small JSON document. */
+async function startSupplier(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      const authorised = request.headers['x-api-key'] === SUPPLIER_KEY;
+      response.writeHead(authorised ? 200 : 401, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(authorised ? { player_ref: 'p-1', kyc_state: 'approved', checked_on: '2026-01-02T03:04:05Z' } : { error: 'unauthorised' }));
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }) };
+}
+
+function supplierDocument(url: string) {
+  return {
+    openapi: '3.0.3',
+    info: { title: 'Bench KYC', version: '1.0.0' },
+    servers: [{ url }],
+    paths: {
+      '/players/{player_ref}/kyc': {
+        get: {
+          operationId: 'getKycStatus',
+          summary: 'KYC status of a player',
+          parameters: [{ name: 'player_ref', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { 200: { description: 'Status' } },
+        },
+      },
+      '/verifications': { post: { operationId: 'createVerification', summary: 'Start a verification', responses: { 200: { description: 'Started' } } } },
+    },
+    components: { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } } },
+    security: [{ key: [] }],
+  };
+}
+
+function report(name: string, phase: Phase) {
+  const { latencies, seconds } = phase;
+  return { name, count: latencies.length, p50: percentile(latencies, 50), p99: percentile(latencies, 99), rps: latencies.length / seconds };
+}
+
+async function main(): Promise<void> {
+  say('starting PostgreSQL, Temporal, worker and API…');
+  const stack = await startBenchStack({ GATEWAY_ALLOW_PRIVATE_NETWORKS: 'true' }, (line) => process.stderr.write(`${line}\n`));
+  const supplier = await startSupplier();
+  try {
+    const { deps } = stack;
+    const config = deps.config;
+    const { apiKey: key } = await benchOperator(stack.url);
+    const connector = await post(stack.url, '/connections-api/connectors', { name: 'Bench KYC', provider: 'bench', openapi: supplierDocument(supplier.url), schemaMap: { playerId: 'player_ref', status: 'kyc_state' } }, key);
+    const conn = await post(stack.url, '/connections-api/connections', { connectorId: connector.data.id, name: 'bench', credentials: { apiKey: SUPPLIER_KEY } }, key);
+    const json = (body: unknown, token?: string) => ({ method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+    const api = { url: stack.url };
+
+    const direct = () => expectOk(fetch(`${supplier.url}/players/p-1/kyc`, { headers: { 'x-api-key': SUPPLIER_KEY, accept: 'application/json' } }), 'direct').then(() => undefined);
+    const gatewayCall = (operation: string) => () =>
+      expectOk(fetch(`${api.url}/gateway`, json({ connectionId: conn.data.id, operation, params: { playerId: 'p-1' } }, key)), 'gateway').then((body) => {
+        if (body.data.status !== 'approved') throw new Error('gateway answered without translation');
+      });
+    const bareWorkflow = () =>
+      deps.temporal.client.workflow
+        .execute('diagnosticsWorkflow', { taskQueue: config.TEMPORAL_TASK_QUEUE, workflowId: `bench-${randomUUID()}`, args: [{ message: 'bench' }] })
+        .then(() => undefined);
+
+    say('warming up…');
+    await measure(direct, 50, 4);
+    await measure(gatewayCall('kyc.status'), 50, 4);
+    await measure(gatewayCall('verification.start'), 20, 2);
+    await measure(bareWorkflow, 20, 2);
+    say('measuring…');
+    const directSeq = report('direct GET', await measure(direct, SEQUENTIAL_REQUESTS, 1));
+    const gatewaySeq = report('gateway GET (kyc.status)', await measure(gatewayCall('kyc.status'), SEQUENTIAL_REQUESTS, 1));
+    const gatewayPost = report('gateway POST', await measure(gatewayCall('verification.start'), SEQUENTIAL_SLOW_PATH_REQUESTS, 1));
+    const bare = report('bare workflow+activity', await measure(bareWorkflow, SEQUENTIAL_SLOW_PATH_REQUESTS, 1));
+    const directConc = report(`direct GET x${CONCURRENCY}`, await measure(direct, CONCURRENT_REQUESTS, CONCURRENCY));
+    const gatewayConc = report(`gateway GET x${CONCURRENCY}`, await measure(gatewayCall('kyc.status'), CONCURRENT_REQUESTS, CONCURRENCY));
+
+    say('');
+    say(`${'case'.padEnd(26)} ${'requests'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'req/s'.padStart(8)}`);
+    for (const row of [directSeq, gatewaySeq, gatewayPost, bare, directConc, gatewayConc]) {
+      say(`${row.name.padEnd(26)} ${String(row.count).padStart(8)} ${row.p50.toFixed(2).padStart(8)} ${row.p99.toFixed(2).padStart(8)} ${row.rps.toFixed(0).padStart(8)}`);
+    }
+    const added = (gateway: typeof directSeq, baseline: typeof directSeq) => `p50 +${(gateway.p50 - baseline.p50).toFixed(2)} ms, p99 +${(gateway.p99 - baseline.p99).toFixed(2)} ms`;
+    say('');
+    say(`added latency, sequential GET:   ${added(gatewaySeq, directSeq)}`);
+    say(`added latency, sequential POST:  ${added(gatewayPost, directSeq)}`);
+    say(`added latency, ${CONCURRENCY} concurrent GET: ${added(gatewayConc, directConc)}`);
+    say(`throughput, ${CONCURRENCY} concurrent: gateway ${gatewayConc.rps.toFixed(0)} req/s = ${((gatewayConc.rps / directConc.rps) * 100).toFixed(1)}% of direct`);
+    say('(bare workflow+activity: one Temporal workflow with one normal activity, the floor for any call routed through the server)');
+  } finally {
+    await supplier.close();
+    await stack.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    process.stderr.write(`bench failed: ${(error as Error).stack}\n`);
+    process.exit(1);
+  },
+);

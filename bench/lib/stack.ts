@@ -1,0 +1,92 @@
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AppDeps } from '../../api/deps';
+import { loadConfig } from '../../core/config';
+import { createLogger } from '../../core/logger';
+import { createDb, type Db } from '../../db/knex';
+import { migrateLatest } from '../../db/migrate';
+import { startEmbeddedPostgres } from '../../services/embeddedPostgres';
+import { freePort } from '../../services/freePort';
+import { buildAppDeps, startApiServer } from '../../services/runtime';
+import { findTemporalCli } from '../../services/temporalCli';
+import { startTemporalDevServer } from '../../services/temporalDevServer';
+import { createWorker } from '../../worker/worker';
+
+export interface BenchStack {
+  url: string;
+  db: Db;
+  deps: AppDeps;
+  stop(): Promise<void>;
+}
+
+/**
+ * A complete throw-away platform for a benchmark: embedded PostgreSQL and a Temporal dev server in a
+ * temp directory, migrations, an in-process worker and the API on a loopback port. `env` overrides
+ * configuration (rate limits, chunk sizes).
+ */
+export async function startBenchStack(env: Record<string, string> = {}, log: (line: string) => void = () => undefined): Promise<BenchStack> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'operator-platform-bench-'));
+  chmodSync(dir, 0o755);
+  const stops: Array<() => Promise<void>> = [async () => rmSync(dir, { recursive: true, force: true })];
+  const stop = async () => {
+    for (const step of stops.reverse()) await step().catch((error) => log(`stop: ${(error as Error).message}`));
+  };
+  try {
+    const base = loadConfig();
+    const [pgPort, temporalPort] = await Promise.all([freePort(), freePort()]);
+    const binary = await findTemporalCli({ explicitPath: base.TEMPORAL_CLI_PATH, log });
+    const [pg, temporal] = await Promise.all([
+      startEmbeddedPostgres({ dataDir: path.join(dir, 'postgres'), port: pgPort, persistent: false, log }),
+      startTemporalDevServer({ binary, port: temporalPort, namespace: base.TEMPORAL_NAMESPACE, logLevel: 'error', log }),
+    ]);
+    stops.push(pg.stop, temporal.stop);
+    const config = loadConfig({
+      DATABASE_URL: pg.databaseUrl, TEMPORAL_ADDRESS: temporal.address, DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1',
+      LOG_LEVEL: 'error', TEMPORAL_TASK_QUEUE: 'bench', RATE_LIMIT_AUTH: '1000000', RATE_LIMIT_INGEST_REALTIME: '100000000', RATE_LIMIT_INGEST_BATCH: '1000000',
+      RATE_LIMIT_GATEWAY_EXECUTE: '100000000', ...env,
+    });
+    const logger = createLogger('error');
+    const db = createDb(pg.databaseUrl, { poolMax: 30 });
+    await migrateLatest(db);
+    const { worker, connection } = await createWorker({ config, db, logger, address: temporal.address });
+    const running = worker.run();
+    stops.push(async () => {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+      await connection.close();
+    });
+    const deps = await buildAppDeps(config, logger, createDb(pg.databaseUrl, { poolMax: 30 }));
+    const api = await startApiServer(deps);
+    stops.push(async () => {
+      await api.close();
+      await db.destroy();
+    });
+    return { url: api.url, db, deps, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** Signs up an operator and returns its id, session token and a fresh API key. */
+export async function benchOperator(url: string): Promise<{ operatorId: string; accessToken: string; apiKey: string }> {
+  const email = `bench-${Date.now()}-${Math.random().toString(16).slice(2)}@example.test`;
+  const signup = await post(url, '/auth/v1/signup', { email, password: 'bench-password', organisationName: 'Bench' });
+  const operatorId = signup.data.operator.id as string;
+  const accessToken = signup.data.session.access_token as string;
+  const key = await post(url, '/api-keys', { operatorId, label: 'bench' }, accessToken);
+  return { operatorId, accessToken, apiKey: key.data.key as string };
+}
+
+/** POST JSON and return the parsed body; throws on a non-2xx answer. */
+export async function post(url: string, path: string, body: unknown, token?: string, method = 'POST'): Promise<any> {
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${text.slice(0, 200)}`);
+  return text ? JSON.parse(text) : undefined;
+}

@@ -1,0 +1,33 @@
+/** Nearest-rank percentile of an ascending list. */
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+}
+
+export interface Measured {
+  latencies: number[];
+  seconds: number;
+}
+
+/**
+ * Runs `request` up to `count` times with `concurrency` in flight, stopping early at `timeLimitMs`;
+ * latencies come back sorted.
+ */
+export async function measure(request: () => Promise<void>, options: { count: number; concurrency: number; timeLimitMs: number }): Promise<Measured> {
+  const latencies: number[] = [];
+  const deadline = Date.now() + options.timeLimitMs;
+  let issued = 0;
+  const started = performance.now();
+  const lane = async () => {
+    while (issued < options.count && Date.now() < deadline) {
+      issued += 1;
+      const begin = performance.now();
+      await request();
+      latencies.push(performance.now() - begin);
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency }, lane));
+  return { latencies: latencies.sort((a, b) => a - b), seconds: (performance.now() - started) / 1000 };
+}
+
+export const fmt = (value: number, digits = 1) => value.toFixed(digits);
+export const say = (line: string) => process.stdout.write(`${line}\n`);

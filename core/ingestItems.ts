@@ -1,0 +1,97 @@
+import type { Keyring } from './crypto';
+import { sealPii } from './pii';
+import { describeProblems, validateEntity, validateEvent, validateStateKey, type FieldProblem, type TemplateSchema } from './templates';
+
+/** The three batch endpoints: `/batch/entities`, `/batch/events`, `/batch/states`. */
+export type BatchKind = 'entities' | 'events' | 'states';
+
+export interface EntityWrite {
+  entityType: string;
+  externalId: string;
+  /** PII fields already sealed. */
+  data: Record<string, unknown>;
+}
+
+export interface EventWrite {
+  externalId: string;
+  eventType: string;
+  data: Record<string, unknown>;
+}
+
+export interface StateWrite {
+  externalId: string;
+  stateKey: string;
+  value: unknown;
+}
+
+export interface ItemError {
+  code: 'MISSING_FIELDS' | 'VALIDATION_FAILED' | 'ENTITY_NOT_FOUND' | 'ENTITY_ERASED';
+  message: string;
+  details?: FieldProblem[];
+}
+
+export type Prepared<T> = { ok: true; write: T } | { ok: false; error: ItemError };
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isId = (value: unknown): value is string => typeof value === 'string' && value.trim().length > 0 && value.length <= 255;
+
+function missing(fields: string[]): Prepared<never> {
+  return { ok: false, error: { code: 'MISSING_FIELDS', message: `Missing required fields: ${fields.join(', ')}`, details: fields.map((field) => ({ field, message: 'is required' })) } };
+}
+
+function invalid(problems: FieldProblem[]): Prepared<never> {
+  return { ok: false, error: { code: 'VALIDATION_FAILED', message: describeProblems(problems), details: problems } };
+}
+
+function shapeProblems(item: Record<string, unknown>, spec: Array<[string, (value: unknown) => boolean, string]>): Prepared<never> | null {
+  const absent = spec.filter(([field]) => item[field] === undefined || item[field] === null).map(([field]) => field);
+  if (absent.length > 0) return missing(absent);
+  const problems = spec.filter(([field, check]) => !check(item[field])).map(([field, , message]) => ({ field, message }));
+  return problems.length > 0 ? invalid(problems) : null;
+}
+
+/**
+ * Validates one entity item against the template and seals its PII: the same rules for a single
+ * `POST /entities` and for every item of a batch.
+ */
+export function prepareEntity(template: TemplateSchema, keyring: Keyring, operatorId: string, raw: unknown): Prepared<EntityWrite> {
+  if (!isObject(raw)) return invalid([{ field: 'item', message: 'must be an object' }]);
+  const shape = shapeProblems(raw, [
+    ['entityType', (v) => typeof v === 'string' && v.length > 0, 'must be a non-empty string'],
+    ['externalId', isId, 'must be a string of 1 to 255 characters'],
+    ['data', isObject, 'must be an object'],
+  ]);
+  if (shape) return shape;
+  const { entityType, externalId, data } = raw as { entityType: string; externalId: string; data: Record<string, unknown> };
+  const problems = validateEntity(template, entityType, data);
+  if (problems.length > 0) return invalid(problems);
+  return { ok: true, write: { entityType, externalId, data: sealPii(keyring, template, operatorId, entityType, externalId, data) } };
+}
+
+export function prepareEvent(template: TemplateSchema, raw: unknown): Prepared<EventWrite> {
+  if (!isObject(raw)) return invalid([{ field: 'item', message: 'must be an object' }]);
+  const shape = shapeProblems(raw, [
+    ['externalId', isId, 'must be a string of 1 to 255 characters'],
+    ['eventType', (v) => typeof v === 'string' && v.length > 0 && v.length <= 100, 'must be a non-empty string'],
+    ['data', isObject, 'must be an object'],
+  ]);
+  if (shape) return shape;
+  const { externalId, eventType, data } = raw as { externalId: string; eventType: string; data: Record<string, unknown> };
+  const problems = validateEvent(template, eventType, data);
+  if (problems.length > 0) return invalid(problems);
+  return { ok: true, write: { externalId, eventType, data } };
+}
+
+export function prepareState(template: TemplateSchema, raw: unknown): Prepared<StateWrite> {
+  if (!isObject(raw)) return invalid([{ field: 'item', message: 'must be an object' }]);
+  const shape = shapeProblems(raw, [
+    ['externalId', isId, 'must be a string of 1 to 255 characters'],
+    ['stateKey', (v) => typeof v === 'string' && v.length > 0, 'must be a non-empty string'],
+    ['value', () => true, ''],
+  ]);
+  if (shape) return shape;
+  const { externalId, stateKey, value } = raw as { externalId: string; stateKey: string; value: unknown };
+  const problems = validateStateKey(template, stateKey);
+  if (problems.length > 0) return invalid(problems);
+  return { ok: true, write: { externalId, stateKey, value } };
+}

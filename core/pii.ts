@@ -1,0 +1,40 @@
+import { Keyring } from './crypto';
+import type { TemplateSchema } from './templates';
+
+/** Binds a PII ciphertext to its operator, entity and field, so it cannot be replayed elsewhere. */
+function contextOf(operatorId: string, externalId: string, field: string): string {
+  return `${operatorId}:${externalId}:${field}`;
+}
+
+/**
+ * Seals the template's PII fields of an entity's data; other fields stay as given.
+ *
+ * @example sealPii(keyring, schema, op, 'player', 'p-1', { first_name: 'Ada', country: 'GB' })
+ * // { first_name: 'enc:v1:…', country: 'GB' }
+ */
+export function sealPii(
+  keyring: Keyring,
+  template: TemplateSchema,
+  operatorId: string,
+  entityType: string,
+  externalId: string,
+  data: Record<string, unknown>,
+): Record<string, unknown> {
+  const fields = template.pii_fields[entityType] ?? [];
+  if (fields.length === 0) return data;
+  const sealed: Record<string, unknown> = { ...data };
+  for (const field of fields) {
+    const value = data[field];
+    if (value !== undefined && value !== null) sealed[field] = keyring.encryptJson(value, contextOf(operatorId, externalId, field));
+  }
+  return sealed;
+}
+
+/** Opens every sealed field of an entity's data (single-entity reads only). */
+export function openPii(keyring: Keyring, operatorId: string, externalId: string, data: Record<string, unknown>): Record<string, unknown> {
+  const opened: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(data)) {
+    opened[field] = Keyring.isCiphertext(value) ? keyring.decryptJson(value, contextOf(operatorId, externalId, field)) : value;
+  }
+  return opened;
+}

@@ -1,0 +1,56 @@
+import type { Db } from '../knex';
+
+export interface ConnectionRow {
+  id: string;
+  operator_id: string;
+  connector_id: string | null;
+  name: string;
+  credentials_ciphertext: string;
+  base_url: string | null;
+  active: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export async function insertConnection(
+  db: Db,
+  input: { id: string; operatorId: string; connectorId: string; name: string; credentialsCiphertext: string; baseUrl: string | null; active: boolean },
+): Promise<ConnectionRow> {
+  const [row] = (await db('connections')
+    .insert({
+      id: input.id,
+      operator_id: input.operatorId,
+      connector_id: input.connectorId,
+      name: input.name,
+      credentials_ciphertext: input.credentialsCiphertext,
+      base_url: input.baseUrl,
+      active: input.active,
+    })
+    .returning('*')) as ConnectionRow[];
+  return row!;
+}
+
+export async function listConnections(db: Db, operatorId: string): Promise<ConnectionRow[]> {
+  return db<ConnectionRow>('connections').where({ operator_id: operatorId }).orderBy('created_at', 'desc').select('*');
+}
+
+export async function findConnection(db: Db, operatorId: string, id: string): Promise<ConnectionRow | undefined> {
+  return db<ConnectionRow>('connections').where({ operator_id: operatorId, id }).first();
+}
+
+export interface ConnectionChanges {
+  name?: string;
+  credentialsCiphertext?: string;
+  baseUrl?: string | null;
+  active?: boolean;
+}
+
+export async function updateConnection(db: Db, operatorId: string, id: string, changes: ConnectionChanges): Promise<ConnectionRow | undefined> {
+  const patch: Record<string, unknown> = { updated_at: db.fn.now() };
+  if (changes.name !== undefined) patch.name = changes.name;
+  if (changes.credentialsCiphertext !== undefined) patch.credentials_ciphertext = changes.credentialsCiphertext;
+  if (changes.baseUrl !== undefined) patch.base_url = changes.baseUrl;
+  if (changes.active !== undefined) patch.active = changes.active;
+  const [row] = (await db('connections').where({ operator_id: operatorId, id }).update(patch).returning('*')) as ConnectionRow[];
+  return row;
+}

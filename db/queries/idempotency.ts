@@ -1,0 +1,34 @@
+import type { Knex } from 'knex';
+
+export const IDEMPOTENCY_TTL_DAYS = 7;
+
+export type IdempotencyClaim =
+  | { kind: 'claimed' }
+  | { kind: 'replay'; body: Record<string, unknown> }
+  | { kind: 'conflict' };
+
+/**
+ * Claims an idempotency key inside the caller's transaction. A concurrent request with the same key
+ * waits on the primary key until this transaction ends, then sees the stored response: exactly one
+ * write happens. An expired key (7 days) is taken over as new.
+ */
+export async function claimIdempotencyKey(trx: Knex.Transaction, operatorId: string, key: string, requestHash: string): Promise<IdempotencyClaim> {
+  const claimed = await trx.raw<{ rows: unknown[] }>(
+    `INSERT INTO idempotency_keys (operator_id, key, request_hash, expires_at)
+     VALUES (?, ?, ?, now() + make_interval(days => ?))
+     ON CONFLICT (operator_id, key) DO UPDATE
+        SET request_hash = EXCLUDED.request_hash, response_status = NULL, response_body = NULL,
+            created_at = now(), expires_at = EXCLUDED.expires_at
+      WHERE idempotency_keys.expires_at < now()
+     RETURNING key`,
+    [operatorId, key, requestHash, IDEMPOTENCY_TTL_DAYS],
+  );
+  if (claimed.rows.length > 0) return { kind: 'claimed' };
+  const existing = await trx('idempotency_keys').where({ operator_id: operatorId, key }).first('request_hash', 'response_body');
+  if (!existing || existing.request_hash !== requestHash) return { kind: 'conflict' };
+  return { kind: 'replay', body: existing.response_body ?? {} };
+}
+
+export async function recordIdempotentResponse(trx: Knex.Transaction, operatorId: string, key: string, status: number, body: Record<string, unknown>): Promise<void> {
+  await trx('idempotency_keys').where({ operator_id: operatorId, key }).update({ response_status: status, response_body: JSON.stringify(body) });
+}

@@ -1,0 +1,21 @@
+import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import type { Config } from '../core/config';
+
+export const RETENTION_SCHEDULE_ID = 'retention-daily';
+
+/**
+ * Creates the platform's own Temporal Schedules if they do not exist yet (safe to call from every
+ * API instance at start): the daily retention run at 03:00 UTC.
+ */
+export async function ensurePlatformSchedules(client: Client, config: Config): Promise<void> {
+  try {
+    await client.schedule.create({
+      scheduleId: RETENTION_SCHEDULE_ID,
+      spec: { cronExpressions: ['0 3 * * *'], timezone: 'UTC' },
+      action: { type: 'startWorkflow', workflowType: 'retentionWorkflow', args: [{}], taskQueue: config.TEMPORAL_TASK_QUEUE, workflowId: 'retention' },
+      policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 day' },
+    });
+  } catch (error) {
+    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+  }
+}

@@ -1,0 +1,44 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
+
+export interface WorkerProcess {
+  child: ChildProcess;
+  /** Every line the worker printed on stdout (its JSON log lines among them). */
+  lines: string[];
+  /** SIGKILL: a crash, no graceful shutdown. */
+  kill(): Promise<void>;
+  /** SIGTERM, then SIGKILL after 10 s. */
+  stop(): Promise<void>;
+}
+
+const root = path.resolve(__dirname, '../..');
+
+/**
+ * Starts a real worker process (`worker/main.ts`) with extra environment, for tests that need their
+ * own task queue or configuration, or that kill the worker. Resolves once it prints `worker ready`.
+ * Node runs the TypeScript through `--import tsx` itself (no wrapper process), so a signal reaches
+ * the worker and not a launcher that would leave it orphaned.
+ */
+export async function spawnWorker(env: Record<string, string>): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines: string[] = [];
+  const reader = readline.createInterface({ input: child.stdout! });
+  await new Promise<void>((resolve, reject) => {
+    reader.on('line', (line) => {
+      lines.push(line);
+      if (line.includes('worker ready')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
+  });
+  const ended = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const signal = async (name: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(name);
+    const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await ended;
+    clearTimeout(force);
+    reader.close();
+    child.stdout?.destroy();
+  };
+  return { child, lines, kill: () => signal('SIGKILL'), stop: () => signal('SIGTERM') };
+}

@@ -1,0 +1,47 @@
+import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import type { BatchKind } from '../core/ingestItems';
+
+const bookkeeping = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds' },
+});
+
+const chunks = proxyActivities<Activities>({
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '20 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 20, nonRetryableErrorTypes: ['TEMPLATE_NOT_CONFIGURED'] },
+});
+
+export interface BatchIngestInput {
+  operatorId: string;
+  jobId: string;
+  kind: BatchKind;
+  totalItems: number;
+  chunkSize: number;
+}
+
+/**
+ * A batch ingestion job: its stored input is processed chunk by chunk, each chunk an activity that
+ * commits exactly once, so a worker killed mid-batch resumes where it stopped without duplicates.
+ */
+export async function batchIngestWorkflow(input: BatchIngestInput): Promise<{ succeeded: number; failed: number }> {
+  const ref = { operatorId: input.operatorId, jobId: input.jobId };
+  const totals = { succeeded: 0, failed: 0 };
+  try {
+    await bookkeeping.startBatchJob(ref);
+    const count = Math.ceil(input.totalItems / input.chunkSize);
+    for (let chunkIndex = 0; chunkIndex < count; chunkIndex += 1) {
+      const result = await chunks.processBatchChunk({ ...ref, kind: input.kind, chunkIndex, chunkSize: input.chunkSize });
+      totals.succeeded += result.succeeded;
+      totals.failed += result.failed;
+    }
+    await bookkeeping.completeBatchJob(ref);
+    return totals;
+  } catch (error) {
+    const cause = error instanceof ActivityFailure ? error.cause : error;
+    const message = cause instanceof ApplicationFailure ? cause.message : 'Batch processing failed';
+    await bookkeeping.failBatchJob({ ...ref, message });
+    throw error;
+  }
+}
