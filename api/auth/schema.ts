@@ -11,13 +11,13 @@ export const PasswordGrantBody = z.object({ email: z.string().min(1).max(254), p
 export const RefreshGrantBody = z.object({ refresh_token: z.string().min(1).max(512) });
 export const TokenQuery = z.object({ grant_type: z.string().max(64).optional().describe('password or refresh_token') });
 
-const Session = z.object({
+export const Session = registry.register('Session', z.object({
   access_token: z.string(),
   token_type: z.literal('bearer'),
   expires_in: z.number().int(),
   refresh_token: z.string(),
   user: z.object({ id: z.string(), email: z.string() }),
-});
+}));
 
 const OAuthError = z.object({ error: z.string(), error_description: z.string() });
 

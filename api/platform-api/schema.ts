@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { bearerSession, jsonContent, registry } from '../openapi/registry';
+import { Session } from '../auth/schema';
 
 const asObject = { error: 'the body must be a JSON object' };
 const role = z.enum(['admin', 'member'], { error: (issue) => (issue.input === undefined ? 'is required' : 'must be admin or member') });
@@ -55,14 +56,6 @@ const Invite = registry.register(
     createdAt: z.string(),
   }),
 );
-
-const Session = z.object({
-  access_token: z.string(),
-  token_type: z.literal('bearer'),
-  expires_in: z.number().int(),
-  refresh_token: z.string(),
-  user: z.object({ id: z.string(), email: z.string() }),
-});
 
 const ok = (data: z.ZodType, description: string) => jsonContent(z.object({ success: z.literal(true), data }), description);
 const error = (description: string) => jsonContent(TeamError, description);
