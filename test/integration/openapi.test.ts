@@ -27,7 +27,25 @@ describe('OpenAPI document', () => {
       Object.entries(document.paths ?? {}).flatMap(([path, item]) => Object.keys(item ?? {}).map((method) => `${method.toUpperCase()} ${path}`)),
     );
     expect(servedRoutes()).toEqual(expect.arrayContaining(['POST /api-keys', 'PATCH /api-keys/{id}/mcp', 'POST /auth/v1/token']));
-    const missing = servedRoutes().filter((route) => !documented.has(route) && route !== 'GET /openapi.json');
+    const undocumentable = new Set(['GET /openapi.json', 'GET /docs', 'GET /docs/{asset}']);
+    const missing = servedRoutes().filter((route) => !documented.has(route) && !undocumentable.has(route));
     expect(missing).toEqual([]);
+  });
+});
+
+describe('GET /docs', () => {
+  it('serves a reference page and its assets from the local package', async () => {
+    const page = await fetch(`${app.url}/docs`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const html = await page.text();
+    expect(html).toContain('/openapi.json');
+    for (const asset of ['/docs/swagger-ui-bundle.js', '/docs/swagger-ui.css']) {
+      expect(html).toContain(asset);
+      const response = await fetch(`${app.url}${asset}`);
+      expect(response.status).toBe(200);
+      expect((await response.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+    }
+    expect((await fetch(`${app.url}/docs/package.json`)).status).toBe(404);
   });
 });
