@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../core/config';
 import type { Keyring } from '../core/crypto';
 import type { Db } from '../db/knex';
+import { createAnalyticsActivities } from './analytics';
 import { createDiagnosticsActivities } from './diagnostics';
 import { createIngestActivities } from './ingest';
 import { createRetentionActivities } from './retention';
@@ -26,6 +27,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createRetentionActivities(deps),
     ...createEmailActivities(deps),
     ...createGatewayActivities(deps),
+    ...createAnalyticsActivities(deps),
   };
 }
 

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
+import { createAnalyticsRouter } from './analytics-api/routes';
 import { createApiKeysRouter } from './api-keys/routes';
 import { createAuthRouter } from './auth/routes';
 import { createConnectionsApiRouter } from './connections-api/routes';
@@ -26,7 +27,7 @@ const notFound: Middleware = async (ctx, next) => {
 
 /** Every area's router; each area adds itself here as it lands. */
 export function createRouters(deps: AppDeps): Router[] {
-  return [createHealthRouter(deps), createOpenApiRouter(), createAuthRouter(deps), createApiKeysRouter(deps), createOperatorDataRouter(deps), createPlatformApiRouter(deps), createGatewayRouter(deps), createConnectionsApiRouter(deps)];
+  return [createHealthRouter(deps), createOpenApiRouter(), createAuthRouter(deps), createApiKeysRouter(deps), createOperatorDataRouter(deps), createPlatformApiRouter(deps), createGatewayRouter(deps), createConnectionsApiRouter(deps), createAnalyticsRouter(deps)];
 }
 
 /**

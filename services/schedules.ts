@@ -2,12 +2,23 @@ import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@tem
 import type { Config } from '../core/config';
 
 export const RETENTION_SCHEDULE_ID = 'retention-daily';
+export const ANALYTICS_REFRESH_SCHEDULE_ID = 'analytics-refresh';
 
 /**
  * Creates the platform's own Temporal Schedules if they do not exist yet (safe to call from every
- * API instance at start): the daily retention run at 03:00 UTC.
+ * API instance at start): the daily retention run at 03:00 UTC and the analytics view refresh every 15 minutes.
  */
 export async function ensurePlatformSchedules(client: Client, config: Config): Promise<void> {
+  try {
+    await client.schedule.create({
+      scheduleId: ANALYTICS_REFRESH_SCHEDULE_ID,
+      spec: { intervals: [{ every: '15 minutes' }] },
+      action: { type: 'startWorkflow', workflowType: 'analyticsRefreshWorkflow', args: [], taskQueue: config.TEMPORAL_TASK_QUEUE, workflowId: 'analytics-refresh' },
+      policies: { overlap: ScheduleOverlapPolicy.SKIP },
+    });
+  } catch (error) {
+    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+  }
   try {
     await client.schedule.create({
       scheduleId: RETENTION_SCHEDULE_ID,

@@ -57,6 +57,9 @@ async function waitUntilReady(address: string, namespace: string, child: ChildPr
  */
 export async function startTemporalDevServer(options: TemporalDevServerOptions): Promise<TemporalDevServer> {
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--namespace', options.namespace, '--log-level', options.logLevel ?? 'warn'];
+  // Eager activity execution: the first activity is handed back with the workflow task's answer
+  // instead of waiting for a poll (a one-activity workflow went from ~150 to ~100 ms here).
+  args.push('--dynamic-config-value', 'system.enableActivityEagerExecution=true');
   if (options.uiPort) args.push('--ui-port', String(options.uiPort));
   else args.push('--headless');
   if (options.dbFile) args.push('--db-filename', options.dbFile);

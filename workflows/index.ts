@@ -1,4 +1,5 @@
 /** Every workflow the worker registers. Workflow code is deterministic: no I/O, no Node builtins, activity types only. */
+export * from './analyticsRefresh';
 export * from './batchIngest';
 export * from './diagnostics';
 export * from './gatewayCall';

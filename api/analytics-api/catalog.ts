@@ -1,0 +1,38 @@
+import type { Context } from 'koa';
+import { lastDays } from '../../core/analyticsParams';
+import { rawGames, rawProviders } from '../../db/queries/analyticsRaw';
+import { lastAnalyticsRefresh } from '../../db/queries/analyticsRefresh';
+import { viewGames, viewProviders } from '../../db/queries/analyticsViews';
+import type { AppDeps } from '../deps';
+import { inputOf } from '../middleware/validate';
+import { rangeOf, scopeOf } from './context';
+import { sendCsv, sendRows } from './respond';
+import { GamesQuery, ProvidersQuery } from './schema';
+
+const GAME_COLUMNS = ['game_name', 'rounds', 'ggr', 'unique_players', 'avg_bet'];
+/** With no refresh yet and no `range`, the raw path covers everything from the epoch to today (the view's all-time figures). */
+const ALL_TIME = (): { start: string; end: string } => ({ start: '1970-01-01', end: lastDays(1, new Date()).end });
+
+/**
+ * `GET /games`: the all-time view once refreshed; a `range` (spec: applies only to the raw path) or no refresh yet
+ * reads the raw tables.
+ */
+export async function gamesHandler(deps: AppDeps, ctx: Context): Promise<void> {
+  const { query } = inputOf(ctx, { query: GamesQuery });
+  const range = query.range === undefined ? undefined : rangeOf(query.range, ALL_TIME());
+  const scope = await scopeOf(deps, ctx, query.currency);
+  const refreshedAt = range ? null : await lastAnalyticsRefresh(deps.db);
+  const page = { limit: query.limit, offset: query.offset };
+  const games = refreshedAt ? await viewGames(deps.db, scope, page) : await rawGames(deps.db, scope, range ?? ALL_TIME(), page);
+  if (query.format === 'csv') return sendCsv(ctx, 'games', GAME_COLUMNS, games as unknown as Array<Record<string, unknown>>);
+  sendRows(ctx, 'games', games, { currency: scope.currency, refreshed_at: refreshedAt?.toISOString() ?? null });
+}
+
+/** `GET /providers`: all-time transaction volume per `data.provider`. */
+export async function providersHandler(deps: AppDeps, ctx: Context): Promise<void> {
+  const { query } = inputOf(ctx, { query: ProvidersQuery });
+  const scope = await scopeOf(deps, ctx, query.currency);
+  const refreshedAt = await lastAnalyticsRefresh(deps.db);
+  const providers = refreshedAt ? await viewProviders(deps.db, scope) : await rawProviders(deps.db, scope);
+  ctx.body = { success: true, data: { providers, currency: scope.currency, refreshed_at: refreshedAt?.toISOString() ?? null } };
+}

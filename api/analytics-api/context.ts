@@ -1,0 +1,50 @@
+import type { Context, Middleware } from 'koa';
+import { lastDays, parseRange, type DayRange } from '../../core/analyticsParams';
+import type { AnalyticsScope } from '../../db/queries/analyticsTypes';
+import { getSettings } from '../../db/queries/settings';
+import type { AppDeps } from '../deps';
+import { AppError } from '../errors';
+import { authenticate, principalOf } from '../middleware/authenticate';
+import { rateLimit } from '../middleware/rateLimit';
+import type { FieldProblem } from '../middleware/validate';
+
+/** Analytics accepts an API key or a session JWT; any failure is 401 `UNAUTHORIZED`. */
+export function analyticsAuth(deps: AppDeps) {
+  return authenticate(deps, {
+    accept: ['apiKey', 'session'],
+    onFailure: (reason) => new AppError(401, 'UNAUTHORIZED', reason === 'missing' ? 'Missing API key or session token' : reason === 'revoked' ? 'Credentials have been revoked' : 'Invalid API key or session token'),
+  });
+}
+
+/** `format=csv` is an export (5/min); every other read counts as a read (200/min). */
+export function readOrExportLimit(deps: AppDeps): Middleware {
+  const read = rateLimit(deps.rateLimits, 'analytics:read');
+  const exportLimit = rateLimit(deps.rateLimits, 'analytics:export');
+  return (ctx, next) => (ctx.query.format === 'csv' ? exportLimit(ctx, next) : read(ctx, next));
+}
+
+/** Query problems: a missing `entity_type` is `MISSING_FILTER`, anything else `INVALID_PARAM` naming the fields. */
+export function queryError(result: { missing: string[]; problems: FieldProblem[] }): AppError {
+  if (result.missing.includes('entity_type')) return new AppError(400, 'MISSING_FILTER', 'entity_type is required', { details: result.problems });
+  const summary = result.problems.map((problem) => `${problem.field}: ${problem.message}`).join('; ');
+  return new AppError(400, 'INVALID_PARAM', `Invalid parameter: ${summary}`, { details: result.problems });
+}
+
+export const operatorOf = (ctx: Context): string => principalOf(ctx).operatorId;
+
+/** The reporting scope: `currency` from the query, else the operator's reporting currency. */
+export async function scopeOf(deps: AppDeps, ctx: Context, currency: string | undefined): Promise<AnalyticsScope> {
+  const operatorId = operatorOf(ctx);
+  const { reportingCurrency } = await getSettings(deps.db, operatorId);
+  return { operatorId, currency: currency ?? reportingCurrency, reportingCurrency };
+}
+
+/** `range` as whole UTC days, or 400 `INVALID_PARAM`. */
+export function rangeOf(value: string | undefined, fallback: DayRange): DayRange {
+  const range = parseRange(value, new Date(), fallback);
+  if (!range) throw new AppError(400, 'INVALID_PARAM', 'Invalid parameter: range must be 7d, 14d, 30d, 90d or <start>:<end> ISO dates', { details: [{ field: 'range', message: 'invalid range' }] });
+  return range;
+}
+
+/** `active_players_today` counts players active in the last 7 days (spec 4.4). */
+export const activeWindow = (): DayRange => lastDays(7, new Date());

@@ -1,0 +1,26 @@
+/** SQL fragments shared by the raw-table analytics queries (alias `e` for entity_events). Named knex bindings. */
+
+/** A JSON number field of the event as numeric, 0 when absent or not a number. */
+export const amountOf = (field: string): string =>
+  `CASE WHEN jsonb_typeof(e.data->'${field}') = 'number' THEN (e.data->>'${field}')::numeric ELSE 0 END`;
+
+export const IS_DEPOSIT = `e.event_type = 'transaction' AND e.data->>'type' = 'deposit' AND coalesce(e.data->>'status', 'completed') = 'completed'`;
+export const IS_WITHDRAWAL = `e.event_type = 'transaction' AND e.data->>'type' = 'withdrawal' AND coalesce(e.data->>'status', 'completed') = 'completed'`;
+export const IS_GAME = `e.event_type = 'game_activity'`;
+/** The event's currency; events without one count as the reporting currency (binding `reporting`). */
+export const CURRENCY = `coalesce(nullif(e.data->>'currency', ''), :reporting)`;
+
+/** Events of the operator's live players (binding `operatorId`): erased players and redacted events never count. */
+export const PLAYER_EVENTS = `entity_events e
+  JOIN entities en ON en.id = e.entity_id AND en.operator_id = e.operator_id AND en.deleted_at IS NULL AND en.entity_type = 'player'
+  WHERE e.operator_id = :operatorId AND e.data->'_redacted' IS NULL`;
+
+/** `created_at` within the inclusive UTC day range (bindings `start`, `end`). */
+export const IN_RANGE = `e.created_at >= CAST(:start AS date)::timestamp AT TIME ZONE 'UTC'
+  AND e.created_at < (CAST(:end AS date) + 1)::timestamp AT TIME ZONE 'UTC'`;
+
+/** Every bucket start of the range (bindings `unit` = day/week/month, `start`, `end`), so empty buckets show as zero rows. */
+export const BUCKETS = `SELECT b::date AS bucket
+  FROM generate_series(date_trunc(:unit, CAST(:start AS date)::timestamp), CAST(:end AS date)::timestamp, CAST('1 ' || :unit AS interval)) b`;
+
+export const bucketOf = (dayExpression: string): string => `date_trunc(:unit, (${dayExpression})::timestamp)::date`;

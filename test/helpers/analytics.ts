@@ -1,0 +1,38 @@
+import { http, type HttpResult, type RequestOptions } from './http';
+import type { TestApp } from './app';
+import type { DataClient } from './data';
+
+const DAY_MS = 86_400_000;
+/** `YYYY-MM-DD` of the UTC day `daysAgo` before today. */
+export const dayAgo = (daysAgo: number): string => new Date(Date.now() - daysAgo * DAY_MS).toISOString().slice(0, 10);
+
+/** A request to `/analytics-api/analytics<path>` with the given bearer token. */
+export const analytics = (app: TestApp, token: string | undefined, path: string, options: Omit<RequestOptions, 'token'> = {}): Promise<HttpResult> =>
+  http(`${app.url}/analytics-api/analytics${path}`, { ...options, ...(token ? { token } : {}) });
+
+export interface SeedEvent {
+  externalId: string;
+  daysAgo: number;
+  eventType: string;
+  data: Record<string, unknown>;
+}
+
+/** Records events through the data API, then moves each one to noon UTC `daysAgo` days back. */
+export async function seedEvents(app: TestApp, client: DataClient, events: SeedEvent[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const event of events) {
+    const response = await client.call(`/entities/${event.externalId}/events`, { body: { eventType: event.eventType, data: event.data } });
+    if (response.status !== 201) throw new Error(`event failed: ${response.text}`);
+    const id = response.body.data.id as string;
+    await app.deps.db.raw(`UPDATE entity_events SET created_at = (CAST(? AS date) + time '12:00')::timestamp AT TIME ZONE 'UTC' WHERE id = ?`, [dayAgo(event.daysAgo), id]);
+    ids.push(id);
+  }
+  return ids;
+}
+
+export async function seedPlayers(client: DataClient, players: Array<{ externalId: string; data?: Record<string, unknown> }>): Promise<void> {
+  for (const player of players) {
+    const response = await client.call('/entities', { body: { entityType: 'player', externalId: player.externalId, data: player.data ?? {} } });
+    if (response.status !== 201) throw new Error(`player failed: ${response.text}`);
+  }
+}
