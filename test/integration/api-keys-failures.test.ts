@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { createDb, type Db } from '../../db/knex';
-import { migrateLatest } from '../../db/migrate';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { createFaultyDatabase, type FaultyDatabase } from '../helpers/faultyDatabase';
 import { http } from '../helpers/http';
 import { createApiKey, signupOperator, type TestOperator } from '../helpers/identity';
 
@@ -9,32 +7,23 @@ import { createApiKey, signupOperator, type TestOperator } from '../helpers/iden
  * The 500 rows of spec 7.1, triggered from outside: the app runs on a database of its own whose
  * api_keys table is then taken away, so every key query fails for real (sessions still work).
  */
-const databaseName = `faults_${randomUUID().replace(/-/g, '')}`;
-let admin: Db;
-let faulty: Db;
+let faulty: FaultyDatabase;
 let app: TestApp;
 let owner: TestOperator;
 let keyId: string;
 const logLines: string[] = [];
 
 beforeAll(async () => {
-  admin = createDb(process.env.DATABASE_URL!, { poolMax: 1 });
-  await admin.raw(`CREATE DATABASE ${databaseName}`);
-  const url = new URL(process.env.DATABASE_URL!);
-  url.pathname = `/${databaseName}`;
-  faulty = createDb(url.toString(), { poolMax: 2 });
-  await migrateLatest(faulty);
-  app = await startTestApp({ DATABASE_URL: url.toString() }, { logLines });
+  faulty = await createFaultyDatabase();
+  app = await startTestApp({ DATABASE_URL: faulty.url }, { logLines });
   owner = await signupOperator(app.url);
   keyId = (await createApiKey(app.url, owner)).id;
-  await faulty.raw('ALTER TABLE api_keys RENAME TO api_keys_unavailable');
+  await faulty.db.raw('ALTER TABLE api_keys RENAME TO api_keys_unavailable');
 });
 
 afterAll(async () => {
   await app.close();
-  await faulty.destroy();
-  await admin.raw(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-  await admin.destroy();
+  await faulty.drop();
 });
 
 describe('database errors on key management', () => {
