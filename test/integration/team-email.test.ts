@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { defaultPayloadConverter } from '@temporalio/common';
 import type { Delivery } from '../../activities/mailer';
 import type { sendEmailWorkflow } from '../../workflows';
 import { startTestApp, type TestApp } from '../helpers/app';
@@ -48,7 +49,7 @@ describe('invite email without SMTP_URL (the shared test worker): written to DAT
     expect(stored).not.toContain(invite.token.slice(4));
   });
 
-  it('a resend emails the new link; the email of a revoked invite is skipped', async () => {
+  it('a resend emails the new link; an email that runs after its invite was revoked is skipped', async () => {
     const invite = await inviteMember(app, acme.accessToken);
     await app.deps.temporal.client.workflow.getHandle(workflowIdOf(invite.id, invite.token)).result();
     const resent = (await http(teamUrl(app, `/operators/me/invites/${invite.id}/resend`), { method: 'POST', token: acme.accessToken })).body.data;
@@ -56,8 +57,16 @@ describe('invite email without SMTP_URL (the shared test worker): written to DAT
     expect(readFileSync(path.join(mailDir(), result.file), 'utf8')).toContain(resent.acceptUrl);
 
     const revoked = await inviteMember(app, acme.accessToken);
+    const original = app.deps.temporal.client.workflow.getHandle(workflowIdOf(revoked.id, revoked.token));
+    await original.result();
     await http(teamUrl(app, `/operators/me/invites/${revoked.id}`), { method: 'DELETE', token: acme.accessToken });
-    const skipped = await app.deps.temporal.client.workflow.getHandle(workflowIdOf(revoked.id, revoked.token)).result();
+    const history = await original.fetchHistory();
+    const input = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
+    const skipped = await app.deps.temporal.client.workflow.execute('sendInviteEmailWorkflow', {
+      taskQueue: app.deps.config.TEMPORAL_TASK_QUEUE,
+      workflowId: `invite-email-retry-${randomUUID()}`,
+      args: [defaultPayloadConverter.fromPayload(input!)],
+    });
     expect(skipped).toEqual({ delivery: 'skipped', reason: 'invite_no_longer_pending' });
   });
 
