@@ -8,6 +8,7 @@ import type { AppDeps } from './deps';
 import { AppError } from './errors';
 import { createGatewayRouter } from './gateway/routes';
 import { createHealthRouter } from './health/routes';
+import { createMcpServerRouter } from './mcp-server/routes';
 import { corsFor } from './middleware/cors';
 import { errorHandler } from './middleware/errorHandler';
 import { jsonBody } from './middleware/jsonBody';
@@ -16,6 +17,8 @@ import { stripFunctionsPrefix } from './middleware/stripFunctionsPrefix';
 import { createOpenApiRouter } from './openapi/routes';
 import { createOperatorDataRouter } from './operator-data-api/routes';
 import { createPlatformApiRouter } from './platform-api/routes';
+import { createWebhookReceiverRouter } from './webhook-receiver/routes';
+import { createWorkflowsApiRouter } from './workflows-api/routes';
 
 const methodNotAllowed = () => new AppError(405, 'METHOD_NOT_ALLOWED', 'Method not allowed');
 
@@ -27,7 +30,12 @@ const notFound: Middleware = async (ctx, next) => {
 
 /** Every area's router; each area adds itself here as it lands. */
 export function createRouters(deps: AppDeps): Router[] {
-  return [createHealthRouter(deps), createOpenApiRouter(), createAuthRouter(deps), createApiKeysRouter(deps), createOperatorDataRouter(deps), createPlatformApiRouter(deps), createGatewayRouter(deps), createConnectionsApiRouter(deps), createAnalyticsRouter(deps)];
+  return [
+    createHealthRouter(deps), createOpenApiRouter(), createAuthRouter(deps), createApiKeysRouter(deps), createOperatorDataRouter(deps), createPlatformApiRouter(deps), createGatewayRouter(deps), createConnectionsApiRouter(deps), createAnalyticsRouter(deps),
+    createWorkflowsApiRouter(deps),
+    createWebhookReceiverRouter(deps),
+    createMcpServerRouter(deps),
+  ];
 }
 
 /**
