@@ -1,0 +1,333 @@
+import { compileProblem, hasUnclosedTemplate, templateExpressions } from './expressions';
+import { findCycle, GraphIndex, reachableFrom } from './graph';
+import { cronProblem, inputSchemaProblems, timezoneProblem } from './triggerSchema';
+import { isTrigger, NODE_TYPES, type NodeType, type WorkflowEdge, type WorkflowNode } from './types';
+
+/** A workflow as created or replaced through the management API (DESIGN.md "Workflows"), after validation. */
+export interface WorkflowBody {
+  name: string;
+  description: string;
+  active: boolean;
+  mcp_exposed: boolean;
+  nodes: WorkflowNode[];
+  edges: WorkflowEdge[];
+}
+
+export interface DefinitionProblem {
+  field: string;
+  message: string;
+}
+
+export type WorkflowBodyResult = { ok: true; value: WorkflowBody } | { ok: false; details: DefinitionProblem[] };
+
+export const WORKFLOW_LIMITS = { nodes: 100, edges: 200, name: 200 } as const;
+
+type Problems = DefinitionProblem[];
+type Check = (value: unknown, field: string, problems: Problems) => void;
+interface Param {
+  required: boolean;
+  check: Check;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const MAX_DEPTH = 32;
+
+/** Every string at any depth may embed `{{ <JSONata> }}`; each must compile. Depth is bounded so no body overflows the stack. */
+function templates(value: unknown, field: string, problems: Problems, depth = 0): void {
+  if (depth > MAX_DEPTH) return void problems.push({ field, message: `must not be nested more than ${MAX_DEPTH} levels deep` });
+  if (typeof value === 'string') {
+    if (hasUnclosedTemplate(value)) problems.push({ field, message: "has a '{{' without a closing '}}'" });
+    for (const source of templateExpressions(value)) {
+      const problem = compileProblem(source);
+      if (problem) problems.push({ field, message: `invalid expression: ${problem}` });
+    }
+  } else if (Array.isArray(value)) value.forEach((item, index) => templates(item, `${field}[${index}]`, problems, depth + 1));
+  else if (isRecord(value)) for (const [key, inner] of Object.entries(value)) templates(inner, `${field}.${key}`, problems, depth + 1);
+}
+
+const isTemplated = (text: string): boolean => templateExpressions(text).length > 0;
+
+/** A string param; `literal` ones (trigger settings, read before any run exists) are not templated. */
+const text =
+  (options: { literal?: boolean; min?: number; max?: number; pattern?: RegExp; patternMessage?: string } = {}): Check =>
+  (value, field, problems) => {
+    const { min = 1, max = 10_000 } = options;
+    if (typeof value !== 'string') return void problems.push({ field, message: 'must be a string' });
+    if (value.trim().length < min || value.length > max) {
+      return void problems.push({ field, message: min === 1 && value.trim() === '' ? 'must not be empty' : `must be ${min} to ${max} characters` });
+    }
+    if (!options.literal) templates(value, field, problems);
+    const checkPattern = options.literal || !isTemplated(value);
+    if (options.pattern && checkPattern && !options.pattern.test(value)) problems.push({ field, message: options.patternMessage ?? `must match ${options.pattern}` });
+  };
+
+const expression: Check = (value, field, problems) => {
+  if (typeof value !== 'string' || value.trim() === '') return void problems.push({ field, message: 'must be a non-empty JSONata expression' });
+  const problem = compileProblem(value);
+  if (problem) problems.push({ field, message: `invalid expression: ${problem}` });
+};
+
+const anyJson: Check = (value, field, problems) => {
+  if (value === undefined) return void problems.push({ field, message: 'is required' });
+  templates(value, field, problems);
+};
+
+const object: Check = (value, field, problems) => {
+  if (!isRecord(value)) return void problems.push({ field, message: 'must be an object' });
+  templates(value, field, problems);
+};
+
+const objectOrExpression: Check = (value, field, problems) => {
+  if (typeof value === 'string' && templateExpressions(value).length === 1 && /^\s*\{\{[\s\S]*\}\}\s*$/.test(value)) return templates(value, field, problems);
+  if (!isRecord(value)) return void problems.push({ field, message: "must be an object or a single '{{ expression }}'" });
+  templates(value, field, problems);
+};
+
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/;
+const headers: Check = (value, field, problems) => {
+  if (!isRecord(value)) return void problems.push({ field, message: 'must be an object of header names to strings' });
+  for (const [name, inner] of Object.entries(value)) {
+    if (!HEADER_NAME.test(name)) problems.push({ field: `${field}.${name}`, message: 'is not a valid header name' });
+    else if (typeof inner !== 'string') problems.push({ field: `${field}.${name}`, message: 'must be a string' });
+    else templates(inner, `${field}.${name}`, problems);
+  }
+};
+
+const oneOf =
+  (allowed: readonly string[]): Check =>
+  (value, field, problems) => {
+    if (typeof value !== 'string' || !allowed.includes(value)) problems.push({ field, message: `must be one of ${allowed.join(', ')}` });
+  };
+
+const integer =
+  (min: number, max: number): Check =>
+  (value, field, problems) => {
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) problems.push({ field, message: `must be an integer from ${min} to ${max}` });
+  };
+
+const boolean: Check = (value, field, problems) => {
+  if (typeof value !== 'boolean') problems.push({ field, message: 'must be true or false' });
+};
+
+const secret: Check = (value, field, problems) => {
+  if (value === null) return;
+  if (typeof value !== 'string' || value.length < 16 || value.length > 256) problems.push({ field, message: 'must be null or a string of 16 to 256 characters' });
+};
+
+const inputSchema: Check = (value, field, problems) => void problems.push(...inputSchemaProblems(value, field));
+
+const httpUrl: Check = (value, field, problems) => {
+  text()(value, field, problems);
+  if (typeof value !== 'string' || isTemplated(value) || value.trim() === '') return;
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) problems.push({ field, message: 'must be an absolute http or https URL' });
+};
+
+const cron: Check = (value, field, problems) => {
+  const problem = cronProblem(value);
+  if (problem) problems.push({ field, message: problem });
+};
+
+const timezone: Check = (value, field, problems) => {
+  const problem = timezoneProblem(value);
+  if (problem) problems.push({ field, message: problem });
+};
+
+const EVENT_NAME = /^[a-z_]+(\.[a-z0-9_-]+)*$/;
+const need = (check: Check): Param => ({ required: true, check });
+const may = (check: Check): Param => ({ required: false, check });
+
+const PARAMS: Record<NodeType, Record<string, Param>> = {
+  'trigger.manual': { inputSchema: may(inputSchema) },
+  'trigger.event': {
+    event: need(text({ literal: true, max: 200, pattern: EVENT_NAME, patternMessage: 'must be an event name such as entity_event.transaction or entity.created' })),
+    filter: may(expression),
+  },
+  'trigger.webhook': {
+    secret: may(secret),
+    inputSchema: may(inputSchema),
+    name: may(text({ literal: true, pattern: /^[a-z0-9_-]{1,64}$/, patternMessage: 'must be 1 to 64 of a-z, 0-9, _ and -' })),
+    webhookId: may(text({ literal: true, max: 200 })),
+    hasSecret: may(boolean),
+  },
+  'trigger.schedule': { cron: need(cron), timezone: need(timezone) },
+  condition: { expression: need(expression) },
+  'action.http_request': {
+    method: need(oneOf(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'])),
+    url: need(httpUrl),
+    headers: may(headers),
+    body: may(anyJson),
+  },
+  'action.gateway': { connectionId: need(text()), operation: need(text()), params: may(object) },
+  'action.set_state': { externalId: need(text()), key: need(text()), value: need(anyJson) },
+  'action.record_event': { externalId: need(text()), eventType: need(text()), data: need(objectOrExpression) },
+  'action.upsert_entity': { entityType: need(text()), externalId: need(text()), data: need(objectOrExpression) },
+  'action.delay': { seconds: need(integer(1, 2_592_000)) },
+  'action.send_email': {
+    to: need(text({ max: 320, pattern: /^[^\s@]+@[^\s@]+$/, patternMessage: 'must be an email address' })),
+    subject: need(text({ max: 998 })),
+    text: need(text({ max: 100_000 })),
+  },
+  'action.ai': { prompt: need(text({ max: 100_000 })), model: may(text({ max: 200 })) },
+};
+
+function checkParams(type: NodeType, params: Record<string, unknown>, field: string, problems: Problems): void {
+  const spec = PARAMS[type];
+  for (const key of Object.keys(params)) {
+    if (!Object.hasOwn(spec, key)) problems.push({ field: `${field}.${key}`, message: 'unknown parameter' });
+  }
+  for (const [key, param] of Object.entries(spec)) {
+    const value = params[key];
+    if (!Object.hasOwn(params, key) || value === undefined) {
+      if (param.required) problems.push({ field: `${field}.${key}`, message: 'is required' });
+      continue;
+    }
+    param.check(value, `${field}.${key}`, problems);
+  }
+}
+
+const NODE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const NODE_KEYS = ['id', 'type', 'params'];
+const EDGE_KEYS = ['from', 'to', 'when'];
+/** Record fields a client may send back unchanged from a GET (a GET → PUT round trip); the server sets them. */
+const READ_ONLY_KEYS = ['id', 'version', 'mcp_tool_name', 'created_at', 'updated_at'];
+const BODY_KEYS = ['name', 'description', 'active', 'mcp_exposed', 'nodes', 'edges', ...READ_ONLY_KEYS];
+
+function unknownKeys(value: Record<string, unknown>, allowed: readonly string[], prefix: string, problems: Problems): void {
+  for (const key of Object.keys(value)) {
+    if (!allowed.includes(key)) problems.push({ field: prefix === '' ? key : `${prefix}.${key}`, message: 'unknown field' });
+  }
+}
+
+interface ReadNodes {
+  /** Nodes with a valid, unique id and a known type (their params may still have problems). */
+  nodes: WorkflowNode[];
+  /** Every valid, unique id → its index in the body, including nodes of an unknown type. */
+  indexOf: Map<string, number>;
+}
+
+function readNodes(raw: unknown, problems: Problems): ReadNodes {
+  const result: ReadNodes = { nodes: [], indexOf: new Map() };
+  if (!Array.isArray(raw)) {
+    problems.push({ field: 'nodes', message: 'must be an array' });
+    return result;
+  }
+  if (raw.length > WORKFLOW_LIMITS.nodes) problems.push({ field: 'nodes', message: `must have at most ${WORKFLOW_LIMITS.nodes} nodes` });
+  raw.forEach((item: unknown, index) => {
+    const field = `nodes[${index}]`;
+    if (!isRecord(item)) return void problems.push({ field, message: 'must be an object' });
+    unknownKeys(item, NODE_KEYS, field, problems);
+    const { id, type } = item;
+    const params = item.params === undefined ? {} : item.params;
+    let validId = false;
+    if (typeof id !== 'string' || !NODE_ID.test(id)) problems.push({ field: `${field}.id`, message: 'must be 1 to 64 of A-Z, a-z, 0-9, _ and -' });
+    else if (result.indexOf.has(id)) problems.push({ field: `${field}.id`, message: `duplicate node id "${id}"` });
+    else {
+      validId = true;
+      result.indexOf.set(id, index);
+    }
+    const knownType = typeof type === 'string' && (NODE_TYPES as readonly string[]).includes(type);
+    if (!knownType) problems.push({ field: `${field}.type`, message: `must be one of ${NODE_TYPES.join(', ')}` });
+    if (!isRecord(params)) problems.push({ field: `${field}.params`, message: 'must be an object' });
+    else if (knownType) checkParams(type as NodeType, params, `${field}.params`, problems);
+    if (validId && knownType) result.nodes.push({ id: id as string, type: type as NodeType, params: isRecord(params) ? params : {} });
+  });
+  return result;
+}
+
+function readEdges(raw: unknown, read: ReadNodes, problems: Problems): { edges: WorkflowEdge[]; allValid: boolean } {
+  if (raw === undefined) return { edges: [], allValid: true };
+  if (!Array.isArray(raw)) {
+    problems.push({ field: 'edges', message: 'must be an array' });
+    return { edges: [], allValid: false };
+  }
+  if (raw.length > WORKFLOW_LIMITS.edges) problems.push({ field: 'edges', message: `must have at most ${WORKFLOW_LIMITS.edges} edges` });
+  const nodes = new Map(read.nodes.map((node) => [node.id, node]));
+  const edges: WorkflowEdge[] = [];
+  const seen = new Set<string>();
+  let allValid = true;
+  raw.forEach((item: unknown, index) => {
+    const field = `edges[${index}]`;
+    if (!isRecord(item)) {
+      allValid = false;
+      return void problems.push({ field, message: 'must be an object' });
+    }
+    unknownKeys(item, EDGE_KEYS, field, problems);
+    const count = problems.length;
+    const [from, to] = (['from', 'to'] as const).map((end) => {
+      const id = item[end];
+      if (typeof id !== 'string') problems.push({ field: `${field}.${end}`, message: 'must be a node id' });
+      else if (!read.indexOf.has(id)) problems.push({ field: `${field}.${end}`, message: `unknown node "${id}"` });
+      return typeof id === 'string' ? nodes.get(id) : undefined;
+    });
+    if (from && to && from.id === to.id) problems.push({ field: `${field}.to`, message: 'an edge cannot lead from a node to itself' });
+    if (to && isTrigger(to.type)) problems.push({ field: `${field}.to`, message: 'a trigger node cannot have incoming edges' });
+    if (from?.type === 'condition' && typeof item.when !== 'boolean') problems.push({ field: `${field}.when`, message: 'must be true or false on an edge leaving a condition' });
+    if (from && from.type !== 'condition' && item.when !== undefined) problems.push({ field: `${field}.when`, message: 'only edges leaving a condition carry when' });
+    if (from && to) {
+      const key = JSON.stringify([from.id, to.id]);
+      if (seen.has(key)) problems.push({ field, message: `duplicate edge from "${from.id}" to "${to.id}"` });
+      seen.add(key);
+    }
+    if (problems.length !== count || !from || !to) return void (allValid = false);
+    edges.push(typeof item.when === 'boolean' ? { from: from.id, to: to.id, when: item.when } : { from: from.id, to: to.id });
+  });
+  return { edges, allValid };
+}
+
+function checkGraph(read: ReadNodes, edges: WorkflowEdge[], allEdgesValid: boolean, problems: Problems): void {
+  const { nodes } = read;
+  const triggers = nodes.filter((node) => isTrigger(node.type));
+  if (triggers.length === 0) problems.push({ field: 'nodes', message: 'needs at least one trigger node' });
+  const cycle = findCycle({ nodes, edges });
+  if (cycle) return void problems.push({ field: 'edges', message: `must not form a cycle: ${[...cycle, cycle[0]].join(' → ')}` });
+  if (!allEdgesValid || nodes.length !== read.indexOf.size) return;
+  const graph = new GraphIndex({ nodes, edges });
+  const reached = new Set<string>();
+  for (const trigger of triggers) for (const id of reachableFrom({ nodes, edges }, trigger.id)) reached.add(id);
+  for (const node of nodes) {
+    const field = `nodes[${read.indexOf.get(node.id) ?? 0}]`;
+    if (node.type === 'condition' && graph.outgoing(node.id).length === 0) problems.push({ field, message: 'a condition needs at least one outgoing edge' });
+    if (triggers.length > 0 && !reached.has(node.id)) problems.push({ field, message: 'is not reachable from any trigger' });
+  }
+}
+
+/**
+ * Checks a workflow body of `POST`/`PUT /workflows-api/workflows` and reports every problem at once (the dashboard
+ * shows them next to the fields): node ids and types, each type's exact params, `{{ }}` templates and JSONata
+ * expressions that must compile, edges, a DAG reachable from its triggers. Read-only record fields (`id`, `version`,
+ * `mcp_tool_name`, `created_at`, `updated_at`) are ignored so a GET → PUT round trip validates.
+ *
+ * @example validateWorkflowBody({ name: 'x', nodes: [{ id: 't', type: 'trigger.manual' }], edges: [] })
+ * // { ok: true, value: { name: 'x', description: '', active: true, mcp_exposed: false, nodes: [{ id: 't', type: 'trigger.manual', params: {} }], edges: [] } }
+ * @example validateWorkflowBody({ name: '', nodes: [] })
+ * // { ok: false, details: [{ field: 'name', message: 'must be 1 to 200 characters' }, { field: 'nodes', message: 'needs at least one trigger node' }] }
+ */
+export function validateWorkflowBody(raw: unknown): WorkflowBodyResult {
+  if (!isRecord(raw)) return { ok: false, details: [{ field: 'body', message: 'must be a JSON object' }] };
+  const problems: Problems = [];
+  unknownKeys(raw, BODY_KEYS, '', problems);
+  const name = typeof raw.name === 'string' ? raw.name.trim() : '';
+  if (typeof raw.name !== 'string') problems.push({ field: 'name', message: 'must be a string' });
+  else if (name.length < 1 || name.length > WORKFLOW_LIMITS.name) problems.push({ field: 'name', message: `must be 1 to ${WORKFLOW_LIMITS.name} characters` });
+  const description = raw.description === undefined ? '' : raw.description;
+  if (typeof description !== 'string') problems.push({ field: 'description', message: 'must be a string' });
+  const active = raw.active === undefined ? true : raw.active;
+  if (typeof active !== 'boolean') problems.push({ field: 'active', message: 'must be true or false' });
+  const mcpExposed = raw.mcp_exposed === undefined ? false : raw.mcp_exposed;
+  if (typeof mcpExposed !== 'boolean') problems.push({ field: 'mcp_exposed', message: 'must be true or false' });
+  const read = readNodes(raw.nodes, problems);
+  const { edges, allValid } = readEdges(raw.edges, read, problems);
+  checkGraph(read, edges, allValid, problems);
+  if (problems.length > 0) return { ok: false, details: problems };
+  return {
+    ok: true,
+    value: { name, description: description as string, active: active as boolean, mcp_exposed: mcpExposed as boolean, nodes: read.nodes, edges },
+  };
+}
