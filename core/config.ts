@@ -64,6 +64,11 @@ const envSchema = z.object({
   GATEWAY_ALLOW_PRIVATE_NETWORKS: bool.default(false),
   GATEWAY_CIRCUIT_FAILURE_THRESHOLD: positiveInt.default(5),
 
+  MCP_CROSS_INSTANCE_AFFINITY: bool.default(true),
+  MCP_HEARTBEAT_MS: positiveInt.default(15_000),
+  MCP_MAX_STREAMS_PER_OPERATOR: positiveInt.max(1000).default(5),
+  MCP_CALL_WAIT_MS: positiveInt.default(55_000),
+
   RATE_LIMIT_INGEST_REALTIME: positiveInt.default(60000),
   RATE_LIMIT_INGEST_BATCH: positiveInt.default(120),
   RATE_LIMIT_GATEWAY_EXECUTE: positiveInt.default(6000),

@@ -1,0 +1,115 @@
+import pg from 'pg';
+import type { Logger } from 'pino';
+import type { Db } from '../../db/knex';
+
+export const PROGRESS_CHANNEL = 'mcp_progress';
+
+/** The connection string the knex pool was built with, so the dedicated connection reaches the same database. */
+export function connectionStringOf(db: Db): string {
+  const connection = db.client.config.connection as unknown;
+  if (typeof connection === 'string') return connection;
+  const value = (connection as { connectionString?: unknown } | undefined)?.connectionString;
+  if (typeof value !== 'string') throw new Error('the database connection has no connection string');
+  return value;
+}
+
+/**
+ * One PostgreSQL connection outside the pool, owned by the MCP event streams of this API instance: it LISTENs
+ * for progress frames published by any instance and holds the advisory locks of the operators' stream slots.
+ * It exists only while this instance serves at least one stream (`connect` / `end`); when it drops unexpectedly
+ * it reconnects with backoff and calls `onReconnected` so the owner can take its locks again.
+ */
+export class DedicatedConnection {
+  private client: pg.Client | null = null;
+  private wanted = false;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private retryDelayMs = 250;
+
+  constructor(
+    private readonly options: {
+      connectionString: string;
+      listen: boolean;
+      logger: Logger;
+      onNotification: (payload: string | undefined) => void;
+      onReconnected: () => Promise<void>;
+    },
+  ) {}
+
+  get connected(): boolean {
+    return this.client !== null;
+  }
+
+  /** Connects (and LISTENs) unless already connected. */
+  async connect(): Promise<void> {
+    this.wanted = true;
+    if (this.client) return;
+    const client = new pg.Client({ connectionString: this.options.connectionString, application_name: 'mcp-event-streams' });
+    client.on('error', (error) => this.lost(client, error));
+    client.on('end', () => this.lost(client));
+    client.on('notification', (message) => {
+      if (message.channel === PROGRESS_CHANNEL) this.options.onNotification(message.payload);
+    });
+    try {
+      await client.connect();
+      if (this.options.listen) await client.query(`LISTEN ${PROGRESS_CHANNEL}`);
+    } catch (error) {
+      client.removeAllListeners('end');
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    this.client = client;
+    this.retryDelayMs = 250;
+  }
+
+  /** `SELECT pg_try_advisory_lock(key)`: true when this connection now holds the lock. */
+  async tryLock(key: string): Promise<boolean> {
+    const result = await this.requireClient().query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [key]);
+    return result.rows[0]?.ok === true;
+  }
+
+  async unlock(key: string): Promise<void> {
+    if (!this.client) return;
+    await this.client.query('SELECT pg_advisory_unlock($1::bigint)', [key]);
+  }
+
+  /** Closes the connection for good (until the next `connect`); its advisory locks go with it. */
+  async end(): Promise<void> {
+    this.wanted = false;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    const client = this.client;
+    this.client = null;
+    if (client) await client.end().catch(() => undefined);
+  }
+
+  private requireClient(): pg.Client {
+    if (!this.client) throw new Error('the MCP stream connection is not connected');
+    return this.client;
+  }
+
+  private lost(client: pg.Client, error?: Error): void {
+    if (this.client !== client) return;
+    this.client = null;
+    this.options.logger.warn({ err: error ? { name: error.name, message: error.message } : undefined }, 'MCP stream connection lost');
+    client.end().catch(() => undefined);
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    if (!this.wanted || this.retryTimer) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      if (!this.wanted) return;
+      this.connect()
+        .then(() => this.options.onReconnected())
+        .catch((error: Error) => {
+          this.options.logger.warn({ err: { name: error.name, message: error.message } }, 'MCP stream connection: reconnect failed');
+          this.retryDelayMs = Math.min(this.retryDelayMs * 2, 5000);
+          this.client?.end().catch(() => undefined);
+          this.client = null;
+          this.scheduleReconnect();
+        });
+    }, this.retryDelayMs);
+    this.retryTimer.unref();
+  }
+}

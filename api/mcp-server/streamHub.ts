@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { decodeBusEnvelope, encodeBusEnvelope, messageFrame, streamSlotLockKey, type ProgressNotification } from '../../core/mcpEvents';
+import type { Db } from '../../db/knex';
+import { DedicatedConnection, PROGRESS_CHANNEL } from './dedicatedConnection';
+
+/** Where a stream's frames go: the open `text/event-stream` response. */
+export interface StreamSink {
+  write(frame: string): void;
+}
+
+const keyOf = (operatorId: string, sessionId: string) => `${operatorId}\u0000${sessionId}`;
+
+/**
+ * The event-stream channels of one API instance (spec 4.6): which streams are open for which operator and
+ * session, the per-operator limit (advisory-lock slots, so it holds across instances), and delivery of
+ * progress frames — locally, and with cross-instance affinity through PostgreSQL NOTIFY so a POST handled by
+ * any instance reaches the instance holding the stream. Streams are keyed by operator *and* session id, so a
+ * session id chosen by one operator never receives another operator's frames.
+ */
+export class McpStreamHub {
+  private readonly instanceId = randomUUID();
+  private readonly sinks = new Map<string, Set<StreamSink>>();
+  private readonly slotsHeld = new Map<string, Set<number>>();
+  private readonly connection: DedicatedConnection;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly options: { db: Db; connectionString: string; affinity: boolean; maxStreamsPerOperator: number; logger: Logger },
+  ) {
+    this.connection = new DedicatedConnection({
+      connectionString: options.connectionString,
+      listen: options.affinity,
+      logger: options.logger,
+      onNotification: (payload) => this.onNotification(payload),
+      onReconnected: () => this.serial(() => this.relock()),
+    });
+  }
+
+  /**
+   * Registers a stream for (operator, session) if the operator has a free slot. Resolves with the function that
+   * unregisters it, or `null` when the operator already has `maxStreamsPerOperator` streams on any instance.
+   *
+   * @example const release = await hub.open(operatorId, sessionId, { write: (frame) => stream.write(frame) })
+   */
+  open(operatorId: string, sessionId: string, sink: StreamSink): Promise<(() => void) | null> {
+    return this.serial(async () => {
+      await this.connection.connect();
+      const held = this.slotsHeld.get(operatorId) ?? new Set<number>();
+      let slot: number | undefined;
+      for (let candidate = 0; candidate < this.options.maxStreamsPerOperator && slot === undefined; candidate += 1) {
+        if (!held.has(candidate) && (await this.connection.tryLock(streamSlotLockKey(operatorId, candidate)))) slot = candidate;
+      }
+      if (slot === undefined) {
+        if (this.streamCount() === 0) await this.connection.end();
+        return null;
+      }
+      held.add(slot);
+      this.slotsHeld.set(operatorId, held);
+      const key = keyOf(operatorId, sessionId);
+      const set = this.sinks.get(key) ?? new Set<StreamSink>();
+      set.add(sink);
+      this.sinks.set(key, set);
+      let released = false;
+      const taken = slot;
+      return () => {
+        if (released) return;
+        released = true;
+        set.delete(sink);
+        if (set.size === 0 && this.sinks.get(key) === set) this.sinks.delete(key);
+        void this.serial(() => this.freeSlot(operatorId, taken)).catch((error: Error) =>
+          this.options.logger.warn({ err: { name: error.name, message: error.message } }, 'MCP stream slot release failed'),
+        );
+      };
+    });
+  }
+
+  /**
+   * Sends a progress notification to the (operator, session) streams: those of this instance directly, those of
+   * other instances through NOTIFY when cross-instance affinity is on (without it they may miss the frame).
+   */
+  async publish(operatorId: string, sessionId: string, message: ProgressNotification): Promise<void> {
+    this.deliver(operatorId, sessionId, message);
+    if (!this.options.affinity) return;
+    const payload = encodeBusEnvelope({ origin: this.instanceId, operatorId, sessionId, message });
+    await this.options.db.raw('SELECT pg_notify(?, ?)', [PROGRESS_CHANNEL, payload]);
+  }
+
+  private deliver(operatorId: string, sessionId: string, message: ProgressNotification): void {
+    const set = this.sinks.get(keyOf(operatorId, sessionId));
+    if (!set) return;
+    const frame = messageFrame(message);
+    for (const sink of set) sink.write(frame);
+  }
+
+  private onNotification(payload: string | undefined): void {
+    const envelope = decodeBusEnvelope(payload);
+    if (!envelope || envelope.origin === this.instanceId) return;
+    this.deliver(envelope.operatorId, envelope.sessionId, envelope.message);
+  }
+
+  private streamCount(): number {
+    let count = 0;
+    for (const slots of this.slotsHeld.values()) count += slots.size;
+    return count;
+  }
+
+  private async freeSlot(operatorId: string, slot: number): Promise<void> {
+    const held = this.slotsHeld.get(operatorId);
+    held?.delete(slot);
+    if (held && held.size === 0) this.slotsHeld.delete(operatorId);
+    if (this.streamCount() === 0) {
+      await this.connection.end();
+      return;
+    }
+    await this.connection.unlock(streamSlotLockKey(operatorId, slot));
+  }
+
+  /** After a reconnect the old connection's locks are gone: take this instance's slots again. */
+  private async relock(): Promise<void> {
+    for (const [operatorId, slots] of this.slotsHeld) {
+      for (const slot of slots) {
+        if (!(await this.connection.tryLock(streamSlotLockKey(operatorId, slot)))) {
+          this.options.logger.warn({ operatorId, slot }, 'MCP stream slot taken by another instance during a reconnect');
+        }
+      }
+    }
+  }
+
+  /** Runs stream bookkeeping one step at a time, so connect, lock and end never interleave. */
+  private serial<T>(step: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(step, step);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+}

@@ -1,0 +1,88 @@
+import type { WorkflowRun } from './workflows/types';
+import { isPlainObject } from './mcpJsonRpc';
+
+/** The subset of JSON Schema an MCP tool's `inputSchema` carries (spec 2.12: type, properties, required). */
+export interface ToolInputSchema {
+  type: 'object';
+  properties: Record<string, unknown>;
+  required: string[];
+}
+
+export interface ToolCallResult {
+  content: Array<{ type: 'text'; text: string }>;
+  isError: boolean;
+  _meta: { execution_id: string | null; duration_ms: number };
+}
+
+function typeMatches(expected: string, value: unknown): boolean {
+  switch (expected) {
+    case 'string': return typeof value === 'string';
+    case 'number': return typeof value === 'number' && Number.isFinite(value);
+    case 'integer': return typeof value === 'number' && Number.isInteger(value);
+    case 'boolean': return typeof value === 'boolean';
+    case 'object': return isPlainObject(value);
+    case 'array': return Array.isArray(value);
+    case 'null': return value === null;
+    default: return true;
+  }
+}
+
+/**
+ * Why `arguments` cannot be passed to the tool at all (`-32602`): not an object, or a present property of
+ * the wrong JSON type or outside its `enum`. Only the top level is checked — nested shapes are the run's
+ * business — and a missing required property is *not* reported here: it is the run's `MISSING_TRIGGER_FIELD`
+ * result (spec 7.6), so it is recorded like any other failed run.
+ *
+ * @example argumentProblems({ type: 'object', properties: { playerId: { type: 'string' } }, required: [] }, { playerId: 7 }) // ['playerId must be of type string']
+ */
+export function argumentProblems(schema: ToolInputSchema, args: unknown): string[] {
+  if (!isPlainObject(args)) return ['arguments must be an object'];
+  const problems: string[] = [];
+  for (const [name, value] of Object.entries(args)) {
+    const property = schema.properties[name];
+    if (!isPlainObject(property) || value === undefined) continue;
+    const declared = property.type;
+    const types = typeof declared === 'string' ? [declared] : Array.isArray(declared) ? declared.filter((t): t is string => typeof t === 'string') : [];
+    if (types.length > 0 && !types.some((type) => typeMatches(type, value))) {
+      problems.push(`${name} must be of type ${types.join(' or ')}`);
+      continue;
+    }
+    if (Array.isArray(property.enum) && !property.enum.some((allowed) => JSON.stringify(allowed) === JSON.stringify(value))) {
+      problems.push(`${name} must be one of ${property.enum.map((allowed) => JSON.stringify(allowed)).join(', ')}`);
+    }
+  }
+  return problems;
+}
+
+/** A failed tool result whose text starts with the service code, e.g. `QUOTA_EXCEEDED: …` (spec 7.6). */
+export function errorToolResult(code: string, message: string, executionId: string | null, durationMs: number): ToolCallResult {
+  return {
+    content: [{ type: 'text', text: `${code}: ${message}` }],
+    isError: true,
+    _meta: { execution_id: executionId, duration_ms: Math.max(0, Math.round(durationMs)) },
+  };
+}
+
+/**
+ * The `tools/call` result for a finished (or still running) run: a completed run's output as JSON text;
+ * a failed run's error code and message; a run still going after the wait as `RUN_STILL_RUNNING`, since the
+ * caller gets no answer it can act on yet (the run carries on durably and can be read by its id).
+ *
+ * @example toolResultOf(run, 42) // { content: [{ type: 'text', text: '{"ok":true}' }], isError: false, _meta: { execution_id: 'run_…', duration_ms: 40 } }
+ */
+export function toolResultOf(run: WorkflowRun, elapsedMs: number): ToolCallResult {
+  const durationMs = run.durationMs ?? elapsedMs;
+  if (run.status === 'failed') {
+    const error = run.error ?? { code: 'RUN_FAILED', message: 'The workflow run failed' };
+    const where = error.nodeId ? ` (node ${error.nodeId})` : '';
+    return errorToolResult(error.code, `${error.message}${where}`, run.id, durationMs);
+  }
+  if (run.status === 'running') {
+    return errorToolResult('RUN_STILL_RUNNING', `Run ${run.id} has not finished yet; read it with GET /workflows-api/runs/${run.id}`, run.id, durationMs);
+  }
+  return {
+    content: [{ type: 'text', text: JSON.stringify(run.output ?? null) }],
+    isError: false,
+    _meta: { execution_id: run.id, duration_ms: Math.max(0, Math.round(durationMs)) },
+  };
+}

@@ -1,0 +1,123 @@
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { http, type HttpResult } from './http';
+import { createApiKey, signupOperator, type TestOperator } from './identity';
+
+export interface McpOperator extends TestOperator {
+  keyId: string;
+  key: string;
+}
+
+/** Signs up an operator and gives it an API key with MCP enabled (`allowlist` null = every exposed workflow). */
+export async function mcpOperator(baseUrl: string, allowlist: string[] | null = null): Promise<McpOperator> {
+  const operator = await signupOperator(baseUrl, 'MCP Casino');
+  const { id, key } = await createApiKey(baseUrl, operator, 'mcp');
+  await setMcp(baseUrl, operator, id, { mcp_enabled: true, mcp_workflow_allowlist: allowlist });
+  return { ...operator, keyId: id, key };
+}
+
+export async function setMcp(baseUrl: string, operator: TestOperator, keyId: string, body: Record<string, unknown>): Promise<HttpResult> {
+  const response = await http(`${baseUrl}/api-keys/${keyId}/mcp`, { method: 'PATCH', token: operator.accessToken, body });
+  if (response.status !== 200) throw new Error(`PATCH mcp failed: ${response.status} ${response.text}`);
+  return response;
+}
+
+/** POSTs one JSON-RPC message to the MCP endpoint (`path` for the legacy form). */
+export function mcpPost(baseUrl: string, token: string | undefined, message: unknown, options: { headers?: Record<string, string>; path?: string } = {}): Promise<HttpResult> {
+  return http(`${baseUrl}${options.path ?? '/mcp-server'}`, { method: 'POST', body: message, headers: options.headers, ...(token ? { token } : {}) });
+}
+
+let nextId = 1;
+
+/** A JSON-RPC request with a fresh id. */
+export function rpc(method: string, params?: unknown): { jsonrpc: '2.0'; id: number; method: string; params?: unknown } {
+  return { jsonrpc: '2.0', id: nextId++, method, ...(params !== undefined ? { params } : {}) };
+}
+
+/** A manual-trigger workflow exposed as an MCP tool; `actions` follow the trigger in a chain. */
+export function toolWorkflow(name: string, actions: Array<{ id: string; type: string; params: Record<string, unknown> }>, options: { mcp_exposed?: boolean; active?: boolean; description?: string } = {}) {
+  const nodes = [
+    { id: 'start', type: 'trigger.manual', params: { inputSchema: { type: 'object', properties: { playerId: { type: 'string' } }, required: ['playerId'] } } },
+    ...actions,
+  ];
+  const edges = nodes.slice(1).map((node, index) => ({ from: nodes[index]!.id, to: node.id }));
+  return { name, description: options.description ?? `${name} (test tool)`, active: options.active ?? true, mcp_exposed: options.mcp_exposed ?? true, nodes, edges };
+}
+
+/** Creates a workflow through the management API and returns its record. */
+export async function createWorkflow(baseUrl: string, token: string, definition: unknown): Promise<{ id: string; mcp_tool_name: string } & Record<string, unknown>> {
+  const response = await http(`${baseUrl}/workflows-api/workflows`, { token, body: definition });
+  if (response.status !== 201) throw new Error(`create workflow failed: ${response.status} ${response.text}`);
+  return response.body.data;
+}
+
+export interface EventStream {
+  status: number;
+  contentType: string | null;
+  headers: Headers;
+  /** The JSON-RPC error body of a non-200 answer. */
+  body: any;
+  events: EventSourceMessage[];
+  comments: string[];
+  /** Resolves once a frame (event or comment) satisfies `predicate`; rejects after `timeoutMs`. */
+  waitFor(predicate: () => boolean, timeoutMs?: number): Promise<void>;
+  /** Resolves when the server ends the response. */
+  ended: Promise<void>;
+  close(): void;
+}
+
+/**
+ * Opens `GET /mcp-server/events` and parses the `text/event-stream` with eventsource-parser. A non-200 answer
+ * resolves with its status and parsed JSON `body`.
+ */
+export async function openEventStream(baseUrl: string, token: string | undefined, query = '', headers: Record<string, string> = {}): Promise<EventStream> {
+  const abort = new AbortController();
+  const response = await fetch(`${baseUrl}/mcp-server/events${query}`, {
+    headers: { accept: 'text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    signal: abort.signal,
+  });
+  const events: EventSourceMessage[] = [];
+  const comments: string[] = [];
+  if (response.status !== 200) {
+    const text = await response.text();
+    const body = text ? JSON.parse(text) : undefined;
+    return { status: response.status, contentType: response.headers.get('content-type'), headers: response.headers, body, events, comments, waitFor: async () => undefined, ended: Promise.resolve(), close: () => undefined };
+  }
+  const waiters = new Set<() => void>();
+  const notify = () => waiters.forEach((wake) => wake());
+  const parser = createParser({
+    onEvent: (event) => { events.push(event); notify(); },
+    onComment: (comment) => { comments.push(comment.trim()); notify(); },
+  });
+  const ended = (async () => {
+    if (!response.body) return;
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of response.body) parser.feed(decoder.decode(chunk as Uint8Array, { stream: true }));
+    } catch {
+      /* aborted */
+    }
+    notify();
+  })();
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    headers: response.headers,
+    body: undefined,
+    events,
+    comments,
+    ended,
+    waitFor: (predicate, timeoutMs = 10_000) =>
+      new Promise<void>((resolve, reject) => {
+        if (predicate()) return resolve();
+        const timer = setTimeout(() => { waiters.delete(check); reject(new Error(`event stream: condition not met in ${timeoutMs} ms (events ${JSON.stringify(events)}, comments ${JSON.stringify(comments)})`)); }, timeoutMs);
+        const check = () => {
+          if (!predicate()) return;
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve();
+        };
+        waiters.add(check);
+      }),
+    close: () => abort.abort(),
+  };
+}
