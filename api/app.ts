@@ -17,7 +17,7 @@ import { stripFunctionsPrefix } from './middleware/stripFunctionsPrefix';
 import { createOpenApiRouter } from './openapi/routes';
 import { createOperatorDataRouter } from './operator-data-api/routes';
 import { createPlatformApiRouter } from './platform-api/routes';
-import { createWebhookReceiverRouter } from './webhook-receiver/routes';
+import { createWebhookReceiverRouter, WEBHOOK_RECEIVER_PREFIX } from './webhook-receiver/routes';
 import { createWorkflowsApiRouter } from './workflows-api/routes';
 
 const methodNotAllowed = () => new AppError(405, 'METHOD_NOT_ALLOWED', 'Method not allowed');
@@ -31,7 +31,15 @@ const notFound: Middleware = async (ctx, next) => {
 /** Every area's router; each area adds itself here as it lands. */
 export function createRouters(deps: AppDeps): Router[] {
   return [
-    createHealthRouter(deps), createOpenApiRouter(), createAuthRouter(deps), createApiKeysRouter(deps), createOperatorDataRouter(deps), createPlatformApiRouter(deps), createGatewayRouter(deps), createConnectionsApiRouter(deps), createAnalyticsRouter(deps),
+    createHealthRouter(deps),
+    createOpenApiRouter(),
+    createAuthRouter(deps),
+    createApiKeysRouter(deps),
+    createOperatorDataRouter(deps),
+    createPlatformApiRouter(deps),
+    createGatewayRouter(deps),
+    createConnectionsApiRouter(deps),
+    createAnalyticsRouter(deps),
     createWorkflowsApiRouter(deps),
     createWebhookReceiverRouter(deps),
     createMcpServerRouter(deps),
@@ -51,7 +59,7 @@ export function createApp(deps: AppDeps): Koa {
   app.use(requestContext(deps.logger));
   app.use(corsFor(deps.config.allowedOrigins));
   app.use(errorHandler());
-  app.use(jsonBody(deps.config.BODY_LIMIT_BYTES));
+  app.use(jsonBody(deps.config.BODY_LIMIT_BYTES, (path) => path.startsWith(`${WEBHOOK_RECEIVER_PREFIX}/`)));
   app.use(notFound);
   const root = new Router();
   for (const router of createRouters(deps)) root.use(router.routes());

@@ -53,6 +53,7 @@ const envSchema = z.object({
 
   ALLOWED_ORIGINS: z.string().default('*'),
   BODY_LIMIT_BYTES: positiveInt.default(10 * 1024 * 1024),
+  WEBHOOK_BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
   API_KEY_USAGE_FLUSH_MS: positiveInt.default(5000),
 
   SMTP_URL: optionalString.pipe(z.string().regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL').optional()),
@@ -79,6 +80,16 @@ const envSchema = z.object({
   RATE_LIMIT_AUTH: positiveInt.default(60),
 
   BATCH_CHUNK_SIZE: z.coerce.number().int().min(1).max(5000).default(1000),
+
+  QUOTA_ACTIONS_PER_MONTH: z.coerce.number().int().min(0).default(10_000),
+  QUOTA_AI_ACTIONS_PER_MONTH: z.coerce.number().int().min(0).default(1_000),
+  WORKFLOW_HTTP_TIMEOUT_MS: positiveInt.default(15_000),
+  WORKFLOW_TEST_WAIT_MS: positiveInt.default(60_000),
+  EVENT_DISPATCH_ENABLED: bool.default(true),
+  AI_BASE_URL: optionalString.pipe(z.url().optional()),
+  AI_API_KEY: optionalString,
+  AI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  AI_TIMEOUT_MS: positiveInt.default(60_000),
 });
 
 export type RawEnv = z.infer<typeof envSchema>;

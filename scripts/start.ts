@@ -36,12 +36,12 @@ async function main(): Promise<void> {
     const applied = await migrateLatest(db);
     if (applied.length > 0) say(`applied ${applied.length} migration(s)`);
 
-    const { worker, connection } = await createWorker({ config, db, logger, address: stack.temporalAddress });
+    const { worker, close } = await createWorker({ config, db, logger, address: stack.temporalAddress, databaseUrl: stack.databaseUrl });
     const workerRun = worker.run();
     cleanups.push(async () => {
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await workerRun;
-      await connection.close();
+      await close();
     });
 
     const deps = await buildAppDeps(config, logger, db);

@@ -65,12 +65,12 @@ async function main(): Promise<void> {
   const config = loadConfig(env);
   const db = createDb(pg.databaseUrl, { poolMax: 10, applicationName: 'test-worker' });
   const logger = createLogger(config.LOG_LEVEL, { process: 'test-worker' });
-  const { worker, connection } = await createWorker({ config, db, logger, address: temporal.address });
+  const { worker, close } = await createWorker({ config, db, logger, address: temporal.address, databaseUrl: pg.databaseUrl });
   const running = worker.run();
   cleanups.push(async () => {
     if (worker.getState() === 'RUNNING') worker.shutdown();
     await running;
-    await connection.close();
+    await close();
     await db.destroy();
   });
   process.stdout.write(`${JSON.stringify(env)}\n`);

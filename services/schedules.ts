@@ -3,10 +3,12 @@ import type { Config } from '../core/config';
 
 export const RETENTION_SCHEDULE_ID = 'retention-daily';
 export const ANALYTICS_REFRESH_SCHEDULE_ID = 'analytics-refresh';
+export const OUTBOX_SWEEP_SCHEDULE_ID = 'outbox-sweep';
 
 /**
  * Creates the platform's own Temporal Schedules if they do not exist yet (safe to call from every
- * API instance at start): the daily retention run at 03:00 UTC and the analytics view refresh every 15 minutes.
+ * API instance at start): the daily retention run at 03:00 UTC, the analytics view refresh every 15 minutes and
+ * the outbox sweep of event-driven triggers every minute.
  */
 export async function ensurePlatformSchedules(client: Client, config: Config): Promise<void> {
   try {
@@ -14,6 +16,16 @@ export async function ensurePlatformSchedules(client: Client, config: Config): P
       scheduleId: ANALYTICS_REFRESH_SCHEDULE_ID,
       spec: { intervals: [{ every: '15 minutes' }] },
       action: { type: 'startWorkflow', workflowType: 'analyticsRefreshWorkflow', args: [], taskQueue: config.TEMPORAL_TASK_QUEUE, workflowId: 'analytics-refresh' },
+      policies: { overlap: ScheduleOverlapPolicy.SKIP },
+    });
+  } catch (error) {
+    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+  }
+  try {
+    await client.schedule.create({
+      scheduleId: OUTBOX_SWEEP_SCHEDULE_ID,
+      spec: { intervals: [{ every: '1 minute' }] },
+      action: { type: 'startWorkflow', workflowType: 'outboxSweepWorkflow', args: [], taskQueue: config.TEMPORAL_TASK_QUEUE, workflowId: 'outbox-sweep' },
       policies: { overlap: ScheduleOverlapPolicy.SKIP },
     });
   } catch (error) {

@@ -11,12 +11,13 @@ import { createWorker } from './worker';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, { process: 'worker' });
-  const db = createDb(databaseUrlOf(config), { poolMax: config.DATABASE_POOL_MAX, applicationName: 'operator-platform-worker' });
-  const { worker, connection } = await createWorker({ config, db, logger, address: temporalAddressOf(config) });
+  const databaseUrl = databaseUrlOf(config);
+  const db = createDb(databaseUrl, { poolMax: config.DATABASE_POOL_MAX, applicationName: 'operator-platform-worker' });
+  const { worker, close } = await createWorker({ config, db, logger, address: temporalAddressOf(config), databaseUrl });
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker running');
   process.stdout.write('worker ready\n');
   await worker.run();
-  await connection.close();
+  await close();
   await db.destroy();
 }
 

@@ -1,9 +1,11 @@
+import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { createActivities } from '../activities';
 import type { Config } from '../core/config';
 import type { Db } from '../db/knex';
 import { resolveKeyring } from '../services/devSecrets';
+import { startEventDispatcher } from './eventDispatcher';
 
 let runtimeInstalled = false;
 
@@ -22,16 +24,21 @@ function installRuntimeLogger(logger: Logger): void {
 export interface RunningWorker {
   worker: Worker;
   connection: NativeConnection;
+  /** Stops the event dispatcher and closes the connections; call after `worker.run()` resolved. */
+  close(): Promise<void>;
 }
 
 /**
  * Creates the Temporal worker for the configured task queue with every workflow and activity. It uses
  * a prebuilt workflow bundle when `WORKFLOW_BUNDLE_PATH` is set (tests build it once), and bundles
- * `workflows/` at start otherwise.
+ * `workflows/` at start otherwise. Unless `EVENT_DISPATCH_ENABLED` is off, the process also runs the event
+ * dispatcher (LISTEN on the outbox), so every worker shares the dispatch of event-driven triggers.
  */
-export async function createWorker(options: { config: Config; db: Db; logger: Logger; address: string }): Promise<RunningWorker> {
+export async function createWorker(options: { config: Config; db: Db; logger: Logger; address: string; databaseUrl: string }): Promise<RunningWorker> {
   installRuntimeLogger(options.logger);
   const connection = await NativeConnection.connect({ address: options.address });
+  const clientConnection = await Connection.connect({ address: options.address });
+  const temporalClient = new Client({ connection: clientConnection, namespace: options.config.TEMPORAL_NAMESPACE });
   const worker = await Worker.create({
     connection,
     namespace: options.config.TEMPORAL_NAMESPACE,
@@ -39,10 +46,21 @@ export async function createWorker(options: { config: Config; db: Db; logger: Lo
     // On shutdown, in-flight activities get 10 s to finish, then are cancelled (Temporal retries them elsewhere).
     shutdownGraceTime: '10 seconds',
     shutdownForceTime: '20 seconds',
-    activities: createActivities({ db: options.db, config: options.config, logger: options.logger, keyring: resolveKeyring(options.config) }),
+    activities: createActivities({ db: options.db, config: options.config, logger: options.logger, keyring: resolveKeyring(options.config), temporalClient }),
     ...(options.config.WORKFLOW_BUNDLE_PATH
       ? { workflowBundle: { codePath: options.config.WORKFLOW_BUNDLE_PATH } }
       : { workflowsPath: require.resolve('../workflows') }),
   });
-  return { worker, connection };
+  const dispatcher = options.config.EVENT_DISPATCH_ENABLED
+    ? startEventDispatcher({ db: options.db, client: temporalClient, config: options.config, logger: options.logger }, options.databaseUrl)
+    : null;
+  return {
+    worker,
+    connection,
+    async close() {
+      await dispatcher?.stop();
+      await clientConnection.close();
+      await connection.close();
+    },
+  };
 }

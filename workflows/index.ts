@@ -5,3 +5,5 @@ export * from './diagnostics';
 export * from './gatewayCall';
 export * from './retention';
 export * from './sendEmail';
+export * from './automationRun';
+export * from './outboxSweep';

@@ -3,13 +3,23 @@ import getRawBody from 'raw-body';
 import { AppError } from '../errors';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** PostgreSQL text and jsonb refuse NUL and unpaired surrogates; JSON.parse lets both through (`\u0000`, `\ud800`). */
+export function hasUnstorableText(value: unknown): boolean {
+  if (typeof value === 'string') return UNSTORABLE.test(value);
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some(hasUnstorableText);
+  return Object.entries(value).some(([key, entry]) => UNSTORABLE.test(key) || hasUnstorableText(entry));
+}
 
 /**
  * Reads the body once, up to `limitBytes` (413 beyond), keeps the raw bytes on `ctx.request.rawBody`
  * (webhook signatures are computed over them) and parses JSON into `ctx.request.body`.
- * Malformed JSON is 400 `INVALID_JSON`; a non-JSON content type with a body is 415.
+ * Malformed JSON, and JSON whose text PostgreSQL cannot store, is 400 `INVALID_JSON`; a non-JSON content type with a body is 415.
+ * Paths for which `rawOnly` is true get the raw bytes only (the webhook receiver checks the signature first).
  */
-export function jsonBody(limitBytes: number): Middleware {
+export function jsonBody(limitBytes: number, rawOnly: (path: string) => boolean = () => false): Middleware {
   return async (ctx, next) => {
     ctx.request.body = undefined;
     if (!METHODS_WITH_BODY.has(ctx.method) || !ctx.request.length && !ctx.get('transfer-encoding')) {
@@ -27,7 +37,7 @@ export function jsonBody(limitBytes: number): Middleware {
       throw new AppError(400, 'INVALID_BODY', 'Request body could not be read');
     }
     ctx.request.rawBody = raw;
-    if (raw.length > 0) {
+    if (raw.length > 0 && !rawOnly(ctx.path)) {
       const type = ctx.request.type;
       if (type !== '' && !ctx.request.is('application/json', '+json')) {
         throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
@@ -36,6 +46,9 @@ export function jsonBody(limitBytes: number): Middleware {
         ctx.request.body = JSON.parse(raw.toString('utf8'));
       } catch {
         throw new AppError(400, 'INVALID_JSON', 'Request body is not valid JSON');
+      }
+      if (hasUnstorableText(ctx.request.body)) {
+        throw new AppError(400, 'INVALID_JSON', 'Request body contains text that cannot be stored: NUL characters or unpaired UTF-16 surrogates');
       }
     }
     await next();

@@ -1,7 +1,33 @@
 import Router from '@koa/router';
 import type { AppDeps } from '../deps';
+import { AppError } from '../errors';
+import { authenticate } from '../middleware/authenticate';
+import { AUTH_FAILURE_TEXT, requireManager } from '../middleware/requireManager';
+import { validate } from '../middleware/validate';
+import { createWorkflowHandler, deleteWorkflowHandler, getWorkflowHandler, listWorkflowsHandler, updateWorkflowHandler } from './definitions';
+import './openapi';
+import { getRunHandler, listRunsHandler, testWorkflowHandler, usageHandler } from './runs';
+import { ListRunsQuery, ListWorkflowsQuery, RunIdParams, WorkflowIdParams } from './schema';
 
-/** Workflow management (DESIGN.md Workflows) — being built. */
-export function createWorkflowsApiRouter(_deps: AppDeps): Router {
-  return new Router();
+/**
+ * Workflow management (DESIGN.md "Workflows"): API key or session; anyone of the operator reads, writes
+ * and test runs need an API key or the Owner or an Admin.
+ */
+export function createWorkflowsApiRouter(deps: AppDeps): Router {
+  const router = new Router({ prefix: '/workflows-api' });
+  const auth = authenticate(deps, { accept: ['apiKey', 'session'], onFailure: (reason) => new AppError(401, 'UNAUTHORIZED', AUTH_FAILURE_TEXT[reason]) });
+  const manager = requireManager('workflows');
+  const byId = validate({ params: WorkflowIdParams });
+  router.use(auth);
+
+  router.post('/workflows', manager, (ctx) => createWorkflowHandler(deps, ctx));
+  router.get('/workflows', validate({ query: ListWorkflowsQuery }), (ctx) => listWorkflowsHandler(deps, ctx));
+  router.get('/workflows/:id', byId, (ctx) => getWorkflowHandler(deps, ctx));
+  router.put('/workflows/:id', manager, byId, (ctx) => updateWorkflowHandler(deps, ctx));
+  router.delete('/workflows/:id', manager, byId, (ctx) => deleteWorkflowHandler(deps, ctx));
+  router.post('/workflows/:id/test', manager, byId, (ctx) => testWorkflowHandler(deps, ctx));
+  router.get('/workflows/:id/runs', validate({ params: WorkflowIdParams, query: ListRunsQuery }), (ctx) => listRunsHandler(deps, ctx));
+  router.get('/runs/:runId', validate({ params: RunIdParams }), (ctx) => getRunHandler(deps, ctx));
+  router.get('/usage', (ctx) => usageHandler(deps, ctx));
+  return router;
 }

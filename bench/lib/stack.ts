@@ -49,12 +49,12 @@ export async function startBenchStack(env: Record<string, string> = {}, log: (li
     const logger = createLogger('error');
     const db = createDb(pg.databaseUrl, { poolMax: 30 });
     await migrateLatest(db);
-    const { worker, connection } = await createWorker({ config, db, logger, address: temporal.address });
+    const { worker, close } = await createWorker({ config, db, logger, address: temporal.address, databaseUrl: pg.databaseUrl });
     const running = worker.run();
     stops.push(async () => {
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
-      await connection.close();
+      await close();
     });
     const deps = await buildAppDeps(config, logger, createDb(pg.databaseUrl, { poolMax: 30 }));
     const api = await startApiServer(deps);

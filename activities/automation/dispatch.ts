@@ -1,0 +1,114 @@
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Logger } from 'pino';
+import type { Config } from '../../core/config';
+import type { InternalEvent } from '../../core/events';
+import { evaluate, isTruthy } from '../../core/workflows/expressions';
+import type { Db } from '../../db/knex';
+import { readOutboxEvents } from '../../db/queries/outbox';
+import { claimPendingOutbox, markDispatched, workflowsListeningTo, type EventWorkflowRow } from '../../db/queries/outboxDispatch';
+import type { AutomationRunInput } from './types';
+
+export interface DispatchDeps {
+  db: Db;
+  client: Client;
+  config: Config;
+  logger: Logger;
+}
+
+const BATCH = 500;
+const START_CONCURRENCY = 16;
+
+/** The Temporal workflow id of the run an outbox event starts for a workflow: at most one run per pair. */
+export const eventRunWorkflowId = (workflowId: string, eventId: string) => `automation-event-${workflowId}-${eventId}`;
+
+async function passesFilter(deps: DispatchDeps, workflow: EventWorkflowRow, filter: unknown, event: InternalEvent): Promise<boolean> {
+  if (typeof filter !== 'string' || filter.trim() === '') return true;
+  try {
+    const context = { trigger: event, nodes: {}, workflow: { id: workflow.id, name: workflow.name, version: workflow.version }, run: { id: '', source: 'event' } };
+    return isTruthy(await evaluate(filter, context));
+  } catch (error) {
+    deps.logger.warn({ workflowId: workflow.id, eventId: event.id, err: (error as Error).message }, 'event filter failed; event not dispatched to this workflow');
+    return false;
+  }
+}
+
+/** The runs one event starts: each listening workflow once, through its first trigger node whose filter passes. */
+async function runsFor(deps: DispatchDeps, event: InternalEvent, occurredAt: Date, workflows: EventWorkflowRow[]): Promise<Array<{ workflowId: string; input: AutomationRunInput }>> {
+  const runs: Array<{ workflowId: string; input: AutomationRunInput }> = [];
+  for (const workflow of workflows) {
+    if (workflow.operator_id !== event.operatorId || occurredAt < workflow.events_since) continue;
+    for (const node of workflow.nodes) {
+      if (node.type !== 'trigger.event' || node.params.event !== event.event) continue;
+      if (!(await passesFilter(deps, workflow, node.params.filter, event))) continue;
+      runs.push({
+        workflowId: eventRunWorkflowId(workflow.id, event.id),
+        input: { operatorId: event.operatorId, workflowId: workflow.id, source: 'event', input: event, triggerNodeId: node.id },
+      });
+      break;
+    }
+  }
+  return runs;
+}
+
+async function startAll(deps: DispatchDeps, runs: Array<{ workflowId: string; input: AutomationRunInput }>): Promise<number> {
+  let started = 0;
+  let next = 0;
+  const worker = async () => {
+    while (next < runs.length) {
+      const run = runs[next++]!;
+      try {
+        await deps.client.workflow.start('automationRunWorkflow', {
+          taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+          workflowId: run.workflowId,
+          workflowIdReusePolicy: 'REJECT_DUPLICATE',
+          args: [run.input],
+        });
+        started += 1;
+      } catch (error) {
+        if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(START_CONCURRENCY, runs.length) }, worker));
+  return started;
+}
+
+/**
+ * Dispatches one batch of undispatched outbox events to the workflows listening for them and marks the
+ * batch dispatched — all in one transaction, so a crash or a Temporal outage leaves the events pending
+ * for the next pass (the listener or the 60 s sweep). A repeated pass cannot start a second run for the
+ * same (event, workflow): the Temporal workflow id is derived from both and reuse is rejected.
+ */
+async function dispatchBatch(deps: DispatchDeps): Promise<{ claimed: number; started: number }> {
+  return deps.db.transaction(async (trx) => {
+    const claimed = await claimPendingOutbox(trx, BATCH);
+    if (claimed.length === 0) return { claimed: 0, started: 0 };
+    const workflows = await workflowsListeningTo(trx, [...new Set(claimed.map((row) => row.operator_id))], [...new Set(claimed.map((row) => row.event))]);
+    const relevant = claimed.filter((row) => workflows.some((w) => w.operator_id === row.operator_id && w.trigger_events.includes(row.event) && row.occurred_at >= w.events_since));
+    let started = 0;
+    if (relevant.length > 0) {
+      const occurredAt = new Map(relevant.map((row) => [row.seq, row.occurred_at]));
+      const records = await readOutboxEvents(trx, { seqs: relevant.map((row) => row.seq), limit: relevant.length });
+      const runs = [];
+      for (const record of records) runs.push(...(await runsFor(deps, record.event, occurredAt.get(record.seq)!, workflows)));
+      started = await startAll(deps, runs);
+    }
+    await markDispatched(trx, claimed.map((row) => row.seq));
+    return { claimed: claimed.length, started };
+  });
+}
+
+/**
+ * Dispatches every pending outbox event, batch after batch.
+ *
+ * @example await dispatchPendingEvents({ db, client, config, logger }) // { claimed: 12, started: 3 }
+ */
+export async function dispatchPendingEvents(deps: DispatchDeps): Promise<{ claimed: number; started: number }> {
+  const total = { claimed: 0, started: 0 };
+  for (;;) {
+    const batch = await dispatchBatch(deps);
+    total.claimed += batch.claimed;
+    total.started += batch.started;
+    if (batch.claimed < BATCH) return total;
+  }
+}

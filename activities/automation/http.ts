@@ -1,0 +1,63 @@
+import { addressPolicy, DestinationNotAllowedError, ResponseTooLargeError, safeFetch } from '../gateway/safeFetch';
+import type { ActivityDeps } from '..';
+import { nodeFailure } from './failures';
+import type { HttpRequestInput, HttpRequestOutput } from './types';
+
+const MAX_RESPONSE_BYTES = 1024 * 1024;
+
+function parseBody(raw: Buffer, contentType: string | undefined): unknown {
+  const text = raw.toString('utf8');
+  if (text === '') return null;
+  if (contentType?.includes('json')) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+/**
+ * `action.http_request`: one outbound call under the gateway's address policy. A 5xx, 408, 429 or a
+ * network error throws a retryable error (Temporal retries the activity); any other non-2xx is a
+ * non-retryable `HTTP_<status>` node failure.
+ */
+export function createHttpActivity(deps: ActivityDeps) {
+  return {
+    async automationHttpRequest(input: HttpRequestInput): Promise<HttpRequestOutput> {
+      let url: URL;
+      try {
+        url = new URL(input.url);
+      } catch {
+        throw nodeFailure('INVALID_URL', `Not a valid URL: ${input.url}`);
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw nodeFailure('INVALID_URL', 'Only http and https URLs are allowed');
+      const hasBody = input.body !== undefined && input.method !== 'GET';
+      const headers: Record<string, string> = { accept: 'application/json', ...(input.headers ?? {}) };
+      if (hasBody && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+      const body = hasBody ? (typeof input.body === 'string' ? input.body : JSON.stringify(input.body)) : undefined;
+      let response;
+      try {
+        response = await safeFetch(
+          { method: input.method, url, headers, ...(body === undefined ? {} : { body }) },
+          { timeoutMs: deps.config.WORKFLOW_HTTP_TIMEOUT_MS, maxBytes: MAX_RESPONSE_BYTES, isAllowedAddress: addressPolicy(deps.config.GATEWAY_ALLOW_PRIVATE_NETWORKS) },
+        );
+      } catch (error) {
+        if (error instanceof DestinationNotAllowedError) throw nodeFailure('DESTINATION_NOT_ALLOWED', error.message);
+        if (error instanceof ResponseTooLargeError) throw nodeFailure('RESPONSE_TOO_LARGE', error.message);
+        throw new Error(`request to ${url.host} failed: ${(error as Error).message}`);
+      }
+      const output: HttpRequestOutput = {
+        status: response.status,
+        headers: Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)])),
+        body: parseBody(response.body, response.headers['content-type']),
+      };
+      if (response.status >= 500 || response.status === 408 || response.status === 429) {
+        throw new Error(`HTTP ${response.status} from ${url.host}`);
+      }
+      if (response.status >= 400) throw nodeFailure(`HTTP_${response.status}`, `HTTP ${response.status} from ${url.host}`, output);
+      return output;
+    },
+  };
+}

@@ -1,0 +1,82 @@
+import { actionBudget, triggerFor } from '../../core/workflows/graph';
+import { effectiveInputSchema, missingTriggerFields } from '../../core/workflows/triggerSchema';
+import type { RunError } from '../../core/workflows/types';
+import { closeRun, insertRun, setReservation, toRunRecord } from '../../db/queries/workflowRuns';
+import { findWorkflow } from '../../db/queries/workflows';
+import { getSettings } from '../../db/queries/settings';
+import { quotaLimits, releaseActions, reserveActions, usageMonthOf } from '../../db/queries/workflowUsage';
+import type { ActivityDeps } from '..';
+import type { BeginRunInput, BeginRunResult, FinishRunInput } from './types';
+
+const AUTOMATIC_SOURCES = new Set(['event', 'schedule', 'webhook']);
+
+/**
+ * The two bookends of every run, as local activities of `automationRunWorkflow`: begin records the run
+ * and refuses it before any node when the trigger payload lacks a required field or the month's quota
+ * cannot cover its worst case; finish stores the outcome once and gives back unused reserved Actions.
+ */
+export function createRunActivities({ db, config }: ActivityDeps) {
+  return {
+    async beginAutomationRun(input: BeginRunInput): Promise<BeginRunResult> {
+      const workflow = await findWorkflow(db, input.operatorId, input.workflowId);
+      if (!workflow) return { kind: 'ignored', reason: 'workflow not found' };
+      if (!workflow.active && AUTOMATIC_SOURCES.has(input.source)) return { kind: 'ignored', reason: 'workflow inactive' };
+      const definition = { nodes: workflow.nodes, edges: workflow.edges };
+      const trigger = triggerFor(definition, input.source, input.triggerNodeId);
+      if (!trigger) return { kind: 'ignored', reason: `no trigger for source ${input.source}` };
+      const month = usageMonthOf(new Date(input.startedAt));
+
+      return db.transaction(async (trx): Promise<BeginRunResult> => {
+        const { row, created } = await insertRun(trx, {
+          id: input.runId,
+          operatorId: input.operatorId,
+          workflowId: workflow.id,
+          workflowVersion: workflow.version,
+          source: input.source,
+          triggerNodeId: trigger.id,
+          temporalWorkflowId: input.temporalWorkflowId,
+          input: input.input,
+          usageMonth: month,
+        });
+        if (!created) return { kind: 'duplicate', runId: row.id };
+
+        const reject = async (error: RunError): Promise<BeginRunResult> => {
+          const closed = await closeRun(trx, input.operatorId, row.id, { status: 'failed', output: null, nodes: [], error });
+          return { kind: 'rejected', run: toRunRecord(closed ?? row) };
+        };
+        const template = trigger.type === 'trigger.event' ? (await getSettings(trx, input.operatorId)).templateSchema : null;
+        const missing = missingTriggerFields(effectiveInputSchema(trigger, template), input.input);
+        if (missing.length > 0) {
+          return reject({ code: 'MISSING_TRIGGER_FIELD', message: `Missing required trigger field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}` });
+        }
+        const budget = actionBudget(definition, trigger.id);
+        const limits = await quotaLimits(trx, input.operatorId, { actions: config.QUOTA_ACTIONS_PER_MONTH, aiActions: config.QUOTA_AI_ACTIONS_PER_MONTH });
+        if (!(await reserveActions(trx, input.operatorId, month, budget, limits))) {
+          const which = budget.aiActions > 0 ? 'Actions or AI Actions' : 'Actions';
+          return reject({ code: 'QUOTA_EXCEEDED', message: `Monthly ${which} quota exceeded (limits: ${limits.actions} Actions, ${limits.aiActions} AI Actions)` });
+        }
+        await setReservation(trx, input.operatorId, row.id, budget);
+        return {
+          kind: 'started',
+          runId: row.id,
+          workflow: { id: workflow.id, name: workflow.name, version: workflow.version },
+          definition,
+          triggerNodeId: trigger.id,
+          triggerType: trigger.type,
+          reserved: budget,
+        };
+      });
+    },
+
+    async finishAutomationRun(input: FinishRunInput): Promise<void> {
+      await db.transaction(async (trx) => {
+        const closed = await closeRun(trx, input.operatorId, input.runId, { status: input.status, output: input.output, nodes: input.nodes, error: input.error });
+        if (!closed) return;
+        await releaseActions(trx, input.operatorId, closed.usage_month, {
+          actions: Math.max(0, closed.reserved_actions - input.executed.actions),
+          aiActions: Math.max(0, closed.reserved_ai_actions - input.executed.aiActions),
+        });
+      });
+    },
+  };
+}

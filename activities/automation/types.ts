@@ -1,0 +1,74 @@
+import type { RunError, RunSource, WorkflowDefinition, WorkflowRun, NodeResult } from '../../core/workflows/types';
+
+/** Starts (or joins) a run: `automationRunWorkflow`'s input. */
+export interface AutomationRunInput {
+  operatorId: string;
+  workflowId: string;
+  source: RunSource;
+  input: unknown;
+  /** Pre-assigned by API starts (so the caller knows it at once); made in the workflow otherwise. */
+  runId?: string;
+  triggerNodeId?: string;
+}
+
+export interface BeginRunInput extends AutomationRunInput {
+  runId: string;
+  temporalWorkflowId: string;
+  startedAt: string;
+}
+
+export type BeginRunResult =
+  /** The workflow does not exist for this operator, or is inactive for an automatic source: nothing recorded. */
+  | { kind: 'ignored'; reason: string }
+  /** This Temporal workflow id already has a run (a repeated start): nothing more to do. */
+  | { kind: 'duplicate'; runId: string }
+  /** Refused before any node (MISSING_TRIGGER_FIELD, QUOTA_EXCEEDED): the run is stored as failed. */
+  | { kind: 'rejected'; run: WorkflowRun }
+  | {
+      kind: 'started';
+      runId: string;
+      workflow: { id: string; name: string; version: number };
+      definition: WorkflowDefinition;
+      triggerNodeId: string;
+      triggerType: string;
+      reserved: { actions: number; aiActions: number };
+    };
+
+export interface FinishRunInput {
+  operatorId: string;
+  runId: string;
+  status: 'completed' | 'failed';
+  output: unknown;
+  nodes: NodeResult[];
+  error: RunError | null;
+  executed: { actions: number; aiActions: number };
+}
+
+export interface HttpRequestInput {
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+export interface HttpRequestOutput {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+export type DataWriteInput =
+  | { operatorId: string; kind: 'state'; externalId: string; key: string; value: unknown }
+  | { operatorId: string; kind: 'event'; externalId: string; eventType: string; data: unknown }
+  | { operatorId: string; kind: 'entity'; entityType: string; externalId: string; data: unknown };
+
+export interface AiChatInput {
+  prompt: string;
+  model?: string;
+}
+
+export interface AiChatOutput {
+  text: string;
+  model: string;
+  usage: unknown;
+}

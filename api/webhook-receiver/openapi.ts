@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { CodedError, jsonContent, registry, webhookSignature } from '../openapi/registry';
+
+registry.registerPath({
+  method: 'post',
+  path: '/webhook-receiver/{webhookId}',
+  summary: 'Receive an inbound webhook: answers 202 at once and runs the workflow in the background',
+  description:
+    'The webhook id is the `webhookId` of a `trigger.webhook` node of an active workflow. When the trigger has a secret, `X-Service-Signature` must be the hex HMAC-SHA256 of the raw body. A trigger naming a provider also emits `provider.webhook.<name>`.',
+  security: [{ [webhookSignature.name]: [] }, {}],
+  request: {
+    params: z.object({ webhookId: z.string().describe('whk_…') }),
+    body: jsonContent(z.unknown(), 'Any JSON document; it becomes the run\'s trigger payload'),
+  },
+  responses: {
+    202: jsonContent(z.object({ success: z.literal(true), data: z.object({ accepted: z.literal(true), runId: z.string().describe('run_…') }) }), 'Accepted; the run starts in the background'),
+    400: jsonContent(CodedError, 'INVALID_JSON: the body is not JSON'),
+    401: jsonContent(CodedError, 'INVALID_SIGNATURE: missing or wrong X-Service-Signature'),
+    404: jsonContent(CodedError, 'WEBHOOK_NOT_FOUND: unknown webhook, or its workflow is inactive or deleted'),
+    413: jsonContent(CodedError, 'PAYLOAD_TOO_LARGE: over WEBHOOK_BODY_LIMIT_BYTES'),
+  },
+});

@@ -1,0 +1,62 @@
+import type { Knex } from 'knex';
+import type { Keyring } from '../../core/crypto';
+import { secretToken } from '../../core/ids';
+import type { WorkflowBody } from '../../core/workflows/definition';
+import { toolNameOf, withSuffix } from '../../core/workflows/slug';
+import type { WorkflowNode } from '../../core/workflows/types';
+import type { WebhookRow } from '../../db/queries/workflowWebhooks';
+import { toolNamesLike, type WorkflowWrite } from '../../db/queries/workflows';
+
+/** The keyring context a webhook secret is sealed with: it opens only for this operator's webhook. */
+export const webhookSecretContext = (operatorId: string, webhookId: string) => `${operatorId}:webhook:${webhookId}`;
+
+/**
+ * Turns a validated body into what is stored: each `trigger.webhook` node gets its webhook id (kept
+ * across updates of the same node id) and `hasSecret` in place of the secret, which is sealed into
+ * its webhook row. On update an absent `secret` keeps the stored one, `null` removes it.
+ *
+ * @example const { nodes, webhooks } = sealWebhooks(body.nodes, existingWebhooks, keyring, operatorId, workflowId)
+ */
+export function sealWebhooks(nodes: WorkflowNode[], existing: WebhookRow[], keyring: Keyring, operatorId: string, workflowId: string): { nodes: WorkflowNode[]; webhooks: WebhookRow[] } {
+  const byNode = new Map(existing.map((row) => [row.node_id, row]));
+  const webhooks: WebhookRow[] = [];
+  const stored = nodes.map((node) => {
+    if (node.type !== 'trigger.webhook') return node;
+    const { secret, webhookId: _ignored, hasSecret: _derived, ...params } = node.params;
+    const previous = byNode.get(node.id);
+    const id = previous?.id ?? secretToken('whk');
+    let secretCiphertext = previous?.secret_ciphertext ?? null;
+    if (typeof secret === 'string') secretCiphertext = keyring.encrypt(secret, webhookSecretContext(operatorId, id));
+    if (secret === null) secretCiphertext = null;
+    const providerName = typeof params.name === 'string' ? params.name : null;
+    webhooks.push({ id, operator_id: operatorId, workflow_id: workflowId, node_id: node.id, provider_name: providerName, secret_ciphertext: secretCiphertext });
+    return { ...node, params: { ...params, webhookId: id, hasSecret: secretCiphertext !== null } };
+  });
+  return { nodes: stored, webhooks };
+}
+
+/** The first free tool name for `name` among the operator's other workflows: `slug`, then `slug_2`, `slug_3`, … */
+export async function freeToolName(trx: Knex.Transaction, operatorId: string, name: string, exceptId?: string): Promise<string> {
+  const slug = toolNameOf(name);
+  const taken = await toolNamesLike(trx, operatorId, slug, exceptId);
+  if (!taken.has(slug)) return slug;
+  for (let n = 2; ; n += 1) {
+    const candidate = withSuffix(slug, n);
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+/** The columns of a workflow row for a validated body whose webhook nodes are already sealed. */
+export function workflowWrite(body: WorkflowBody, nodes: WorkflowNode[], toolName: string): WorkflowWrite {
+  const triggerEvents = [...new Set(nodes.filter((node) => node.type === 'trigger.event').map((node) => String(node.params.event)))];
+  return {
+    name: body.name,
+    description: body.description,
+    active: body.active,
+    mcp_exposed: body.mcp_exposed,
+    mcp_tool_name: toolName,
+    nodes,
+    edges: body.edges,
+    trigger_events: triggerEvents,
+  };
+}

@@ -1,0 +1,55 @@
+import type { Context } from 'koa';
+import { findRun, listRuns, toRunRecord } from '../../db/queries/workflowRuns';
+import { quotaLimits, usageMonthOf, usageOf } from '../../db/queries/workflowUsage';
+import { runAutomationNow } from '../../temporal/automationRuns';
+import type { AppDeps } from '../deps';
+import { AppError } from '../errors';
+import { principalOf } from '../middleware/authenticate';
+import { inputOf } from '../middleware/validate';
+import { requireWorkflow } from './definitions';
+import { ListRunsQuery, RunIdParams, WorkflowIdParams } from './schema';
+
+/**
+ * `POST /workflows/:id/test`: runs the workflow now, live (real side effects), with the body as the
+ * trigger payload (source `manual`), and answers with the run — 200 once it finished, completed or
+ * failed (`error.code` says why: `MISSING_TRIGGER_FIELD`, `QUOTA_EXCEEDED`, a node's code); 202 with
+ * the running run when it outlasts `WORKFLOW_TEST_WAIT_MS` (a long delay).
+ */
+export async function testWorkflowHandler(deps: AppDeps, ctx: Context): Promise<void> {
+  const { params } = inputOf(ctx, { params: WorkflowIdParams });
+  const operatorId = principalOf(ctx).operatorId;
+  const body = ctx.request.body ?? {};
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    throw new AppError(400, 'VALIDATION_FAILED', 'Invalid input: body must be a JSON object (the trigger payload)', { details: [{ field: 'body', message: 'must be an object' }] });
+  }
+  const run = await runAutomationNow(deps, { operatorId, workflowId: params.id, source: 'manual', input: body });
+  ctx.status = run.status === 'running' ? 202 : 200;
+  ctx.body = { success: true, data: run };
+}
+
+export async function listRunsHandler(deps: AppDeps, ctx: Context): Promise<void> {
+  const { params, query } = inputOf(ctx, { params: WorkflowIdParams, query: ListRunsQuery });
+  const operatorId = principalOf(ctx).operatorId;
+  await requireWorkflow(deps, operatorId, params.id);
+  const { rows, count } = await listRuns(deps.db, operatorId, params.id, query);
+  ctx.body = { success: true, data: rows.map(toRunRecord), count };
+}
+
+export async function getRunHandler(deps: AppDeps, ctx: Context): Promise<void> {
+  const { params } = inputOf(ctx, { params: RunIdParams });
+  const row = await findRun(deps.db, principalOf(ctx).operatorId, params.runId);
+  if (!row) throw new AppError(404, 'RUN_NOT_FOUND', 'Run not found');
+  ctx.body = { success: true, data: toRunRecord(row) };
+}
+
+/** `GET /usage`: this month's Actions and AI Actions against the operator's limits. */
+export async function usageHandler(deps: AppDeps, ctx: Context): Promise<void> {
+  const operatorId = principalOf(ctx).operatorId;
+  const month = usageMonthOf(new Date());
+  const [used, limits] = await Promise.all([
+    usageOf(deps.db, operatorId, month),
+    quotaLimits(deps.db, operatorId, { actions: deps.config.QUOTA_ACTIONS_PER_MONTH, aiActions: deps.config.QUOTA_AI_ACTIONS_PER_MONTH }),
+  ]);
+  const counter = (usedCount: number, limit: number) => ({ used: usedCount, limit, remaining: Math.max(0, limit - usedCount) });
+  ctx.body = { success: true, data: { month, actions: counter(used.actions, limits.actions), aiActions: counter(used.aiActions, limits.aiActions) } };
+}

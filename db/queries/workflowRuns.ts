@@ -1,0 +1,118 @@
+import type { Knex } from 'knex';
+import type { NodeResult, RunError, RunSource, RunStatus, WorkflowRun } from '../../core/workflows/types';
+import type { Db } from '../knex';
+
+type Runner = Db | Knex.Transaction;
+
+export interface RunRow {
+  id: string;
+  operator_id: string;
+  workflow_id: string;
+  workflow_version: number;
+  source: RunSource;
+  status: RunStatus;
+  trigger_node_id: string | null;
+  temporal_workflow_id: string;
+  input: unknown;
+  output: unknown;
+  nodes: NodeResult[];
+  error: RunError | null;
+  usage_month: string;
+  reserved_actions: number;
+  reserved_ai_actions: number;
+  started_at: Date;
+  completed_at: Date | null;
+  duration_ms: number | null;
+}
+
+/** The API shape of a run (DESIGN.md "Run"). */
+export function toRunRecord(row: RunRow): WorkflowRun {
+  return {
+    id: row.id,
+    workflowId: row.workflow_id,
+    workflowVersion: row.workflow_version,
+    source: row.source,
+    status: row.status,
+    input: row.input ?? null,
+    output: row.output ?? null,
+    nodes: row.nodes,
+    ...(row.error ? { error: row.error } : {}),
+    startedAt: row.started_at.toISOString(),
+    completedAt: row.completed_at ? row.completed_at.toISOString() : null,
+    durationMs: row.duration_ms,
+  };
+}
+
+export interface NewRun {
+  id: string;
+  operatorId: string;
+  workflowId: string;
+  workflowVersion: number;
+  source: RunSource;
+  triggerNodeId: string | null;
+  temporalWorkflowId: string;
+  input: unknown;
+  usageMonth: string;
+}
+
+/** Inserts a running run; a second insert for the same Temporal workflow id returns the first run and `created: false`. */
+export async function insertRun(trx: Runner, run: NewRun): Promise<{ row: RunRow; created: boolean }> {
+  const inserted = (await trx('workflow_runs')
+    .insert({
+      id: run.id,
+      operator_id: run.operatorId,
+      workflow_id: run.workflowId,
+      workflow_version: run.workflowVersion,
+      source: run.source,
+      status: 'running',
+      trigger_node_id: run.triggerNodeId,
+      temporal_workflow_id: run.temporalWorkflowId,
+      input: JSON.stringify(run.input ?? null),
+      usage_month: run.usageMonth,
+    })
+    .onConflict('temporal_workflow_id')
+    .ignore()
+    .returning('*')) as RunRow[];
+  if (inserted[0]) return { row: inserted[0], created: true };
+  const existing = await trx<RunRow>('workflow_runs').where({ operator_id: run.operatorId, temporal_workflow_id: run.temporalWorkflowId }).first();
+  if (!existing) throw new Error('run insert conflicted with a run of another operator');
+  return { row: existing, created: false };
+}
+
+export async function setReservation(trx: Runner, operatorId: string, runId: string, reserved: { actions: number; aiActions: number }): Promise<void> {
+  await trx('workflow_runs').where({ operator_id: operatorId, id: runId }).update({ reserved_actions: reserved.actions, reserved_ai_actions: reserved.aiActions });
+}
+
+/** Closes a running run once; returns undefined when it was already closed (a retried activity). */
+export async function closeRun(
+  trx: Runner,
+  operatorId: string,
+  runId: string,
+  result: { status: Exclude<RunStatus, 'running'>; output: unknown; nodes: NodeResult[]; error: RunError | null },
+): Promise<RunRow | undefined> {
+  const [row] = (await trx('workflow_runs')
+    .where({ operator_id: operatorId, id: runId, status: 'running' })
+    .update({
+      status: result.status,
+      output: JSON.stringify(result.output ?? null),
+      nodes: JSON.stringify(result.nodes),
+      error: result.error ? JSON.stringify(result.error) : null,
+      completed_at: trx.fn.now(),
+      duration_ms: trx.raw('greatest(0, round(extract(epoch FROM (clock_timestamp() - started_at)) * 1000))::int'),
+    })
+    .returning('*')) as RunRow[];
+  return row;
+}
+
+export async function findRun(db: Runner, operatorId: string, runId: string): Promise<RunRow | undefined> {
+  return db<RunRow>('workflow_runs').where({ operator_id: operatorId, id: runId }).first();
+}
+
+export async function listRuns(db: Runner, operatorId: string, workflowId: string, page: { limit: number; offset: number }): Promise<{ rows: RunRow[]; count: number }> {
+  const scoped = () => db<RunRow>('workflow_runs').where({ operator_id: operatorId, workflow_id: workflowId });
+  const [rows, total] = await Promise.all([
+    scoped().orderBy([{ column: 'started_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(page.limit).offset(page.offset).select('*'),
+    scoped().count<{ count: string }[]>({ count: '*' }),
+  ]);
+  return { rows, count: Number(total[0]?.count ?? 0) };
+}

@@ -1,0 +1,70 @@
+import { proxyActivities, sleep } from '@temporalio/workflow';
+import type { Activities } from '../../activities';
+import type { HttpRequestInput } from '../../activities/automation/types';
+import type { WorkflowNode } from '../../core/workflows/types';
+import { executeGatewayCall } from '../gatewayCall';
+import { NodeError } from './nodeError';
+
+/** Data writes are quick and idempotent enough to retry a few times on transient faults. */
+const data = proxyActivities<Activities>({
+  startToCloseTimeout: '20 seconds',
+  retry: { maximumAttempts: 5, initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+});
+/** Outbound HTTP: 5xx, 408, 429 and network errors are retried with backoff; other 4xx fail at once. */
+const http = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 5, initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
+const ai = proxyActivities<Activities>({
+  startToCloseTimeout: '90 seconds',
+  retry: { maximumAttempts: 4, initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
+const email = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 5, initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+const str = (value: unknown): string => (typeof value === 'string' ? value : value === undefined || value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
+
+/**
+ * Runs one action node whose params are already rendered, returning its output. Failures surface as
+ * Temporal failures (`ActivityFailure` with the activity's `ApplicationFailure`) or `NodeError`.
+ */
+export async function runAction(node: WorkflowNode, params: Record<string, unknown>, operatorId: string): Promise<unknown> {
+  switch (node.type) {
+    case 'action.http_request':
+      return http.automationHttpRequest({
+        method: str(params.method).toUpperCase(),
+        url: str(params.url),
+        ...(params.headers ? { headers: Object.fromEntries(Object.entries(params.headers as Record<string, unknown>).map(([k, v]) => [k, str(v)])) } : {}),
+        ...(params.body === undefined ? {} : { body: params.body }),
+      } satisfies HttpRequestInput);
+    case 'action.gateway': {
+      const result = await executeGatewayCall({
+        operatorId,
+        connectionId: str(params.connectionId),
+        operation: str(params.operation),
+        params: (params.params ?? {}) as Record<string, unknown>,
+      });
+      if (!result.ok) throw new NodeError('PROVIDER_ERROR', result.message || `Provider answered ${result.status ?? 'with no response'}`, { status: result.status, data: result.data });
+      return { status: result.status, data: result.data };
+    }
+    case 'action.set_state':
+      return data.automationWriteData({ operatorId, kind: 'state', externalId: str(params.externalId), key: str(params.key), value: params.value });
+    case 'action.record_event':
+      return data.automationWriteData({ operatorId, kind: 'event', externalId: str(params.externalId), eventType: str(params.eventType), data: params.data });
+    case 'action.upsert_entity':
+      return data.automationWriteData({ operatorId, kind: 'entity', entityType: str(params.entityType), externalId: str(params.externalId), data: params.data });
+    case 'action.delay': {
+      const seconds = Number(params.seconds);
+      await sleep(seconds * 1000);
+      return { waitedSeconds: seconds };
+    }
+    case 'action.send_email':
+      return email.sendEmail({ to: str(params.to), subject: str(params.subject), text: str(params.text) });
+    case 'action.ai':
+      return ai.automationAiChat({ prompt: str(params.prompt), ...(params.model ? { model: str(params.model) } : {}) });
+    default:
+      throw new NodeError('UNKNOWN_NODE_TYPE', `Node type ${node.type} cannot run`);
+  }
+}

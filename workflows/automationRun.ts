@@ -1,0 +1,127 @@
+import { defineQuery, proxyLocalActivities, setHandler, uuid4, workflowInfo } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import type { AutomationRunInput } from '../activities/automation/types';
+import { evaluate, isTruthy, renderParams, type RunContext } from '../core/workflows/expressions';
+import { GraphIndex, topologicalOrder } from '../core/workflows/graph';
+import { isAction, isTrigger, type NodeResult, type RunError } from '../core/workflows/types';
+import { runAction } from './automation/actions';
+import { nodeErrorOf } from './automation/nodeError';
+
+/** Run bookkeeping is a short database write: a local activity, retried, with no task-queue round trip. */
+const { beginAutomationRun, finishAutomationRun } = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { maximumAttempts: 20, initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+});
+
+export interface AutomationProgress {
+  /** Nodes finished (completed, failed or skipped) so far, the trigger included. */
+  progress: number;
+  total: number;
+  message?: string;
+}
+
+/** Read by callers waiting on a run (MCP progress notifications): how far the interpreter is. */
+export const automationProgressQuery = defineQuery<AutomationProgress>('automationProgress');
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * What expressions see as `trigger`: the payload itself, except that a manual or MCP run of an event-triggered
+ * workflow given bare event fields sees them as an event's `data`, so `trigger.data.amount` means the same in
+ * a test as in production.
+ */
+function triggerContextOf(source: string, triggerType: string, event: unknown, payload: unknown): unknown {
+  if (triggerType !== 'trigger.event' || (source !== 'manual' && source !== 'mcp')) return payload;
+  if (isRecord(payload) && isRecord(payload.data)) return payload;
+  return { id: null, event, operatorId: null, occurredAt: null, entity: null, data: payload };
+}
+
+export type AutomationRunResult = { kind: 'ignored'; reason: string } | { kind: 'duplicate' | 'rejected' | 'finished'; runId: string };
+
+/**
+ * Interprets one automation run (DESIGN.md "Workflows"). The begin step records the run, checks the
+ * trigger payload and reserves quota; then nodes run in topological order — a node runs when an
+ * incoming edge comes from a completed node (for a condition, from the branch its result took),
+ * otherwise it is `skipped`; each action is an activity with its own retry policy, `action.delay` a
+ * durable timer. The first failing node fails the run; the end step stores every node's outcome.
+ *
+ * @example client.workflow.start(automationRunWorkflow, { args: [{ operatorId, workflowId, source: 'manual', input: {} }], … })
+ */
+export async function automationRunWorkflow(input: AutomationRunInput): Promise<AutomationRunResult> {
+  const info = workflowInfo();
+  const runId = input.runId ?? `run_${uuid4().replace(/-/g, '')}`;
+  let progress: AutomationProgress = { progress: 0, total: 1, message: 'starting' };
+  setHandler(automationProgressQuery, () => progress);
+
+  const startedAt = new Date(info.startTime).toISOString();
+  const payload = input.source === 'schedule' ? { scheduledAt: startedAt, triggerNodeId: input.triggerNodeId ?? null } : input.input;
+  const begun = await beginAutomationRun({ ...input, input: payload, runId, temporalWorkflowId: info.workflowId, startedAt });
+  if (begun.kind === 'ignored') return begun;
+  if (begun.kind === 'duplicate') return { kind: 'duplicate', runId: begun.runId };
+  if (begun.kind === 'rejected') return { kind: 'rejected', runId: begun.run.id };
+
+  const graph = new GraphIndex(begun.definition);
+  const order = topologicalOrder(begun.definition);
+  const trigger = triggerContextOf(input.source, begun.triggerType, graph.node(begun.triggerNodeId)?.params.event, payload);
+  const context: RunContext = {
+    trigger,
+    nodes: { [begun.triggerNodeId]: trigger },
+    workflow: begun.workflow,
+    run: { id: runId, source: input.source },
+  };
+  const results = new Map<string, NodeResult>([[begun.triggerNodeId, { id: begun.triggerNodeId, status: 'completed', output: trigger, durationMs: 0 }]]);
+  const branches = new Map<string, boolean>();
+  const executed = { actions: 0, aiActions: 0 };
+  let failure: RunError | null = null;
+  let lastOutput: unknown = trigger;
+  progress = { progress: 1, total: order.length };
+
+  const reached = (nodeId: string) =>
+    graph.incoming(nodeId).some((edge) => results.get(edge.from)?.status === 'completed' && (edge.when === undefined || branches.get(edge.from) === edge.when));
+
+  for (const nodeId of order) {
+    if (results.has(nodeId)) continue;
+    const node = graph.node(nodeId)!;
+    if (failure || isTrigger(node.type) || !reached(nodeId)) {
+      results.set(nodeId, { id: nodeId, status: 'skipped', durationMs: 0 });
+      progress = { progress: results.size, total: order.length };
+      continue;
+    }
+    const startedAt = Date.now();
+    progress = { progress: results.size, total: order.length, message: `running ${nodeId}` };
+    try {
+      let output: unknown;
+      if (node.type === 'condition') {
+        const result = isTruthy(await evaluate(String(node.params.expression), context));
+        branches.set(nodeId, result);
+        output = { result };
+      } else {
+        if (isAction(node.type)) {
+          executed.actions += 1;
+          if (node.type === 'action.ai') executed.aiActions += 1;
+        }
+        const params = (await renderParams(node.params, context)) as Record<string, unknown>;
+        output = await runAction(node, params, input.operatorId);
+        lastOutput = output;
+      }
+      context.nodes[nodeId] = output;
+      results.set(nodeId, { id: nodeId, status: 'completed', output, durationMs: Date.now() - startedAt });
+    } catch (error) {
+      const { output, ...nodeError } = nodeErrorOf(error, nodeId);
+      failure = nodeError;
+      results.set(nodeId, { id: nodeId, status: 'failed', ...(output === undefined ? {} : { output }), error: { code: nodeError.code, message: nodeError.message }, durationMs: Date.now() - startedAt });
+    }
+    progress = { progress: results.size, total: order.length, message: `finished ${nodeId}` };
+  }
+
+  await finishAutomationRun({
+    operatorId: input.operatorId,
+    runId,
+    status: failure ? 'failed' : 'completed',
+    output: failure ? null : lastOutput,
+    nodes: order.map((id) => results.get(id)!),
+    error: failure,
+    executed,
+  });
+  return { kind: 'finished', runId };
+}
