@@ -108,7 +108,7 @@ registry.registerPath({
       z.object({ success: z.literal(true), data: z.object({ id: z.uuid(), mcp_enabled: z.boolean(), mcp_workflow_allowlist: z.array(z.string()).nullable() }) }),
       'Updated settings',
     ),
-    400: jsonContent(TextError, 'Invalid MCP settings'),
+    400: jsonContent(TextError, 'Invalid MCP settings, or Unknown workflow ids in mcp_workflow_allowlist (ids that are not this operator’s workflows)'),
     ...authErrors,
     404: jsonContent(TextError, 'Key not found'),
   },

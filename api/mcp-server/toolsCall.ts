@@ -1,6 +1,7 @@
 import { progressNotification } from '../../core/mcpEvents';
 import { errorResponse, JSONRPC_ERROR, progressTokenOf, resultResponse, type JsonRpcId, type JsonRpcResponse } from '../../core/mcpJsonRpc';
 import { argumentProblems, errorToolResult, toolResultOf } from '../../core/mcpToolCall';
+import type { WorkflowRun } from '../../core/workflows/types';
 import { listMcpTools } from '../../db/queries/mcpTools';
 import { runAutomationNow, type RunProgress } from '../../temporal/automationRuns';
 import type { AppDeps } from '../deps';
@@ -12,17 +13,26 @@ const invalidParams = (id: JsonRpcId, message: string, data?: unknown) => errorR
 
 /**
  * Forwards a run's progress to the caller's event stream in order; each frame waits for the one before it, so
- * frames published through NOTIFY cannot overtake each other on different pool connections.
+ * frames published through NOTIFY cannot overtake each other on different pool connections. Progress is sampled
+ * while the run goes, so `finish` sends the closing frame (every node accounted for) if sampling missed it.
  */
 function progressForwarder(hub: McpStreamHub, operatorId: string, sessionId: string | undefined, token: JsonRpcId | undefined, log: (error: Error) => void) {
   let chain: Promise<void> = Promise.resolve();
-  const onProgress = sessionId !== undefined && token !== undefined
-    ? (progress: RunProgress) => {
-        const message = progressNotification({ progressToken: token, progress: progress.progress, total: progress.total, ...(progress.message !== undefined ? { message: progress.message } : {}) });
-        chain = chain.then(() => hub.publish(operatorId, sessionId, message)).catch(log);
-      }
-    : undefined;
-  return { onProgress, drained: () => chain };
+  let sent = 0;
+  const send = (progress: RunProgress) => {
+    if (sessionId === undefined || token === undefined) return;
+    sent = Math.max(sent, progress.progress);
+    const message = progressNotification({ progressToken: token, progress: progress.progress, total: progress.total, ...(progress.message !== undefined ? { message: progress.message } : {}) });
+    chain = chain.then(() => hub.publish(operatorId, sessionId, message)).catch(log);
+  };
+  return {
+    onProgress: sessionId !== undefined && token !== undefined ? send : undefined,
+    finish: (run: WorkflowRun) => {
+      const nodes = run.nodes.length;
+      if (run.status !== 'running' && nodes > sent) send({ progress: nodes, total: nodes, message: run.status });
+      return chain;
+    },
+  };
 }
 
 /**
@@ -62,7 +72,7 @@ export async function callTool(
       { operatorId: principal.operatorId, workflowId: tool.workflowId, source: 'mcp', input: args },
       { waitMs: deps.config.MCP_CALL_WAIT_MS, ...(forwarder.onProgress ? { onProgress: forwarder.onProgress } : {}) },
     );
-    await forwarder.drained();
+    await forwarder.finish(run);
     return resultResponse(id, toolResultOf(run, Date.now() - started));
   } catch (error) {
     if (error instanceof AppError && error.code === 'WORKFLOW_NOT_FOUND') return invalidParams(id, `Unknown tool: ${name}`);
