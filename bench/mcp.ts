@@ -1,0 +1,97 @@
+/**
+ * `npm run bench:mcp`: p50/p95 of MCP `tools/call` for a one-action workflow (an HTTP request to a loopback
+ * server) beside a bare Temporal workflow+activity round trip (the diagnostics workflow) measured in the same
+ * run, and their ratio (target ≤ 1.5). Starts its own embedded PostgreSQL, Temporal dev server, in-process
+ * worker and API; loopback only; bounded in request count and time; stops everything by itself.
+ */
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { benchOperator, post, startBenchStack } from './lib/stack';
+import { measure, percentile, say, type Measured } from './lib/stats';
+
+const CALLS = 200;
+const CONCURRENT_CALLS = 200;
+const CONCURRENCY = 4;
+const PHASE_TIME_LIMIT_MS = 60_000;
+
+async function startTarget(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('{"ok":true}');
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }) };
+}
+
+function row(name: string, phase: Measured) {
+  const { latencies, seconds } = phase;
+  return { name, count: latencies.length, p50: percentile(latencies, 50), p95: percentile(latencies, 95), rps: latencies.length / seconds };
+}
+
+async function main(): Promise<void> {
+  say('starting PostgreSQL, Temporal, worker and API…');
+  const stack = await startBenchStack({ GATEWAY_ALLOW_PRIVATE_NETWORKS: 'true', RATE_LIMIT_MCP: '100000000' }, (line) => process.stderr.write(`${line}\n`));
+  const target = await startTarget();
+  try {
+    const { deps, url } = stack;
+    const { operatorId, accessToken } = await benchOperator(url);
+    const key = await post(url, '/api-keys', { operatorId, label: 'mcp bench' }, accessToken);
+    await post(url, `/api-keys/${key.data.id}/mcp`, { mcp_enabled: true }, accessToken, 'PATCH');
+    const workflow = await post(url, '/workflows-api/workflows', {
+      name: 'Bench ping', description: 'One HTTP request', active: true, mcp_exposed: true,
+      nodes: [
+        { id: 'start', type: 'trigger.manual', params: { inputSchema: { type: 'object', properties: { playerId: { type: 'string' } }, required: ['playerId'] } } },
+        { id: 'ping', type: 'action.http_request', params: { method: 'GET', url: `${target.url}/ping?player={{ trigger.playerId }}` } },
+      ],
+      edges: [{ from: 'start', to: 'ping' }],
+    }, accessToken);
+    const toolName = workflow.data.mcp_tool_name as string;
+    const apiKey = key.data.key as string;
+
+    let id = 0;
+    const toolCall = async () => {
+      const answer = await post(url, '/mcp-server', { jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: toolName, arguments: { playerId: 'p-1' } } }, apiKey);
+      if (answer.result?.isError !== false) throw new Error(`tools/call failed: ${JSON.stringify(answer).slice(0, 300)}`);
+    };
+    const bareWorkflow = () =>
+      deps.temporal.client.workflow
+        .execute('diagnosticsWorkflow', { taskQueue: deps.config.TEMPORAL_TASK_QUEUE, workflowId: `bench-${randomUUID()}`, args: [{ message: 'bench' }] })
+        .then(() => undefined);
+
+    say('warming up…');
+    await measure(bareWorkflow, { count: 20, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS });
+    await measure(toolCall, { count: 20, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS });
+    say('measuring…');
+    const bare = row('bare workflow+activity', await measure(bareWorkflow, { count: CALLS, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS }));
+    const mcp = row('MCP tools/call', await measure(toolCall, { count: CALLS, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS }));
+    const bareConc = row(`bare x${CONCURRENCY}`, await measure(bareWorkflow, { count: CONCURRENT_CALLS, concurrency: CONCURRENCY, timeLimitMs: PHASE_TIME_LIMIT_MS }));
+    const mcpConc = row(`tools/call x${CONCURRENCY}`, await measure(toolCall, { count: CONCURRENT_CALLS, concurrency: CONCURRENCY, timeLimitMs: PHASE_TIME_LIMIT_MS }));
+
+    say('');
+    say(`${'case'.padEnd(24)} ${'calls'.padStart(6)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'calls/s'.padStart(8)}`);
+    for (const line of [bare, mcp, bareConc, mcpConc]) {
+      say(`${line.name.padEnd(24)} ${String(line.count).padStart(6)} ${line.p50.toFixed(2).padStart(8)} ${line.p95.toFixed(2).padStart(8)} ${line.rps.toFixed(1).padStart(8)}`);
+    }
+    say('');
+    say(`ratio tools/call / bare, sequential: p50 ${(mcp.p50 / bare.p50).toFixed(2)}, p95 ${(mcp.p95 / bare.p95).toFixed(2)} (target ≤ 1.5)`);
+    say(`ratio tools/call / bare, ${CONCURRENCY} concurrent: p50 ${(mcpConc.p50 / bareConc.p50).toFixed(2)}, p95 ${(mcpConc.p95 / bareConc.p95).toFixed(2)}`);
+    say('(bare workflow+activity: the diagnostics workflow, one normal activity, started and awaited by the API’s Temporal client)');
+  } finally {
+    await target.close();
+    await stack.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    process.stderr.write(`bench failed: ${(error as Error).stack}\n`);
+    process.exit(1);
+  },
+);
