@@ -10,6 +10,13 @@ import type { BeginRunInput, BeginRunResult, FinishRunInput } from './types';
 
 const AUTOMATIC_SOURCES = new Set(['event', 'schedule', 'webhook']);
 
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** An event trigger's fields are the event's `data` when the payload is a whole event, else the payload (MCP arguments). */
+function triggerFieldsOf(triggerType: string, payload: unknown): unknown {
+  return triggerType === 'trigger.event' && isRecord(payload) && isRecord(payload.data) ? payload.data : payload;
+}
+
 /**
  * The two bookends of every run, as local activities of `automationRunWorkflow`: begin records the run
  * and refuses it before any node when the trigger payload lacks a required field or the month's quota
@@ -45,7 +52,7 @@ export function createRunActivities({ db, config }: ActivityDeps) {
           return { kind: 'rejected', run: toRunRecord(closed ?? row) };
         };
         const template = trigger.type === 'trigger.event' ? (await getSettings(trx, input.operatorId)).templateSchema : null;
-        const missing = missingTriggerFields(effectiveInputSchema(trigger, template), input.input);
+        const missing = missingTriggerFields(effectiveInputSchema(trigger, template), triggerFieldsOf(trigger.type, input.input));
         if (missing.length > 0) {
           return reject({ code: 'MISSING_TRIGGER_FIELD', message: `Missing required trigger field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}` });
         }
