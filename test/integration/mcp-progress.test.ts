@@ -1,3 +1,4 @@
+import { streamSlotLockKey } from '../../core/mcpEvents';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createWorkflow, mcpOperator, mcpPost, openEventStream, rpc, toolWorkflow, type EventStream, type McpOperator } from '../helpers/mcp';
 import { startProvider, type TestProvider } from '../helpers/providerServer';
@@ -96,6 +97,46 @@ describe('progress notifications on the event stream (spec 4.6, 6.3)', () => {
       expect(otherOperator.events).toEqual([]);
     } finally {
       [own, otherSession, otherOperator].forEach((stream) => stream.close());
+    }
+  });
+});
+
+/** Backends holding any of the operator's stream-slot advisory locks (a bigint key is split into classid/objid). */
+async function slotHolders(app: TestApp, operatorId: string): Promise<number[]> {
+  const keys = Array.from({ length: 5 }, (_, slot) => BigInt.asUintN(64, BigInt(streamSlotLockKey(operatorId, slot))));
+  const pairs = keys.flatMap((key) => [Number(key >> 32n), Number(key & 0xffffffffn)]);
+  const result = await app.deps.db.raw<{ rows: Array<{ pid: number }> }>(
+    `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND granted AND (classid::bigint, objid::bigint) IN (${keys.map(() => '(?, ?)').join(', ')})`,
+    pairs,
+  );
+  const rows = result.rows;
+  return rows.map((row) => row.pid);
+}
+
+describe('the dedicated stream connection', () => {
+  it('reconnects when PostgreSQL drops it, takes its slot again and keeps delivering frames from other instances', async () => {
+    const operator = await mcpOperator(first.url);
+    const name = (await createWorkflow(first.url, operator.accessToken, toolWorkflow('Reconnect steps', steps(provider.url)))).mcp_tool_name;
+    const stream = await openReady(first.url, operator.key, 'reconnect');
+    try {
+      const [before] = await slotHolders(first, operator.operatorId);
+      expect(before).toEqual(expect.any(Number));
+      await first.deps.db.raw('SELECT pg_terminate_backend(?)', [before!]);
+      let after: number[] = [];
+      for (let attempt = 0; attempt < 100 && !(after.length === 1 && after[0] !== before); attempt += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        after = await slotHolders(first, operator.operatorId);
+      }
+      expect(after).toHaveLength(1);
+      expect(after[0]).not.toBe(before);
+      const response = await mcpPost(second.url, operator.key, rpc('tools/call', { name, arguments: { playerId: 'p-1' }, _meta: { progressToken: 'after-reconnect' } }), {
+        headers: { 'mcp-session-id': 'reconnect' },
+      });
+      expect(response.body.result.isError).toBe(false);
+      await stream.waitFor(() => progressOf(stream).some((frame) => frame.params.progress === frame.params.total));
+      expectProgression(progressOf(stream), 'after-reconnect');
+    } finally {
+      stream.close();
     }
   });
 });
