@@ -54,7 +54,7 @@ export async function callTool(
 ): Promise<JsonRpcResponse> {
   const name = params.name;
   if (typeof name !== 'string' || name === '') return invalidParams(id, 'Invalid params: name must be a non-empty string');
-  const args = params.arguments ?? {};
+  const args = params.arguments === undefined ? {} : params.arguments;
   const progress = progressTokenOf(params);
   if (progress.invalid) return invalidParams(id, 'Invalid params: _meta.progressToken must be a string or a number');
 

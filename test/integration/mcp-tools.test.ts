@@ -123,6 +123,7 @@ describe('tools/call (spec 4.6, 7.6)', () => {
 
   it('-32602 for arguments that are not an object or have a wrongly typed field; nothing runs', async () => {
     invalidParams(await callTool(alice.key, { name: kycTool(), arguments: ['p-1'] }), 'Invalid arguments: arguments must be an object');
+    invalidParams(await callTool(alice.key, { name: kycTool(), arguments: null }), 'Invalid arguments: arguments must be an object');
     const typed = await callTool(alice.key, { name: kycTool(), arguments: { playerId: 42 } });
     expect(typed.status).toBe(200);
     expect(typed.body.error).toEqual({ code: -32602, message: 'Invalid arguments: playerId must be of type string', data: { problems: ['playerId must be of type string'] } });
