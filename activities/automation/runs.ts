@@ -1,10 +1,10 @@
 import { actionBudget, triggerFor } from '../../core/workflows/graph';
 import { effectiveInputSchema, missingTriggerFields } from '../../core/workflows/triggerSchema';
 import type { RunError } from '../../core/workflows/types';
-import { closeRun, insertRun, setReservation, toRunRecord } from '../../db/queries/workflowRuns';
+import { closeRun, finishRun, insertRun, toRunRecord } from '../../db/queries/workflowRuns';
 import { findWorkflow } from '../../db/queries/workflows';
 import { getSettings } from '../../db/queries/settings';
-import { quotaLimits, releaseActions, reserveActions, usageMonthOf } from '../../db/queries/workflowUsage';
+import { quotaLimits, reserveActions, usageMonthOf } from '../../db/queries/workflowUsage';
 import type { ActivityDeps } from '..';
 import type { BeginRunInput, BeginRunResult, FinishRunInput } from './types';
 
@@ -23,6 +23,7 @@ function triggerFieldsOf(triggerType: string, payload: unknown): unknown {
  * cannot cover its worst case; finish stores the outcome once and gives back unused reserved Actions.
  */
 export function createRunActivities({ db, config }: ActivityDeps) {
+  const defaults = { actions: config.QUOTA_ACTIONS_PER_MONTH, aiActions: config.QUOTA_AI_ACTIONS_PER_MONTH };
   return {
     async beginAutomationRun(input: BeginRunInput): Promise<BeginRunResult> {
       const workflow = await findWorkflow(db, input.operatorId, input.workflowId);
@@ -32,6 +33,10 @@ export function createRunActivities({ db, config }: ActivityDeps) {
       const trigger = triggerFor(definition, input.source, input.triggerNodeId);
       if (!trigger) return { kind: 'ignored', reason: `no trigger for source ${input.source}` };
       const month = usageMonthOf(new Date(input.startedAt));
+      const budget = actionBudget(definition, trigger.id);
+      // An event's fields were checked against the template when it was written; other payloads are checked here.
+      const template = trigger.type === 'trigger.event' && input.source !== 'event' ? (await getSettings(db, input.operatorId)).templateSchema : null;
+      const missing = input.source === 'event' ? [] : missingTriggerFields(effectiveInputSchema(trigger, template), triggerFieldsOf(trigger.type, input.input));
 
       return db.transaction(async (trx): Promise<BeginRunResult> => {
         const { row, created } = await insertRun(trx, {
@@ -44,25 +49,22 @@ export function createRunActivities({ db, config }: ActivityDeps) {
           temporalWorkflowId: input.temporalWorkflowId,
           input: input.input,
           usageMonth: month,
+          reserved: missing.length > 0 ? { actions: 0, aiActions: 0 } : budget,
         });
         if (!created) return { kind: 'duplicate', runId: row.id };
 
         const reject = async (error: RunError): Promise<BeginRunResult> => {
-          const closed = await closeRun(trx, input.operatorId, row.id, { status: 'failed', output: null, nodes: [], error });
+          const closed = await closeRun(trx, input.operatorId, row.id, { status: 'failed', output: null, nodes: [], error, nothingReserved: true });
           return { kind: 'rejected', run: toRunRecord(closed ?? row) };
         };
-        const template = trigger.type === 'trigger.event' ? (await getSettings(trx, input.operatorId)).templateSchema : null;
-        const missing = missingTriggerFields(effectiveInputSchema(trigger, template), triggerFieldsOf(trigger.type, input.input));
         if (missing.length > 0) {
           return reject({ code: 'MISSING_TRIGGER_FIELD', message: `Missing required trigger field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}` });
         }
-        const budget = actionBudget(definition, trigger.id);
-        const limits = await quotaLimits(trx, input.operatorId, { actions: config.QUOTA_ACTIONS_PER_MONTH, aiActions: config.QUOTA_AI_ACTIONS_PER_MONTH });
-        if (!(await reserveActions(trx, input.operatorId, month, budget, limits))) {
+        if (!(await reserveActions(trx, input.operatorId, month, budget, defaults))) {
+          const limits = await quotaLimits(trx, input.operatorId, defaults);
           const which = budget.aiActions > 0 ? 'Actions or AI Actions' : 'Actions';
           return reject({ code: 'QUOTA_EXCEEDED', message: `Monthly ${which} quota exceeded (limits: ${limits.actions} Actions, ${limits.aiActions} AI Actions)` });
         }
-        await setReservation(trx, input.operatorId, row.id, budget);
         return {
           kind: 'started',
           runId: row.id,
@@ -76,14 +78,7 @@ export function createRunActivities({ db, config }: ActivityDeps) {
     },
 
     async finishAutomationRun(input: FinishRunInput): Promise<void> {
-      await db.transaction(async (trx) => {
-        const closed = await closeRun(trx, input.operatorId, input.runId, { status: input.status, output: input.output, nodes: input.nodes, error: input.error });
-        if (!closed) return;
-        await releaseActions(trx, input.operatorId, closed.usage_month, {
-          actions: Math.max(0, closed.reserved_actions - input.executed.actions),
-          aiActions: Math.max(0, closed.reserved_ai_actions - input.executed.aiActions),
-        });
-      });
+      await finishRun(db, input.operatorId, input.runId, { status: input.status, output: input.output, nodes: input.nodes, error: input.error, executed: input.executed });
     },
   };
 }

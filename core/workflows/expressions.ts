@@ -18,7 +18,7 @@ export interface RunContext {
  * workflow sandbox, where the clock stands still during a workflow task and the timeout never bites.
  */
 const LIMITS = { stack: 500, sequence: 100_000, timeout: 5_000 };
-const MAX_STEPS = 250_000;
+const MAX_STEPS = 100_000;
 const ENTRY = Symbol.for('jsonata.__evaluate_entry');
 
 /** Counts evaluation steps on the per-evaluation base frame, so cached expressions share no state between runs. */

@@ -53,6 +53,7 @@ export interface NewRun {
   temporalWorkflowId: string;
   input: unknown;
   usageMonth: string;
+  reserved: { actions: number; aiActions: number };
 }
 
 /** Inserts a running run; a second insert for the same Temporal workflow id returns the first run and `created: false`. */
@@ -69,6 +70,8 @@ export async function insertRun(trx: Runner, run: NewRun): Promise<{ row: RunRow
       temporal_workflow_id: run.temporalWorkflowId,
       input: JSON.stringify(run.input ?? null),
       usage_month: run.usageMonth,
+      reserved_actions: run.reserved.actions,
+      reserved_ai_actions: run.reserved.aiActions,
     })
     .onConflict('temporal_workflow_id')
     .ignore()
@@ -79,16 +82,12 @@ export async function insertRun(trx: Runner, run: NewRun): Promise<{ row: RunRow
   return { row: existing, created: false };
 }
 
-export async function setReservation(trx: Runner, operatorId: string, runId: string, reserved: { actions: number; aiActions: number }): Promise<void> {
-  await trx('workflow_runs').where({ operator_id: operatorId, id: runId }).update({ reserved_actions: reserved.actions, reserved_ai_actions: reserved.aiActions });
-}
-
 /** Closes a running run once; returns undefined when it was already closed (a retried activity). */
 export async function closeRun(
   trx: Runner,
   operatorId: string,
   runId: string,
-  result: { status: Exclude<RunStatus, 'running'>; output: unknown; nodes: NodeResult[]; error: RunError | null },
+  result: { status: Exclude<RunStatus, 'running'>; output: unknown; nodes: NodeResult[]; error: RunError | null; nothingReserved?: boolean },
 ): Promise<RunRow | undefined> {
   const [row] = (await trx('workflow_runs')
     .where({ operator_id: operatorId, id: runId, status: 'running' })
@@ -99,6 +98,7 @@ export async function closeRun(
       error: result.error ? JSON.stringify(result.error) : null,
       completed_at: trx.fn.now(),
       duration_ms: trx.raw('greatest(0, round(extract(epoch FROM (clock_timestamp() - started_at)) * 1000))::int'),
+      ...(result.nothingReserved ? { reserved_actions: 0, reserved_ai_actions: 0 } : {}),
     })
     .returning('*')) as RunRow[];
   return row;
@@ -115,4 +115,41 @@ export async function listRuns(db: Runner, operatorId: string, workflowId: strin
     scoped().count<{ count: string }[]>({ count: '*' }),
   ]);
   return { rows, count: Number(total[0]?.count ?? 0) };
+}
+
+/**
+ * Closes a running run and gives back the reserved Actions it did not execute, in one statement: a
+ * retried finish finds the run closed and changes nothing.
+ */
+export async function finishRun(
+  db: Runner,
+  operatorId: string,
+  runId: string,
+  result: { status: Exclude<RunStatus, 'running'>; output: unknown; nodes: NodeResult[]; error: RunError | null; executed: { actions: number; aiActions: number } },
+): Promise<void> {
+  await db.raw(
+    `WITH closed AS (
+       UPDATE workflow_runs SET status = ?, output = ?::jsonb, nodes = ?::jsonb, error = ?::jsonb, completed_at = now(),
+              duration_ms = greatest(0, round(extract(epoch FROM (clock_timestamp() - started_at)) * 1000))::int
+        WHERE operator_id = ? AND id = ? AND status = 'running'
+       RETURNING usage_month, reserved_actions, reserved_ai_actions)
+     UPDATE workflow_usage u
+        SET actions = greatest(0, u.actions - greatest(0, c.reserved_actions - ?::int)),
+            ai_actions = greatest(0, u.ai_actions - greatest(0, c.reserved_ai_actions - ?::int))
+       FROM closed c
+      WHERE u.operator_id = ? AND u.month = c.usage_month AND (c.reserved_actions > ?::int OR c.reserved_ai_actions > ?::int)`,
+    [
+      result.status,
+      JSON.stringify(result.output ?? null),
+      JSON.stringify(result.nodes),
+      result.error ? JSON.stringify(result.error) : null,
+      operatorId,
+      runId,
+      result.executed.actions,
+      result.executed.aiActions,
+      operatorId,
+      result.executed.actions,
+      result.executed.aiActions,
+    ],
+  );
 }

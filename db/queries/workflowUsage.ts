@@ -30,23 +30,20 @@ export async function usageOf(db: Runner, operatorId: string, month: string): Pr
 }
 
 /**
- * Reserves `budget` against the month's usage in one conditional UPDATE, so two concurrent runs cannot
- * both take the last Actions. Returns false (and changes nothing) when either limit would be exceeded.
+ * Reserves `budget` against the month's usage in one statement (the limits read from the override row
+ * or the defaults inside it), so two concurrent runs cannot both take the last Actions. Returns false,
+ * changing nothing, when either limit would be exceeded.
  */
-export async function reserveActions(trx: Runner, operatorId: string, month: string, budget: ActionCounts, limits: ActionCounts): Promise<boolean> {
-  await trx('workflow_usage').insert({ operator_id: operatorId, month }).onConflict(['operator_id', 'month']).ignore();
+export async function reserveActions(trx: Runner, operatorId: string, month: string, budget: ActionCounts, defaults: ActionCounts): Promise<boolean> {
   const result = await trx.raw<{ rowCount: number }>(
-    `UPDATE workflow_usage SET actions = actions + ?, ai_actions = ai_actions + ?
-      WHERE operator_id = ? AND month = ? AND actions + ? <= ? AND ai_actions + ? <= ?`,
-    [budget.actions, budget.aiActions, operatorId, month, budget.actions, limits.actions, budget.aiActions, limits.aiActions],
+    `WITH lim AS (
+       SELECT coalesce(q.actions_per_month, ?::int) AS actions, coalesce(q.ai_actions_per_month, ?::int) AS ai_actions
+         FROM (SELECT 1) AS one LEFT JOIN operator_quotas q ON q.operator_id = ?)
+     INSERT INTO workflow_usage AS u (operator_id, month, actions, ai_actions)
+     SELECT ?, ?, ?::int, ?::int FROM lim WHERE ?::int <= lim.actions AND ?::int <= lim.ai_actions
+     ON CONFLICT (operator_id, month) DO UPDATE SET actions = u.actions + EXCLUDED.actions, ai_actions = u.ai_actions + EXCLUDED.ai_actions
+       WHERE u.actions + EXCLUDED.actions <= (SELECT actions FROM lim) AND u.ai_actions + EXCLUDED.ai_actions <= (SELECT ai_actions FROM lim)`,
+    [defaults.actions, defaults.aiActions, operatorId, operatorId, month, budget.actions, budget.aiActions, budget.actions, budget.aiActions],
   );
   return result.rowCount === 1;
-}
-
-/** Gives back the reserved Actions a run did not execute (branches not taken, a failure part-way). */
-export async function releaseActions(trx: Runner, operatorId: string, month: string, unused: ActionCounts): Promise<void> {
-  if (unused.actions === 0 && unused.aiActions === 0) return;
-  await trx('workflow_usage')
-    .where({ operator_id: operatorId, month })
-    .update({ actions: trx.raw('greatest(0, actions - ?)', [unused.actions]), ai_actions: trx.raw('greatest(0, ai_actions - ?)', [unused.aiActions]) });
 }

@@ -29,7 +29,7 @@ describe('workflow expressions', () => {
   it('names the failing expression', async () => {
     await expect(evaluate('trigger.name + 1', context)).rejects.toThrow('Expression "trigger.name + 1" failed: The left side of the "+" operator must evaluate to a number');
     await expect(evaluate('trigger.(', context)).rejects.toThrow(/^Invalid expression "trigger.\(": /);
-    await expect(evaluate('($f := function($n) { $f($n + 1) }; $f(0))', context)).rejects.toThrow('failed: Evaluation exceeded 250000 steps');
+    await expect(evaluate('($f := function($n) { $f($n + 1) }; $f(0))', context)).rejects.toThrow('failed: Evaluation exceeded 100000 steps');
     await expect(evaluate('($f := function($n) { 1 + $f($n + 1) }; $f(0))', context)).rejects.toThrow(/failed: Stack overflow/);
     await expect(evaluate('trigger.amount', context)).resolves.toBe(150000);
   });

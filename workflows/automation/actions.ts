@@ -1,12 +1,15 @@
-import { proxyActivities, sleep } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import type { HttpRequestInput } from '../../activities/automation/types';
 import type { WorkflowNode } from '../../core/workflows/types';
 import { executeGatewayCall } from '../gatewayCall';
 import { NodeError } from './nodeError';
 
-/** Data writes are quick and idempotent enough to retry a few times on transient faults. */
-const data = proxyActivities<Activities>({
+/**
+ * Data writes are short database transactions: local activities, so a run of such actions completes in
+ * one workflow task instead of a task-queue round trip per action; retried on transient faults.
+ */
+const data = proxyLocalActivities<Activities>({
   startToCloseTimeout: '20 seconds',
   retry: { maximumAttempts: 5, initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
 });
