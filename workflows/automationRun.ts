@@ -101,7 +101,7 @@ export async function automationRunWorkflow(input: AutomationRunInput): Promise<
           if (node.type === 'action.ai') executed.aiActions += 1;
         }
         const params = (await renderParams(node.params, context)) as Record<string, unknown>;
-        output = await runAction(node, params, input.operatorId);
+        output = await runAction(node, params, { operatorId: input.operatorId, workflowId: input.workflowId });
         lastOutput = output;
       }
       context.nodes[nodeId] = output;

@@ -15,7 +15,8 @@ function accepted<T>(prepared: Prepared<T>): T {
 
 /**
  * `action.set_state`, `action.record_event`, `action.upsert_entity`: the same validation, PII sealing,
- * erasure rules and outbox events as the data API, in one transaction. Refusals (unknown entity, erased
+ * erasure rules and outbox events as the data API, in one transaction whose events carry the workflow as
+ * their origin (the dispatcher does not feed them back to it). Refusals (unknown entity, erased
  * entity, template violations) fail the node without retry.
  */
 export function createDataActivities({ db, keyring }: ActivityDeps) {
@@ -24,6 +25,7 @@ export function createDataActivities({ db, keyring }: ActivityDeps) {
       const { templateSchema } = await getSettings(db, input.operatorId);
       if (!templateSchema) throw nodeFailure('NO_TEMPLATE', 'The operator has no template configured');
       const outcome = await db.transaction(async (trx): Promise<ItemOutcome | undefined> => {
+        await trx.raw("SELECT set_config('app.origin_workflow', ?, true)", [input.workflowId]);
         if (input.kind === 'entity') {
           const write = accepted(prepareEntity(templateSchema, keyring, input.operatorId, { entityType: input.entityType, externalId: input.externalId, data: input.data }));
           return (await upsertEntities(trx, input.operatorId, [{ index: 0, write }]))[0];

@@ -5,7 +5,7 @@ import type { InternalEvent } from '../../core/events';
 import { evaluate, isTruthy } from '../../core/workflows/expressions';
 import type { Db } from '../../db/knex';
 import { readOutboxEvents } from '../../db/queries/outbox';
-import { claimPendingOutbox, markDispatched, workflowsListeningTo, type EventWorkflowRow } from '../../db/queries/outboxDispatch';
+import { claimPendingOutbox, markDispatched, workflowsListeningTo, type EventWorkflowRow, type PendingOutboxRow } from '../../db/queries/outboxDispatch';
 import type { AutomationRunInput } from './types';
 
 export interface DispatchDeps {
@@ -32,11 +32,15 @@ async function passesFilter(deps: DispatchDeps, workflow: EventWorkflowRow, filt
   }
 }
 
+/** Same operator, listening to the event, created (or re-activated) before it, and not the workflow whose run wrote it. */
+const fires = (workflow: EventWorkflowRow, row: PendingOutboxRow) =>
+  workflow.operator_id === row.operator_id && workflow.trigger_events.includes(row.event) && row.occurred_at >= workflow.events_since && row.origin_workflow_id !== workflow.id;
+
 /** The runs one event starts: each listening workflow once, through its first trigger node whose filter passes. */
-async function runsFor(deps: DispatchDeps, event: InternalEvent, occurredAt: Date, workflows: EventWorkflowRow[]): Promise<Array<{ workflowId: string; input: AutomationRunInput }>> {
+async function runsFor(deps: DispatchDeps, event: InternalEvent, claimed: PendingOutboxRow, workflows: EventWorkflowRow[]): Promise<Array<{ workflowId: string; input: AutomationRunInput }>> {
   const runs: Array<{ workflowId: string; input: AutomationRunInput }> = [];
   for (const workflow of workflows) {
-    if (workflow.operator_id !== event.operatorId || occurredAt < workflow.events_since) continue;
+    if (!fires(workflow, claimed)) continue;
     for (const node of workflow.nodes) {
       if (node.type !== 'trigger.event' || node.params.event !== event.event) continue;
       if (!(await passesFilter(deps, workflow, node.params.filter, event))) continue;
@@ -84,13 +88,13 @@ async function dispatchBatch(deps: DispatchDeps): Promise<{ claimed: number; sta
     const claimed = await claimPendingOutbox(trx, BATCH);
     if (claimed.length === 0) return { claimed: 0, started: 0 };
     const workflows = await workflowsListeningTo(trx, [...new Set(claimed.map((row) => row.operator_id))], [...new Set(claimed.map((row) => row.event))]);
-    const relevant = claimed.filter((row) => workflows.some((w) => w.operator_id === row.operator_id && w.trigger_events.includes(row.event) && row.occurred_at >= w.events_since));
+    const relevant = claimed.filter((row) => workflows.some((workflow) => fires(workflow, row)));
     let started = 0;
     if (relevant.length > 0) {
-      const occurredAt = new Map(relevant.map((row) => [row.seq, row.occurred_at]));
+      const bySeq = new Map(relevant.map((row) => [row.seq, row]));
       const records = await readOutboxEvents(trx, { seqs: relevant.map((row) => row.seq), limit: relevant.length });
       const runs = [];
-      for (const record of records) runs.push(...(await runsFor(deps, record.event, occurredAt.get(record.seq)!, workflows)));
+      for (const record of records) runs.push(...(await runsFor(deps, record.event, bySeq.get(record.seq)!, workflows)));
       started = await startAll(deps, runs);
     }
     await markDispatched(trx, claimed.map((row) => row.seq));

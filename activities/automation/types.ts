@@ -57,10 +57,12 @@ export interface HttpRequestOutput {
   body: unknown;
 }
 
-export type DataWriteInput =
-  | { operatorId: string; kind: 'state'; externalId: string; key: string; value: unknown }
-  | { operatorId: string; kind: 'event'; externalId: string; eventType: string; data: unknown }
-  | { operatorId: string; kind: 'entity'; entityType: string; externalId: string; data: unknown };
+/** A data action; `workflowId` marks the events it emits as this automation's own (no self-triggering). */
+export type DataWriteInput = { operatorId: string; workflowId: string } & (
+  | { kind: 'state'; externalId: string; key: string; value: unknown }
+  | { kind: 'event'; externalId: string; eventType: string; data: unknown }
+  | { kind: 'entity'; entityType: string; externalId: string; data: unknown }
+);
 
 export interface AiChatInput {
   prompt: string;

@@ -5,6 +5,7 @@ export interface PendingOutboxRow {
   operator_id: string;
   event: string;
   occurred_at: Date;
+  origin_workflow_id: string | null;
 }
 
 export interface EventWorkflowRow {
@@ -24,7 +25,7 @@ export interface EventWorkflowRow {
  */
 export async function claimPendingOutbox(trx: Knex.Transaction, limit: number): Promise<PendingOutboxRow[]> {
   const result = await trx.raw<{ rows: PendingOutboxRow[] }>(
-    `SELECT seq, operator_id, event, occurred_at FROM outbox_events
+    `SELECT seq, operator_id, event, occurred_at, origin_workflow_id FROM outbox_events
       WHERE dispatched_at IS NULL ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED`,
     [limit],
   );

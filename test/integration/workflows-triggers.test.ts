@@ -82,6 +82,36 @@ describe('workflow triggers: events, webhooks, schedules', () => {
       await acme.call('/entities/p-1/events', { method: 'POST', body: { eventType: 'support', data: {} } });
       expect((await waitForRuns(acme, workflow.id, 1)).map((run) => run.status)).toEqual(['completed']);
     });
+
+    it('does not feed a run its own events back (no self-loop), while other workflows still see them', async () => {
+      const echo = await acme.create({
+        ...chain('Bonus echo', [{ id: 'again', type: 'action.record_event', params: { externalId: '{{ trigger.entity.externalId }}', eventType: 'bonus', data: { amount: '{{ trigger.data.amount + 1 }}' } } }], { id: 'start', type: 'trigger.event', params: { event: 'entity_event.bonus' } }),
+      });
+      const watcher = await acme.create({
+        ...chain('Bonus watcher', [{ id: 'mark', type: 'action.set_state', params: { externalId: 'p-1', key: 'balance', value: '{{ trigger.data.amount }}' } }], { id: 'start', type: 'trigger.event', params: { event: 'entity_event.bonus' } }),
+      });
+      expect((await acme.call('/entities/p-1/events', { method: 'POST', body: { eventType: 'bonus', data: { amount: 10 } } })).status).toBe(201);
+      const [echoRun] = await waitForRuns(acme, echo.id, 1);
+      expect(echoRun.status).toBe('completed');
+      expect(await waitForRuns(acme, watcher.id, 2)).toHaveLength(2);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect((await acme.wf(`/workflows/${echo.id}/runs`)).body.count).toBe(1);
+      const bonuses = await acme.call('/entities/p-1/events?type=bonus');
+      expect(bonuses.body.data.map((event: any) => event.data.amount).sort()).toEqual([10, 11]);
+    });
+
+    it('the outbox-sweep workflow dispatches an event no listener was told about', async () => {
+      const workflow = await acme.create({ ...chain('Affiliate', [{ id: 'mark', type: 'action.set_state', params: { externalId: 'p-1', key: 'loyalty_tier', value: 'affiliate' } }], { id: 'start', type: 'trigger.event', params: { event: 'entity.updated' } }) });
+      const entity = await app.deps.db('entities').where({ operator_id: acme.operator.operatorId, external_id: 'p-1' }).first();
+      await app.deps.db.transaction(async (trx) => {
+        await trx.raw('SET LOCAL session_replication_role = replica');
+        await trx('outbox_events').insert({ id: 'evt_swept', operator_id: acme.operator.operatorId, event: 'entity.updated', entity_id: entity.id, payload: { id: 'evt_swept', event: 'entity.updated', operatorId: acme.operator.operatorId, occurredAt: new Date().toISOString(), entity: { id: entity.id, externalId: 'p-1', entityType: 'player' }, data: {} } });
+      });
+      const swept = await app.deps.temporal.client.workflow.execute('outboxSweepWorkflow', { taskQueue: app.deps.config.TEMPORAL_TASK_QUEUE, workflowId: `outbox-sweep-test-${workflow.id}` });
+      expect(swept).toMatchObject({ claimed: expect.any(Number), started: expect.any(Number) });
+      const [run] = await waitForRuns(acme, workflow.id, 1);
+      expect(run).toMatchObject({ source: 'event', status: 'completed', input: { id: 'evt_swept' } });
+    });
   });
 
   describe('inbound webhooks', () => {

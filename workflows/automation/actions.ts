@@ -33,7 +33,8 @@ const str = (value: unknown): string => (typeof value === 'string' ? value : val
  * Runs one action node whose params are already rendered, returning its output. Failures surface as
  * Temporal failures (`ActivityFailure` with the activity's `ApplicationFailure`) or `NodeError`.
  */
-export async function runAction(node: WorkflowNode, params: Record<string, unknown>, operatorId: string): Promise<unknown> {
+export async function runAction(node: WorkflowNode, params: Record<string, unknown>, scope: { operatorId: string; workflowId: string }): Promise<unknown> {
+  const { operatorId } = scope;
   switch (node.type) {
     case 'action.http_request':
       return http.automationHttpRequest({
@@ -53,11 +54,11 @@ export async function runAction(node: WorkflowNode, params: Record<string, unkno
       return { status: result.status, data: result.data };
     }
     case 'action.set_state':
-      return data.automationWriteData({ operatorId, kind: 'state', externalId: str(params.externalId), key: str(params.key), value: params.value });
+      return data.automationWriteData({ ...scope, kind: 'state', externalId: str(params.externalId), key: str(params.key), value: params.value });
     case 'action.record_event':
-      return data.automationWriteData({ operatorId, kind: 'event', externalId: str(params.externalId), eventType: str(params.eventType), data: params.data });
+      return data.automationWriteData({ ...scope, kind: 'event', externalId: str(params.externalId), eventType: str(params.eventType), data: params.data });
     case 'action.upsert_entity':
-      return data.automationWriteData({ operatorId, kind: 'entity', entityType: str(params.entityType), externalId: str(params.externalId), data: params.data });
+      return data.automationWriteData({ ...scope, kind: 'entity', entityType: str(params.entityType), externalId: str(params.externalId), data: params.data });
     case 'action.delay': {
       const seconds = Number(params.seconds);
       await sleep(seconds * 1000);
