@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { bearerApiKey, bearerSession, CodedError, jsonContent, registry } from '../openapi/registry';
+import { GamesQuery, KpisQuery, PlayerParams, PlayersQuery, ProvidersQuery, RevenueQuery } from './schema';
 
 const security = [{ [bearerApiKey.name]: [] }, { [bearerSession.name]: [] }];
 const path = (suffix: string) => `/analytics-api/analytics${suffix}`;
@@ -10,13 +11,15 @@ const errors = (extra: Record<number, string> = {}) => ({
   ...Object.fromEntries(Object.entries(extra).map(([status, description]) => [status, jsonContent(CodedError, description)])),
   500: jsonContent(CodedError, 'INTERNAL_ERROR'),
 });
-const csv = (description: string) => ({ description, content: { 'application/json': { schema: z.unknown() }, 'text/csv': { schema: z.string() } } });
+/** JSON, or with `format=csv` a CSV export (header row first, `X-Truncated` says whether rows were cut at 1 MB). */
+const jsonOrCsv = (schema: z.ZodType, description: string) => ({
+  description,
+  headers: z.object({ 'X-Truncated': z.enum(['true', 'false']).optional().openapi({ description: 'CSV only: rows were cut to stay within 1 MB' }) }),
+  content: { 'application/json': { schema }, 'text/csv': { schema: z.string() } },
+});
+const listOf = (data: z.ZodRawShape) => z.object({ success: z.literal(true), data: z.object(data), truncated: z.boolean().describe('true when rows were cut to stay within 1 MB') });
 
-const range = z.string().optional().openapi({ description: '7d, 14d, 30d, 90d or <start>:<end> ISO dates (UTC days, inclusive)' });
-const currency = z.string().optional().openapi({ description: "ISO 4217; default the settings' reportingCurrency" });
-const format = z.enum(['json', 'csv']).optional().openapi({ description: 'csv is an export (5/min)' });
-const page = { limit: z.number().int().min(1).max(100).optional(), offset: z.number().int().min(0).optional() };
-const refreshedAt = z.string().nullable();
+const refreshedAt = z.string().nullable().describe('When the aggregate views were last refreshed; null when served from the raw tables');
 const Range = z.object({ start: z.string(), end: z.string() });
 
 const Kpis = registry.register('AnalyticsKpis', z.object({
@@ -34,33 +37,34 @@ const GameRow = registry.register('GameRow', z.object({ game_name: z.string(), r
 const ProviderRow = registry.register('ProviderRow', z.object({ provider: z.string(), volume: z.number(), total_amount: z.number(), success_rate: z.number() }));
 
 registry.registerPath({
-  method: 'get', path: path('/kpis'), summary: 'Headline KPIs', security, request: { query: z.object({ range, currency }) },
+  method: 'get', path: path('/kpis'), summary: 'Headline KPIs', security, request: { query: KpisQuery },
   responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.object({ kpis: Kpis, currency: z.string(), range: Range, refreshed_at: refreshedAt }) }), 'KPIs'), ...errors() },
 });
 registry.registerPath({
-  method: 'get', path: path('/revenue'), summary: 'Revenue per day, week or month', security,
-  request: { query: z.object({ period: z.enum(['daily', 'weekly', 'monthly']).optional(), range, currency, format }) },
-  responses: { 200: csv('`{ success, data: { period, currency, range, rows: [RevenueRow], refreshed_at }, truncated }` or CSV'), ...errors() },
+  method: 'get', path: path('/revenue'), summary: 'Revenue per day, week or month', security, request: { query: RevenueQuery },
+  responses: {
+    200: jsonOrCsv(listOf({ period: z.enum(['daily', 'weekly', 'monthly']), currency: z.string(), range: Range, refreshed_at: refreshedAt, rows: z.array(RevenueRow) }), 'Revenue rows'),
+    ...errors(),
+  },
 });
 registry.registerPath({
-  method: 'get', path: path('/players'), summary: 'List players (PII stays encrypted)', security,
-  request: { query: z.object({ entity_type: z.string(), search: z.string().optional(), sort: z.enum(['created_at', 'updated_at', 'external_id']).optional(), direction: z.enum(['asc', 'desc']).optional(), ...page, format }) },
-  responses: { 200: csv('`{ success, data: { players: [AnalyticsPlayer], total, has_more }, truncated }` or CSV'), ...errors() },
+  method: 'get', path: path('/players'), summary: 'List players (PII stays encrypted)', security, request: { query: PlayersQuery },
+  responses: { 200: jsonOrCsv(listOf({ total: z.number().int(), has_more: z.boolean(), players: z.array(PlayerItem) }), 'A page of players'), ...errors() },
 });
 registry.registerPath({
   method: 'get', path: path('/players/{id}'), summary: 'One player with decrypted PII, states and recent events', security,
-  request: { params: z.object({ id: z.string().openapi({ description: 'external id' }) }) },
+  request: { params: PlayerParams.extend({ id: PlayerParams.shape.id.openapi({ description: 'external id' }) }) },
   responses: { 200: jsonContent(z.object({ success: z.literal(true), data: PlayerDetail }), 'Player'), ...errors({ 404: 'NOT_FOUND' }) },
 });
 registry.registerPath({
-  method: 'get', path: path('/games'), summary: 'Game rows', security, request: { query: z.object({ ...page, range, currency, format }) },
-  responses: { 200: csv('`{ success, data: { games: [GameRow], currency, refreshed_at }, truncated }` or CSV'), ...errors() },
+  method: 'get', path: path('/games'), summary: 'Game rows', security, request: { query: GamesQuery },
+  responses: { 200: jsonOrCsv(listOf({ currency: z.string(), refreshed_at: refreshedAt, games: z.array(GameRow) }), 'Game rows'), ...errors() },
 });
 registry.registerPath({
-  method: 'get', path: path('/providers'), summary: 'Payment provider rows', security, request: { query: z.object({ currency }) },
+  method: 'get', path: path('/providers'), summary: 'Payment provider rows', security, request: { query: ProvidersQuery },
   responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.object({ providers: z.array(ProviderRow), currency: z.string(), refreshed_at: refreshedAt }) }), 'Providers'), ...errors() },
 });
 registry.registerPath({
-  method: 'post', path: path('/refresh'), summary: 'Refresh the aggregate views now', security,
+  method: 'post', path: path('/refresh'), summary: 'Refresh the aggregate views now (rate class analytics:refresh)', security,
   responses: { 200: jsonContent(z.object({ success: z.literal(true), message: z.literal('Views refreshed'), refreshed_at: z.string() }), 'Refreshed'), ...errors() },
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CodedError, jsonContent, registry } from '../openapi/registry';
+import { CodedError, jsonContent, OAuthError, registry } from '../openapi/registry';
 
 export const SignupBody = z.object({
   email: z.email().max(254).transform((email) => email.trim().toLowerCase()),
@@ -18,8 +18,6 @@ export const Session = registry.register('Session', z.object({
   refresh_token: z.string(),
   user: z.object({ id: z.string(), email: z.string() }),
 }));
-
-const OAuthError = z.object({ error: z.string(), error_description: z.string() });
 
 registry.registerPath({
   method: 'post',

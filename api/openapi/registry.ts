@@ -1,52 +1,115 @@
 import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { errorFormatFor, FUNCTIONS_PREFIX, type ErrorFormat } from '../areas';
 
 extendZodWithOpenApi(z);
 
 /**
  * The one registry every area adds its routes to, next to the zod schemas that validate them, so the
  * published document cannot drift from the code. Paths are written without `/functions/v1`; that
- * prefix is the document's server URL.
+ * prefix is the document's first server URL.
  */
 export const registry = new OpenAPIRegistry();
 
 export const bearerApiKey = registry.registerComponent('securitySchemes', 'apiKey', {
   type: 'http',
   scheme: 'bearer',
-  description: 'An operator API key: `svc_live_` followed by 64 hex characters.',
+  bearerFormat: 'svc_live_<64 hex>',
+  description: 'An operator API key (`Authorization: Bearer svc_live_` followed by 64 hex characters), from `POST /api-keys`.',
 });
 
 export const bearerSession = registry.registerComponent('securitySchemes', 'session', {
   type: 'http',
   scheme: 'bearer',
   bearerFormat: 'JWT',
-  description: 'A member session access token from `POST /auth/v1/token`.',
+  description: 'A member session access token (`Authorization: Bearer <JWT>`) from `POST /auth/v1/signup` or `POST /auth/v1/token`.',
 });
 
-/** `{ success: false, error: { code, message, details? } }` */
+/** For inbound webhooks: the sender signs the raw request body with the trigger's verification secret. */
+export const webhookSignature = registry.registerComponent('securitySchemes', 'webhookSignature', {
+  type: 'apiKey',
+  in: 'header',
+  name: 'X-Service-Signature',
+  description: "HMAC-SHA256 of the raw request body, keyed with the webhook trigger's verification secret. Required only when the trigger has a secret; otherwise the request is 401.",
+});
+
+/** `{ success: false, error: { code, message, details? } }` (data API, gateway, analytics, workflows, connections, signup) */
 export const CodedError = registry.register(
   'CodedError',
   z.object({
     success: z.literal(false),
     error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
-  }),
+  }).openapi({ example: { success: false, error: { code: 'VALIDATION_FAILED', message: 'Invalid input: data: expected object', details: [{ field: 'data', message: 'expected object' }] } } }),
 );
 
 /** `{ success: false, error: "<text>" }` (key management) */
-export const TextError = registry.register('TextError', z.object({ success: z.literal(false), error: z.string() }));
+export const TextError = registry.register(
+  'TextError',
+  z.object({ success: z.literal(false), error: z.string() }).openapi({ example: { success: false, error: 'Key not found' } }),
+);
+
+/** `{ success: false, code, error: "<text>" }` (team management) */
+export const TeamError = registry.register(
+  'TeamError',
+  z.object({ success: z.literal(false), code: z.string(), error: z.string() }).openapi({ example: { success: false, code: 'NOT_FOUND', error: 'Member not found' } }),
+);
+
+/** `{ error, error_description }` (the token endpoint, OAuth style) */
+export const OAuthError = registry.register(
+  'OAuthError',
+  z.object({ error: z.string(), error_description: z.string() }).openapi({ example: { error: 'invalid_grant', error_description: 'Invalid login credentials' } }),
+);
+
+const ERROR_SCHEMAS: Partial<Record<ErrorFormat, string>> = { text: 'TextError', coded: 'CodedError', team: 'TeamError', oauth: 'OAuthError' };
 
 export function jsonContent(schema: z.ZodType, description: string) {
   return { description, content: { 'application/json': { schema } } };
 }
 
-export function buildOpenApiDocument(serverUrl = '/functions/v1') {
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+type Operation = { requestBody?: unknown; responses?: Record<string, unknown> };
+
+/**
+ * Answers the body middleware gives every route that reads a JSON body, before any handler runs
+ * (malformed or unstorable JSON, too large, not JSON), in the area's error shape. Added here so no
+ * area has to repeat them, and so routes registered later get them too.
+ */
+function addBodyErrors(paths: Record<string, Record<string, Operation>>): void {
+  for (const [path, item] of Object.entries(paths)) {
+    const schema = ERROR_SCHEMAS[errorFormatFor(path)];
+    if (!schema) continue;
+    const error = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } } });
+    for (const operation of Object.values(item)) {
+      if (!operation.requestBody) continue;
+      operation.responses ??= {};
+      operation.responses['400'] ??= error('INVALID_JSON: the body is not JSON, or holds NUL characters or unpaired surrogates');
+      operation.responses['413'] ??= error('PAYLOAD_TOO_LARGE: the body exceeds BODY_LIMIT_BYTES');
+      operation.responses['415'] ??= error('UNSUPPORTED_MEDIA_TYPE: a body that is not application/json');
+    }
+  }
+}
+
+/**
+ * The published OpenAPI 3.1 document. `serverUrl` is where the functions live (`/functions/v1`; every
+ * path is also served without the prefix, the second server).
+ *
+ * @example buildOpenApiDocument().paths['/gateway'].post.responses['502']
+ */
+export function buildOpenApiDocument(serverUrl = FUNCTIONS_PREFIX) {
+  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Operator Platform API',
       version: '0.1.0',
-      description: 'Multi-tenant platform for online-gaming operators.',
+      description:
+        'Multi-tenant platform for online-gaming operators. Authenticate with an operator API key or a member session JWT ' +
+        '(see each operation). Errors use the shape of their area: key management `TextError`, team management `TeamError`, ' +
+        'the token endpoint `OAuthError`, MCP JSON-RPC errors, everything else `CodedError`. 429 answers carry `Retry-After`.',
     },
-    servers: [{ url: serverUrl }, { url: '/' }],
+    servers: [
+      { url: serverUrl, description: 'The functions prefix' },
+      { url: '/', description: 'The same functions without the prefix' },
+    ],
   });
+  addBodyErrors((document.paths ?? {}) as Record<string, Record<string, Operation>>);
+  return document;
 }

@@ -39,6 +39,7 @@ const Job = registry.register('BatchJob', z.object({
 }));
 const idempotencyHeader = z.object({ 'Idempotency-Key': z.string().optional() });
 const rateLimited: [number, string] = [429, 'RATE_LIMITED'];
+const badParam: [number, string] = [400, 'VALIDATION_FAILED: a path parameter is too long'];
 const noTemplate: [number, string] = [400, 'MISSING_FIELDS, VALIDATION_FAILED or TEMPLATE_NOT_CONFIGURED'];
 const path = (suffix: string) => `/operator-data-api${suffix}`;
 
@@ -58,10 +59,10 @@ registry.registerPath({
     ...errors(noTemplate, [409, 'ENTITY_ERASED or IDEMPOTENCY_KEY_REUSED'], rateLimited),
   },
 });
-registry.registerPath({ method: 'get', path: path('/entities/{externalId}'), summary: 'Read an entity (PII decrypted)', security, request: { params: ExternalIdParams }, responses: { 200: jsonContent(ok(Entity), 'The entity'), ...errors([404, 'ENTITY_NOT_FOUND']) } });
+registry.registerPath({ method: 'get', path: path('/entities/{externalId}'), summary: 'Read an entity (PII decrypted)', security, request: { params: ExternalIdParams }, responses: { 200: jsonContent(ok(Entity), 'The entity'), ...errors(badParam, [404, 'ENTITY_NOT_FOUND']) } });
 registry.registerPath({
   method: 'delete', path: path('/entities/{externalId}'), summary: 'Erase an entity (data protection)', security, request: { params: ExternalIdParams },
-  responses: { 200: jsonContent(ok(z.object({ id: z.string(), externalId: z.string(), deleted: z.literal(true) })), 'Erased'), ...errors([404, 'ENTITY_NOT_FOUND']) },
+  responses: { 200: jsonContent(ok(z.object({ id: z.string(), externalId: z.string(), deleted: z.literal(true) })), 'Erased'), ...errors(badParam, [404, 'ENTITY_NOT_FOUND']) },
 });
 registry.registerPath({
   method: 'post', path: path('/entities/{externalId}/events'), summary: 'Record an event', security,
@@ -81,8 +82,8 @@ registry.registerPath({
   request: { params: StateParams, body: jsonContent(z.unknown(), 'The value') },
   responses: { 200: jsonContent(ok(State), 'Stored'), ...errors(noTemplate, [404, 'ENTITY_NOT_FOUND'], [409, 'ENTITY_ERASED'], rateLimited) },
 });
-registry.registerPath({ method: 'get', path: path('/entities/{externalId}/state'), summary: "All of an entity's states", security, request: { params: ExternalIdParams }, responses: { 200: jsonContent(ok(z.array(State)), 'States'), ...errors([404, 'ENTITY_NOT_FOUND']) } });
-registry.registerPath({ method: 'get', path: path('/entities/{externalId}/state/{key}'), summary: 'One state value', security, request: { params: StateParams }, responses: { 200: jsonContent(ok(State), 'The state'), ...errors([404, 'ENTITY_NOT_FOUND or NOT_FOUND']) } });
+registry.registerPath({ method: 'get', path: path('/entities/{externalId}/state'), summary: "All of an entity's states", security, request: { params: ExternalIdParams }, responses: { 200: jsonContent(ok(z.array(State)), 'States'), ...errors(badParam, [404, 'ENTITY_NOT_FOUND']) } });
+registry.registerPath({ method: 'get', path: path('/entities/{externalId}/state/{key}'), summary: 'One state value', security, request: { params: StateParams }, responses: { 200: jsonContent(ok(State), 'The state'), ...errors(badParam, [404, 'ENTITY_NOT_FOUND or NOT_FOUND']) } });
 for (const [kind, item, limit] of [['entities', BatchEntityItem, 1000], ['events', BatchEventItem, 5000], ['states', BatchStateItem, 1000]] as const) {
   registry.registerPath({
     method: 'post', path: path(`/batch/${kind}`), summary: `Submit a batch of up to ${limit} ${kind} (runs as a Temporal workflow)`, security,
@@ -90,4 +91,4 @@ for (const [kind, item, limit] of [['entities', BatchEntityItem, 1000], ['events
     responses: { 202: jsonContent(ok(z.object({ jobId: z.string(), status: z.literal('queued') })), 'Accepted'), ...errors([400, 'INVALID_INPUT or TEMPLATE_NOT_CONFIGURED'], rateLimited) },
   });
 }
-registry.registerPath({ method: 'get', path: path('/batch/jobs/{jobId}'), summary: 'A batch job and its per-item errors', security, request: { params: JobParams }, responses: { 200: jsonContent(ok(Job), 'The job'), ...errors([404, 'NOT_FOUND']) } });
+registry.registerPath({ method: 'get', path: path('/batch/jobs/{jobId}'), summary: 'A batch job and its per-item errors', security, request: { params: JobParams }, responses: { 200: jsonContent(ok(Job), 'The job'), ...errors(badParam, [404, 'NOT_FOUND']) } });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bearerSession, jsonContent, registry } from '../openapi/registry';
+import { bearerSession, jsonContent, registry, TeamError } from '../openapi/registry';
 import { Session } from '../auth/schema';
 
 const asObject = { error: 'the body must be a JSON object' };
@@ -26,8 +26,6 @@ export const AcceptInviteBody = z.object({
 
 export const IdParams = z.object({ id: z.string() });
 export const LookupQuery = z.object({ token: z.string().optional().describe('The raw invite token (inv_…)') });
-
-const TeamError = registry.register('TeamError', z.object({ success: z.literal(false), code: z.string(), error: z.string() }));
 
 const Member = registry.register(
   'Member',

@@ -1,3 +1,4 @@
+import { compileErrors, validate } from '@readme/openapi-parser';
 import { createRouters } from '../../api/app';
 import { buildOpenApiDocument } from '../../api/openapi/registry';
 import { startTestApp, type TestApp } from '../helpers/app';
@@ -30,6 +31,36 @@ describe('OpenAPI document', () => {
     const undocumentable = new Set(['GET /openapi.json', 'GET /docs', 'GET /docs/{asset}']);
     const missing = servedRoutes().filter((route) => !documented.has(route) && !undocumentable.has(route));
     expect(missing).toEqual([]);
+  });
+});
+
+describe('GET /openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document (validated by @readme/openapi-parser), the same one the registry builds', async () => {
+    const response = await fetch(`${app.url}/functions/v1/openapi.json`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('application/json');
+    const served = (await response.json()) as { openapi: string };
+    expect(served).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument())));
+    const result = await validate(JSON.parse(JSON.stringify(served)));
+    if (!result.valid) throw new Error(compileErrors(result));
+    expect(served.openapi).toBe('3.1.0');
+  });
+
+  it('names the /functions/v1 server, the three security schemes and the area error shapes', () => {
+    const document = buildOpenApiDocument() as any;
+    expect(document.servers[0].url).toBe('/functions/v1');
+    expect(document.components.securitySchemes).toEqual(expect.objectContaining({
+      apiKey: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+      session: expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }),
+      webhookSignature: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Service-Signature' }),
+    }));
+    const errorRef = (path: string, method: string, status: string) => document.paths[path][method].responses[status].content['application/json'].schema.$ref;
+    expect(errorRef('/api-keys', 'delete', '404')).toBe('#/components/schemas/TextError');
+    expect(errorRef('/platform-api/operators/me/members/{id}', 'patch', '404')).toBe('#/components/schemas/TeamError');
+    expect(errorRef('/auth/v1/token', 'post', '400')).toBe('#/components/schemas/OAuthError');
+    expect(errorRef('/gateway', 'post', '404')).toBe('#/components/schemas/CodedError');
+    expect(errorRef('/api-keys', 'post', '413')).toBe('#/components/schemas/TextError');
+    expect(errorRef('/operator-data-api/entities', 'post', '415')).toBe('#/components/schemas/CodedError');
   });
 });
 
