@@ -25,6 +25,7 @@ const baseUrl = z
   .url({ protocol: /^https?$/ })
   .max(2000)
   .refine((value) => {
+    if (!URL.canParse(value)) return false;
     const url = new URL(value);
     return !url.username && !url.password && !url.search && !url.hash;
   }, 'must be an http(s) URL without credentials, query or fragment')
@@ -103,11 +104,11 @@ const routes: Array<Parameters<typeof registry.registerPath>[0]> = [
   { method: 'get', path: '/connections-api/connectors', summary: "List the operator's connectors", responses: { 200: ok(z.array(ConnectorSummary), 'Newest first'), ...authErrors } },
   {
     method: 'get', path: '/connections-api/connectors/{id}', summary: 'Get a connector with its document', request: { params: IdParams },
-    responses: { 200: ok(Connector, 'The connector'), ...authErrors, 404: jsonContent(CodedError, 'CONNECTOR_NOT_FOUND') },
+    responses: { 200: ok(Connector, 'The connector'), 400: badInput, ...authErrors, 404: jsonContent(CodedError, 'CONNECTOR_NOT_FOUND') },
   },
   {
     method: 'delete', path: '/connections-api/connectors/{id}', summary: 'Delete a connector (its connections then answer CONNECTOR_NOT_FOUND)', request: { params: IdParams },
-    responses: { 200: ok(z.object({ id: z.string(), deleted: z.literal(true) }), 'Deleted'), ...authErrors, 404: jsonContent(CodedError, 'CONNECTOR_NOT_FOUND') },
+    responses: { 200: ok(z.object({ id: z.string(), deleted: z.literal(true) }), 'Deleted'), 400: badInput, ...authErrors, 404: jsonContent(CodedError, 'CONNECTOR_NOT_FOUND') },
   },
   {
     method: 'post', path: '/connections-api/connections', summary: 'Create a connection (credentials are stored encrypted)',
@@ -117,7 +118,7 @@ const routes: Array<Parameters<typeof registry.registerPath>[0]> = [
   { method: 'get', path: '/connections-api/connections', summary: "List the operator's connections", responses: { 200: ok(z.array(Connection), 'Newest first'), ...authErrors } },
   {
     method: 'get', path: '/connections-api/connections/{id}', summary: 'Get a connection (never its credentials)', request: { params: IdParams },
-    responses: { 200: ok(Connection, 'The connection'), ...authErrors, 404: jsonContent(CodedError, 'CONNECTION_NOT_FOUND') },
+    responses: { 200: ok(Connection, 'The connection'), 400: badInput, ...authErrors, 404: jsonContent(CodedError, 'CONNECTION_NOT_FOUND') },
   },
   {
     method: 'patch', path: '/connections-api/connections/{id}', summary: 'Rename, re-key, re-point or (de)activate a connection',

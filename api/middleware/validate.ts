@@ -42,6 +42,12 @@ export function defaultValidationError(result: { missing: string[]; problems: Fi
   return new AppError(400, 'VALIDATION_FAILED', `Invalid input: ${summary}`, { details: result.problems });
 }
 
+/** PostgreSQL text cannot hold NUL, so a `%00` in a query or path parameter is a 400, never a query error (500). */
+function rejectNul(raw: Record<string, unknown>, toError: typeof defaultValidationError): void {
+  const fields = Object.entries(raw).filter(([, value]) => (Array.isArray(value) ? value : [value]).some((item) => typeof item === 'string' && item.includes('\u0000')));
+  if (fields.length > 0) throw toError({ missing: [], problems: fields.map(([field]) => ({ field, message: 'must not contain NUL characters' })) });
+}
+
 /**
  * Validates body, query and route params with zod before the handler runs; the parsed values are on
  * `ctx.state.input`, read with `inputOf`. The 4xx names every offending field.
@@ -55,6 +61,7 @@ export function validate(schemas: InputSchemas, toError = defaultValidationError
       const schema = schemas[part];
       if (!schema) continue;
       const raw = (part === 'body' ? ctx.request.body : part === 'query' ? ctx.query : ctx.params) ?? {};
+      if (part !== 'body') rejectNul(raw as Record<string, unknown>, toError);
       const result = schema.safeParse(raw);
       if (!result.success) throw toError(describeIssues(result.error, raw, part));
       input[part] = result.data;
