@@ -8,7 +8,7 @@ import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { principalOf } from '../middleware/authenticate';
 import { inputOf } from '../middleware/validate';
-import { freeToolName, sealWebhooks, workflowWrite } from './persist';
+import { freeToolName, sealWebhooks, withToolNameRetry, workflowWrite } from './persist';
 import { ListWorkflowsQuery, WorkflowIdParams } from './schema';
 
 function validBody(ctx: Context): WorkflowBody {
@@ -35,13 +35,13 @@ export async function createWorkflowHandler(deps: AppDeps, ctx: Context): Promis
   const body = validBody(ctx);
   const operatorId = principalOf(ctx).operatorId;
   const id = prefixedId('wf');
-  const row = await deps.db.transaction(async (trx) => {
+  const row = await withToolNameRetry(() => deps.db.transaction(async (trx) => {
     const { nodes, webhooks } = sealWebhooks(body.nodes, [], deps.keyring, operatorId, id);
     const created = await insertWorkflow(trx, operatorId, id, workflowWrite(body, nodes, await freeToolName(trx, operatorId, body.name)));
     await replaceWebhooks(trx, operatorId, id, webhooks);
     await syncAutomationSchedules(deps.temporal.client, deps.config, { operatorId, workflowId: id, previous: [], next: body.active ? nodes : null });
     return created;
-  });
+  }));
   ctx.status = 201;
   ctx.body = { success: true, data: toWorkflowRecord(row) };
 }
@@ -65,7 +65,7 @@ export async function updateWorkflowHandler(deps: AppDeps, ctx: Context): Promis
   const { params } = inputOf(ctx, { params: WorkflowIdParams });
   const body = validBody(ctx);
   const operatorId = principalOf(ctx).operatorId;
-  const row = await deps.db.transaction(async (trx) => {
+  const row = await withToolNameRetry(() => deps.db.transaction(async (trx) => {
     const existing = await findWorkflow(trx, operatorId, params.id, { forUpdate: true });
     if (!existing) throw new AppError(404, 'WORKFLOW_NOT_FOUND', 'Workflow not found');
     const { nodes, webhooks } = sealWebhooks(body.nodes, await webhooksOfWorkflow(trx, operatorId, existing.id), deps.keyring, operatorId, existing.id);
@@ -74,7 +74,7 @@ export async function updateWorkflowHandler(deps: AppDeps, ctx: Context): Promis
     await replaceWebhooks(trx, operatorId, existing.id, webhooks);
     await syncAutomationSchedules(deps.temporal.client, deps.config, { operatorId, workflowId: existing.id, previous: existing.nodes, next: body.active ? nodes : null });
     return updated;
-  });
+  }));
   ctx.body = { success: true, data: toWorkflowRecord(row) };
 }
 

@@ -35,10 +35,16 @@ export function sealWebhooks(nodes: WorkflowNode[], existing: WebhookRow[], keyr
   return { nodes: stored, webhooks };
 }
 
-/** The first free tool name for `name` among the operator's other workflows: `slug`, then `slug_2`, `slug_3`, … */
+/**
+ * The first free tool name for `name` among the operator's other workflows: `slug`, then `slug_2`, `slug_3`, …
+ * The names in use are read by a prefix short enough to include suffixed variants of a 64-character slug
+ * (`withSuffix` shortens the slug to make room). A transaction lock per operator serialises the choice, so
+ * concurrent creates of the same name get different names instead of a unique-index violation.
+ */
 export async function freeToolName(trx: Knex.Transaction, operatorId: string, name: string, exceptId?: string): Promise<string> {
+  await trx.raw("SELECT pg_advisory_xact_lock(hashtext('workflow-tool-names:' || ?))", [operatorId]);
   const slug = toolNameOf(name);
-  const taken = await toolNamesLike(trx, operatorId, slug, exceptId);
+  const taken = await toolNamesLike(trx, operatorId, slug.slice(0, 40), exceptId);
   if (!taken.has(slug)) return slug;
   for (let n = 2; ; n += 1) {
     const candidate = withSuffix(slug, n);
@@ -59,4 +65,23 @@ export function workflowWrite(body: WorkflowBody, nodes: WorkflowNode[], toolNam
     edges: body.edges,
     trigger_events: triggerEvents,
   };
+}
+
+const TOOL_NAME_INDEX = 'workflows_tool_name_idx';
+
+/**
+ * Runs a write that picks a tool name, again when a concurrent write took the same name first (the
+ * unique index refuses the second): the retry sees the name taken and picks the next one.
+ *
+ * @example const row = await withToolNameRetry(() => deps.db.transaction(async (trx) => insert(trx)))
+ */
+export async function withToolNameRetry<T>(write: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await write();
+    } catch (error) {
+      const pgError = error as { code?: string; constraint?: string };
+      if (attempt >= attempts || pgError.code !== '23505' || pgError.constraint !== TOOL_NAME_INDEX) throw error;
+    }
+  }
 }

@@ -157,6 +157,23 @@ describe('workflow management API (/workflows-api)', () => {
       expect(row.deleted_at).not.toBeNull();
     });
 
+    it('keeps tool names unique: long names, renames onto a taken name and concurrent creates each get a free one', async () => {
+      const long = 'A very long workflow name that goes well past the sixty four characters of a tool name';
+      const first = await acme.create({ ...DESIGN_EXAMPLE, name: `${long} one` });
+      const second = await acme.create({ ...DESIGN_EXAMPLE, name: `${long} two` });
+      expect(first.mcp_tool_name).toHaveLength(64);
+      expect(second.mcp_tool_name).toMatch(/_2$/);
+      const renamed = await acme.wf(`/workflows/${second.id}`, { method: 'PUT', body: { ...second, name: `${long} three` } });
+      expect(renamed.status).toBe(200);
+      const other = await acme.create({ ...DESIGN_EXAMPLE, name: 'Rename target' });
+      const onto = await acme.wf(`/workflows/${other.id}`, { method: 'PUT', body: { ...other, name: `${long} one` } });
+      expect(onto.status).toBe(200);
+      const concurrent = await Promise.all(Array.from({ length: 4 }, () => acme.wf('/workflows', { method: 'POST', body: { ...DESIGN_EXAMPLE, name: 'Same name' } })));
+      expect(concurrent.map((response) => response.status)).toEqual([201, 201, 201, 201]);
+      const names = [first, renamed.body.data, onto.body.data, ...concurrent.map((response) => response.body.data)].map((record) => record.mcp_tool_name);
+      expect(new Set(names).size).toBe(names.length);
+    });
+
     it('validates list paging and reports usage for the month', async () => {
       expect(await acme.wf('/workflows?limit=0')).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED' } } });
       const usage = await acme.wf('/usage');
