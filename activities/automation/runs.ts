@@ -51,7 +51,21 @@ export function createRunActivities({ db, config }: ActivityDeps) {
           usageMonth: month,
           reserved: missing.length > 0 ? { actions: 0, aiActions: 0 } : budget,
         });
-        if (!created) return { kind: 'duplicate', runId: row.id };
+        const started: BeginRunResult = {
+          kind: 'started',
+          runId: row.id,
+          workflow: { id: workflow.id, name: workflow.name, version: workflow.version },
+          definition,
+          triggerNodeId: trigger.id,
+          triggerType: trigger.type,
+          reserved: budget,
+        };
+        if (!created) {
+          // The same run id is this begin retried after it committed (a lost result, a timeout): carry on with what it stored.
+          if (row.id !== input.runId) return { kind: 'duplicate', runId: row.id };
+          if (row.status === 'running') return { ...started, reserved: { actions: row.reserved_actions, aiActions: row.reserved_ai_actions } };
+          return { kind: 'rejected', run: toRunRecord(row) };
+        }
 
         const reject = async (error: RunError): Promise<BeginRunResult> => {
           const closed = await closeRun(trx, input.operatorId, row.id, { status: 'failed', output: null, nodes: [], error, nothingReserved: true });
@@ -65,15 +79,7 @@ export function createRunActivities({ db, config }: ActivityDeps) {
           const which = budget.aiActions > 0 ? 'Actions or AI Actions' : 'Actions';
           return reject({ code: 'QUOTA_EXCEEDED', message: `Monthly ${which} quota exceeded (limits: ${limits.actions} Actions, ${limits.aiActions} AI Actions)` });
         }
-        return {
-          kind: 'started',
-          runId: row.id,
-          workflow: { id: workflow.id, name: workflow.name, version: workflow.version },
-          definition,
-          triggerNodeId: trigger.id,
-          triggerType: trigger.type,
-          reserved: budget,
-        };
+        return started;
       });
     },
 
