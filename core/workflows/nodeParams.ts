@@ -3,6 +3,8 @@ import { cronProblem, inputSchemaProblems, timezoneProblem } from './triggerSche
 import type { NodeType } from './types';
 
 /** The params rule of every node type (DESIGN.md "Workflows"), used by `validateWorkflowBody`. */
+
+/** Problems found so far, each naming its field path. */
 export type Problems = Array<{ field: string; message: string }>;
 type Check = (value: unknown, field: string, problems: Problems) => void;
 interface Param {
