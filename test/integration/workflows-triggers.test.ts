@@ -139,7 +139,7 @@ describe('workflow triggers: events, webhooks, schedules', () => {
       expect(JSON.stringify(await app.deps.db('workflows').where({ id: workflow.id }).first())).not.toContain(secret);
     });
 
-    it('refuses a missing or wrong signature (401), an unknown webhook (404) and a non-JSON body (400)', async () => {
+    it('refuses a missing or wrong signature (401), an unknown webhook (404), a body over the limit (413) and a non-JSON body (400)', async () => {
       const body = JSON.stringify({ ref: 'r-1' });
       expect(await http(`${app.url}/webhook-receiver/${webhookId}`, { method: 'POST', rawBody: body, headers: { 'content-type': 'application/json' } })).toMatchObject({
         status: 401,
@@ -148,6 +148,11 @@ describe('workflow triggers: events, webhooks, schedules', () => {
       const wrong = await http(`${app.url}/webhook-receiver/${webhookId}`, { method: 'POST', rawBody: body, headers: { 'content-type': 'application/json', 'x-service-signature': sign(body, 'not-the-secret-at-all') } });
       expect(wrong.status).toBe(401);
       expect(await http(`${app.url}/webhook-receiver/whk_unknown`, { method: 'POST', body: { ref: 'x' } })).toMatchObject({ status: 404, body: { success: false, error: { code: 'WEBHOOK_NOT_FOUND', message: 'Webhook not found' } } });
+      const huge = JSON.stringify({ ref: 'x'.repeat(app.deps.config.WEBHOOK_BODY_LIMIT_BYTES) });
+      expect(await http(`${app.url}/webhook-receiver/${webhookId}`, { method: 'POST', rawBody: huge, headers: { 'content-type': 'application/json', 'x-service-signature': sign(huge, secret) } })).toMatchObject({
+        status: 413,
+        body: { success: false, error: { code: 'PAYLOAD_TOO_LARGE' } },
+      });
       const text = 'ref=r-1';
       expect(await http(`${app.url}/webhook-receiver/${webhookId}`, { method: 'POST', rawBody: text, headers: { 'content-type': 'text/plain', 'x-service-signature': sign(text, secret) } })).toMatchObject({
         status: 400,
