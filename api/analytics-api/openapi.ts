@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { bearerApiKey, bearerSession, CodedError, jsonContent, registry } from '../openapi/registry';
+import * as examples from './examples';
 import { GamesQuery, KpisQuery, PlayerParams, PlayersQuery, ProvidersQuery, RevenueQuery } from './schema';
 
 const security = [{ [bearerApiKey.name]: [] }, { [bearerSession.name]: [] }];
@@ -12,10 +13,10 @@ const errors = (extra: Record<number, string> = {}) => ({
   500: jsonContent(CodedError, 'INTERNAL_ERROR'),
 });
 /** JSON, or with `format=csv` a CSV export (header row first, `X-Truncated` says whether rows were cut at 1 MB). */
-const jsonOrCsv = (schema: z.ZodType, description: string) => ({
+const jsonOrCsv = (schema: z.ZodType, description: string, example: unknown) => ({
   description,
   headers: z.object({ 'X-Truncated': z.enum(['true', 'false']).optional().openapi({ description: 'CSV only: rows were cut to stay within 1 MB' }) }),
-  content: { 'application/json': { schema }, 'text/csv': { schema: z.string() } },
+  content: { 'application/json': { schema, example }, 'text/csv': { schema: z.string() } },
 });
 const listOf = (data: z.ZodRawShape) => z.object({ success: z.literal(true), data: z.object(data), truncated: z.boolean().describe('true when rows were cut to stay within 1 MB') });
 
@@ -38,33 +39,33 @@ const ProviderRow = registry.register('ProviderRow', z.object({ provider: z.stri
 
 registry.registerPath({
   method: 'get', path: path('/kpis'), summary: 'Headline KPIs', security, request: { query: KpisQuery },
-  responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.object({ kpis: Kpis, currency: z.string(), range: Range, refreshed_at: refreshedAt }) }), 'KPIs'), ...errors() },
+  responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.object({ kpis: Kpis, currency: z.string(), range: Range, refreshed_at: refreshedAt }) }), 'KPIs', examples.kpis), ...errors() },
 });
 registry.registerPath({
   method: 'get', path: path('/revenue'), summary: 'Revenue per day, week or month', security, request: { query: RevenueQuery },
   responses: {
-    200: jsonOrCsv(listOf({ period: z.enum(['daily', 'weekly', 'monthly']), currency: z.string(), range: Range, refreshed_at: refreshedAt, rows: z.array(RevenueRow) }), 'Revenue rows'),
+    200: jsonOrCsv(listOf({ period: z.enum(['daily', 'weekly', 'monthly']), currency: z.string(), range: Range, refreshed_at: refreshedAt, rows: z.array(RevenueRow) }), 'Revenue rows', examples.revenue),
     ...errors(),
   },
 });
 registry.registerPath({
   method: 'get', path: path('/players'), summary: 'List players (PII stays encrypted)', security, request: { query: PlayersQuery },
-  responses: { 200: jsonOrCsv(listOf({ total: z.number().int(), has_more: z.boolean(), players: z.array(PlayerItem) }), 'A page of players'), ...errors() },
+  responses: { 200: jsonOrCsv(listOf({ total: z.number().int(), has_more: z.boolean(), players: z.array(PlayerItem) }), 'A page of players', examples.players), ...errors() },
 });
 registry.registerPath({
   method: 'get', path: path('/players/{id}'), summary: 'One player with decrypted PII, states and recent events', security,
   request: { params: PlayerParams.extend({ id: PlayerParams.shape.id.openapi({ description: 'external id' }) }) },
-  responses: { 200: jsonContent(z.object({ success: z.literal(true), data: PlayerDetail }), 'Player'), ...errors({ 404: 'NOT_FOUND' }) },
+  responses: { 200: jsonContent(z.object({ success: z.literal(true), data: PlayerDetail }), 'Player', examples.playerDetail), ...errors({ 404: 'NOT_FOUND' }) },
 });
 registry.registerPath({
   method: 'get', path: path('/games'), summary: 'Game rows', security, request: { query: GamesQuery },
-  responses: { 200: jsonOrCsv(listOf({ currency: z.string(), refreshed_at: refreshedAt, games: z.array(GameRow) }), 'Game rows'), ...errors() },
+  responses: { 200: jsonOrCsv(listOf({ currency: z.string(), refreshed_at: refreshedAt, games: z.array(GameRow) }), 'Game rows', examples.games), ...errors() },
 });
 registry.registerPath({
   method: 'get', path: path('/providers'), summary: 'Payment provider rows', security, request: { query: ProvidersQuery },
-  responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.object({ providers: z.array(ProviderRow), currency: z.string(), refreshed_at: refreshedAt }) }), 'Providers'), ...errors() },
+  responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.object({ providers: z.array(ProviderRow), currency: z.string(), refreshed_at: refreshedAt }) }), 'Providers', examples.providers), ...errors() },
 });
 registry.registerPath({
   method: 'post', path: path('/refresh'), summary: 'Refresh the aggregate views now (rate class analytics:refresh)', security,
-  responses: { 200: jsonContent(z.object({ success: z.literal(true), message: z.literal('Views refreshed'), refreshed_at: z.string() }), 'Refreshed'), ...errors() },
+  responses: { 200: jsonContent(z.object({ success: z.literal(true), message: z.literal('Views refreshed'), refreshed_at: z.string() }), 'Refreshed', examples.refreshed), ...errors() },
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { bearerApiKey, bearerSession, jsonContent, registry, TextError } from '../openapi/registry';
+import * as examples from './examples';
 
 export const CreateKeyBody = z.object({
   operatorId: z.string().min(1),
@@ -43,11 +44,12 @@ registry.registerPath({
   path: '/api-keys',
   summary: 'Create an API key (the plaintext is returned once)',
   security,
-  request: { body: jsonContent(CreateKeyBody, 'The operator and an optional label') },
+  request: { body: jsonContent(CreateKeyBody, 'The operator and an optional label', examples.createKeyBody) },
   responses: {
     201: jsonContent(
       z.object({ success: z.literal(true), data: z.object({ id: z.uuid(), key: z.string(), label: z.string(), createdAt: z.string() }) }),
       'Created',
+      examples.createdKey,
     ),
     400: jsonContent(TextError, 'operatorId is required'),
     ...authErrors,
@@ -61,7 +63,7 @@ registry.registerPath({
   summary: "List the authenticated operator's keys (hashes only)",
   security,
   responses: {
-    200: jsonContent(z.object({ success: z.literal(true), data: z.array(ApiKeyRecord) }), 'Keys, newest first'),
+    200: jsonContent(z.object({ success: z.literal(true), data: z.array(ApiKeyRecord) }), 'Keys, newest first', examples.keyList),
     ...authErrors,
     500: jsonContent(TextError, 'Failed to list keys'),
   },
@@ -72,9 +74,9 @@ registry.registerPath({
   path: '/api-keys',
   summary: 'Rename a key',
   security,
-  request: { body: jsonContent(RenameKeyBody, 'Key id and new label') },
+  request: { body: jsonContent(RenameKeyBody, 'Key id and new label', examples.renameKeyBody) },
   responses: {
-    200: jsonContent(Message, 'Key renamed'),
+    200: jsonContent(Message, 'Key renamed', examples.keyRenamed),
     400: jsonContent(TextError, 'id and label are required'),
     ...authErrors,
     404: jsonContent(TextError, 'Key not found'),
@@ -89,7 +91,7 @@ registry.registerPath({
   security,
   request: { query: DeleteKeyQuery },
   responses: {
-    200: jsonContent(Message, 'Key revoked / Key deleted'),
+    200: jsonContent(Message, 'Key revoked / Key deleted', examples.keyRevoked),
     400: jsonContent(TextError, "Query parameter 'id' is required, last-key guard, or active key on hard delete"),
     ...authErrors,
     404: jsonContent(TextError, 'Key not found'),
@@ -102,11 +104,12 @@ registry.registerPath({
   path: '/api-keys/{id}/mcp',
   summary: 'Enable MCP for a key and set its workflow allowlist',
   security,
-  request: { params: KeyIdParams, body: jsonContent(McpSettingsBody, 'MCP flag and allowlist (null = every exposed workflow)') },
+  request: { params: KeyIdParams, body: jsonContent(McpSettingsBody, 'MCP flag and allowlist (null = every exposed workflow)', examples.mcpSettingsBody) },
   responses: {
     200: jsonContent(
       z.object({ success: z.literal(true), data: z.object({ id: z.uuid(), mcp_enabled: z.boolean(), mcp_workflow_allowlist: z.array(z.string()).nullable() }) }),
       'Updated settings',
+      examples.mcpSettings,
     ),
     400: jsonContent(TextError, 'Invalid MCP settings, or Unknown workflow ids in mcp_workflow_allowlist (ids that are not this operator’s workflows)'),
     ...authErrors,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CodedError, jsonContent, OAuthError, registry } from '../openapi/registry';
+import * as examples from './examples';
 
 export const SignupBody = z.object({
   email: z.email().max(254).transform((email) => email.trim().toLowerCase()),
@@ -23,7 +24,7 @@ registry.registerPath({
   method: 'post',
   path: '/auth/v1/signup',
   summary: 'Create an organisation (operator) with the caller as its Owner',
-  request: { body: jsonContent(SignupBody, 'New organisation and its Owner') },
+  request: { body: jsonContent(SignupBody, 'New organisation and its Owner', examples.signupBody) },
   responses: {
     201: jsonContent(
       z.object({
@@ -31,6 +32,7 @@ registry.registerPath({
         data: z.object({ user: z.object({ id: z.string(), email: z.string() }), operator: z.object({ id: z.string(), name: z.string() }), session: Session }),
       }),
       'Created',
+      examples.signedUp,
     ),
     400: jsonContent(CodedError, 'MISSING_FIELDS or VALIDATION_FAILED'),
     409: jsonContent(CodedError, 'EMAIL_TAKEN'),
@@ -44,10 +46,10 @@ registry.registerPath({
   summary: 'Sign in (grant_type=password) or renew a session (grant_type=refresh_token)',
   request: {
     query: TokenQuery,
-    body: jsonContent(z.union([PasswordGrantBody, RefreshGrantBody]), 'Credentials or refresh token'),
+    body: jsonContent(z.union([PasswordGrantBody, RefreshGrantBody]), 'Credentials or refresh token', examples.passwordGrantBody),
   },
   responses: {
-    200: jsonContent(Session, 'A new session'),
+    200: jsonContent(Session, 'A new session', examples.session),
     400: jsonContent(OAuthError, 'invalid_grant, invalid_request or unsupported_grant_type'),
     429: jsonContent(OAuthError, 'RATE_LIMITED'),
   },

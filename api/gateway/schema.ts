@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { bearerApiKey, CodedError, jsonContent, registry } from '../openapi/registry';
+import * as examples from './examples';
 
 export const GatewayBody = z.object({
   connectionId: z.string().min(1).max(200),
@@ -26,9 +27,9 @@ registry.registerPath({
     "the best-matching endpoint of the connector's OpenAPI document is called with the connection's credentials. " +
     'Other methods on /gateway answer 405 METHOD_NOT_ALLOWED. Rate class gateway:execute.',
   security: [{ [bearerApiKey.name]: [] }],
-  request: { body: jsonContent(GatewayBody, 'Connection, operation and canonical params') },
+  request: { body: jsonContent(GatewayBody, 'Connection, operation and canonical params', examples.gatewayBody) },
   responses: {
-    200: jsonContent(z.object({ success: z.literal(true), data: z.unknown(), latencyMs: z.number() }), 'Provider 2xx; data translated to canonical names'),
+    200: jsonContent(z.object({ success: z.literal(true), data: z.unknown(), latencyMs: z.number() }), 'Provider 2xx; data translated to canonical names', examples.gatewayResult),
     400: jsonContent(CodedError, 'MISSING_FIELDS, VALIDATION_FAILED, CONNECTION_INACTIVE, BLUEPRINT_NO_SPEC or DESTINATION_NOT_ALLOWED'),
     401: jsonContent(CodedError, 'AUTH_MISSING, AUTH_INVALID or AUTH_REVOKED'),
     404: jsonContent(CodedError, 'CONNECTION_NOT_FOUND, CONNECTOR_NOT_FOUND or OPERATION_NOT_FOUND'),

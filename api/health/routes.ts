@@ -31,7 +31,10 @@ registry.registerPath({
   method: 'get',
   path: '/healthz',
   summary: 'Liveness and readiness: 200 once PostgreSQL and Temporal answer, 503 otherwise',
-  responses: { 200: jsonContent(Health, 'Ready'), 503: jsonContent(Health, 'A dependency is unreachable') },
+  responses: {
+    200: jsonContent(Health, 'Ready', { status: 'ok', checks: { database: 'ok', temporal: 'ok' } }),
+    503: jsonContent(Health, 'A dependency is unreachable', { status: 'unavailable', checks: { database: 'ok', temporal: 'unavailable' } }),
+  },
 });
 
 /** `GET /healthz`: 200 `{ status: "ok" }` when the database and Temporal both answer, else 503. */

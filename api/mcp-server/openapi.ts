@@ -48,8 +48,28 @@ const headers = z.object({
   'mcp-protocol-version': z.string().optional().describe('2025-06-18 (also accepted: 2025-03-26, 2024-11-05, 2025-11-25)'),
 });
 
+/** `tools/list` and its answer (README "MCP server"); test/integration/openapi-examples.test.ts validates both. */
+const toolsListRequest = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+const toolsListResult = {
+  jsonrpc: '2.0',
+  id: 1,
+  result: {
+    tools: [
+      {
+        name: 'kyc_check',
+        description: 'Checks a player with the KYC supplier and stores kyc_status',
+        inputSchema: { type: 'object', properties: { playerId: { type: 'string' } }, required: ['playerId'] },
+      },
+    ],
+  },
+};
+
 const postResponses = {
-  200: jsonContent(z.union([JsonRpcResult, JsonRpcError]), 'Result; also -32601 method not found and -32602 invalid params. Execution failures are results with isError: true'),
+  200: jsonContent(
+    z.union([JsonRpcResult, JsonRpcError]),
+    'Result; also -32601 method not found and -32602 invalid params. Execution failures are results with isError: true',
+    toolsListResult,
+  ),
   202: { description: 'Notification or client response accepted (no body)' },
   400: jsonContent(JsonRpcError, '-32700 parse error, -32600 invalid request (also an unsupported MCP-Protocol-Version or a malformed Mcp-Session-Id)'),
   401: jsonContent(JsonRpcError, '-32001 code: AUTH_MISSING, AUTH_INVALID_FORMAT, AUTH_INVALID or AUTH_REVOKED'),
@@ -69,7 +89,7 @@ registry.registerPath({
   summary: 'MCP server: operator workflows as tools',
   description,
   security: [{ [bearerApiKey.name]: [] }],
-  request: { headers, body: jsonContent(JsonRpcRequest, 'A JSON-RPC request or notification') },
+  request: { headers, body: jsonContent(JsonRpcRequest, 'A JSON-RPC request or notification', toolsListRequest) },
   responses: postResponses,
 });
 
@@ -79,7 +99,7 @@ registry.registerPath({
   summary: 'MCP server, legacy path with the operator id (must be the key’s operator)',
   description,
   security: [{ [bearerApiKey.name]: [] }],
-  request: { params: z.object({ operatorId: z.string() }), headers, body: jsonContent(JsonRpcRequest, 'A JSON-RPC request or notification') },
+  request: { params: z.object({ operatorId: z.string() }), headers, body: jsonContent(JsonRpcRequest, 'A JSON-RPC request or notification', toolsListRequest) },
   responses: postResponses,
 });
 

@@ -62,8 +62,15 @@ export const OAuthError = registry.register(
 
 const ERROR_SCHEMAS: Partial<Record<ErrorFormat, string>> = { text: 'TextError', coded: 'CodedError', team: 'TeamError', oauth: 'OAuthError' };
 
-export function jsonContent(schema: z.ZodType, description: string) {
-  return { description, content: { 'application/json': { schema } } };
+/**
+ * A JSON request body or response. `example` goes on the media type, where Swagger UI shows it and
+ * Schemathesis' examples phase sends it; `test/integration/openapi-examples.test.ts` checks that it
+ * validates against `schema`, so an example cannot drift from the contract.
+ *
+ * @example jsonContent(EventBody, 'The event', { eventType: 'transaction', data: { type: 'deposit', amount: 5000, currency: 'EUR' } })
+ */
+export function jsonContent(schema: z.ZodType, description: string, example?: unknown) {
+  return { description, content: { 'application/json': example === undefined ? { schema } : { schema, example } } };
 }
 
 type Operation = { requestBody?: unknown; responses?: Record<string, unknown> };

@@ -10,10 +10,19 @@ registry.registerPath({
   security: [{ [webhookSignature.name]: [] }, {}],
   request: {
     params: z.object({ webhookId: z.string().describe('whk_…') }),
-    body: jsonContent(z.unknown(), 'Any JSON document; it becomes the run\'s trigger payload'),
+    body: jsonContent(z.unknown(), 'Any JSON document; it becomes the run\'s trigger payload', {
+      ref: 'r-42',
+      event: 'kyc.completed',
+      playerId: 'p-42',
+      status: 'approved',
+    }),
   },
   responses: {
-    202: jsonContent(z.object({ success: z.literal(true), data: z.object({ accepted: z.literal(true), runId: z.string().describe('run_…') }) }), 'Accepted; the run starts in the background'),
+    202: jsonContent(
+      z.object({ success: z.literal(true), data: z.object({ accepted: z.literal(true), runId: z.string().describe('run_…') }) }),
+      'Accepted; the run starts in the background',
+      { success: true, data: { accepted: true, runId: 'run_8a2c6e0f4b9d3e7a1c5f9b3d7e1a5c0f' } },
+    ),
     400: jsonContent(CodedError, 'INVALID_JSON: the body is not JSON'),
     401: jsonContent(CodedError, 'INVALID_SIGNATURE: missing or wrong X-Service-Signature'),
     404: jsonContent(CodedError, 'WEBHOOK_NOT_FOUND: unknown webhook, or its workflow is inactive or deleted'),

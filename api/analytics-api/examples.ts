@@ -1,0 +1,90 @@
+/** Examples of the analytics document (analytics-api/openapi.ts); test/integration/openapi-examples.test.ts validates them. */
+const refreshed_at = '2026-03-15T12:00:04.318Z';
+
+export const kpis = {
+  success: true,
+  data: {
+    kpis: { total_players: 10412, active_players_today: 1873, total_ggr: 184230.5, total_deposits: 912400, total_withdrawals: 405150.25, avg_deposit: 212.73 },
+    currency: 'EUR',
+    range: { start: '2026-02-14', end: '2026-03-15' },
+    refreshed_at,
+  },
+};
+
+export const revenue = {
+  success: true,
+  data: {
+    period: 'weekly',
+    currency: 'EUR',
+    range: { start: '2025-12-22', end: '2026-03-15' },
+    refreshed_at,
+    rows: [
+      { date: '2026-03-02', total_ggr: 41210.75, total_deposits: 203500, depositing_players: 962, active_players: 3120 },
+      { date: '2026-03-09', total_ggr: 38904.1, total_deposits: 198250, depositing_players: 941, active_players: 3057 },
+    ],
+  },
+  truncated: false,
+};
+
+const player = {
+  id: 'ent_9b3f7c1e5a2d8f4b6c0e9a7d3f1b5c2e',
+  external_id: 'p-42',
+  entity_type: 'player',
+  created_at: '2026-01-08T14:03:22.117Z',
+  updated_at: '2026-03-12T08:41:09.562Z',
+};
+
+export const players = {
+  success: true,
+  data: {
+    total: 1,
+    has_more: false,
+    players: [{ ...player, data: { country: 'GB', first_name: 'enc:v1:k1:c2FtcGxlLWNpcGhlcnRleHQ', status: 'active', registered_at: '2026-01-08T14:03:22Z' } }],
+  },
+  truncated: false,
+};
+
+export const playerDetail = {
+  success: true,
+  data: {
+    ...player,
+    data: { country: 'GB', first_name: 'Ada', email: 'ada@example.com', status: 'active', registered_at: '2026-01-08T14:03:22Z' },
+    states: [
+      { state_key: 'balance', value: 125.5, updated_at: '2026-03-12T08:41:09.562Z' },
+      { state_key: 'kyc_status', value: 'approved', updated_at: '2026-01-09T10:15:00.000Z' },
+      { state_key: 'risk_score', value: { score: 12, level: 'low' }, updated_at: '2026-03-01T07:30:00.000Z' },
+      { state_key: 'loyalty_tier', value: 'gold', updated_at: '2026-02-20T18:22:41.003Z' },
+    ],
+    recentEvents: [
+      { id: 'eev_4c8e2a6f0b9d3e7a1c5f8b2d6e0a4c9f', event_type: 'transaction', data: { type: 'deposit', amount: 5000, currency: 'EUR', status: 'completed', provider: 'stripe' }, created_at: '2026-03-12T08:41:09.120Z' },
+      { id: 'eev_1a5d9f3b7e2c6a0d4f8b3e7c1a5d9f2b', event_type: 'game_activity', data: { game_id: 'starburst', game_name: 'Starburst', bet_amount: 2, win_amount: 0, currency: 'EUR' }, created_at: '2026-03-11T21:17:44.908Z' },
+    ],
+  },
+};
+
+export const games = {
+  success: true,
+  data: {
+    currency: 'EUR',
+    refreshed_at,
+    games: [
+      { game_name: 'Starburst', rounds: 48211, ggr: 6120.4, unique_players: 1320, avg_bet: 1.85 },
+      { game_name: 'Book of Dead', rounds: 39870, ggr: 5233.9, unique_players: 1104, avg_bet: 2.1 },
+    ],
+  },
+  truncated: false,
+};
+
+export const providers = {
+  success: true,
+  data: {
+    providers: [
+      { provider: 'stripe', volume: 4210, total_amount: 893400, success_rate: 0.97 },
+      { provider: 'paysafe', volume: 1180, total_amount: 241900, success_rate: 0.93 },
+    ],
+    currency: 'EUR',
+    refreshed_at,
+  },
+};
+
+export const refreshed = { success: true, message: 'Views refreshed', refreshed_at };
