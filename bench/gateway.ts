@@ -4,9 +4,9 @@
  * own embedded PostgreSQL, Temporal dev server, in-process worker and API; loopback only; bounded in
  * request count and time; stops everything by itself.
  */
-import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { bareWorkflowRoundTrip, runBench } from './lib/baseline';
 import { benchOperator, post, startBenchStack } from './lib/stack';
 import { measure as measureWithin, percentile, say, type Measured } from './lib/stats';
 
@@ -89,10 +89,7 @@ async function main(): Promise<void> {
       expectOk(fetch(`${api.url}/gateway`, json({ connectionId: conn.data.id, operation, params: { playerId: 'p-1' } }, key)), 'gateway').then((body) => {
         if (body.data.status !== 'approved') throw new Error('gateway answered without translation');
       });
-    const bareWorkflow = () =>
-      deps.temporal.client.workflow
-        .execute('diagnosticsWorkflow', { taskQueue: config.TEMPORAL_TASK_QUEUE, workflowId: `bench-${randomUUID()}`, args: [{ message: 'bench' }] })
-        .then(() => undefined);
+    const bareWorkflow = bareWorkflowRoundTrip(deps);
 
     say('warming up…');
     await measure(direct, 50, 4);
@@ -125,10 +122,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    process.stderr.write(`bench failed: ${(error as Error).stack}\n`);
-    process.exit(1);
-  },
-);
+runBench(main);

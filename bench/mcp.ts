@@ -4,9 +4,9 @@
  * run, and their ratio (target ≤ 1.5). Starts its own embedded PostgreSQL, Temporal dev server, in-process
  * worker and API; loopback only; bounded in request count and time; stops everything by itself.
  */
-import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { bareWorkflowRoundTrip, runBench } from './lib/baseline';
 import { benchOperator, post, startBenchStack } from './lib/stack';
 import { measure, percentile, say, type Measured } from './lib/stats';
 
@@ -59,10 +59,7 @@ async function main(): Promise<void> {
       const answer = await post(url, '/mcp-server', { jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: toolName, arguments: { playerId: 'p-1' } } }, apiKey);
       if (answer.result?.isError !== false) throw new Error(`tools/call failed: ${JSON.stringify(answer).slice(0, 300)}`);
     };
-    const bareWorkflow = () =>
-      deps.temporal.client.workflow
-        .execute('diagnosticsWorkflow', { taskQueue: deps.config.TEMPORAL_TASK_QUEUE, workflowId: `bench-${randomUUID()}`, args: [{ message: 'bench' }] })
-        .then(() => undefined);
+    const bareWorkflow = bareWorkflowRoundTrip(deps);
 
     say('warming up…');
     await measure(bareWorkflow, { count: 20, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS });
@@ -88,10 +85,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    process.stderr.write(`bench failed: ${(error as Error).stack}\n`);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -7,9 +7,9 @@
  * so its run is found by its input. Starts its own embedded PostgreSQL, Temporal dev server, in-process
  * worker (with the outbox dispatcher) and API; loopback only; bounded in count and time; stops everything.
  */
-import { randomUUID } from 'node:crypto';
 import { IGAMING_TEMPLATE_ID } from '../core/templates';
 import type { Db } from '../db/knex';
+import { bareWorkflowRoundTrip, runBench } from './lib/baseline';
 import { benchOperator, post, startBenchStack } from './lib/stack';
 import { measure, percentile, say } from './lib/stats';
 
@@ -81,10 +81,7 @@ async function main(): Promise<void> {
       const { reference, writtenAt } = await writeEvent();
       return (await waitCompleted(db, workflowId, reference)).getTime() - writtenAt;
     };
-    const bareWorkflow = () =>
-      deps.temporal.client.workflow
-        .execute('diagnosticsWorkflow', { taskQueue: deps.config.TEMPORAL_TASK_QUEUE, workflowId: `bench-${randomUUID()}`, args: [{ message: 'bench' }] })
-        .then(() => undefined);
+    const bareWorkflow = bareWorkflowRoundTrip(deps);
 
     say('warming up…');
     await measure(bareWorkflow, { count: 20, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS });
@@ -122,10 +119,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    process.stderr.write(`bench failed: ${(error as Error).stack}\n`);
-    process.exit(1);
-  },
-);
+runBench(main);

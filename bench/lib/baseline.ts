@@ -1,0 +1,27 @@
+import { randomUUID } from 'node:crypto';
+import type { AppDeps } from '../../api/deps';
+
+/**
+ * The baseline every Temporal-backed benchmark prints beside its figures: one diagnostics workflow with
+ * one normal activity, started and awaited by the API's Temporal client — the floor of any request that
+ * goes through the server.
+ *
+ * @example const bare = bareWorkflowRoundTrip(stack.deps); await measure(bare, { count: 100, concurrency: 1, timeLimitMs })
+ */
+export function bareWorkflowRoundTrip(deps: AppDeps): () => Promise<void> {
+  return () =>
+    deps.temporal.client.workflow
+      .execute('diagnosticsWorkflow', { taskQueue: deps.config.TEMPORAL_TASK_QUEUE, workflowId: `bench-${randomUUID()}`, args: [{ message: 'bench' }] })
+      .then(() => undefined);
+}
+
+/** Runs a benchmark's `main` and exits: 0 when it finished, 1 with the stack trace when it threw. */
+export function runBench(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (error) => {
+      process.stderr.write(`bench failed: ${(error as Error).stack}\n`);
+      process.exit(1);
+    },
+  );
+}
