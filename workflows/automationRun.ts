@@ -3,6 +3,7 @@ import type { Activities } from '../activities';
 import type { AutomationRunInput } from '../activities/automation/types';
 import { evaluate, isTruthy, renderParams, type RunContext } from '../core/workflows/expressions';
 import { GraphIndex, topologicalOrder } from '../core/workflows/graph';
+import { triggerContextOf } from '../core/workflows/triggerPayload';
 import { isAction, isTrigger, type NodeResult, type RunError } from '../core/workflows/types';
 import { runAction } from './automation/actions';
 import { nodeErrorOf } from './automation/nodeError';
@@ -22,19 +23,6 @@ export interface AutomationProgress {
 
 /** Read by callers waiting on a run (MCP progress notifications): how far the interpreter is. */
 export const automationProgressQuery = defineQuery<AutomationProgress>('automationProgress');
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/**
- * What expressions see as `trigger`: the payload itself, except that a manual or MCP run of an event-triggered
- * workflow given bare event fields sees them as an event's `data`, so `trigger.data.amount` means the same in
- * a test as in production.
- */
-function triggerContextOf(source: string, triggerType: string, event: unknown, payload: unknown): unknown {
-  if (triggerType !== 'trigger.event' || (source !== 'manual' && source !== 'mcp')) return payload;
-  if (isRecord(payload) && isRecord(payload.data)) return payload;
-  return { id: null, event, operatorId: null, occurredAt: null, entity: null, data: payload };
-}
 
 export type AutomationRunResult = { kind: 'ignored'; reason: string } | { kind: 'duplicate' | 'rejected' | 'finished'; runId: string };
 

@@ -1,7 +1,8 @@
 import { actionBudget, triggerFor } from '../../core/workflows/graph';
+import { triggerFieldsOf } from '../../core/workflows/triggerPayload';
 import { effectiveInputSchema, missingTriggerFields } from '../../core/workflows/triggerSchema';
 import type { RunError } from '../../core/workflows/types';
-import { closeRun, finishRun, insertRun, toRunRecord } from '../../db/queries/workflowRuns';
+import { finishRun, insertRun, rejectRun, toRunRecord } from '../../db/queries/workflowRuns';
 import { findWorkflow } from '../../db/queries/workflows';
 import { getSettings } from '../../db/queries/settings';
 import { quotaLimits, reserveActions, usageMonthOf } from '../../db/queries/workflowUsage';
@@ -9,13 +10,6 @@ import type { ActivityDeps } from '..';
 import type { BeginRunInput, BeginRunResult, FinishRunInput } from './types';
 
 const AUTOMATIC_SOURCES = new Set(['event', 'schedule', 'webhook']);
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** An event trigger's fields are the event's `data` when the payload is a whole event, else the payload (MCP arguments). */
-function triggerFieldsOf(triggerType: string, payload: unknown): unknown {
-  return triggerType === 'trigger.event' && isRecord(payload) && isRecord(payload.data) ? payload.data : payload;
-}
 
 /**
  * The two bookends of every run, as local activities of `automationRunWorkflow`: begin records the run
@@ -68,7 +62,7 @@ export function createRunActivities({ db, config }: ActivityDeps) {
         }
 
         const reject = async (error: RunError): Promise<BeginRunResult> => {
-          const closed = await closeRun(trx, input.operatorId, row.id, { status: 'failed', output: null, nodes: [], error, nothingReserved: true });
+          const closed = await rejectRun(trx, input.operatorId, row.id, error);
           return { kind: 'rejected', run: toRunRecord(closed ?? row) };
         };
         if (missing.length > 0) {

@@ -1,6 +1,6 @@
 import { findCycle, GraphIndex, reachableFrom } from './graph';
-import { checkParams, isRecord, type Problems } from './nodeParams';
-import { isTrigger, NODE_TYPES, type NodeType, type WorkflowEdge, type WorkflowNode } from './types';
+import { checkParams, type Problems } from './nodeParams';
+import { isRecord, isTrigger, NODE_TYPES, type NodeType, type WorkflowEdge, type WorkflowNode } from './types';
 
 /** A workflow as created or replaced through the management API (DESIGN.md "Workflows"), after validation. */
 export interface WorkflowBody {

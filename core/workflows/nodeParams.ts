@@ -1,6 +1,6 @@
 import { compileProblem, hasUnclosedTemplate, templateExpressions } from './expressions';
 import { cronProblem, inputSchemaProblems, timezoneProblem } from './triggerSchema';
-import type { NodeType } from './types';
+import { isRecord, type NodeType } from './types';
 
 /** The params rule of every node type (DESIGN.md "Workflows"), used by `validateWorkflowBody`. */
 
@@ -12,7 +12,6 @@ interface Param {
   check: Check;
 }
 
-export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const MAX_DEPTH = 32;
 

@@ -1,6 +1,6 @@
 import { CronExpressionParser } from 'cron-parser';
 import type { TemplateSchema } from '../templates';
-import type { WorkflowNode } from './types';
+import { isRecord, type WorkflowNode } from './types';
 
 /** The JSON Schema subset a trigger's `inputSchema` may use, and the shape MCP's `tools/list` publishes. */
 export interface TriggerInputSchema {
@@ -16,7 +16,6 @@ export interface SchemaProblem {
 
 const SCHEMA_KEYS = ['type', 'properties', 'required', 'description'];
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Problems of a trigger's `inputSchema` (`{ type: 'object', properties?, required?, description? }`), at `field`.

@@ -77,3 +77,4 @@ export interface WorkflowRun {
 
 export const isTrigger = (type: string): type is TriggerType => (TRIGGER_TYPES as readonly string[]).includes(type);
 export const isAction = (type: string): type is ActionType => (ACTION_TYPES as readonly string[]).includes(type);
+export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -82,23 +82,23 @@ export async function insertRun(trx: Runner, run: NewRun): Promise<{ row: RunRow
   return { row: existing, created: false };
 }
 
-/** Closes a running run once; returns undefined when it was already closed (a retried activity). */
-export async function closeRun(
-  trx: Runner,
-  operatorId: string,
-  runId: string,
-  result: { status: Exclude<RunStatus, 'running'>; output: unknown; nodes: NodeResult[]; error: RunError | null; nothingReserved?: boolean },
-): Promise<RunRow | undefined> {
+const DURATION_MS = 'greatest(0, round(extract(epoch FROM (clock_timestamp() - started_at)) * 1000))::int';
+
+/**
+ * Fails a running run before its first node (`MISSING_TRIGGER_FIELD`, `QUOTA_EXCEEDED`): it holds no
+ * reservation and ran nothing. Returns undefined when the run was no longer running.
+ */
+export async function rejectRun(trx: Runner, operatorId: string, runId: string, error: RunError): Promise<RunRow | undefined> {
   const [row] = (await trx('workflow_runs')
     .where({ operator_id: operatorId, id: runId, status: 'running' })
     .update({
-      status: result.status,
-      output: JSON.stringify(result.output ?? null),
-      nodes: JSON.stringify(result.nodes),
-      error: result.error ? JSON.stringify(result.error) : null,
+      status: 'failed',
+      output: JSON.stringify(null),
+      error: JSON.stringify(error),
+      reserved_actions: 0,
+      reserved_ai_actions: 0,
       completed_at: trx.fn.now(),
-      duration_ms: trx.raw('greatest(0, round(extract(epoch FROM (clock_timestamp() - started_at)) * 1000))::int'),
-      ...(result.nothingReserved ? { reserved_actions: 0, reserved_ai_actions: 0 } : {}),
+      duration_ms: trx.raw(DURATION_MS),
     })
     .returning('*')) as RunRow[];
   return row;
@@ -130,7 +130,7 @@ export async function finishRun(
   await db.raw(
     `WITH closed AS (
        UPDATE workflow_runs SET status = ?, output = ?::jsonb, nodes = ?::jsonb, error = ?::jsonb, completed_at = now(),
-              duration_ms = greatest(0, round(extract(epoch FROM (clock_timestamp() - started_at)) * 1000))::int
+              duration_ms = ${DURATION_MS}
         WHERE operator_id = ? AND id = ? AND status = 'running'
        RETURNING usage_month, reserved_actions, reserved_ai_actions)
      UPDATE workflow_usage u

@@ -174,8 +174,18 @@ describe('workflow management API (/workflows-api)', () => {
       expect(new Set(names).size).toBe(names.length);
     });
 
-    it('validates list paging and reports usage for the month', async () => {
+    it('filters and pages lists, refuses a non-object test payload, and reports usage for the month', async () => {
       expect(await acme.wf('/workflows?limit=0')).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED' } } });
+      const paused = await acme.create({ ...chain('Paused flow', [{ id: 'wait', type: 'action.delay', params: { seconds: 1 } }]), active: false });
+      const inactive = (await acme.wf('/workflows?active=false&limit=100')).body.data;
+      expect(inactive.map((w: any) => w.id)).toContain(paused.id);
+      expect(inactive.every((w: any) => w.active === false)).toBe(true);
+      expect((await acme.wf('/workflows?active=true&limit=100')).body.data.map((w: any) => w.id)).not.toContain(paused.id);
+      expect(await acme.wf(`/workflows/${paused.id}/runs?limit=101`)).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED' } } });
+      expect(await acme.wf(`/workflows/${paused.id}/test`, { method: 'POST', body: [1] })).toMatchObject({
+        status: 400,
+        body: { success: false, error: { code: 'VALIDATION_FAILED', message: 'Invalid input: body must be a JSON object (the trigger payload)' } },
+      });
       const usage = await acme.wf('/usage');
       expect(usage.status).toBe(200);
       expect(usage.body.data).toEqual({
