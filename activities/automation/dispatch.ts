@@ -26,8 +26,9 @@ async function passesFilter(deps: DispatchDeps, workflow: EventWorkflowRow, filt
   try {
     const context = { trigger: event, nodes: {}, workflow: { id: workflow.id, name: workflow.name, version: workflow.version }, run: { id: '', source: 'event' } };
     return isTruthy(await evaluate(filter, context));
-  } catch (error) {
-    deps.logger.warn({ workflowId: workflow.id, eventId: event.id, err: (error as Error).message }, 'event filter failed; event not dispatched to this workflow');
+  } catch {
+    // JSONata messages can quote the event's values (personal data), so the log names the workflow and event only.
+    deps.logger.warn({ workflowId: workflow.id, eventId: event.id }, 'event filter failed; event not dispatched to this workflow');
     return false;
   }
 }
