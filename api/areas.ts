@@ -3,7 +3,7 @@
  * - `text`: `{ success: false, error: "<text>" }` (key management)
  * - `coded`: `{ success: false, error: { code, message, details? } }` (data API, gateway, analytics, workflows, connections)
  * - `team`: `{ success: false, code, error: "<text>" }` (team management)
- * - `oauth`: `{ error, error_description }` (token endpoint)
+ * - `oauth`: `{ error, error_description }` (token, user and logout endpoints)
  * - `jsonrpc`: a JSON-RPC 2.0 error object (MCP)
  */
 export type ErrorFormat = 'text' | 'coded' | 'team' | 'oauth' | 'jsonrpc';
@@ -12,6 +12,8 @@ const AREA_FORMATS: Array<[prefix: string, format: ErrorFormat]> = [
   ['/api-keys', 'text'],
   ['/platform-api', 'team'],
   ['/auth/v1/token', 'oauth'],
+  ['/auth/v1/user', 'oauth'],
+  ['/auth/v1/logout', 'oauth'],
   ['/mcp-server', 'jsonrpc'],
 ];
 

@@ -6,6 +6,8 @@ export interface SessionClaims {
   memberId: string;
   /** Bumped on suspension: a token carrying an older version no longer authenticates. */
   sessionVersion: number;
+  /** The sign-in this token belongs to (its refresh-token chain); absent in tokens issued before sessions had ids. */
+  sessionId?: string;
 }
 
 const ISSUER = 'operator-platform';
@@ -21,7 +23,7 @@ function keyOf(secret: string): Uint8Array {
  * @example await signAccessToken({ userId, operatorId, memberId, sessionVersion: 1 }, secret, 3600)
  */
 export async function signAccessToken(claims: SessionClaims, secret: string, ttlSeconds: number): Promise<string> {
-  return new SignJWT({ op: claims.operatorId, mid: claims.memberId, sv: claims.sessionVersion })
+  return new SignJWT({ op: claims.operatorId, mid: claims.memberId, sv: claims.sessionVersion, ...(claims.sessionId ? { sid: claims.sessionId } : {}) })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(claims.userId)
     .setIssuer(ISSUER)
@@ -39,11 +41,11 @@ export async function verifyAccessToken(token: string, secret: string): Promise<
       audience: AUDIENCE,
       algorithms: ['HS256'],
     });
-    const { sub, op, mid, sv } = payload;
+    const { sub, op, mid, sv, sid } = payload;
     if (typeof sub !== 'string' || typeof op !== 'string' || typeof mid !== 'string' || typeof sv !== 'number') {
       return null;
     }
-    return { userId: sub, operatorId: op, memberId: mid, sessionVersion: sv };
+    return { userId: sub, operatorId: op, memberId: mid, sessionVersion: sv, ...(typeof sid === 'string' ? { sessionId: sid } : {}) };
   } catch (error) {
     if (error instanceof joseErrors.JOSEError) return null;
     throw error;

@@ -12,9 +12,25 @@ export const session = {
 
 export const signupBody = { email: 'owner@acme.test', password: 'a-long-password', organisationName: 'Acme Casino' };
 
-export const signedUp = {
-  success: true,
-  data: { user, operator: { id: '3f6c2a8e-5b1d-4c7a-9e2f-8d4b6a1c0e53', name: 'Acme Casino' }, session },
+const operator = { id: '3f6c2a8e-5b1d-4c7a-9e2f-8d4b6a1c0e53', name: 'Acme Casino' };
+
+export const signedUp = { success: true, data: { user, operator, session }, ...session };
+
+export const authUser = {
+  ...user,
+  aud: 'authenticated',
+  role: 'authenticated',
+  app_metadata: {
+    provider: 'email',
+    providers: ['email'],
+    operator_id: operator.id,
+    operator_name: operator.name,
+    member_id: '9b1e4c7a-2d5f-4a8e-b3c6-1f0d9e8a7b65',
+    member_role: 'owner',
+  },
+  user_metadata: { display_name: 'owner' },
+  created_at: '2026-03-14T11:02:17.431Z',
+  updated_at: '2026-03-14T11:02:17.431Z',
 };
 
 export const passwordGrantBody = { email: 'owner@acme.test', password: 'a-long-password' };

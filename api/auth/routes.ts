@@ -1,45 +1,22 @@
 import Router from '@koa/router';
-import type { Context } from 'koa';
-import { sha256Hex } from '../../core/apiKeyToken';
-import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../core/password';
-import { createOrganisation, EmailTakenError, findLoginByEmail, findMember, findUser } from '../../db/queries/identity';
-import { consumeRefreshToken } from '../../db/queries/refreshTokens';
+import { hashPassword } from '../../core/password';
+import { createOrganisation, EmailTakenError } from '../../db/queries/identity';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { rateLimit } from '../middleware/rateLimit';
 import { inputOf, validate } from '../middleware/validate';
-import { PasswordGrantBody, RefreshGrantBody, SignupBody, TokenQuery } from './schema';
+import { getUserHandler, logoutHandler } from './account';
+import { passwordGrant, refreshGrant } from './grants';
+import { SignupBody, TokenQuery } from './schema';
 import { issueSession } from './session';
 
-const invalidGrant = (description: string) => new AppError(400, 'invalid_grant', description);
 const invalidRequest = (problems: { problems: Array<{ field: string; message: string }> }) =>
   new AppError(400, 'invalid_request', problems.problems.map((p) => `${p.field}: ${p.message}`).join('; '));
 
-async function passwordGrant(deps: AppDeps, ctx: Context): Promise<void> {
-  const parsed = PasswordGrantBody.safeParse(ctx.request.body);
-  if (!parsed.success) throw new AppError(400, 'invalid_request', 'email and password are required');
-  const login = await findLoginByEmail(deps.db, parsed.data.email.trim());
-  const valid = login ? await verifyPassword(parsed.data.password, login.user.password_hash) : await verifyAgainstDummy(parsed.data.password);
-  if (!login || !valid) throw invalidGrant('Invalid login credentials');
-  if (login.member.status !== 'active') throw invalidGrant('This account has been suspended');
-  ctx.body = await issueSession(deps, login.user, login.member);
-}
-
-async function refreshGrant(deps: AppDeps, ctx: Context): Promise<void> {
-  const parsed = RefreshGrantBody.safeParse(ctx.request.body);
-  if (!parsed.success) throw new AppError(400, 'invalid_request', 'refresh_token is required');
-  const token = await consumeRefreshToken(deps.db, sha256Hex(parsed.data.refresh_token));
-  if (!token) throw invalidGrant('Invalid or expired refresh token');
-  const member = await findMember(deps.db, token.operator_id, token.member_id);
-  if (!member || member.status !== 'active' || member.session_version !== token.session_version) {
-    throw invalidGrant('Invalid or expired refresh token');
-  }
-  const user = await findUser(deps.db, member.operator_id, member.user_id);
-  if (!user) throw invalidGrant('Invalid or expired refresh token');
-  ctx.body = await issueSession(deps, user, member);
-}
-
-/** Identity: signup creates an organisation and its Owner; token issues sessions (OAuth-style errors). */
+/**
+ * Identity: signup creates an organisation and its Owner; token issues sessions; user and logout are
+ * what supabase-js `getUser` and `signOut` call (OAuth-style errors except on signup).
+ */
 export function createAuthRouter(deps: AppDeps): Router {
   const router = new Router({ prefix: '/auth/v1' });
   const limitByAddress = rateLimit(deps.rateLimits, 'auth', (ctx) => ctx.ip);
@@ -67,6 +44,7 @@ export function createAuthRouter(deps: AppDeps): Router {
         operator: { id: created.operator.id, name: created.operator.name },
         session,
       },
+      ...session,
     };
   });
 
@@ -76,6 +54,9 @@ export function createAuthRouter(deps: AppDeps): Router {
     if (grant === 'refresh_token') return refreshGrant(deps, ctx);
     throw new AppError(400, 'unsupported_grant_type', 'grant_type must be password or refresh_token');
   });
+
+  router.get('/user', (ctx) => getUserHandler(deps, ctx));
+  router.post('/logout', (ctx) => logoutHandler(deps, ctx));
 
   return router;
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '../../core/apiKeyToken';
 import { secretToken } from '../../core/ids';
 import { signAccessToken } from '../../core/sessionToken';
@@ -15,16 +16,18 @@ export interface SessionResponse {
 
 /**
  * Issues a session: a signed access JWT plus a single-use refresh token stored only as its hash.
- * Used by signup, both token grants and invite acceptance.
+ * Used by signup, both token grants and invite acceptance. A sign-in starts a new session id; a refresh
+ * passes its token's id on, so a local logout can end one sign-in and leave the member's others alone.
  */
 export async function issueSession(
   deps: Pick<AppDeps, 'db' | 'config' | 'jwtSecret'>,
   user: { id: string; email: string },
   member: Pick<MemberRow, 'id' | 'operator_id' | 'session_version'>,
+  sessionId: string = randomUUID(),
 ): Promise<SessionResponse> {
   const ttl = deps.config.JWT_ACCESS_TTL_SECONDS;
   const accessToken = await signAccessToken(
-    { userId: user.id, operatorId: member.operator_id, memberId: member.id, sessionVersion: member.session_version },
+    { userId: user.id, operatorId: member.operator_id, memberId: member.id, sessionVersion: member.session_version, sessionId },
     deps.jwtSecret,
     ttl,
   );
@@ -32,6 +35,7 @@ export async function issueSession(
   await insertRefreshToken(deps.db, {
     operatorId: member.operator_id,
     memberId: member.id,
+    sessionId,
     tokenHash: sha256Hex(refreshToken),
     sessionVersion: member.session_version,
     expiresAt: new Date(Date.now() + deps.config.REFRESH_TOKEN_TTL_DAYS * 86_400_000),

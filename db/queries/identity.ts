@@ -96,3 +96,37 @@ export async function findUser(db: Db, operatorId: string, userId: string): Prom
 export async function findOperator(db: Db, operatorId: string): Promise<OperatorRow | undefined> {
   return db<OperatorRow>('operators').where({ id: operatorId }).first('id', 'name', 'created_at');
 }
+
+export interface ProfileRow {
+  user_id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  user_created_at: Date;
+  user_updated_at: Date;
+  member_id: string;
+  role: MemberRole;
+  display_name: string;
+  operator_id: string;
+  operator_name: string;
+}
+
+/** The signed-in member as `GET /auth/v1/user` describes them: login, membership and organisation in one read. */
+export async function findProfile(db: Db, operatorId: string, memberId: string): Promise<ProfileRow | undefined> {
+  return db('members as m')
+    .join('users as u', 'u.id', 'm.user_id')
+    .join('operators as o', 'o.id', 'm.operator_id')
+    .where({ 'm.operator_id': operatorId, 'm.id': memberId })
+    .first<ProfileRow>(
+      'u.id as user_id', 'u.email', 'u.first_name', 'u.last_name', 'u.created_at as user_created_at', 'u.updated_at as user_updated_at',
+      'm.id as member_id', 'm.role', 'm.display_name', 'o.id as operator_id', 'o.name as operator_name',
+    );
+}
+
+/**
+ * Ends every session of a member at once: bumping the session version invalidates all their access
+ * and refresh tokens, the way suspension does, without suspending them.
+ */
+export async function bumpSessionVersion(db: Db, operatorId: string, memberId: string): Promise<void> {
+  await db('members').where({ operator_id: operatorId, id: memberId }).increment('session_version', 1);
+}

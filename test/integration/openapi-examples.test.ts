@@ -12,6 +12,7 @@ type Document = { paths: Record<string, Record<string, Operation>>; components: 
 const NO_JSON_SUCCESS = new Set([
   'GET /mcp-server', // always 405: no standalone stream
   'GET /mcp-server/events', // text/event-stream
+  'POST /auth/v1/logout', // 204, no body
 ]);
 
 const document = JSON.parse(JSON.stringify(buildOpenApiDocument())) as Document;

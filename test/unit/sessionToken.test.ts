@@ -42,6 +42,13 @@ describe('signAccessToken / verifyAccessToken', () => {
     await expect(verifyAccessToken(token, SECRET)).resolves.toEqual(claims);
   });
 
+  it('carries the session id as `sid` when there is one (logout ends that sign-in)', async () => {
+    const withSession = { ...claims, sessionId: '7c9e6679-7425-40de-944b-e07fc1f90ae7' };
+    const token = await signAccessToken(withSession, SECRET, 3600);
+    expect(decodeJwt(token).sid).toBe(withSession.sessionId);
+    await expect(verifyAccessToken(token, SECRET)).resolves.toEqual(withSession);
+  });
+
   it('signs HS256 with the issuer, audience, subject and requested lifetime', async () => {
     const token = await signAccessToken(claims, SECRET, 600);
     const header = JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString('utf8')) as unknown;

@@ -1,0 +1,75 @@
+import type { Context } from 'koa';
+import { verifyAccessToken } from '../../core/sessionToken';
+import { bumpSessionVersion, findProfile } from '../../db/queries/identity';
+import { revokeRefreshTokens, type RevokeScope } from '../../db/queries/refreshTokens';
+import type { AppDeps } from '../deps';
+import { AppError, AuthError } from '../errors';
+import { resolvePrincipal, type SessionPrincipal } from '../middleware/authenticate';
+import { AUTH_FAILURE_TEXT } from '../middleware/requireManager';
+import { LogoutQuery } from './schema';
+
+/** The caller's live session (status and session version checked); every failure is RFC 6750's 401 `invalid_token`. */
+async function sessionOf(deps: AppDeps, ctx: Context): Promise<{ principal: SessionPrincipal; sessionId: string | undefined }> {
+  try {
+    const principal = await resolvePrincipal(deps, ctx.get('authorization') || undefined, ['session']);
+    if (principal.kind !== 'session') throw new AuthError('session_required');
+    const token = ctx.get('authorization').replace(/^Bearer\s+/i, '').trim();
+    const claims = await verifyAccessToken(token, deps.jwtSecret);
+    return { principal, sessionId: claims?.sessionId };
+  } catch (error) {
+    if (error instanceof AuthError) throw new AppError(401, 'invalid_token', AUTH_FAILURE_TEXT[error.reason]);
+    throw error;
+  }
+}
+
+/**
+ * `GET /auth/v1/user` (supabase-js `auth.getUser()`): the signed-in user in GoTrue's shape, with the
+ * organisation and role in `app_metadata` (set by the platform, not by the user) so a client can show
+ * what the role allows.
+ */
+export async function getUserHandler(deps: AppDeps, ctx: Context): Promise<void> {
+  const { principal } = await sessionOf(deps, ctx);
+  const profile = await findProfile(deps.db, principal.operatorId, principal.memberId);
+  if (!profile) throw new AppError(401, 'invalid_token', AUTH_FAILURE_TEXT.invalid);
+  ctx.body = {
+    id: profile.user_id,
+    aud: 'authenticated',
+    role: 'authenticated',
+    email: profile.email,
+    app_metadata: {
+      provider: 'email',
+      providers: ['email'],
+      operator_id: profile.operator_id,
+      operator_name: profile.operator_name,
+      member_id: profile.member_id,
+      member_role: profile.role,
+    },
+    user_metadata: {
+      display_name: profile.display_name,
+      ...(profile.first_name !== null ? { first_name: profile.first_name } : {}),
+      ...(profile.last_name !== null ? { last_name: profile.last_name } : {}),
+    },
+    created_at: profile.user_created_at.toISOString(),
+    updated_at: profile.user_updated_at.toISOString(),
+  };
+}
+
+/**
+ * `POST /auth/v1/logout?scope=global|local|others` (supabase-js `auth.signOut()`, whose default is
+ * `global`). `global` ends every session of the member at once, access tokens included (the session
+ * version moves on); `local` revokes this sign-in's refresh token and `others` every other one, whose
+ * access tokens then lapse within `JWT_ACCESS_TTL_SECONDS`. A token from before sessions had ids cannot
+ * name its own sign-in, so `local` and `others` revoke all refresh tokens for it.
+ */
+export async function logoutHandler(deps: AppDeps, ctx: Context): Promise<void> {
+  const { principal, sessionId } = await sessionOf(deps, ctx);
+  const parsed = LogoutQuery.safeParse(ctx.query);
+  if (!parsed.success) throw new AppError(400, 'invalid_request', 'scope must be global, local or others');
+  const { scope } = parsed.data;
+  let revoke: RevokeScope = 'all';
+  if (sessionId && scope === 'local') revoke = { session: sessionId };
+  if (sessionId && scope === 'others') revoke = { allBut: sessionId };
+  await revokeRefreshTokens(deps.db, principal.operatorId, principal.memberId, revoke);
+  if (scope === 'global') await bumpSessionVersion(deps.db, principal.operatorId, principal.memberId);
+  ctx.status = 204;
+}

@@ -1,0 +1,37 @@
+import type { Context } from 'koa';
+import { sha256Hex } from '../../core/apiKeyToken';
+import { verifyAgainstDummy, verifyPassword } from '../../core/password';
+import { findLoginByEmail, findMember, findUser } from '../../db/queries/identity';
+import { consumeRefreshToken } from '../../db/queries/refreshTokens';
+import type { AppDeps } from '../deps';
+import { AppError } from '../errors';
+import { PasswordGrantBody, RefreshGrantBody } from './schema';
+import { issueSession } from './session';
+
+const invalidGrant = (description: string) => new AppError(400, 'invalid_grant', description);
+
+/** `grant_type=password`: an unknown email costs the same time as a wrong password. */
+export async function passwordGrant(deps: AppDeps, ctx: Context): Promise<void> {
+  const parsed = PasswordGrantBody.safeParse(ctx.request.body);
+  if (!parsed.success) throw new AppError(400, 'invalid_request', 'email and password are required');
+  const login = await findLoginByEmail(deps.db, parsed.data.email.trim());
+  const valid = login ? await verifyPassword(parsed.data.password, login.user.password_hash) : await verifyAgainstDummy(parsed.data.password);
+  if (!login || !valid) throw invalidGrant('Invalid login credentials');
+  if (login.member.status !== 'active') throw invalidGrant('This account has been suspended');
+  ctx.body = await issueSession(deps, login.user, login.member);
+}
+
+/** `grant_type=refresh_token`: single use; the new tokens stay in the same session (its id carries over). */
+export async function refreshGrant(deps: AppDeps, ctx: Context): Promise<void> {
+  const parsed = RefreshGrantBody.safeParse(ctx.request.body);
+  if (!parsed.success) throw new AppError(400, 'invalid_request', 'refresh_token is required');
+  const token = await consumeRefreshToken(deps.db, sha256Hex(parsed.data.refresh_token));
+  if (!token) throw invalidGrant('Invalid or expired refresh token');
+  const member = await findMember(deps.db, token.operator_id, token.member_id);
+  if (!member || member.status !== 'active' || member.session_version !== token.session_version) {
+    throw invalidGrant('Invalid or expired refresh token');
+  }
+  const user = await findUser(deps.db, member.operator_id, member.user_id);
+  if (!user) throw invalidGrant('Invalid or expired refresh token');
+  ctx.body = await issueSession(deps, user, member, token.session_id ?? undefined);
+}
