@@ -41,6 +41,7 @@ const runRecord = {
   workflowVersion: 1,
   source: 'manual',
   status: 'completed',
+  temporalWorkflowId: `automation-manual-${runId}`,
   input: testPayload,
   output: { externalId: 'p-42', key: 'risk_score', value: 80 },
   nodes: [

@@ -76,6 +76,7 @@ export const RunRecord = z
     workflowVersion: z.number().int(),
     source: z.enum(RUN_SOURCES),
     status: z.enum(['running', 'completed', 'failed']),
+    temporalWorkflowId: z.string().optional().describe('the Temporal workflow id of the run (Temporal Web UI); absent only while a run is not recorded yet'),
     input: z.unknown(),
     output: z.unknown(),
     nodes: z.array(

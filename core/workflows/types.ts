@@ -66,6 +66,8 @@ export interface WorkflowRun {
   workflowVersion: number;
   source: RunSource;
   status: RunStatus;
+  /** The run's Temporal workflow id (links to the Temporal Web UI); absent only on a run not recorded yet. */
+  temporalWorkflowId?: string;
   input: unknown;
   output: unknown;
   nodes: NodeResult[];

@@ -33,6 +33,7 @@ export function toRunRecord(row: RunRow): WorkflowRun {
     workflowVersion: row.workflow_version,
     source: row.source,
     status: row.status,
+    temporalWorkflowId: row.temporal_workflow_id,
     input: row.input ?? null,
     output: row.output ?? null,
     nodes: row.nodes,

@@ -42,7 +42,7 @@ describe('actions on the shared worker', () => {
     it('creates the entity and records its event with templated params; each node output is the write outcome', async () => {
       const run = await testRun(client, workflow.id, input);
       expect(run).toEqual({
-        id: expect.stringMatching(/^run_/), workflowId: workflow.id, workflowVersion: 1, source: 'manual', status: 'completed', input,
+        id: expect.stringMatching(/^run_/), workflowId: workflow.id, workflowVersion: 1, source: 'manual', status: 'completed', temporalWorkflowId: expect.stringMatching(/^automation-manual-run_/), input,
         output: { id: expect.any(String), externalId: 'p-100', eventType: 'transaction' },
         nodes: [
           trigger(input),

@@ -88,7 +88,7 @@ describe('quota enforcement', () => {
 
     const refused = await testRun(client, two.id);
     expect(refused).toEqual({
-      id: expect.stringMatching(/^run_/), workflowId: two.id, workflowVersion: 1, source: 'manual', status: 'failed', input: {}, output: null, nodes: [],
+      id: expect.stringMatching(/^run_/), workflowId: two.id, workflowVersion: 1, source: 'manual', status: 'failed', temporalWorkflowId: expect.stringMatching(/^automation-manual-run_/), input: {}, output: null, nodes: [],
       error: { code: 'QUOTA_EXCEEDED', message: `Monthly Actions quota exceeded (limits: 3 Actions, ${defaults.aiActions} AI Actions)` },
       startedAt: expect.any(String), completedAt: expect.any(String), durationMs: expect.any(Number),
     });
