@@ -15,9 +15,11 @@ ARG NPM_VERSION
 RUN npm install --global "npm@${NPM_VERSION}" && npm cache clean --force
 WORKDIR /app
 
-# ---- build: full install, compile TypeScript to dist/, prebundle the workflows, drop dev deps ----
+# ---- build: full install, compile TypeScript to dist/ and the dashboard to web/dist/, prebundle the workflows, drop dev deps ----
 FROM base AS build
 COPY package.json package-lock.json ./
+# The dashboard is an npm workspace: its manifest must be there for the install.
+COPY web/package.json web/
 # The committed lockfile only records the Linux builds of platform-specific optional packages, which
 # `npm ci` rejects as out of sync; fall back to `npm install`, which keeps every locked version.
 RUN npm ci \
@@ -40,6 +42,8 @@ ENV NODE_ENV=production \
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The built dashboard, served by the API at / (api/dashboard finds it beside dist/).
+COPY --from=build /app/web/dist ./web/dist
 RUN mkdir -p "$DATA_DIR" && chown node:node "$DATA_DIR"
 USER node
 EXPOSE 8080

@@ -4,6 +4,7 @@ import { createAnalyticsRouter } from './analytics-api/routes';
 import { createApiKeysRouter } from './api-keys/routes';
 import { createAuthRouter } from './auth/routes';
 import { createConnectionsApiRouter } from './connections-api/routes';
+import { dashboardFor } from './dashboard/static';
 import type { AppDeps } from './deps';
 import { AppError } from './errors';
 import { createGatewayRouter } from './gateway/routes';
@@ -47,8 +48,8 @@ export function createRouters(deps: AppDeps): Router[] {
 }
 
 /**
- * Composes the API: prefix → request id and access log → CORS → errors → JSON body → 404 → one root router holding
- * every area (so 405 sees all of a path's methods).
+ * Composes the API: prefix → request id and access log → CORS → errors → JSON body → 404 → the dashboard's static
+ * files (never on an API path) → one root router holding every area (so 405 sees all of a path's methods).
  *
  * @example const server = createApp(deps).listen(8080)
  */
@@ -61,8 +62,10 @@ export function createApp(deps: AppDeps): Koa {
   app.use(errorHandler());
   app.use(jsonBody(deps.config.BODY_LIMIT_BYTES, (path) => path.startsWith(`${WEBHOOK_RECEIVER_PREFIX}/`)));
   app.use(notFound);
+  const routers = createRouters(deps);
+  app.use(dashboardFor(deps.config, routers));
   const root = new Router();
-  for (const router of createRouters(deps)) root.use(router.routes());
+  for (const router of routers) root.use(router.routes());
   app.use(root.routes());
   app.use(root.allowedMethods({ throw: true, methodNotAllowed, notImplemented: methodNotAllowed }));
   return app;

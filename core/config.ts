@@ -42,6 +42,7 @@ const envSchema = z.object({
   TEMPORAL_CLI_PATH: optionalString,
   TEMPORAL_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(8233),
+  TEMPORAL_UI_URL: optionalString.pipe(z.url().optional()),
   WORKFLOW_BUNDLE_PATH: optionalString,
 
   DATA_ENCRYPTION_KEY: optionalString.pipe(z.string().regex(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, 'must be 32 bytes as 64 hex characters or base64').optional()),

@@ -1,7 +1,8 @@
 /**
  * `npm start`: everything for a newcomer in one process tree — PostgreSQL (embedded unless
  * DATABASE_URL), Temporal (`temporal server start-dev` unless TEMPORAL_ADDRESS), migrations, the worker
- * and the API. Ctrl-C stops all of it, children included.
+ * and the API with the dashboard (the npm script builds `web/` first when it is stale). Ctrl-C stops all
+ * of it, children included.
  */
 import { loadConfig } from '../core/config';
 import { createLogger } from '../core/logger';
@@ -17,7 +18,11 @@ async function main(): Promise<void> {
   const logger = createLogger(base.LOG_LEVEL);
   const say = (line: string) => process.stdout.write(`${line}\n`);
   const stack = await startLocalStack(base, say);
-  const config = loadConfig({ DATABASE_URL: stack.databaseUrl, TEMPORAL_ADDRESS: stack.temporalAddress });
+  const config = loadConfig({
+    DATABASE_URL: stack.databaseUrl,
+    TEMPORAL_ADDRESS: stack.temporalAddress,
+    TEMPORAL_UI_URL: base.TEMPORAL_UI_URL ?? stack.temporalUiUrl ?? undefined,
+  });
 
   let stopping = false;
   const cleanups: Array<() => Promise<void>> = [stack.stop];
@@ -50,6 +55,7 @@ async function main(): Promise<void> {
     cleanups.push(api.close);
 
     say('');
+    say(`Dashboard    ${api.url}/   ← open this in a browser`);
     say(`API          ${api.url}   (health: ${api.url}/healthz, OpenAPI: ${api.url}/openapi.json)`);
     if (stack.temporalUiUrl) say(`Temporal UI  ${stack.temporalUiUrl}`);
     say(`Temporal     ${stack.temporalAddress}  task queue "${config.TEMPORAL_TASK_QUEUE}"`);

@@ -1,0 +1,73 @@
+import type { ReactNode } from 'react';
+import type { ApiFailure } from '../api/errors';
+
+export function Loading({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <p className="loading" role="status" aria-live="polite">
+      <span className="spinner" aria-hidden="true" /> {label}
+    </p>
+  );
+}
+
+/** A failed request in words, with the API's code and, when it named fields, each problem. */
+export function ErrorNotice({ error, title, onRetry }: { error: ApiFailure | undefined; title?: string; onRetry?: () => void }) {
+  if (!error) return null;
+  const wait = error.retryAfter ? ` Try again in ${error.retryAfter} s.` : '';
+  return (
+    <div className="notice notice-error" role="alert">
+      <p>
+        <strong>{title ?? 'That did not work.'}</strong> {error.message}
+        {wait} <code className="code-badge">{error.code}</code>
+      </p>
+      {error.details.length > 0 && (
+        <ul>
+          {error.details.map((problem, index) => (
+            <li key={index}>
+              <code>{problem.field}</code>: {problem.message}
+            </li>
+          ))}
+        </ul>
+      )}
+      {onRetry && (
+        <button type="button" className="button" onClick={onRetry}>
+          Try again
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function Success({ children }: { children: ReactNode }) {
+  return (
+    <div className="notice notice-success" role="status">
+      {children}
+    </div>
+  );
+}
+
+/** What a newcomer sees where there is nothing yet: what this is for and the next step. */
+export function EmptyState({ title, children, action }: { title: string; children?: ReactNode; action?: ReactNode }) {
+  return (
+    <section className="empty" aria-label={title}>
+      <h2>{title}</h2>
+      {children && <div className="empty-body">{children}</div>}
+      {action && <div className="empty-action">{action}</div>}
+    </section>
+  );
+}
+
+export function PageHeader({ title, children, lead }: { title: string; children?: ReactNode; lead?: ReactNode }) {
+  return (
+    <header className="page-header">
+      <div>
+        <h1>{title}</h1>
+        {lead && <p className="lead">{lead}</p>}
+      </div>
+      {children && <div className="page-actions">{children}</div>}
+    </header>
+  );
+}
+
+export function StatusBadge({ status }: { status: string }) {
+  return <span className={`badge badge-${status.replace(/[^a-z_]/g, '')}`}>{status.replace(/_/g, ' ')}</span>;
+}

@@ -1,0 +1,78 @@
+import { useState, type FormEvent } from 'react';
+import { Link, Navigate, useSearchParams } from 'react-router';
+import { api, call } from '../../api/client';
+import { useAction, useLoad } from '../../api/useLoad';
+import { auth } from '../../auth/client';
+import { useSession } from '../../auth/session';
+import { TextField } from '../../components/Field';
+import { ErrorNotice, Loading } from '../../components/Status';
+import { AuthLayout } from './AuthLayout';
+
+const REASONS: Record<string, string> = {
+  invalid: 'This invite link is not valid. It may have been replaced by a newer one: ask for the invite to be resent.',
+  expired: 'This invite has expired (invites last 7 days). Ask for it to be resent.',
+  accepted: 'This invite has already been accepted. Sign in instead.',
+  revoked: 'This invite was withdrawn. Ask your organisation for a new one.',
+};
+
+/** The page behind `{APP_URL}/accept-invite?token=…` in invite emails: look the invite up, then join. */
+export default function AcceptInvite() {
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const session = useSession();
+  const [first, setFirst] = useState('');
+  const [last, setLast] = useState('');
+  const [password, setPassword] = useState('');
+  const [joined, setJoined] = useState(false);
+  const lookup = useLoad(() => call(api.GET('/platform-api/invites/lookup', { params: { query: { token } } })), [token]);
+  const accept = useAction(async () => {
+    const joined = await call(api.POST('/platform-api/invites/accept', { body: { token, password, first_name: first.trim(), last_name: last.trim() } }));
+    const { error } = await auth.setSession({ access_token: joined.data.access_token, refresh_token: joined.data.refresh_token });
+    if (error) throw error;
+    setJoined(true);
+  });
+
+  if (session.status === 'signed-in' && joined) return <Navigate to="/" replace />;
+  if (session.status === 'signed-in' && !accept.pending) {
+    return (
+      <AuthLayout title="Accept an invite">
+        <p>You are signed in as {session.member.email}. Sign out first to accept an invite for another account.</p>
+        <button type="button" className="button" onClick={() => void auth.signOut({ scope: 'local' })}>
+          Sign out
+        </button>
+      </AuthLayout>
+    );
+  }
+  if (lookup.loading && !lookup.data) return <AuthLayout title="Accept an invite"><Loading label="Checking the invite…" /></AuthLayout>;
+  if (lookup.error) return <AuthLayout title="Accept an invite"><ErrorNotice error={lookup.error} onRetry={lookup.reload} /></AuthLayout>;
+  const invite = lookup.data?.data;
+  if (!invite || !invite.valid) {
+    const reason = invite && 'reason' in invite ? String(invite.reason) : 'invalid';
+    return (
+      <AuthLayout title="Accept an invite" footer={<p><Link to="/sign-in">Go to sign in</Link></p>}>
+        <p className="notice notice-error" role="alert">{REASONS[reason] ?? REASONS.invalid}</p>
+      </AuthLayout>
+    );
+  }
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void accept.run();
+  };
+  const problems = (field: string) => accept.error?.problemsAt(field);
+  return (
+    <AuthLayout title={`Join ${'orgName' in invite ? invite.orgName : ''}`}>
+      <p>
+        You were invited as <strong>{'role' in invite ? invite.role : ''}</strong> with the email <strong>{'email' in invite ? invite.email : ''}</strong>.
+      </p>
+      <form onSubmit={submit} noValidate>
+        <TextField label="First name" autoComplete="given-name" required value={first} onChange={(event) => setFirst(event.target.value)} problems={problems('first_name')} />
+        <TextField label="Last name" autoComplete="family-name" required value={last} onChange={(event) => setLast(event.target.value)} problems={problems('last_name')} />
+        <TextField label="Choose a password" type="password" autoComplete="new-password" required minLength={8} value={password} onChange={(event) => setPassword(event.target.value)} hint="At least 8 characters" problems={problems('password')} />
+        <ErrorNotice error={accept.error} title="The invite could not be accepted." />
+        <button type="submit" className="button button-primary button-block" disabled={accept.pending}>
+          {accept.pending ? 'Joining…' : 'Accept and sign in'}
+        </button>
+      </form>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,5 @@
+import { PageHeader } from '../../components/Status';
+
+export default function Page() {
+  return <PageHeader title="ApiKeys" />;
+}
