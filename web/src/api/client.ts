@@ -1,6 +1,6 @@
 import createClient, { type Middleware } from 'openapi-fetch';
 import { accessToken, auth } from '../auth/client';
-import { asFailure, failureOf } from './errors';
+import { ApiFailure, asFailure, failureOf } from './errors';
 import type { paths } from './schema';
 
 /** Requests that carried the member's session (not an API key): a 401 on them means the session ended. */
@@ -51,3 +51,12 @@ export async function call<D>(request: Promise<Result<D>>): Promise<D> {
 
 /** Headers for a call made with an API key instead of the session. */
 export const withKey = (key: string) => ({ authorization: `Bearer ${key}` });
+
+/**
+ * The JSON form of an answer that may also come as CSV (`format=csv` on analytics): the dashboard
+ * never asks for CSV, so a string here is a server fault.
+ */
+export function json<T>(body: T): Exclude<T, string> {
+  if (typeof body === 'string') throw new ApiFailure(0, 'UNEXPECTED_BODY', 'The server answered text where JSON was expected.');
+  return body as Exclude<T, string>;
+}

@@ -1,0 +1,93 @@
+import { api, call, json } from '../../api/client';
+import { useLoad } from '../../api/useLoad';
+import { ErrorNotice, Loading } from '../../components/Status';
+import { formatMoney, formatNumber, formatPercent } from '../../format';
+import { COLORS, LazyChart } from './charts';
+
+/** Top games by rounds (`/games`): a bar chart of GGR and the full rows. */
+export function GamesPanel({ version }: { version: number }) {
+  const games = useLoad(async () => json(await call(api.GET('/analytics-api/analytics/games', { params: { query: { limit: '10' } } }))), [version]);
+  const data = games.data?.data;
+  const rows = data?.games ?? [];
+  return (
+    <section className="panel" aria-labelledby="games-title">
+      <h2 id="games-title">Games</h2>
+      <ErrorNotice error={games.error} onRetry={games.reload} />
+      {games.loading && !data && <Loading />}
+      {data && rows.length === 0 && <p>No game rounds yet. They come from events of type <code>game_activity</code>.</p>}
+      {data && rows.length > 0 && (
+        <>
+          <LazyChart kind="bar" summary={`GGR of the ${rows.length} games listed below, in ${data.currency}`} x={rows.map((row) => row.game_name)} series={[{ label: `GGR (${data.currency})`, values: rows.map((row) => row.ggr), color: COLORS.ggr }]} height={220} />
+          <div className="table-wrap">
+            <table>
+              <caption>Games</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Game</th>
+                  <th scope="col" className="num">Rounds</th>
+                  <th scope="col" className="num">GGR</th>
+                  <th scope="col" className="num">Players</th>
+                  <th scope="col" className="num">Average bet</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((row) => (
+                  <tr key={row.game_name}>
+                    <td>{row.game_name}</td>
+                    <td className="num">{formatNumber(row.rounds)}</td>
+                    <td className="num">{formatMoney(row.ggr, data.currency)}</td>
+                    <td className="num">{formatNumber(row.unique_players)}</td>
+                    <td className="num">{formatMoney(row.avg_bet, data.currency)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
+
+/** Payment providers (`/providers`): volume per provider and the success rate. */
+export function ProvidersPanel({ version }: { version: number }) {
+  const providers = useLoad(() => call(api.GET('/analytics-api/analytics/providers')), [version]);
+  const data = providers.data?.data;
+  const rows = data?.providers ?? [];
+  return (
+    <section className="panel" aria-labelledby="providers-title">
+      <h2 id="providers-title">Payment providers</h2>
+      <ErrorNotice error={providers.error} onRetry={providers.reload} />
+      {providers.loading && !data && <Loading />}
+      {data && rows.length === 0 && <p>No payments yet. They come from <code>transaction</code> events carrying a <code>provider</code>.</p>}
+      {data && rows.length > 0 && (
+        <>
+          <LazyChart kind="bar" summary={`Transactions per payment provider, ${rows.length} providers listed below`} x={rows.map((row) => row.provider)} series={[{ label: 'Transactions', values: rows.map((row) => row.volume), color: COLORS.volume }]} height={220} />
+          <div className="table-wrap">
+            <table>
+              <caption>Payment providers</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Provider</th>
+                  <th scope="col" className="num">Transactions</th>
+                  <th scope="col" className="num">Amount</th>
+                  <th scope="col" className="num">Success rate</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((row) => (
+                  <tr key={row.provider}>
+                    <td>{row.provider}</td>
+                    <td className="num">{formatNumber(row.volume)}</td>
+                    <td className="num">{formatMoney(row.total_amount, data.currency)}</td>
+                    <td className="num">{formatPercent(row.success_rate)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,65 @@
+import { addEdge, Background, Controls, ReactFlow, type Connection, type Edge, type OnEdgesChange, type OnNodesChange } from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import type { Dispatch, SetStateAction } from 'react';
+import { CATALOG, isTriggerType } from './catalog';
+import { edgeId, type StepNode } from './graph';
+import { useProblems } from './problems';
+import { StepView } from './StepView';
+
+const NODE_TYPES = { step: StepView };
+
+interface Props {
+  nodes: StepNode[];
+  edges: Edge[];
+  editable: boolean;
+  onNodesChange: OnNodesChange<StepNode>;
+  onEdgesChange: OnEdgesChange;
+  setEdges: Dispatch<SetStateAction<Edge[]>>;
+  selected: string | null;
+  onSelect: (id: string | null) => void;
+}
+
+/** Whether a drag from one handle to another makes an edge the definition allows. */
+export function connectable(nodes: StepNode[], edges: Edge[], connection: { source: string; target: string }): boolean {
+  const target = nodes.find((node) => node.id === connection.target);
+  if (!target || isTriggerType(target.data.type) || connection.source === connection.target) return false;
+  return !edges.some((edge) => edge.source === connection.source && edge.target === connection.target);
+}
+
+/** The graph (React Flow): drag steps, drag from a step's right handle to another's left to connect. */
+export function Canvas({ nodes, edges, editable, onNodesChange, onEdgesChange, setEdges, onSelect }: Props) {
+  const problems = useProblems();
+  const shownNodes = nodes.map((node) => ({ ...node, ariaLabel: `${CATALOG[node.data.type].label} step ${node.id}${problems.byNode.has(node.id) ? ', has problems' : ''}` }));
+  const shownEdges = edges.map((edge) => (problems.byEdge.has(edge.id) ? { ...edge, className: 'edge-error', label: `${edge.label ?? ''} ⚠`.trim() } : edge));
+  const connect = (connection: Connection) => {
+    if (!connectable(nodes, edges, connection)) return;
+    const fromCondition = nodes.find((node) => node.id === connection.source)?.data.type === 'condition';
+    const when = connection.sourceHandle === 'false' ? 'false' : 'true';
+    setEdges((current) => addEdge({ ...connection, id: edgeId(connection.source, connection.target), ...(fromCondition ? { sourceHandle: when, label: when === 'true' ? 'yes' : 'no' } : { sourceHandle: null }) }, current));
+  };
+  return (
+    <section className="canvas" aria-label="Workflow graph">
+      <ReactFlow
+        nodes={shownNodes}
+        edges={shownEdges}
+        nodeTypes={NODE_TYPES}
+        onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
+        onConnect={connect}
+        isValidConnection={(connection) => connectable(nodes, edges, connection)}
+        onSelectionChange={({ nodes: picked, edges: pickedEdges }) => onSelect(picked[0]?.id ?? pickedEdges[0]?.id ?? null)}
+        nodesDraggable={editable}
+        nodesConnectable={editable}
+        edgesFocusable
+        deleteKeyCode={editable ? ['Delete', 'Backspace'] : null}
+        fitView
+        fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
+        minZoom={0.3}
+        ariaLabelConfig={{ 'node.a11yDescription.default': 'Press Enter or Space to select this step, Delete to remove it.' }}
+      >
+        <Background />
+        <Controls showInteractive={false} />
+      </ReactFlow>
+    </section>
+  );
+}

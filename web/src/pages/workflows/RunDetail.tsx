@@ -1,0 +1,92 @@
+import { ReactFlowProvider, type Edge } from '@xyflow/react';
+import { useEffect, useMemo } from 'react';
+import { api, call } from '../../api/client';
+import { useLoad } from '../../api/useLoad';
+import { ErrorNotice, Loading, StatusBadge } from '../../components/Status';
+import { temporalRunUrl } from '../../config';
+import { formatDateTime, formatDuration, pretty } from '../../format';
+import { Canvas } from './Canvas';
+import type { StepNode } from './graph';
+import { RunStatusContext } from './problems';
+
+/** One run (`/workflows-api/runs/:id`): each node's status, input, output, error and timing, the graph coloured by it, and its Temporal history. */
+export function RunDetail({ runId, nodes, edges, onChanged }: { runId: string; nodes: StepNode[]; edges: Edge[]; onChanged: () => void }) {
+  const run = useLoad(() => call(api.GET('/workflows-api/runs/{runId}', { params: { path: { runId } } })), [runId]);
+  const data = run.data?.data;
+  const running = data?.status === 'running';
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => {
+      run.reload();
+      onChanged();
+    }, 1500);
+    return () => clearInterval(timer);
+  }, [running, run.reload, onChanged]);
+  const statuses = useMemo(() => new Map((data?.nodes ?? []).map((node) => [node.id, node.status as string])), [data]);
+  const temporal = temporalRunUrl(data?.temporalWorkflowId);
+
+  return (
+    <section className="panel" aria-labelledby="run-title">
+      <h2 id="run-title">
+        Run <code>{runId}</code> {data && <StatusBadge status={data.status} />}
+      </h2>
+      <ErrorNotice error={run.error} onRetry={run.reload} />
+      {!data && !run.error && <Loading />}
+      {data && (
+        <>
+          <p>
+            {data.source} run of version {data.workflowVersion} · started {formatDateTime(data.startedAt)} · {running ? 'still running' : `took ${formatDuration(data.durationMs)}`}
+            {temporal && (
+              <>
+                {' · '}
+                <a href={temporal} target="_blank" rel="noreferrer">
+                  Open in the Temporal Web UI
+                </a>
+              </>
+            )}
+          </p>
+          {data.error && (
+            <p className="notice notice-error">
+              <strong>{data.error.code}</strong>: {data.error.message}
+              {data.error.nodeId && ` (step ${data.error.nodeId})`}
+            </p>
+          )}
+          <RunStatusContext.Provider value={statuses}>
+            <div className="run-canvas" style={{ height: 260 }}>
+              <ReactFlowProvider>
+                <Canvas nodes={nodes.map((node) => ({ ...node, selected: false }))} edges={edges} editable={false} onNodesChange={() => undefined} onEdgesChange={() => undefined} setEdges={() => undefined} selected={null} onSelect={() => undefined} />
+              </ReactFlowProvider>
+            </div>
+          </RunStatusContext.Provider>
+          <h3>Input</h3>
+          <pre>{pretty(data.input)}</pre>
+          <h3>Steps</h3>
+          <ol className="run-nodes">
+            {data.nodes.map((node) => (
+              <li key={node.id}>
+                <strong>{node.id}</strong> <StatusBadge status={node.status} /> <span className="hint">{formatDuration(node.durationMs)}</span>
+                {node.error && (
+                  <p className="field-error">
+                    {node.error.code}: {node.error.message}
+                  </p>
+                )}
+                {node.output !== undefined && (
+                  <details>
+                    <summary>Output of {node.id}</summary>
+                    <pre>{pretty(node.output)}</pre>
+                  </details>
+                )}
+              </li>
+            ))}
+          </ol>
+          {data.status !== 'running' && (
+            <>
+              <h3>Output</h3>
+              <pre>{pretty(data.output)}</pre>
+            </>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,45 @@
+import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { useContext } from 'react';
+import { CATALOG } from './catalog';
+import type { StepNode } from './graph';
+import { RunStatusContext, useProblems } from './problems';
+
+const GROUP_LABEL = { trigger: 'Trigger', condition: 'Condition', action: 'Action' } as const;
+
+/** One step on the canvas: its kind, id and a one-line summary, its problems and its status in the shown run. */
+export function StepView({ id, data, selected }: NodeProps<StepNode>) {
+  const spec = CATALOG[data.type];
+  const problems = useProblems().byNode.get(id) ?? [];
+  const status = useContext(RunStatusContext).get(id);
+  const className = ['wf-node', `wf-node-${spec.group}`, selected ? 'selected' : '', problems.length > 0 ? 'has-error' : ''].filter(Boolean).join(' ');
+  return (
+    <div className={className} data-node-id={id}>
+      {spec.group !== 'trigger' && <Handle type="target" position={Position.Left} />}
+      <span className="kind">
+        {GROUP_LABEL[spec.group]} · {spec.label}
+      </span>
+      <span className="node-id">{id}</span>
+      <span className="node-summary">{spec.summary(data.params)}</span>
+      {problems.length > 0 && (
+        <span className="node-errors">
+          {problems.length} problem{problems.length === 1 ? '' : 's'}
+        </span>
+      )}
+      {status && (
+        <span className="node-run">
+          <span className={`badge badge-${status}`}>{status}</span>
+        </span>
+      )}
+      {data.type === 'condition' ? (
+        <>
+          <Handle type="source" id="true" position={Position.Right} style={{ top: '30%' }} />
+          <Handle type="source" id="false" position={Position.Right} style={{ top: '75%' }} />
+          <span className="handle-label" style={{ right: '-2.2rem', top: '18%' }} aria-hidden="true">yes</span>
+          <span className="handle-label" style={{ right: '-2rem', top: '64%' }} aria-hidden="true">no</span>
+        </>
+      ) : (
+        <Handle type="source" position={Position.Right} />
+      )}
+    </div>
+  );
+}
