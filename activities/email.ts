@@ -8,17 +8,9 @@ import type { Db } from '../db/knex';
 import { findInviteWithOrganisation } from '../db/queries/invites';
 import { createMailer, type Delivery, type EmailMessage } from './mailer';
 
+import type { InviteEmailInput, InviteEmailResult } from '../workflows/contracts';
+
 export type { EmailMessage } from './mailer';
-
-/** What the API hands Temporal for an invite email: the token only sealed with the keyring, never in clear. */
-export interface InviteEmailInput {
-  operatorId: string;
-  inviteId: string;
-  sealedToken: string;
-  appUrl: string;
-}
-
-export type InviteEmailResult = Delivery | { delivery: 'skipped'; reason: 'invite_no_longer_pending' | 'token_superseded' };
 
 export function createEmailActivities({ db, config, logger, keyring }: { db: Db; config: Config; logger: Logger; keyring: Keyring }) {
   const mailer = createMailer({ config, logger });

@@ -1,10 +1,10 @@
-import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Config } from '../core/config';
 import type { Keyring } from '../core/crypto';
 import type { Db } from '../db/knex';
 import { createAnalyticsActivities } from './analytics';
 import { createAutomationActivities } from './automation';
+import type { StartEventRun } from './automation/dispatch';
 import { createDiagnosticsActivities } from './diagnostics';
 import { createIngestActivities } from './ingest';
 import { createRetentionActivities } from './retention';
@@ -16,8 +16,8 @@ export interface ActivityDeps {
   config: Config;
   logger: Logger;
   keyring: Keyring;
-  /** Lets activities start workflows (the outbox sweep); the worker provides it. */
-  temporalClient?: Client;
+  /** Lets the outbox sweep start event runs through `temporal/`; the worker provides it. */
+  startEventRun?: StartEventRun;
 }
 
 /**

@@ -6,13 +6,9 @@ import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Config } from '../core/config';
 
-export interface EmailMessage {
-  to: string;
-  subject: string;
-  text: string;
-}
+import type { EmailDelivery as Delivery, EmailMessage } from '../workflows/contracts';
 
-export type Delivery = { delivery: 'smtp'; messageId: string } | { delivery: 'file'; file: string };
+export type { Delivery, EmailMessage };
 
 export interface Mailer {
   send(message: EmailMessage): Promise<Delivery>;

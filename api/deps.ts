@@ -1,8 +1,8 @@
-import type { Client, Connection } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Config } from '../core/config';
 import type { Keyring } from '../core/crypto';
 import type { Db } from '../db/knex';
+import type { TemporalClient } from '../temporal/client';
 import type { KeyUsageTracker } from './keyUsageTracker';
 import type { RateLimits } from './rateLimits';
 
@@ -10,7 +10,8 @@ import type { RateLimits } from './rateLimits';
 export interface AppDeps {
   config: Config;
   db: Db;
-  temporal: { client: Client; connection: Connection };
+  /** The way into Temporal: every start, update and query goes through a starter of `temporal/`. */
+  temporal: TemporalClient;
   logger: Logger;
   rateLimits: RateLimits;
   keyUsage: KeyUsageTracker;

@@ -3,8 +3,8 @@ import { loadConfig } from '../core/config';
 import { createLogger } from '../core/logger';
 import { createDb } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
-import { ensurePlatformSchedules } from '../services/schedules';
 import { buildAppDeps, databaseUrlOf, startApiServer } from '../services/runtime';
+import { ensurePlatformSchedules } from '../temporal/platformSchedules';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   const db = createDb(databaseUrlOf(config), { poolMax: config.DATABASE_POOL_MAX, applicationName: 'operator-platform-api' });
   await migrateLatest(db);
   const deps = await buildAppDeps(config, logger, db);
-  await ensurePlatformSchedules(deps.temporal.client, config);
+  await ensurePlatformSchedules(deps.temporal);
   const api = await startApiServer(deps);
   logger.info({ url: api.url }, 'API listening');
   const stop = async () => {

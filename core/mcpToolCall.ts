@@ -63,6 +63,11 @@ export function errorToolResult(code: string, message: string, executionId: stri
   };
 }
 
+/** A run still going when the call stops waiting: it carries on durably and can be read by its id. */
+export function stillRunningToolResult(runId: string, elapsedMs: number): ToolCallResult {
+  return errorToolResult('RUN_STILL_RUNNING', `Run ${runId} has not finished yet; read it with GET /workflows-api/runs/${runId}`, runId, elapsedMs);
+}
+
 /**
  * The `tools/call` result for a finished (or still running) run: a completed run's output as JSON text;
  * a failed run's error code and message; a run still going after the wait as `RUN_STILL_RUNNING`, since the
@@ -77,9 +82,7 @@ export function toolResultOf(run: WorkflowRun, elapsedMs: number): ToolCallResul
     const where = error.nodeId ? ` (node ${error.nodeId})` : '';
     return errorToolResult(error.code, `${error.message}${where}`, run.id, durationMs);
   }
-  if (run.status === 'running') {
-    return errorToolResult('RUN_STILL_RUNNING', `Run ${run.id} has not finished yet; read it with GET /workflows-api/runs/${run.id}`, run.id, durationMs);
-  }
+  if (run.status === 'running') return stillRunningToolResult(run.id, durationMs);
   return {
     content: [{ type: 'text', text: JSON.stringify(run.output ?? null) }],
     isError: false,

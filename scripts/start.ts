@@ -9,8 +9,8 @@ import { createLogger } from '../core/logger';
 import { createDb } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
 import { startLocalStack } from '../services/localStack';
-import { ensurePlatformSchedules } from '../services/schedules';
 import { buildAppDeps, startApiServer } from '../services/runtime';
+import { ensurePlatformSchedules } from '../temporal/platformSchedules';
 import { createWorker } from '../worker/worker';
 
 async function main(): Promise<void> {
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     const applied = await migrateLatest(db);
     if (applied.length > 0) say(`applied ${applied.length} migration(s)`);
 
-    const { worker, close } = await createWorker({ config, db, logger, address: stack.temporalAddress, databaseUrl: stack.databaseUrl });
+    const { worker, temporal, close } = await createWorker({ config, db, logger, address: stack.temporalAddress, databaseUrl: stack.databaseUrl });
     const workerRun = worker.run();
     cleanups.push(async () => {
       if (worker.getState() === 'RUNNING') worker.shutdown();
@@ -49,8 +49,8 @@ async function main(): Promise<void> {
       await close();
     });
 
-    const deps = await buildAppDeps(config, logger, db);
-    await ensurePlatformSchedules(deps.temporal.client, config);
+    const deps = await buildAppDeps(config, logger, db, temporal);
+    await ensurePlatformSchedules(deps.temporal);
     const api = await startApiServer(deps);
     cleanups.push(api.close);
 

@@ -6,7 +6,7 @@ import { KeyUsageTracker } from '../api/keyUsageTracker';
 import { RateLimits } from '../api/rateLimits';
 import type { Config } from '../core/config';
 import { createDb, type Db } from '../db/knex';
-import { connectTemporal } from '../temporal/client';
+import { connectTemporal, type TemporalClient } from '../temporal/client';
 import { resolveJwtSecret, resolveKeyring } from './devSecrets';
 
 export function databaseUrlOf(config: Config): string {
@@ -17,9 +17,17 @@ export function temporalAddressOf(config: Config): string {
   return config.TEMPORAL_ADDRESS ?? `127.0.0.1:${config.TEMPORAL_PORT}`;
 }
 
-/** Builds the API's dependencies: database pool, Temporal client, shared rate limits, key-usage buffer. */
-export async function buildAppDeps(config: Config, logger: Logger, db: Db = createDb(databaseUrlOf(config), { poolMax: config.DATABASE_POOL_MAX })): Promise<AppDeps> {
-  const temporal = await connectTemporal({ address: temporalAddressOf(config), namespace: config.TEMPORAL_NAMESPACE });
+/**
+ * Builds the API's dependencies: database pool, Temporal client (the in-process worker's when there is one,
+ * so starts are eager), shared rate limits, key-usage buffer.
+ */
+export async function buildAppDeps(
+  config: Config,
+  logger: Logger,
+  db: Db = createDb(databaseUrlOf(config), { poolMax: config.DATABASE_POOL_MAX }),
+  temporalClient?: TemporalClient,
+): Promise<AppDeps> {
+  const temporal = temporalClient ?? (await connectTemporal({ address: temporalAddressOf(config), namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE }));
   const keyUsage = new KeyUsageTracker(db, config.API_KEY_USAGE_FLUSH_MS, logger);
   keyUsage.start();
   return {
@@ -58,7 +66,7 @@ export async function startApiServer(deps: AppDeps, options: { closeDb?: boolean
         server.closeAllConnections();
       });
       await deps.keyUsage.stop();
-      await deps.temporal.connection.close();
+      await deps.temporal.close();
       if (options.closeDb !== false) await deps.db.destroy();
     },
   };

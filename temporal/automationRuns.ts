@@ -1,53 +1,70 @@
-import type { WorkflowHandle } from '@temporalio/client';
-import type { AppDeps } from '../api/deps';
-import { AppError } from '../api/errors';
-import type { AutomationRunInput } from '../activities/automation/types';
+import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { prefixedId } from '../core/ids';
-import type { RunSource, WorkflowRun } from '../core/workflows/types';
-import { findRun, toRunRecord } from '../db/queries/workflowRuns';
-import { findWorkflow } from '../db/queries/workflows';
-import type { AutomationProgress, AutomationRunResult, automationRunWorkflow } from '../workflows/automationRun';
+import type { WorkflowRun } from '../core/workflows/types';
+import { automationProgressQuery, automationRunWorkflow } from '../workflows/automationRun';
+import type { AutomationProgress, AutomationRunInput, AutomationRunResult } from '../workflows/contracts';
 
-export interface StartRunInput {
-  operatorId: string;
-  /** The automation's id (`wf_…`). */
-  workflowId: string;
-  source: RunSource;
-  /** The trigger payload: the test body, the MCP tool arguments, the webhook body or the internal event. */
-  input: unknown;
-  /** The trigger node that fired; defaults to the first trigger node matching the source. */
-  triggerNodeId?: string;
+interface Starter {
+  client: Client;
+  taskQueue: string;
+  eagerStart: boolean;
 }
 
-export type RunProgress = AutomationProgress;
+export type StartRunInput = Omit<AutomationRunInput, 'runId'>;
+
+/** The Temporal workflow id of a run the API starts (manual, MCP, webhook): one per pre-assigned run id. */
+const apiRunWorkflowId = (source: string, runId: string) => `automation-${source}-${runId}`;
+
+/** The Temporal workflow id of the run an outbox event starts for an automation: at most one run per pair. */
+export const eventRunWorkflowId = (automationId: string, eventId: string) => `automation-event-${automationId}-${eventId}`;
 
 const PROGRESS_POLL_MS = 150;
 
 /**
- * Starts an automation run in Temporal without waiting (webhooks) and returns its pre-assigned run id.
- * The run itself checks the workflow, the trigger payload and the quota.
+ * Starts an automation run without waiting (webhooks) and returns its pre-assigned run id. The run
+ * itself checks the automation, the trigger payload and the quota.
  *
- * @example const { runId } = await startAutomationRun(deps, { operatorId, workflowId, source: 'webhook', input: body, triggerNodeId })
+ * @example const { runId } = await startAutomationRun(temporal, { operatorId, workflowId, source: 'webhook', input: body, triggerNodeId })
  */
-export async function startAutomationRun(deps: AppDeps, input: StartRunInput): Promise<{ runId: string; handle: WorkflowHandle<typeof automationRunWorkflow> }> {
+export async function startAutomationRun(temporal: Starter, input: StartRunInput): Promise<{ runId: string; handle: WorkflowHandle<typeof automationRunWorkflow> }> {
   const runId = prefixedId('run');
-  const args: AutomationRunInput = { ...input, runId };
-  const handle = await deps.temporal.client.workflow.start<typeof automationRunWorkflow>('automationRunWorkflow', {
-    taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-    workflowId: `automation-${input.source}-${runId}`,
+  const handle = await temporal.client.workflow.start(automationRunWorkflow, {
+    taskQueue: temporal.taskQueue,
+    workflowId: apiRunWorkflowId(input.source, runId),
     workflowIdReusePolicy: 'REJECT_DUPLICATE',
-    args: [args],
+    args: [{ ...input, runId }],
+    requestEagerStart: temporal.eagerStart,
   });
   return { runId, handle };
 }
 
-function pollProgress(handle: WorkflowHandle<typeof automationRunWorkflow>, onProgress: (progress: RunProgress) => void): () => void {
+/**
+ * Starts the run an outbox event fires for one automation (the event dispatcher). A second start for
+ * the same (automation, event) is refused by Temporal and answered `duplicate`.
+ */
+export async function startEventRun(temporal: Starter, input: AutomationRunInput & { eventId: string }): Promise<'started' | 'duplicate'> {
+  const { eventId, ...args } = input;
+  try {
+    await temporal.client.workflow.start(automationRunWorkflow, {
+      taskQueue: temporal.taskQueue,
+      workflowId: eventRunWorkflowId(input.workflowId, eventId),
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      args: [args],
+    });
+    return 'started';
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return 'duplicate';
+    throw error;
+  }
+}
+
+function pollProgress(handle: WorkflowHandle<typeof automationRunWorkflow>, onProgress: (progress: AutomationProgress) => void): () => void {
   let last = '';
   let stopped = false;
   const tick = async () => {
     while (!stopped) {
       try {
-        const progress = await handle.query<AutomationProgress>('automationProgress');
+        const progress = await handle.query(automationProgressQuery);
         const key = `${progress.progress}/${progress.total}`;
         if (!stopped && key !== last) {
           last = key;
@@ -65,50 +82,40 @@ function pollProgress(handle: WorkflowHandle<typeof automationRunWorkflow>, onPr
   };
 }
 
+export type RunNowOutcome =
+  /** The run ended (completed or failed: `run.status` and `run.error.code` say which), or was refused before any node. */
+  | { kind: 'finished'; run: WorkflowRun }
+  /** Still running after `waitMs`; it carries on durably in Temporal. */
+  | { kind: 'running'; runId: string }
+  /** The automation is not the operator's, or has no trigger for this source: nothing was recorded. */
+  | { kind: 'not_found' };
+
 /**
- * Runs an automation now and waits for it (manual test runs, MCP `tools/call`): the run is recorded
- * with its source, quota-checked and trigger-validated inside the Temporal workflow. Resolves with the
- * stored run — `status: "failed"` with `error.code` (`MISSING_TRIGGER_FIELD`, `QUOTA_EXCEEDED`, a node's
- * code) is a resolved run, not a rejection. Rejects with AppError 404 `WORKFLOW_NOT_FOUND` when the
- * workflow is not the operator's; resolves with `status: "running"` when `waitMs` passes first.
+ * Runs an automation now and waits for it (manual test runs, MCP `tools/call`): the run is recorded with
+ * its source, quota-checked and trigger-validated inside the Temporal workflow, which hands back the
+ * stored run. `MISSING_TRIGGER_FIELD`, `QUOTA_EXCEEDED` and a node's failure are finished runs.
  *
- * @example const run = await runAutomationNow(deps, { operatorId, workflowId, source: 'mcp', input: args }, { onProgress })
+ * @example const outcome = await runAutomationNow(temporal, { operatorId, workflowId, source: 'mcp', input: args }, { waitMs: 55_000, onProgress })
  */
 export async function runAutomationNow(
-  deps: AppDeps,
+  temporal: Starter,
   input: StartRunInput,
-  options: { waitMs?: number; onProgress?: (progress: RunProgress) => void } = {},
-): Promise<WorkflowRun> {
-  const workflow = await findWorkflow(deps.db, input.operatorId, input.workflowId);
-  if (!workflow) throw new AppError(404, 'WORKFLOW_NOT_FOUND', 'Workflow not found');
-  const { runId, handle } = await startAutomationRun(deps, input);
+  options: { waitMs: number; onProgress?: (progress: AutomationProgress) => void },
+): Promise<RunNowOutcome> {
+  const { runId, handle } = await startAutomationRun(temporal, input);
   const stopPolling = options.onProgress ? pollProgress(handle, options.onProgress) : () => undefined;
   let timer: NodeJS.Timeout | undefined;
   try {
-    const outcome = await Promise.race([
-      handle.result(),
-      new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), options.waitMs ?? deps.config.WORKFLOW_TEST_WAIT_MS);
-      }),
-    ]);
-    if (outcome !== 'timeout' && (outcome as AutomationRunResult).kind === 'ignored') throw new AppError(404, 'WORKFLOW_NOT_FOUND', 'Workflow not found');
+    const waited = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), options.waitMs);
+    });
+    const outcome: AutomationRunResult | 'timeout' = await Promise.race([handle.result(), waited]);
+    if (outcome === 'timeout') return { kind: 'running', runId };
+    if (outcome.kind === 'ignored') return { kind: 'not_found' };
+    if (outcome.kind === 'duplicate') throw new Error(`run ${runId} was started twice`);
+    return { kind: 'finished', run: outcome.run };
   } finally {
     clearTimeout(timer);
     stopPolling();
   }
-  const row = await findRun(deps.db, input.operatorId, runId);
-  if (row) return toRunRecord(row);
-  return {
-    id: runId,
-    workflowId: input.workflowId,
-    workflowVersion: workflow.version,
-    source: input.source,
-    status: 'running',
-    input: input.input,
-    output: null,
-    nodes: [],
-    startedAt: new Date().toISOString(),
-    completedAt: null,
-    durationMs: null,
-  };
 }

@@ -1,7 +1,7 @@
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, type Client } from '@temporalio/client';
-import type { AutomationRunInput } from '../activities/automation/types';
-import type { Config } from '../core/config';
 import type { WorkflowNode } from '../core/workflows/types';
+import { automationRunWorkflow } from '../workflows/automationRun';
+import type { AutomationRunInput } from '../workflows/contracts';
 
 /** One Temporal Schedule per `trigger.schedule` node. */
 export const automationScheduleId = (workflowId: string, nodeId: string) => `automation-schedule-${workflowId}-${nodeId}`;
@@ -13,13 +13,13 @@ const scheduleNodes = (nodes: WorkflowNode[]) => nodes.filter((node) => node.typ
  * while the workflow is active (cron in its IANA timezone), none when it is inactive or deleted
  * (`next` null). Schedules of nodes that disappeared are deleted, existing ones updated in place.
  *
- * @example await syncAutomationSchedules(client, config, { operatorId, workflowId, previous: old.nodes, next: active ? nodes : null })
+ * @example await syncAutomationSchedules(temporal, { operatorId, workflowId, previous: old.nodes, next: active ? nodes : null })
  */
 export async function syncAutomationSchedules(
-  client: Client,
-  config: Config,
+  temporal: { client: Client; taskQueue: string },
   input: { operatorId: string; workflowId: string; previous: WorkflowNode[]; next: WorkflowNode[] | null },
 ): Promise<void> {
+  const { client, taskQueue } = temporal;
   const desired = input.next ? scheduleNodes(input.next) : [];
   const keep = new Set(desired.map((node) => node.id));
   for (const node of scheduleNodes(input.previous)) {
@@ -34,7 +34,7 @@ export async function syncAutomationSchedules(
     const scheduleId = automationScheduleId(input.workflowId, node.id);
     const args: AutomationRunInput = { operatorId: input.operatorId, workflowId: input.workflowId, source: 'schedule', input: {}, triggerNodeId: node.id };
     const spec = { cronExpressions: [String(node.params.cron)], timezone: String(node.params.timezone) };
-    const action = { type: 'startWorkflow' as const, workflowType: 'automationRunWorkflow', args: [args], taskQueue: config.TEMPORAL_TASK_QUEUE, workflowId: scheduleId };
+    const action = { type: 'startWorkflow' as const, workflowType: automationRunWorkflow, args: [args] as [AutomationRunInput], taskQueue, workflowId: scheduleId };
     try {
       await client.schedule.create({ scheduleId, spec, action });
     } catch (error) {

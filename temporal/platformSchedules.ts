@@ -1,44 +1,43 @@
-import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
-import type { Config } from '../core/config';
+import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptions } from '@temporalio/client';
+import { analyticsRefreshWorkflow } from '../workflows/analyticsRefresh';
+import { outboxSweepWorkflow } from '../workflows/outboxSweep';
+import { retentionWorkflow } from '../workflows/retention';
 
 export const RETENTION_SCHEDULE_ID = 'retention-daily';
 export const ANALYTICS_REFRESH_SCHEDULE_ID = 'analytics-refresh';
 export const OUTBOX_SWEEP_SCHEDULE_ID = 'outbox-sweep';
+
+async function createUnlessExists(client: Client, options: ScheduleOptions): Promise<void> {
+  try {
+    await client.schedule.create(options);
+  } catch (error) {
+    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+  }
+}
 
 /**
  * Creates the platform's own Temporal Schedules if they do not exist yet (safe to call from every
  * API instance at start): the daily retention run at 03:00 UTC, the analytics view refresh every 15 minutes and
  * the outbox sweep of event-driven triggers every minute.
  */
-export async function ensurePlatformSchedules(client: Client, config: Config): Promise<void> {
-  try {
-    await client.schedule.create({
-      scheduleId: ANALYTICS_REFRESH_SCHEDULE_ID,
-      spec: { intervals: [{ every: '15 minutes' }] },
-      action: { type: 'startWorkflow', workflowType: 'analyticsRefreshWorkflow', args: [], taskQueue: config.TEMPORAL_TASK_QUEUE, workflowId: 'analytics-refresh' },
-      policies: { overlap: ScheduleOverlapPolicy.SKIP },
-    });
-  } catch (error) {
-    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-  }
-  try {
-    await client.schedule.create({
-      scheduleId: OUTBOX_SWEEP_SCHEDULE_ID,
-      spec: { intervals: [{ every: '1 minute' }] },
-      action: { type: 'startWorkflow', workflowType: 'outboxSweepWorkflow', args: [], taskQueue: config.TEMPORAL_TASK_QUEUE, workflowId: 'outbox-sweep' },
-      policies: { overlap: ScheduleOverlapPolicy.SKIP },
-    });
-  } catch (error) {
-    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-  }
-  try {
-    await client.schedule.create({
-      scheduleId: RETENTION_SCHEDULE_ID,
-      spec: { cronExpressions: ['0 3 * * *'], timezone: 'UTC' },
-      action: { type: 'startWorkflow', workflowType: 'retentionWorkflow', args: [{}], taskQueue: config.TEMPORAL_TASK_QUEUE, workflowId: 'retention' },
-      policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 day' },
-    });
-  } catch (error) {
-    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-  }
+export async function ensurePlatformSchedules(temporal: { client: Client; taskQueue: string }): Promise<void> {
+  const { client, taskQueue } = temporal;
+  await createUnlessExists(client, {
+    scheduleId: ANALYTICS_REFRESH_SCHEDULE_ID,
+    spec: { intervals: [{ every: '15 minutes' }] },
+    action: { type: 'startWorkflow', workflowType: analyticsRefreshWorkflow, args: [], taskQueue, workflowId: 'analytics-refresh' },
+    policies: { overlap: ScheduleOverlapPolicy.SKIP },
+  });
+  await createUnlessExists(client, {
+    scheduleId: OUTBOX_SWEEP_SCHEDULE_ID,
+    spec: { intervals: [{ every: '1 minute' }] },
+    action: { type: 'startWorkflow', workflowType: outboxSweepWorkflow, args: [], taskQueue, workflowId: 'outbox-sweep' },
+    policies: { overlap: ScheduleOverlapPolicy.SKIP },
+  });
+  await createUnlessExists(client, {
+    scheduleId: RETENTION_SCHEDULE_ID,
+    spec: { cronExpressions: ['0 3 * * *'], timezone: 'UTC' },
+    action: { type: 'startWorkflow', workflowType: retentionWorkflow, args: [{}], taskQueue, workflowId: 'retention' },
+    policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 day' },
+  });
 }

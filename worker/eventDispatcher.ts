@@ -11,7 +11,7 @@ export interface EventDispatcher {
  * Losing the connection loses nothing — events stay pending, the dispatcher reconnects and drains, and
  * the `outbox-sweep` Schedule catches up within a minute whatever happens here.
  *
- * @example const dispatcher = startEventDispatcher({ db, client, config, logger }, databaseUrl)
+ * @example const dispatcher = startEventDispatcher({ db, logger, startEventRun }, databaseUrl)
  */
 export function startEventDispatcher(deps: DispatchDeps, databaseUrl: string): EventDispatcher {
   let stopped = false;

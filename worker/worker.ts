@@ -1,10 +1,11 @@
-import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { createActivities } from '../activities';
 import type { Config } from '../core/config';
 import type { Db } from '../db/knex';
 import { resolveKeyring } from '../services/devSecrets';
+import { startEventRun } from '../temporal/automationRuns';
+import { temporalClientOnWorker, type TemporalClient } from '../temporal/client';
 import { startEventDispatcher } from './eventDispatcher';
 
 let runtimeInstalled = false;
@@ -24,6 +25,8 @@ function installRuntimeLogger(logger: Logger): void {
 export interface RunningWorker {
   worker: Worker;
   connection: NativeConnection;
+  /** A client on the worker's connection: an API in the same process uses it for eager starts. */
+  temporal: TemporalClient;
   /** Stops the event dispatcher and closes the connections; call after `worker.run()` resolved. */
   close(): Promise<void>;
 }
@@ -37,8 +40,8 @@ export interface RunningWorker {
 export async function createWorker(options: { config: Config; db: Db; logger: Logger; address: string; databaseUrl: string }): Promise<RunningWorker> {
   installRuntimeLogger(options.logger);
   const connection = await NativeConnection.connect({ address: options.address });
-  const clientConnection = await Connection.connect({ address: options.address });
-  const temporalClient = new Client({ connection: clientConnection, namespace: options.config.TEMPORAL_NAMESPACE });
+  const temporal = temporalClientOnWorker(connection, { namespace: options.config.TEMPORAL_NAMESPACE, taskQueue: options.config.TEMPORAL_TASK_QUEUE });
+  const startRun = (input: Parameters<typeof startEventRun>[1]) => startEventRun(temporal, input);
   const worker = await Worker.create({
     connection,
     namespace: options.config.TEMPORAL_NAMESPACE,
@@ -46,20 +49,20 @@ export async function createWorker(options: { config: Config; db: Db; logger: Lo
     // On shutdown, in-flight activities get 10 s to finish, then are cancelled (Temporal retries them elsewhere).
     shutdownGraceTime: '10 seconds',
     shutdownForceTime: '20 seconds',
-    activities: createActivities({ db: options.db, config: options.config, logger: options.logger, keyring: resolveKeyring(options.config), temporalClient }),
+    activities: createActivities({ db: options.db, config: options.config, logger: options.logger, keyring: resolveKeyring(options.config), startEventRun: startRun }),
     ...(options.config.WORKFLOW_BUNDLE_PATH
       ? { workflowBundle: { codePath: options.config.WORKFLOW_BUNDLE_PATH } }
       : { workflowsPath: require.resolve('../workflows') }),
   });
   const dispatcher = options.config.EVENT_DISPATCH_ENABLED
-    ? startEventDispatcher({ db: options.db, client: temporalClient, config: options.config, logger: options.logger }, options.databaseUrl)
+    ? startEventDispatcher({ db: options.db, logger: options.logger, startEventRun: startRun }, options.databaseUrl)
     : null;
   return {
     worker,
     connection,
+    temporal,
     async close() {
       await dispatcher?.stop();
-      await clientConnection.close();
       await connection.close();
     },
   };

@@ -1,12 +1,12 @@
 import { defineQuery, proxyLocalActivities, setHandler, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { AutomationRunInput } from '../activities/automation/types';
 import { evaluate, isTruthy, renderParams, type RunContext } from '../core/workflows/expressions';
 import { GraphIndex, topologicalOrder } from '../core/workflows/graph';
 import { triggerContextOf } from '../core/workflows/triggerPayload';
 import { isAction, isTrigger, type NodeResult, type RunError } from '../core/workflows/types';
 import { runAction } from './automation/actions';
 import { nodeErrorOf } from './automation/nodeError';
+import type { AutomationProgress, AutomationRunInput, AutomationRunResult } from './contracts';
 
 /** Run bookkeeping is a short database write: a local activity, retried, with no task-queue round trip. */
 const { beginAutomationRun, finishAutomationRun } = proxyLocalActivities<Activities>({
@@ -14,17 +14,8 @@ const { beginAutomationRun, finishAutomationRun } = proxyLocalActivities<Activit
   retry: { maximumAttempts: 20, initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
 });
 
-export interface AutomationProgress {
-  /** Nodes finished (completed, failed or skipped) so far, the trigger included. */
-  progress: number;
-  total: number;
-  message?: string;
-}
-
 /** Read by callers waiting on a run (MCP progress notifications): how far the interpreter is. */
 export const automationProgressQuery = defineQuery<AutomationProgress>('automationProgress');
-
-export type AutomationRunResult = { kind: 'ignored'; reason: string } | { kind: 'duplicate' | 'rejected' | 'finished'; runId: string };
 
 /**
  * Interprets one automation run (DESIGN.md "Workflows"). The begin step records the run, checks the
@@ -33,7 +24,7 @@ export type AutomationRunResult = { kind: 'ignored'; reason: string } | { kind: 
  * otherwise it is `skipped`; each action is an activity with its own retry policy, `action.delay` a
  * durable timer. The first failing node fails the run; the end step stores every node's outcome.
  *
- * @example client.workflow.start(automationRunWorkflow, { args: [{ operatorId, workflowId, source: 'manual', input: {} }], … })
+ * @example client.workflow.start(automationRunWorkflow, { args: [{ operatorId, workflowId, source: 'manual', input: {} }], … }) // through temporal/automationRuns.ts
  */
 export async function automationRunWorkflow(input: AutomationRunInput): Promise<AutomationRunResult> {
   const info = workflowInfo();
@@ -46,7 +37,7 @@ export async function automationRunWorkflow(input: AutomationRunInput): Promise<
   const begun = await beginAutomationRun({ ...input, input: payload, runId, temporalWorkflowId: info.workflowId, startedAt });
   if (begun.kind === 'ignored') return begun;
   if (begun.kind === 'duplicate') return { kind: 'duplicate', runId: begun.runId };
-  if (begun.kind === 'rejected') return { kind: 'rejected', runId: begun.run.id };
+  if (begun.kind === 'rejected') return { kind: 'rejected', runId: begun.run.id, run: begun.run };
 
   const graph = new GraphIndex(begun.definition);
   const order = topologicalOrder(begun.definition);
@@ -102,7 +93,7 @@ export async function automationRunWorkflow(input: AutomationRunInput): Promise<
     progress = { progress: results.size, total: order.length, message: `finished ${nodeId}` };
   }
 
-  await finishAutomationRun({
+  const run = await finishAutomationRun({
     operatorId: input.operatorId,
     runId,
     status: failure ? 'failed' : 'completed',
@@ -111,5 +102,5 @@ export async function automationRunWorkflow(input: AutomationRunInput): Promise<
     error: failure,
     executed,
   });
-  return { kind: 'finished', runId };
+  return { kind: 'finished', runId, run };
 }

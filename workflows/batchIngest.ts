@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { BatchKind } from '../core/ingestItems';
+import type { BatchIngestInput } from './contracts';
 
 const bookkeeping = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
@@ -12,14 +12,6 @@ const chunks = proxyActivities<Activities>({
   heartbeatTimeout: '20 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 20, nonRetryableErrorTypes: ['TEMPLATE_NOT_CONFIGURED'] },
 });
-
-export interface BatchIngestInput {
-  operatorId: string;
-  jobId: string;
-  kind: BatchKind;
-  totalItems: number;
-  chunkSize: number;
-}
 
 /**
  * A batch ingestion job: its stored input is processed chunk by chunk, each chunk an activity that

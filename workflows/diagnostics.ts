@@ -1,20 +1,11 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import type { DiagnosticsInput, DiagnosticsResult } from './contracts';
 
 const { databaseClock } = proxyActivities<Activities>({
   startToCloseTimeout: '10 seconds',
   retry: { maximumAttempts: 5, initialInterval: '200 milliseconds' },
 });
-
-export interface DiagnosticsInput {
-  message: string;
-}
-
-export interface DiagnosticsResult {
-  echo: string;
-  databaseTime: string;
-  workflowTime: string;
-}
 
 /**
  * Proves the whole chain (client → server → worker → activity → PostgreSQL) works: used by the

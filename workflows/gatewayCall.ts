@@ -1,41 +1,67 @@
-import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, defineUpdate, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { GatewayCallInput, GatewayCallResult, GatewayLimits } from '../activities/gateway/types';
+import type { GatewayCallRequest, GatewayCallResult, GatewayLaneInput, GatewayLimits } from './contracts';
 
 /** Used when a caller gives no limits; they equal the documented defaults of GATEWAY_TIMEOUT_MS and GATEWAY_MAX_ATTEMPTS. */
 const DEFAULT_LIMITS: GatewayLimits = { timeoutMs: 10_000, maxAttempts: 3 };
-const IDEMPOTENT_METHODS = new Set(['GET', 'PUT', 'DELETE']);
-
-const { prepareGatewayCall } = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '10 seconds',
-  retry: { maximumAttempts: 3, initialInterval: '100 milliseconds' },
-});
 
 /**
- * One gateway call, for any workflow: resolve it, then send it. GET, PUT and DELETE are retried on
- * network errors and 5xx up to `maxAttempts` (each attempt bounded by `timeoutMs`) and run as local
- * activities: a repeat is harmless, and skipping the task-queue round trips through the server saves
- * most of the gateway's latency. POST and PATCH run as a normal activity with a single attempt, so
- * even a worker crash mid-call cannot send them twice. Refusals surface as an `ActivityFailure` whose
+ * One gateway call, for any workflow: a single activity that resolves the call and sends it. GET, PUT
+ * and DELETE are retried by Temporal on network errors and 5xx up to `maxAttempts` (each attempt bounded by
+ * `timeoutMs`); a POST or PATCH is sent by the first attempt only, so even a worker crash mid-call cannot
+ * send it twice (a later attempt answers without sending). Refusals surface as an `ActivityFailure` whose
  * cause is an `ApplicationFailure` typed with the spec code (CONNECTION_NOT_FOUND, CIRCUIT_OPEN, …).
  *
  * @example const result = await executeGatewayCall({ operatorId, connectionId, operation: 'player.verify', params })
  */
-export async function executeGatewayCall(input: GatewayCallInput & { limits?: GatewayLimits }): Promise<GatewayCallResult> {
-  const { limits = DEFAULT_LIMITS, ...call } = input;
-  const prepared = await prepareGatewayCall(call);
-  const idempotent = IDEMPOTENT_METHODS.has(prepared.plan.method);
-  const startToCloseTimeout = limits.timeoutMs + 5_000;
-  const { sendGatewayRequest } = idempotent
-    ? proxyLocalActivities<Activities>({
-        startToCloseTimeout,
-        retry: { maximumAttempts: limits.maxAttempts, initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '2 seconds' },
-      })
-    : proxyActivities<Activities>({ startToCloseTimeout, retry: { maximumAttempts: 1 } });
-  return sendGatewayRequest({ ...call, prepared, limits, idempotent });
+export async function executeGatewayCall(request: GatewayCallRequest): Promise<GatewayCallResult> {
+  const { limits = DEFAULT_LIMITS, ...call } = request;
+  const { gatewayCall } = proxyActivities<Activities>({
+    startToCloseTimeout: limits.timeoutMs + 5_000,
+    retry: { maximumAttempts: limits.maxAttempts, initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '2 seconds' },
+  });
+  return gatewayCall({ ...call, limits });
 }
 
-/** `POST /gateway` runs each call as this workflow and waits for its result. */
-export async function gatewayCallWorkflow(input: GatewayCallInput & { limits?: GatewayLimits }): Promise<GatewayCallResult> {
-  return executeGatewayCall(input);
+/** A synchronous `POST /gateway` call, sent to the operator's lane; resolves with the provider outcome. */
+export const gatewayCallUpdate = defineUpdate<GatewayCallResult, [GatewayCallRequest]>('gatewayCall');
+
+/** Calls a lane serves before it continues as new, well under the server's 2,000 Updates per run. */
+export const LANE_CALLS_PER_RUN = 500;
+/** A lane with no call for this long ends; the next call starts it again. */
+export const LANE_IDLE_MS = 120_000;
+
+/**
+ * A lane: a long-lived workflow that runs one operator's synchronous gateway calls, each an Update whose
+ * handler is {@link executeGatewayCall}. Calls cost an Update instead of a whole workflow execution (start,
+ * first task, completion, visibility), and calls that arrive together share workflow tasks; since each
+ * call is a normal activity, a slow provider never holds up the calls behind it. The lane
+ * continues as new after {@link LANE_CALLS_PER_RUN} calls (or when the server suggests it) and ends after
+ * {@link LANE_IDLE_MS} without calls, each time only once no call is in flight; calls the server admitted
+ * meanwhile are retried on the next run (continue-as-new) or by the caller (`temporal/gatewayCalls.ts`).
+ */
+export async function gatewayLaneWorkflow(input: GatewayLaneInput): Promise<void> {
+  let handled = 0;
+  setHandler(
+    gatewayCallUpdate,
+    async (request) => {
+      handled += 1;
+      return executeGatewayCall(request);
+    },
+    {
+      validator: (request) => {
+        if (request.operatorId !== input.operatorId) throw new Error("a call for another operator's lane");
+      },
+    },
+  );
+  const mustRoll = () => handled >= LANE_CALLS_PER_RUN || workflowInfo().continueAsNewSuggested;
+  for (;;) {
+    const seen = handled;
+    const active = await condition(() => handled !== seen || mustRoll(), LANE_IDLE_MS);
+    if (mustRoll()) {
+      await condition(allHandlersFinished);
+      await continueAsNew<typeof gatewayLaneWorkflow>(input);
+    }
+    if (!active && allHandlersFinished()) return;
+  }
 }

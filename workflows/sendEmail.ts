@@ -1,7 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { EmailMessage, InviteEmailInput, InviteEmailResult } from '../activities/email';
-import type { Delivery } from '../activities/mailer';
+import type { EmailDelivery, EmailMessage, InviteEmailInput, InviteEmailResult } from './contracts';
 
 /** SMTP outages are retried with backoff for several minutes; a 5xx refusal (EMAIL_REJECTED) is final. */
 const { sendEmail, sendInviteEmail } = proxyActivities<Activities>({
@@ -10,7 +9,7 @@ const { sendEmail, sendInviteEmail } = proxyActivities<Activities>({
 });
 
 /** Sends one email with retries; for callers whose message holds no secret. */
-export async function sendEmailWorkflow(message: EmailMessage): Promise<Delivery> {
+export async function sendEmailWorkflow(message: EmailMessage): Promise<EmailDelivery> {
   return sendEmail(message);
 }
 

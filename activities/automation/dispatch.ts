@@ -1,25 +1,24 @@
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { Logger } from 'pino';
-import type { Config } from '../../core/config';
 import type { InternalEvent } from '../../core/events';
 import { evaluate, isTruthy } from '../../core/workflows/expressions';
 import type { Db } from '../../db/knex';
 import { readOutboxEvents } from '../../db/queries/outbox';
 import { claimPendingOutbox, markDispatched, workflowsListeningTo, type EventWorkflowRow, type PendingOutboxRow } from '../../db/queries/outboxDispatch';
-import type { AutomationRunInput } from './types';
+import type { AutomationRunInput } from '../../workflows/contracts';
+
+/** Starts the run one event fires for one automation; `duplicate` when that pair already has one. */
+export type StartEventRun = (input: AutomationRunInput & { eventId: string }) => Promise<'started' | 'duplicate'>;
 
 export interface DispatchDeps {
   db: Db;
-  client: Client;
-  config: Config;
   logger: Logger;
+  startEventRun: StartEventRun;
 }
+
+type EventRun = AutomationRunInput & { eventId: string };
 
 const BATCH = 500;
 const START_CONCURRENCY = 16;
-
-/** The Temporal workflow id of the run an outbox event starts for a workflow: at most one run per pair. */
-export const eventRunWorkflowId = (workflowId: string, eventId: string) => `automation-event-${workflowId}-${eventId}`;
 
 async function passesFilter(deps: DispatchDeps, workflow: EventWorkflowRow, filter: unknown, event: InternalEvent): Promise<boolean> {
   if (typeof filter !== 'string' || filter.trim() === '') return true;
@@ -38,40 +37,27 @@ const fires = (workflow: EventWorkflowRow, row: PendingOutboxRow) =>
   workflow.operator_id === row.operator_id && workflow.trigger_events.includes(row.event) && row.occurred_at >= workflow.events_since && row.origin_workflow_id !== workflow.id;
 
 /** The runs one event starts: each listening workflow once, through its first trigger node whose filter passes. */
-async function runsFor(deps: DispatchDeps, event: InternalEvent, claimed: PendingOutboxRow, workflows: EventWorkflowRow[]): Promise<Array<{ workflowId: string; input: AutomationRunInput }>> {
-  const runs: Array<{ workflowId: string; input: AutomationRunInput }> = [];
+async function runsFor(deps: DispatchDeps, event: InternalEvent, claimed: PendingOutboxRow, workflows: EventWorkflowRow[]): Promise<EventRun[]> {
+  const runs: EventRun[] = [];
   for (const workflow of workflows) {
     if (!fires(workflow, claimed)) continue;
     for (const node of workflow.nodes) {
       if (node.type !== 'trigger.event' || node.params.event !== event.event) continue;
       if (!(await passesFilter(deps, workflow, node.params.filter, event))) continue;
-      runs.push({
-        workflowId: eventRunWorkflowId(workflow.id, event.id),
-        input: { operatorId: event.operatorId, workflowId: workflow.id, source: 'event', input: event, triggerNodeId: node.id },
-      });
+      runs.push({ operatorId: event.operatorId, workflowId: workflow.id, source: 'event', input: event, triggerNodeId: node.id, eventId: event.id });
       break;
     }
   }
   return runs;
 }
 
-async function startAll(deps: DispatchDeps, runs: Array<{ workflowId: string; input: AutomationRunInput }>): Promise<number> {
+async function startAll(deps: DispatchDeps, runs: EventRun[]): Promise<number> {
   let started = 0;
   let next = 0;
   const worker = async () => {
     while (next < runs.length) {
       const run = runs[next++]!;
-      try {
-        await deps.client.workflow.start('automationRunWorkflow', {
-          taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-          workflowId: run.workflowId,
-          workflowIdReusePolicy: 'REJECT_DUPLICATE',
-          args: [run.input],
-        });
-        started += 1;
-      } catch (error) {
-        if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-      }
+      if ((await deps.startEventRun(run)) === 'started') started += 1;
     }
   };
   await Promise.all(Array.from({ length: Math.min(START_CONCURRENCY, runs.length) }, worker));
@@ -82,7 +68,7 @@ async function startAll(deps: DispatchDeps, runs: Array<{ workflowId: string; in
  * Dispatches one batch of undispatched outbox events to the workflows listening for them and marks the
  * batch dispatched — all in one transaction, so a crash or a Temporal outage leaves the events pending
  * for the next pass (the listener or the 60 s sweep). A repeated pass cannot start a second run for the
- * same (event, workflow): the Temporal workflow id is derived from both and reuse is rejected.
+ * same (event, automation): the Temporal workflow id is derived from both and reuse is rejected.
  */
 async function dispatchBatch(deps: DispatchDeps): Promise<{ claimed: number; started: number }> {
   return deps.db.transaction(async (trx) => {
@@ -106,7 +92,7 @@ async function dispatchBatch(deps: DispatchDeps): Promise<{ claimed: number; sta
 /**
  * Dispatches every pending outbox event, batch after batch.
  *
- * @example await dispatchPendingEvents({ db, client, config, logger }) // { claimed: 12, started: 3 }
+ * @example await dispatchPendingEvents({ db, logger, startEventRun }) // { claimed: 12, started: 3 }
  */
 export async function dispatchPendingEvents(deps: DispatchDeps): Promise<{ claimed: number; started: number }> {
   const total = { claimed: 0, started: 0 };

@@ -15,8 +15,8 @@ export function createAutomationActivities(deps: ActivityDeps) {
 
     /** The `outbox-sweep` Schedule's pass: dispatches whatever the listener missed. */
     async sweepOutboxEvents(): Promise<{ claimed: number; started: number }> {
-      if (!deps.temporalClient) throw new Error('the worker was created without a Temporal client');
-      return dispatchPendingEvents({ db: deps.db, client: deps.temporalClient, config: deps.config, logger: deps.logger });
+      if (!deps.startEventRun) throw new Error('the worker was created without a Temporal client');
+      return dispatchPendingEvents({ db: deps.db, logger: deps.logger, startEventRun: deps.startEventRun });
     },
   };
 }

@@ -1,7 +1,7 @@
 import { actionBudget, triggerFor } from '../../core/workflows/graph';
 import { triggerFieldsOf } from '../../core/workflows/triggerPayload';
 import { effectiveInputSchema, missingTriggerFields } from '../../core/workflows/triggerSchema';
-import type { RunError } from '../../core/workflows/types';
+import type { RunError, WorkflowRun } from '../../core/workflows/types';
 import { finishRun, insertRun, rejectRun, toRunRecord } from '../../db/queries/workflowRuns';
 import { findWorkflow } from '../../db/queries/workflows';
 import { getSettings } from '../../db/queries/settings';
@@ -77,8 +77,11 @@ export function createRunActivities({ db, config }: ActivityDeps) {
       });
     },
 
-    async finishAutomationRun(input: FinishRunInput): Promise<void> {
-      await finishRun(db, input.operatorId, input.runId, { status: input.status, output: input.output, nodes: input.nodes, error: input.error, executed: input.executed });
+    /** Returns the run as stored, so whoever waits for the run has it without reading it again. */
+    async finishAutomationRun(input: FinishRunInput): Promise<WorkflowRun> {
+      const row = await finishRun(db, input.operatorId, input.runId, { status: input.status, output: input.output, nodes: input.nodes, error: input.error, executed: input.executed });
+      if (!row) throw new Error(`run ${input.runId} vanished before it finished`);
+      return toRunRecord(row);
     },
   };
 }

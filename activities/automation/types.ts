@@ -1,15 +1,5 @@
-import type { RunError, RunSource, WorkflowDefinition, WorkflowRun, NodeResult } from '../../core/workflows/types';
-
-/** Starts (or joins) a run: `automationRunWorkflow`'s input. */
-export interface AutomationRunInput {
-  operatorId: string;
-  workflowId: string;
-  source: RunSource;
-  input: unknown;
-  /** Pre-assigned by API starts (so the caller knows it at once); made in the workflow otherwise. */
-  runId?: string;
-  triggerNodeId?: string;
-}
+import type { NodeResult, RunError, WorkflowDefinition, WorkflowRun } from '../../core/workflows/types';
+import type { AutomationRunInput } from '../../workflows/contracts';
 
 export interface BeginRunInput extends AutomationRunInput {
   runId: string;

@@ -8,7 +8,13 @@ import type { Db } from '../../db/knex';
 import { findConnection } from '../../db/queries/connections';
 import { findConnectorBlueprint } from '../../db/queries/connectors';
 import { recordGatewayCall } from './record';
-import type { GatewayCallInput, PreparedGatewayCall } from './types';
+import type { GatewayCallInput } from '../../workflows/contracts';
+import type { PreparedGatewayCall } from './types';
+
+const IDEMPOTENT_METHODS = new Set(['GET', 'PUT', 'DELETE']);
+
+/** GET, PUT and DELETE may be sent again after a failed attempt; POST and PATCH never. */
+export const isIdempotentMethod = (method: string) => IDEMPOTENT_METHODS.has(method);
 
 interface PrepareDeps {
   db: Db;

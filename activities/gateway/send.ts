@@ -11,7 +11,8 @@ import { admitCall, recordProviderFailure, recordProviderSuccess } from '../../d
 import { findConnection } from '../../db/queries/connections';
 import { recordGatewayCall } from './record';
 import { addressPolicy, DestinationNotAllowedError, ResponseTooLargeError, safeFetch, type OutboundResponse } from './safeFetch';
-import type { GatewayCallResult, SendGatewayRequestInput } from './types';
+import type { GatewayCallResult } from '../../workflows/contracts';
+import type { SendGatewayRequestInput } from './types';
 
 export interface SendDeps {
   db: Db;

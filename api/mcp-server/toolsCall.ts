@@ -1,11 +1,11 @@
 import { progressNotification } from '../../core/mcpEvents';
 import { errorResponse, JSONRPC_ERROR, progressTokenOf, resultResponse, type JsonRpcId, type JsonRpcResponse } from '../../core/mcpJsonRpc';
-import { argumentProblems, errorToolResult, toolResultOf } from '../../core/mcpToolCall';
+import { argumentProblems, stillRunningToolResult, toolResultOf } from '../../core/mcpToolCall';
 import type { WorkflowRun } from '../../core/workflows/types';
-import { listMcpTools } from '../../db/queries/mcpTools';
-import { runAutomationNow, type RunProgress } from '../../temporal/automationRuns';
+import { findMcpTool } from '../../db/queries/mcpTools';
+import { runAutomationNow } from '../../temporal/automationRuns';
+import type { AutomationProgress } from '../../workflows/contracts';
 import type { AppDeps } from '../deps';
-import { AppError } from '../errors';
 import type { ApiKeyPrincipal } from '../middleware/authenticate';
 import type { McpStreamHub } from './streamHub';
 
@@ -19,7 +19,7 @@ const invalidParams = (id: JsonRpcId, message: string, data?: unknown) => errorR
 function progressForwarder(hub: McpStreamHub, operatorId: string, sessionId: string | undefined, token: JsonRpcId | undefined, log: (error: Error) => void) {
   let chain: Promise<void> = Promise.resolve();
   let sent = 0;
-  const send = (progress: RunProgress) => {
+  const send = (progress: AutomationProgress) => {
     if (sessionId === undefined || token === undefined) return;
     sent = Math.max(sent, progress.progress);
     const message = progressNotification({ progressToken: token, progress: progress.progress, total: progress.total, ...(progress.message !== undefined ? { message: progress.message } : {}) });
@@ -58,27 +58,20 @@ export async function callTool(
   const progress = progressTokenOf(params);
   if (progress.invalid) return invalidParams(id, 'Invalid params: _meta.progressToken must be a string or a number');
 
-  const tools = await listMcpTools(deps.db, principal.operatorId, principal.mcpWorkflowAllowlist);
-  const tool = tools.find((candidate) => candidate.name === name);
+  const tool = await findMcpTool(deps.db, principal.operatorId, principal.mcpWorkflowAllowlist, name);
   if (!tool) return invalidParams(id, `Unknown tool: ${name}`);
   const problems = argumentProblems(tool.inputSchema, args);
   if (problems.length > 0) return invalidParams(id, `Invalid arguments: ${problems.join('; ')}`, { problems });
 
   const started = Date.now();
   const forwarder = progressForwarder(hub, principal.operatorId, sessionId, progress.token, log);
-  try {
-    const run = await runAutomationNow(
-      deps,
-      { operatorId: principal.operatorId, workflowId: tool.workflowId, source: 'mcp', input: args },
-      { waitMs: deps.config.MCP_CALL_WAIT_MS, ...(forwarder.onProgress ? { onProgress: forwarder.onProgress } : {}) },
-    );
-    await forwarder.finish(run);
-    return resultResponse(id, toolResultOf(run, Date.now() - started));
-  } catch (error) {
-    if (error instanceof AppError && error.code === 'WORKFLOW_NOT_FOUND') return invalidParams(id, `Unknown tool: ${name}`);
-    if (error instanceof AppError && error.status < 500) {
-      return resultResponse(id, errorToolResult(error.code, error.message, null, Date.now() - started));
-    }
-    throw error;
-  }
+  const outcome = await runAutomationNow(
+    deps.temporal,
+    { operatorId: principal.operatorId, workflowId: tool.workflowId, source: 'mcp', input: args },
+    { waitMs: deps.config.MCP_CALL_WAIT_MS, ...(forwarder.onProgress ? { onProgress: forwarder.onProgress } : {}) },
+  );
+  if (outcome.kind === 'not_found') return invalidParams(id, `Unknown tool: ${name}`);
+  if (outcome.kind === 'running') return resultResponse(id, stillRunningToolResult(outcome.runId, Date.now() - started));
+  await forwarder.finish(outcome.run);
+  return resultResponse(id, toolResultOf(outcome.run, Date.now() - started));
 }

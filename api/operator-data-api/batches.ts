@@ -2,7 +2,8 @@ import type { Context } from 'koa';
 import { prefixedId } from '../../core/ids';
 import type { BatchKind } from '../../core/ingestItems';
 import { failBatchJob, findBatchJob, insertBatchJob, type BatchJobRow } from '../../db/queries/batchJobs';
-import type { BatchIngestInput } from '../../workflows/batchIngest';
+import { startBatchIngest } from '../../temporal/batchJobs';
+import type { BatchIngestInput } from '../../workflows/contracts';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { inputOf } from '../middleware/validate';
@@ -25,7 +26,7 @@ export async function submitBatchHandler(deps: AppDeps, ctx: Context, kind: Batc
   await insertBatchJob(deps.db, { id: jobId, operatorId, kind, items });
   const input: BatchIngestInput = { operatorId, jobId, kind, totalItems: items.length, chunkSize: deps.config.BATCH_CHUNK_SIZE };
   try {
-    await deps.temporal.client.workflow.start('batchIngestWorkflow', { taskQueue: deps.config.TEMPORAL_TASK_QUEUE, workflowId: jobId, args: [input] });
+    await startBatchIngest(deps.temporal, input);
   } catch (error) {
     await failBatchJob(deps.db, operatorId, jobId, 'The job could not be scheduled');
     throw new AppError(500, 'INTERNAL_ERROR', 'The batch job could not be scheduled', { cause: error });

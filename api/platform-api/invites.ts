@@ -5,7 +5,7 @@ import { acceptUrlFor, inviteExpiresAt, inviteState, inviteTokenContext } from '
 import { refuseInviteAction } from '../../core/teamRules';
 import { createInvite, findPendingInvite, listPendingInvites, reissueInvite, revokeInvite, type InviteRow } from '../../db/queries/invites';
 import { emailHasAccount } from '../../db/queries/team';
-import type { sendInviteEmailWorkflow } from '../../workflows';
+import { startInviteEmail } from '../../temporal/emails';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { inputOf } from '../middleware/validate';
@@ -29,18 +29,10 @@ function toInvite(row: InviteRow, now: Date) {
  * Temporal's history never holds a usable link. A failed start is logged, not fatal: the invite exists,
  * its link is in the response, and a resend tries again.
  */
-async function startInviteEmail(deps: AppDeps, ctx: Context, invite: InviteRow, token: string): Promise<void> {
+async function emailInvite(deps: AppDeps, ctx: Context, invite: InviteRow, token: string): Promise<void> {
   try {
-    await deps.temporal.client.workflow.start<typeof sendInviteEmailWorkflow>('sendInviteEmailWorkflow', {
-      taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
-      workflowId: `invite-email-${invite.id}-${invite.token_hash.slice(0, 16)}`,
-      args: [{
-        operatorId: invite.operator_id,
-        inviteId: invite.id,
-        sealedToken: deps.keyring.encrypt(token, inviteTokenContext(invite.operator_id, invite.id)),
-        appUrl: deps.config.appUrl,
-      }],
-    });
+    const sealedToken = deps.keyring.encrypt(token, inviteTokenContext(invite.operator_id, invite.id));
+    await startInviteEmail(deps.temporal, { operatorId: invite.operator_id, inviteId: invite.id, sealedToken, appUrl: deps.config.appUrl }, invite.token_hash);
   } catch (error) {
     ctx.state.log.error({ inviteId: invite.id, err: { name: (error as Error).name, message: (error as Error).message } }, 'invite email workflow did not start');
   }
@@ -77,7 +69,7 @@ export async function createInviteHandler(deps: AppDeps, ctx: Context): Promise<
     (pending) => refuseInviteAction(caller.role, pending.role) === null,
   );
   if (invite === 'refused') throw new AppError(403, 'FORBIDDEN', 'Only the Owner can replace a pending admin invite');
-  await startInviteEmail(deps, ctx, invite, token);
+  await emailInvite(deps, ctx, invite, token);
   ctx.status = 201;
   ctx.body = {
     success: true,
@@ -92,7 +84,7 @@ export async function resendInvite(deps: AppDeps, ctx: Context): Promise<void> {
   const token = secretToken('inv');
   const invite = await reissueInvite(deps.db, current.operator_id, current.id, { tokenHash: sha256Hex(token), expiresAt: inviteExpiresAt(new Date()) });
   if (!invite) throw inviteNotFound();
-  await startInviteEmail(deps, ctx, invite, token);
+  await emailInvite(deps, ctx, invite, token);
   ctx.body = { success: true, data: { id: invite.id, expiresAt: invite.expires_at.toISOString(), acceptUrl: acceptUrlFor(deps.config.appUrl, token), token } };
 }
 

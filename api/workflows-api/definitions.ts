@@ -39,7 +39,7 @@ export async function createWorkflowHandler(deps: AppDeps, ctx: Context): Promis
     const { nodes, webhooks } = sealWebhooks(body.nodes, [], deps.keyring, operatorId, id);
     const created = await insertWorkflow(trx, operatorId, id, workflowWrite(body, nodes, await freeToolName(trx, operatorId, body.name)));
     await replaceWebhooks(trx, operatorId, id, webhooks);
-    await syncAutomationSchedules(deps.temporal.client, deps.config, { operatorId, workflowId: id, previous: [], next: body.active ? nodes : null });
+    await syncAutomationSchedules(deps.temporal, { operatorId, workflowId: id, previous: [], next: body.active ? nodes : null });
     return created;
   }));
   ctx.status = 201;
@@ -72,7 +72,7 @@ export async function updateWorkflowHandler(deps: AppDeps, ctx: Context): Promis
     const toolName = body.name === existing.name ? existing.mcp_tool_name : await freeToolName(trx, operatorId, body.name, existing.id);
     const updated = await updateWorkflow(trx, operatorId, existing.id, workflowWrite(body, nodes, toolName), existing.active);
     await replaceWebhooks(trx, operatorId, existing.id, webhooks);
-    await syncAutomationSchedules(deps.temporal.client, deps.config, { operatorId, workflowId: existing.id, previous: existing.nodes, next: body.active ? nodes : null });
+    await syncAutomationSchedules(deps.temporal, { operatorId, workflowId: existing.id, previous: existing.nodes, next: body.active ? nodes : null });
     return updated;
   }));
   ctx.body = { success: true, data: toWorkflowRecord(row) };
@@ -87,7 +87,7 @@ export async function deleteWorkflowHandler(deps: AppDeps, ctx: Context): Promis
     if (!existing) throw new AppError(404, 'WORKFLOW_NOT_FOUND', 'Workflow not found');
     await softDeleteWorkflow(trx, operatorId, existing.id);
     await deleteWebhooksOfWorkflow(trx, operatorId, existing.id);
-    await syncAutomationSchedules(deps.temporal.client, deps.config, { operatorId, workflowId: existing.id, previous: existing.nodes, next: null });
+    await syncAutomationSchedules(deps.temporal, { operatorId, workflowId: existing.id, previous: existing.nodes, next: null });
   });
   ctx.body = { success: true, data: { id: params.id, deleted: true } };
 }

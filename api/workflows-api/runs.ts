@@ -1,4 +1,6 @@
 import type { Context } from 'koa';
+import type { WorkflowRun } from '../../core/workflows/types';
+import type { WorkflowRow } from '../../db/queries/workflows';
 import { findRun, listRuns, toRunRecord } from '../../db/queries/workflowRuns';
 import { quotaLimits, usageMonthOf, usageOf } from '../../db/queries/workflowUsage';
 import { runAutomationNow } from '../../temporal/automationRuns';
@@ -22,9 +24,33 @@ export async function testWorkflowHandler(deps: AppDeps, ctx: Context): Promise<
   if (typeof body !== 'object' || Array.isArray(body)) {
     throw new AppError(400, 'VALIDATION_FAILED', 'Invalid input: body must be a JSON object (the trigger payload)', { details: [{ field: 'body', message: 'must be an object' }] });
   }
-  const run = await runAutomationNow(deps, { operatorId, workflowId: params.id, source: 'manual', input: body });
-  ctx.status = run.status === 'running' ? 202 : 200;
-  ctx.body = { success: true, data: run };
+  const workflow = await requireWorkflow(deps, operatorId, params.id);
+  const outcome = await runAutomationNow(deps.temporal, { operatorId, workflowId: workflow.id, source: 'manual', input: body }, { waitMs: deps.config.WORKFLOW_TEST_WAIT_MS });
+  if (outcome.kind === 'not_found') throw new AppError(404, 'WORKFLOW_NOT_FOUND', 'Workflow not found');
+  if (outcome.kind === 'finished') {
+    ctx.body = { success: true, data: outcome.run };
+    return;
+  }
+  const stored = await findRun(deps.db, operatorId, outcome.runId);
+  ctx.status = 202;
+  ctx.body = { success: true, data: stored ? toRunRecord(stored) : runningRun(outcome.runId, workflow, body) };
+}
+
+/** A run still going whose first step has not been recorded yet (a busy or restarting worker). */
+function runningRun(runId: string, workflow: WorkflowRow, input: unknown): WorkflowRun {
+  return {
+    id: runId,
+    workflowId: workflow.id,
+    workflowVersion: workflow.version,
+    source: 'manual',
+    status: 'running',
+    input,
+    output: null,
+    nodes: [],
+    startedAt: new Date().toISOString(),
+    completedAt: null,
+    durationMs: null,
+  };
 }
 
 export async function listRunsHandler(deps: AppDeps, ctx: Context): Promise<void> {

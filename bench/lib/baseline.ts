@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../api/deps';
+import { runDiagnostics } from '../../temporal/diagnostics';
 
 /**
  * The baseline every Temporal-backed benchmark prints beside its figures: one diagnostics workflow with
@@ -9,10 +9,7 @@ import type { AppDeps } from '../../api/deps';
  * @example const bare = bareWorkflowRoundTrip(stack.deps); await measure(bare, { count: 100, concurrency: 1, timeLimitMs })
  */
 export function bareWorkflowRoundTrip(deps: AppDeps): () => Promise<void> {
-  return () =>
-    deps.temporal.client.workflow
-      .execute('diagnosticsWorkflow', { taskQueue: deps.config.TEMPORAL_TASK_QUEUE, workflowId: `bench-${randomUUID()}`, args: [{ message: 'bench' }] })
-      .then(() => undefined);
+  return () => runDiagnostics(deps.temporal, 'bench').then(() => undefined);
 }
 
 /** Runs a benchmark's `main` and exits: 0 when it finished, 1 with the stack trace when it threw. */

@@ -49,14 +49,14 @@ export async function startBenchStack(env: Record<string, string> = {}, log: (li
     const logger = createLogger('error');
     const db = createDb(pg.databaseUrl, { poolMax: 30 });
     await migrateLatest(db);
-    const { worker, close } = await createWorker({ config, db, logger, address: temporal.address, databaseUrl: pg.databaseUrl });
+    const { worker, temporal: temporalClient, close } = await createWorker({ config, db, logger, address: temporal.address, databaseUrl: pg.databaseUrl });
     const running = worker.run();
     stops.push(async () => {
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
       await close();
     });
-    const deps = await buildAppDeps(config, logger, createDb(pg.databaseUrl, { poolMax: 30 }));
+    const deps = await buildAppDeps(config, logger, createDb(pg.databaseUrl, { poolMax: 30 }), temporalClient);
     const api = await startApiServer(deps);
     stops.push(async () => {
       await api.close();

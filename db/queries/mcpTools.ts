@@ -1,8 +1,8 @@
 import { triggerFor } from '../../core/workflows/graph';
 import { effectiveInputSchema } from '../../core/workflows/triggerSchema';
+import type { WorkflowEdge, WorkflowNode } from '../../core/workflows/types';
+import type { TemplateSchema } from '../../core/templates';
 import type { Db } from '../knex';
-import { getSettings } from './settings';
-import type { WorkflowRow } from './workflows';
 
 /** One MCP tool (spec 2.12) and the automation behind it. */
 export interface McpToolRow {
@@ -12,26 +12,51 @@ export interface McpToolRow {
   inputSchema: { type: 'object'; properties: Record<string, unknown>; required: string[] };
 }
 
+interface ToolQueryRow {
+  id: string;
+  name: string;
+  description: string;
+  mcp_tool_name: string;
+  nodes: WorkflowNode[];
+  edges: WorkflowEdge[];
+  /** The operator's template, read only for automations with an event trigger (their schema is the event's fields). */
+  template_schema: TemplateSchema | null;
+}
+
+function toTool(row: ToolQueryRow): McpToolRow {
+  const trigger = triggerFor({ nodes: row.nodes, edges: row.edges }, 'mcp');
+  const inputSchema = trigger ? effectiveInputSchema(trigger, row.template_schema) : { type: 'object' as const, properties: {}, required: [] };
+  return { workflowId: row.id, name: row.mcp_tool_name, description: row.description || row.name, inputSchema };
+}
+
 /**
- * The operator's active, `mcp_exposed` automations as MCP tools, filtered by a key's allowlist:
- * `null` lists all, an array only the workflow ids named (an empty array none). `inputSchema` is the
- * effective schema of the trigger an MCP call fires (DESIGN.md "Workflows").
- *
- * @example const tools = await listMcpTools(db, operatorId, principal.mcpWorkflowAllowlist)
+ * The operator's active, `mcp_exposed` automations as MCP tools, in one statement: filtered by a key's
+ * allowlist (`null` all, an array only the automation ids named, an empty array none) and, when `name`
+ * is given, by tool name. `inputSchema` is the effective schema of the trigger an MCP call fires
+ * (DESIGN.md "Workflows").
  */
-export async function listMcpTools(db: Db, operatorId: string, allowlist: string[] | null): Promise<McpToolRow[]> {
+async function queryTools(db: Db, operatorId: string, allowlist: string[] | null, name?: string): Promise<McpToolRow[]> {
   if (allowlist && allowlist.length === 0) return [];
-  const query = db<WorkflowRow>('workflows').where({ operator_id: operatorId, active: true, mcp_exposed: true }).whereNull('deleted_at');
-  if (allowlist) query.whereIn('id', allowlist);
-  const rows = await query.orderBy('mcp_tool_name').select('id', 'name', 'description', 'mcp_tool_name', 'nodes', 'edges');
-  if (rows.length === 0) return [];
-  const needsTemplate = rows.some((row) => row.nodes.some((node) => node.type === 'trigger.event'));
-  const template = needsTemplate ? (await getSettings(db, operatorId)).templateSchema : null;
-  return rows.map((row) => {
-    const trigger = triggerFor({ nodes: row.nodes, edges: row.edges }, 'mcp');
-    const inputSchema = trigger ? effectiveInputSchema(trigger, template) : { type: 'object' as const, properties: {}, required: [] };
-    return { workflowId: row.id, name: row.mcp_tool_name, description: row.description || row.name, inputSchema };
-  });
+  const result = await db.raw<{ rows: ToolQueryRow[] }>(
+    `SELECT w.id, w.name, w.description, w.mcp_tool_name, w.nodes, w.edges,
+            CASE WHEN w.trigger_events <> '{}' THEN t.schema END AS template_schema
+       FROM workflows w
+       LEFT JOIN operator_settings s ON s.operator_id = w.operator_id
+       LEFT JOIN templates t ON t.id = s.template_id
+      WHERE w.operator_id = ? AND w.active AND w.mcp_exposed AND w.deleted_at IS NULL
+        ${allowlist ? 'AND w.id = ANY(?::text[])' : ''} ${name === undefined ? '' : 'AND w.mcp_tool_name = ?'}
+      ORDER BY w.mcp_tool_name`,
+    [operatorId, ...(allowlist ? [allowlist] : []), ...(name === undefined ? [] : [name])],
+  );
+  return result.rows.map(toTool);
+}
+
+/** @example const tools = await listMcpTools(db, operatorId, principal.mcpWorkflowAllowlist) */
+export const listMcpTools = (db: Db, operatorId: string, allowlist: string[] | null) => queryTools(db, operatorId, allowlist);
+
+/** The tool a `tools/call` names, if the key may see it. @example const tool = await findMcpTool(db, operatorId, null, 'kyc-check') */
+export async function findMcpTool(db: Db, operatorId: string, allowlist: string[] | null, name: string): Promise<McpToolRow | undefined> {
+  return (await queryTools(db, operatorId, allowlist, name))[0];
 }
 
 /** Which of `ids` name (non-deleted) automations of the operator — to check a key's MCP allowlist. */

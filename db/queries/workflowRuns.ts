@@ -119,26 +119,28 @@ export async function listRuns(db: Runner, operatorId: string, workflowId: strin
 }
 
 /**
- * Closes a running run and gives back the reserved Actions it did not execute, in one statement: a
- * retried finish finds the run closed and changes nothing.
+ * Closes a running run and gives back the reserved Actions it did not execute, in one statement, and
+ * returns the closed run; a retried finish finds the run already closed, changes nothing and returns it as stored.
  */
 export async function finishRun(
   db: Runner,
   operatorId: string,
   runId: string,
   result: { status: Exclude<RunStatus, 'running'>; output: unknown; nodes: NodeResult[]; error: RunError | null; executed: { actions: number; aiActions: number } },
-): Promise<void> {
-  await db.raw(
+): Promise<RunRow | undefined> {
+  const closed = await db.raw<{ rows: RunRow[] }>(
     `WITH closed AS (
        UPDATE workflow_runs SET status = ?, output = ?::jsonb, nodes = ?::jsonb, error = ?::jsonb, completed_at = now(),
               duration_ms = ${DURATION_MS}
         WHERE operator_id = ? AND id = ? AND status = 'running'
-       RETURNING usage_month, reserved_actions, reserved_ai_actions)
-     UPDATE workflow_usage u
-        SET actions = greatest(0, u.actions - greatest(0, c.reserved_actions - ?::int)),
-            ai_actions = greatest(0, u.ai_actions - greatest(0, c.reserved_ai_actions - ?::int))
-       FROM closed c
-      WHERE u.operator_id = ? AND u.month = c.usage_month AND (c.reserved_actions > ?::int OR c.reserved_ai_actions > ?::int)`,
+       RETURNING *),
+     given_back AS (
+       UPDATE workflow_usage u
+          SET actions = greatest(0, u.actions - greatest(0, c.reserved_actions - ?::int)),
+              ai_actions = greatest(0, u.ai_actions - greatest(0, c.reserved_ai_actions - ?::int))
+         FROM closed c
+        WHERE u.operator_id = ? AND u.month = c.usage_month AND (c.reserved_actions > ?::int OR c.reserved_ai_actions > ?::int))
+     SELECT * FROM closed`,
     [
       result.status,
       JSON.stringify(result.output ?? null),
@@ -153,4 +155,5 @@ export async function finishRun(
       result.executed.aiActions,
     ],
   );
+  return closed.rows[0] ?? (await findRun(db, operatorId, runId));
 }

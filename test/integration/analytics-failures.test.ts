@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ANALYTICS_REFRESH_SCHEDULE_ID, ensurePlatformSchedules } from '../../services/schedules';
+import { ANALYTICS_REFRESH_SCHEDULE_ID, ensurePlatformSchedules } from '../../temporal/platformSchedules';
 import type { analyticsRefreshWorkflow } from '../../workflows';
 import { analytics } from '../helpers/analytics';
 import { startTestApp, type TestApp } from '../helpers/app';
@@ -115,7 +115,7 @@ describe('scheduled refresh', () => {
     expect(new Date(after.refreshed_at).toISOString()).toBe(result.refreshedAt);
     if (before) expect(new Date(after.refreshed_at).getTime()).toBeGreaterThanOrEqual(new Date(before.refreshed_at).getTime());
 
-    await ensurePlatformSchedules(app.deps.temporal.client, app.deps.config);
+    await ensurePlatformSchedules(app.deps.temporal);
     const description = await app.deps.temporal.client.schedule.getHandle(ANALYTICS_REFRESH_SCHEDULE_ID).describe();
     expect(description.action).toMatchObject({ type: 'startWorkflow', workflowType: 'analyticsRefreshWorkflow' });
     expect(description.spec.intervals?.[0]?.every).toBe(15 * 60 * 1000);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ensurePlatformSchedules, RETENTION_SCHEDULE_ID } from '../../services/schedules';
+import { ensurePlatformSchedules, RETENTION_SCHEDULE_ID } from '../../temporal/platformSchedules';
 import type { retentionWorkflow } from '../../workflows';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dataClient, type DataClient } from '../helpers/data';
@@ -72,8 +72,8 @@ describe('retention workflow (fixed clock)', () => {
 
 describe('retention schedule', () => {
   it('is a Temporal Schedule running retentionWorkflow daily; creating it twice is harmless', async () => {
-    await ensurePlatformSchedules(app.deps.temporal.client, app.deps.config);
-    await ensurePlatformSchedules(app.deps.temporal.client, app.deps.config);
+    await ensurePlatformSchedules(app.deps.temporal);
+    await ensurePlatformSchedules(app.deps.temporal);
     const description = await app.deps.temporal.client.schedule.getHandle(RETENTION_SCHEDULE_ID).describe();
     expect(description.action).toMatchObject({ type: 'startWorkflow', workflowType: 'retentionWorkflow' });
     expect(description.spec.calendars?.length ?? description.spec.intervals?.length ?? 0).toBeGreaterThan(0);

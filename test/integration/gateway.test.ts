@@ -1,7 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { WorkflowFailedError } from '@temporalio/client';
-import { gatewayFailureOf } from '../../api/gateway/execute';
-import type { gatewayCallWorkflow } from '../../workflows';
+import { runGatewayCall } from '../../temporal/gatewayCalls';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { http } from '../helpers/http';
 import { createApiKey, signupOperator, type TestOperator } from '../helpers/identity';
@@ -201,23 +198,31 @@ describe('tenant isolation', () => {
   });
 });
 
-describe('the same path for workflows (action.gateway)', () => {
-  const run = (args: Parameters<typeof gatewayCallWorkflow>[0]) =>
-    app.deps.temporal.client.workflow.execute<typeof gatewayCallWorkflow>('gatewayCallWorkflow', {
-      taskQueue: app.deps.config.TEMPORAL_TASK_QUEUE,
-      workflowId: `gateway-test-${randomUUID()}`,
-      args: [args],
-      workflowExecutionTimeout: '1 minute',
-    });
+describe('the door into Temporal (temporal/gatewayCalls.ts)', () => {
+  const limits = { timeoutMs: 5_000, maxAttempts: 2 };
 
-  it('gatewayCallWorkflow returns the provider outcome, with default limits', async () => {
-    const result = await run({ operatorId: alice.operatorId, connectionId, operation: 'kyc.status', params: { playerId: 'p-9' } });
-    expect(result).toMatchObject({ ok: true, status: 200, attempts: 1, data: { playerId: 'p-9', status: 'approved' } });
+  it('runs a call as an Update of the operator\'s lane and returns the provider outcome', async () => {
+    const outcome = await runGatewayCall(app.deps.temporal, { operatorId: alice.operatorId, connectionId, operation: 'kyc.status', params: { playerId: 'p-9' } }, limits);
+    expect(outcome).toMatchObject({ kind: 'completed', result: { ok: true, status: 200, attempts: 1, data: { playerId: 'p-9', status: 'approved' } } });
+    const laneId = `gateway-lane-${alice.operatorId}-${app.deps.temporal.instanceId}-0`;
+    const description = await app.deps.temporal.client.workflow.getHandle(laneId).describe();
+    expect(description).toMatchObject({ type: 'gatewayLaneWorkflow', status: { name: 'RUNNING' } });
+    const history = await app.deps.temporal.client.workflow.getHandle(laneId).fetchHistory();
+    const updates = (history.events ?? []).filter((event) => event.workflowExecutionUpdateCompletedEventAttributes);
+    expect(updates.length).toBeGreaterThanOrEqual(1);
   });
 
-  it('fails with an ApplicationFailure typed with the spec code, scoped by operator', async () => {
-    const failure = await run({ operatorId: bob.operatorId, connectionId, operation: 'kyc.status' }).catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(WorkflowFailedError);
-    expect(gatewayFailureOf(failure)).toEqual({ code: 'CONNECTION_NOT_FOUND', message: `Connection ${connectionId} not found` });
+  it('answers a refusal as a result typed with the spec code, scoped by operator', async () => {
+    const outcome = await runGatewayCall(app.deps.temporal, { operatorId: bob.operatorId, connectionId, operation: 'kyc.status' }, limits);
+    expect(outcome).toEqual({ kind: 'refused', code: 'CONNECTION_NOT_FOUND', message: `Connection ${connectionId} not found` });
+  });
+
+  it('starts the lane again when it has ended', async () => {
+    const laneId = `gateway-lane-${alice.operatorId}-${app.deps.temporal.instanceId}-0`;
+    await runGatewayCall(app.deps.temporal, { operatorId: alice.operatorId, connectionId, operation: 'kyc.status', params: { playerId: 'p-1' } }, limits);
+    await app.deps.temporal.client.workflow.getHandle(laneId).terminate('test: the lane ended');
+    const outcome = await runGatewayCall(app.deps.temporal, { operatorId: alice.operatorId, connectionId, operation: 'kyc.status', params: { playerId: 'p-2' } }, limits);
+    expect(outcome).toMatchObject({ kind: 'completed', result: { ok: true, data: { playerId: 'p-2' } } });
+    expect(await app.deps.temporal.client.workflow.getHandle(laneId).describe()).toMatchObject({ status: { name: 'RUNNING' } });
   });
 });

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import type { diagnosticsWorkflow } from '../../workflows';
+import { runDiagnostics } from '../../temporal/diagnostics';
 import { startTestApp, type TestApp } from '../helpers/app';
 
 let app: TestApp;
@@ -10,17 +9,11 @@ afterAll(() => app.close());
 
 describe('Temporal wiring', () => {
   it('runs a workflow whose activity reads PostgreSQL, through the real server and worker', async () => {
-    const workflowId = `diagnostics-${randomUUID()}`;
-    const result = await app.deps.temporal.client.workflow.execute<typeof diagnosticsWorkflow>('diagnosticsWorkflow', {
-      taskQueue: app.deps.config.TEMPORAL_TASK_QUEUE,
-      workflowId,
-      args: [{ message: 'hello' }],
-      workflowExecutionTimeout: '30 seconds',
-    });
+    const result = await runDiagnostics(app.deps.temporal, 'hello');
     expect(result.echo).toBe('hello');
     expect(Math.abs(Date.parse(result.databaseTime) - Date.now())).toBeLessThan(60_000);
 
-    const history = await app.deps.temporal.client.workflow.getHandle(workflowId).fetchHistory();
+    const history = await app.deps.temporal.client.workflow.getHandle(result.workflowId).fetchHistory();
     const activities = (history.events ?? []).filter((event) => event.activityTaskCompletedEventAttributes);
     expect(activities).toHaveLength(1);
   });

@@ -1,0 +1,116 @@
+import { ApplicationFailure, Client, WithStartWorkflowOperation, WorkflowNotFoundError } from '@temporalio/client';
+import { isGatewayFailureCode, type GatewayFailureCode } from '../core/gateway/failures';
+import type { GatewayCallInput, GatewayCallResult, GatewayLimits } from '../workflows/contracts';
+import { gatewayCallUpdate, gatewayLaneWorkflow } from '../workflows/gatewayCall';
+
+/** Calls in flight on one lane, under the server's default limit of 10 in-flight Updates per workflow. */
+const LANE_CAPACITY = 8;
+/** How often a call is tried again on another run or lane (the lane ended, or was full). */
+const LANE_RETRIES = 5;
+
+export type GatewayCallOutcome =
+  /** The provider answered (2xx or not), or could not be reached after every attempt allowed. */
+  | { kind: 'completed'; result: GatewayCallResult }
+  /** The gateway refused before or instead of contacting the provider (spec 7.3 codes). */
+  | { kind: 'refused'; code: GatewayFailureCode; message: string };
+
+/** The gateway refusal inside a failed Update or workflow (… → ActivityFailure → ApplicationFailure), if any. */
+export function gatewayFailureOf(error: unknown): { code: GatewayFailureCode; message: string } | null {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
+    if (current instanceof ApplicationFailure && isGatewayFailureCode(current.type)) return { code: current.type, message: current.message };
+    current = current.cause;
+  }
+  return null;
+}
+
+/** The server refused an Update because the lane already has as many in flight as it allows. */
+const laneFull = (error: unknown) => error instanceof Error && /in-flight updates/i.test(`${error.message} ${(error.cause as Error | undefined)?.message ?? ''}`);
+
+interface Lane {
+  id: string;
+  inFlight: number;
+  /** Last seen running; a lane that ended since answers NotFound and is started again. */
+  running: boolean;
+}
+
+/**
+ * The lanes of one process (`gatewayLaneWorkflow`, one or more per operator): a call goes to the
+ * operator's least busy lane with room, as an Update, and a lane is started with its first call
+ * (update-with-start). Lane ids carry the process's instance id, so API instances never compete for one.
+ */
+export class GatewayLanes {
+  private readonly lanes = new Map<string, Lane[]>();
+
+  constructor(private readonly temporal: { client: Client; taskQueue: string; instanceId: string }) {}
+
+  private pick(operatorId: string): Lane {
+    const lanes = this.lanes.get(operatorId) ?? [];
+    this.lanes.set(operatorId, lanes);
+    const open = lanes.filter((lane) => lane.inFlight < LANE_CAPACITY).sort((a, b) => a.inFlight - b.inFlight)[0];
+    if (open) return open;
+    const lane = { id: `gateway-lane-${operatorId}-${this.temporal.instanceId}-${lanes.length}`, inFlight: 0, running: false };
+    lanes.push(lane);
+    return lane;
+  }
+
+  private async send(lane: Lane, operatorId: string, request: GatewayCallInput & { limits: GatewayLimits }): Promise<GatewayCallResult> {
+    const { client, taskQueue } = this.temporal;
+    if (lane.running) return client.workflow.getHandle(lane.id).executeUpdate(gatewayCallUpdate, { args: [request] });
+    const startWorkflowOperation = new WithStartWorkflowOperation(gatewayLaneWorkflow, {
+      workflowId: lane.id,
+      taskQueue,
+      args: [{ operatorId }],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+    const result = await client.workflow.executeUpdateWithStart(gatewayCallUpdate, { args: [request], startWorkflowOperation });
+    lane.running = true;
+    return result;
+  }
+
+  /**
+   * Sends one call through a lane and waits for its outcome. A call lands on a lane that just ended or
+   * continued as new only before the lane accepted it, so trying it again cannot send it twice.
+   */
+  async call(request: GatewayCallInput & { limits: GatewayLimits }): Promise<GatewayCallResult> {
+    for (let attempt = 0; ; attempt += 1) {
+      const lane = this.pick(request.operatorId);
+      lane.inFlight += 1;
+      try {
+        return await this.send(lane, request.operatorId, request);
+      } catch (error) {
+        const gone = error instanceof WorkflowNotFoundError;
+        if (attempt >= LANE_RETRIES || !(gone || laneFull(error))) throw error;
+        if (gone) lane.running = false;
+        else await new Promise((resolve) => setTimeout(resolve, 20 * (attempt + 1)));
+      } finally {
+        lane.inFlight -= 1;
+      }
+    }
+  }
+}
+
+/**
+ * Runs one synchronous gateway call (spec 4.3) through the operator's lane and waits for it, at most as
+ * long as its attempts may take. Rejects only for faults of the platform itself (Temporal unreachable,
+ * the deadline passed).
+ *
+ * @example const outcome = await runGatewayCall(temporal, { operatorId, connectionId, operation: 'kyc.status' }, { timeoutMs: 10_000, maxAttempts: 3 })
+ */
+export async function runGatewayCall(temporal: { gatewayLanes: GatewayLanes }, call: GatewayCallInput, limits: GatewayLimits): Promise<GatewayCallOutcome> {
+  const deadlineMs = limits.maxAttempts * (limits.timeoutMs + 7_000) + 15_000;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`gateway call did not finish within ${deadlineMs} ms`)), deadlineMs);
+  });
+  try {
+    const result = await Promise.race([temporal.gatewayLanes.call({ ...call, limits }), deadline]);
+    return { kind: 'completed', result };
+  } catch (error) {
+    const failure = gatewayFailureOf(error);
+    if (failure) return { kind: 'refused', ...failure };
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
