@@ -3,6 +3,7 @@ import type { Config } from '../core/config';
 import type { Keyring } from '../core/crypto';
 import type { Db } from '../db/knex';
 import type { TemporalClient } from '../temporal/client';
+import type { AppCaches } from './caches';
 import type { KeyUsageTracker } from './keyUsageTracker';
 import type { RateLimits } from './rateLimits';
 
@@ -15,6 +16,8 @@ export interface AppDeps {
   logger: Logger;
   rateLimits: RateLimits;
   keyUsage: KeyUsageTracker;
+  /** API keys, members and operator settings in memory, invalidated by database notifications. */
+  caches: AppCaches;
   /** The secret that signs session JWTs (from JWT_SECRET, or the generated dev secret). */
   jwtSecret: string;
   /** AES-256-GCM keyring for PII and credentials. */

@@ -1,5 +1,6 @@
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimitClass } from '../core/config';
+import { hotQuery, type HotStatement } from '../db/hot';
 import type { Db } from '../db/knex';
 
 export interface RateLimitDecision {
@@ -7,44 +8,116 @@ export interface RateLimitDecision {
   retryAfterSeconds: number;
 }
 
+const WINDOW_MS = 60_000;
+
 /**
- * Named rate-limit classes whose counters live in PostgreSQL (table `rate_limits`), so every API
- * instance shares them. Should the database be unreachable, an in-memory limiter of the same size
- * stands in (rate-limiter-flexible's insurance limiter) rather than failing the request.
+ * Takes `$2` points of the counter `$1` in its current one-minute window, opening a new window when the
+ * last one has ended; answers the window's total after this take and when it ends, on the database's clock
+ * so that API instances with drifting clocks agree.
+ */
+const TAKE_POINTS: HotStatement = {
+  name: 'rate-limit-take-v1',
+  text: `WITH clock AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS now)
+         INSERT INTO rate_limits AS r (key, points, expire)
+         SELECT $1, $2, clock.now + ${WINDOW_MS} FROM clock
+         ON CONFLICT (key) DO UPDATE SET
+           points = CASE WHEN r.expire <= (SELECT now FROM clock) THEN excluded.points ELSE r.points + excluded.points END,
+           expire = CASE WHEN r.expire <= (SELECT now FROM clock) THEN excluded.expire ELSE r.expire END
+         RETURNING points, expire, (SELECT now FROM clock) AS now`,
+};
+
+interface Lease {
+  /** Points this instance may still hand out in the window, without asking the database. */
+  remaining: number;
+  /** When the window ends, on this process's clock. */
+  endsAt: number;
+  /** The window's points were all taken (by any instance): refuse until it ends. */
+  exhausted: boolean;
+  taking: Promise<void> | null;
+}
+
+/**
+ * Named rate-limit classes counted per subject (operator or client address) per minute, shared by every API
+ * instance through PostgreSQL (`rate_limits`) without a database write per request: an instance takes the
+ * window's points in leases (a hundredth of the limit, at least one) and hands them out from memory. The
+ * database grants each lease only what is left of the limit, so all instances together never allow more than
+ * the limit in a window; a lease left unused when the window ends is lost, so with N instances up to N
+ * hundredths of a limit may go unserved. Limits of at most 100 take one point at a time and are exact. Once a
+ * window is spent, the instance refuses from memory until it ends. Should the database fail, an in-memory
+ * limiter of the same size stands in.
  */
 export class RateLimits {
-  private readonly limiters = new Map<RateLimitClass, RateLimiterPostgres>();
+  private readonly leases = new Map<string, Lease>();
+  private readonly fallback = new Map<RateLimitClass, RateLimiterMemory>();
 
-  constructor(db: Db, limitsPerMinute: Record<RateLimitClass, number>) {
+  constructor(
+    private readonly db: Db,
+    private readonly limitsPerMinute: Record<RateLimitClass, number>,
+  ) {
     for (const [name, points] of Object.entries(limitsPerMinute) as Array<[RateLimitClass, number]>) {
-      this.limiters.set(
-        name,
-        new RateLimiterPostgres({
-          storeClient: db,
-          storeType: 'knex',
-          tableName: 'rate_limits',
-          tableCreated: true,
-          keyPrefix: name,
-          points,
-          duration: 60,
-          insuranceLimiter: new RateLimiterMemory({ keyPrefix: name, points, duration: 60 }),
-        }),
-      );
+      this.fallback.set(name, new RateLimiterMemory({ keyPrefix: name, points, duration: WINDOW_MS / 1000 }));
     }
   }
 
   /** Counts one request of `name` for `subject` (an operator id or a client address). */
   async consume(name: RateLimitClass, subject: string): Promise<RateLimitDecision> {
-    const limiter = this.limiters.get(name);
-    if (!limiter) throw new Error(`unknown rate-limit class ${name}`);
+    const limit = this.limitsPerMinute[name];
+    if (limit === undefined) throw new Error(`unknown rate-limit class ${name}`);
+    const key = `${name}:${subject}`;
+    for (;;) {
+      const lease = this.leaseOf(key);
+      if (Date.now() < lease.endsAt) {
+        if (lease.remaining > 0) {
+          lease.remaining -= 1;
+          return { allowed: true, retryAfterSeconds: 0 };
+        }
+        if (lease.exhausted) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((lease.endsAt - Date.now()) / 1000)) };
+      }
+      if (!lease.taking) {
+        lease.taking = this.take(key, limit, lease).finally(() => {
+          lease.taking = null;
+        });
+      }
+      try {
+        await lease.taking;
+      } catch {
+        return this.consumeInMemory(name, subject);
+      }
+    }
+  }
+
+  private leaseOf(key: string): Lease {
+    let lease = this.leases.get(key);
+    if (!lease) {
+      if (this.leases.size >= 10_000) this.forgetEndedWindows();
+      lease = { remaining: 0, endsAt: 0, exhausted: false, taking: null };
+      this.leases.set(key, lease);
+    }
+    return lease;
+  }
+
+  private async take(key: string, limit: number, lease: Lease): Promise<void> {
+    const size = Math.max(1, Math.floor(limit / 100));
+    const [row] = await hotQuery<{ points: number; expire: string; now: string }>(this.db, TAKE_POINTS, [key, size]);
+    if (!row) throw new Error('rate limit take returned no row');
+    const granted = Math.max(0, Math.min(size, limit - (row.points - size)));
+    lease.endsAt = Date.now() + (Number(row.expire) - Number(row.now));
+    lease.remaining = granted;
+    lease.exhausted = granted < size;
+  }
+
+  private async consumeInMemory(name: RateLimitClass, subject: string): Promise<RateLimitDecision> {
     try {
-      await limiter.consume(subject);
+      await this.fallback.get(name)!.consume(subject);
       return { allowed: true, retryAfterSeconds: 0 };
     } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) {
-        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
-      }
+      if (rejection instanceof RateLimiterRes) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
       throw rejection;
     }
+  }
+
+  private forgetEndedWindows(): void {
+    const now = Date.now();
+    for (const [key, lease] of this.leases) if (lease.endsAt <= now && !lease.taking) this.leases.delete(key);
   }
 }

@@ -7,6 +7,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { bareWorkflowRoundTrip, runBench } from './lib/baseline';
+import { cpuMeter, formatCpu } from './lib/cpu';
+import { startProfile } from './lib/profile';
 import { benchOperator, post, startBenchStack } from './lib/stack';
 import { measure as measureWithin, percentile, say, type Measured } from './lib/stats';
 
@@ -102,7 +104,12 @@ async function main(): Promise<void> {
     const gatewayPost = report('gateway POST', await measure(gatewayCall('verification.start'), SEQUENTIAL_SLOW_PATH_REQUESTS, 1));
     const bare = report('bare workflow+activity', await measure(bareWorkflow, SEQUENTIAL_SLOW_PATH_REQUESTS, 1));
     const directConc = report(`direct GET x${CONCURRENCY}`, await measure(direct, CONCURRENT_REQUESTS, CONCURRENCY));
+    const meter = cpuMeter({ node: { pid: stack.pids.node, tree: false }, postgres: { pid: stack.pids.postgres, tree: true }, temporal: { pid: stack.pids.temporal, tree: true } });
     const gatewayConc = report(`gateway GET x${CONCURRENCY}`, await measure(gatewayCall('kyc.status'), CONCURRENT_REQUESTS, CONCURRENCY));
+    const cpu = meter.perOperation(gatewayConc.count);
+    const profiling = await startProfile();
+    const profiled = await measure(gatewayCall('kyc.status'), CONCURRENT_REQUESTS / 2, CONCURRENCY);
+    const profile = await profiling.stop('gateway-get-x8', profiled.latencies.length);
 
     say('');
     say(`${'case'.padEnd(26)} ${'requests'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'req/s'.padStart(8)}`);
@@ -115,7 +122,10 @@ async function main(): Promise<void> {
     say(`added latency, sequential POST:  ${added(gatewayPost, directSeq)}`);
     say(`added latency, ${CONCURRENCY} concurrent GET: ${added(gatewayConc, directConc)}`);
     say(`throughput, ${CONCURRENCY} concurrent: gateway ${gatewayConc.rps.toFixed(0)} req/s = ${((gatewayConc.rps / directConc.rps) * 100).toFixed(1)}% of direct`);
-    say('(bare workflow+activity: one Temporal workflow with one normal activity, the floor for any call routed through the server)');
+    say(`CPU per gateway call at ${CONCURRENCY} concurrent: ${formatCpu(cpu)}`);
+    say(`profiled round: ${profile}`);
+    say('(bare workflow+activity: one Temporal workflow with one normal activity, the floor for any call routed through the server;');
+    say(' node: this process — load, API, worker and supplier; postgres: the server and its backends; temporal: the dev server)');
   } finally {
     await supplier.close();
     await stack.stop();

@@ -1,20 +1,27 @@
 /**
- * `npm run bench:ingest` (issue 3):
- *  (a) events/s for 20 batches of 5,000 events through HTTP until their jobs complete;
- *  (b) the baseline: the same rows inserted straight into PostgreSQL, one multi-row INSERT per 5,000;
- *  and the ratio a/b (target ≥ 0.5);
- *  (c) single `POST /entities/:id/events` requests/s and p50/p99 at 32 concurrent connections.
+ * `npm run bench:ingest`:
+ *  (a) events/s for 20 batches of 5,000 events through HTTP until their jobs complete, beside
+ *  (b) the same rows inserted straight into PostgreSQL, one multi-row INSERT per 5,000 (target a/b ≥ 0.5);
+ *  (c) single `POST /entities/:id/events` requests/s and p50/p99 at 32 concurrent connections, beside
+ *  (d) a bare Koa handler doing one pg INSERT of the same row into the same database (target c/d ≥ 0.5,
+ *      p99 ≤ 3× p50), measured in alternating rounds, with the CPU each request costs per process.
  * Everything runs on a throw-away stack on loopback and stops by itself.
  */
 import { randomBytes } from 'node:crypto';
 import { IGAMING_TEMPLATE_ID } from '../core/templates';
+import { runBench } from './lib/baseline';
+import { startBareIngest } from './lib/bareIngest';
+import { cpuMeter, formatCpu } from './lib/cpu';
+import { startProfile } from './lib/profile';
+import { runLoad, type LoadResult } from './lib/load';
 import { benchOperator, post, startBenchStack } from './lib/stack';
-import { fmt, measure, percentile, say } from './lib/stats';
+import { fmt, say } from './lib/stats';
 
 const BATCHES = 20;
 const BATCH_SIZE = 5000;
 const PLAYERS = 1000;
-const SINGLE_REQUESTS = 4000;
+const SECONDS_PER_ROUND = 5;
+const ROUNDS = 2;
 const CONCURRENCY = 32;
 
 const eventFor = (i: number) => ({
@@ -41,6 +48,40 @@ async function waitForJobs(url: string, key: string, jobIds: string[]): Promise<
   }
 }
 
+/** Single-event POSTs at CONCURRENCY from the load-generator process, cycling over the players. */
+const singleEvents = (baseUrl: string, apiKey: string | null, seconds: number) =>
+  runLoad({
+    url: baseUrl,
+    method: 'POST',
+    connections: CONCURRENCY,
+    seconds,
+    headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+    variants: Array.from({ length: PLAYERS }, (_, i) => {
+      const event = eventFor(i * 7);
+      return { path: `/operator-data-api/entities/${event.externalId}/events`, body: JSON.stringify({ eventType: event.eventType, data: event.data }) };
+    }),
+  });
+
+interface Round extends LoadResult {
+  cpu: Record<string, number>;
+}
+
+/** Requests/s over all rounds; latency percentiles as the median of the rounds' own. */
+const merge = (rounds: Round[]) => {
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+  const count = rounds.reduce((sum, round) => sum + round.requests, 0);
+  const seconds = rounds.reduce((sum, round) => sum + round.seconds, 0);
+  const cpu = Object.fromEntries(Object.keys(rounds[0]?.cpu ?? {}).map((name) => [name, rounds.reduce((sum, round) => sum + (round.cpu[name] ?? 0), 0) / rounds.length]));
+  return { rps: count / seconds, p50: median(rounds.map((round) => round.p50)), p99: median(rounds.map((round) => round.p99)), count, cpu };
+};
+
+/** One more round under the CPU profiler; its one-line summary. */
+async function profiled(name: string, round: () => Promise<Round>): Promise<string> {
+  const profiling = await startProfile();
+  const result = await round();
+  return profiling.stop(name, result.requests);
+}
+
 async function main(): Promise<void> {
   say('starting PostgreSQL, Temporal, worker and API…');
   const stack = await startBenchStack();
@@ -61,7 +102,7 @@ async function main(): Promise<void> {
 
     say('(b) baseline: the same rows, one multi-row INSERT per 5,000, straight into PostgreSQL…');
     const ids = await stack.db('entities').where({ operator_id: operatorId }).select('id', 'external_id');
-    const entityOf = new Map(ids.map((row: { id: string; external_id: string }) => [row.external_id, row.id]));
+    const entityOf = new Map<string, string>(ids.map((row: { id: string; external_id: string }) => [row.external_id, row.id]));
     const startedB = performance.now();
     for (const batch of batches) {
       await stack.db('entity_events').insert(batch.map((event) => ({
@@ -70,32 +111,46 @@ async function main(): Promise<void> {
     }
     const secondsB = (performance.now() - startedB) / 1000;
 
-    say(`(c) single POST /entities/:id/events at ${CONCURRENCY} concurrent connections…`);
-    let n = 0;
-    const single = await measure(async () => {
-      const event = eventFor(n++);
-      const response = await fetch(`${stack.url}/operator-data-api/entities/${event.externalId}/events`, {
-        method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` }, body: JSON.stringify({ eventType: event.eventType, data: event.data }),
-      });
-      await response.arrayBuffer();
-      if (response.status !== 201) throw new Error(`single event: HTTP ${response.status}`);
-    }, { count: SINGLE_REQUESTS, concurrency: CONCURRENCY, timeLimitMs: 120_000 });
+    say(`(c, d) single events at ${CONCURRENCY} concurrent connections: the API and a bare Koa + pg INSERT, ${ROUNDS} alternating rounds…`);
+    const bare = await startBareIngest({ databaseUrl: stack.databaseUrl, operatorId, entityIds: entityOf, poolMax: 30 });
+    const run = async (target: string, key: string | null, seconds: number): Promise<Round> => {
+      const meter = cpuMeter({ api: { pid: stack.pids.node, tree: false }, postgres: { pid: stack.pids.postgres, tree: true } });
+      const result = await singleEvents(target, key, seconds);
+      return { ...result, cpu: meter.perOperation(result.requests) };
+    };
+    await run(stack.url, apiKey, 2);
+    await run(bare.url, null, 2);
+    const apiRounds: Round[] = [];
+    const bareRounds: Round[] = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      bareRounds.push(await run(bare.url, null, SECONDS_PER_ROUND));
+      apiRounds.push(await run(stack.url, apiKey, SECONDS_PER_ROUND));
+    }
+    const profile = await profiled('ingest-single-events-api', () => run(stack.url, apiKey, SECONDS_PER_ROUND / 2));
+    const bareProfile = await profiled('ingest-single-events-bare', () => run(bare.url, null, SECONDS_PER_ROUND / 2));
+    await bare.close();
 
     const total = BATCHES * BATCH_SIZE;
     const rateA = total / secondsA;
     const rateB = total / secondsB;
+    const api = merge(apiRounds);
+    const floor = merge(bareRounds);
     say('');
     say(`(a) HTTP batches → jobs completed:   ${fmt(rateA, 0)} events/s  (${total} events in ${fmt(secondsA, 2)} s, incl. outbox rows)`);
     say(`(b) direct multi-row INSERT baseline: ${fmt(rateB, 0)} events/s  (${total} events in ${fmt(secondsB, 2)} s)`);
     say(`    of which submitting the ${BATCHES} requests (202): ${fmt(submitSeconds, 2)} s`);
     say(`    ratio a/b = ${fmt(rateA / rateB, 2)}  (target ≥ 0.5)`);
-    say(`(c) single events: ${fmt(single.latencies.length / single.seconds, 0)} req/s, p50 ${fmt(percentile(single.latencies, 50))} ms, p99 ${fmt(percentile(single.latencies, 99))} ms (${single.latencies.length} requests, ${CONCURRENCY} concurrent)`);
+    say(`(c) single events, API:           ${fmt(api.rps, 0)} req/s, p50 ${fmt(api.p50)} ms, p99 ${fmt(api.p99)} ms (${api.count} requests)`);
+    say(`(d) bare Koa + one pg INSERT:      ${fmt(floor.rps, 0)} req/s, p50 ${fmt(floor.p50)} ms, p99 ${fmt(floor.p99)} ms (${floor.count} requests)`);
+    say(`    ratio c/d = ${fmt(api.rps / floor.rps, 2)}  (target ≥ 0.5, goal 0.7); API p99/p50 = ${fmt(api.p99 / api.p50, 1)}  (target ≤ 3)`);
+    say(`    CPU per request — API: ${formatCpu(api.cpu)}; bare: ${formatCpu(floor.cpu)}`);
+    say(`    profiled rounds — API: ${profile}`);
+    say(`                      bare: ${bareProfile}`);
+    say('    (api: the process serving the requests, with the in-process worker and event dispatcher as npm start runs it; postgres: the');
+    say('     server and its backends; the load comes from a separate autocannon process)');
   } finally {
     await stack.stop();
   }
 }
 
-main().catch((error) => {
-  process.stderr.write(`bench failed: ${(error as Error).stack}\n`);
-  process.exit(1);
-});
+runBench(main);

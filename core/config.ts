@@ -56,6 +56,8 @@ const envSchema = z.object({
   BODY_LIMIT_BYTES: positiveInt.default(10 * 1024 * 1024),
   WEBHOOK_BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
   API_KEY_USAGE_FLUSH_MS: positiveInt.default(5000),
+  /** How long an API instance answers API keys, members and operator settings from memory (0: never). */
+  CACHE_TTL_MS: z.coerce.number().int().min(0).default(10_000),
 
   SMTP_URL: optionalString.pipe(z.string().regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL').optional()),
   SMTP_FROM: z.string().min(3).default('Operator Platform <no-reply@localhost>'),

@@ -7,13 +7,27 @@ export function isUuid(value: unknown): value is string {
   return typeof value === 'string' && UUID_PATTERN.test(value);
 }
 
+/** Random bytes drawn from the system CSPRNG 4 KiB at a time (as `crypto.randomUUID` does): ids are made on every write. */
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let offset = POOL_BYTES;
+
+function random16(): Buffer {
+  if (offset + 16 > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    offset = 0;
+  }
+  offset += 16;
+  return pool.subarray(offset - 16, offset);
+}
+
 /**
  * A prefixed random identifier with 128 bits of entropy, as the spec's `ent_`, `eev_`, `job_` ids.
  *
  * @example prefixedId('job') // 'job_3f9c0e…' (32 hex characters after the prefix)
  */
 export function prefixedId(prefix: string): string {
-  return `${prefix}_${randomBytes(16).toString('hex')}`;
+  return `${prefix}_${random16().toString('hex')}`;
 }
 
 /** A random opaque secret token with a readable prefix, e.g. refresh tokens (`rt_`) and invites (`inv_`). */

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { Logger } from 'pino';
 import { createApp } from '../api/app';
+import { createCaches } from '../api/caches';
 import type { AppDeps } from '../api/deps';
 import { KeyUsageTracker } from '../api/keyUsageTracker';
 import { RateLimits } from '../api/rateLimits';
@@ -37,6 +38,7 @@ export async function buildAppDeps(
     logger,
     rateLimits: new RateLimits(db, config.rateLimitsPerMinute),
     keyUsage,
+    caches: createCaches(db, config, logger),
     jwtSecret: resolveJwtSecret(config),
     keyring: resolveKeyring(config),
   };
@@ -66,6 +68,7 @@ export async function startApiServer(deps: AppDeps, options: { closeDb?: boolean
         server.closeAllConnections();
       });
       await deps.keyUsage.stop();
+      await deps.caches.feed.stop();
       await deps.temporal.close();
       if (options.closeDb !== false) await deps.db.destroy();
     },

@@ -7,6 +7,7 @@ import { parse } from 'yaml';
 export interface TemporalDevServer {
   address: string;
   uiUrl: string | null;
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -88,6 +89,7 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
   return {
     address,
     uiUrl: options.uiPort ? `http://127.0.0.1:${options.uiPort}` : null,
+    pid: child.pid,
     stop: () => stopChild(child),
   };
 }

@@ -3,9 +3,9 @@ import { isGatewayFailureCode, type GatewayFailureCode } from '../core/gateway/f
 import type { GatewayCallInput, GatewayCallResult, GatewayLimits } from '../workflows/contracts';
 import { gatewayCallUpdate, gatewayLaneWorkflow } from '../workflows/gatewayCall';
 
-/** Calls in flight on one lane, under the server's default limit of 10 in-flight Updates per workflow. */
-const LANE_CAPACITY = 8;
-/** How often a call is tried again on another run or lane (the lane ended, or was full). */
+/** Lanes per operator in this process: a call takes an idle one, and a new one while fewer exist. */
+const MAX_LANES = 16;
+/** How often a call is tried again on another run or lane (the lane ended, or held the server's 10 in-flight Updates). */
 const LANE_RETRIES = 5;
 
 export type GatewayCallOutcome =
@@ -35,23 +35,31 @@ interface Lane {
 }
 
 /**
- * The lanes of one process (`gatewayLaneWorkflow`, one or more per operator): a call goes to the
- * operator's least busy lane with room, as an Update, and a lane is started with its first call
- * (update-with-start). Lane ids carry the process's instance id, so API instances never compete for one.
+ * The lanes of one process (`gatewayLaneWorkflow`, up to {@link MAX_LANES} per operator): a call goes to an
+ * idle lane of its operator as an Update, and a lane is started with its first call (update-with-start).
+ * Lane ids carry the process's instance id, so API instances never compete for one.
  */
 export class GatewayLanes {
   private readonly lanes = new Map<string, Lane[]>();
 
   constructor(private readonly temporal: { client: Client; taskQueue: string; instanceId: string }) {}
 
+  /**
+   * An idle lane, else a new one, else the least busy: a lane's workflow task lasts as long as its calls, so a
+   * call joining a busy lane waits for the calls already there. Only past {@link MAX_LANES} concurrent calls of
+   * one operator do calls share a lane.
+   */
   private pick(operatorId: string): Lane {
     const lanes = this.lanes.get(operatorId) ?? [];
     this.lanes.set(operatorId, lanes);
-    const open = lanes.filter((lane) => lane.inFlight < LANE_CAPACITY).sort((a, b) => a.inFlight - b.inFlight)[0];
-    if (open) return open;
-    const lane = { id: `gateway-lane-${operatorId}-${this.temporal.instanceId}-${lanes.length}`, inFlight: 0, running: false };
-    lanes.push(lane);
-    return lane;
+    const idle = lanes.find((lane) => lane.inFlight === 0);
+    if (idle) return idle;
+    if (lanes.length < MAX_LANES) {
+      const lane = { id: `gateway-lane-${operatorId}-${this.temporal.instanceId}-${lanes.length}`, inFlight: 0, running: false };
+      lanes.push(lane);
+      return lane;
+    }
+    return lanes.reduce((least, lane) => (lane.inFlight < least.inFlight ? lane : least));
   }
 
   private async send(lane: Lane, operatorId: string, request: GatewayCallInput & { limits: GatewayLimits }): Promise<GatewayCallResult> {

@@ -1,6 +1,9 @@
 import pg from 'pg';
 import { dispatchPendingEvents, type DispatchDeps } from '../activities/automation/dispatch';
 
+/** The pause between passes while notifications keep arriving; the first event after a quiet spell goes at once. */
+const BUSY_PASS_INTERVAL_MS = 20;
+
 export interface EventDispatcher {
   stop(): Promise<void>;
 }
@@ -35,6 +38,8 @@ export function startEventDispatcher(deps: DispatchDeps, databaseUrl: string): E
           deps.logger.warn({ err: (error as Error).message }, 'event dispatch failed; events stay pending');
           break;
         }
+        // Under a stream of events, gather a few milliseconds' worth per pass instead of one pass per commit.
+        if (again) await new Promise((resolve) => setTimeout(resolve, BUSY_PASS_INTERVAL_MS));
       } while (again && !stopped);
     })().finally(() => {
       running = null;

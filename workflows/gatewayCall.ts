@@ -1,4 +1,4 @@
-import { allHandlersFinished, condition, continueAsNew, defineUpdate, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, defineUpdate, proxyActivities, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { GatewayCallRequest, GatewayCallResult, GatewayLaneInput, GatewayLimits } from './contracts';
 
@@ -6,21 +6,26 @@ import type { GatewayCallRequest, GatewayCallResult, GatewayLaneInput, GatewayLi
 const DEFAULT_LIMITS: GatewayLimits = { timeoutMs: 10_000, maxAttempts: 3 };
 
 /**
- * One gateway call, for any workflow: a single activity that resolves the call and sends it. GET, PUT
- * and DELETE are retried by Temporal on network errors and 5xx up to `maxAttempts` (each attempt bounded by
- * `timeoutMs`); a POST or PATCH is sent by the first attempt only, so even a worker crash mid-call cannot
- * send it twice (a later attempt answers without sending). Refusals surface as an `ActivityFailure` whose
- * cause is an `ApplicationFailure` typed with the spec code (CONNECTION_NOT_FOUND, CIRCUIT_OPEN, …).
+ * One gateway call, for any workflow. A local activity resolves the call and, for GET, PUT and DELETE, sends
+ * it too, retried on network errors and 5xx up to `maxAttempts` (each attempt bounded by `timeoutMs`): a
+ * repeat is harmless, and no task-queue round trip through the server stands between caller and provider.
+ * A POST or PATCH comes back resolved and is sent by a normal activity with a single attempt, whose attempts
+ * the server counts, so even a worker crash mid-call cannot send it twice. Refusals surface as an
+ * `ActivityFailure` whose cause is an `ApplicationFailure` typed with the spec code (CONNECTION_NOT_FOUND, …).
  *
  * @example const result = await executeGatewayCall({ operatorId, connectionId, operation: 'player.verify', params })
  */
 export async function executeGatewayCall(request: GatewayCallRequest): Promise<GatewayCallResult> {
   const { limits = DEFAULT_LIMITS, ...call } = request;
-  const { gatewayCall } = proxyActivities<Activities>({
-    startToCloseTimeout: limits.timeoutMs + 5_000,
+  const startToCloseTimeout = limits.timeoutMs + 5_000;
+  const { gatewayCallLocal } = proxyLocalActivities<Activities>({
+    startToCloseTimeout,
     retry: { maximumAttempts: limits.maxAttempts, initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '2 seconds' },
   });
-  return gatewayCall({ ...call, limits });
+  const outcome = await gatewayCallLocal({ ...call, limits });
+  if (outcome.kind === 'sent') return outcome.result;
+  const { sendPreparedGatewayCall } = proxyActivities<Activities>({ startToCloseTimeout, retry: { maximumAttempts: 1 } });
+  return sendPreparedGatewayCall({ ...call, prepared: outcome.prepared, limits });
 }
 
 /** A synchronous `POST /gateway` call, sent to the operator's lane; resolves with the provider outcome. */
@@ -34,8 +39,9 @@ export const LANE_IDLE_MS = 120_000;
 /**
  * A lane: a long-lived workflow that runs one operator's synchronous gateway calls, each an Update whose
  * handler is {@link executeGatewayCall}. Calls cost an Update instead of a whole workflow execution (start,
- * first task, completion, visibility), and calls that arrive together share workflow tasks; since each
- * call is a normal activity, a slow provider never holds up the calls behind it. The lane
+ * first task, completion, visibility). A lane's workflow task lasts as long as its local activities, so
+ * the caller sends each call to an idle lane when it can (`temporal/gatewayCalls.ts`): a slow provider
+ * does not hold up the calls behind it. The lane
  * continues as new after {@link LANE_CALLS_PER_RUN} calls (or when the server suggests it) and ends after
  * {@link LANE_IDLE_MS} without calls, each time only once no call is in flight; calls the server admitted
  * meanwhile are retried on the next run (continue-as-new) or by the caller (`temporal/gatewayCalls.ts`).

@@ -3,7 +3,7 @@ import type { InternalEvent } from '../../core/events';
 import { evaluate, isTruthy } from '../../core/workflows/expressions';
 import type { Db } from '../../db/knex';
 import { readOutboxEvents } from '../../db/queries/outbox';
-import { claimPendingOutbox, markDispatched, workflowsListeningTo, type EventWorkflowRow, type PendingOutboxRow } from '../../db/queries/outboxDispatch';
+import { claimPendingOutbox, markDispatched, settleUnheardOutbox, workflowsListeningTo, type EventWorkflowRow, type PendingOutboxRow } from '../../db/queries/outboxDispatch';
 import type { AutomationRunInput } from '../../workflows/contracts';
 
 /** Starts the run one event fires for one automation; `duplicate` when that pair already has one. */
@@ -68,10 +68,13 @@ async function startAll(deps: DispatchDeps, runs: EventRun[]): Promise<number> {
  * Dispatches one batch of undispatched outbox events to the workflows listening for them and marks the
  * batch dispatched — all in one transaction, so a crash or a Temporal outage leaves the events pending
  * for the next pass (the listener or the 60 s sweep). A repeated pass cannot start a second run for the
- * same (event, automation): the Temporal workflow id is derived from both and reuse is rejected.
+ * same (event, automation): the Temporal workflow id is derived from both and reuse is rejected. Events no
+ * automation listens to are settled first, in one statement, and most passes end there.
  */
 async function dispatchBatch(deps: DispatchDeps): Promise<{ claimed: number; started: number }> {
-  return deps.db.transaction(async (trx) => {
+  const settled = await settleUnheardOutbox(deps.db, BATCH);
+  if (settled.heard === 0) return { claimed: settled.taken, started: 0 };
+  const dispatched = await deps.db.transaction(async (trx) => {
     const claimed = await claimPendingOutbox(trx, BATCH);
     if (claimed.length === 0) return { claimed: 0, started: 0 };
     const workflows = await workflowsListeningTo(trx, [...new Set(claimed.map((row) => row.operator_id))], [...new Set(claimed.map((row) => row.event))]);
@@ -87,6 +90,7 @@ async function dispatchBatch(deps: DispatchDeps): Promise<{ claimed: number; sta
     await markDispatched(trx, claimed.map((row) => row.seq));
     return { claimed: claimed.length, started };
   });
+  return { claimed: Math.max(settled.taken, dispatched.claimed), started: dispatched.started };
 }
 
 /**

@@ -1,32 +1,37 @@
-import { activityInfo } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/activity';
 import type { Logger } from 'pino';
 import type { Config } from '../../core/config';
 import type { Keyring } from '../../core/crypto';
 import type { Db } from '../../db/knex';
+import { findConnection } from '../../db/queries/connections';
 import type { GatewayCallInput, GatewayCallResult, GatewayLimits } from '../../workflows/contracts';
 import { isIdempotentMethod, prepareGatewayCall } from './prepare';
-import { recordGatewayCall } from './record';
 import { sendGatewayRequest } from './send';
+import type { ConnectorBlueprint, PreparedGatewayCall } from './types';
 
-/** The gateway's activity: resolve a call and send it, retried by Temporal only where a repeat is harmless. */
+export type GatewayCallOutcome = { kind: 'sent'; result: GatewayCallResult } | { kind: 'prepared'; prepared: PreparedGatewayCall };
+
+/** The gateway's activities: resolve a call and send it when a repeat is harmless (local), or send a resolved POST once. */
 export function createGatewayActivities(deps: { db: Db; config: Config; logger: Logger; keyring: Keyring }) {
   const logger = deps.logger.child({ area: 'gateway' });
+  const connectors = new Map<string, ConnectorBlueprint>();
   return {
     /**
-     * One attempt of a gateway call (spec 4.3 processing order). A POST or PATCH is sent by the first
-     * attempt only: a later one means the first may have reached the provider (a worker crash, a timeout),
-     * so it answers with a provider error instead of sending again.
+     * Resolves the call (spec 4.3 processing order) and sends it when its method is GET, PUT or DELETE; a POST
+     * or PATCH comes back resolved (without credentials, since this travels through workflow history).
      */
-    async gatewayCall(input: GatewayCallInput & { limits: GatewayLimits }): Promise<GatewayCallResult> {
+    async gatewayCallLocal(input: GatewayCallInput & { limits: GatewayLimits }): Promise<GatewayCallOutcome> {
       const { limits, ...call } = input;
-      const prepared = await prepareGatewayCall({ db: deps.db, logger }, call);
-      const idempotent = isIdempotentMethod(prepared.plan.method);
-      const { attempt } = activityInfo();
-      if (!idempotent && attempt > 1) {
-        await recordGatewayCall({ db: deps.db, logger }, { ...call, method: prepared.plan.method, path: prepared.plan.pathTemplate, status: null, latencyMs: 0, ok: false, code: 'PROVIDER_UNREACHABLE', attempts: attempt });
-        return { ok: false, status: null, data: null, message: `Not sent again: an earlier attempt of this ${prepared.plan.method} may have reached the provider`, providerLatencyMs: 0, attempts: attempt };
-      }
-      return sendGatewayRequest({ ...deps, logger }, { ...call, prepared, limits, idempotent });
+      const resolved = await prepareGatewayCall({ db: deps.db, logger, connectors }, call);
+      if (!isIdempotentMethod(resolved.prepared.plan.method)) return { kind: 'prepared', prepared: resolved.prepared };
+      return { kind: 'sent', result: await sendGatewayRequest({ ...deps, logger }, { ...call, ...resolved, limits, idempotent: true }) };
+    },
+
+    /** Sends a resolved POST or PATCH, once: the workflow gives this activity a single attempt. */
+    async sendPreparedGatewayCall(input: GatewayCallInput & { prepared: PreparedGatewayCall; limits: GatewayLimits }): Promise<GatewayCallResult> {
+      const connection = await findConnection(deps.db, input.operatorId, input.connectionId);
+      if (!connection) throw ApplicationFailure.create({ type: 'CONNECTION_NOT_FOUND', message: `Connection ${input.connectionId} not found`, nonRetryable: true });
+      return sendGatewayRequest({ ...deps, logger }, { ...input, sealedCredentials: connection.credentials_ciphertext, idempotent: false });
     },
   };
 }

@@ -5,11 +5,11 @@ import { matchOperation } from '../../core/gateway/operationMatcher';
 import { buildRequestPlan } from '../../core/gateway/requestPlan';
 import { toProviderFields } from '../../core/gateway/schemaMap';
 import type { Db } from '../../db/knex';
-import { findConnection } from '../../db/queries/connections';
+import { findConnectionForCall } from '../../db/queries/connections';
 import { findConnectorBlueprint } from '../../db/queries/connectors';
-import { recordGatewayCall } from './record';
 import type { GatewayCallInput } from '../../workflows/contracts';
-import type { PreparedGatewayCall } from './types';
+import { recordGatewayCall } from './record';
+import type { ConnectorBlueprint, ResolvedGatewayCall } from './types';
 
 const IDEMPOTENT_METHODS = new Set(['GET', 'PUT', 'DELETE']);
 
@@ -19,6 +19,20 @@ export const isIdempotentMethod = (method: string) => IDEMPOTENT_METHODS.has(met
 interface PrepareDeps {
   db: Db;
   logger: Logger;
+  /** Connectors by id (they never change once created; a deleted one is noticed through its connection). */
+  connectors: Map<string, ConnectorBlueprint>;
+}
+
+const CONNECTOR_CACHE_SIZE = 500;
+
+async function connectorOf(deps: PrepareDeps, operatorId: string, connectorId: string): Promise<ConnectorBlueprint | undefined> {
+  const cached = deps.connectors.get(connectorId);
+  if (cached) return cached;
+  const row = await findConnectorBlueprint(deps.db, operatorId, connectorId);
+  if (!row) return undefined;
+  if (deps.connectors.size >= CONNECTOR_CACHE_SIZE) deps.connectors.delete(deps.connectors.keys().next().value as string);
+  deps.connectors.set(connectorId, row);
+  return row;
 }
 
 /**
@@ -27,16 +41,16 @@ interface PrepareDeps {
  * best-matching endpoint and the request plan. A refusal is recorded as `gateway.request.failed` and
  * thrown as a non-retryable failure whose type is the spec code.
  */
-export async function prepareGatewayCall(deps: PrepareDeps, input: GatewayCallInput): Promise<PreparedGatewayCall> {
+export async function prepareGatewayCall(deps: PrepareDeps, input: GatewayCallInput): Promise<ResolvedGatewayCall> {
   const refuse = async (code: GatewayFailureCode, message: string, method: string | null = null, path: string | null = null): Promise<never> => {
     await recordGatewayCall(deps, { ...input, method, path, status: null, latencyMs: 0, ok: false, code });
     throw ApplicationFailure.create({ type: code, message, nonRetryable: true });
   };
 
-  const connection = await findConnection(deps.db, input.operatorId, input.connectionId);
+  const connection = await findConnectionForCall(deps.db, input.operatorId, input.connectionId);
   if (!connection) return refuse('CONNECTION_NOT_FOUND', `Connection ${input.connectionId} not found`);
   if (!connection.active) return refuse('CONNECTION_INACTIVE', `Connection ${connection.id} is not active`);
-  const connector = connection.connector_id ? await findConnectorBlueprint(deps.db, input.operatorId, connection.connector_id) : undefined;
+  const connector = connection.connector_id && connection.connector_found ? await connectorOf(deps, input.operatorId, connection.connector_id) : undefined;
   if (!connector) return refuse('CONNECTOR_NOT_FOUND', `The connector of connection ${connection.id} no longer exists`);
   const blueprint = connector.blueprint;
   if (!blueprint) return refuse('BLUEPRINT_NO_SPEC', `Connector ${connector.id} has no OpenAPI spec`);
@@ -51,9 +65,7 @@ export async function prepareGatewayCall(deps: PrepareDeps, input: GatewayCallIn
   const planned = buildRequestPlan(match.operation, params, baseUrl, blueprint.security);
   if (!planned.ok) return refuse('MISSING_FIELDS', `Missing params for ${method} ${path}: ${planned.missing.join(', ')}`, method, path);
   return {
-    plan: planned.plan,
-    provider: new URL(planned.plan.baseUrl).origin,
-    securitySchemes: blueprint.securitySchemes,
-    schemaMap: connector.schema_map,
+    prepared: { plan: planned.plan, provider: new URL(planned.plan.baseUrl).origin, securitySchemes: blueprint.securitySchemes, schemaMap: connector.schema_map },
+    sealedCredentials: connection.credentials_ciphertext,
   };
 }

@@ -8,7 +8,6 @@ import { urlOf } from '../../core/gateway/requestPlan';
 import { toCanonicalFields } from '../../core/gateway/schemaMap';
 import type { Db } from '../../db/knex';
 import { admitCall, recordProviderFailure, recordProviderSuccess } from '../../db/queries/circuitBreakers';
-import { findConnection } from '../../db/queries/connections';
 import { recordGatewayCall } from './record';
 import { addressPolicy, DestinationNotAllowedError, ResponseTooLargeError, safeFetch, type OutboundResponse } from './safeFetch';
 import type { GatewayCallResult } from '../../workflows/contracts';
@@ -34,9 +33,13 @@ function parseBody(response: OutboundResponse): unknown {
   return text;
 }
 
-/** Breaker bookkeeping after the exchange; a failure here is logged, never turned into a failed call. */
-async function settleBreaker(deps: SendDeps, input: SendGatewayRequestInput, healthy: boolean): Promise<void> {
+/**
+ * Breaker bookkeeping after the exchange; a failure here is logged, never turned into a failed call. A healthy
+ * answer resets what was counted before the call began; a breaker that was clean then needs no write.
+ */
+async function settleBreaker(deps: SendDeps, input: SendGatewayRequestInput, healthy: boolean, wasClean: boolean): Promise<void> {
   const { operatorId, prepared } = input;
+  if (healthy && wasClean) return;
   try {
     if (healthy) await recordProviderSuccess(deps.db, operatorId, prepared.provider);
     else await recordProviderFailure(deps.db, operatorId, prepared.provider, deps.config.GATEWAY_CIRCUIT_FAILURE_THRESHOLD);
@@ -61,13 +64,12 @@ export async function sendGatewayRequest(deps: SendDeps, input: SendGatewayReque
     recordGatewayCall(deps, { ...input, method: plan.method, path: plan.pathTemplate, status, latencyMs, ok, code, attempts: attempt });
 
   const trialLeaseSeconds = Math.ceil(limits.timeoutMs / 1000) + 5;
-  if ((await admitCall(deps.db, operatorId, prepared.provider, CIRCUIT_OPEN_SECONDS, trialLeaseSeconds)) === 'open') {
+  const breaker = await admitCall(deps.db, operatorId, prepared.provider, CIRCUIT_OPEN_SECONDS, trialLeaseSeconds);
+  if (breaker.admission === 'open') {
     await record(false, null, 0, 'CIRCUIT_OPEN');
     throw ApplicationFailure.create({ type: 'CIRCUIT_OPEN', message: `Circuit open for ${prepared.provider}; retry after ${CIRCUIT_OPEN_SECONDS} s`, nonRetryable: true });
   }
-  const connection = await findConnection(deps.db, operatorId, connectionId);
-  if (!connection) throw ApplicationFailure.create({ type: 'CONNECTION_NOT_FOUND', message: `Connection ${connectionId} not found`, nonRetryable: true });
-  const credentials = deps.keyring.decryptJson(connection.credentials_ciphertext, credentialsContext(operatorId, connectionId)) as ConnectionCredentials;
+  const credentials = deps.keyring.decryptJson(input.sealedCredentials, credentialsContext(operatorId, connectionId)) as ConnectionCredentials;
 
   const bodyText = plan.body === undefined ? undefined : JSON.stringify(plan.body);
   const auth = outboundAuth({ schemes: prepared.securitySchemes, requirements: plan.security, credentials, bodyText: bodyText ?? '' });
@@ -96,18 +98,18 @@ export async function sendGatewayRequest(deps: SendDeps, input: SendGatewayReque
     }
     const message = error instanceof Error ? error.message : 'provider request failed';
     if (error instanceof DestinationNotAllowedError || error instanceof ResponseTooLargeError) {
-      await settleBreaker(deps, input, true);
+      await settleBreaker(deps, input, true, breaker.clean);
       await record(false, null, latencyMs, 'PROVIDER_ERROR');
       return { ok: false, status: null, data: null, message: `Provider response refused: ${message}`, providerLatencyMs: latencyMs, attempts: attempt };
     }
-    await settleBreaker(deps, input, false);
+    await settleBreaker(deps, input, false, breaker.clean);
     if (retryable) throw new Error(`provider unreachable: ${message}`);
     await record(false, null, latencyMs, 'PROVIDER_UNREACHABLE');
     return { ok: false, status: null, data: null, message: `Provider unreachable: ${message}`, providerLatencyMs: latencyMs, attempts: attempt };
   }
 
   const latencyMs = elapsed();
-  await settleBreaker(deps, input, response.status < 500);
+  await settleBreaker(deps, input, response.status < 500, breaker.clean);
   if (response.status >= 500 && retryable) throw new Error(`provider answered ${response.status}`);
   const ok = response.status >= 200 && response.status < 300;
   await record(ok, response.status, latencyMs);

@@ -1,4 +1,4 @@
-import type { SecurityScheme } from '../../core/gateway/blueprint';
+import type { Blueprint, SecurityScheme } from '../../core/gateway/blueprint';
 import type { RequestPlan } from '../../core/gateway/requestPlan';
 import type { SchemaMap } from '../../core/gateway/schemaMap';
 import type { GatewayCallInput, GatewayLimits } from '../../workflows/contracts';
@@ -12,8 +12,20 @@ export interface PreparedGatewayCall {
   schemaMap: SchemaMap;
 }
 
-export interface SendGatewayRequestInput extends GatewayCallInput {
+/** The connector's side of a call; connectors never change once created, so workers keep them by id. */
+export interface ConnectorBlueprint {
+  id: string;
+  blueprint: Blueprint | null;
+  schema_map: SchemaMap;
+}
+
+/** A call ready to send, kept in the activity's process (never in workflow history): the plan and the sealed credentials. */
+export interface ResolvedGatewayCall {
   prepared: PreparedGatewayCall;
+  sealedCredentials: string;
+}
+
+export interface SendGatewayRequestInput extends GatewayCallInput, ResolvedGatewayCall {
   limits: GatewayLimits;
   /** GET, PUT and DELETE may be retried; a POST or PATCH is sent at most once. */
   idempotent: boolean;

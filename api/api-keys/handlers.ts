@@ -81,12 +81,14 @@ export async function revokeOrDeleteKey(deps: AppDeps, ctx: Context): Promise<vo
   const operatorId = principalOf(ctx).operatorId;
   if (hard === 'true') {
     const outcome = await guarded('Failed to delete key', () => deleteRevokedApiKey(deps.db, operatorId, id));
+    deps.caches.apiKeys.clear();
     if (outcome === 'not_found') throw keyNotFound();
     if (outcome === 'active') throw badRequest('Cannot delete an active key. Revoke it first, then delete it.');
     ctx.body = { success: true, message: 'Key deleted' };
     return;
   }
   const outcome = await guarded('Failed to revoke key', () => revokeApiKey(deps.db, operatorId, id));
+  deps.caches.apiKeys.clear();
   if (outcome === 'not_found') throw keyNotFound();
   if (outcome === 'last_active_key') {
     throw badRequest('Cannot revoke your last active API key. Create a new key first, then revoke this one.');
@@ -115,6 +117,7 @@ export async function updateMcpSettings(deps: AppDeps, ctx: Context): Promise<vo
       mcpWorkflowAllowlist: parsed.data.mcp_workflow_allowlist,
     }),
   );
+  deps.caches.apiKeys.clear();
   if (!row) throw keyNotFound();
   ctx.body = { success: true, data: { id: row.id, mcp_enabled: row.mcp_enabled, mcp_workflow_allowlist: row.mcp_workflow_allowlist } };
 }

@@ -70,6 +70,9 @@ export async function logoutHandler(deps: AppDeps, ctx: Context): Promise<void> 
   if (sessionId && scope === 'local') revoke = { session: sessionId };
   if (sessionId && scope === 'others') revoke = { allBut: sessionId };
   await revokeRefreshTokens(deps.db, principal.operatorId, principal.memberId, revoke);
-  if (scope === 'global') await bumpSessionVersion(deps.db, principal.operatorId, principal.memberId);
+  if (scope === 'global') {
+    await bumpSessionVersion(deps.db, principal.operatorId, principal.memberId);
+    deps.caches.members.clear();
+  }
   ctx.status = 204;
 }

@@ -35,7 +35,7 @@ export function bearerToken(header: string | undefined): string | null | 'malfor
 async function principalFromApiKey(deps: AppDeps, token: string): Promise<ApiKeyPrincipal> {
   if (!isWellFormedApiKey(token)) throw new AuthError('invalid_format');
   const hash = sha256Hex(token);
-  const key = await findApiKeyByHash(deps.db, hash);
+  const key = await deps.caches.apiKeys.get(hash, () => findApiKeyByHash(deps.db, hash));
   if (!key || !constantTimeEqual(key.key_hash, hash)) throw new AuthError('invalid');
   if (key.revoked) throw new AuthError('revoked');
   deps.keyUsage.record(key.id);
@@ -51,7 +51,7 @@ async function principalFromApiKey(deps: AppDeps, token: string): Promise<ApiKey
 async function principalFromSession(deps: AppDeps, token: string): Promise<SessionPrincipal> {
   const claims = await verifyAccessToken(token, deps.jwtSecret);
   if (!claims) throw new AuthError('invalid');
-  const member = await findMember(deps.db, claims.operatorId, claims.memberId);
+  const member = await deps.caches.members.get(`${claims.operatorId}:${claims.memberId}`, () => findMember(deps.db, claims.operatorId, claims.memberId));
   if (!member || member.user_id !== claims.userId) throw new AuthError('invalid');
   if (member.status !== 'active' || member.session_version !== claims.sessionVersion) throw new AuthError('revoked');
   return { kind: 'session', operatorId: member.operator_id, userId: member.user_id, memberId: member.id, role: member.role };

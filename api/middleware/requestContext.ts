@@ -15,17 +15,21 @@ export function requestContext(logger: Logger): Middleware {
     const incoming = ctx.get('x-request-id');
     const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
     ctx.state.requestId = requestId;
-    ctx.state.log = logger.child({ requestId });
+    // The request's child logger is made when something logs, not for every request.
+    let log: Logger | undefined;
+    Object.defineProperty(ctx.state, 'log', { get: () => (log ??= logger.child({ requestId })), enumerable: true, configurable: true });
     ctx.set('X-Request-Id', requestId);
     try {
       await next();
     } finally {
-      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      const auth = ctx.state.auth as { operatorId?: string } | undefined;
-      ctx.state.log.info(
-        { method: ctx.method, path: ctx.path, status: ctx.status, durationMs: Math.round(durationMs * 10) / 10, operatorId: auth?.operatorId },
-        'request',
-      );
+      if (logger.isLevelEnabled('info')) {
+        const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+        const auth = ctx.state.auth as { operatorId?: string } | undefined;
+        (ctx.state.log as Logger).info(
+          { method: ctx.method, path: ctx.path, status: ctx.status, durationMs: Math.round(durationMs * 10) / 10, operatorId: auth?.operatorId },
+          'request',
+        );
+      }
     }
   };
 }

@@ -20,7 +20,7 @@ export const operatorOf = (ctx: Context): string => principalOf(ctx).operatorId;
 
 /** The operator's settings, or 400 `TEMPLATE_NOT_CONFIGURED` when no template is selected yet. */
 export async function requireTemplate(deps: AppDeps, operatorId: string): Promise<OperatorSettings & { templateSchema: TemplateSchema }> {
-  const settings = await getSettings(deps.db, operatorId);
+  const settings = (await deps.caches.settings.get(operatorId, () => getSettings(deps.db, operatorId)))!;
   if (!settings.templateSchema) throw new AppError(400, 'TEMPLATE_NOT_CONFIGURED', 'No template configured; set it with PUT /settings');
   return settings as OperatorSettings & { templateSchema: TemplateSchema };
 }

@@ -1,6 +1,8 @@
+import type { Knex } from 'knex';
 import type { Context } from 'koa';
 import { prepareEvent } from '../../core/ingestItems';
 import { insertEvents } from '../../db/ingest/events';
+import type { Db } from '../../db/knex';
 import { listEvents } from '../../db/queries/entities';
 import type { AppDeps } from '../deps';
 import { inputOf } from '../middleware/validate';
@@ -17,14 +19,16 @@ export async function recordEventHandler(deps: AppDeps, ctx: Context): Promise<v
   const prepared = prepareEvent(settings.templateSchema, { ...body, externalId: params.externalId });
   if (!prepared.ok) throw itemErrorToAppError(prepared.error);
 
-  const result = await deps.db.transaction((trx) =>
-    withIdempotency(trx, { operatorId, key, route: `POST /entities/${params.externalId}/events`, body }, async () => {
-      const [outcome] = await insertEvents(trx, operatorId, [{ index: 0, write: prepared.write }]);
-      if (!outcome) throw new Error('insert returned no outcome');
-      if (!outcome.ok) throw itemErrorToAppError(outcome.error);
-      return { status: 201, body: { success: true as const, data: { id: outcome.id } } };
-    }),
-  );
+  const write = async (runner: Db | Knex.Transaction) => {
+    const [outcome] = await insertEvents(runner, operatorId, [{ index: 0, write: prepared.write }]);
+    if (!outcome) throw new Error('insert returned no outcome');
+    if (!outcome.ok) throw itemErrorToAppError(outcome.error);
+    return { status: 201, body: { success: true as const, data: { id: outcome.id } } };
+  };
+  // Without a key the write is one autocommitted statement; with one, the key's claim joins it in a transaction.
+  const result = key
+    ? await deps.db.transaction((trx) => withIdempotency(trx, { operatorId, key, route: `POST /entities/${params.externalId}/events`, body }, () => write(trx)))
+    : await write(deps.db);
   ctx.status = result.status;
   ctx.body = result.body;
 }

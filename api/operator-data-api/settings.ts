@@ -32,5 +32,6 @@ export async function putSettingsHandler(deps: AppDeps, ctx: Context): Promise<v
   }
   const operatorId = operatorOf(ctx);
   await updateSettings(deps.db, operatorId, body);
+  deps.caches.settings.invalidate(operatorId);
   ctx.body = { success: true, data: settingsView(await getSettings(deps.db, operatorId)) };
 }

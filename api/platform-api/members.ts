@@ -42,13 +42,15 @@ async function actOnMember(
   const caller = sessionOf(ctx);
   const { id } = inputOf(ctx, { params: IdParams }).params;
   if (!isUuid(id)) throw memberNotFound();
-  return deps.db.transaction(async (trx) => {
+  const changed = await deps.db.transaction(async (trx) => {
     const target = await lockMember(trx, caller.operatorId, id);
     if (!target) throw memberNotFound();
     const refusal = refuseMemberAction({ memberId: caller.memberId, role: caller.role }, target, action);
     if (refusal) throw refused(refusal);
     return change(trx, target);
   });
+  deps.caches.members.clear();
+  return changed;
 }
 
 /** PATCH: role change and/or reinstatement (spec 3.2); the status is untouched by a role change. */

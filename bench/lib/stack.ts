@@ -12,11 +12,15 @@ import { buildAppDeps, startApiServer } from '../../services/runtime';
 import { findTemporalCli } from '../../services/temporalCli';
 import { startTemporalDevServer } from '../../services/temporalDevServer';
 import { createWorker } from '../../worker/worker';
+import { pidOf } from './cpu';
 
 export interface BenchStack {
   url: string;
   db: Db;
   deps: AppDeps;
+  /** Process ids of the servers the stack started, for CPU accounting (`bench/lib/cpu.ts`). */
+  pids: { node: number; postgres: number | undefined; temporal: number | undefined };
+  databaseUrl: string;
   stop(): Promise<void>;
 }
 
@@ -62,7 +66,8 @@ export async function startBenchStack(env: Record<string, string> = {}, log: (li
       await api.close();
       await db.destroy();
     });
-    return { url: api.url, db, deps, stop };
+    const pids = { node: process.pid, postgres: pidOf(path.join(dir, 'postgres')), temporal: temporal.pid };
+    return { url: api.url, db, deps, pids, databaseUrl: pg.databaseUrl, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -19,7 +19,7 @@ export async function eraseEntity(db: Db, operatorId: string, externalId: string
     await trx('entity_events_archive').where(scope).update({ data: redacted });
     await trx('entity_states').where(scope).delete();
     await trx('entity_states_archive').where(scope).delete();
-    await trx('outbox_events').where(scope).update({ payload: trx.raw(`jsonb_set(payload, '{data}', ?::jsonb)`, [redacted]) });
+    await trx('outbox_events').where(scope).whereNotNull('payload').update({ payload: trx.raw(`jsonb_set(payload, '{data}', ?::jsonb)`, [redacted]) });
     await appendOutboxEvents(trx, [internalEvent(operatorId, 'entity.deleted', { id: entity.id, externalId, entityType: entity.entity_type }, {})]);
     return findEntity(trx, operatorId, externalId);
   });

@@ -1,40 +1,97 @@
 import type { Knex } from 'knex';
 import { prefixedId } from '../../core/ids';
 import type { EventWrite } from '../../core/ingestItems';
-import { findEntitiesByExternalIds } from '../queries/entities';
-import { appendRecordedEventOutbox } from '../queries/outbox';
+import { hotQuery, type HotStatement } from '../hot';
+import type { Db } from '../knex';
+import { ORIGIN } from '../queries/outbox';
 import { erased, notFound, type Indexed, type ItemOutcome } from './results';
 
 /**
- * Appends events in one set-based INSERT from arrays (`unnest`), whatever their number, and writes
- * `entity_event.<type>` to the outbox in the same transaction. Unknown and erased entities are item errors.
+ * Finds each item's entity, appends the events of live entities and their thin `entity_event.<type>`
+ * outbox rows (payload read through `source_event_id`), all in one statement: one round trip and one
+ * atomic write whether it carries one event or 5,000, in item order. Answers one row per item.
+ *
+ * An outbox row that no automation can fire (`outbox_event_heard`) is written already dispatched, so it wakes
+ * no dispatcher: an automation fires for the events whose write began after its activation committed.
  */
-export async function insertEvents(trx: Knex.Transaction, operatorId: string, items: Array<Indexed<EventWrite>>): Promise<ItemOutcome[]> {
-  const entities = await findEntitiesByExternalIds(trx, operatorId, [...new Set(items.map((item) => item.write.externalId))]);
-  const outcomes: ItemOutcome[] = [];
-  const rows: Array<{ id: string; entityId: string; write: EventWrite }> = [];
-  for (const { index, write } of items) {
-    const entity = entities.get(write.externalId);
-    if (!entity) outcomes.push({ index, externalId: write.externalId, ok: false, error: notFound(write.externalId) });
-    else if (entity.deleted_at) outcomes.push({ index, externalId: write.externalId, ok: false, error: erased(write.externalId) });
-    else {
-      const id = prefixedId('eev');
-      rows.push({ id, entityId: entity.id, write });
-      outcomes.push({ index, externalId: write.externalId, ok: true, id });
-    }
-  }
-  if (rows.length === 0) return outcomes;
-  const now = new Date();
-  await trx.raw(
-    `INSERT INTO entity_events (id, operator_id, entity_id, event_type, data, created_at)
-     SELECT u.id, ?, u.entity_id, u.event_type, u.data, ?
-       FROM unnest(?::text[], ?::text[], ?::text[], ?::jsonb[]) AS u(id, entity_id, event_type, data)`,
-    [operatorId, now, rows.map((r) => r.id), rows.map((r) => r.entityId), rows.map((r) => r.write.eventType), rows.map((r) => JSON.stringify(r.write.data))],
-  );
-  await appendRecordedEventOutbox(
-    trx,
+const INSERT_EVENTS: HotStatement = {
+  name: 'insert-events-v3',
+  text: `WITH input AS (
+           SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::jsonb[], $6::text[]) WITH ORDINALITY
+                    AS u(event_id, external_id, event_type, data, outbox_id, ord)
+         ), matched AS (
+           SELECT input.*, e.id AS entity_id, e.deleted_at
+             FROM input LEFT JOIN entities e ON e.operator_id = $1::uuid AND e.external_id = input.external_id
+         ), inserted AS (
+           INSERT INTO entity_events (id, operator_id, entity_id, event_type, data, created_at)
+           SELECT event_id, $1::uuid, entity_id, event_type, data, now() FROM matched
+            WHERE entity_id IS NOT NULL AND deleted_at IS NULL ORDER BY ord
+           RETURNING id
+         ), outbox AS (
+           INSERT INTO outbox_events (id, operator_id, event, entity_id, source_event_id, occurred_at, dispatched_at)
+           SELECT m.outbox_id, $1::uuid, 'entity_event.' || m.event_type, m.entity_id, m.event_id, now(),
+                  CASE WHEN outbox_event_heard($1::uuid, 'entity_event.' || m.event_type, now(), ${ORIGIN}) THEN NULL ELSE now() END
+             FROM matched m JOIN inserted i ON i.id = m.event_id ORDER BY m.ord
+         )
+         SELECT event_id, entity_id IS NOT NULL AS found, deleted_at IS NOT NULL AS erased FROM matched ORDER BY ord`,
+};
+
+/** The same write for one event without arrays, ordering or joins: the single-event API's statement. */
+const INSERT_EVENT: HotStatement = {
+  name: 'insert-event-v2',
+  text: `WITH entity AS (
+           SELECT id, deleted_at FROM entities WHERE operator_id = $1::uuid AND external_id = $2
+         ), inserted AS (
+           INSERT INTO entity_events (id, operator_id, entity_id, event_type, data, created_at)
+           SELECT $3, $1::uuid, id, $4::text, $5::jsonb, now() FROM entity WHERE deleted_at IS NULL
+           RETURNING id, entity_id
+         ), outbox AS (
+           INSERT INTO outbox_events (id, operator_id, event, entity_id, source_event_id, occurred_at, dispatched_at)
+           SELECT $6, $1::uuid, 'entity_event.' || $4::text, entity_id, id, now(),
+                  CASE WHEN outbox_event_heard($1::uuid, 'entity_event.' || $4::text, now(), ${ORIGIN}) THEN NULL ELSE now() END
+             FROM inserted
+         )
+         SELECT (SELECT true FROM entity) AS found, coalesce((SELECT deleted_at IS NOT NULL FROM entity), false) AS erased`,
+};
+
+async function insertOneEvent(runner: Db | Knex.Transaction, operatorId: string, item: Indexed<EventWrite>): Promise<ItemOutcome> {
+  const { index, write } = item;
+  const id = prefixedId('eev');
+  const [row] = await hotQuery<{ found: boolean | null; erased: boolean }>(runner, INSERT_EVENT, [
     operatorId,
-    rows.map((r) => ({ outboxId: prefixedId('evt'), eventId: r.id, entityId: r.entityId, eventType: r.write.eventType, occurredAt: now })),
-  );
-  return outcomes;
+    write.externalId,
+    id,
+    write.eventType,
+    JSON.stringify(write.data),
+    prefixedId('evt'),
+  ]);
+  if (!row?.found) return { index, externalId: write.externalId, ok: false, error: notFound(write.externalId) };
+  if (row.erased) return { index, externalId: write.externalId, ok: false, error: erased(write.externalId) };
+  return { index, externalId: write.externalId, ok: true, id };
+}
+
+/**
+ * Appends events (spec 4.2) and writes `entity_event.<type>` to the outbox in the same statement; unknown and
+ * erased entities are item errors. Runs alone (one autocommitted statement) or inside the caller's transaction.
+ */
+export async function insertEvents(runner: Db | Knex.Transaction, operatorId: string, items: Array<Indexed<EventWrite>>): Promise<ItemOutcome[]> {
+  if (items.length === 0) return [];
+  if (items.length === 1) return [await insertOneEvent(runner, operatorId, items[0]!)];
+  const ids = items.map(() => prefixedId('eev'));
+  const rows = await hotQuery<{ event_id: string; found: boolean; erased: boolean }>(runner, INSERT_EVENTS, [
+    operatorId,
+    ids,
+    items.map((item) => item.write.externalId),
+    items.map((item) => item.write.eventType),
+    items.map((item) => JSON.stringify(item.write.data)),
+    items.map(() => prefixedId('evt')),
+  ]);
+  const byId = new Map(rows.map((row) => [row.event_id, row]));
+  return items.map(({ index, write }, position): ItemOutcome => {
+    const id = ids[position]!;
+    const row = byId.get(id);
+    if (!row?.found) return { index, externalId: write.externalId, ok: false, error: notFound(write.externalId) };
+    if (row.erased) return { index, externalId: write.externalId, ok: false, error: erased(write.externalId) };
+    return { index, externalId: write.externalId, ok: true, id };
+  });
 }

@@ -7,10 +7,11 @@ export type CircuitState = 'closed' | 'open' | 'half_open';
 /**
  * Decides whether a call to a provider may go out, in one statement so concurrent workers agree: an
  * open circuit whose `openSeconds` have passed (or a half-open one whose trial outlived `trialLeaseSeconds`)
- * is claimed for exactly one trial; everyone else sees it open. Time is the database's clock.
+ * is claimed for exactly one trial; everyone else sees it open. Time is the database's clock. `clean` says
+ * the breaker was closed with no failure counted, so a healthy answer has nothing to reset.
  */
-export async function admitCall(db: Db, operatorId: string, provider: string, openSeconds: number, trialLeaseSeconds: number): Promise<Admission> {
-  const result = await db.raw<{ rows: Array<{ admission: Admission }> }>(
+export async function admitCall(db: Db, operatorId: string, provider: string, openSeconds: number, trialLeaseSeconds: number): Promise<{ admission: Admission; clean: boolean }> {
+  const result = await db.raw<{ rows: Array<{ admission: Admission; clean: boolean }> }>(
     `WITH claimed AS (
        UPDATE circuit_breakers
           SET state = 'half_open', trial_started_at = now(), updated_at = now()
@@ -22,10 +23,12 @@ export async function admitCall(db: Db, operatorId: string, provider: string, op
      SELECT CASE WHEN EXISTS (SELECT 1 FROM claimed) THEN 'trial'
                  ELSE COALESCE((SELECT CASE WHEN state = 'closed' THEN 'closed' ELSE 'open' END
                                   FROM circuit_breakers WHERE operator_id = ? AND provider = ?), 'closed')
-            END AS admission`,
-    [operatorId, provider, openSeconds, trialLeaseSeconds, operatorId, provider],
+            END AS admission,
+            NOT EXISTS (SELECT 1 FROM circuit_breakers WHERE operator_id = ? AND provider = ? AND (state <> 'closed' OR consecutive_failures <> 0)) AS clean`,
+    [operatorId, provider, openSeconds, trialLeaseSeconds, operatorId, provider, operatorId, provider],
   );
-  return result.rows[0]?.admission ?? 'closed';
+  const row = result.rows[0];
+  return { admission: row?.admission ?? 'closed', clean: row?.clean ?? true };
 }
 
 /** A healthy answer closes the circuit and resets the count (spec 3.6); a no-op for an already clean breaker. */

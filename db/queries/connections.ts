@@ -38,6 +38,17 @@ export async function findConnection(db: Db, operatorId: string, id: string): Pr
   return db<ConnectionRow>('connections').where({ operator_id: operatorId, id }).first();
 }
 
+/** A connection and whether its connector still exists, in one read: what every gateway call starts with. */
+export async function findConnectionForCall(db: Db, operatorId: string, id: string): Promise<(ConnectionRow & { connector_found: boolean }) | undefined> {
+  const result = await db.raw<{ rows: Array<ConnectionRow & { connector_found: boolean }> }>(
+    `SELECT c.*, k.id IS NOT NULL AS connector_found
+       FROM connections c LEFT JOIN connectors k ON k.operator_id = c.operator_id AND k.id = c.connector_id
+      WHERE c.operator_id = ? AND c.id = ?`,
+    [operatorId, id],
+  );
+  return result.rows[0];
+}
+
 export interface ConnectionChanges {
   name?: string;
   credentialsCiphertext?: string;

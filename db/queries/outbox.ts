@@ -3,16 +3,22 @@ import type { InternalEvent } from '../../core/events';
 
 type Runner = Knex | Knex.Transaction;
 
+/** The automation whose run is writing (the transaction-local `app.origin_workflow`), as the column default reads it. */
+export const ORIGIN = "nullif(current_setting('app.origin_workflow', true), '')";
+
 /**
  * Appends internal events to the outbox in one statement built from arrays (`unnest`), so thousands
  * of events cost a handful of bind parameters. Call it with the transaction that makes the change,
- * so an event exists exactly when its change does.
+ * so an event exists exactly when its change does. An event no automation can fire is written already
+ * dispatched (`outbox_event_heard`), so it wakes no dispatcher.
  */
 export async function appendOutboxEvents(trx: Runner, events: InternalEvent[]): Promise<void> {
   if (events.length === 0) return;
   await trx.raw(
-    `INSERT INTO outbox_events (id, operator_id, event, entity_id, payload, occurred_at)
-     SELECT * FROM unnest(?::text[], ?::uuid[], ?::text[], ?::text[], ?::jsonb[], ?::timestamptz[])`,
+    `INSERT INTO outbox_events (id, operator_id, event, entity_id, payload, occurred_at, dispatched_at)
+     SELECT u.id, u.operator_id, u.event, u.entity_id, u.payload, u.occurred_at,
+            CASE WHEN outbox_event_heard(u.operator_id, u.event, u.occurred_at, ${ORIGIN}) THEN NULL ELSE now() END
+       FROM unnest(?::text[], ?::uuid[], ?::text[], ?::text[], ?::jsonb[], ?::timestamptz[]) AS u(id, operator_id, event, entity_id, payload, occurred_at)`,
     [
       events.map((event) => event.id),
       events.map((event) => event.operatorId),
@@ -21,24 +27,6 @@ export async function appendOutboxEvents(trx: Runner, events: InternalEvent[]): 
       events.map((event) => JSON.stringify(event)),
       events.map((event) => event.occurredAt),
     ],
-  );
-}
-
-/**
- * Appends `entity_event.<type>` events as thin rows that point at their `entity_events` rows; the
- * payload is assembled when read (`readOutboxEvents`).
- */
-export async function appendRecordedEventOutbox(
-  trx: Runner,
-  operatorId: string,
-  rows: Array<{ outboxId: string; eventId: string; entityId: string; eventType: string; occurredAt: Date }>,
-): Promise<void> {
-  if (rows.length === 0) return;
-  await trx.raw(
-    `INSERT INTO outbox_events (id, operator_id, event, entity_id, source_event_id, occurred_at)
-     SELECT u.id, ?, 'entity_event.' || u.event_type, u.entity_id, u.source_event_id, u.occurred_at
-       FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::timestamptz[]) AS u(id, event_type, entity_id, source_event_id, occurred_at)`,
-    [operatorId, rows.map((r) => r.outboxId), rows.map((r) => r.eventType), rows.map((r) => r.entityId), rows.map((r) => r.eventId), rows.map((r) => r.occurredAt)],
   );
 }
 

@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import { hotQuery, type HotStatement } from '../hot';
+import type { Db } from '../knex';
 
 export interface PendingOutboxRow {
   seq: string;
@@ -46,4 +48,28 @@ export async function workflowsListeningTo(trx: Knex.Transaction, operatorIds: s
 export async function markDispatched(trx: Knex.Transaction, seqs: string[]): Promise<void> {
   if (seqs.length === 0) return;
   await trx.raw('UPDATE outbox_events SET dispatched_at = now() WHERE seq = ANY(?::bigint[])', [seqs]);
+}
+
+/**
+ * Takes the oldest undispatched rows (up to `$1`, skipping rows another dispatcher holds) and marks those
+ * that no automation can fire (`outbox_event_heard`, the rule `activities/automation/dispatch.ts` applies to
+ * the rest) dispatched at once, in one autocommitted statement; answers how many rows it took and how many
+ * may fire.
+ */
+const SETTLE_UNHEARD: HotStatement = {
+  name: 'outbox-settle-unheard-v2',
+  text: `WITH pending AS (
+           SELECT seq, operator_id, event, occurred_at, origin_workflow_id FROM outbox_events
+            WHERE dispatched_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED
+         ), unheard AS (
+           SELECT p.seq FROM pending p WHERE NOT outbox_event_heard(p.operator_id, p.event, p.occurred_at, p.origin_workflow_id)
+         ), settled AS (
+           UPDATE outbox_events o SET dispatched_at = now() FROM unheard u WHERE o.seq = u.seq RETURNING 1
+         )
+         SELECT (SELECT count(*) FROM pending)::int AS taken, (SELECT count(*) FROM pending)::int - (SELECT count(*) FROM settled)::int AS heard`,
+};
+
+export async function settleUnheardOutbox(db: Db, limit: number): Promise<{ taken: number; heard: number }> {
+  const [row] = await hotQuery<{ taken: number; heard: number }>(db, SETTLE_UNHEARD, [limit]);
+  return row ?? { taken: 0, heard: 0 };
 }

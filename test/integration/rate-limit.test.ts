@@ -42,3 +42,38 @@ describe('rate limiting', () => {
     expect(row.points).toBeGreaterThanOrEqual(5);
   });
 });
+
+describe('leased counters', () => {
+  let leased: TestApp[];
+  beforeAll(async () => {
+    leased = await Promise.all([startTestApp({ RATE_LIMIT_INGEST_REALTIME: '1000' }), startTestApp({ RATE_LIMIT_INGEST_REALTIME: '1000' })]);
+  });
+  afterAll(async () => {
+    await Promise.all(leased.map((app) => app.close()));
+  });
+
+  it('two instances together allow exactly the limit, taking a hundredth of it per database write', async () => {
+    const operator = randomUUID();
+    const decisions = await Promise.all(
+      Array.from({ length: 1100 }, (_, i) => leased[i % 2]!.deps.rateLimits.consume('ingest:realtime', operator)),
+    );
+    expect(decisions.filter((decision) => decision.allowed)).toHaveLength(1000);
+    const refused = decisions.filter((decision) => !decision.allowed);
+    expect(refused.every((decision) => decision.retryAfterSeconds >= 1 && decision.retryAfterSeconds <= 60)).toBe(true);
+    const row = await leased[0]!.deps.db('rate_limits').where({ key: `ingest:realtime:${operator}` }).first();
+    // Leases of 10 points: 100 grants and at most one refused take per instance, instead of one write per request.
+    expect(row.points).toBeGreaterThanOrEqual(1000);
+    expect(row.points).toBeLessThanOrEqual(1000 + 2 * 2 * 10);
+  });
+
+  it('a spent window is refused from memory until it ends', async () => {
+    const operator = randomUUID();
+    const [app] = leased;
+    for (let i = 0; i < 1000; i += 1) await app!.deps.rateLimits.consume('ingest:realtime', operator);
+    expect((await app!.deps.rateLimits.consume('ingest:realtime', operator)).allowed).toBe(false);
+    await app!.deps.db('rate_limits').where({ key: `ingest:realtime:${operator}` }).update({ points: 0 });
+    expect((await app!.deps.rateLimits.consume('ingest:realtime', operator)).allowed).toBe(false);
+    const row = await app!.deps.db('rate_limits').where({ key: `ingest:realtime:${operator}` }).first();
+    expect(row.points).toBe(0);
+  });
+});

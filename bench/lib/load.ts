@@ -1,0 +1,44 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+
+export interface LoadJob {
+  url: string;
+  method: 'GET' | 'POST';
+  connections: number;
+  /** How long to keep the connections busy; requests are counted over this window. */
+  seconds: number;
+  headers: Record<string, string>;
+  /** Requests cycle through these paths and bodies. */
+  variants: Array<{ path: string; body?: string }>;
+}
+
+export interface LoadResult {
+  requests: number;
+  seconds: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+/**
+ * Keeps `connections` keep-alive connections busy for `seconds` from a separate load-generator process
+ * (autocannon), so the load does not compete with the server for its event loop; rejects when any answer was
+ * not 2xx or failed.
+ *
+ * @example const result = await runLoad({ url, method: 'POST', connections: 32, seconds: 5, headers, variants })
+ */
+export async function runLoad(job: LoadJob): Promise<LoadResult> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'loadgen.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  child.stdin.end(JSON.stringify(job));
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`load generator exited with ${code}`);
+  const result = JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as LoadResult;
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`load: ${result.non2xx} non-2xx answers, ${result.errors} errors of ${result.requests}`);
+  return result;
+}

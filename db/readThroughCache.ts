@@ -1,0 +1,57 @@
+import type { ChangeFeed } from './changeFeed';
+
+interface Entry<V> {
+  value: V;
+  expiresAt: number;
+}
+
+/**
+ * A small in-process cache in front of rows read on every request (API keys, members, operator settings).
+ * It answers from memory only while the change feed is live, for at most `ttlMs`; every notified change of its
+ * table drops the entry, a feed reset drops everything, and a load that raced an invalidation is not kept
+ * (a generation counter), so a revocation is never undone by a read that started before it. Misses
+ * (`undefined`) are not cached. At most `maxEntries` entries, the oldest evicted first.
+ *
+ * @example const key = await apiKeys.get(hash, () => findApiKeyByHash(db, hash))
+ */
+export class ReadThroughCache<V> {
+  private readonly entries = new Map<string, Entry<V>>();
+  private generation = 0;
+
+  constructor(
+    private readonly feed: Pick<ChangeFeed, 'live' | 'subscribe'>,
+    private readonly options: { table: string; ttlMs: number; maxEntries?: number },
+  ) {
+    feed.subscribe((change) => {
+      if (change === 'reset') this.clear();
+      else if (change.table === options.table) this.invalidate(change.key);
+    });
+  }
+
+  async get(key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
+    const enabled = this.options.ttlMs > 0 && this.feed.live;
+    if (enabled) {
+      const hit = this.entries.get(key);
+      if (hit && hit.expiresAt > Date.now()) return hit.value;
+    }
+    const generation = this.generation;
+    const value = await load();
+    if (value !== undefined && enabled && this.feed.live && generation === this.generation) {
+      this.entries.delete(key);
+      this.entries.set(key, { value, expiresAt: Date.now() + this.options.ttlMs });
+      if (this.entries.size > (this.options.maxEntries ?? 10_000)) this.entries.delete(this.entries.keys().next().value as string);
+    }
+    return value;
+  }
+
+  invalidate(key: string): void {
+    this.generation += 1;
+    this.entries.delete(key);
+  }
+
+  /** Drops everything: after a write this process made, or when changes may have been missed. */
+  clear(): void {
+    this.generation += 1;
+    this.entries.clear();
+  }
+}
