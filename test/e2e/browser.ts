@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 
 /** Debian's chromium (`.ci/run` installs it); `CHROMIUM_PATH` points elsewhere. The registry's browser downloads are not used. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -25,8 +25,8 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /** A fresh context (no storage from another test) with a desktop viewport and clipboard access. */
-export async function newPage(browser: Browser, baseURL: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1360, height: 900 } });
+export async function newPage(browser: Browser, baseURL: string, options: Pick<BrowserContextOptions, 'storageState'> = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL, viewport: { width: 1360, height: 900 }, ...options });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);

@@ -6,10 +6,27 @@ const date = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: '
 
 export const formatNumber = (value: number | null | undefined): string => (value === null || value === undefined ? '—' : number.format(value));
 
-export function formatMoney(value: number | null | undefined, currency: string): string {
-  if (value === null || value === undefined) return '—';
+/** Digits after the decimal point of a currency (EUR 2, JPY 0, BHD 3). */
+function minorDigits(currency: string): number {
   try {
-    return new Intl.NumberFormat('en-GB', { style: 'currency', currency, maximumFractionDigits: 2 }).format(value);
+    return new Intl.NumberFormat('en-GB', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return 2;
+  }
+}
+
+/** A minor-unit amount in the currency's major unit, for charts. */
+export const toMajor = (minor: number, currency: string): number => minor / 10 ** minorDigits(currency);
+
+/**
+ * Money as the platform stores it, in minor units (spec 2.13: amounts are "minor currency units"),
+ * shown in the currency's major unit: 5000 EUR cents is €50.00.
+ */
+export function formatMoney(minor: number | null | undefined, currency: string): string {
+  if (minor === null || minor === undefined) return '—';
+  const value = minor / 10 ** minorDigits(currency);
+  try {
+    return new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(value);
   } catch {
     return `${number.format(value)} ${currency}`;
   }

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { auth } from '../auth/client';
 import { useMember } from '../auth/session';
+import { markInteractive } from '../perf';
 
 const NAV: Array<{ to: string; label: string }> = [
   { to: '/', label: 'Overview' },
@@ -24,6 +25,7 @@ export function Shell() {
   const main = useRef<HTMLElement>(null);
   // A client-side navigation moves focus to the new page, as a page load would.
   const first = useRef(true);
+  useEffect(() => markInteractive('dashboard'), []);
   useEffect(() => {
     if (first.current) {
       first.current = false;

@@ -9,8 +9,8 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
   );
 }
 
-/** A failed request in words, with the API's code and, when it named fields, each problem. */
-export function ErrorNotice({ error, title, onRetry }: { error: ApiFailure | undefined; title?: string; onRetry?: () => void }) {
+/** A failed request in words, with the API's code and, when it named fields, each problem (unless the form shows them at the fields). */
+export function ErrorNotice({ error, title, onRetry, fieldsShown }: { error: ApiFailure | undefined; title?: string; onRetry?: () => void; fieldsShown?: boolean }) {
   if (!error) return null;
   const wait = error.retryAfter ? ` Try again in ${error.retryAfter} s.` : '';
   return (
@@ -19,7 +19,7 @@ export function ErrorNotice({ error, title, onRetry }: { error: ApiFailure | und
         <strong>{title ?? 'That did not work.'}</strong> {error.message}
         {wait} <code className="code-badge">{error.code}</code>
       </p>
-      {error.details.length > 0 && (
+      {error.details.length > 0 && !fieldsShown && (
         <ul>
           {error.details.map((problem, index) => (
             <li key={index}>

@@ -68,7 +68,7 @@ export default function AcceptInvite() {
         <TextField label="First name" autoComplete="given-name" required value={first} onChange={(event) => setFirst(event.target.value)} problems={problems('first_name')} />
         <TextField label="Last name" autoComplete="family-name" required value={last} onChange={(event) => setLast(event.target.value)} problems={problems('last_name')} />
         <TextField label="Choose a password" type="password" autoComplete="new-password" required minLength={8} value={password} onChange={(event) => setPassword(event.target.value)} hint="At least 8 characters" problems={problems('password')} />
-        <ErrorNotice error={accept.error} title="The invite could not be accepted." />
+        <ErrorNotice error={accept.error} title="The invite could not be accepted." fieldsShown />
         <button type="submit" className="button button-primary button-block" disabled={accept.pending}>
           {accept.pending ? 'Joining…' : 'Accept and sign in'}
         </button>

@@ -1,7 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { auth } from '../../auth/client';
 import { TextField } from '../../components/Field';
+import { markInteractive } from '../../perf';
 import { AuthLayout } from './AuthLayout';
 
 /** Sign-in with `/auth/v1/token?grant_type=password` through the auth client, which then keeps the session fresh. */
@@ -10,6 +11,7 @@ export function SignIn() {
   const [password, setPassword] = useState('');
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  useEffect(() => markInteractive('sign-in'), []);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

@@ -52,7 +52,7 @@ export default function SignUp() {
           hint="At least 8 characters"
           problems={problems('password')}
         />
-        <ErrorNotice error={signUp.error} title="The organisation could not be created." />
+        <ErrorNotice error={signUp.error} title="The organisation could not be created." fieldsShown />
         <button type="submit" className="button button-primary button-block" disabled={signUp.pending}>
           {signUp.pending ? 'Creating…' : 'Create organisation'}
         </button>

@@ -1,7 +1,7 @@
 import { api, call, json } from '../../api/client';
 import { useLoad } from '../../api/useLoad';
 import { ErrorNotice, Loading } from '../../components/Status';
-import { formatMoney, formatNumber, formatPercent } from '../../format';
+import { formatMoney, formatNumber, formatPercent, toMajor } from '../../format';
 import { COLORS, LazyChart } from './charts';
 
 /** Top games by rounds (`/games`): a bar chart of GGR and the full rows. */
@@ -17,7 +17,7 @@ export function GamesPanel({ version }: { version: number }) {
       {data && rows.length === 0 && <p>No game rounds yet. They come from events of type <code>game_activity</code>.</p>}
       {data && rows.length > 0 && (
         <>
-          <LazyChart kind="bar" summary={`GGR of the ${rows.length} games listed below, in ${data.currency}`} x={rows.map((row) => row.game_name)} series={[{ label: `GGR (${data.currency})`, values: rows.map((row) => row.ggr), color: COLORS.ggr }]} height={220} />
+          <LazyChart kind="bar" summary={`GGR of the ${rows.length} games listed below, in ${data.currency}`} x={rows.map((row) => row.game_name)} series={[{ label: `GGR (${data.currency})`, values: rows.map((row) => toMajor(row.ggr, data.currency)), color: COLORS.ggr }]} height={220} />
           <div className="table-wrap">
             <table>
               <caption>Games</caption>

@@ -65,7 +65,7 @@ export default function Overview() {
       {data && (
         <>
           <p className="hint">
-            {formatDate(data.range.start)} – {formatDate(data.range.end)}, amounts in {data.currency}
+            {formatDate(data.range.start)} – {formatDate(data.range.end)}, amounts in {data.currency} (sent in minor units: 5000 is 50.00)
           </p>
           <KpiTiles kpis={data.kpis} currency={data.currency} />
         </>

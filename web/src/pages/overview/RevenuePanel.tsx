@@ -3,7 +3,7 @@ import { api, call, json } from '../../api/client';
 import { useLoad } from '../../api/useLoad';
 import { SelectField } from '../../components/Field';
 import { ErrorNotice, Loading } from '../../components/Status';
-import { formatDate, formatMoney, formatNumber } from '../../format';
+import { formatDate, formatMoney, formatNumber, toMajor } from '../../format';
 import { COLORS, LazyChart } from './charts';
 
 const PERIODS = [
@@ -57,8 +57,8 @@ export function RevenuePanel({ version }: { version: number }) {
             summary={`${period} gross gaming revenue and deposits in ${data.currency}, ${rows.length} points from ${rows[0]?.date} to ${rows.at(-1)?.date}; the table below lists every figure`}
             x={rows.map((row) => Date.parse(`${row.date}T00:00:00Z`) / 1000)}
             series={[
-              { label: `GGR (${data.currency})`, values: rows.map((row) => row.total_ggr), color: COLORS.ggr },
-              { label: `Deposits (${data.currency})`, values: rows.map((row) => row.total_deposits), color: COLORS.deposits },
+              { label: `GGR (${data.currency})`, values: rows.map((row) => toMajor(row.total_ggr, data.currency)), color: COLORS.ggr },
+              { label: `Deposits (${data.currency})`, values: rows.map((row) => toMajor(row.total_deposits, data.currency)), color: COLORS.deposits },
             ]}
           />
           <details>

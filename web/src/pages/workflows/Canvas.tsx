@@ -1,6 +1,6 @@
-import { addEdge, Background, Controls, ReactFlow, type Connection, type Edge, type OnEdgesChange, type OnNodesChange } from '@xyflow/react';
+import { addEdge, Background, Controls, ReactFlow, type Connection, type Edge, type OnEdgesChange, type OnNodesChange, type ReactFlowInstance } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import type { Dispatch, SetStateAction } from 'react';
+import { useEffect, useState, type Dispatch, type SetStateAction } from 'react';
 import { CATALOG, isTriggerType } from './catalog';
 import { edgeId, type StepNode } from './graph';
 import { useProblems } from './problems';
@@ -29,6 +29,12 @@ export function connectable(nodes: StepNode[], edges: Edge[], connection: { sour
 /** The graph (React Flow): drag steps, drag from a step's right handle to another's left to connect. */
 export function Canvas({ nodes, edges, editable, onNodesChange, onEdgesChange, setEdges, onSelect }: Props) {
   const problems = useProblems();
+  const [instance, setInstance] = useState<ReactFlowInstance<StepNode> | null>(null);
+  // A step added (or removed) may be outside the view: fit the graph again once it is measured.
+  useEffect(() => {
+    const timer = setTimeout(() => void instance?.fitView({ padding: 0.2, maxZoom: 1 }), 60);
+    return () => clearTimeout(timer);
+  }, [instance, nodes.length]);
   const shownNodes = nodes.map((node) => ({ ...node, ariaLabel: `${CATALOG[node.data.type].label} step ${node.id}${problems.byNode.has(node.id) ? ', has problems' : ''}` }));
   const shownEdges = edges.map((edge) => (problems.byEdge.has(edge.id) ? { ...edge, className: 'edge-error', label: `${edge.label ?? ''} ⚠`.trim() } : edge));
   const connect = (connection: Connection) => {
@@ -46,6 +52,7 @@ export function Canvas({ nodes, edges, editable, onNodesChange, onEdgesChange, s
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}
         onConnect={connect}
+        onInit={setInstance}
         isValidConnection={(connection) => connectable(nodes, edges, connection)}
         onSelectionChange={({ nodes: picked, edges: pickedEdges }) => onSelect(picked[0]?.id ?? pickedEdges[0]?.id ?? null)}
         nodesDraggable={editable}

@@ -1,0 +1,172 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { http } from '../helpers/http';
+import { launchBrowser, newPage } from './browser';
+import { checkPage, createTabKey, newAccount, openFromNav, signIn, signUp } from './steps';
+
+/**
+ * A newcomer's first hour, in a real browser against the real stack: sign up, select the data template,
+ * send data and watch the figures change, find a player and erase them, upload a batch, read usage,
+ * sign out and back in. Every page visited is screenshotted and checked with axe.
+ */
+let app: TestApp;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const account = newAccount('Golden Spins');
+
+beforeAll(async () => {
+  app = await startTestApp();
+  browser = await launchBrowser();
+  ({ context, page } = await newPage(browser, app.url));
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+const tabKey = async (): Promise<string> =>
+  (await page.evaluate("Object.entries(sessionStorage).find(([name]) => name.startsWith('operator-platform.data-key.'))?.[1] ?? ''")) as string;
+/** The API's sums are in minor units (spec 2.13); the dashboard shows euros. */
+const money = (minor: number) => new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'EUR' }).format(minor / 100);
+const tile = (label: string) => page.locator(`[data-kpi="${label}"]`);
+
+describe('a newcomer', () => {
+  it('is sent to sign in, and signs up (a refused password shows at its field)', async () => {
+    await page.goto('/');
+    await page.waitForURL('**/sign-in');
+    await checkPage(page, 'sign-in');
+    await page.getByRole('link', { name: 'Create an organisation' }).click();
+    await page.getByLabel('Organisation name').fill(account.organisation);
+    await page.getByLabel('Your email').fill(account.email);
+    await page.getByLabel('Password').fill('short');
+    await page.getByRole('button', { name: 'Create organisation' }).click();
+    await page.getByText('must be at least 8 characters', { exact: true }).waitFor();
+    expect(await page.getByLabel('Password').getAttribute('aria-invalid')).toBe('true');
+    await checkPage(page, 'sign-up-refused');
+
+    await signUp(page, account);
+    await page.getByRole('heading', { name: 'Get started' }).waitFor();
+    await checkPage(page, 'overview-new');
+    const owner = await app.deps.db('users as u').join('members as m', 'm.user_id', 'u.id').join('operators as o', 'o.id', 'm.operator_id').where('u.email', account.email).first('m.role', 'o.name');
+    expect(owner).toEqual({ role: 'owner', name: 'Golden Spins' });
+  });
+
+  it('selects the data template, with an API key made for this tab', async () => {
+    await openFromNav(page, 'Settings');
+    await page.getByRole('heading', { name: 'An API key is needed' }).waitFor();
+    await checkPage(page, 'settings-needs-key');
+    await createTabKey(page);
+    await page.getByText('No template is selected yet').waitFor();
+    await page.getByLabel('Data template').selectOption('tpl_igaming');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved.').waitFor();
+    await checkPage(page, 'settings');
+    const settings = await http(`${app.url}/operator-data-api/settings`, { token: await tabKey() });
+    expect(settings.body.data.template).toMatchObject({ id: 'tpl_igaming' });
+    const keys = await app.deps.db('api_keys as k').join('members as m', 'm.operator_id', 'k.operator_id').join('users as u', 'u.id', 'm.user_id').where('u.email', account.email).select('k.label');
+    expect(keys).toEqual([{ label: `Dashboard (${account.email})` }]);
+  });
+
+  it('sends data and sees the KPIs change, then refreshes the views', async () => {
+    const key = await tabKey();
+    expect((await http(`${app.url}/operator-data-api/entities`, { token: key, body: { entityType: 'player', externalId: 'p-1', data: { first_name: 'Ada', country: 'GB' } } })).status).toBe(201);
+    for (const event of [
+      { eventType: 'transaction', data: { type: 'deposit', amount: 5000, currency: 'EUR', provider: 'Skrill' } },
+      { eventType: 'game_activity', data: { game_id: 'g-1', game_name: 'Starburst', bet_amount: 200, win_amount: 50, currency: 'EUR' } },
+    ]) {
+      expect((await http(`${app.url}/operator-data-api/entities/p-1/events`, { token: key, body: event })).status).toBe(201);
+    }
+    await openFromNav(page, 'Overview');
+    await tile('Total players').filter({ hasText: /^1$/ }).waitFor();
+    const kpis = (await http(`${app.url}/analytics-api/analytics/kpis`, { token: key })).body.data.kpis;
+    expect(kpis.total_deposits).toBeGreaterThan(0);
+    expect(kpis.total_deposits).toBe(5000);
+    expect(await tile('Deposits').textContent()).toBe('€50.00');
+    expect(await tile('Gross gaming revenue').textContent()).toBe(money(kpis.total_ggr));
+    await page.getByRole('cell', { name: 'Starburst' }).waitFor();
+    await page.getByRole('cell', { name: 'Skrill' }).waitFor();
+    await page.getByRole('button', { name: 'Refresh figures' }).click();
+    await page.getByText('Views refreshed.').waitFor();
+    await page.getByText(/Figures from the views refreshed/).waitFor();
+    await checkPage(page, 'overview-with-data');
+  });
+
+  it('finds the player: sealed in the list, readable in the detail; erasure needs the typed id', async () => {
+    await openFromNav(page, 'Players');
+    const row = page.getByRole('row', { name: /p-1/ });
+    await row.getByText('encrypted').waitFor();
+    expect(await row.textContent()).not.toContain('Ada');
+    await checkPage(page, 'players');
+    await page.getByRole('link', { name: 'p-1' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Player p-1' }).waitFor();
+    await page.getByText('Ada').waitFor();
+    await page.getByRole('cell', { name: 'transaction' }).waitFor();
+    await checkPage(page, 'player-detail');
+
+    await page.getByRole('button', { name: 'Erase player…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Erase player p-1?' });
+    expect(await dialog.getByRole('button', { name: 'Erase for good' }).isDisabled()).toBe(true);
+    await checkPage(page, 'player-erase-confirm');
+    await dialog.getByLabel('Type p-1 to confirm').fill('p-1');
+    await dialog.getByRole('button', { name: 'Erase for good' }).click();
+    await page.getByText('Player p-1 was erased').waitFor();
+    const entity = await app.deps.db('entities').where({ external_id: 'p-1' }).join('members as m', 'm.operator_id', 'entities.operator_id').join('users as u', 'u.id', 'm.user_id').where('u.email', account.email).first('entities.data');
+    expect(entity.data).toEqual({ _deleted: true });
+  });
+
+  it('uploads a batch and follows its progress to the end, with the failed item listed', async () => {
+    await openFromNav(page, 'Batch jobs');
+    await checkPage(page, 'batch-jobs-empty');
+    const items = [
+      { entityType: 'player', externalId: 'p-2', data: { country: 'MT' } },
+      { entityType: 'croupier', externalId: 'p-3', data: {} },
+      { entityType: 'player', externalId: 'p-4', data: { country: 'SE' } },
+    ];
+    await page.getByLabel('What the file holds').selectOption('entities');
+    await page.getByLabel('Or paste the items').fill(JSON.stringify(items));
+    await page.getByRole('button', { name: 'Start the job' }).click();
+    const job = page.locator('section[aria-label^="Job job_"]');
+    await job.getByText('completed', { exact: true }).waitFor({ timeout: 30_000 });
+    await job.getByText(/100 % · 2 stored · 1 failed/).waitFor();
+    await job.getByRole('cell', { name: 'VALIDATION_FAILED' }).waitFor();
+    await checkPage(page, 'batch-jobs');
+  });
+
+  it('reads this month\'s usage against the quota', async () => {
+    await openFromNav(page, 'Usage');
+    await page.getByRole('progressbar', { name: /Actions: 0 of 10000 used/ }).waitFor();
+    await checkPage(page, 'usage');
+  });
+
+  it('signs out (the tab key is forgotten) and back in', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/sign-in\?next=%2Fusage$/);
+    expect(await tabKey()).toBe('');
+    await signIn(page, account.email, account.password);
+    await openFromNav(page, 'Settings');
+    await page.getByRole('heading', { name: 'An API key is needed' }).waitFor();
+    await context.close();
+  });
+});
+
+describe('sessions', () => {
+  it('refresh silently: with 3-second access tokens the dashboard keeps working, rotating its refresh token', async () => {
+    const shortLived = await startTestApp({ JWT_ACCESS_TTL_SECONDS: '3' });
+    try {
+      const { context: other, page: tab } = await newPage(browser, shortLived.url);
+      const member = newAccount('Short Sessions');
+      await signUp(tab, member);
+      await tab.waitForTimeout(4000);
+      await tab.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys', exact: true }).click();
+      await tab.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+      await tab.getByRole('heading', { name: 'No API keys yet' }).waitFor();
+      expect(tab.url()).toBe(`${shortLived.url}/keys`);
+      const tokens = await shortLived.deps.db('refresh_tokens as r').join('members as m', 'm.id', 'r.member_id').join('users as u', 'u.id', 'm.user_id').where('u.email', member.email).select('r.used_at');
+      expect(tokens.filter((token) => token.used_at !== null).length).toBeGreaterThanOrEqual(1);
+      await other.close();
+    } finally {
+      await shortLived.close();
+    }
+  });
+});

@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { screenshot, seriousViolations } from './browser';
+
+export interface Account {
+  email: string;
+  password: string;
+  organisation: string;
+}
+
+export const newAccount = (organisation = 'Lucky Reels'): Account => ({ email: `owner-${randomUUID()}@example.test`, password: 'a-long-password', organisation });
+
+/** Signs up through the dashboard's own form and waits for the overview. */
+export async function signUp(page: Page, account: Account): Promise<void> {
+  await page.goto('/sign-up');
+  await page.getByLabel('Organisation name').fill(account.organisation);
+  await page.getByLabel('Your email').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Create organisation' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+}
+
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/sign-in');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+}
+
+/** Opens a page from the main navigation and waits for its heading. */
+export async function openFromNav(page: Page, link: string, heading = link): Promise<void> {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link, exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+}
+
+/**
+ * Keeps a screenshot of the page as it is and checks it with axe: the page must have no serious or
+ * critical violation. Waits for loading indicators to settle first.
+ */
+export async function checkPage(page: Page, name: string): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  await page.locator('.loading').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+  await screenshot(page, name);
+  expect(await seriousViolations(page)).toEqual([]);
+}
+
+/** The dashboard's tab-scoped data key: created from the panel that asks for it. */
+export async function createTabKey(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Create a key for this tab' }).click();
+  await page.getByText('Data API calls from this tab use the key').waitFor();
+}
