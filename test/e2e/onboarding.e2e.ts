@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { http } from '../helpers/http';
 import { launchBrowser, newPage } from './browser';
-import { checkPage, createTabKey, newAccount, openFromNav, signIn, signUp } from './steps';
+import { checkPage, createTabKey, newAccount, openFromNav, signUp } from './steps';
 
 /**
  * A newcomer's first hour, in a real browser against the real stack: sign up, select the data template,
@@ -139,11 +139,23 @@ describe('a newcomer', () => {
     await checkPage(page, 'usage');
   });
 
-  it('signs out (the tab key is forgotten) and back in', async () => {
+  it('signs out (the tab key is forgotten) and back in with the keyboard alone', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/sign-in\?next=%2Fusage$/);
     expect(await tabKey()).toBe('');
-    await signIn(page, account.email, account.password);
+    await page.goto('/sign-in');
+    await page.getByLabel('Email').waitFor();
+    // By keyboard only: Tab into the form, type, Enter submits.
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(account.email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(account.password);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate('document.activeElement.id')).toBe('main');
     await openFromNav(page, 'Settings');
     await page.getByRole('heading', { name: 'An API key is needed' }).waitFor();
     await context.close();
