@@ -1,12 +1,15 @@
 /**
  * `npm run bench:mcp`: p50/p95 of MCP `tools/call` for a one-action workflow (an HTTP request to a loopback
  * server) beside a bare Temporal workflow+activity round trip (the diagnostics workflow) measured in the same
- * run, and their ratio (target ≤ 1.5). Starts its own embedded PostgreSQL, Temporal dev server, in-process
- * worker and API; loopback only; bounded in request count and time; stops everything by itself.
+ * run — as a quiet server sees it (a pause before each call) and back to back — and the ratio of tools/call to
+ * the quiet baseline (target ≤ 1.5), sequential and 4 concurrent. Starts its own embedded PostgreSQL, Temporal
+ * dev server, in-process worker and API; loopback only; bounded in request count and time; stops by itself.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { bareWorkflowRoundTrip, runBench } from './lib/baseline';
+import { cpuMeter, formatCpu } from './lib/cpu';
+import { startProfile } from './lib/profile';
 import { benchOperator, post, startBenchStack } from './lib/stack';
 import { measure, percentile, say, type Measured } from './lib/stats';
 
@@ -14,6 +17,8 @@ const CALLS = 200;
 const CONCURRENT_CALLS = 200;
 const CONCURRENCY = 4;
 const PHASE_TIME_LIMIT_MS = 60_000;
+/** The pause before each call of the quiet baseline: long enough for every poller to be waiting again. */
+const QUIET_GAP_MS = 200;
 
 async function startTarget(): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer((request, response) => {
@@ -65,20 +70,32 @@ async function main(): Promise<void> {
     await measure(bareWorkflow, { count: 20, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS });
     await measure(toolCall, { count: 20, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS });
     say('measuring…');
-    const bare = row('bare workflow+activity', await measure(bareWorkflow, { count: CALLS, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS }));
-    const mcp = row('MCP tools/call', await measure(toolCall, { count: CALLS, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS }));
+    const sequential = { count: CALLS, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS };
+    const quiet = row(`bare, ${QUIET_GAP_MS} ms apart`, await measure(bareWorkflow, { ...sequential, gapMs: QUIET_GAP_MS }));
+    const bareMeter = cpuMeter({ node: { pid: stack.pids.node, tree: false }, postgres: { pid: stack.pids.postgres, tree: true }, temporal: { pid: stack.pids.temporal, tree: true } });
+    const bare = row('bare, back to back', await measure(bareWorkflow, sequential));
+    const bareCpu = bareMeter.perOperation(bare.count);
+    const meter = cpuMeter({ node: { pid: stack.pids.node, tree: false }, postgres: { pid: stack.pids.postgres, tree: true }, temporal: { pid: stack.pids.temporal, tree: true } });
+    const mcp = row('MCP tools/call', await measure(toolCall, sequential));
+    const cpu = meter.perOperation(mcp.count);
     const bareConc = row(`bare x${CONCURRENCY}`, await measure(bareWorkflow, { count: CONCURRENT_CALLS, concurrency: CONCURRENCY, timeLimitMs: PHASE_TIME_LIMIT_MS }));
     const mcpConc = row(`tools/call x${CONCURRENCY}`, await measure(toolCall, { count: CONCURRENT_CALLS, concurrency: CONCURRENCY, timeLimitMs: PHASE_TIME_LIMIT_MS }));
+    const profiling = await startProfile();
+    const profiled = await measure(toolCall, { count: CALLS / 2, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS });
+    const profile = await profiling.stop('mcp-tools-call', profiled.latencies.length);
 
     say('');
     say(`${'case'.padEnd(24)} ${'calls'.padStart(6)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'calls/s'.padStart(8)}`);
-    for (const line of [bare, mcp, bareConc, mcpConc]) {
+    for (const line of [quiet, bare, mcp, bareConc, mcpConc]) {
       say(`${line.name.padEnd(24)} ${String(line.count).padStart(6)} ${line.p50.toFixed(2).padStart(8)} ${line.p95.toFixed(2).padStart(8)} ${line.rps.toFixed(1).padStart(8)}`);
     }
     say('');
-    say(`ratio tools/call / bare, sequential: p50 ${(mcp.p50 / bare.p50).toFixed(2)}, p95 ${(mcp.p95 / bare.p95).toFixed(2)} (target ≤ 1.5)`);
-    say(`ratio tools/call / bare, ${CONCURRENCY} concurrent: p50 ${(mcpConc.p50 / bareConc.p50).toFixed(2)}, p95 ${(mcpConc.p95 / bareConc.p95).toFixed(2)}`);
-    say('(bare workflow+activity: the diagnostics workflow, one normal activity, started and awaited by the API’s Temporal client)');
+    say(`ratio tools/call / quiet bare: sequential p50 ${(mcp.p50 / quiet.p50).toFixed(2)}, ${CONCURRENCY} concurrent p50 ${(mcpConc.p50 / quiet.p50).toFixed(2)} (target ≤ 1.5)`);
+    say(`ratio tools/call / back-to-back bare: sequential p50 ${(mcp.p50 / bare.p50).toFixed(2)}, ${CONCURRENCY} concurrent p50 ${(mcpConc.p50 / bareConc.p50).toFixed(2)}`);
+    say(`CPU per sequential call — tools/call: ${formatCpu(cpu)}; bare: ${formatCpu(bareCpu)}`);
+    say(`profiled round: ${profile}`);
+    say('(bare: the diagnostics workflow, one normal activity, started and awaited through temporal/ as the API starts its runs;');
+    say(' node: this process — caller, API and worker; postgres: the server and its backends; temporal: the dev server)');
   } finally {
     await target.close();
     await stack.stop();

@@ -19,6 +19,8 @@ export interface TemporalDevServerOptions {
   dbFile?: string;
   namespace: string;
   logLevel?: 'debug' | 'info' | 'warn' | 'error';
+  /** Leave out `deploy/temporal-dynamic-config.yaml` (only `bench:temporal`, to time the server's own defaults). */
+  serverDefaults?: boolean;
   log: (line: string) => void;
 }
 
@@ -69,7 +71,7 @@ export function dynamicConfigArgs(): string[] {
  */
 export async function startTemporalDevServer(options: TemporalDevServerOptions): Promise<TemporalDevServer> {
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--namespace', options.namespace, '--log-level', options.logLevel ?? 'warn'];
-  args.push(...dynamicConfigArgs());
+  if (!options.serverDefaults) args.push(...dynamicConfigArgs());
   if (options.uiPort) args.push('--ui-port', String(options.uiPort));
   else args.push('--headless');
   // A file-backed store syncs every commit by default; WAL with NORMAL sync survives a crash of the server and

@@ -10,9 +10,9 @@ export interface Measured {
 
 /**
  * Runs `request` up to `count` times with `concurrency` in flight, stopping early at `timeLimitMs`;
- * latencies come back sorted.
+ * latencies come back sorted. `gapMs` pauses each lane between requests (a quiet server's view).
  */
-export async function measure(request: () => Promise<void>, options: { count: number; concurrency: number; timeLimitMs: number }): Promise<Measured> {
+export async function measure(request: () => Promise<void>, options: { count: number; concurrency: number; timeLimitMs: number; gapMs?: number }): Promise<Measured> {
   const latencies: number[] = [];
   const deadline = Date.now() + options.timeLimitMs;
   let issued = 0;
@@ -23,6 +23,7 @@ export async function measure(request: () => Promise<void>, options: { count: nu
       const begin = performance.now();
       await request();
       latencies.push(performance.now() - begin);
+      if (options.gapMs) await new Promise((resolve) => setTimeout(resolve, options.gapMs));
     }
   };
   await Promise.all(Array.from({ length: options.concurrency }, lane));

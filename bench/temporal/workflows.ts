@@ -1,0 +1,26 @@
+/** The workflows `bench:temporal` times: the floor of a call through Temporal, with nothing of the platform in it. */
+import { condition, defineUpdate, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import type * as activities from './activities';
+
+const { echo } = proxyActivities<typeof activities>({ startToCloseTimeout: '10 seconds' });
+const local = proxyLocalActivities<typeof activities>({ startToCloseTimeout: '10 seconds' });
+
+/** One workflow, one normal activity: the platform's "bare" baseline. */
+export async function oneActivity(message: string): Promise<string> {
+  return echo(message);
+}
+
+/** One workflow, one local activity (no task-queue hop for the activity). */
+export async function oneLocalActivity(message: string): Promise<string> {
+  return local.echo(message);
+}
+
+export const echoUpdate = defineUpdate<string, [string]>('echo');
+
+/** A running workflow answering Updates with a local activity (the gateway lanes' shape). */
+export async function updateLane(): Promise<void> {
+  let done = false;
+  setHandler(echoUpdate, (message) => local.echo(message));
+  await condition(() => done, '10 minutes');
+  done = true;
+}
