@@ -27,7 +27,8 @@ type Document = { paths?: Record<string, Record<string, { security?: Array<Recor
 /**
  * One `[[operations]]` block per documented operation with the credential it should carry, read from
  * its `security`: an API key where one is accepted, else the member session. Key management runs with
- * a second operator's session so revoking keys cannot lock the fuzzer's own key out. Headers rather than
+ * a second operator's session so revoking keys cannot lock the fuzzer's own key out, and logout a third's, so a
+ * global logout cannot end the session the other operations use. Headers rather than
  * `[auth.openapi.*]`: Schemathesis drops the scheme's header on operations that declare header parameters.
  */
 export function configToml(document: Document, credentials: FuzzIdentity): string {
@@ -35,7 +36,11 @@ export function configToml(document: Document, credentials: FuzzIdentity): strin
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const [method, operation] of Object.entries(item)) {
       const schemes = new Set((operation.security ?? []).flatMap((requirement) => Object.keys(requirement)));
-      const token = path.startsWith('/api-keys') ? credentials.keysSession : schemes.has('apiKey') ? credentials.apiKey : schemes.has('session') ? credentials.session : undefined;
+      const token = path.startsWith('/api-keys')
+        ? credentials.keysSession
+        : path === '/auth/v1/logout'
+          ? credentials.logoutSession
+          : schemes.has('apiKey') ? credentials.apiKey : schemes.has('session') ? credentials.session : undefined;
       if (!token) continue;
       blocks.push('[[operations]]', `include-name = ${JSON.stringify(`${method.toUpperCase()} ${path}`)}`, `headers = { Authorization = "Bearer ${token}" }`, '');
     }

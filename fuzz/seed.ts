@@ -6,6 +6,8 @@ export interface FuzzIdentity {
   session: string;
   /** A second operator's session, for key management (revoking keys cannot lock `apiKey` out). */
   keysSession: string;
+  /** A third operator's session, for `POST /auth/v1/logout` (a global logout would end `session` for every later call). */
+  logoutSession: string;
 }
 
 async function getJson<T>(url: string, token: string): Promise<T> {
@@ -22,7 +24,7 @@ async function getJson<T>(url: string, token: string): Promise<T> {
  * @example const identity = await seedFuzzData('http://127.0.0.1:8080')
  */
 export async function seedFuzzData(url: string): Promise<FuzzIdentity> {
-  const [main, keys] = [await benchOperator(url), await benchOperator(url)];
+  const [main, keys, leaving] = [await benchOperator(url), await benchOperator(url), await benchOperator(url)];
   const templates = await getJson<{ data: Array<{ id: string }> }>(`${url}/operator-data-api/templates`, main.apiKey);
   if (templates.data[0]) await post(url, '/operator-data-api/settings', { templateId: templates.data[0].id }, main.apiKey, 'PUT');
   const [key] = (await getJson<{ data: Array<{ id: string }> }>(`${url}/api-keys`, main.apiKey)).data;
@@ -31,5 +33,5 @@ export async function seedFuzzData(url: string): Promise<FuzzIdentity> {
     .then(() => post(url, '/operator-data-api/entities/0/events', { eventType: 'session', data: { device: 'web' } }, main.apiKey))
     .then(() => post(url, '/operator-data-api/entities/0/state/balance', { value: 100 }, main.apiKey, 'PUT'))
     .catch((error: unknown) => process.stdout.write(`fuzz: seeding player 0 skipped: ${(error as Error).message}\n`));
-  return { apiKey: main.apiKey, session: main.accessToken, keysSession: keys.accessToken };
+  return { apiKey: main.apiKey, session: main.accessToken, keysSession: keys.accessToken, logoutSession: leaving.accessToken };
 }
