@@ -42,13 +42,21 @@ interface Lane {
 export class GatewayLanes {
   private readonly lanes = new Map<string, Lane[]>();
 
-  constructor(private readonly temporal: { client: Client; taskQueue: string; instanceId: string }) {}
+  constructor(
+    private readonly temporal: { client: Client; taskQueue: string; instanceId: string },
+    private readonly options: { callsPerRun?: number } = {},
+  ) {}
 
   /**
    * An idle lane, else a new one, else the least busy: a lane's workflow task lasts as long as its calls, so a
    * call joining a busy lane waits for the calls already there. Only past {@link MAX_LANES} concurrent calls of
    * one operator do calls share a lane.
    */
+  /** The part of lane ids that names this process. */
+  get instanceId(): string {
+    return this.temporal.instanceId;
+  }
+
   private pick(operatorId: string): Lane {
     const lanes = this.lanes.get(operatorId) ?? [];
     this.lanes.set(operatorId, lanes);
@@ -68,8 +76,10 @@ export class GatewayLanes {
     const startWorkflowOperation = new WithStartWorkflowOperation(gatewayLaneWorkflow, {
       workflowId: lane.id,
       taskQueue,
-      args: [{ operatorId }],
+      args: [{ operatorId, ...(this.options.callsPerRun ? { callsPerRun: this.options.callsPerRun } : {}) }],
       workflowIdConflictPolicy: 'USE_EXISTING',
+      // A lane continues as new well before this; a lane that cannot run (a worker that cannot replay it) is closed by the server.
+      workflowRunTimeout: '1 hour',
     });
     const result = await client.workflow.executeUpdateWithStart(gatewayCallUpdate, { args: [request], startWorkflowOperation });
     lane.running = true;

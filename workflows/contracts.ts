@@ -60,6 +60,8 @@ export type GatewayCallResult =
 /** `gatewayLaneWorkflow`: serves one operator's synchronous gateway calls as Updates. */
 export interface GatewayLaneInput {
   operatorId: string;
+  /** Calls a run serves before it continues as new (default `LANE_CALLS_PER_RUN`). */
+  callsPerRun?: number;
 }
 
 /** `batchIngestWorkflow`: one batch job, whose items are stored with the job row. */

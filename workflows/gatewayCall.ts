@@ -35,19 +35,22 @@ export const gatewayCallUpdate = defineUpdate<GatewayCallResult, [GatewayCallReq
 export const LANE_CALLS_PER_RUN = 500;
 /** A lane with no call for this long ends; the next call starts it again. */
 export const LANE_IDLE_MS = 120_000;
+/** A run of a lane continues as new after this long, so none outlives its run timeout (`temporal/gatewayCalls.ts`). */
+export const LANE_RUN_MS = 30 * 60_000;
 
 /**
  * A lane: a long-lived workflow that runs one operator's synchronous gateway calls, each an Update whose
  * handler is {@link executeGatewayCall}. Calls cost an Update instead of a whole workflow execution (start,
  * first task, completion, visibility). A lane's workflow task lasts as long as its local activities, so
  * the caller sends each call to an idle lane when it can (`temporal/gatewayCalls.ts`): a slow provider
- * does not hold up the calls behind it. The lane
- * continues as new after {@link LANE_CALLS_PER_RUN} calls (or when the server suggests it) and ends after
+ * does not hold up the calls behind it. The lane continues as new after {@link LANE_CALLS_PER_RUN} calls or
+ * {@link LANE_RUN_MS} (or when the server suggests it) and ends after
  * {@link LANE_IDLE_MS} without calls, each time only once no call is in flight; calls the server admitted
  * meanwhile are retried on the next run (continue-as-new) or by the caller (`temporal/gatewayCalls.ts`).
  */
 export async function gatewayLaneWorkflow(input: GatewayLaneInput): Promise<void> {
   let handled = 0;
+  const startedAt = Date.now();
   setHandler(
     gatewayCallUpdate,
     async (request) => {
@@ -60,7 +63,8 @@ export async function gatewayLaneWorkflow(input: GatewayLaneInput): Promise<void
       },
     },
   );
-  const mustRoll = () => handled >= LANE_CALLS_PER_RUN || workflowInfo().continueAsNewSuggested;
+  const callsPerRun = input.callsPerRun ?? LANE_CALLS_PER_RUN;
+  const mustRoll = () => handled >= callsPerRun || Date.now() - startedAt >= LANE_RUN_MS || workflowInfo().continueAsNewSuggested;
   for (;;) {
     const seen = handled;
     const active = await condition(() => handled !== seen || mustRoll(), LANE_IDLE_MS);

@@ -1,4 +1,4 @@
-import { runGatewayCall } from '../../temporal/gatewayCalls';
+import { GatewayLanes, runGatewayCall } from '../../temporal/gatewayCalls';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { http } from '../helpers/http';
 import { createApiKey, signupOperator, type TestOperator } from '../helpers/identity';
@@ -215,6 +215,27 @@ describe('the door into Temporal (temporal/gatewayCalls.ts)', () => {
   it('answers a refusal as a result typed with the spec code, scoped by operator', async () => {
     const outcome = await runGatewayCall(app.deps.temporal, { operatorId: bob.operatorId, connectionId, operation: 'kyc.status' }, limits);
     expect(outcome).toEqual({ kind: 'refused', code: 'CONNECTION_NOT_FOUND', message: `Connection ${connectionId} not found` });
+  });
+
+  it('continues lanes as new without losing or repeating a call, calls arriving while a lane rolls over included', async () => {
+    const lanes = new GatewayLanes({ client: app.deps.temporal.client, taskQueue: app.deps.temporal.taskQueue, instanceId: `roll${Date.now()}` }, { callsPerRun: 10 });
+    const before = kyc.requests.length;
+    let next = 0;
+    const outcomes: unknown[] = [];
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (next < 120) {
+          const playerId = `roll-${next++}`;
+          outcomes.push(await runGatewayCall({ gatewayLanes: lanes }, { operatorId: alice.operatorId, connectionId, operation: 'kyc.status', params: { playerId } }, limits));
+        }
+      }),
+    );
+    expect(outcomes).toHaveLength(120);
+    expect(outcomes.every((outcome) => (outcome as { result?: { ok: boolean } }).result?.ok === true)).toBe(true);
+    expect(kyc.requests.length - before).toBe(120);
+    const histories = await Promise.all([0, 1, 2, 3].map((n) => app.deps.temporal.client.workflow.getHandle(`gateway-lane-${alice.operatorId}-${lanes.instanceId}-${n}`).describe().catch(() => null)));
+    const rolled = histories.filter((lane) => lane !== null && lane.runId !== lane.raw.workflowExecutionInfo?.firstRunId);
+    expect(rolled.length).toBeGreaterThan(0);
   });
 
   it('starts the lane again when it has ended', async () => {
