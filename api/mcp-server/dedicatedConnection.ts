@@ -1,17 +1,9 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
-import type { Db } from '../../db/knex';
 
 export const PROGRESS_CHANNEL = 'mcp_progress';
 
-/** The connection string the knex pool was built with, so the dedicated connection reaches the same database. */
-export function connectionStringOf(db: Db): string {
-  const connection = db.client.config.connection as unknown;
-  if (typeof connection === 'string') return connection;
-  const value = (connection as { connectionString?: unknown } | undefined)?.connectionString;
-  if (typeof value !== 'string') throw new Error('the database connection has no connection string');
-  return value;
-}
+export { connectionStringOf } from '../../db/changeFeed';
 
 /**
  * One PostgreSQL connection outside the pool, owned by the MCP event streams of this API instance: it LISTENs

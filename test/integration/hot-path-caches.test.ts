@@ -90,6 +90,14 @@ describe('cached operator settings', () => {
   });
 });
 
+/** Revokes a key with its invalidation trigger off for the statement: no instance hears of it. */
+const revokeUnnoticed = (app: TestApp, keyId: string) =>
+  app.deps.db.transaction(async (trx) => {
+    await trx.raw('ALTER TABLE api_keys DISABLE TRIGGER api_keys_invalidate_cache');
+    await trx('api_keys').where({ id: keyId }).update({ revoked: true });
+    await trx.raw('ALTER TABLE api_keys ENABLE TRIGGER api_keys_invalidate_cache');
+  });
+
 describe('the cache itself', () => {
   it('answers from memory for at most CACHE_TTL_MS when a change is not notified', async () => {
     const short = await startTestApp({ CACHE_TTL_MS: '1500' });
@@ -98,11 +106,7 @@ describe('the cache itself', () => {
       const key = await createApiKey(short.url, owner);
       await eventually(async () => short.deps.caches.feed.live);
       expect((await readSettings(short, key.key)).status).toBe(200);
-      await short.deps.db.transaction(async (trx) => {
-        await trx.raw('ALTER TABLE api_keys DISABLE TRIGGER api_keys_invalidate_cache');
-        await trx('api_keys').where({ id: key.id }).update({ revoked: true });
-        await trx.raw('ALTER TABLE api_keys ENABLE TRIGGER api_keys_invalidate_cache');
-      });
+      await revokeUnnoticed(short, key.id);
       expect((await readSettings(short, key.key)).status).toBe(200);
       await eventually(async () => (await readSettings(short, key.key)).status === 401, 3000);
     } finally {
@@ -116,11 +120,7 @@ describe('the cache itself', () => {
       const owner = await signupOperator(uncached.url);
       const key = await createApiKey(uncached.url, owner);
       expect((await readSettings(uncached, key.key)).status).toBe(200);
-      await uncached.deps.db.transaction(async (trx) => {
-        await trx.raw('ALTER TABLE api_keys DISABLE TRIGGER api_keys_invalidate_cache');
-        await trx('api_keys').where({ id: key.id }).update({ revoked: true });
-        await trx.raw('ALTER TABLE api_keys ENABLE TRIGGER api_keys_invalidate_cache');
-      });
+      await revokeUnnoticed(uncached, key.id);
       expect((await readSettings(uncached, key.key)).status).toBe(401);
     } finally {
       await uncached.close();
