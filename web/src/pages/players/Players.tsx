@@ -5,6 +5,7 @@ import { useLoad } from '../../api/useLoad';
 import { SelectField, TextField } from '../../components/Field';
 import { EmptyState, ErrorNotice, Loading, PageHeader, Success } from '../../components/Status';
 import { formatDateTime } from '../../format';
+import { AddPlayer } from './AddPlayer';
 import { DataSummary } from './DataSummary';
 
 const PAGE = 25;
@@ -54,6 +55,7 @@ export default function Players() {
           <option value="asc">Oldest or A first</option>
         </SelectField>
       </form>
+      <AddPlayer onSaved={players.reload} />
       <ErrorNotice error={players.error} onRetry={players.reload} />
       {players.loading && !data && <Loading />}
       {data && data.total === 0 && !search && (
