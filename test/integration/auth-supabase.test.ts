@@ -98,6 +98,19 @@ describe('POST /auth/v1/signup with data.organisationName', () => {
   });
 });
 
+describe('supabase-js from a browser on another origin', () => {
+  it('the CORS preflight allows the headers supabase-js sends', async () => {
+    const response = await fetch(`${app.url}/auth/v1/user`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://casino.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization,apikey,x-client-info,x-supabase-api-version' },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://casino.example');
+    const allowed = (response.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(',');
+    expect(allowed).toEqual(expect.arrayContaining(['authorization', 'apikey', 'x-client-info', 'x-supabase-api-version']));
+  });
+});
+
 describe('supabase-js against /auth/v1', () => {
   it('getUser returns the user with organisation and role in app_metadata', async () => {
     const owner = await signupOperator(app.url, 'Spin Palace');
