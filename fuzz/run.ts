@@ -7,7 +7,7 @@ import { tallyReport } from './report';
 import { ensureSchemathesis, run } from './schemathesis';
 import { seedFuzzData, type FuzzIdentity } from './seed';
 
-/** The contract checks; README ("OpenAPI and fuzzing") says why each other Schemathesis check is left out. */
+/** The contract checks; docs/openapi-and-fuzzing.md says why each other Schemathesis check is left out. */
 export const CHECKS = ['not_a_server_error', 'status_code_conformance', 'content_type_conformance', 'response_schema_conformance', 'response_headers_conformance'];
 
 /** Rate limits high enough that the fuzzer exercises handlers rather than 429s (429 stays documented). */
