@@ -1,15 +1,23 @@
+import { toolAnnotations, type ToolAnnotations } from '../../core/mcpToolAnnotations';
 import { triggerFor } from '../../core/workflows/graph';
+import { runOutputSchema, type ObjectSchema } from '../../core/workflows/runOutput';
 import { effectiveInputSchema } from '../../core/workflows/triggerSchema';
 import type { WorkflowEdge, WorkflowNode } from '../../core/workflows/types';
 import type { TemplateSchema } from '../../core/templates';
 import type { Db } from '../knex';
 
-/** One MCP tool (spec 2.12) and the automation behind it. */
+/**
+ * One MCP tool (spec 2.12) and the automation behind it. Beyond the spec's fields, MCP 2025-06-18's `title` (the
+ * workflow's display name), `outputSchema` (only when the workflow declares its output) and `annotations`.
+ */
 export interface McpToolRow {
   workflowId: string;
   name: string;
+  title: string;
   description: string;
   inputSchema: { type: 'object'; properties: Record<string, unknown>; required: string[] };
+  outputSchema: ObjectSchema | null;
+  annotations: ToolAnnotations;
 }
 
 interface ToolQueryRow {
@@ -24,9 +32,18 @@ interface ToolQueryRow {
 }
 
 function toTool(row: ToolQueryRow): McpToolRow {
-  const trigger = triggerFor({ nodes: row.nodes, edges: row.edges }, 'mcp');
+  const definition = { nodes: row.nodes, edges: row.edges };
+  const trigger = triggerFor(definition, 'mcp');
   const inputSchema = trigger ? effectiveInputSchema(trigger, row.template_schema) : { type: 'object' as const, properties: {}, required: [] };
-  return { workflowId: row.id, name: row.mcp_tool_name, description: row.description || row.name, inputSchema };
+  return {
+    workflowId: row.id,
+    name: row.mcp_tool_name,
+    title: row.name,
+    description: row.description || row.name,
+    inputSchema,
+    outputSchema: trigger ? runOutputSchema(definition, trigger.id) : null,
+    annotations: trigger ? toolAnnotations(definition, trigger.id) : toolAnnotations({ nodes: [], edges: [] }, ''),
+  };
 }
 
 /**
