@@ -19,6 +19,9 @@ export interface ProgressNotification {
   params: ProgressParams;
 }
 
+/** Sent on every open stream of an operator when a tool of its list appears, changes or goes (MCP `tools.listChanged`). */
+export const TOOLS_LIST_CHANGED = { jsonrpc: '2.0', method: 'notifications/tools/list_changed' } as const;
+
 /** PostgreSQL's NOTIFY payload limit is 8000 bytes; messages are clipped well below it. */
 const MAX_MESSAGE_CHARS = 500;
 

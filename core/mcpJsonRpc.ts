@@ -129,4 +129,25 @@ export function progressTokenOf(params: Record<string, unknown>): { token?: Json
   return isId(token) ? { token } : { invalid: true };
 }
 
+/**
+ * The request a `notifications/cancelled` names (`params.requestId`), or null when it names none usable; MCP has
+ * the receiver ignore such a notification.
+ *
+ * @example cancelledRequestOf({ requestId: 3, reason: 'user aborted' }) // 3
+ */
+export function cancelledRequestOf(params: Record<string, unknown> | unknown[] | undefined): JsonRpcId | null {
+  if (!isPlainObject(params)) return null;
+  return isId(params.requestId) ? params.requestId : null;
+}
+
+/**
+ * What identifies one `tools/call` of a client for cancellation: its session and its JSON-RPC id (MCP has a client
+ * never reuse an id within a session). `1` and `"1"` stay distinct, and no session id holds a space.
+ *
+ * @example mcpRequestKey('mcps_abc', 7) // 'mcps_abc 7'
+ */
+export function mcpRequestKey(sessionId: string, requestId: JsonRpcId): string {
+  return `${sessionId} ${JSON.stringify(requestId)}`;
+}
+
 export { isPlainObject };

@@ -10,6 +10,8 @@ export interface ToolInputSchema {
 
 export interface ToolCallResult {
   content: Array<{ type: 'text'; text: string }>;
+  /** A completed run's output when the tool has an `outputSchema`; the text then holds the same JSON (MCP 2025-06-18). */
+  structuredContent?: Record<string, unknown>;
   isError: boolean;
   _meta: { execution_id: string | null; duration_ms: number };
 }
@@ -69,22 +71,27 @@ export function stillRunningToolResult(runId: string, elapsedMs: number): ToolCa
 }
 
 /**
- * The `tools/call` result for a finished (or still running) run: a completed run's output as JSON text;
- * a failed run's error code and message; a run still going after the wait as `RUN_STILL_RUNNING`, since the
- * caller gets no answer it can act on yet (the run carries on durably and can be read by its id).
+ * The `tools/call` result for a finished (or still running) run: a completed run's output as JSON text, and as
+ * `structuredContent` when the tool declares an `outputSchema` (the output then is an object of that schema by
+ * construction: core/workflows/runOutput.ts); a failed run's error code and message; a cancelled run as
+ * `RUN_CANCELLED`; a run still going after the wait as `RUN_STILL_RUNNING`, since the caller gets no answer it can
+ * act on yet (the run carries on durably and can be read by its id).
  *
- * @example toolResultOf(run, 42) // { content: [{ type: 'text', text: '{"ok":true}' }], isError: false, _meta: { execution_id: 'run_…', duration_ms: 40 } }
+ * @example toolResultOf(run, 42, true) // { content: [{ type: 'text', text: '{"ok":true}' }], structuredContent: { ok: true }, isError: false, _meta: { execution_id: 'run_…', duration_ms: 40 } }
  */
-export function toolResultOf(run: WorkflowRun, elapsedMs: number): ToolCallResult {
+export function toolResultOf(run: WorkflowRun, elapsedMs: number, structured = false): ToolCallResult {
   const durationMs = run.durationMs ?? elapsedMs;
   if (run.status === 'failed') {
     const error = run.error ?? { code: 'RUN_FAILED', message: 'The workflow run failed' };
     const where = error.nodeId ? ` (node ${error.nodeId})` : '';
     return errorToolResult(error.code, `${error.message}${where}`, run.id, durationMs);
   }
+  if (run.status === 'cancelled') return errorToolResult('RUN_CANCELLED', `Run ${run.id} was cancelled before it finished`, run.id, durationMs);
   if (run.status === 'running') return stillRunningToolResult(run.id, durationMs);
+  const output = run.output ?? null;
   return {
-    content: [{ type: 'text', text: JSON.stringify(run.output ?? null) }],
+    content: [{ type: 'text', text: JSON.stringify(output) }],
+    ...(structured && isPlainObject(output) ? { structuredContent: output } : {}),
     isError: false,
     _meta: { execution_id: run.id, duration_ms: Math.max(0, Math.round(durationMs)) },
   };

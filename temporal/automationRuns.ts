@@ -1,4 +1,4 @@
-import { WorkflowExecutionAlreadyStartedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { CancelledFailure, WorkflowExecutionAlreadyStartedError, WorkflowFailedError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { prefixedId } from '../core/ids';
 import type { WorkflowRun } from '../core/workflows/types';
 import { automationProgressQuery, automationRunWorkflow } from '../workflows/automationRun';
@@ -85,6 +85,8 @@ function pollProgress(handle: WorkflowHandle<typeof automationRunWorkflow>, onPr
 export type RunNowOutcome =
   /** The run ended (completed or failed: `run.status` and `run.error.code` say which), or was refused before any node. */
   | { kind: 'finished'; run: WorkflowRun }
+  /** The run was cancelled (`cancelAutomationRun`) and has closed its record as `cancelled`. */
+  | { kind: 'cancelled'; runId: string }
   /** Still running after `waitMs`; it carries on durably in Temporal. */
   | { kind: 'running'; runId: string }
   /** The automation is not the operator's, or has no trigger for this source: nothing was recorded. */
@@ -100,22 +102,50 @@ export type RunNowOutcome =
 export async function runAutomationNow(
   temporal: Starter,
   input: StartRunInput,
-  options: { waitMs: number; onProgress?: (progress: AutomationProgress) => void },
+  options: {
+    waitMs: number;
+    onProgress?: (progress: AutomationProgress) => void;
+    /** Called once the run is started, before any wait: its ids, so the caller can cancel it meanwhile. */
+    onStarted?: (started: { runId: string; temporalWorkflowId: string }) => void;
+  },
 ): Promise<RunNowOutcome> {
   const { runId, handle } = await startAutomationRun(temporal, input);
+  options.onStarted?.({ runId, temporalWorkflowId: handle.workflowId });
   const stopPolling = options.onProgress ? pollProgress(handle, options.onProgress) : () => undefined;
   let timer: NodeJS.Timeout | undefined;
   try {
     const waited = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), options.waitMs);
     });
-    const outcome: AutomationRunResult | 'timeout' = await Promise.race([handle.result(), waited]);
+    const result = handle.result().catch((error: unknown) => {
+      if (error instanceof WorkflowFailedError && error.cause instanceof CancelledFailure) return 'cancelled' as const;
+      throw error;
+    });
+    const outcome: AutomationRunResult | 'timeout' | 'cancelled' = await Promise.race([result, waited]);
     if (outcome === 'timeout') return { kind: 'running', runId };
+    if (outcome === 'cancelled') return { kind: 'cancelled', runId };
     if (outcome.kind === 'ignored') return { kind: 'not_found' };
     if (outcome.kind === 'duplicate') throw new Error(`run ${runId} was started twice`);
     return { kind: 'finished', run: outcome.run };
   } finally {
     clearTimeout(timer);
     stopPolling();
+  }
+}
+
+/**
+ * Asks Temporal to cancel a run by its Temporal workflow id (typed by `automationRunWorkflow`): the run stops
+ * before its next node and closes its record as `cancelled` (workflows/automationRun.ts). `not_running` when the
+ * workflow has already closed or never existed.
+ *
+ * @example await cancelAutomationRun(temporal, 'automation-mcp-run_…') // 'requested'
+ */
+export async function cancelAutomationRun(temporal: Pick<Starter, 'client'>, temporalWorkflowId: string): Promise<'requested' | 'not_running'> {
+  try {
+    await temporal.client.workflow.getHandle<typeof automationRunWorkflow>(temporalWorkflowId).cancel();
+    return 'requested';
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return 'not_running';
+    throw error;
   }
 }

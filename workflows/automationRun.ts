@@ -1,4 +1,4 @@
-import { defineQuery, proxyLocalActivities, setHandler, uuid4, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, CancelledFailure, defineQuery, isCancellation, proxyLocalActivities, setHandler, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { evaluate, isTruthy, renderParams, type RunContext } from '../core/workflows/expressions';
 import { GraphIndex, topologicalOrder } from '../core/workflows/graph';
@@ -24,6 +24,12 @@ export const automationProgressQuery = defineQuery<AutomationProgress>('automati
  * otherwise it is `skipped`; each action is an activity with its own retry policy, `action.delay` a
  * durable timer. The first failing node fails the run; the end step stores every node's outcome.
  *
+ * Cancelling the Temporal workflow (an MCP client's `notifications/cancelled`) cuts a running `action.delay`
+ * short (that node is `cancelled`), lets an action already sent finish (workflows/automation/actions.ts), and
+ * starts no further node: they are `skipped`. The begin and end steps are shielded from cancellation so the run
+ * is always recorded and closed `cancelled`; the cancellation is then rethrown so Temporal, too, shows the
+ * workflow cancelled.
+ *
  * @example client.workflow.start(automationRunWorkflow, { args: [{ operatorId, workflowId, source: 'manual', input: {} }], … }) // through temporal/automationRuns.ts
  */
 export async function automationRunWorkflow(input: AutomationRunInput): Promise<AutomationRunResult> {
@@ -34,7 +40,7 @@ export async function automationRunWorkflow(input: AutomationRunInput): Promise<
 
   const startedAt = new Date(info.startTime).toISOString();
   const payload = input.source === 'schedule' ? { scheduledAt: startedAt, triggerNodeId: input.triggerNodeId ?? null } : input.input;
-  const begun = await beginAutomationRun({ ...input, input: payload, runId, temporalWorkflowId: info.workflowId, startedAt });
+  const begun = await CancellationScope.nonCancellable(() => beginAutomationRun({ ...input, input: payload, runId, temporalWorkflowId: info.workflowId, startedAt }));
   if (begun.kind === 'ignored') return begun;
   if (begun.kind === 'duplicate') return { kind: 'duplicate', runId: begun.runId };
   if (begun.kind === 'rejected') return { kind: 'rejected', runId: begun.run.id, run: begun.run };
@@ -52,6 +58,7 @@ export async function automationRunWorkflow(input: AutomationRunInput): Promise<
   const branches = new Map<string, boolean>();
   const executed = { actions: 0, aiActions: 0 };
   let failure: RunError | null = null;
+  let cancellation: { error: unknown; nodeId?: string } | null = null;
   let lastOutput: unknown = trigger;
   progress = { progress: 1, total: order.length };
 
@@ -61,7 +68,8 @@ export async function automationRunWorkflow(input: AutomationRunInput): Promise<
   for (const nodeId of order) {
     if (results.has(nodeId)) continue;
     const node = graph.node(nodeId)!;
-    if (failure || isTrigger(node.type) || !reached(nodeId)) {
+    if (!cancellation && CancellationScope.current().consideredCancelled) cancellation = { error: new CancelledFailure('Workflow cancelled') };
+    if (failure || cancellation || isTrigger(node.type) || !reached(nodeId)) {
       results.set(nodeId, { id: nodeId, status: 'skipped', durationMs: 0 });
       progress = { progress: results.size, total: order.length };
       continue;
@@ -86,6 +94,12 @@ export async function automationRunWorkflow(input: AutomationRunInput): Promise<
       context.nodes[nodeId] = output;
       results.set(nodeId, { id: nodeId, status: 'completed', output, durationMs: Date.now() - startedAt });
     } catch (error) {
+      if (isCancellation(error)) {
+        cancellation = { error, nodeId };
+        results.set(nodeId, { id: nodeId, status: 'cancelled', durationMs: Date.now() - startedAt });
+        progress = { progress: results.size, total: order.length, message: 'cancelled' };
+        continue;
+      }
       const { output, ...nodeError } = nodeErrorOf(error, nodeId);
       failure = nodeError;
       results.set(nodeId, { id: nodeId, status: 'failed', ...(output === undefined ? {} : { output }), error: { code: nodeError.code, message: nodeError.message }, durationMs: Date.now() - startedAt });
@@ -93,14 +107,18 @@ export async function automationRunWorkflow(input: AutomationRunInput): Promise<
     progress = { progress: results.size, total: order.length, message: `finished ${nodeId}` };
   }
 
-  const run = await finishAutomationRun({
-    operatorId: input.operatorId,
-    runId,
-    status: failure ? 'failed' : 'completed',
-    output: failure ? null : lastOutput,
-    nodes: order.map((id) => results.get(id)!),
-    error: failure,
-    executed,
-  });
+  const cancelled: RunError | null = cancellation && { code: 'RUN_CANCELLED', message: 'The run was cancelled', ...(cancellation.nodeId ? { nodeId: cancellation.nodeId } : {}) };
+  const run = await CancellationScope.nonCancellable(() =>
+    finishAutomationRun({
+      operatorId: input.operatorId,
+      runId,
+      status: cancelled ? 'cancelled' : failure ? 'failed' : 'completed',
+      output: cancelled || failure ? null : lastOutput,
+      nodes: order.map((id) => results.get(id)!),
+      error: cancelled ?? failure,
+      executed,
+    }),
+  );
+  if (cancellation) throw cancellation.error;
   return { kind: 'finished', runId, run };
 }

@@ -17,6 +17,8 @@ export interface AutomationRunInput {
   runId?: string;
   /** The trigger node that fired; defaults to the first trigger node matching the source. */
   triggerNodeId?: string;
+  /** MCP runs: `<session> <JSON-RPC id>` of the `tools/call`, recorded so a `notifications/cancelled` finds the run. */
+  mcpRequest?: string;
 }
 
 /** How far a run is: nodes finished (completed, failed or skipped, the trigger included) of all it can reach. */

@@ -41,6 +41,7 @@ export function createRunActivities({ db, config }: ActivityDeps) {
           source: input.source,
           triggerNodeId: trigger.id,
           temporalWorkflowId: input.temporalWorkflowId,
+          ...(input.mcpRequest === undefined ? {} : { mcpRequest: input.mcpRequest }),
           input: input.input,
           usageMonth: month,
           reserved: missing.length > 0 ? { actions: 0, aiActions: 0 } : budget,

@@ -27,7 +27,7 @@ export type BeginRunResult =
 export interface FinishRunInput {
   operatorId: string;
   runId: string;
-  status: 'completed' | 'failed';
+  status: 'completed' | 'failed' | 'cancelled';
   output: unknown;
   nodes: NodeResult[];
   error: RunError | null;

@@ -2,12 +2,15 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 
 export const PROGRESS_CHANNEL = 'mcp_progress';
+/** NOTIFYed with an operator id by the `workflows_mcp_tools_changed` trigger when that operator's tool list changes. */
+export const TOOLS_CHANGED_CHANNEL = 'mcp_tools_changed';
 
 export { connectionStringOf } from '../../db/changeFeed';
 
 /**
  * One PostgreSQL connection outside the pool, owned by the MCP event streams of this API instance: it LISTENs
- * for progress frames published by any instance and holds the advisory locks of the operators' stream slots.
+ * for progress frames published by any instance and for tool-list changes, and holds the advisory locks of the
+ * operators' stream slots.
  * It exists only while this instance serves at least one stream (`connect` / `end`); when it drops unexpectedly
  * it reconnects with backoff and calls `onReconnected` so the owner can take its locks again.
  */
@@ -20,9 +23,9 @@ export class DedicatedConnection {
   constructor(
     private readonly options: {
       connectionString: string;
-      listen: boolean;
+      channels: readonly string[];
       logger: Logger;
-      onNotification: (payload: string | undefined) => void;
+      onNotification: (channel: string, payload: string | undefined) => void;
       onReconnected: () => Promise<void>;
     },
   ) {}
@@ -39,11 +42,11 @@ export class DedicatedConnection {
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client));
     client.on('notification', (message) => {
-      if (message.channel === PROGRESS_CHANNEL) this.options.onNotification(message.payload);
+      if (this.options.channels.includes(message.channel)) this.options.onNotification(message.channel, message.payload);
     });
     try {
       await client.connect();
-      if (this.options.listen) await client.query(`LISTEN ${PROGRESS_CHANNEL}`);
+      for (const channel of this.options.channels) await client.query(`LISTEN ${channel}`);
     } catch (error) {
       client.removeAllListeners('end');
       await client.end().catch(() => undefined);

@@ -1,19 +1,12 @@
-import { PassThrough } from 'node:stream';
 import type { Context } from 'koa';
 import { commentFrame } from '../../core/mcpEvents';
 import { isValidSessionId } from '../../core/mcpJsonRpc';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
-import { authenticateMcp, checkOrigin } from './auth';
+import { authenticateMcp, checkOrigin, checkProtocolVersion, sessionIdOf } from './auth';
+import { acceptsEventStream, EventStreamResponse } from './eventStreamResponse';
 import { sendFailure } from './respond';
 import type { McpStreamHub } from './streamHub';
-
-function prepareEventStream(ctx: Context): void {
-  ctx.status = 200;
-  ctx.type = 'text/event-stream';
-  ctx.set('Cache-Control', 'no-cache, no-transform');
-  ctx.set('X-Accel-Buffering', 'no');
-}
 
 function sessionParam(ctx: Context): string | undefined {
   const value = ctx.query.session;
@@ -25,11 +18,27 @@ function sessionParam(ctx: Context): string | undefined {
 }
 
 /**
+ * Takes one of the operator's stream slots and answers with the stream: a first comment once it is registered (so a
+ * client knows frames will reach it), `: ping` every `MCP_HEARTBEAT_MS`, the hub's frames, and the slot given back
+ * when the client leaves. No free slot is 429 `MCP_SESSION_LIMIT_EXCEEDED`.
+ */
+async function serveHubStream(deps: AppDeps, hub: McpStreamHub, ctx: Context, operatorId: string, sessionId: string | null): Promise<void> {
+  const response = new EventStreamResponse();
+  const release = await hub.open(operatorId, sessionId, response);
+  if (!release) {
+    const limit = deps.config.MCP_MAX_STREAMS_PER_OPERATOR;
+    throw new AppError(429, 'MCP_SESSION_LIMIT_EXCEEDED', `At most ${limit} concurrent event streams per operator`, { headers: { 'Retry-After': '5' } });
+  }
+  response.onClose(release);
+  response.write(commentFrame('stream open'));
+  response.serve(ctx, deps.config.MCP_HEARTBEAT_MS);
+}
+
+/**
  * `GET /mcp-server/events?session=<id>` (spec 4.6): a `text/event-stream` of `notifications/progress` frames for
- * the calls this operator sends with `Mcp-Session-Id: <id>`, a `: ping` comment every `MCP_HEARTBEAT_MS`, and a
- * first comment once the stream is registered (so a client knows frames will reach it). Without a session, one
- * comment frame and the end of the response. A stream beyond `MCP_MAX_STREAMS_PER_OPERATOR` is 429
- * `MCP_SESSION_LIMIT_EXCEEDED`.
+ * the calls this operator sends with `Mcp-Session-Id: <id>`, and `notifications/tools/list_changed` when its tool
+ * list changes. Without a session, one comment frame and the end of the response. A stream beyond
+ * `MCP_MAX_STREAMS_PER_OPERATOR` is 429 `MCP_SESSION_LIMIT_EXCEEDED`.
  */
 export function eventStreamHandler(deps: AppDeps, hub: McpStreamHub) {
   return async (ctx: Context): Promise<void> => {
@@ -38,33 +47,36 @@ export function eventStreamHandler(deps: AppDeps, hub: McpStreamHub) {
       const principal = await authenticateMcp(deps, ctx);
       const sessionId = sessionParam(ctx);
       if (sessionId === undefined) {
-        prepareEventStream(ctx);
+        ctx.status = 200;
+        ctx.type = 'text/event-stream';
+        ctx.set('Cache-Control', 'no-cache, no-transform');
+        ctx.set('X-Accel-Buffering', 'no');
         ctx.body = commentFrame('no session: open /mcp-server/events?session=<id> and send calls with Mcp-Session-Id: <id> to receive progress');
         return;
       }
-      const stream = new PassThrough();
-      const release = await hub.open(principal.operatorId, sessionId, { write: (frame) => void stream.write(frame) });
-      if (!release) {
-        const limit = deps.config.MCP_MAX_STREAMS_PER_OPERATOR;
-        throw new AppError(429, 'MCP_SESSION_LIMIT_EXCEEDED', `At most ${limit} concurrent event streams per operator`, { headers: { 'Retry-After': '5' } });
-      }
-      const heartbeat = setInterval(() => stream.write(commentFrame('ping')), deps.config.MCP_HEARTBEAT_MS);
-      heartbeat.unref();
-      const cleanup = () => {
-        clearInterval(heartbeat);
-        release();
-      };
-      ctx.res.once('close', cleanup);
-      stream.once('close', cleanup);
-      if (ctx.res.destroyed || ctx.req.socket.destroyed) {
-        cleanup();
-        return;
-      }
-      ctx.req.socket.setTimeout(0);
-      ctx.req.socket.setNoDelay(true);
-      prepareEventStream(ctx);
-      stream.write(commentFrame('stream open'));
-      ctx.body = stream;
+      await serveHubStream(deps, hub, ctx, principal.operatorId, sessionId);
+    } catch (error) {
+      sendFailure(ctx, error, null);
+    }
+  };
+}
+
+/**
+ * `GET /mcp-server` (and the legacy `/mcp-server/<operator_id>`): the MCP Streamable HTTP transport's standalone
+ * stream, which the SDK client opens after `initialize`. It carries `notifications/tools/list_changed` only —
+ * progress travels on the `tools/call` answer itself or on the spec's channel, never twice to one client — and
+ * shares the operator's stream slots with the spec's channel. A client that does not accept `text/event-stream`
+ * is 406.
+ */
+export function standaloneStreamHandler(deps: AppDeps, hub: McpStreamHub) {
+  return async (ctx: Context): Promise<void> => {
+    try {
+      checkOrigin(deps, ctx);
+      const principal = await authenticateMcp(deps, ctx, ctx.params.operatorId);
+      checkProtocolVersion(ctx);
+      sessionIdOf(ctx);
+      if (!acceptsEventStream(ctx)) throw new AppError(406, 'NOT_ACCEPTABLE', 'GET /mcp-server answers text/event-stream only');
+      await serveHubStream(deps, hub, ctx, principal.operatorId, null);
     } catch (error) {
       sendFailure(ctx, error, null);
     }

@@ -6,6 +6,8 @@ import {
 import { listMcpTools } from '../../db/queries/mcpTools';
 import type { AppDeps } from '../deps';
 import type { ApiKeyPrincipal } from '../middleware/authenticate';
+import type { McpCallCancellation } from './callCancellation';
+import type { EventStreamResponse } from './eventStreamResponse';
 import type { McpStreamHub } from './streamHub';
 import { callTool } from './toolsCall';
 
@@ -21,9 +23,19 @@ export interface McpRequest {
 export interface DispatchContext {
   deps: AppDeps;
   hub: McpStreamHub;
+  cancellation: McpCallCancellation;
   ctx: Context;
   principal: ApiKeyPrincipal;
   sessionId: string | undefined;
+  /** Present when the client accepts `text/event-stream`: answers the request with a stream from now on. */
+  openStream: (() => EventStreamResponse) | undefined;
+  log: (error: Error) => void;
+}
+
+/** The answer to one request; `cancelled` when its client cancelled it, so a stream ends without it (MCP). */
+export interface McpAnswer {
+  response: JsonRpcResponse;
+  cancelled?: boolean;
 }
 
 function initialize(id: JsonRpcId, params: Record<string, unknown>): JsonRpcResponse {
@@ -32,40 +44,47 @@ function initialize(id: JsonRpcId, params: Record<string, unknown>): JsonRpcResp
   }
   return resultResponse(id, {
     protocolVersion: MCP_PROTOCOL_VERSION,
-    capabilities: { tools: { listChanged: false } },
+    capabilities: { tools: { listChanged: true } },
     serverInfo: SERVER_INFO,
   });
 }
 
 async function listTools(deps: AppDeps, principal: ApiKeyPrincipal, id: JsonRpcId): Promise<JsonRpcResponse> {
   const tools = await listMcpTools(deps.db, principal.operatorId, principal.mcpWorkflowAllowlist);
-  return resultResponse(id, { tools: tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) });
+  return resultResponse(id, {
+    tools: tools.map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({
+      name,
+      title,
+      description,
+      inputSchema,
+      ...(outputSchema ? { outputSchema } : {}),
+      annotations,
+    })),
+  });
 }
 
 /**
  * Answers one MCP request (spec 4.6 method table); anything else is `-32601`. Params, when given, must be an
- * object (`-32602` otherwise).
+ * object (`-32602` otherwise). Only `tools/call` may answer with a stream (`context.openStream`).
  *
- * @example await dispatch({ deps, hub, ctx, principal, sessionId }, { id: 1, method: 'ping', params: undefined }) // { jsonrpc: '2.0', id: 1, result: {} }
+ * @example await dispatch(context, { id: 1, method: 'ping', params: undefined }) // { response: { jsonrpc: '2.0', id: 1, result: {} } }
  */
-export async function dispatch(context: DispatchContext, request: McpRequest): Promise<JsonRpcResponse> {
+export async function dispatch(context: DispatchContext, request: McpRequest): Promise<McpAnswer> {
   const { id, method } = request;
   const known = ['initialize', 'ping', 'tools/list', 'tools/call'];
-  if (!known.includes(method)) return errorResponse(id, JSONRPC_ERROR.METHOD_NOT_FOUND, `Method not found: ${method.slice(0, 100)}`);
+  if (!known.includes(method)) return { response: errorResponse(id, JSONRPC_ERROR.METHOD_NOT_FOUND, `Method not found: ${method.slice(0, 100)}`) };
   if (request.params !== undefined && !isPlainObject(request.params)) {
-    return errorResponse(id, JSONRPC_ERROR.INVALID_PARAMS, 'Invalid params: params must be an object');
+    return { response: errorResponse(id, JSONRPC_ERROR.INVALID_PARAMS, 'Invalid params: params must be an object') };
   }
   const params = request.params ?? {};
   switch (method) {
     case 'initialize':
-      return initialize(id, params);
+      return { response: initialize(id, params) };
     case 'ping':
-      return resultResponse(id, {});
+      return { response: resultResponse(id, {}) };
     case 'tools/list':
-      return listTools(context.deps, context.principal, id);
-    default: {
-      const log = (error: Error) => context.ctx.state.log?.warn({ err: { name: error.name, message: error.message } }, 'MCP progress frame not published');
-      return callTool(context.deps, context.hub, context.principal, id, params, context.sessionId, log);
-    }
+      return { response: await listTools(context.deps, context.principal, id) };
+    default:
+      return callTool(context, id, params);
   }
 }

@@ -1,16 +1,26 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { errorResponse, JSONRPC_ERROR, parseMessage, type JsonRpcId } from '../../core/mcpJsonRpc';
+import { messageFrame } from '../../core/mcpEvents';
+import { cancelledRequestOf, errorResponse, JSONRPC_ERROR, mcpRequestKey, parseMessage, type JsonRpcId } from '../../core/mcpJsonRpc';
 import { secretToken } from '../../core/ids';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
+import type { ApiKeyPrincipal } from '../middleware/authenticate';
 import { authenticateMcp, checkOrigin, checkProtocolVersion, sessionIdOf } from './auth';
+import { McpCallCancellation } from './callCancellation';
 import { connectionStringOf } from './dedicatedConnection';
-import { eventStreamHandler } from './events';
-import { dispatch } from './methods';
+import { eventStreamHandler, standaloneStreamHandler } from './events';
+import { acceptsEventStream, EventStreamResponse } from './eventStreamResponse';
+import { dispatch, type DispatchContext, type McpRequest } from './methods';
 import './openapi';
 import { sendAccepted, sendFailure, sendJsonRpc } from './respond';
 import { McpStreamHub } from './streamHub';
+
+interface Services {
+  deps: AppDeps;
+  hub: McpStreamHub;
+  cancellation: McpCallCancellation;
+}
 
 /** The request's id when the body names a usable one, so even auth failures answer the right request. */
 function peekId(body: unknown): JsonRpcId | null {
@@ -18,7 +28,65 @@ function peekId(body: unknown): JsonRpcId | null {
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
 }
 
-async function handlePost(deps: AppDeps, hub: McpStreamHub, ctx: Context): Promise<void> {
+/**
+ * Answers a request: as JSON, or — once the method opened a stream (a `tools/call` streaming its progress) — as
+ * the last frame of that stream, which then ends. A request its client cancelled ends its stream without an answer
+ * (MCP cancellation); a failure after the stream opened becomes a `-32603` frame, the HTTP status being sent.
+ */
+async function answer(services: Services, ctx: Context, principal: ApiKeyPrincipal, sessionId: string | undefined, request: McpRequest): Promise<void> {
+  const { deps, hub, cancellation } = services;
+  let stream: EventStreamResponse | undefined;
+  let opened: () => void = () => undefined;
+  const streamOpened = new Promise<'stream'>((resolve) => {
+    opened = () => resolve('stream');
+  });
+  const context: DispatchContext = {
+    deps,
+    hub,
+    cancellation,
+    ctx,
+    principal,
+    sessionId,
+    openStream: acceptsEventStream(ctx)
+      ? () => {
+          stream = new EventStreamResponse();
+          stream.serve(ctx, deps.config.MCP_HEARTBEAT_MS);
+          opened();
+          return stream;
+        }
+      : undefined,
+    log: (error) => ctx.state.log?.warn({ err: { name: error.name, message: error.message } }, 'MCP progress frame not published'),
+  };
+  const answered = dispatch(context, request);
+  await Promise.race([answered, streamOpened]);
+  const own = stream;
+  if (!own) {
+    const { response } = await answered;
+    if (request.method === 'initialize' && 'result' in response) ctx.set('Mcp-Session-Id', secretToken('mcps'));
+    sendJsonRpc(ctx, response);
+    return;
+  }
+  answered
+    .then(({ response, cancelled }) => {
+      if (!cancelled) own.write(messageFrame(response));
+    })
+    .catch((error: Error) => {
+      ctx.state.log?.error({ err: { name: error.name, message: error.message, stack: error.stack } }, 'MCP request failed');
+      own.write(messageFrame(errorResponse(request.id, JSONRPC_ERROR.INTERNAL_ERROR, 'Internal error')));
+    })
+    .finally(() => own.end());
+}
+
+/** `notifications/cancelled` for a `tools/call` of the same session cancels its run; without a session it cannot name one. */
+async function cancelRequested(services: Services, ctx: Context, principal: ApiKeyPrincipal, sessionId: string | undefined, params: McpRequest['params']): Promise<void> {
+  const requestId = cancelledRequestOf(params);
+  if (sessionId === undefined || requestId === null) return;
+  const logger = ctx.state.log ?? services.deps.logger;
+  await services.cancellation.cancel(principal.operatorId, mcpRequestKey(sessionId, requestId), logger);
+}
+
+async function handlePost(services: Services, ctx: Context): Promise<void> {
+  const { deps } = services;
   const body = ctx.request.body;
   const id = peekId(body);
   try {
@@ -39,22 +107,23 @@ async function handlePost(deps: AppDeps, hub: McpStreamHub, ctx: Context): Promi
       sendJsonRpc(ctx, errorResponse(message.id, JSONRPC_ERROR.INVALID_REQUEST, `Invalid Request: ${message.reason}`));
       return;
     }
+    if (message.kind === 'notification' && message.method === 'notifications/cancelled') {
+      await cancelRequested(services, ctx, principal, sessionId, message.params);
+    }
     if (message.kind !== 'request') {
       sendAccepted(ctx);
       return;
     }
-    const response = await dispatch({ deps, hub, ctx, principal, sessionId }, message);
-    if (message.method === 'initialize' && 'result' in response) ctx.set('Mcp-Session-Id', secretToken('mcps'));
-    sendJsonRpc(ctx, response);
+    await answer(services, ctx, principal, sessionId, message);
   } catch (error) {
     sendFailure(ctx, error, id);
   }
 }
 
 /**
- * MCP server (spec 4.6): JSON-RPC 2.0 over `POST /mcp-server` and the legacy `POST /mcp-server/<operator_id>`,
- * and the event-stream channel `GET /mcp-server/events`. `GET /mcp-server` is 405 (no standalone stream on the
- * MCP endpoint itself; the SDK client carries on without one); OPTIONS is answered by CORS and the root router.
+ * MCP server (spec 4.6): JSON-RPC 2.0 over `POST /mcp-server` and the legacy `POST /mcp-server/<operator_id>`, the
+ * event-stream channel `GET /mcp-server/events`, and the MCP transport's own stream on `GET /mcp-server` (and the
+ * legacy path) for list changes. OPTIONS is answered by CORS and the root router; other methods are 405.
  */
 export function createMcpServerRouter(deps: AppDeps): Router {
   const hub = new McpStreamHub({
@@ -64,13 +133,12 @@ export function createMcpServerRouter(deps: AppDeps): Router {
     maxStreamsPerOperator: deps.config.MCP_MAX_STREAMS_PER_OPERATOR,
     logger: deps.logger,
   });
+  const services: Services = { deps, hub, cancellation: new McpCallCancellation(deps) };
   const router = new Router({ prefix: '/mcp-server' });
   router.get('/events', eventStreamHandler(deps, hub));
-  router.get('/', (ctx) => {
-    ctx.set('Allow', 'POST, OPTIONS');
-    sendJsonRpc(ctx, errorResponse(null, JSONRPC_ERROR.SERVICE_ERROR, 'code: METHOD_NOT_ALLOWED'), 405);
-  });
-  router.post('/', (ctx) => handlePost(deps, hub, ctx));
-  router.post('/:operatorId', (ctx) => handlePost(deps, hub, ctx));
+  router.get('/', standaloneStreamHandler(deps, hub));
+  router.get('/:operatorId', standaloneStreamHandler(deps, hub));
+  router.post('/', (ctx) => handlePost(services, ctx));
+  router.post('/:operatorId', (ctx) => handlePost(services, ctx));
   return router;
 }

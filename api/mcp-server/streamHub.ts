@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { decodeBusEnvelope, encodeBusEnvelope, messageFrame, streamSlotLockKey, type ProgressNotification } from '../../core/mcpEvents';
+import { decodeBusEnvelope, encodeBusEnvelope, messageFrame, streamSlotLockKey, TOOLS_LIST_CHANGED, type ProgressNotification } from '../../core/mcpEvents';
 import type { Db } from '../../db/knex';
-import { DedicatedConnection, PROGRESS_CHANNEL } from './dedicatedConnection';
+import { DedicatedConnection, PROGRESS_CHANNEL, TOOLS_CHANGED_CHANNEL } from './dedicatedConnection';
 
 /** Where a stream's frames go: the open `text/event-stream` response. */
 export interface StreamSink {
@@ -11,16 +11,31 @@ export interface StreamSink {
 
 const keyOf = (operatorId: string, sessionId: string) => `${operatorId}\u0000${sessionId}`;
 
+/** Adds `sink` to the set under `key`; returns what removes it again (and the set, once empty). */
+function addTo(map: Map<string, Set<StreamSink>>, key: string, sink: StreamSink): () => void {
+  const set = map.get(key) ?? new Set<StreamSink>();
+  set.add(sink);
+  map.set(key, set);
+  return () => {
+    set.delete(sink);
+    if (set.size === 0 && map.get(key) === set) map.delete(key);
+  };
+}
+
 /**
- * The event-stream channels of one API instance (spec 4.6): which streams are open for which operator and
- * session, the per-operator limit (advisory-lock slots, so it holds across instances), and delivery of
- * progress frames — locally, and with cross-instance affinity through PostgreSQL NOTIFY so a POST handled by
- * any instance reaches the instance holding the stream. Streams are keyed by operator *and* session id, so a
- * session id chosen by one operator never receives another operator's frames.
+ * The event streams of one API instance: the spec's channel (`GET /mcp-server/events?session=`, spec 4.6) and the
+ * MCP endpoint's own `GET /mcp-server` stream. It knows which streams are open for which operator and session,
+ * enforces the per-operator limit over both kinds (advisory-lock slots, so it holds across instances), and
+ * delivers progress frames to the session's channel streams — locally, and with cross-instance affinity through
+ * PostgreSQL NOTIFY so a POST handled by any instance reaches the instance holding the stream — and
+ * `notifications/tools/list_changed` to every stream of the operator, from the `mcp_tools_changed` NOTIFY of any
+ * change of its tools. Streams are keyed by operator *and* session id, so a session id chosen by one operator
+ * never receives another operator's frames.
  */
 export class McpStreamHub {
   private readonly instanceId = randomUUID();
   private readonly sinks = new Map<string, Set<StreamSink>>();
+  private readonly operatorSinks = new Map<string, Set<StreamSink>>();
   private readonly slotsHeld = new Map<string, Set<number>>();
   private readonly connection: DedicatedConnection;
   private queue: Promise<unknown> = Promise.resolve();
@@ -30,20 +45,21 @@ export class McpStreamHub {
   ) {
     this.connection = new DedicatedConnection({
       connectionString: options.connectionString,
-      listen: options.affinity,
+      channels: options.affinity ? [TOOLS_CHANGED_CHANNEL, PROGRESS_CHANNEL] : [TOOLS_CHANGED_CHANNEL],
       logger: options.logger,
-      onNotification: (payload) => this.onNotification(payload),
+      onNotification: (channel, payload) => this.onNotification(channel, payload),
       onReconnected: () => this.serial(() => this.relock()),
     });
   }
 
   /**
-   * Registers a stream for (operator, session) if the operator has a free slot. Resolves with the function that
-   * unregisters it, or `null` when the operator already has `maxStreamsPerOperator` streams on any instance.
+   * Registers a stream for (operator, session) if the operator has a free slot; `sessionId` null is an MCP
+   * endpoint stream, which gets only list changes. Resolves with the function that unregisters it, or `null` when
+   * the operator already has `maxStreamsPerOperator` streams on any instance.
    *
    * @example const release = await hub.open(operatorId, sessionId, { write: (frame) => stream.write(frame) })
    */
-  open(operatorId: string, sessionId: string, sink: StreamSink): Promise<(() => void) | null> {
+  open(operatorId: string, sessionId: string | null, sink: StreamSink): Promise<(() => void) | null> {
     return this.serial(async () => {
       await this.connection.connect();
       const held = this.slotsHeld.get(operatorId) ?? new Set<number>();
@@ -57,17 +73,15 @@ export class McpStreamHub {
       }
       held.add(slot);
       this.slotsHeld.set(operatorId, held);
-      const key = keyOf(operatorId, sessionId);
-      const set = this.sinks.get(key) ?? new Set<StreamSink>();
-      set.add(sink);
-      this.sinks.set(key, set);
+      const removeFromSession = sessionId === null ? () => undefined : addTo(this.sinks, keyOf(operatorId, sessionId), sink);
+      const removeFromOperator = addTo(this.operatorSinks, operatorId, sink);
       let released = false;
       const taken = slot;
       return () => {
         if (released) return;
         released = true;
-        set.delete(sink);
-        if (set.size === 0 && this.sinks.get(key) === set) this.sinks.delete(key);
+        removeFromSession();
+        removeFromOperator();
         void this.serial(() => this.freeSlot(operatorId, taken)).catch((error: Error) =>
           this.options.logger.warn({ err: { name: error.name, message: error.message } }, 'MCP stream slot release failed'),
         );
@@ -93,10 +107,19 @@ export class McpStreamHub {
     for (const sink of set) sink.write(frame);
   }
 
-  private onNotification(payload: string | undefined): void {
+  private onNotification(channel: string, payload: string | undefined): void {
+    if (channel === TOOLS_CHANGED_CHANNEL) {
+      if (payload) this.announceListChanged(payload);
+      return;
+    }
     const envelope = decodeBusEnvelope(payload);
     if (!envelope || envelope.origin === this.instanceId) return;
     this.deliver(envelope.operatorId, envelope.sessionId, envelope.message);
+  }
+
+  private announceListChanged(operatorId: string): void {
+    const frame = messageFrame(TOOLS_LIST_CHANGED);
+    for (const sink of this.operatorSinks.get(operatorId) ?? []) sink.write(frame);
   }
 
   private streamCount(): number {

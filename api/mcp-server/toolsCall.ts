@@ -1,38 +1,55 @@
-import { progressNotification } from '../../core/mcpEvents';
-import { errorResponse, JSONRPC_ERROR, progressTokenOf, resultResponse, type JsonRpcId, type JsonRpcResponse } from '../../core/mcpJsonRpc';
-import { argumentProblems, stillRunningToolResult, toolResultOf } from '../../core/mcpToolCall';
+import { messageFrame, progressNotification } from '../../core/mcpEvents';
+import { errorResponse, JSONRPC_ERROR, mcpRequestKey, progressTokenOf, resultResponse, type JsonRpcId } from '../../core/mcpJsonRpc';
+import { argumentProblems, errorToolResult, stillRunningToolResult, toolResultOf } from '../../core/mcpToolCall';
 import type { WorkflowRun } from '../../core/workflows/types';
 import { findMcpTool } from '../../db/queries/mcpTools';
+import { findRun, toRunRecord } from '../../db/queries/workflowRuns';
 import { runAutomationNow } from '../../temporal/automationRuns';
 import type { AutomationProgress } from '../../workflows/contracts';
-import type { AppDeps } from '../deps';
-import type { ApiKeyPrincipal } from '../middleware/authenticate';
-import type { McpStreamHub } from './streamHub';
+import type { DispatchContext, McpAnswer } from './methods';
+import type { EventStreamResponse } from './eventStreamResponse';
 
-const invalidParams = (id: JsonRpcId, message: string, data?: unknown) => errorResponse(id, JSONRPC_ERROR.INVALID_PARAMS, message, data);
+const invalidParams = (id: JsonRpcId, message: string, data?: unknown): McpAnswer => ({ response: errorResponse(id, JSONRPC_ERROR.INVALID_PARAMS, message, data) });
 
 /**
- * Forwards a run's progress to the caller's event stream in order; each frame waits for the one before it, so
- * frames published through NOTIFY cannot overtake each other on different pool connections. Progress is sampled
- * while the run goes, so `finish` sends the closing frame (every node accounted for) if sampling missed it.
+ * Forwards a run's progress in order: onto the call's own event stream when it answers with one, and to the
+ * (operator, session) streams of the spec's channel when the call carries `Mcp-Session-Id` (as before there was a
+ * stream on the call). Each published frame waits for the one before it, so frames published through NOTIFY cannot
+ * overtake each other on different pool connections. Progress is sampled while the run goes, so `finish` sends
+ * the closing frame (every node accounted for) if sampling missed it; `silence` stops the call's own stream once
+ * the client cancelled the call (its progress handler is gone).
  */
-function progressForwarder(hub: McpStreamHub, operatorId: string, sessionId: string | undefined, token: JsonRpcId | undefined, log: (error: Error) => void) {
+function progressForwarder(context: DispatchContext, token: JsonRpcId | undefined, own: EventStreamResponse | undefined) {
+  const { hub, principal, sessionId } = context;
   let chain: Promise<void> = Promise.resolve();
   let sent = 0;
+  let silenced = false;
   const send = (progress: AutomationProgress) => {
-    if (sessionId === undefined || token === undefined) return;
+    if (token === undefined) return;
     sent = Math.max(sent, progress.progress);
     const message = progressNotification({ progressToken: token, progress: progress.progress, total: progress.total, ...(progress.message !== undefined ? { message: progress.message } : {}) });
-    chain = chain.then(() => hub.publish(operatorId, sessionId, message)).catch(log);
+    if (own && !silenced) own.write(messageFrame(message));
+    if (sessionId === undefined) return;
+    chain = chain.then(() => hub.publish(principal.operatorId, sessionId, message)).catch(context.log);
   };
   return {
-    onProgress: sessionId !== undefined && token !== undefined ? send : undefined,
+    onProgress: token !== undefined && (own || sessionId !== undefined) ? send : undefined,
+    silence: () => {
+      silenced = true;
+    },
     finish: (run: WorkflowRun) => {
       const nodes = run.nodes.length;
-      if (run.status !== 'running' && nodes > sent) send({ progress: nodes, total: nodes, message: run.status });
+      if ((run.status === 'completed' || run.status === 'failed') && nodes > sent) send({ progress: nodes, total: nodes, message: run.status });
       return chain;
     },
   };
+}
+
+/** The answer for a run its client cancelled: the stored run as `RUN_CANCELLED` (only a JSON answer shows it). */
+async function cancelledAnswer(context: DispatchContext, id: JsonRpcId, runId: string, elapsedMs: number): Promise<McpAnswer> {
+  const row = await findRun(context.deps.db, context.principal.operatorId, runId);
+  const result = row ? toolResultOf(toRunRecord(row), elapsedMs) : errorToolResult('RUN_CANCELLED', `Run ${runId} was cancelled`, runId, elapsedMs);
+  return { response: resultResponse(id, result), cancelled: true };
 }
 
 /**
@@ -40,18 +57,14 @@ function progressForwarder(hub: McpStreamHub, operatorId: string, sessionId: str
  * present fields have the schema's types (else `-32602`); then the workflow runs through Temporal with source
  * `mcp` and the caller waits for it. Execution failures — a missing required field (`MISSING_TRIGGER_FIELD`,
  * checked by the run before any node), `QUOTA_EXCEEDED`, a node's error — are results with `isError: true`.
+ * A call with `_meta.progressToken` from a client accepting `text/event-stream` is answered with a stream of its
+ * `notifications/progress` and then the result (MCP Streamable HTTP). A call sent with `Mcp-Session-Id` can be
+ * cancelled by `notifications/cancelled` (callCancellation.ts).
  *
- * @example await callTool(deps, hub, principal, 1, { name: 'kyc-check', arguments: { playerId: 'p-1' } }, sessionId)
+ * @example await callTool(context, 1, { name: 'kyc-check', arguments: { playerId: 'p-1' } })
  */
-export async function callTool(
-  deps: AppDeps,
-  hub: McpStreamHub,
-  principal: ApiKeyPrincipal,
-  id: JsonRpcId,
-  params: Record<string, unknown>,
-  sessionId: string | undefined,
-  log: (error: Error) => void,
-): Promise<JsonRpcResponse> {
+export async function callTool(context: DispatchContext, id: JsonRpcId, params: Record<string, unknown>): Promise<McpAnswer> {
+  const { deps, principal, sessionId } = context;
   const name = params.name;
   if (typeof name !== 'string' || name === '') return invalidParams(id, 'Invalid params: name must be a non-empty string');
   const args = params.arguments === undefined ? {} : params.arguments;
@@ -64,14 +77,28 @@ export async function callTool(
   if (problems.length > 0) return invalidParams(id, `Invalid arguments: ${problems.join('; ')}`, { problems });
 
   const started = Date.now();
-  const forwarder = progressForwarder(hub, principal.operatorId, sessionId, progress.token, log);
-  const outcome = await runAutomationNow(
-    deps.temporal,
-    { operatorId: principal.operatorId, workflowId: tool.workflowId, source: 'mcp', input: args },
-    { waitMs: deps.config.MCP_CALL_WAIT_MS, ...(forwarder.onProgress ? { onProgress: forwarder.onProgress } : {}) },
-  );
-  if (outcome.kind === 'not_found') return invalidParams(id, `Unknown tool: ${name}`);
-  if (outcome.kind === 'running') return resultResponse(id, stillRunningToolResult(outcome.runId, Date.now() - started));
-  await forwarder.finish(outcome.run);
-  return resultResponse(id, toolResultOf(outcome.run, Date.now() - started));
+  const own = progress.token !== undefined ? context.openStream?.() : undefined;
+  const forwarder = progressForwarder(context, progress.token, own);
+  const requestKey = sessionId === undefined ? undefined : mcpRequestKey(sessionId, id);
+  let untrack: () => void = () => undefined;
+  try {
+    const outcome = await runAutomationNow(
+      deps.temporal,
+      { operatorId: principal.operatorId, workflowId: tool.workflowId, source: 'mcp', input: args, ...(requestKey ? { mcpRequest: requestKey } : {}) },
+      {
+        waitMs: deps.config.MCP_CALL_WAIT_MS,
+        ...(forwarder.onProgress ? { onProgress: forwarder.onProgress } : {}),
+        onStarted: ({ temporalWorkflowId }) => {
+          if (requestKey) untrack = context.cancellation.track(principal.operatorId, requestKey, { temporalWorkflowId, onCancel: forwarder.silence });
+        },
+      },
+    );
+    if (outcome.kind === 'not_found') return invalidParams(id, `Unknown tool: ${name}`);
+    if (outcome.kind === 'running') return { response: resultResponse(id, stillRunningToolResult(outcome.runId, Date.now() - started)) };
+    if (outcome.kind === 'cancelled') return cancelledAnswer(context, id, outcome.runId, Date.now() - started);
+    await forwarder.finish(outcome.run);
+    return { response: resultResponse(id, toolResultOf(outcome.run, Date.now() - started, tool.outputSchema !== null)) };
+  } finally {
+    untrack();
+  }
 }

@@ -15,7 +15,7 @@ import { ListRunsQuery, RunIdParams, WorkflowIdParams } from './schema';
  * `POST /workflows/:id/test`: runs the workflow now, live (real side effects), with the body as the
  * trigger payload (source `manual`), and answers with the run — 200 once it finished, completed or
  * failed (`error.code` says why: `MISSING_TRIGGER_FIELD`, `QUOTA_EXCEEDED`, a node's code); 202 with
- * the running run when it outlasts `WORKFLOW_TEST_WAIT_MS` (a long delay).
+ * the running run when it outlasts `WORKFLOW_TEST_WAIT_MS` (a long delay); 200 with a run cancelled meanwhile.
  */
 export async function testWorkflowHandler(deps: AppDeps, ctx: Context): Promise<void> {
   const { params } = inputOf(ctx, { params: WorkflowIdParams });
@@ -32,7 +32,8 @@ export async function testWorkflowHandler(deps: AppDeps, ctx: Context): Promise<
     return;
   }
   const stored = await findRun(deps.db, operatorId, outcome.runId);
-  ctx.status = 202;
+  // A run cancelled in Temporal (its Web UI) has closed its record: it is finished, not running.
+  ctx.status = outcome.kind === 'cancelled' && stored ? 200 : 202;
   ctx.body = { success: true, data: stored ? toRunRecord(stored) : runningRun(outcome.runId, workflow, body) };
 }
 

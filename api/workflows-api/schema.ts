@@ -75,14 +75,14 @@ export const RunRecord = z
     workflowId: z.string(),
     workflowVersion: z.number().int(),
     source: z.enum(RUN_SOURCES),
-    status: z.enum(['running', 'completed', 'failed']),
+    status: z.enum(['running', 'completed', 'failed', 'cancelled']).describe('cancelled: stopped on an MCP client’s notifications/cancelled'),
     temporalWorkflowId: z.string().optional().describe('the Temporal workflow id of the run (Temporal Web UI); absent only while a run is not recorded yet'),
     input: z.unknown(),
     output: z.unknown(),
     nodes: z.array(
       z.object({
         id: z.string(),
-        status: z.enum(['completed', 'failed', 'skipped']),
+        status: z.enum(['completed', 'failed', 'skipped', 'cancelled']).describe('cancelled: running when the run was cancelled'),
         output: z.unknown().optional(),
         error: RunErrorSchema.omit({ nodeId: true }).optional(),
         durationMs: z.number(),

@@ -41,7 +41,8 @@ export interface WorkflowDefinition {
 export const RUN_SOURCES = ['manual', 'webhook', 'schedule', 'event', 'mcp'] as const;
 export type RunSource = (typeof RUN_SOURCES)[number];
 
-export type NodeStatus = 'completed' | 'failed' | 'skipped';
+/** `cancelled`: the node was running when its run was cancelled (an `action.delay` cut short). */
+export type NodeStatus = 'completed' | 'failed' | 'skipped' | 'cancelled';
 
 export interface RunError {
   code: string;
@@ -57,7 +58,8 @@ export interface NodeResult {
   durationMs: number;
 }
 
-export type RunStatus = 'running' | 'completed' | 'failed';
+/** `cancelled`: stopped on request (an MCP client's `notifications/cancelled`); nodes not started by then never run. */
+export type RunStatus = 'running' | 'completed' | 'failed' | 'cancelled';
 
 /** A run as the API returns it (DESIGN.md "Run"). */
 export interface WorkflowRun {

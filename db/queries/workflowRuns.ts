@@ -13,6 +13,7 @@ export interface RunRow {
   status: RunStatus;
   trigger_node_id: string | null;
   temporal_workflow_id: string;
+  mcp_request: string | null;
   input: unknown;
   output: unknown;
   nodes: NodeResult[];
@@ -52,6 +53,8 @@ export interface NewRun {
   source: RunSource;
   triggerNodeId: string | null;
   temporalWorkflowId: string;
+  /** `<session> <JSON-RPC id>` of the MCP `tools/call` that started the run, so it can be cancelled. */
+  mcpRequest?: string;
   input: unknown;
   usageMonth: string;
   reserved: { actions: number; aiActions: number };
@@ -69,6 +72,7 @@ export async function insertRun(trx: Runner, run: NewRun): Promise<{ row: RunRow
       status: 'running',
       trigger_node_id: run.triggerNodeId,
       temporal_workflow_id: run.temporalWorkflowId,
+      mcp_request: run.mcpRequest ?? null,
       input: JSON.stringify(run.input ?? null),
       usage_month: run.usageMonth,
       reserved_actions: run.reserved.actions,
@@ -107,6 +111,11 @@ export async function rejectRun(trx: Runner, operatorId: string, runId: string, 
 
 export async function findRun(db: Runner, operatorId: string, runId: string): Promise<RunRow | undefined> {
   return db<RunRow>('workflow_runs').where({ operator_id: operatorId, id: runId }).first();
+}
+
+/** The running run an MCP `tools/call` started (`mcpRequestKey`), to cancel it; nothing once it has ended. */
+export async function findRunningMcpCall(db: Runner, operatorId: string, mcpRequest: string): Promise<Pick<RunRow, 'id' | 'temporal_workflow_id'> | undefined> {
+  return db<RunRow>('workflow_runs').where({ operator_id: operatorId, mcp_request: mcpRequest, status: 'running' }).first('id', 'temporal_workflow_id');
 }
 
 export async function listRuns(db: Runner, operatorId: string, workflowId: string, page: { limit: number; offset: number }): Promise<{ rows: RunRow[]; count: number }> {

@@ -69,9 +69,14 @@ export interface EventStream {
  * Opens `GET /mcp-server/events` and parses the `text/event-stream` with eventsource-parser. A non-200 answer
  * resolves with its status and parsed JSON `body`.
  */
-export async function openEventStream(baseUrl: string, token: string | undefined, query = '', headers: Record<string, string> = {}): Promise<EventStream> {
+export function openEventStream(baseUrl: string, token: string | undefined, query = '', headers: Record<string, string> = {}): Promise<EventStream> {
+  return openEventStreamAt(`${baseUrl}/mcp-server/events${query}`, token, headers);
+}
+
+/** Opens any MCP `text/event-stream` GET (the endpoint's own stream at `/mcp-server` too), like `openEventStream`. */
+export async function openEventStreamAt(url: string, token: string | undefined, headers: Record<string, string> = {}): Promise<EventStream> {
   const abort = new AbortController();
-  const response = await fetch(`${baseUrl}/mcp-server/events${query}`, {
+  const response = await fetch(url, {
     headers: { accept: 'text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
     signal: abort.signal,
   });

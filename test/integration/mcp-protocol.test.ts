@@ -141,11 +141,9 @@ describe('JSON-RPC errors (spec 7.6; HTTP statuses per DESIGN.md)', () => {
 });
 
 describe('transport', () => {
-  it('GET /mcp-server is 405 (no standalone stream), as is DELETE', async () => {
-    const get = await http(`${app.url}/mcp-server`, { token: alice.key, headers: { accept: 'text/event-stream' } });
-    expect(get.status).toBe(405);
-    expect(get.headers.get('allow')).toBe('POST, OPTIONS');
-    expect(get.body).toEqual(serviceError(null, 'METHOD_NOT_ALLOWED'));
+  it('GET /mcp-server without Accept: text/event-stream is 406 (it only streams); DELETE is 405', async () => {
+    const get = await http(`${app.url}/mcp-server`, { token: alice.key, headers: { accept: 'application/json' } });
+    expect([get.status, get.body]).toEqual([406, serviceError(null, 'NOT_ACCEPTABLE')]);
     const remove = await http(`${app.url}/mcp-server`, { method: 'DELETE', token: alice.key });
     expect([remove.status, remove.body]).toEqual([405, serviceError(null, 'METHOD_NOT_ALLOWED')]);
   });
@@ -213,14 +211,14 @@ describe('transport', () => {
 });
 
 describe('lifecycle methods', () => {
-  it('initialize answers 2025-06-18, tools without listChanged and the service name, and issues a session id of 256 random bits', async () => {
+  it('initialize answers 2025-06-18, tools with listChanged and the service name, and issues a session id of 256 random bits', async () => {
     const request = rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test-client', version: '1.0.0' } });
     const response = await mcpPost(app.url, alice.key, request);
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       jsonrpc: '2.0',
       id: request.id,
-      result: { protocolVersion: '2025-06-18', capabilities: { tools: { listChanged: false } }, serverInfo: { name: 'operator-platform', version: '0.1.0' } },
+      result: { protocolVersion: '2025-06-18', capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'operator-platform', version: '0.1.0' } },
     });
     const sessionId = response.headers.get('mcp-session-id');
     expect(sessionId).toMatch(/^mcps_[A-Za-z0-9_-]{43}$/);

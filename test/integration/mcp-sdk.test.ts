@@ -34,12 +34,19 @@ describe('the official MCP SDK client (StreamableHTTPClientTransport)', () => {
     try {
       await client.connect(transport);
       expect(client.getServerVersion()).toEqual({ name: 'operator-platform', version: '0.1.0' });
-      expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: false } });
+      expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true } });
       expect(transport.sessionId).toMatch(/^mcps_/);
 
       const { tools } = await client.listTools();
       expect(tools).toEqual([
-        { name: toolName, description: 'KYC check (test tool)', inputSchema: { type: 'object', properties: { playerId: { type: 'string' } }, required: ['playerId'] } },
+        {
+          name: toolName,
+          title: 'KYC check',
+          description: 'KYC check (test tool)',
+          inputSchema: { type: 'object', properties: { playerId: { type: 'string' } }, required: ['playerId'] },
+          outputSchema: expect.objectContaining({ type: 'object', required: ['status', 'headers', 'body'] }),
+          annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+        },
       ]);
 
       const result = await client.callTool({ name: toolName, arguments: { playerId: 'p-7' } });
@@ -47,6 +54,7 @@ describe('the official MCP SDK client (StreamableHTTPClientTransport)', () => {
       expect(result._meta).toEqual({ execution_id: expect.stringMatching(/^run_/), duration_ms: expect.any(Number) });
       const content = result.content as Array<{ type: string; text: string }>;
       expect(JSON.parse(content[0]!.text)).toMatchObject({ status: 200, body: { checked: 'p-7' } });
+      expect(result.structuredContent).toEqual(JSON.parse(content[0]!.text));
 
       const missing = await client.callTool({ name: toolName, arguments: {} });
       expect(missing.isError).toBe(true);

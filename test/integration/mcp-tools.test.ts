@@ -44,10 +44,16 @@ const callTool = (key: string, params: Record<string, unknown>, headers?: Record
 const invalidParams = (response: { body: any }, message: string) => expect(response.body.error).toEqual(expect.objectContaining({ code: -32602, message }));
 
 describe('tools/list (spec 2.12, 4.6)', () => {
-  it('lists the active mcp_exposed workflows with name, description and inputSchema', async () => {
+  it('lists the active mcp_exposed workflows with name, title, description, inputSchema, outputSchema and annotations', async () => {
+    const httpOutput = {
+      type: 'object',
+      properties: { status: { type: 'integer' }, headers: { type: 'object', additionalProperties: { type: 'string' } }, body: {} },
+      required: ['status', 'headers', 'body'],
+    };
+    const postHints = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
     expect(await listTools(alice.key)).toEqual([
-      { name: wf.bonus!.mcp_tool_name, description: 'Bonus grant (test tool)', inputSchema: playerSchema },
-      { name: wf.kyc!.mcp_tool_name, description: 'Checks a player’s KYC status', inputSchema: playerSchema },
+      { name: wf.bonus!.mcp_tool_name, title: 'Bonus grant', description: 'Bonus grant (test tool)', inputSchema: playerSchema, outputSchema: httpOutput, annotations: postHints },
+      { name: wf.kyc!.mcp_tool_name, title: 'KYC check', description: 'Checks a player’s KYC status', inputSchema: playerSchema, outputSchema: httpOutput, annotations: postHints },
     ]);
     expect(wf.kyc!.mcp_tool_name).toMatch(/^kyc.check$/);
   });

@@ -10,7 +10,8 @@ type Document = { paths: Record<string, Record<string, Operation>>; components: 
 
 /** Operations whose success answer is not JSON, so there is nothing to give an example of. */
 const NO_JSON_SUCCESS = new Set([
-  'GET /mcp-server', // always 405: no standalone stream
+  'GET /mcp-server', // text/event-stream (list changes)
+  'GET /mcp-server/{operatorId}', // text/event-stream (list changes)
   'GET /mcp-server/events', // text/event-stream
   'POST /auth/v1/logout', // 204, no body
 ]);

@@ -1,5 +1,5 @@
 import {
-  errorForAppCode, httpStatusOf, isValidSessionId, JSONRPC_ERROR, parseMessage, progressTokenOf, serviceErrorResponse,
+  cancelledRequestOf, errorForAppCode, httpStatusOf, isValidSessionId, JSONRPC_ERROR, mcpRequestKey, parseMessage, progressTokenOf, serviceErrorResponse,
 } from '../../core/mcpJsonRpc';
 
 describe('parseMessage', () => {
@@ -65,5 +65,20 @@ describe('session ids and progress tokens', () => {
     expect(progressTokenOf({ _meta: { progressToken: 7 } })).toEqual({ token: 7 });
     expect(progressTokenOf({ _meta: { progressToken: {} } })).toEqual({ invalid: true });
     expect(progressTokenOf({ _meta: 'x' })).toEqual({ invalid: true });
+  });
+});
+
+describe('cancellation', () => {
+  it('reads the request a notifications/cancelled names, or null when it names none usable', () => {
+    expect(cancelledRequestOf({ requestId: 3, reason: 'user aborted' })).toBe(3);
+    expect(cancelledRequestOf({ requestId: 'a-1' })).toBe('a-1');
+    for (const params of [undefined, [], {}, { requestId: null }, { requestId: { id: 1 } }, { requestId: Number.NaN }]) {
+      expect(cancelledRequestOf(params as Record<string, unknown>)).toBeNull();
+    }
+  });
+
+  it('keys a call by session and id, keeping 1 and "1" apart', () => {
+    expect(mcpRequestKey('mcps_abc', 7)).toBe('mcps_abc 7');
+    expect(mcpRequestKey('s', 1)).not.toBe(mcpRequestKey('s', '1'));
   });
 });

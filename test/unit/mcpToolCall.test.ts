@@ -47,4 +47,18 @@ describe('toolResultOf', () => {
     expect(result.isError).toBe(true);
     expect(result.content[0]!.text).toMatch(/^RUN_STILL_RUNNING: Run run_1 has not finished yet/);
   });
+
+  it('adds a completed run’s object output as structuredContent only when the tool declares an outputSchema', () => {
+    expect(toolResultOf(run({}), 1, true)).toEqual({
+      content: [{ type: 'text', text: '{"ok":true}' }], structuredContent: { ok: true }, isError: false, _meta: { execution_id: 'run_1', duration_ms: 40 },
+    });
+    expect(toolResultOf(run({}), 1, false)).not.toHaveProperty('structuredContent');
+    expect(toolResultOf(run({ output: [1, 2] }), 1, true)).not.toHaveProperty('structuredContent');
+    expect(toolResultOf(run({ status: 'failed', error: { code: 'HTTP_404', message: 'HTTP 404' } }), 1, true)).not.toHaveProperty('structuredContent');
+  });
+
+  it('reports a cancelled run as RUN_CANCELLED', () => {
+    const result = toolResultOf(run({ status: 'cancelled', output: null, error: { code: 'RUN_CANCELLED', message: 'The run was cancelled', nodeId: 'wait' } }), 1, true);
+    expect(result).toEqual({ content: [{ type: 'text', text: 'RUN_CANCELLED: Run run_1 was cancelled before it finished' }], isError: true, _meta: { execution_id: 'run_1', duration_ms: 40 } });
+  });
 });

@@ -1,6 +1,6 @@
-import { proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import { CancellationScope, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
-import type { HttpRequestInput } from '../../activities/automation/types';
+import type { DataWriteInput, HttpRequestInput } from '../../activities/automation/types';
 import type { WorkflowNode } from '../../core/workflows/types';
 import { executeGatewayCall } from '../gatewayCall';
 import { NodeError } from './nodeError';
@@ -27,11 +27,18 @@ const email = proxyActivities<Activities>({
   retry: { maximumAttempts: 5, initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
+const writeData = (input: DataWriteInput) => CancellationScope.nonCancellable(() => data.automationWriteData(input));
+
 const str = (value: unknown): string => (typeof value === 'string' ? value : value === undefined || value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
 
 /**
  * Runs one action node whose params are already rendered, returning its output. Failures surface as
  * Temporal failures (`ActivityFailure` with the activity's `ApplicationFailure`) or `NodeError`.
+ *
+ * When the run is cancelled mid-action, an action already sent finishes and its outcome is recorded: data writes
+ * and gateway calls (local activities, which a cancellation would otherwise abandon while they still write or
+ * call) are shielded; HTTP, e-mail and AI activities finish their current attempt (Temporal's default
+ * `WAIT_CANCELLATION_COMPLETED`) and are not retried. Only `action.delay` stops at once.
  */
 export async function runAction(node: WorkflowNode, params: Record<string, unknown>, scope: { operatorId: string; workflowId: string }): Promise<unknown> {
   const { operatorId } = scope;
@@ -44,21 +51,23 @@ export async function runAction(node: WorkflowNode, params: Record<string, unkno
         ...(params.body === undefined ? {} : { body: params.body }),
       } satisfies HttpRequestInput);
     case 'action.gateway': {
-      const result = await executeGatewayCall({
-        operatorId,
-        connectionId: str(params.connectionId),
-        operation: str(params.operation),
-        params: (params.params ?? {}) as Record<string, unknown>,
-      });
+      const result = await CancellationScope.nonCancellable(() =>
+        executeGatewayCall({
+          operatorId,
+          connectionId: str(params.connectionId),
+          operation: str(params.operation),
+          params: (params.params ?? {}) as Record<string, unknown>,
+        }),
+      );
       if (!result.ok) throw new NodeError('PROVIDER_ERROR', result.message || `Provider answered ${result.status ?? 'with no response'}`, { status: result.status, data: result.data });
       return { status: result.status, data: result.data };
     }
     case 'action.set_state':
-      return data.automationWriteData({ ...scope, kind: 'state', externalId: str(params.externalId), key: str(params.key), value: params.value });
+      return writeData({ ...scope, kind: 'state', externalId: str(params.externalId), key: str(params.key), value: params.value });
     case 'action.record_event':
-      return data.automationWriteData({ ...scope, kind: 'event', externalId: str(params.externalId), eventType: str(params.eventType), data: params.data });
+      return writeData({ ...scope, kind: 'event', externalId: str(params.externalId), eventType: str(params.eventType), data: params.data });
     case 'action.upsert_entity':
-      return data.automationWriteData({ ...scope, kind: 'entity', entityType: str(params.entityType), externalId: str(params.externalId), data: params.data });
+      return writeData({ ...scope, kind: 'entity', entityType: str(params.entityType), externalId: str(params.externalId), data: params.data });
     case 'action.delay': {
       const seconds = Number(params.seconds);
       await sleep(seconds * 1000);
