@@ -37,8 +37,8 @@ const str = (value: unknown): string => (typeof value === 'string' ? value : val
  *
  * When the run is cancelled mid-action, an action already sent finishes and its outcome is recorded: data writes
  * and gateway calls (local activities, which a cancellation would otherwise abandon while they still write or
- * call) are shielded; HTTP, e-mail and AI activities finish their current attempt (Temporal's default
- * `WAIT_CANCELLATION_COMPLETED`) and are not retried. Only `action.delay` stops at once.
+ * call) are shielded; HTTP, e-mail and AI activities, which do not heartbeat, finish their current attempt
+ * (Temporal's default `WAIT_CANCELLATION_COMPLETED`). Only `action.delay` stops at once.
  */
 export async function runAction(node: WorkflowNode, params: Record<string, unknown>, scope: { operatorId: string; workflowId: string }): Promise<unknown> {
   const { operatorId } = scope;
