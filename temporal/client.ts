@@ -60,3 +60,8 @@ export async function connectTemporal(options: ClientOptions & { address: string
 export function temporalClientOnWorker(connection: ConnectionLike, options: ClientOptions): TemporalClient {
   return temporalClient(connection, { ...options, eagerStart: true, close: async () => undefined });
 }
+
+/** Whether the Temporal server answers (`GET /healthz`): one cheap RPC on the existing connection. */
+export async function temporalReachable(temporal: Pick<TemporalClient, 'connection'>): Promise<void> {
+  await temporal.connection.workflowService.getSystemInfo({});
+}

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { z } from 'zod';
+import { temporalReachable } from '../../temporal/client';
 import type { AppDeps } from '../deps';
 import { jsonContent, registry } from '../openapi/registry';
 
@@ -43,7 +44,7 @@ export function createHealthRouter(deps: AppDeps): Router {
   router.get('/healthz', async (ctx) => {
     const [database, temporal] = await Promise.all([
       check(() => deps.db.raw('select 1')),
-      check(() => deps.temporal.connection.workflowService.getSystemInfo({})),
+      check(() => temporalReachable(deps.temporal)),
     ]);
     const status = database === 'ok' && temporal === 'ok' ? 'ok' : 'unavailable';
     ctx.status = status === 'ok' ? 200 : 503;
