@@ -1,6 +1,7 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { http, type HttpResult } from './http';
 import { createApiKey, signupOperator, type TestOperator } from './identity';
+import { startProvider, type TestProvider } from './providerServer';
 
 export interface McpOperator extends TestOperator {
   keyId: string;
@@ -50,6 +51,65 @@ export async function createWorkflow(baseUrl: string, token: string, definition:
   return response.body.data;
 }
 
+/** An MCP operator with one tool, `KYC check`, whose workflow POSTs the player id to a loopback provider that echoes it. */
+export async function kycToolFixture(baseUrl: string): Promise<{ provider: TestProvider; operator: McpOperator; toolName: string }> {
+  const provider = await startProvider((request) => ({ status: 200, body: { checked: request.json?.playerId ?? null } }));
+  const operator = await mcpOperator(baseUrl);
+  const tool = await createWorkflow(baseUrl, operator.accessToken, toolWorkflow('KYC check', [
+    { id: 'kyc', type: 'action.http_request', params: { method: 'POST', url: `${provider.url}/kyc`, body: { playerId: '{{ trigger.playerId }}' } } },
+  ]));
+  return { provider, operator, toolName: tool.mcp_tool_name };
+}
+
+/**
+ * Reads a `text/event-stream` body with eventsource-parser as it arrives: `ended` settles when the body ends
+ * (or is aborted), `waitFor` once a condition over what arrived holds, failing after `timeoutMs` with `seen()`.
+ */
+export function followEventStream(
+  body: ReadableStream<Uint8Array> | null,
+  handlers: { onEvent: (event: EventSourceMessage) => void; onComment: (comment: string) => void },
+  seen: () => string,
+) {
+  const waiters = new Set<() => void>();
+  const notify = () => waiters.forEach((wake) => wake());
+  const parser = createParser({
+    onEvent: (event) => {
+      handlers.onEvent(event);
+      notify();
+    },
+    onComment: (comment) => {
+      handlers.onComment(comment.trim());
+      notify();
+    },
+  });
+  const ended = (async () => {
+    if (!body) return;
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of body) parser.feed(decoder.decode(chunk as Uint8Array, { stream: true }));
+    } catch {
+      /* aborted */
+    }
+    notify();
+  })();
+  const waitFor = (predicate: () => boolean, timeoutMs: number) =>
+    new Promise<void>((resolve, reject) => {
+      if (predicate()) return resolve();
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`stream: condition not met in ${timeoutMs} ms (${seen()})`));
+      }, timeoutMs);
+      const check = () => {
+        if (!predicate()) return;
+        clearTimeout(timer);
+        waiters.delete(check);
+        resolve();
+      };
+      waiters.add(check);
+    });
+  return { ended, waitFor };
+}
+
 export interface EventStream {
   status: number;
   contentType: string | null;
@@ -87,22 +147,7 @@ export async function openEventStreamAt(url: string, token: string | undefined, 
     const body = text ? JSON.parse(text) : undefined;
     return { status: response.status, contentType: response.headers.get('content-type'), headers: response.headers, body, events, comments, waitFor: async () => undefined, ended: Promise.resolve(), close: () => undefined };
   }
-  const waiters = new Set<() => void>();
-  const notify = () => waiters.forEach((wake) => wake());
-  const parser = createParser({
-    onEvent: (event) => { events.push(event); notify(); },
-    onComment: (comment) => { comments.push(comment.trim()); notify(); },
-  });
-  const ended = (async () => {
-    if (!response.body) return;
-    const decoder = new TextDecoder();
-    try {
-      for await (const chunk of response.body) parser.feed(decoder.decode(chunk as Uint8Array, { stream: true }));
-    } catch {
-      /* aborted */
-    }
-    notify();
-  })();
+  const followed = followEventStream(response.body, { onEvent: (event) => events.push(event), onComment: (comment) => comments.push(comment) }, () => `events ${JSON.stringify(events)}, comments ${JSON.stringify(comments)}`);
   return {
     status: response.status,
     contentType: response.headers.get('content-type'),
@@ -110,19 +155,8 @@ export async function openEventStreamAt(url: string, token: string | undefined, 
     body: undefined,
     events,
     comments,
-    ended,
-    waitFor: (predicate, timeoutMs = 10_000) =>
-      new Promise<void>((resolve, reject) => {
-        if (predicate()) return resolve();
-        const timer = setTimeout(() => { waiters.delete(check); reject(new Error(`event stream: condition not met in ${timeoutMs} ms (events ${JSON.stringify(events)}, comments ${JSON.stringify(comments)})`)); }, timeoutMs);
-        const check = () => {
-          if (!predicate()) return;
-          clearTimeout(timer);
-          waiters.delete(check);
-          resolve();
-        };
-        waiters.add(check);
-      }),
+    ended: followed.ended,
+    waitFor: (predicate, timeoutMs = 10_000) => followed.waitFor(predicate, timeoutMs),
     close: () => abort.abort(),
   };
 }

@@ -1,8 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { EventSourceMessage } from 'eventsource-parser';
 import { streamSlotLockKey } from '../../core/mcpEvents';
 import type { TestApp } from './app';
+import { followEventStream } from './mcp';
 
 /** The official SDK client on the MCP endpoint with the key as bearer (what an MCP host does). */
 export function sdkClient(baseUrl: string, key: string, options: { path?: string; listChanged?: () => void } = {}) {
@@ -50,42 +51,18 @@ export async function postAcceptingStream(baseUrl: string, key: string, message:
     const text = await response.text();
     return { status: response.status, contentType, body: text ? JSON.parse(text) : undefined, ended: Promise.resolve(), ...idle };
   }
-  const waiters = new Set<() => void>();
-  const notify = () => waiters.forEach((wake) => wake());
-  const parser = createParser({
-    onEvent: (event: EventSourceMessage) => {
-      if (event.event === undefined || event.event === 'message') messages.push(JSON.parse(event.data));
-      notify();
+  const followed = followEventStream(
+    response.body,
+    {
+      onEvent: (event: EventSourceMessage) => {
+        if (event.event === undefined || event.event === 'message') messages.push(JSON.parse(event.data));
+      },
+      onComment: (comment) => comments.push(comment),
     },
-    onComment: (comment) => {
-      comments.push(comment.trim());
-      notify();
-    },
-  });
-  const ended = (async () => {
-    const decoder = new TextDecoder();
-    try {
-      for await (const chunk of response.body!) parser.feed(decoder.decode(chunk as Uint8Array, { stream: true }));
-    } catch {
-      /* aborted */
-    }
-    notify();
-  })();
-  const waitFor = (predicate: () => boolean, timeoutMs = 15_000) =>
-    new Promise<void>((resolve, reject) => {
-      if (predicate()) return resolve();
-      const timer = setTimeout(() => {
-        waiters.delete(check);
-        reject(new Error(`stream: condition not met in ${timeoutMs} ms (messages ${JSON.stringify(messages)})`));
-      }, timeoutMs);
-      const check = () => {
-        if (!predicate()) return;
-        clearTimeout(timer);
-        waiters.delete(check);
-        resolve();
-      };
-      waiters.add(check);
-    });
+    () => `messages ${JSON.stringify(messages)}`,
+  );
+  const { ended } = followed;
+  const waitFor = (predicate: () => boolean, timeoutMs = 15_000) => followed.waitFor(predicate, timeoutMs);
   return { status: response.status, contentType, body: undefined, ended, ...idle, waitFor };
 }
 

@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { http } from '../helpers/http';
-import { createWorkflow, mcpOperator, toolWorkflow, type McpOperator } from '../helpers/mcp';
-import { startProvider, type TestProvider } from '../helpers/providerServer';
+import { kycToolFixture, type McpOperator } from '../helpers/mcp';
+import type { TestProvider } from '../helpers/providerServer';
 
 const run = promisify(execFile);
 
@@ -17,11 +17,7 @@ let toolName: string;
 
 beforeAll(async () => {
   app = await startTestApp();
-  provider = await startProvider((request) => ({ status: 200, body: { checked: request.json?.playerId ?? null } }));
-  alice = await mcpOperator(app.url);
-  toolName = (await createWorkflow(app.url, alice.accessToken, toolWorkflow('KYC check', [
-    { id: 'kyc', type: 'action.http_request', params: { method: 'POST', url: `${provider.url}/kyc`, body: { playerId: '{{ trigger.playerId }}' } } },
-  ]))).mcp_tool_name;
+  ({ provider, operator: alice, toolName } = await kycToolFixture(app.url));
 });
 afterAll(async () => {
   await Promise.all([app.close(), provider.close()]);

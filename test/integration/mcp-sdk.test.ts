@@ -1,8 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { createWorkflow, mcpOperator, toolWorkflow, type McpOperator } from '../helpers/mcp';
-import { startProvider, type TestProvider } from '../helpers/providerServer';
+import { kycToolFixture, mcpOperator, type McpOperator } from '../helpers/mcp';
+import type { TestProvider } from '../helpers/providerServer';
 
 let app: TestApp;
 let provider: TestProvider;
@@ -11,11 +11,7 @@ let toolName: string;
 
 beforeAll(async () => {
   app = await startTestApp();
-  provider = await startProvider((request) => ({ status: 200, body: { checked: request.json?.playerId ?? null } }));
-  alice = await mcpOperator(app.url);
-  toolName = (await createWorkflow(app.url, alice.accessToken, toolWorkflow('KYC check', [
-    { id: 'kyc', type: 'action.http_request', params: { method: 'POST', url: `${provider.url}/kyc`, body: { playerId: '{{ trigger.playerId }}' } } },
-  ]))).mcp_tool_name;
+  ({ provider, operator: alice, toolName } = await kycToolFixture(app.url));
 });
 afterAll(async () => {
   await app.close();
