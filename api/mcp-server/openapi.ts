@@ -58,7 +58,7 @@ const headers = z.object({
   'mcp-protocol-version': z.string().optional().describe('2025-06-18 (also accepted: 2025-03-26, 2024-11-05, 2025-11-25)'),
 });
 
-/** `tools/list` and its answer (README "MCP server"); test/integration/openapi-examples.test.ts validates both. */
+/** `tools/list` and its answer (docs/mcp.md); test/integration/openapi-examples.test.ts validates both. */
 const toolsListRequest = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
 const toolsListResult = {
   jsonrpc: '2.0',

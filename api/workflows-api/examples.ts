@@ -2,7 +2,7 @@
 const workflowId = 'wf_7d3e9a1c5b2f4e8a0c6d1b9f3e7a5c2d';
 const runId = 'run_8a2c6e0f4b9d3e7a1c5f9b3d7e1a5c0f';
 
-/** The README's "Big deposit alert": an event trigger filtered to deposits, a condition, a state write. */
+/** The "Big deposit alert" of docs/workflows.md and the dashboard's recipes: an event trigger filtered to deposits, a condition, a state write. */
 export const workflowBody = {
   name: 'Big deposit alert',
   description: 'Flags large deposits',

@@ -16,7 +16,7 @@ export const WorkflowNodeSchema = z
   .object({
     id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
     type: z.enum(NODE_TYPES),
-    params: z.record(z.string(), z.unknown()).optional().describe('Exactly the params the node type takes (README "Workflows")'),
+    params: z.record(z.string(), z.unknown()).optional().describe('Exactly the params the node type takes (docs/workflows.md)'),
   })
   .openapi('WorkflowNode', { example: { id: 'start', type: 'trigger.event', params: { event: 'entity_event.transaction' } } });
 
