@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { ApiFailure } from '../api/errors';
+import type { Loaded } from '../api/useLoad';
 
 export function Loading({ label = 'Loading…' }: { label?: string }) {
   return (
@@ -34,6 +35,16 @@ export function ErrorNotice({ error, title, onRetry, fieldsShown }: { error: Api
         </button>
       )}
     </div>
+  );
+}
+
+/** A load's failure (with a retry) or, until its first answer, the spinner: what every panel shows above its content. */
+export function LoadStatus({ load }: { load: Pick<Loaded<unknown>, 'error' | 'loading' | 'data' | 'reload'> }) {
+  return (
+    <>
+      <ErrorNotice error={load.error} onRetry={load.reload} />
+      {load.loading && load.data === undefined && <Loading />}
+    </>
   );
 }
 

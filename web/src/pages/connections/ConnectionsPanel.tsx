@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { Loaded } from '../../api/useLoad';
 import type { components } from '../../api/schema';
 import { useCanManage } from '../../auth/session';
-import { EmptyState, ErrorNotice, Loading, StatusBadge } from '../../components/Status';
+import { EmptyState, LoadStatus, StatusBadge } from '../../components/Status';
 import { formatDateTime } from '../../format';
 import { ConnectionForm } from './ConnectionForm';
 
@@ -36,8 +36,7 @@ export function ConnectionsPanel({ connections, connectors, onChanged }: { conne
           }}
         />
       )}
-      <ErrorNotice error={connections.error} onRetry={connections.reload} />
-      {connections.loading && !connections.data && <Loading />}
+      <LoadStatus load={connections} />
       {connections.data && list.length === 0 && editing === null && (
         <EmptyState title="No connections yet">
           <p>{connectors.length === 0 ? 'Add a connector first.' : 'A connection holds the credentials and base URL for one connector.'}</p>

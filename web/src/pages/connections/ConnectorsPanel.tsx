@@ -5,7 +5,7 @@ import { useAction } from '../../api/useLoad';
 import type { components } from '../../api/schema';
 import { useCanManage } from '../../auth/session';
 import { ConfirmDialog } from '../../components/Dialog';
-import { EmptyState, ErrorNotice, Loading } from '../../components/Status';
+import { EmptyState, LoadStatus } from '../../components/Status';
 import { ConnectorDetail } from './ConnectorDetail';
 import { ConnectorForm } from './ConnectorForm';
 
@@ -42,8 +42,7 @@ export function ConnectorsPanel({ connectors, onChanged }: { connectors: Loaded<
           }}
         />
       )}
-      <ErrorNotice error={connectors.error} onRetry={connectors.reload} />
-      {connectors.loading && !connectors.data && <Loading />}
+      <LoadStatus load={connectors} />
       {connectors.data && list.length === 0 && !adding && (
         <EmptyState title="No connectors yet">
           <p>A connector is a supplier's API: upload its OpenAPI (or Swagger) document and map your field names to theirs.</p>

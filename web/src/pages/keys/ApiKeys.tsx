@@ -7,7 +7,7 @@ import { useCanManage, useMember } from '../../auth/session';
 import { CopyField } from '../../components/CopyButton';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
 import { TextField } from '../../components/Field';
-import { EmptyState, ErrorNotice, Loading, PageHeader, StatusBadge } from '../../components/Status';
+import { EmptyState, ErrorNotice, LoadStatus, PageHeader, StatusBadge } from '../../components/Status';
 import { KeyRow } from './KeyRow';
 import { McpDialog } from './McpDialog';
 
@@ -57,8 +57,7 @@ export default function ApiKeys() {
         </form>
       )}
       <ErrorNotice error={create.error} title="The key could not be created." />
-      <ErrorNotice error={keys.error} onRetry={keys.reload} />
-      {keys.loading && !keys.data && <Loading />}
+      <LoadStatus load={keys} />
       {keys.data && list.length === 0 && (
         <EmptyState title="No API keys yet">
           <p>{manage ? 'Create one above, then send it as “Authorization: Bearer svc_live_…”.' : 'Ask an Owner or Admin to create one.'}</p>

@@ -1,6 +1,6 @@
 import { api, call, json } from '../../api/client';
 import { useLoad } from '../../api/useLoad';
-import { ErrorNotice, Loading } from '../../components/Status';
+import { LoadStatus } from '../../components/Status';
 import { formatMoney, formatNumber, formatPercent, toMajor } from '../../format';
 import { COLORS, LazyChart } from './charts';
 
@@ -12,8 +12,7 @@ export function GamesPanel({ version }: { version: number }) {
   return (
     <section className="panel" aria-labelledby="games-title">
       <h2 id="games-title">Games</h2>
-      <ErrorNotice error={games.error} onRetry={games.reload} />
-      {games.loading && !data && <Loading />}
+      <LoadStatus load={games} />
       {data && rows.length === 0 && <p>No game rounds yet. They come from events of type <code>game_activity</code>.</p>}
       {data && rows.length > 0 && (
         <>
@@ -57,8 +56,7 @@ export function ProvidersPanel({ version }: { version: number }) {
   return (
     <section className="panel" aria-labelledby="providers-title">
       <h2 id="providers-title">Payment providers</h2>
-      <ErrorNotice error={providers.error} onRetry={providers.reload} />
-      {providers.loading && !data && <Loading />}
+      <LoadStatus load={providers} />
       {data && rows.length === 0 && <p>No payments yet. They come from <code>transaction</code> events carrying a <code>provider</code>.</p>}
       {data && rows.length > 0 && (
         <>

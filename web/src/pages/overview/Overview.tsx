@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { api, call } from '../../api/client';
 import { useAction, useLoad } from '../../api/useLoad';
 import { SelectField } from '../../components/Field';
-import { ErrorNotice, Loading, PageHeader, Success } from '../../components/Status';
+import { ErrorNotice, LoadStatus, PageHeader, Success } from '../../components/Status';
 import { formatDate, formatDateTime } from '../../format';
 import { GamesPanel, ProvidersPanel } from './GamesProviders';
 import { GettingStarted } from './GettingStarted';
@@ -60,8 +60,7 @@ export default function Overview() {
       <ErrorNotice error={refresh.error} title="The figures could not be refreshed." />
       {refreshed && <Success>Views refreshed.</Success>}
       {data && <GettingStarted totalPlayers={data.kpis.total_players} />}
-      <ErrorNotice error={kpis.error} onRetry={kpis.reload} />
-      {kpis.loading && !data && <Loading />}
+      <LoadStatus load={kpis} />
       {data && (
         <>
           <p className="hint">

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { api, call, json } from '../../api/client';
 import { useLoad } from '../../api/useLoad';
 import { SelectField } from '../../components/Field';
-import { ErrorNotice, Loading } from '../../components/Status';
+import { LoadStatus } from '../../components/Status';
 import { formatDate, formatMoney, formatNumber, toMajor } from '../../format';
 import { COLORS, LazyChart } from './charts';
 
@@ -47,8 +47,7 @@ export function RevenuePanel({ version }: { version: number }) {
           ))}
         </SelectField>
       </div>
-      <ErrorNotice error={revenue.error} onRetry={revenue.reload} />
-      {revenue.loading && !data && <Loading />}
+      <LoadStatus load={revenue} />
       {data && rows.length === 0 && <p>No revenue in this range yet. Game rounds and deposits appear here once events are ingested.</p>}
       {data && rows.length > 0 && (
         <>

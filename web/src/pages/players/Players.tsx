@@ -3,7 +3,7 @@ import { Link, useLocation } from 'react-router';
 import { api, call, json } from '../../api/client';
 import { useLoad } from '../../api/useLoad';
 import { SelectField, TextField } from '../../components/Field';
-import { EmptyState, ErrorNotice, Loading, PageHeader, Success } from '../../components/Status';
+import { EmptyState, LoadStatus, PageHeader, Success } from '../../components/Status';
 import { formatDateTime } from '../../format';
 import { AddPlayer } from './AddPlayer';
 import { DataSummary } from './DataSummary';
@@ -56,8 +56,7 @@ export default function Players() {
         </SelectField>
       </form>
       <AddPlayer onSaved={players.reload} />
-      <ErrorNotice error={players.error} onRetry={players.reload} />
-      {players.loading && !data && <Loading />}
+      <LoadStatus load={players} />
       {data && data.total === 0 && !search && (
         <EmptyState title="No players yet">
           <p>

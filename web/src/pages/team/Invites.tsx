@@ -5,7 +5,7 @@ import { useMember } from '../../auth/session';
 import { CopyField } from '../../components/CopyButton';
 import { Dialog } from '../../components/Dialog';
 import { SelectField, TextField } from '../../components/Field';
-import { ErrorNotice, Loading, StatusBadge } from '../../components/Status';
+import { ErrorNotice, LoadStatus, StatusBadge } from '../../components/Status';
 import { formatDateTime } from '../../format';
 
 /** Pending invites (Owner and Admins): invite by email, resend (a new link, 7 more days), withdraw. */
@@ -54,8 +54,7 @@ export function Invites() {
       </form>
       <ErrorNotice error={invite.error} title="The invite was not sent." />
       <ErrorNotice error={resend.error ?? revoke.error} />
-      <ErrorNotice error={invites.error} onRetry={invites.reload} />
-      {invites.loading && !invites.data && <Loading />}
+      <LoadStatus load={invites} />
       {invites.data && list.length === 0 && <p>No pending invites. Invite a colleague above: they get an email with a link valid for 7 days.</p>}
       {list.length > 0 && (
         <div className="table-wrap">

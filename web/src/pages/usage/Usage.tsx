@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { api, call } from '../../api/client';
 import { useLoad } from '../../api/useLoad';
-import { ErrorNotice, Loading, PageHeader } from '../../components/Status';
+import { LoadStatus, PageHeader } from '../../components/Status';
 import { formatNumber } from '../../format';
 
 function Meter({ label, used, limit, remaining }: { label: string; used: number; limit: number; remaining: number }) {
@@ -32,8 +32,7 @@ export default function Usage() {
           </>
         }
       />
-      <ErrorNotice error={usage.error} onRetry={usage.reload} />
-      {usage.loading && !data && <Loading />}
+      <LoadStatus load={usage} />
       {data && (
         <>
           <p className="hint">Month {data.month} (UTC)</p>

@@ -2,7 +2,7 @@ import type { Edge } from '@xyflow/react';
 import { useEffect } from 'react';
 import { api, call } from '../../api/client';
 import { useLoad } from '../../api/useLoad';
-import { EmptyState, ErrorNotice, Loading, StatusBadge } from '../../components/Status';
+import { EmptyState, LoadStatus, StatusBadge } from '../../components/Status';
 import { formatDateTime, formatDuration } from '../../format';
 import type { StepNode, Workflow } from './graph';
 import { RunDetail } from './RunDetail';
@@ -19,8 +19,7 @@ export function RunsPanel({ workflow, nodes, edges, selected, onSelect }: { work
 
   return (
     <>
-      <ErrorNotice error={runs.error} onRetry={runs.reload} />
-      {runs.loading && !runs.data && <Loading />}
+      <LoadStatus load={runs} />
       {runs.data && list.length === 0 && (
         <EmptyState title="No runs yet">
           <p>Runs appear here when the trigger fires, or when you start a test run from the Design tab.</p>

@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { api, call } from '../../api/client';
 import { useLoad } from '../../api/useLoad';
 import { useCanManage } from '../../auth/session';
-import { ErrorNotice, Loading, PageHeader, StatusBadge } from '../../components/Status';
+import { LoadStatus, PageHeader, StatusBadge } from '../../components/Status';
 import { formatDateTime } from '../../format';
 import { RECIPES } from './recipes';
 
@@ -34,8 +34,7 @@ export default function Workflows() {
           </Link>
         )}
       </PageHeader>
-      <ErrorNotice error={workflows.error} onRetry={workflows.reload} />
-      {workflows.loading && !workflows.data && <Loading />}
+      <LoadStatus load={workflows} />
       {workflows.data && list.length === 0 && (
         <section className="empty" aria-labelledby="no-workflows">
           <h2 id="no-workflows">No workflows yet</h2>
