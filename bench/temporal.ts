@@ -5,12 +5,15 @@
  * `deploy/temporal-dynamic-config.yaml`; then the other shapes a call can take on the latter (eager start, a
  * local activity, an Update of a running workflow). Nothing of the platform runs: no PostgreSQL, no API.
  */
+import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { loadConfig } from '../core/config';
+import { Keyring } from '../core/crypto';
 import { freePort } from '../services/freePort';
 import { findTemporalCli } from '../services/temporalCli';
 import { startTemporalDevServer, type TemporalDevServer } from '../services/temporalDevServer';
+import { platformDataConverter } from '../temporal/dataConverter';
 import { runBench } from './lib/baseline';
 import { cpuMeter } from './lib/cpu';
 import { measure, percentile, say, type Measured } from './lib/stats';
@@ -20,6 +23,8 @@ import { echoUpdate, oneActivity, oneLocalActivity, updateLane } from './tempora
 const CALLS = 120;
 const QUIET_GAP_MS = 200;
 const TASK_QUEUE = 'bench-temporal';
+/** Every payload is sealed as the platform seals it (`temporal/payloadCodec.ts`), so the shapes include the codec's cost. */
+const dataConverter = platformDataConverter(new Keyring(randomBytes(32)), 'default');
 
 interface Stack {
   server: TemporalDevServer;
@@ -33,7 +38,7 @@ async function startStack(serverDefaults: boolean): Promise<Stack> {
   const binary = await findTemporalCli({ explicitPath: loadConfig().TEMPORAL_CLI_PATH, log: (line) => say(line) });
   const server = await startTemporalDevServer({ binary, port: await freePort(), namespace: 'default', logLevel: 'error', serverDefaults, log: () => undefined });
   const native = await NativeConnection.connect({ address: server.address });
-  const worker = await Worker.create({ connection: native, taskQueue: TASK_QUEUE, workflowsPath: require.resolve('./temporal/workflows'), activities });
+  const worker = await Worker.create({ connection: native, taskQueue: TASK_QUEUE, workflowsPath: require.resolve('./temporal/workflows'), activities, dataConverter });
   const grpc = await Connection.connect({ address: server.address });
   return { server, worker, running: worker.run(), native, grpc };
 }
@@ -73,7 +78,7 @@ async function main(): Promise<void> {
   say('dev server with its own defaults…');
   const defaults = await startStack(true);
   try {
-    lines.push(await time('server defaults: workflow + activity', defaults, start(new Client({ connection: defaults.grpc }), oneActivity, false)));
+    lines.push(await time('server defaults: workflow + activity', defaults, start(new Client({ connection: defaults.grpc, dataConverter }), oneActivity, false)));
   } finally {
     await stopStack(defaults);
   }
@@ -81,8 +86,8 @@ async function main(): Promise<void> {
   say('dev server with deploy/temporal-dynamic-config.yaml…');
   const tuned = await startStack(false);
   try {
-    const grpc = new Client({ connection: tuned.grpc });
-    const shared = new Client({ connection: tuned.native });
+    const grpc = new Client({ connection: tuned.grpc, dataConverter });
+    const shared = new Client({ connection: tuned.native, dataConverter });
     lines.push(await time('platform config: workflow + activity', tuned, start(grpc, oneActivity, false)));
     lines.push(await time('  + eager start (client on the worker connection)', tuned, start(shared, oneActivity, true)));
     lines.push(await time('  + local activity instead', tuned, start(shared, oneLocalActivity, true)));

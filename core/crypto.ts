@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 
 const PREFIX = 'enc:v1';
 const IV_BYTES = 12;
+const TAG_BYTES = 16;
 
 /** A 32-byte AES key and its id: the first 8 hex characters of its SHA-256, so ids need no naming. */
 interface DataKey {
@@ -69,6 +70,30 @@ export class Keyring {
     decipher.setAAD(Buffer.from(context, 'utf8'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+  }
+
+  /**
+   * Seals bytes into `iv ‖ tag ‖ ciphertext` and names the key that sealed them, for binary envelopes that
+   * carry the key id beside the data (Temporal payloads: `temporal/payloadCodec.ts`).
+   */
+  encryptBytes(plaintext: Uint8Array, context: string): { keyId: string; sealed: Buffer } {
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.current.key, iv);
+    cipher.setAAD(Buffer.from(context, 'utf8'));
+    const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+    return { keyId: this.current.id, sealed: Buffer.concat([iv, cipher.getAuthTag(), body]) };
+  }
+
+  /** Opens what `encryptBytes` sealed; throws when the key is unknown, the context differs or the data was altered. */
+  decryptBytes(sealed: Uint8Array, keyId: string, context: string): Buffer {
+    const dataKey = this.byId.get(keyId);
+    if (!dataKey) throw new Error(`unknown encryption key ${keyId}`);
+    if (sealed.length < IV_BYTES + TAG_BYTES) throw new Error('not a ciphertext');
+    const bytes = Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength);
+    const decipher = createDecipheriv('aes-256-gcm', dataKey.key, bytes.subarray(0, IV_BYTES));
+    decipher.setAAD(Buffer.from(context, 'utf8'));
+    decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+    return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
   }
 
   /** Seals any JSON value (PII fields may be strings, numbers or objects). */

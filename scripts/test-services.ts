@@ -16,6 +16,7 @@ import { startEmbeddedPostgres } from '../services/embeddedPostgres';
 import { freePort } from '../services/freePort';
 import { findTemporalCli } from '../services/temporalCli';
 import { startTemporalDevServer } from '../services/temporalDevServer';
+import { FAILURE_CONVERTER_PATH } from '../temporal/dataConverter';
 import { createWorker } from '../worker/worker';
 
 const SHARED_TASK_QUEUE = 'test-shared';
@@ -49,7 +50,7 @@ async function main(): Promise<void> {
       await migrateLatest(db);
       await db.destroy();
     })(),
-    bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: new DefaultLogger('WARN') }),
+    bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), failureConverterPath: FAILURE_CONVERTER_PATH, logger: new DefaultLogger('WARN') }),
   ]);
   writeFileSync(bundlePath, code);
 

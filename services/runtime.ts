@@ -4,6 +4,8 @@ import { createApp } from '../api/app';
 import { createCaches } from '../api/caches';
 import type { AppDeps } from '../api/deps';
 import { KeyUsageTracker } from '../api/keyUsageTracker';
+import { createApiMetrics } from '../api/metrics/apiMetrics';
+import { startMetricsServer } from '../api/metrics/server';
 import { RateLimits } from '../api/rateLimits';
 import type { Config } from '../core/config';
 import { createDb, type Db } from '../db/knex';
@@ -28,24 +30,29 @@ export async function buildAppDeps(
   db: Db = createDb(databaseUrlOf(config), { poolMax: config.DATABASE_POOL_MAX }),
   temporalClient?: TemporalClient,
 ): Promise<AppDeps> {
-  const temporal = temporalClient ?? (await connectTemporal({ address: temporalAddressOf(config), namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE }));
+  const keyring = resolveKeyring(config);
+  const temporal = temporalClient ?? (await connectTemporal({ address: temporalAddressOf(config), namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, keyring }));
   const keyUsage = new KeyUsageTracker(db, config.API_KEY_USAGE_FLUSH_MS, logger);
   keyUsage.start();
+  const metrics = config.METRICS_PORT === undefined ? undefined : createApiMetrics(db, logger);
   return {
     config,
     db,
     temporal,
     logger,
-    rateLimits: new RateLimits(db, config.rateLimitsPerMinute),
+    rateLimits: new RateLimits(db, config.rateLimitsPerMinute, metrics?.rateLimitRefused),
     keyUsage,
     caches: createCaches(db, config, logger),
     jwtSecret: resolveJwtSecret(config),
-    keyring: resolveKeyring(config),
+    keyring,
+    ...(metrics ? { metrics } : {}),
   };
 }
 
 export interface RunningApi {
   url: string;
+  /** The metrics listener's `/metrics` URL, when METRICS_PORT is set. */
+  metricsUrl?: string;
   close(): Promise<void>;
 }
 
@@ -60,9 +67,14 @@ export async function startApiServer(deps: AppDeps, options: { closeDb?: boolean
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : deps.config.PORT;
   const host = deps.config.HOST === '0.0.0.0' ? '127.0.0.1' : deps.config.HOST;
+  const metrics = deps.metrics && deps.config.METRICS_PORT !== undefined
+    ? await startMetricsServer(deps.metrics.registry, deps.config.METRICS_HOST, deps.config.METRICS_PORT)
+    : undefined;
   return {
     url: `http://${host}:${port}`,
+    ...(metrics ? { metricsUrl: metrics.url } : {}),
     close: async () => {
+      await metrics?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client, Connection, type ConnectionLike } from '@temporalio/client';
+import type { Keyring } from '../core/crypto';
+import { platformDataConverter } from './dataConverter';
 import { GatewayLanes } from './gatewayCalls';
 
 /**
@@ -25,10 +27,12 @@ export interface TemporalClient {
 interface ClientOptions {
   namespace: string;
   taskQueue: string;
+  /** Seals every payload this client sends (`temporal/payloadCodec.ts`); the worker's keyring must open them. */
+  keyring: Keyring;
 }
 
 function temporalClient(connection: ConnectionLike, options: ClientOptions & { eagerStart: boolean; close: () => Promise<void> }): TemporalClient {
-  const client = new Client({ connection, namespace: options.namespace });
+  const client = new Client({ connection, namespace: options.namespace, dataConverter: platformDataConverter(options.keyring, options.namespace) });
   const instanceId = randomBytes(4).toString('hex');
   const base = { client, taskQueue: options.taskQueue, eagerStart: options.eagerStart, instanceId };
   return { ...base, connection, gatewayLanes: new GatewayLanes(base), close: options.close };
@@ -55,7 +59,7 @@ export async function connectTemporal(options: ClientOptions & { address: string
  * A client on the connection of a worker running in this process (`npm start`, benchmarks): starts are
  * eager, so a new workflow's first task skips matching and the poll that would otherwise fetch it.
  *
- * @example const temporal = temporalClientOnWorker(worker.connection, { namespace, taskQueue })
+ * @example const temporal = temporalClientOnWorker(worker.connection, { namespace, taskQueue, keyring })
  */
 export function temporalClientOnWorker(connection: ConnectionLike, options: ClientOptions): TemporalClient {
   return temporalClient(connection, { ...options, eagerStart: true, close: async () => undefined });

@@ -6,6 +6,7 @@ import type { Db } from '../db/knex';
 import { resolveKeyring } from '../services/devSecrets';
 import { startEventRun } from '../temporal/automationRuns';
 import { temporalClientOnWorker, type TemporalClient } from '../temporal/client';
+import { platformDataConverter } from '../temporal/dataConverter';
 import { startEventDispatcher } from './eventDispatcher';
 
 let runtimeInstalled = false;
@@ -40,16 +41,20 @@ export interface RunningWorker {
 export async function createWorker(options: { config: Config; db: Db; logger: Logger; address: string; databaseUrl: string }): Promise<RunningWorker> {
   installRuntimeLogger(options.logger);
   const connection = await NativeConnection.connect({ address: options.address });
-  const temporal = temporalClientOnWorker(connection, { namespace: options.config.TEMPORAL_NAMESPACE, taskQueue: options.config.TEMPORAL_TASK_QUEUE });
+  const keyring = resolveKeyring(options.config);
+  const namespace = options.config.TEMPORAL_NAMESPACE;
+  const temporal = temporalClientOnWorker(connection, { namespace, taskQueue: options.config.TEMPORAL_TASK_QUEUE, keyring });
   const startRun = (input: Parameters<typeof startEventRun>[1]) => startEventRun(temporal, input);
   const worker = await Worker.create({
     connection,
-    namespace: options.config.TEMPORAL_NAMESPACE,
+    namespace,
     taskQueue: options.config.TEMPORAL_TASK_QUEUE,
+    // The same codec as every client: what the worker sends back (results, Update outcomes, heartbeats, failures) is sealed too.
+    dataConverter: platformDataConverter(keyring, namespace),
     // On shutdown, in-flight activities get 10 s to finish, then are cancelled (Temporal retries them elsewhere).
     shutdownGraceTime: '10 seconds',
     shutdownForceTime: '20 seconds',
-    activities: createActivities({ db: options.db, config: options.config, logger: options.logger, keyring: resolveKeyring(options.config), startEventRun: startRun }),
+    activities: createActivities({ db: options.db, config: options.config, logger: options.logger, keyring, startEventRun: startRun }),
     ...(options.config.WORKFLOW_BUNDLE_PATH
       ? { workflowBundle: { codePath: options.config.WORKFLOW_BUNDLE_PATH } }
       : { workflowsPath: require.resolve('../workflows') }),

@@ -3,23 +3,24 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { Delivery } from '../../activities/mailer';
+import { KeyringPayloadCodec } from '../../temporal/payloadCodec';
 import type { sendEmailWorkflow } from '../../workflows';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { http } from '../helpers/http';
 import { signupOperator, type TestOperator } from '../helpers/identity';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp';
 import { freshEmail, inviteMember, teamUrl } from '../helpers/team';
+import { decodedHistoryText, payloadsIn, rawHistory } from '../helpers/temporalHistory';
 import { spawnWorker, type WorkerProcess } from '../helpers/worker';
 
 const mailDir = () => path.resolve(process.env.DATA_DIR!, 'mail');
 const workflowIdOf = (inviteId: string, token: string) => `invite-email-${inviteId}-${createHash('sha256').update(token).digest('hex').slice(0, 16)}`;
 
-/** Every payload of a workflow's history, decoded from base64, to prove what Temporal stored. */
+/** Every payload of a workflow's history, opened with the platform's codec, to prove what the workflow carried. */
 async function storedPayloads(app: TestApp, workflowId: string): Promise<string> {
-  const history = JSON.stringify(await app.deps.temporal.client.workflow.getHandle(workflowId).fetchHistory());
-  const payloads = [...history.matchAll(/"data":"([A-Za-z0-9+/=]+)"/g)].map((match) => Buffer.from(match[1]!, 'base64').toString('utf8'));
-  expect(payloads.length).toBeGreaterThanOrEqual(4);
-  return payloads.join('\n');
+  const { history } = await rawHistory(app, workflowId);
+  expect(payloadsIn(history).length).toBeGreaterThanOrEqual(4);
+  return decodedHistoryText(app, workflowId);
 }
 
 describe('invite email without SMTP_URL (the shared test worker): written to DATA_DIR/mail', () => {
@@ -61,7 +62,8 @@ describe('invite email without SMTP_URL (the shared test worker): written to DAT
     await original.result();
     await http(teamUrl(app, `/operators/me/invites/${revoked.id}`), { method: 'DELETE', token: acme.accessToken });
     const history = await original.fetchHistory();
-    const input = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
+    const sealed = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
+    const [input] = await new KeyringPayloadCodec(app.deps.keyring, app.deps.config.TEMPORAL_NAMESPACE).decode([sealed!]);
     const skipped = await app.deps.temporal.client.workflow.execute('sendInviteEmailWorkflow', {
       taskQueue: app.deps.config.TEMPORAL_TASK_QUEUE,
       workflowId: `invite-email-retry-${randomUUID()}`,
