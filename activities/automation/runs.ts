@@ -16,7 +16,7 @@ const AUTOMATIC_SOURCES = new Set(['event', 'schedule', 'webhook']);
  * and refuses it before any node when the trigger payload lacks a required field or the month's quota
  * cannot cover its worst case; finish stores the outcome once and gives back unused reserved Actions.
  */
-export function createRunActivities({ db, config }: ActivityDeps) {
+export function createRunActivities({ db, config, keyring }: ActivityDeps) {
   const defaults = { actions: config.QUOTA_ACTIONS_PER_MONTH, aiActions: config.QUOTA_AI_ACTIONS_PER_MONTH };
   return {
     async beginAutomationRun(input: BeginRunInput): Promise<BeginRunResult> {
@@ -33,7 +33,7 @@ export function createRunActivities({ db, config }: ActivityDeps) {
       const missing = input.source === 'event' ? [] : missingTriggerFields(effectiveInputSchema(trigger, template), triggerFieldsOf(trigger.type, input.input));
 
       return db.transaction(async (trx): Promise<BeginRunResult> => {
-        const { row, created } = await insertRun(trx, {
+        const { row, created } = await insertRun(trx, keyring, {
           id: input.runId,
           operatorId: input.operatorId,
           workflowId: workflow.id,
@@ -59,12 +59,12 @@ export function createRunActivities({ db, config }: ActivityDeps) {
           // The same run id is this begin retried after it committed (a lost result, a timeout): carry on with what it stored.
           if (row.id !== input.runId) return { kind: 'duplicate', runId: row.id };
           if (row.status === 'running') return { ...started, reserved: { actions: row.reserved_actions, aiActions: row.reserved_ai_actions } };
-          return { kind: 'rejected', run: toRunRecord(row) };
+          return { kind: 'rejected', run: toRunRecord(row, keyring) };
         }
 
         const reject = async (error: RunError): Promise<BeginRunResult> => {
-          const closed = await rejectRun(trx, input.operatorId, row.id, error);
-          return { kind: 'rejected', run: toRunRecord(closed ?? row) };
+          const closed = await rejectRun(trx, keyring, input.operatorId, row.id, error);
+          return { kind: 'rejected', run: toRunRecord(closed ?? row, keyring) };
         };
         if (missing.length > 0) {
           return reject({ code: 'MISSING_TRIGGER_FIELD', message: `Missing required trigger field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}` });
@@ -80,9 +80,9 @@ export function createRunActivities({ db, config }: ActivityDeps) {
 
     /** Returns the run as stored, so whoever waits for the run has it without reading it again. */
     async finishAutomationRun(input: FinishRunInput): Promise<WorkflowRun> {
-      const row = await finishRun(db, input.operatorId, input.runId, { status: input.status, output: input.output, nodes: input.nodes, error: input.error, executed: input.executed });
+      const row = await finishRun(db, keyring, input.operatorId, input.runId, { status: input.status, output: input.output, nodes: input.nodes, error: input.error, executed: input.executed });
       if (!row) throw new Error(`run ${input.runId} vanished before it finished`);
-      return toRunRecord(row);
+      return toRunRecord(row, keyring);
     },
   };
 }

@@ -48,7 +48,7 @@ function progressForwarder(context: DispatchContext, token: JsonRpcId | undefine
 /** The answer for a run its client cancelled: the stored run as `RUN_CANCELLED` (only a JSON answer shows it). */
 async function cancelledAnswer(context: DispatchContext, id: JsonRpcId, runId: string, elapsedMs: number): Promise<McpAnswer> {
   const row = await findRun(context.deps.db, context.principal.operatorId, runId);
-  const result = row ? toolResultOf(toRunRecord(row), elapsedMs) : errorToolResult('RUN_CANCELLED', `Run ${runId} was cancelled`, runId, elapsedMs);
+  const result = row ? toolResultOf(toRunRecord(row, context.deps.keyring), elapsedMs) : errorToolResult('RUN_CANCELLED', `Run ${runId} was cancelled`, runId, elapsedMs);
   return { response: resultResponse(id, result), cancelled: true };
 }
 

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { WorkflowRun } from '../../core/workflows/types';
 import type { WorkflowRow } from '../../db/queries/workflows';
-import { findRun, listRuns, toRunRecord } from '../../db/queries/workflowRuns';
+import { findRun, listRuns, toRunRecord, toRunSummary } from '../../db/queries/workflowRuns';
 import { quotaLimits, usageMonthOf, usageOf } from '../../db/queries/workflowUsage';
 import { runAutomationNow } from '../../temporal/automationRuns';
 import type { AppDeps } from '../deps';
@@ -34,7 +34,7 @@ export async function testWorkflowHandler(deps: AppDeps, ctx: Context): Promise<
   const stored = await findRun(deps.db, operatorId, outcome.runId);
   // A run cancelled in Temporal (its Web UI) has closed its record: it is finished, not running.
   ctx.status = outcome.kind === 'cancelled' && stored ? 200 : 202;
-  ctx.body = { success: true, data: stored ? toRunRecord(stored) : runningRun(outcome.runId, workflow, body) };
+  ctx.body = { success: true, data: stored ? toRunRecord(stored, deps.keyring) : runningRun(outcome.runId, workflow, body) };
 }
 
 /** A run still going whose first step has not been recorded yet (a busy or restarting worker). */
@@ -54,19 +54,20 @@ function runningRun(runId: string, workflow: WorkflowRow, input: unknown): Workf
   };
 }
 
+/** A workflow's runs without their sealed parts (payloads, outputs, error messages): `GET /runs/:runId` opens one. */
 export async function listRunsHandler(deps: AppDeps, ctx: Context): Promise<void> {
   const { params, query } = inputOf(ctx, { params: WorkflowIdParams, query: ListRunsQuery });
   const operatorId = principalOf(ctx).operatorId;
   await requireWorkflow(deps, operatorId, params.id);
   const { rows, count } = await listRuns(deps.db, operatorId, params.id, query);
-  ctx.body = { success: true, data: rows.map(toRunRecord), count };
+  ctx.body = { success: true, data: rows.map(toRunSummary), count };
 }
 
 export async function getRunHandler(deps: AppDeps, ctx: Context): Promise<void> {
   const { params } = inputOf(ctx, { params: RunIdParams });
   const row = await findRun(deps.db, principalOf(ctx).operatorId, params.runId);
   if (!row) throw new AppError(404, 'RUN_NOT_FOUND', 'Run not found');
-  ctx.body = { success: true, data: toRunRecord(row) };
+  ctx.body = { success: true, data: toRunRecord(row, deps.keyring) };
 }
 
 /** `GET /usage`: this month's Actions and AI Actions against the operator's limits. */

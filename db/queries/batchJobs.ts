@@ -79,10 +79,13 @@ export async function recordChunk(trx: Knex.Transaction, operatorId: string, job
   );
 }
 
-/** Completes the job from its chunk rows: totals, and every item error in input order. */
+/**
+ * Completes the job from its chunk rows: totals, and every item error in input order. The stored input is
+ * dropped: every item has been applied, and it is a copy of personal data erasure would not reach.
+ */
 export async function completeBatchJob(db: Db, operatorId: string, jobId: string): Promise<void> {
   await db.raw(
-    `UPDATE batch_jobs j SET status = 'completed', progress = 100, completed_at = now(), output = (
+    `UPDATE batch_jobs j SET status = 'completed', progress = 100, completed_at = now(), input = '[]'::jsonb, output = (
         SELECT jsonb_build_object(
           'succeeded', coalesce(sum(c.succeeded), 0),
           'failed', coalesce(sum(c.failed), 0),
@@ -93,7 +96,8 @@ export async function completeBatchJob(db: Db, operatorId: string, jobId: string
   );
 }
 
+/** Fails the job for good, dropping its stored input as completion does. */
 export async function failBatchJob(db: Db, operatorId: string, jobId: string, message: string): Promise<void> {
   await db('batch_jobs').where({ operator_id: operatorId, id: jobId }).whereNot({ status: 'completed' })
-    .update({ status: 'failed', error: message, completed_at: db.fn.now() });
+    .update({ status: 'failed', error: message, completed_at: db.fn.now(), input: '[]' });
 }

@@ -32,3 +32,20 @@ export async function claimIdempotencyKey(trx: Knex.Transaction, operatorId: str
 export async function recordIdempotentResponse(trx: Knex.Transaction, operatorId: string, key: string, status: number, body: Record<string, unknown>): Promise<void> {
   await trx('idempotency_keys').where({ operator_id: operatorId, key }).update({ response_status: status, response_body: JSON.stringify(body) });
 }
+
+/**
+ * Erasure's part in idempotency records: drops every stored response of a write about the entity (its upserts
+ * answer with its id, its events with theirs), and with it the SHA-256 of the request body, which would confirm a
+ * guess of its personal data. A retry of such a request after erasure meets the erased entity (`ENTITY_ERASED`).
+ */
+export async function forgetEntityRequests(trx: Knex.Transaction, operatorId: string, entityId: string): Promise<number> {
+  const result = await trx.raw<{ rowCount: number }>(
+    `DELETE FROM idempotency_keys k
+      WHERE k.operator_id = ? AND k.response_body IS NOT NULL
+        AND (k.response_body -> 'data' ->> 'id' = ?
+             OR k.response_body -> 'data' ->> 'id' IN (SELECT e.id FROM entity_events e WHERE e.operator_id = ? AND e.entity_id = ?
+                                                      UNION ALL SELECT a.id FROM entity_events_archive a WHERE a.operator_id = ? AND a.entity_id = ?))`,
+    [operatorId, entityId, operatorId, entityId, operatorId, entityId],
+  );
+  return result.rowCount;
+}

@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import type { Keyring } from '../../core/crypto';
+import { openRunParts, REDACTED, sealRunInput, sealRunResult, SEALED_MESSAGE, runSubjectOf } from '../../core/runSeal';
 import type { NodeResult, RunError, RunSource, RunStatus, WorkflowRun } from '../../core/workflows/types';
 import type { Db } from '../knex';
 
@@ -14,6 +16,7 @@ export interface RunRow {
   trigger_node_id: string | null;
   temporal_workflow_id: string;
   mcp_request: string | null;
+  subject_external_id: string | null;
   input: unknown;
   output: unknown;
   nodes: NodeResult[];
@@ -26,8 +29,7 @@ export interface RunRow {
   duration_ms: number | null;
 }
 
-/** The API shape of a run (DESIGN.md "Run"). */
-export function toRunRecord(row: RunRow): WorkflowRun {
+function recordOf(row: RunRow, parts: { input: unknown; output: unknown; nodes: NodeResult[]; error: RunError | null }): WorkflowRun {
   return {
     id: row.id,
     workflowId: row.workflow_id,
@@ -35,14 +37,33 @@ export function toRunRecord(row: RunRow): WorkflowRun {
     source: row.source,
     status: row.status,
     temporalWorkflowId: row.temporal_workflow_id,
-    input: row.input ?? null,
-    output: row.output ?? null,
-    nodes: row.nodes,
-    ...(row.error ? { error: row.error } : {}),
+    input: parts.input ?? null,
+    output: parts.output ?? null,
+    nodes: parts.nodes,
+    ...(parts.error ? { error: parts.error } : {}),
     startedAt: row.started_at.toISOString(),
     completedAt: row.completed_at ? row.completed_at.toISOString() : null,
     durationMs: row.duration_ms,
   };
+}
+
+/** The API shape of one run (DESIGN.md "Run"), its sealed parts opened: only for a caller reading that run. */
+export function toRunRecord(row: RunRow, keyring: Keyring): WorkflowRun {
+  return recordOf(row, openRunParts(keyring, row.operator_id, row.id, row));
+}
+
+/**
+ * A run as a list shows it, nothing opened (core/runSeal.ts): no `input` or `output`, each node's id, status and
+ * duration, the error's code and node with a pointer to the run instead of its message.
+ */
+export function toRunSummary(row: RunRow): WorkflowRun {
+  const { input: _input, output: _output, ...summary } = recordOf(row, {
+    input: null,
+    output: null,
+    nodes: row.nodes.map((node) => ({ id: node.id, status: node.status, durationMs: node.durationMs })),
+    error: row.error ? { code: row.error.code, message: SEALED_MESSAGE, ...(row.error.nodeId !== undefined ? { nodeId: row.error.nodeId } : {}) } : null,
+  });
+  return summary as WorkflowRun;
 }
 
 export interface NewRun {
@@ -61,7 +82,7 @@ export interface NewRun {
 }
 
 /** Inserts a running run; a second insert for the same Temporal workflow id returns the first run and `created: false`. */
-export async function insertRun(trx: Runner, run: NewRun): Promise<{ row: RunRow; created: boolean }> {
+export async function insertRun(trx: Runner, keyring: Keyring, run: NewRun): Promise<{ row: RunRow; created: boolean }> {
   const inserted = (await trx('workflow_runs')
     .insert({
       id: run.id,
@@ -73,7 +94,8 @@ export async function insertRun(trx: Runner, run: NewRun): Promise<{ row: RunRow
       trigger_node_id: run.triggerNodeId,
       temporal_workflow_id: run.temporalWorkflowId,
       mcp_request: run.mcpRequest ?? null,
-      input: JSON.stringify(run.input ?? null),
+      subject_external_id: runSubjectOf(run.input),
+      input: JSON.stringify(sealRunInput(keyring, run.operatorId, run.id, run.input)),
       usage_month: run.usageMonth,
       reserved_actions: run.reserved.actions,
       reserved_ai_actions: run.reserved.aiActions,
@@ -87,19 +109,23 @@ export async function insertRun(trx: Runner, run: NewRun): Promise<{ row: RunRow
   return { row: existing, created: false };
 }
 
+/** The message a redacted run's error carries instead of its own. */
+export const REDACTED_MESSAGE = 'Redacted: the entity this run was about has been erased';
+
 const DURATION_MS = 'greatest(0, round(extract(epoch FROM (clock_timestamp() - started_at)) * 1000))::int';
 
 /**
  * Fails a running run before its first node (`MISSING_TRIGGER_FIELD`, `QUOTA_EXCEEDED`): it holds no
  * reservation and ran nothing. Returns undefined when the run was no longer running.
  */
-export async function rejectRun(trx: Runner, operatorId: string, runId: string, error: RunError): Promise<RunRow | undefined> {
+export async function rejectRun(trx: Runner, keyring: Keyring, operatorId: string, runId: string, error: RunError): Promise<RunRow | undefined> {
+  const sealed = sealRunResult(keyring, operatorId, runId, { output: null, nodes: [], error });
   const [row] = (await trx('workflow_runs')
     .where({ operator_id: operatorId, id: runId, status: 'running' })
     .update({
       status: 'failed',
-      output: JSON.stringify(null),
-      error: JSON.stringify(error),
+      output: JSON.stringify(sealed.output),
+      error: JSON.stringify(sealed.error),
       reserved_actions: 0,
       reserved_ai_actions: 0,
       completed_at: trx.fn.now(),
@@ -118,10 +144,13 @@ export async function findRunningMcpCall(db: Runner, operatorId: string, mcpRequ
   return db<RunRow>('workflow_runs').where({ operator_id: operatorId, mcp_request: mcpRequest, status: 'running' }).first('id', 'temporal_workflow_id');
 }
 
+const SUMMARY_COLUMNS = ['id', 'operator_id', 'workflow_id', 'workflow_version', 'source', 'status', 'temporal_workflow_id', 'nodes', 'error', 'started_at', 'completed_at', 'duration_ms'];
+
+/** A page of a workflow's runs without their sealed parts (`toRunSummary`). */
 export async function listRuns(db: Runner, operatorId: string, workflowId: string, page: { limit: number; offset: number }): Promise<{ rows: RunRow[]; count: number }> {
   const scoped = () => db<RunRow>('workflow_runs').where({ operator_id: operatorId, workflow_id: workflowId });
   const [rows, total] = await Promise.all([
-    scoped().orderBy([{ column: 'started_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(page.limit).offset(page.offset).select('*'),
+    scoped().orderBy([{ column: 'started_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(page.limit).offset(page.offset).select(SUMMARY_COLUMNS) as Promise<RunRow[]>,
     scoped().count<{ count: string }[]>({ count: '*' }),
   ]);
   return { rows, count: Number(total[0]?.count ?? 0) };
@@ -130,16 +159,19 @@ export async function listRuns(db: Runner, operatorId: string, workflowId: strin
 /**
  * Closes a running run and gives back the reserved Actions it did not execute, in one statement, and
  * returns the closed run; a retried finish finds the run already closed, changes nothing and returns it as stored.
+ * A run whose entity was erased while it ran keeps erasure's marker instead of its result.
  */
 export async function finishRun(
   db: Runner,
+  keyring: Keyring,
   operatorId: string,
   runId: string,
   result: { status: Exclude<RunStatus, 'running'>; output: unknown; nodes: NodeResult[]; error: RunError | null; executed: { actions: number; aiActions: number } },
 ): Promise<RunRow | undefined> {
+  const sealed = sealRunResult(keyring, operatorId, runId, result);
   const closed = await db.raw<{ rows: RunRow[] }>(
     `WITH closed AS (
-       UPDATE workflow_runs SET status = ?, output = ?::jsonb, nodes = ?::jsonb, error = ?::jsonb, completed_at = now(),
+       UPDATE workflow_runs SET status = ?, output = CASE WHEN input = ?::jsonb THEN input ELSE ?::jsonb END, nodes = ?::jsonb, error = ?::jsonb, completed_at = now(),
               duration_ms = ${DURATION_MS}
         WHERE operator_id = ? AND id = ? AND status = 'running'
        RETURNING *),
@@ -152,9 +184,10 @@ export async function finishRun(
      SELECT * FROM closed`,
     [
       result.status,
-      JSON.stringify(result.output ?? null),
-      JSON.stringify(result.nodes),
-      result.error ? JSON.stringify(result.error) : null,
+      JSON.stringify(REDACTED),
+      JSON.stringify(sealed.output),
+      JSON.stringify(sealed.nodes),
+      sealed.error ? JSON.stringify(sealed.error) : null,
       operatorId,
       runId,
       result.executed.actions,
@@ -165,4 +198,28 @@ export async function finishRun(
     ],
   );
   return closed.rows[0] ?? (await findRun(db, operatorId, runId));
+}
+
+/**
+ * Erasure's part in runs (spec 3.4, docs/security.md): every run about the entity — named by
+ * `subject_external_id`, or, for a row written before that column, by its plaintext payload — loses its trigger
+ * payload, its output and every node's output and error to `{ _redacted: true }`; error codes and statuses stay.
+ * Returns how many runs it redacted.
+ */
+export async function redactEntityRuns(trx: Runner, operatorId: string, externalId: string): Promise<number> {
+  const redacted = JSON.stringify(REDACTED);
+  return trx('workflow_runs')
+    .where({ operator_id: operatorId })
+    .whereNot('input', '@>', trx.raw('?::jsonb', [redacted]))
+    .where((scope) =>
+      scope
+        .where({ subject_external_id: externalId })
+        .orWhereRaw(`subject_external_id IS NULL AND jsonb_typeof(input) = 'object' AND (input -> 'entity' ->> 'externalId' = ? OR input ->> 'externalId' = ? OR input ->> 'external_id' = ?)`, [externalId, externalId, externalId]),
+    )
+    .update({
+      input: redacted,
+      output: redacted,
+      nodes: trx.raw(`(SELECT coalesce(jsonb_agg(n - 'output' - 'error' ORDER BY i), '[]'::jsonb) FROM jsonb_array_elements(nodes) WITH ORDINALITY AS e(n, i))`),
+      error: trx.raw(`CASE WHEN error IS NULL THEN NULL ELSE jsonb_set(error, '{message}', ?::jsonb) END`, [JSON.stringify(REDACTED_MESSAGE)]),
+    });
 }

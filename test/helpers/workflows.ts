@@ -28,13 +28,16 @@ export function chain(name: string, actions: Array<{ id: string; type: string; p
   return { name, nodes, edges };
 }
 
-/** Polls `GET /workflows/:id/runs` until `count` runs have finished (completed or failed). */
+/**
+ * Polls `GET /workflows/:id/runs` until `count` runs have finished (completed or failed), then reads each one whole
+ * (`GET /runs/:runId`): a list carries no payloads or outputs (docs/security.md).
+ */
 export async function waitForRuns(client: WorkflowsClient, workflowId: string, count: number, timeoutMs = 20_000): Promise<any[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const response = await client.wf(`/workflows/${workflowId}/runs?limit=100`);
     const finished = (response.body.data ?? []).filter((run: any) => run.status !== 'running');
-    if (finished.length >= count) return finished;
+    if (finished.length >= count) return Promise.all(finished.map(async (run: any) => (await client.wf(`/runs/${run.id}`)).body.data));
     if (Date.now() > deadline) throw new Error(`only ${finished.length} of ${count} runs finished: ${JSON.stringify(response.body.data)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -52,7 +52,8 @@ describe('tools/call answered as a stream: protection and errors stay JSON', () 
       jsonrpc: '2.0', id: typed.id, error: { code: -32602, message: 'Invalid arguments: playerId must be of type string', data: { problems: ['playerId must be of type string'] } },
     });
     const runs = await http(`${app.url}/workflows-api/workflows/${workflowId}/runs`, { token: alice.key });
-    expect(runs.body.data.filter((run: { input: unknown }) => JSON.stringify(run.input) === '{"playerId":7}')).toEqual([]);
+    const whole = await Promise.all(runs.body.data.map(async (run: { id: string }) => (await http(`${app.url}/workflows-api/runs/${run.id}`, { token: alice.key })).body.data));
+    expect(whole.filter((run: { input: unknown }) => JSON.stringify(run.input) === '{"playerId":7}')).toEqual([]);
   });
 });
 

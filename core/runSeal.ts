@@ -1,0 +1,93 @@
+import { Keyring } from './crypto';
+import { isRecord, type NodeResult, type RunError } from './workflows/types';
+
+/**
+ * Run records at rest (docs/security.md "Run records"). A run's trigger payload is sealed into `input` when it
+ * begins, and what it produced — the run's output, every node's output and error, the run error's message — into
+ * one ciphertext in `output` when it ends: one encryption per write. What stays in the clear is what a list of runs
+ * shows: each node's id, status and duration, and the run error's code and node. Both ciphertexts are bound to the
+ * operator and the run id, so one cannot be moved to another run or tenant and still open.
+ */
+
+/** A run's sealed parts, as `output` holds them: the output and, by node id, each node's output and error. */
+interface SealedResult {
+  output: unknown;
+  nodes: Record<string, { output?: unknown; error?: RunError }>;
+  errorMessage: string | null;
+}
+
+export interface StoredRunParts {
+  input: unknown;
+  output: unknown;
+  nodes: NodeResult[];
+  error: RunError | null;
+}
+
+const contextOf = (operatorId: string, runId: string, part: 'input' | 'result') => `${operatorId}:run:${runId}:${part}`;
+
+/** The marker erasure leaves in a run's sealed parts (`{ _redacted: true }`, as on erased events). */
+export const REDACTED = Object.freeze({ _redacted: true });
+
+export function sealRunInput(keyring: Keyring, operatorId: string, runId: string, input: unknown): string {
+  return keyring.encryptJson(input ?? null, contextOf(operatorId, runId, 'input'));
+}
+
+/** Splits a finished run's outcome into what is stored in the clear and one ciphertext of the rest. */
+export function sealRunResult(keyring: Keyring, operatorId: string, runId: string, result: { output: unknown; nodes: NodeResult[]; error: RunError | null }) {
+  const sealed: SealedResult = { output: result.output ?? null, nodes: {}, errorMessage: result.error?.message ?? null };
+  for (const node of result.nodes) {
+    if (node.output !== undefined || node.error !== undefined) sealed.nodes[node.id] = { ...(node.output !== undefined ? { output: node.output } : {}), ...(node.error ? { error: node.error } : {}) };
+  }
+  return {
+    output: keyring.encryptJson(sealed, contextOf(operatorId, runId, 'result')),
+    nodes: result.nodes.map(nodeSummary),
+    error: result.error ? errorSummary(result.error) : null,
+  };
+}
+
+/** A node as a list shows it: no output, no error text. */
+export function nodeSummary(node: NodeResult): NodeResult {
+  return { id: node.id, status: node.status, durationMs: node.durationMs };
+}
+
+/** What a list shows of a run error instead of its message, which may quote the data. */
+export const SEALED_MESSAGE = 'Sealed: read this run (GET /workflows-api/runs/:runId) for the message';
+
+/** A run error as stored in the clear: its code and node; the message is sealed with the result. */
+export function errorSummary(error: RunError): Omit<RunError, 'message'> {
+  return { code: error.code, ...(error.nodeId !== undefined ? { nodeId: error.nodeId } : {}) };
+}
+
+/**
+ * Opens a stored run for the one caller allowed to read it whole. Rows written before sealing (plaintext
+ * `input`, `output`, `nodes`, `error`) and rows erasure redacted read as they are stored.
+ */
+export function openRunParts(keyring: Keyring, operatorId: string, runId: string, stored: StoredRunParts): StoredRunParts {
+  const input = Keyring.isCiphertext(stored.input) ? keyring.decryptJson(stored.input, contextOf(operatorId, runId, 'input')) : stored.input;
+  if (!Keyring.isCiphertext(stored.output)) {
+    return { input, output: stored.output, nodes: stored.nodes, error: stored.error ? { ...stored.error, message: stored.error.message ?? '' } : null };
+  }
+  const sealed = keyring.decryptJson(stored.output, contextOf(operatorId, runId, 'result')) as SealedResult;
+  return {
+    input,
+    output: sealed.output,
+    nodes: stored.nodes.map((node) => ({ ...node, ...sealed.nodes[node.id] })),
+    error: stored.error ? { ...stored.error, message: sealed.errorMessage ?? '' } : null,
+  };
+}
+
+/**
+ * The entity a run is about, named by its trigger payload: an internal event's `entity.externalId`, or a top-level
+ * `externalId` (a manual, webhook or MCP run given one). Kept in the clear (`workflow_runs.subject_external_id`),
+ * as `entities.external_id` is, so erasing that entity finds its runs without opening every ciphertext.
+ */
+export function runSubjectOf(payload: unknown): string | null {
+  if (!isRecord(payload)) return null;
+  const entity = payload.entity;
+  if (isRecord(entity) && typeof entity.externalId === 'string') return entity.externalId;
+  for (const key of ['externalId', 'external_id'] as const) {
+    const value = payload[key];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return null;
+}
