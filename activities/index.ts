@@ -10,6 +10,8 @@ import { createIngestActivities } from './ingest';
 import { createRetentionActivities } from './retention';
 import { createEmailActivities } from './email';
 import { createGatewayActivities } from './gateway';
+import { instrumentEnds } from './instrumented';
+import { noActivityMetrics, type ActivityMetrics } from './metrics';
 
 export interface ActivityDeps {
   db: Db;
@@ -18,6 +20,8 @@ export interface ActivityDeps {
   keyring: Keyring;
   /** Lets the outbox sweep start event runs through `temporal/`; the worker provides it. */
   startEventRun?: StartEventRun;
+  /** The worker's metrics (docs/metrics.md); none when absent. */
+  metrics?: ActivityMetrics;
 }
 
 /**
@@ -25,15 +29,17 @@ export interface ActivityDeps {
  * input object; business failures throw `ApplicationFailure.create({ nonRetryable: true })`.
  */
 export function createActivities(deps: ActivityDeps) {
-  return {
+  const metrics = deps.metrics ?? noActivityMetrics;
+  const activities = {
     ...createDiagnosticsActivities(deps),
     ...createIngestActivities(deps),
     ...createRetentionActivities(deps),
     ...createEmailActivities(deps),
-    ...createGatewayActivities(deps),
+    ...createGatewayActivities({ ...deps, metrics }),
     ...createAnalyticsActivities(deps),
     ...createAutomationActivities(deps),
   };
+  return { ...activities, ...instrumentEnds(activities, { db: deps.db, metrics }) };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

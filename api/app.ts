@@ -58,6 +58,7 @@ export function createApp(deps: AppDeps): Koa {
   app.silent = true;
   app.use(stripFunctionsPrefix());
   app.use(requestContext(deps.logger));
+  if (deps.metrics) app.use(deps.metrics.http);
   app.use(corsFor(deps.config.allowedOrigins));
   app.use(errorHandler());
   app.use(jsonBody(deps.config.BODY_LIMIT_BYTES, (path) => path.startsWith(`${WEBHOOK_RECEIVER_PREFIX}/`)));

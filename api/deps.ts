@@ -5,6 +5,7 @@ import type { Db } from '../db/knex';
 import type { TemporalClient } from '../temporal/client';
 import type { AppCaches } from './caches';
 import type { KeyUsageTracker } from './keyUsageTracker';
+import type { ApiMetrics } from './metrics/apiMetrics';
 import type { RateLimits } from './rateLimits';
 
 /** Everything a route needs, built once per process and passed down explicitly. */
@@ -22,4 +23,6 @@ export interface AppDeps {
   jwtSecret: string;
   /** AES-256-GCM keyring for PII and credentials. */
   keyring: Keyring;
+  /** Present when METRICS_PORT is set: the registry the metrics listener serves. */
+  metrics?: ApiMetrics;
 }

@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   const deps = await buildAppDeps(config, logger, db);
   await ensurePlatformSchedules(deps.temporal);
   const api = await startApiServer(deps);
-  logger.info({ url: api.url }, 'API listening');
+  logger.info({ url: api.url, metrics: api.metricsUrl ?? null }, 'API listening');
   const stop = async () => {
     await api.close();
     process.exit(0);

@@ -53,6 +53,8 @@ export class RateLimits {
   constructor(
     private readonly db: Db,
     private readonly limitsPerMinute: Record<RateLimitClass, number>,
+    /** Told of every refusal (the metrics' refusal counter). */
+    private readonly onRefusal?: (name: RateLimitClass) => void,
   ) {
     for (const [name, points] of Object.entries(limitsPerMinute) as Array<[RateLimitClass, number]>) {
       this.fallback.set(name, new RateLimiterMemory({ keyPrefix: name, points, duration: WINDOW_MS / 1000 }));
@@ -71,7 +73,10 @@ export class RateLimits {
           lease.remaining -= 1;
           return { allowed: true, retryAfterSeconds: 0 };
         }
-        if (lease.exhausted) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((lease.endsAt - Date.now()) / 1000)) };
+        if (lease.exhausted) {
+          this.onRefusal?.(name);
+          return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((lease.endsAt - Date.now()) / 1000)) };
+        }
       }
       if (!lease.taking) {
         lease.taking = this.take(key, limit, lease).finally(() => {
@@ -111,7 +116,10 @@ export class RateLimits {
       await this.fallback.get(name)!.consume(subject);
       return { allowed: true, retryAfterSeconds: 0 };
     } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
+      if (rejection instanceof RateLimiterRes) {
+        this.onRefusal?.(name);
+        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
+      }
       throw rejection;
     }
   }

@@ -31,6 +31,11 @@ const envSchema = z.object({
   APP_URL: z.url().optional(),
   DATA_DIR: z.string().min(1).default('.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** The API's Prometheus listener, apart from the public port (docs/metrics.md): unset = none, 0 = a free port. */
+  METRICS_PORT: port.optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /** The worker's Temporal SDK Prometheus exporter (with the worker's own series), on METRICS_HOST; unset = none. A fixed port: the exporter does not say which one 0 picked. */
+  WORKER_METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
 
   DATABASE_URL: optionalString.pipe(z.url().optional()),
   DATABASE_POOL_MAX: positiveInt.default(20),

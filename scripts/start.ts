@@ -13,6 +13,9 @@ import { buildAppDeps, startApiServer } from '../services/runtime';
 import { ensurePlatformSchedules } from '../temporal/platformSchedules';
 import { createWorker } from '../worker/worker';
 
+const DEFAULT_METRICS_PORT = 9464;
+const DEFAULT_WORKER_METRICS_PORT = 9465;
+
 async function main(): Promise<void> {
   const base = loadConfig();
   const logger = createLogger(base.LOG_LEVEL);
@@ -22,6 +25,9 @@ async function main(): Promise<void> {
     DATABASE_URL: stack.databaseUrl,
     TEMPORAL_ADDRESS: stack.temporalAddress,
     TEMPORAL_UI_URL: base.TEMPORAL_UI_URL ?? stack.temporalUiUrl ?? undefined,
+    // Metrics on by default here, on loopback listeners apart from the dashboard's port (docs/metrics.md).
+    METRICS_PORT: String(base.METRICS_PORT ?? DEFAULT_METRICS_PORT),
+    WORKER_METRICS_PORT: String(base.WORKER_METRICS_PORT ?? DEFAULT_WORKER_METRICS_PORT),
   });
 
   let stopping = false;
@@ -59,6 +65,7 @@ async function main(): Promise<void> {
     say(`API          ${api.url}   (health: ${api.url}/healthz, OpenAPI: ${api.url}/openapi.json)`);
     if (stack.temporalUiUrl) say(`Temporal UI  ${stack.temporalUiUrl}`);
     say(`Temporal     ${stack.temporalAddress}  task queue "${config.TEMPORAL_TASK_QUEUE}"`);
+    say(`Metrics      ${api.metricsUrl ?? '(off)'}   (worker and Temporal SDK: http://${config.METRICS_HOST}:${config.WORKER_METRICS_PORT}/metrics)`);
     say('Press Ctrl-C to stop.');
   } catch (error) {
     logger.fatal({ err: { message: (error as Error).message, stack: (error as Error).stack } }, 'start failed');

@@ -8,14 +8,20 @@ import { startEventRun } from '../temporal/automationRuns';
 import { temporalClientOnWorker, type TemporalClient } from '../temporal/client';
 import { platformDataConverter } from '../temporal/dataConverter';
 import { startEventDispatcher } from './eventDispatcher';
+import { createWorkerMetrics, workerTelemetry } from './metrics';
 
 let runtimeInstalled = false;
 
-/** Routes the SDK's own log lines (warnings and up) into our structured logger; once per process. */
-function installRuntimeLogger(logger: Logger): void {
+/**
+ * Routes the SDK's own log lines (warnings and up) into our structured logger and, with WORKER_METRICS_PORT, starts
+ * the runtime's Prometheus exporter; once per process, before its first connection.
+ */
+function installRuntimeLogger(logger: Logger, config: Config): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
+  const telemetryOptions = workerTelemetry(config);
   Runtime.install({
+    ...(telemetryOptions ? { telemetryOptions } : {}),
     logger: new DefaultLogger('WARN' as LogLevel, (entry) => {
       const level = entry.level === 'ERROR' ? 'error' : 'warn';
       logger[level]({ temporal: entry.meta }, entry.message);
@@ -39,7 +45,7 @@ export interface RunningWorker {
  * dispatcher (LISTEN on the outbox), so every worker shares the dispatch of event-driven triggers.
  */
 export async function createWorker(options: { config: Config; db: Db; logger: Logger; address: string; databaseUrl: string }): Promise<RunningWorker> {
-  installRuntimeLogger(options.logger);
+  installRuntimeLogger(options.logger, options.config);
   const connection = await NativeConnection.connect({ address: options.address });
   const keyring = resolveKeyring(options.config);
   const namespace = options.config.TEMPORAL_NAMESPACE;
@@ -54,7 +60,7 @@ export async function createWorker(options: { config: Config; db: Db; logger: Lo
     // On shutdown, in-flight activities get 10 s to finish, then are cancelled (Temporal retries them elsewhere).
     shutdownGraceTime: '10 seconds',
     shutdownForceTime: '20 seconds',
-    activities: createActivities({ db: options.db, config: options.config, logger: options.logger, keyring, startEventRun: startRun }),
+    activities: createActivities({ db: options.db, config: options.config, logger: options.logger, keyring, startEventRun: startRun, metrics: createWorkerMetrics() }),
     ...(options.config.WORKFLOW_BUNDLE_PATH
       ? { workflowBundle: { codePath: options.config.WORKFLOW_BUNDLE_PATH } }
       : { workflowsPath: require.resolve('../workflows') }),

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../../core/config';
 import type { Keyring } from '../../core/crypto';
 import type { Db } from '../../db/knex';
+import type { ActivityMetrics } from '../metrics';
 import { findConnection } from '../../db/queries/connections';
 import type { GatewayCallInput, GatewayCallResult, GatewayLimits } from '../../workflows/contracts';
 import { isIdempotentMethod, prepareGatewayCall } from './prepare';
@@ -12,7 +13,7 @@ import type { ConnectorBlueprint, PreparedGatewayCall } from './types';
 export type GatewayCallOutcome = { kind: 'sent'; result: GatewayCallResult } | { kind: 'prepared'; prepared: PreparedGatewayCall };
 
 /** The gateway's activities: resolve a call and send it when a repeat is harmless (local), or send a resolved POST once. */
-export function createGatewayActivities(deps: { db: Db; config: Config; logger: Logger; keyring: Keyring }) {
+export function createGatewayActivities(deps: { db: Db; config: Config; logger: Logger; keyring: Keyring; metrics: ActivityMetrics }) {
   const logger = deps.logger.child({ area: 'gateway' });
   const connectors = new Map<string, ConnectorBlueprint>();
   return {

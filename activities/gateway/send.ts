@@ -7,6 +7,7 @@ import { credentialsContext, outboundAuth, type ConnectionCredentials } from '..
 import { urlOf } from '../../core/gateway/requestPlan';
 import { toCanonicalFields } from '../../core/gateway/schemaMap';
 import type { Db } from '../../db/knex';
+import { gatewayOutcomeOf, type ActivityMetrics } from '../metrics';
 import { admitCall, recordProviderFailure, recordProviderSuccess } from '../../db/queries/circuitBreakers';
 import { recordGatewayCall } from './record';
 import { addressPolicy, DestinationNotAllowedError, ResponseTooLargeError, safeFetch, type OutboundResponse } from './safeFetch';
@@ -18,6 +19,7 @@ export interface SendDeps {
   config: Config;
   logger: Logger;
   keyring: Keyring;
+  metrics: ActivityMetrics;
 }
 
 function parseBody(response: OutboundResponse): unknown {
@@ -60,8 +62,10 @@ export async function sendGatewayRequest(deps: SendDeps, input: SendGatewayReque
   const { plan } = prepared;
   const attempt = activityInfo().attempt;
   const retryable = input.idempotent && attempt < limits.maxAttempts;
-  const record = (ok: boolean, status: number | null, latencyMs: number, code?: string) =>
-    recordGatewayCall(deps, { ...input, method: plan.method, path: plan.pathTemplate, status, latencyMs, ok, code, attempts: attempt });
+  const record = (ok: boolean, status: number | null, latencyMs: number, code?: string) => {
+    deps.metrics.gatewayCall(prepared.provider, gatewayOutcomeOf(ok, status, code));
+    return recordGatewayCall(deps, { ...input, method: plan.method, path: plan.pathTemplate, status, latencyMs, ok, code, attempts: attempt });
+  };
 
   const trialLeaseSeconds = Math.ceil(limits.timeoutMs / 1000) + 5;
   const breaker = await admitCall(deps.db, operatorId, prepared.provider, CIRCUIT_OPEN_SECONDS, trialLeaseSeconds);

@@ -6,6 +6,8 @@ import { buildAppDeps, startApiServer } from '../../services/runtime';
 
 export interface TestApp {
   url: string;
+  /** The metrics listener's URL, when the overrides set METRICS_PORT. */
+  metricsUrl?: string;
   deps: AppDeps;
   close(): Promise<void>;
 }
@@ -23,5 +25,5 @@ export async function startTestApp(overrides: Record<string, string> = {}, optio
   const db = createDb(config.DATABASE_URL!, { poolMax: 10, applicationName: 'test-api' });
   const deps = await buildAppDeps(config, logger, db);
   const api = await startApiServer(deps);
-  return { url: api.url, deps, close: api.close };
+  return { url: api.url, ...(api.metricsUrl ? { metricsUrl: api.metricsUrl } : {}), deps, close: api.close };
 }

@@ -1,0 +1,49 @@
+import { Runtime, type TelemetryOptions } from '@temporalio/worker';
+import type { MetricCounter, MetricHistogram } from '@temporalio/common';
+import type { ActivityMetrics } from '../activities/metrics';
+import type { Config } from '../core/config';
+
+const BATCH_SECONDS = [0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800];
+
+/**
+ * The Temporal runtime's Prometheus exporter on METRICS_HOST:WORKER_METRICS_PORT: the SDK's own `temporal_`
+ * series and the worker's `platform_` series, on one listener. Undefined when WORKER_METRICS_PORT is unset.
+ * The runtime takes it once, before the process's first connection.
+ */
+export function workerTelemetry(config: Config): TelemetryOptions | undefined {
+  if (config.WORKER_METRICS_PORT === undefined) return undefined;
+  const host = config.METRICS_HOST.includes(':') ? `[${config.METRICS_HOST}]` : config.METRICS_HOST;
+  return {
+    metrics: {
+      prometheus: {
+        bindAddress: `${host}:${config.WORKER_METRICS_PORT}`,
+        histogramBucketOverrides: { platform_batch_job_duration_seconds: BATCH_SECONDS },
+      },
+    },
+  };
+}
+
+/**
+ * The worker's own series, on the Temporal runtime's meter (exported with the SDK's series, unprefixed; a
+ * no-op when no exporter was installed). Tagged instruments are kept per label set, so a call costs one
+ * lookup and one native `add`.
+ */
+export function createWorkerMetrics(): ActivityMetrics {
+  const meter = Runtime.instance().metricMeter;
+  const gatewayCalls = meter.createCounter('platform_gateway_calls_total', 'calls', 'Gateway calls sent or refused by the worker, by provider origin and outcome');
+  const batchSeconds = meter.createHistogram('platform_batch_job_duration_seconds', 'float', 's', 'Batch jobs from creation to their end, by type and status');
+  const runsFinished = meter.createCounter('platform_automation_runs_finished_total', 'runs', 'Automation runs that ended, by source and status');
+  const tagged = <T>(cache: Map<string, T>, key: string, make: () => T): T => {
+    let instrument = cache.get(key);
+    if (!instrument) cache.set(key, (instrument = make()));
+    return instrument;
+  };
+  const gatewayCache = new Map<string, MetricCounter>();
+  const batchCache = new Map<string, MetricHistogram>();
+  const runCache = new Map<string, MetricCounter>();
+  return {
+    gatewayCall: (provider, outcome) => tagged(gatewayCache, `${provider} ${outcome}`, () => gatewayCalls.withTags({ provider, outcome })).add(1),
+    batchJobFinished: (type, status, seconds) => tagged(batchCache, `${type} ${status}`, () => batchSeconds.withTags({ type, status })).record(seconds),
+    runFinished: (source, status) => tagged(runCache, `${source} ${status}`, () => runsFinished.withTags({ source, status })).add(1),
+  };
+}
