@@ -34,11 +34,14 @@ const row = (name: string, sorted: number[]): Row => ({ name, count: sorted.leng
 
 /** The completion time of the run started by the event with this `reference`, once it finished. */
 async function completedAt(db: Db, workflowId: string, reference: string): Promise<Date | undefined> {
-  const found = await db('workflow_runs')
-    .where({ workflow_id: workflowId })
-    .whereNot({ status: 'running' })
-    .whereRaw(`input -> 'data' ->> 'reference' = ?`, [reference])
-    .first<{ status: string; completed_at: Date; error: unknown } | undefined>('status', 'completed_at', 'error');
+  // A run's payload is sealed (docs/security.md): find it through the event's outbox row and the run's Temporal id.
+  const found = await db('workflow_runs as r')
+    .joinRaw(`JOIN outbox_events o ON r.temporal_workflow_id = 'automation-event-' || r.workflow_id || '-' || o.id`)
+    .join('entity_events as e', 'e.id', 'o.source_event_id')
+    .where({ 'r.workflow_id': workflowId })
+    .whereNot({ 'r.status': 'running' })
+    .whereRaw(`e.data ->> 'reference' = ?`, [reference])
+    .first<{ status: string; completed_at: Date; error: unknown } | undefined>('r.status', 'r.completed_at', 'r.error');
   if (found && found.status !== 'completed') throw new Error(`run for ${reference} ${found.status}: ${JSON.stringify(found.error)}`);
   return found?.completed_at;
 }
