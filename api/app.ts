@@ -18,6 +18,8 @@ import { stripFunctionsPrefix } from './middleware/stripFunctionsPrefix';
 import { createOpenApiRouter } from './openapi/routes';
 import { createOperatorDataRouter } from './operator-data-api/routes';
 import { createPlatformApiRouter } from './platform-api/routes';
+import { isTemporalCodecPath, temporalCodecCors } from './temporal-codec/cors';
+import { createTemporalCodecRouter } from './temporal-codec/routes';
 import { createWebhookReceiverRouter, WEBHOOK_RECEIVER_PREFIX } from './webhook-receiver/routes';
 import { createWorkflowsApiRouter } from './workflows-api/routes';
 
@@ -44,6 +46,7 @@ export function createRouters(deps: AppDeps): Router[] {
     createWorkflowsApiRouter(deps),
     createWebhookReceiverRouter(deps),
     createMcpServerRouter(deps),
+    createTemporalCodecRouter(deps),
   ];
 }
 
@@ -59,7 +62,8 @@ export function createApp(deps: AppDeps): Koa {
   app.use(stripFunctionsPrefix());
   app.use(requestContext(deps.logger));
   if (deps.metrics) app.use(deps.metrics.http);
-  app.use(corsFor(deps.config.allowedOrigins));
+  app.use(corsFor(deps.config.allowedOrigins, isTemporalCodecPath));
+  app.use(temporalCodecCors(deps.config.TEMPORAL_UI_URL));
   app.use(errorHandler());
   app.use(jsonBody(deps.config.BODY_LIMIT_BYTES, (path) => path.startsWith(`${WEBHOOK_RECEIVER_PREFIX}/`)));
   app.use(notFound);

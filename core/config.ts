@@ -48,6 +48,8 @@ const envSchema = z.object({
   TEMPORAL_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(8233),
   TEMPORAL_UI_URL: optionalString.pipe(z.url().optional()),
+  /** Operators whose Owner may decode Temporal payloads at `/temporal-codec` (comma-separated ids; `*`: any Owner, refused in production). */
+  TEMPORAL_CODEC_OPERATORS: optionalString,
   WORKFLOW_BUNDLE_PATH: optionalString,
 
   DATA_ENCRYPTION_KEY: optionalString.pipe(z.string().regex(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, 'must be 32 bytes as 64 hex characters or base64').optional()),

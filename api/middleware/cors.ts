@@ -10,10 +10,11 @@ export const EXPOSED_HEADERS = ['Retry-After', 'X-Request-Id', 'Mcp-Session-Id']
 
 /**
  * CORS for every route, preflight included: the request's origin is echoed when allowed
- * (`ALLOWED_ORIGINS`, default any) and no CORS header is sent for other origins.
+ * (`ALLOWED_ORIGINS`, default any) and no CORS header is sent for other origins. Paths for which `skip`
+ * is true keep a CORS policy of their own (the Temporal codec endpoint).
  */
-export function corsFor(allowedOrigins: '*' | string[]): Middleware {
-  return cors({
+export function corsFor(allowedOrigins: '*' | string[], skip: (path: string) => boolean = () => false): Middleware {
+  const handler = cors({
     origin: (ctx) => {
       const origin = ctx.get('origin');
       if (!origin) return '';
@@ -25,4 +26,5 @@ export function corsFor(allowedOrigins: '*' | string[]): Middleware {
     maxAge: 600,
     keepHeadersOnError: true,
   });
+  return (ctx, next) => (skip(ctx.path) ? next() : handler(ctx, next));
 }

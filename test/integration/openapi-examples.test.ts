@@ -14,6 +14,7 @@ const NO_JSON_SUCCESS = new Set([
   'GET /mcp-server/{operatorId}', // text/event-stream (list changes)
   'GET /mcp-server/events', // text/event-stream
   'POST /auth/v1/logout', // 204, no body
+  'DELETE /temporal-codec/session', // 204, no body
 ]);
 
 const document = JSON.parse(JSON.stringify(buildOpenApiDocument())) as Document;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
+import { codecReadersOf } from '../../api/temporal-codec/access';
 import { Keyring } from '../../core/crypto';
 import { ENCRYPTED_ENCODING, KEY_ID_METADATA, KeyringPayloadCodec } from '../../temporal/payloadCodec';
 
@@ -54,5 +55,14 @@ describe('KeyringPayloadCodec (Temporal payloads sealed with the platform keyrin
     const legacy = defaultPayloadConverter.toPayload({ email: 'old@example.com' });
     const [decoded] = await codec.decode([legacy]);
     expect(decoded).toBe(legacy);
+  });
+});
+
+describe('who may read Temporal payloads (TEMPORAL_CODEC_OPERATORS)', () => {
+  it('a list of operator ids, nobody when unset, any Owner with "*" outside production only', () => {
+    expect(codecReadersOf({ NODE_ENV: 'development', TEMPORAL_CODEC_OPERATORS: ' op_1, op_2 ,' })).toEqual(new Set(['op_1', 'op_2']));
+    expect(codecReadersOf({ NODE_ENV: 'production', TEMPORAL_CODEC_OPERATORS: undefined })).toEqual(new Set());
+    expect(codecReadersOf({ NODE_ENV: 'development', TEMPORAL_CODEC_OPERATORS: '*' })).toBe('*');
+    expect(() => codecReadersOf({ NODE_ENV: 'production', TEMPORAL_CODEC_OPERATORS: '*' })).toThrow(/refused when NODE_ENV=production/);
   });
 });
