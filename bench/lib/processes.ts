@@ -24,7 +24,10 @@ export interface ProcessStack {
   dataDir: string;
   /** Env every spawned API/worker gets (DATABASE_URL, TEMPORAL_ADDRESS, keys, task queue, …). */
   env: Record<string, string>;
-  /** `node --import tsx api/main.ts` on a free port; resolves once `/healthz` answers 200. Output in `dataDir/api-<n>.log`. */
+  /**
+   * `node --import tsx api/main.ts` on a free port (or `extraEnv.PORT`, e.g. the port of the API it replaces); resolves
+   * once `/healthz` answers 200. Output in `dataDir/api-<n>.log`.
+   */
   spawnApi(extraEnv?: Record<string, string>): Promise<ApiProcess>;
   /** `node --import tsx worker/main.ts`; resolves once it prints "worker ready". Output in `dataDir/worker-<n>.log`. */
   spawnWorker(extraEnv?: Record<string, string>): Promise<PlatformProcess>;
@@ -73,8 +76,12 @@ async function waitFor(ready: () => Promise<boolean>, child: ChildProcess, what:
  * and a soak run can read each one's RSS: embedded PostgreSQL and a file-backed Temporal dev server (both
  * restartable), migrations and the workflow bundle prepared once, then as many APIs and workers as asked for.
  */
-export async function startProcessStack(env: Record<string, string> = {}, log: (line: string) => void = () => undefined): Promise<ProcessStack> {
-  const services = await startThrowawayServices({ temporalFile: true, prefix: 'processes', log });
+export async function startProcessStack(
+  env: Record<string, string> = {},
+  log: (line: string) => void = () => undefined,
+  options: { temporalLogLevel?: 'debug' | 'info' | 'warn' | 'error' } = {},
+): Promise<ProcessStack> {
+  const services = await startThrowawayServices({ temporalFile: true, prefix: 'processes', log, ...options });
   const children = new Set<ChildProcess>();
   const killAll = () => {
     for (const child of children) child.kill('SIGKILL');
@@ -115,8 +122,8 @@ export async function startProcessStack(env: Record<string, string> = {}, log: (
       dataDir: services.dir,
       env: stackEnv,
       async spawnApi(extraEnv = {}) {
-        const port = String(await freePort());
-        const { child, logFile } = start('api', { PORT: port, ...extraEnv });
+        const port = extraEnv.PORT ?? String(await freePort());
+        const { child, logFile } = start('api', { ...extraEnv, PORT: port });
         const url = `http://127.0.0.1:${port}`;
         await waitFor(async () => (await fetch(`${url}/healthz`)).status === 200, child, 'API', logFile);
         log(`api pid ${child.pid} at ${url}`);
