@@ -4,20 +4,18 @@
  * own embedded PostgreSQL, Temporal dev server, in-process worker and API; loopback only; bounded in
  * request count and time; stops everything by itself.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { bareWorkflowRoundTrip, runBench } from './lib/baseline';
 import { cpuMeter, formatCpu } from './lib/cpu';
 import { startProfile } from './lib/profile';
 import { benchOperator, post, startBenchStack } from './lib/stack';
 import { measure as measureWithin, percentile, say, type Measured } from './lib/stats';
+import { startSupplier, SUPPLIER_KEY, supplierDocument } from './lib/supplier';
 
 const SEQUENTIAL_REQUESTS = 300;
 const SEQUENTIAL_SLOW_PATH_REQUESTS = 100;
 const CONCURRENT_REQUESTS = 600;
 const CONCURRENCY = 8;
 const PHASE_TIME_LIMIT_MS = 45_000;
-const SUPPLIER_KEY = 'bench-supplier-key';
 
 type Phase = Measured;
 
@@ -29,43 +27,6 @@ async function expectOk(response: Promise<Response>, what: string): Promise<any>
   const text = await answer.text();
   if (!answer.ok) throw new Error(`${what}: HTTP ${answer.status} ${text.slice(0, 200)}`);
   return text ? JSON.parse(text) : undefined;
-}
-
-/** A KYC-like supplier on 127.0.0.1 that checks its API key and answers a small JSON document. */
-async function startSupplier(): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer((request, response) => {
-    request.resume();
-    request.on('end', () => {
-      const authorised = request.headers['x-api-key'] === SUPPLIER_KEY;
-      response.writeHead(authorised ? 200 : 401, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(authorised ? { player_ref: 'p-1', kyc_state: 'approved', checked_on: '2026-01-02T03:04:05Z' } : { error: 'unauthorised' }));
-    });
-  });
-  server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }) };
-}
-
-function supplierDocument(url: string) {
-  return {
-    openapi: '3.0.3',
-    info: { title: 'Bench KYC', version: '1.0.0' },
-    servers: [{ url }],
-    paths: {
-      '/players/{player_ref}/kyc': {
-        get: {
-          operationId: 'getKycStatus',
-          summary: 'KYC status of a player',
-          parameters: [{ name: 'player_ref', in: 'path', required: true, schema: { type: 'string' } }],
-          responses: { 200: { description: 'Status' } },
-        },
-      },
-      '/verifications': { post: { operationId: 'createVerification', summary: 'Start a verification', responses: { 200: { description: 'Started' } } } },
-    },
-    components: { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } } },
-    security: [{ key: [] }],
-  };
 }
 
 function report(name: string, phase: Phase) {
