@@ -28,6 +28,8 @@ async function main(): Promise<void> {
     // Metrics on by default here, on loopback listeners apart from the dashboard's port (docs/metrics.md).
     METRICS_PORT: String(base.METRICS_PORT ?? DEFAULT_METRICS_PORT),
     WORKER_METRICS_PORT: String(base.WORKER_METRICS_PORT ?? DEFAULT_WORKER_METRICS_PORT),
+    // A local stack: any Owner may read sealed Temporal payloads in the UI (docs/temporal-codec.md); production lists operator ids.
+    TEMPORAL_CODEC_OPERATORS: base.TEMPORAL_CODEC_OPERATORS ?? (base.NODE_ENV === 'production' ? undefined : '*'),
   });
 
   let stopping = false;
@@ -63,7 +65,7 @@ async function main(): Promise<void> {
     say('');
     say(`Dashboard    ${api.url}/   ← open this in a browser`);
     say(`API          ${api.url}   (health: ${api.url}/healthz, OpenAPI: ${api.url}/openapi.json)`);
-    if (stack.temporalUiUrl) say(`Temporal UI  ${stack.temporalUiUrl}`);
+    if (stack.temporalUiUrl) say(`Temporal UI  ${stack.temporalUiUrl}   (payloads sealed; an Owner reads them through ${api.url}/temporal-codec: docs/temporal-codec.md)`);
     say(`Temporal     ${stack.temporalAddress}  task queue "${config.TEMPORAL_TASK_QUEUE}"`);
     say(`Metrics      ${api.metricsUrl ?? '(off)'}   (worker and Temporal SDK: http://${config.METRICS_HOST}:${config.WORKER_METRICS_PORT}/metrics)`);
     say('Press Ctrl-C to stop.');

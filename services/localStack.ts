@@ -39,6 +39,8 @@ export async function startLocalStack(config: Config, log: (line: string) => voi
         uiPort: config.TEMPORAL_UI_PORT,
         dbFile: path.resolve(config.DATA_DIR, 'temporal.sqlite'),
         namespace: config.TEMPORAL_NAMESPACE,
+        // The API listens on HOST:PORT once the stack is up; the UI only calls the codec when a page shows payloads.
+        ...(config.PORT > 0 ? { uiCodecEndpoint: `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}/temporal-codec` } : {}),
         log,
       });
       stops.push(temporal.stop);

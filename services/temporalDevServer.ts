@@ -19,6 +19,8 @@ export interface TemporalDevServerOptions {
   dbFile?: string;
   namespace: string;
   logLevel?: 'debug' | 'info' | 'warn' | 'error';
+  /** The Web UI's remote codec (`--ui-codec-endpoint`): the API's `/temporal-codec`, so an Owner reads sealed payloads there. */
+  uiCodecEndpoint?: string;
   /** Leave out `deploy/temporal-dynamic-config.yaml` (only `bench:temporal`, to time the server's own defaults). */
   serverDefaults?: boolean;
   log: (line: string) => void;
@@ -74,6 +76,7 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
   if (!options.serverDefaults) args.push(...dynamicConfigArgs());
   if (options.uiPort) args.push('--ui-port', String(options.uiPort));
   else args.push('--headless');
+  if (options.uiPort && options.uiCodecEndpoint) args.push('--ui-codec-endpoint', options.uiCodecEndpoint);
   // A file-backed store syncs every commit by default; WAL with NORMAL sync survives a crash of the server and
   // costs one sync per checkpoint instead (a one-activity workflow: ~60 → ~35 ms here).
   if (options.dbFile) args.push('--db-filename', options.dbFile, '--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal');

@@ -5,6 +5,7 @@ import { useLoad } from '../../api/useLoad';
 import { ErrorNotice, Loading, StatusBadge } from '../../components/Status';
 import { temporalRunUrl } from '../../config';
 import { formatDateTime, formatDuration, pretty } from '../../format';
+import { startTemporalCodecSession } from '../../temporalCodec';
 import { Canvas } from './Canvas';
 import type { StepNode } from './graph';
 import { RunStatusContext } from './problems';
@@ -39,7 +40,7 @@ export function RunDetail({ runId, nodes, edges, onChanged }: { runId: string; n
             {temporal && (
               <>
                 {' · '}
-                <a href={temporal} target="_blank" rel="noreferrer">
+                <a href={temporal} target="_blank" rel="noreferrer" onClick={() => void startTemporalCodecSession()}>
                   Open in the Temporal Web UI
                 </a>
               </>
