@@ -8,6 +8,14 @@ const MAX_LANES = 16;
 /** How often a call is tried again on another run or lane (the lane ended, or held the server's 10 in-flight Updates). */
 const LANE_RETRIES = 5;
 
+/** A synchronous call through Temporal that did not finish within its deadline (Temporal or every worker away). */
+export class CallDeadlineError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CallDeadlineError';
+  }
+}
+
 export type GatewayCallOutcome =
   /** The provider answered (2xx or not), or could not be reached after every attempt allowed. */
   | { kind: 'completed'; result: GatewayCallResult }
@@ -119,7 +127,7 @@ export async function runGatewayCall(temporal: { gatewayLanes: GatewayLanes }, c
   const deadlineMs = limits.maxAttempts * (limits.timeoutMs + 7_000) + 15_000;
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`gateway call did not finish within ${deadlineMs} ms`)), deadlineMs);
+    timer = setTimeout(() => reject(new CallDeadlineError(`gateway call did not finish within ${deadlineMs} ms`)), deadlineMs);
   });
   try {
     const result = await Promise.race([temporal.gatewayLanes.call({ ...call, limits }), deadline]);

@@ -1,5 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import { errorFormatFor, type ErrorFormat } from '../areas';
+import { isDependencyOutage, serviceUnavailable } from '../dependencyOutage';
 import { AppError } from '../errors';
 
 const JSONRPC_CODES: Record<string, number> = {
@@ -40,9 +41,13 @@ function describeForLog(error: unknown): Record<string, unknown> {
   return { name: error.name, message: error.message, code: (error as { code?: unknown }).code, stack: error.stack };
 }
 
-/** Koa's own HTTP errors (e.g. from the router) carry a status and `expose`; keep their 4xx meaning. */
+/**
+ * Koa's own HTTP errors (e.g. from the router) carry a status and `expose`; keep their 4xx meaning. PostgreSQL or
+ * Temporal out of reach (directly or as the cause of a handler's 500) is a 503 the client may retry.
+ */
 function fromUnknown(error: unknown): AppError {
-  if (error instanceof AppError) return error;
+  if (error instanceof AppError) return error.status === 500 && isDependencyOutage(error.options.cause) ? serviceUnavailable(error.options.cause) : error;
+  if (isDependencyOutage(error)) return serviceUnavailable(error);
   const status = (error as { status?: unknown }).status;
   if (typeof status === 'number' && status >= 400 && status < 500 && (error as { expose?: boolean }).expose) {
     const codes: Record<number, string> = { 404: 'NOT_FOUND', 405: 'METHOD_NOT_ALLOWED', 413: 'PAYLOAD_TOO_LARGE' };
