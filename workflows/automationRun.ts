@@ -88,7 +88,7 @@ export async function automationRunWorkflow(input: AutomationRunInput): Promise<
           if (node.type === 'action.ai') executed.aiActions += 1;
         }
         const params = (await renderParams(node.params, context)) as Record<string, unknown>;
-        output = await runAction(node, params, { operatorId: input.operatorId, workflowId: input.workflowId });
+        output = await runAction(node, params, { operatorId: input.operatorId, workflowId: input.workflowId, runId });
         lastOutput = output;
       }
       context.nodes[nodeId] = output;

@@ -21,7 +21,8 @@ function parseBody(raw: Buffer, contentType: string | undefined): unknown {
 /**
  * `action.http_request`: one outbound call under the gateway's address policy. A 5xx, 408, 429 or a
  * network error throws a retryable error (Temporal retries the activity); any other non-2xx is a
- * non-retryable `HTTP_<status>` node failure.
+ * non-retryable `HTTP_<status>` node failure. Every attempt carries the same `Idempotency-Key` (run and node), so
+ * delivery is at least once and a receiver that keys on it sees each request once.
  */
 export function createHttpActivity(deps: ActivityDeps) {
   return {
@@ -35,7 +36,9 @@ export function createHttpActivity(deps: ActivityDeps) {
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw nodeFailure('INVALID_URL', 'Only http and https URLs are allowed');
       const hasBody = input.body !== undefined && input.method !== 'GET';
       const headers: Record<string, string> = { accept: 'application/json', ...(input.headers ?? {}) };
-      if (hasBody && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+      const has = (header: string) => Object.keys(headers).some((name) => name.toLowerCase() === header);
+      if (hasBody && !has('content-type')) headers['content-type'] = 'application/json';
+      if (input.idempotencyKey && !has('idempotency-key')) headers['idempotency-key'] = input.idempotencyKey;
       const body = hasBody ? (typeof input.body === 'string' ? input.body : JSON.stringify(input.body)) : undefined;
       let response;
       try {

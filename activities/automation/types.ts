@@ -39,6 +39,11 @@ export interface HttpRequestInput {
   url: string;
   headers?: Record<string, string>;
   body?: unknown;
+  /**
+   * Sent as `Idempotency-Key` (unless the node sets that header itself): `<runId>:<nodeId>`, the same on every
+   * attempt, so a receiver can drop the repeat an activity retry sends after a worker died mid-request.
+   */
+  idempotencyKey?: string;
 }
 
 export interface HttpRequestOutput {

@@ -40,7 +40,7 @@ const str = (value: unknown): string => (typeof value === 'string' ? value : val
  * call) are shielded; HTTP, e-mail and AI activities, which do not heartbeat, finish their current attempt
  * (Temporal's default `WAIT_CANCELLATION_COMPLETED`). Only `action.delay` stops at once.
  */
-export async function runAction(node: WorkflowNode, params: Record<string, unknown>, scope: { operatorId: string; workflowId: string }): Promise<unknown> {
+export async function runAction(node: WorkflowNode, params: Record<string, unknown>, scope: { operatorId: string; workflowId: string; runId: string }): Promise<unknown> {
   const { operatorId } = scope;
   switch (node.type) {
     case 'action.http_request':
@@ -49,6 +49,7 @@ export async function runAction(node: WorkflowNode, params: Record<string, unkno
         url: str(params.url),
         ...(params.headers ? { headers: Object.fromEntries(Object.entries(params.headers as Record<string, unknown>).map(([k, v]) => [k, str(v)])) } : {}),
         ...(params.body === undefined ? {} : { body: params.body }),
+        idempotencyKey: `${scope.runId}:${node.id}`,
       } satisfies HttpRequestInput);
     case 'action.gateway': {
       const result = await CancellationScope.nonCancellable(() =>
