@@ -29,7 +29,7 @@ export interface ThrowawayServices {
  * fault runs. PostgreSQL runs without fsync (nothing here outlives the run); Temporal keeps its state in
  * `dir/temporal.sqlite` when `temporalFile` is set (a restart then keeps every workflow) and in memory otherwise.
  */
-export async function startThrowawayServices(options: { temporalFile?: boolean; prefix?: string; log: (line: string) => void }): Promise<ThrowawayServices> {
+export async function startThrowawayServices(options: { temporalFile?: boolean; prefix?: string; temporalLogLevel?: TemporalDevServerOptions['logLevel']; log: (line: string) => void }): Promise<ThrowawayServices> {
   const dir = mkdtempSync(path.join(os.tmpdir(), `operator-platform-${options.prefix ?? 'bench'}-`));
   chmodSync(dir, 0o755);
   const stops: Array<() => Promise<void>> = [async () => rmSync(dir, { recursive: true, force: true })];
@@ -42,7 +42,7 @@ export async function startThrowawayServices(options: { temporalFile?: boolean; 
     const [pgPort, temporalPort] = await Promise.all([freePort(), freePort()]);
     const binary = await findTemporalCli({ explicitPath: base.TEMPORAL_CLI_PATH, log: options.log });
     const temporalOptions: TemporalDevServerOptions = {
-      binary, port: temporalPort, namespace: base.TEMPORAL_NAMESPACE, logLevel: 'error', log: options.log,
+      binary, port: temporalPort, namespace: base.TEMPORAL_NAMESPACE, logLevel: options.temporalLogLevel ?? 'error', log: options.log,
       ...(options.temporalFile ? { dbFile: path.join(dir, 'temporal.sqlite') } : {}),
     };
     const [pg, firstTemporal] = await Promise.all([
