@@ -12,7 +12,7 @@ export interface SoakFixtures {
 }
 
 /**
- * An operator with the iGaming template, `PLAYERS` players, a connection to the loopback supplier, an MCP tool
+ * An operator with the iGaming template, `PLAYERS` players, the analytics views refreshed once, a connection to the loopback supplier, an MCP tool
  * (manual trigger → `set_state`) and an automation on every `transaction` event (→ `set_state`): the single
  * ingest sends `game_activity` events, which nothing listens to, so only the event kind starts runs.
  */
@@ -24,6 +24,8 @@ export async function prepareSoak(url: string, supplierUrl: string): Promise<Soa
   await post(url, '/operator-data-api/settings', { templateId: IGAMING_TEMPLATE_ID, reportingCurrency: 'EUR' }, key, 'PUT');
   const players = await post(url, '/operator-data-api/batch/entities', Array.from({ length: PLAYERS }, (_, i) => ({ entityType: 'player', externalId: `player-${i}`, data: { country: 'MT' } })), key);
   await waitForJob(url, key, players.data.jobId as string);
+  // From here `/kpis` reads the materialized views, as in production where the `analytics-refresh` Schedule keeps them fresh.
+  await post(url, '/analytics-api/analytics/refresh', {}, key);
 
   const connector = await post(url, '/connections-api/connectors', { name: 'Soak KYC', provider: 'soak', openapi: supplierDocument(supplierUrl), schemaMap: { playerId: 'player_ref', status: 'kyc_state' } }, key);
   const connection = await post(url, '/connections-api/connections', { connectorId: connector.data.id, name: 'soak', credentials: { apiKey: SUPPLIER_KEY } }, key);
