@@ -18,16 +18,19 @@ interface TarnPool {
  */
 export function registerCollectedGauges(registry: Registry, db: Db, logger: Logger): void {
   const failures = new Counter({ name: 'platform_metrics_snapshot_failures_total', help: 'Scrapes whose database snapshot failed (its gauges were left out)', registers: [registry] });
-  let pending: { at: number; snapshot: Promise<MetricsSnapshot | null> } | null = null;
+  // prom-client collects every metric of a scrape at once: the gauges of one scrape join the read in flight.
+  let inFlight: Promise<MetricsSnapshot | null> | null = null;
   const snapshot = (): Promise<MetricsSnapshot | null> => {
-    if (pending && Date.now() - pending.at < 1000) return pending.snapshot;
-    const read = readMetricsSnapshot(db).catch((error: unknown) => {
-      failures.inc();
-      logger.warn({ err: { message: (error as Error).message } }, 'metrics snapshot failed');
-      return null;
-    });
-    pending = { at: Date.now(), snapshot: read };
-    return read;
+    inFlight ??= readMetricsSnapshot(db)
+      .catch((error: unknown) => {
+        failures.inc();
+        logger.warn({ err: { message: (error as Error).message } }, 'metrics snapshot failed');
+        return null;
+      })
+      .finally(() => {
+        inFlight = null;
+      });
+    return inFlight;
   };
   const fromSnapshot = (name: string, help: string, pick: (s: MetricsSnapshot) => number) =>
     new Gauge({
