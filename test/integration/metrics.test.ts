@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import { parseSamples, samplesOf, sumOf, type Sample } from '../../bench/lib/promText';
 import { readMetricsSnapshot } from '../../db/queries/metrics';
-import { freePort } from '../../services/freePort';
+import { freePort, isListening } from '../../services/freePort';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dataClient, waitForJob, type DataClient } from '../helpers/data';
 import { http } from '../helpers/http';
@@ -50,6 +51,8 @@ async function scrapeUntil(url: string, ready: (samples: Sample[]) => boolean, t
 const metricsUrl = () => app.metricsUrl ?? 'http://metrics-listener-missing';
 const apiMetrics = () => scrape(metricsUrl());
 const workerMetricsUrl = () => `http://127.0.0.1:${workerPort}/metrics`;
+/** This machine's first non-loopback IPv4 address: a listener bound to loopback must not answer there. */
+const outside = Object.values(os.networkInterfaces()).flat().find((entry) => entry?.family === 'IPv4' && !entry.internal)?.address;
 
 describe('where /metrics is served', () => {
   it('is not on the public port: 404 NOT_FOUND there, with or without METRICS_PORT', async () => {
@@ -63,6 +66,9 @@ describe('where /metrics is served', () => {
 
   it('is on its own listener, loopback by default, without credentials; anything else there is 404', async () => {
     expect(metricsUrl()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+    const port = Number(new URL(metricsUrl()).port);
+    expect(await isListening(port, '127.0.0.1')).toBe(true);
+    if (outside) expect(await isListening(port, outside)).toBe(false);
     const response = await fetch(metricsUrl());
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -166,6 +172,7 @@ describe('gateway calls, batch jobs and automation runs (worker and API series)'
     const downProvider = new URL(failing.url).origin;
     const samples = await scrapeUntil(workerMetricsUrl(), (s) => sumOf(s, 'platform_gateway_calls_total', { provider: downProvider }) > 0);
     expect(samples.some((sample) => sample.name.startsWith('temporal_'))).toBe(true);
+    if (outside) expect(await isListening(workerPort, outside)).toBe(false);
     expect(sumOf(samples, 'platform_gateway_calls_total', { provider: okProvider, outcome: 'ok' })).toBe(1);
     expect(sumOf(samples, 'platform_gateway_calls_total', { provider: downProvider, outcome: 'http_5xx' })).toBe(1);
 
