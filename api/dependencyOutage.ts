@@ -14,17 +14,18 @@ const GRPC_UNAVAILABLE = new Set([14, 4]);
 const DRIVER_TEXT = /(Connection terminated|Client has encountered a connection error|Knex: Timeout acquiring a connection|timeout exceeded when trying to connect)/;
 
 /**
- * Whether an error (or any error in its `cause` chain) means PostgreSQL or Temporal is unreachable right now,
+ * Whether an error (or any error in its `cause` chain, an AppError's `options.cause` included) means PostgreSQL or Temporal is unreachable right now,
  * rather than a defect: the answer is then a 503 the client may retry, not a 500.
  */
 export function isDependencyOutage(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; depth < 8 && current instanceof Error; depth += 1) {
-    const code = (current as { code?: unknown }).code;
+  // Duck-typed rather than `instanceof Error`: errors made by Node's own modules belong to another realm under jest.
+  let current = error as { code?: unknown; name?: unknown; message?: unknown; details?: unknown; cause?: unknown; options?: { cause?: unknown } } | null | undefined;
+  for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth += 1) {
+    const { code, name, message } = current;
     if (typeof code === 'string' && (NETWORK_CODES.has(code) || PG_UNAVAILABLE.test(code))) return true;
     if (typeof code === 'number' && GRPC_UNAVAILABLE.has(code) && 'details' in current) return true;
-    if (current instanceof CallDeadlineError || current.name === 'KnexTimeoutError' || DRIVER_TEXT.test(current.message)) return true;
-    current = current.cause;
+    if (current instanceof CallDeadlineError || name === 'KnexTimeoutError' || (typeof message === 'string' && DRIVER_TEXT.test(message))) return true;
+    current = (current.cause ?? current.options?.cause) as typeof current;
   }
   return false;
 }

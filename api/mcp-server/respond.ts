@@ -23,9 +23,7 @@ export function sendAccepted(ctx: Context): void {
  * `-32603` with HTTP 500 and no detail.
  */
 export function sendFailure(ctx: Context, caught: unknown, id: JsonRpcId | null): void {
-  const error = !(caught instanceof AppError && caught.status < 500) && isDependencyOutage(caught instanceof AppError ? caught.options.cause : caught)
-    ? serviceUnavailable(caught)
-    : caught;
+  const error = !(caught instanceof AppError && caught.status < 500) && isDependencyOutage(caught) ? serviceUnavailable(caught) : caught;
   if (error instanceof AppError && (error.status < 500 || error.code === 'SERVICE_UNAVAILABLE')) {
     if (error.status >= 500) ctx.state.log?.warn({ err: { message: (error.options.cause as Error | undefined)?.message } }, 'MCP request met a dependency outage');
     for (const [name, value] of Object.entries(error.options.headers ?? {})) ctx.set(name, value);

@@ -80,6 +80,8 @@ describe('a delay survives the worker being killed (durable timer)', () => {
     expect(finished.durationMs).toBeGreaterThanOrEqual(3_000);
     expect(provider.requests).toHaveLength(1);
     expect([provider.requests[0]!.path, provider.requests[0]!.json]).toEqual(['/after-delay', { player: 'p-1', waited: 3 }]);
+    // The same key on every attempt of this node of this run, so a receiver can drop a retry's repeat.
+    expect(provider.requests[0]!.headers['idempotency-key']).toBe(`${runId}:notify`);
 
     await sleep(1_000);
     expect(provider.requests).toHaveLength(1);
