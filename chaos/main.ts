@@ -1,0 +1,83 @@
+/**
+ * `npm run chaos [-- --short] [-- --only 1,3]`: fault runs on a throw-away loopback stack whose API and worker
+ * are separate processes (bench/lib/processes.ts). Each scenario drives real traffic, injects its fault and
+ * checks the outcome in PostgreSQL; one line per scenario, then `N passed, M failed`; exit 1 on any failure.
+ * docs/chaos.md says what each scenario does and what its counts mean.
+ */
+import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { startProcessStack } from '../bench/lib/processes';
+import { createDb } from '../db/knex';
+import { apiKills } from './apiKills';
+import { automationKill } from './automationKill';
+import { formatResult, type ChaosContext, type Scenario, type ScenarioResult } from './lib';
+import { postgresRestart } from './postgresRestart';
+import { temporalRestart } from './temporalRestart';
+import { workerKills } from './workerKills';
+
+const SCENARIOS: Array<[number, string, Scenario]> = [
+  [1, 'worker SIGKILL mid-batch', workerKills],
+  [2, 'API SIGKILL during ingest', apiKills],
+  [3, 'PostgreSQL restart', postgresRestart],
+  [4, 'Temporal restart', temporalRestart],
+  [5, 'worker SIGKILL in a run', automationKill],
+];
+
+/** Copies the API and worker logs out of the throw-away directory before it goes. */
+function keepLogs(dataDir: string): string {
+  const target = path.resolve('.data', 'chaos', new Date().toISOString().replace(/[:.]/g, '-'));
+  mkdirSync(target, { recursive: true });
+  for (const file of readdirSync(dataDir).filter((name) => name.endsWith('.log'))) copyFileSync(path.join(dataDir, file), path.join(target, file));
+  return target;
+}
+
+function flags(argv: string[]): { short: boolean; only: number[] | null; verbose: boolean } {
+  const onlyIndex = argv.indexOf('--only');
+  return {
+    short: argv.includes('--short'),
+    verbose: argv.includes('--verbose'),
+    only: onlyIndex >= 0 ? (argv[onlyIndex + 1] ?? '').split(',').map(Number) : null,
+  };
+}
+
+async function main(): Promise<number> {
+  const options = flags(process.argv.slice(2));
+  const started = Date.now();
+  const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)}s`;
+  const log = (line: string) => {
+    if (options.verbose) process.stderr.write(`[${elapsed()}] ${line}\n`);
+  };
+  process.stdout.write(`chaos${options.short ? ' --short' : ''}: starting PostgreSQL, Temporal, one API and one worker process…\n`);
+  const stack = await startProcessStack({ GATEWAY_ALLOW_PRIVATE_NETWORKS: 'true', BATCH_CHUNK_SIZE: '500', RATE_LIMIT_MCP: '1000000' }, log);
+  const db = createDb(stack.databaseUrl, { poolMax: 4, applicationName: 'chaos-checks' });
+  const results: ScenarioResult[] = [];
+  try {
+    const [api, worker] = await Promise.all([stack.spawnApi(), stack.spawnWorker()]);
+    const context: ChaosContext = { stack, api, worker, db, short: options.short, log };
+    for (const [index, name, scenario] of SCENARIOS) {
+      if (options.only && !options.only.includes(index)) continue;
+      log(`scenario ${index}: ${name}`);
+      const outcome = await scenario(context).catch((error: Error) => ({
+        name, sent: 0, stored: 0, lost: 0, duplicated: 0, fiveXx: 0, recoveryMs: null, failures: [`crashed: ${error.message}`],
+      }));
+      results.push(outcome);
+      process.stdout.write(`${formatResult(index, outcome)}  [${elapsed()}]\n`);
+      for (const failure of outcome.failures.slice(3, 13)) process.stdout.write(`     ${failure}\n`);
+    }
+  } finally {
+    await db.destroy();
+    if (results.some((outcome) => outcome.failures.length > 0)) process.stdout.write(`API and worker logs: ${keepLogs(stack.dataDir)}\n`);
+    await stack.stop();
+  }
+  const failed = results.filter((outcome) => outcome.failures.length > 0).length;
+  process.stdout.write(`${results.length - failed} passed, ${failed} failed\n`);
+  return failed === 0 ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    process.stderr.write(`chaos failed: ${(error as Error).stack}\n`);
+    process.exit(1);
+  },
+);
