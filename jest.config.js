@@ -8,6 +8,7 @@ module.exports = {
   },
   globalSetup: '<rootDir>/test/setup/globalSetup.ts',
   globalTeardown: '<rootDir>/test/setup/globalTeardown.ts',
+  testResultsProcessor: '<rootDir>/test/setup/resultsFile.js',
   testTimeout: 60000,
   maxWorkers: 2,
 };

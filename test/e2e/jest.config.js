@@ -14,6 +14,7 @@ module.exports = {
   },
   globalSetup: '<rootDir>/test/setup/globalSetup.ts',
   globalTeardown: '<rootDir>/test/setup/globalTeardown.ts',
+  testResultsProcessor: '<rootDir>/test/setup/resultsFile.js',
   testTimeout: 120000,
   maxWorkers: 1,
 };
