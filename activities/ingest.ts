@@ -35,7 +35,7 @@ export function createIngestActivities({ db, keyring }: { db: Db; keyring: Keyri
           throw ApplicationFailure.create({ nonRetryable: true, type: 'TEMPLATE_NOT_CONFIGURED', message: 'No template configured; set it with PUT /settings' });
         }
         const baseIndex = input.chunkIndex * input.chunkSize;
-        const items = await loadChunkItems(trx, input.operatorId, input.jobId, baseIndex, input.chunkSize);
+        const items = await loadChunkItems(trx, keyring, input.operatorId, input.jobId, baseIndex, input.chunkSize);
         const result = await ingestChunk(trx, { kind: input.kind, operatorId: input.operatorId, template: settings.templateSchema, keyring, items, baseIndex });
         await recordChunk(trx, input.operatorId, input.jobId, input.chunkIndex, result);
         return { succeeded: result.succeeded, failed: result.failed, alreadyDone: false };

@@ -11,8 +11,8 @@ import { operatorOf, requireTemplate } from './context';
 import { BATCH_LIMITS, JobParams } from './schema';
 
 /**
- * `POST /batch/<kind>`: stores the job with its input and starts its Temporal workflow (workflow id =
- * job id), answering 202 at once. Items are validated one by one by the workflow.
+ * `POST /batch/<kind>`: stores the job with its input, sealed chunk by chunk (core/batchSeal.ts), and starts its
+ * Temporal workflow (workflow id = job id), answering 202 at once. Items are validated one by one by the workflow.
  */
 export async function submitBatchHandler(deps: AppDeps, ctx: Context, kind: BatchKind): Promise<void> {
   const items = ctx.request.body;
@@ -23,8 +23,9 @@ export async function submitBatchHandler(deps: AppDeps, ctx: Context, kind: Batc
   const operatorId = operatorOf(ctx);
   await requireTemplate(deps, operatorId);
   const jobId = prefixedId('job');
-  await insertBatchJob(deps.db, { id: jobId, operatorId, kind, items });
-  const input: BatchIngestInput = { operatorId, jobId, kind, totalItems: items.length, chunkSize: deps.config.BATCH_CHUNK_SIZE };
+  const chunkSize = deps.config.BATCH_CHUNK_SIZE;
+  await insertBatchJob(deps.db, deps.keyring, { id: jobId, operatorId, kind, items, chunkSize });
+  const input: BatchIngestInput = { operatorId, jobId, kind, totalItems: items.length, chunkSize };
   try {
     await startBatchIngest(deps.temporal, input);
   } catch (error) {

@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import { chunksCovering, openBatchItems, sealBatchItems } from '../../core/batchSeal';
+import type { Keyring } from '../../core/crypto';
 import type { Db } from '../knex';
 
 import type { BatchKind } from '../../core/ingestItems';
@@ -32,13 +34,14 @@ export interface ChunkError {
 
 const PUBLIC_COLUMNS = ['id', 'operator_id', 'type', 'status', 'progress', 'total_items', 'output', 'error', 'created_at', 'completed_at'];
 
-export async function insertBatchJob(db: Db, input: { id: string; operatorId: string; kind: BatchKind; items: unknown[] }): Promise<void> {
+/** Stores a job with its items sealed chunk by chunk (core/batchSeal.ts), `chunkSize` the one its workflow reads with. */
+export async function insertBatchJob(db: Db, keyring: Keyring, input: { id: string; operatorId: string; kind: BatchKind; items: unknown[]; chunkSize: number }): Promise<void> {
   await db('batch_jobs').insert({
     id: input.id,
     operator_id: input.operatorId,
     type: JOB_TYPES[input.kind],
     total_items: input.items.length,
-    input: JSON.stringify(input.items),
+    input: JSON.stringify(sealBatchItems(keyring, input.operatorId, input.id, input.items, input.chunkSize)),
   });
 }
 
@@ -51,11 +54,25 @@ export async function markBatchJobRunning(db: Db, operatorId: string, jobId: str
     .update({ status: 'running', started_at: db.raw('coalesce(started_at, now())') });
 }
 
-/** The items of one chunk, read from the stored input without loading the rest of it. */
-export async function loadChunkItems(trx: Knex.Transaction, operatorId: string, jobId: string, start: number, size: number): Promise<unknown[]> {
+/**
+ * Items `[start, start + size)` of a job, opened from the sealed chunks that hold them without reading the rest.
+ * A job stored before sealing (`input` a plain array) is read as stored.
+ */
+export async function loadChunkItems(trx: Knex.Transaction, keyring: Keyring, operatorId: string, jobId: string, start: number, size: number): Promise<unknown[]> {
+  const job = await trx('batch_jobs').where({ id: jobId, operator_id: operatorId })
+    .first<{ kind: string; chunk_size: number | null } | undefined>(trx.raw('jsonb_typeof(input) AS kind'), trx.raw("(input->>'chunkSize')::int AS chunk_size"));
+  if (job?.kind === 'object' && job.chunk_size) {
+    const indexes = chunksCovering(job.chunk_size, start, size);
+    const result = await trx.raw<{ rows: Array<{ sealed: string | null }> }>(
+      `SELECT j.input->'chunks'->>n AS sealed FROM batch_jobs j, unnest(?::int[]) WITH ORDINALITY AS t(n, position)
+        WHERE j.id = ? AND j.operator_id = ? ORDER BY t.position`,
+      [indexes, jobId, operatorId],
+    );
+    return openBatchItems(keyring, operatorId, jobId, job.chunk_size, indexes, result.rows.map((row) => row.sealed), start, size);
+  }
   const result = await trx.raw<{ rows: Array<{ item: unknown }> }>(
     `SELECT t.item FROM batch_jobs j, jsonb_array_elements(j.input) WITH ORDINALITY AS t(item, position)
-      WHERE j.id = ? AND j.operator_id = ? AND t.position > ? AND t.position <= ? ORDER BY t.position`,
+      WHERE j.id = ? AND j.operator_id = ? AND jsonb_typeof(j.input) = 'array' AND t.position > ? AND t.position <= ? ORDER BY t.position`,
     [jobId, operatorId, start, start + size],
   );
   return result.rows.map((row) => row.item);

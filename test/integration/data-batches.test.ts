@@ -1,4 +1,5 @@
 import { startTestApp, type TestApp } from '../helpers/app';
+import { startBatchIngest } from '../../temporal/batchJobs';
 import { dataClient, waitForJob, type DataClient } from '../helpers/data';
 
 let app: TestApp;
@@ -61,6 +62,10 @@ describe('batch jobs on Temporal', () => {
         : { externalId: 'bulk', eventType: 'game_activity', data: { game_id: `g-${i}`, bet_amount: i } },
     );
     const submitted = await client.call('/batch/events', { body });
+    const waiting = await app.deps.db('batch_jobs').where({ operator_id: client.operator.operatorId, id: submitted.body.data.jobId }).first('status', 'input');
+    expect(waiting.status).not.toBe('completed');
+    expect(waiting.input).toEqual({ chunkSize: 400, chunks: Array.from({ length: 5 }, () => expect.stringMatching(/^enc:v1:/)) });
+    expect(JSON.stringify(waiting.input)).not.toContain('game_activity');
     const job = await waitForJob(client, submitted.body.data.jobId);
     expect(job.output.succeeded).toBe(1980);
     expect(job.output.failed).toBe(20);
@@ -70,6 +75,17 @@ describe('batch jobs on Temporal', () => {
     expect(Number(stored[0]!.count)).toBe(1980);
     const chunks = await app.deps.db('batch_job_chunks').where({ job_id: job.id });
     expect(chunks).toHaveLength(5);
+  });
+
+  it('a job stored before batch items were sealed (a plain array) is read as stored, then dropped', async () => {
+    await client.call('/entities', { body: { entityType: 'player', externalId: 'legacy', data: {} } });
+    const jobId = `job_legacy_${Date.now()}`;
+    const items = Array.from({ length: 5 }, (_, i) => ({ externalId: 'legacy', eventType: 'game_activity', data: { game_id: `legacy-${i}`, bet_amount: i } }));
+    await app.deps.db('batch_jobs').insert({ id: jobId, operator_id: client.operator.operatorId, type: 'batch_ingest_events', total_items: 5, input: JSON.stringify(items) });
+    await startBatchIngest(app.deps.temporal, { operatorId: client.operator.operatorId, jobId, kind: 'events', totalItems: 5, chunkSize: 2 });
+    const job = await waitForJob(client, jobId);
+    expect(job.output).toEqual({ succeeded: 5, failed: 0, errors: [] });
+    expect((await app.deps.db('batch_jobs').where({ id: jobId }).first('input')).input).toEqual([]);
   });
 
   it('states: last write per key wins; unknown keys and entities are item errors', async () => {

@@ -14,7 +14,7 @@ import { callGateway, connectSupplier, credentialsFor, KYC_SCHEMA_MAP, kycDocume
  * cannot load). Prints one JSON line with what it found; the test asserts on it.
  *
  * Issue 17's "Done means" (and issue 14's log search): values planted through the public API must not rest in
- * plaintext in PostgreSQL's heap files, Temporal's SQLite database or any log line, and after the entity's erasure
+ * plaintext in PostgreSQL's heap files or WAL segments, Temporal's SQLite database or any log line, and after the entity's erasure
  * no API reads its personal data back. Its own throw-away stack: API and worker as processes logging at debug level
  * to files, PostgreSQL's logging collector on, Temporal's dev server logging at debug, file-backed.
  */
@@ -60,6 +60,7 @@ async function main(): Promise<void> {
     apiKey: '',
   };
   const control = `planted-control-${tag}`;
+  const earlyControl = `planted-early-control-${tag}`;
   const stack: ProcessStack = await startProcessStack({ LOG_LEVEL: 'debug', GATEWAY_ALLOW_PRIVATE_NETWORKS: 'true' }, (line) => { serviceLog.push(line); if (process.env.PLANT_VERBOSE) process.stderr.write(`${line}\n`); }, { temporalLogLevel: 'debug' });
   const db: Db = createDb(stack.databaseUrl, { poolMax: 2 });
   const echo = await startProvider((request) => ({ status: 200, body: { echoed: request.body ? JSON.parse(request.body) : null } }));
@@ -70,6 +71,10 @@ async function main(): Promise<void> {
     const api: ApiProcess = await stack.spawnApi();
     await stack.spawnWorker();
     const pg: Db = createDb(stack.databaseUrl, { poolMax: 2 });
+    // Values deliberately left in plaintext, before anything is planted and after: prove the file search below finds
+    // what is there, in the WAL from the start of the run to its end.
+    await pg.raw('CREATE TABLE plant_control (v text)');
+    await pg.raw('INSERT INTO plant_control VALUES (?)', [earlyControl]);
     const url = api.url;
     const operator = await signupOperator(url, 'Plant Casino');
     planted.apiKey = (await createApiKey(url, operator)).key;
@@ -128,8 +133,6 @@ async function main(): Promise<void> {
     const apiLeaks = reads.filter((read) => read.text.includes(planted.entityEmail)).map((read) => read.text.slice(0, 200));
     expectThat(JSON.stringify((await wf(`/runs/${aboutEntity.body.data.id}`)).body.data.input) === '{"_redacted":true}', 'the run about the entity is redacted');
 
-    // A value deliberately left in plaintext: proves the file search below finds what is there.
-    await pg.raw('CREATE TABLE plant_control (v text)');
     await pg.raw('INSERT INTO plant_control VALUES (?)', [control]);
     await pg.raw('VACUUM FULL');
     await pg.raw('CHECKPOINT');
@@ -145,18 +148,20 @@ async function main(): Promise<void> {
     const controls = {
       heapFiles: heap.length,
       temporalFiles: temporalFiles.length,
+      walFiles: wal.length,
       plaintextFoundInHeap: filesHolding(heap, control).length > 0,
+      plaintextFoundInWal: filesHolding(wal, control).length > 0 && filesHolding(wal, earlyControl).length > 0,
       workflowTypeFoundInTemporal: filesHolding(temporalFiles, 'automationRunWorkflow').length > 0,
       workerReadyFoundInLogs: filesHolding(logs, 'worker ready').length > 0,
     };
 
     const found: Record<string, string[]> = {};
     for (const [name, value] of Object.entries(planted)) {
-      const where = [...filesHolding(heap, value), ...filesHolding(temporalFiles, value), ...filesHolding(logs, value)];
+      const where = [...filesHolding(heap, value), ...filesHolding(wal, value), ...filesHolding(temporalFiles, value), ...filesHolding(logs, value)];
       if (where.length > 0) found[name] = where.map((file) => path.relative(stack.dataDir, file));
     }
-    const inWal = Object.entries(planted).filter(([, value]) => filesHolding(wal, value).length > 0).map(([name]) => name);
-    process.stderr.write(`plant: ${heap.length} heap files, ${temporalFiles.length} Temporal files, ${logs.length} log files (${logs.reduce((sum, file) => sum + readFileSync(file, 'utf8').split('\n').length, 0)} lines); in WAL (not asserted): ${inWal.join(', ') || 'none'}\n`);
+    const walBytes = wal.reduce((sum, file) => sum + statSync(file).size, 0);
+    process.stderr.write(`plant: ${heap.length} heap files, ${wal.length} WAL segments (${Math.round(walBytes / 2 ** 20)} MiB), ${temporalFiles.length} Temporal files, ${logs.length} log files (${logs.reduce((sum, file) => sum + readFileSync(file, 'utf8').split('\n').length, 0)} lines)\n`);
     await pg.destroy();
     process.stdout.write(`${JSON.stringify({ found, apiLeaks, controls })}\n`);
   } finally {
