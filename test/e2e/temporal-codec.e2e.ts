@@ -80,11 +80,8 @@ describe('the Temporal Web UI reads a sealed run through the codec endpoint', ()
     expect(new Set(codecStatuses)).toEqual(new Set([401]));
 
     // The UI's codec settings, as an Owner sets them once in its settings dialog (the dev server cannot).
-    await ui.evaluate((endpoint) => {
-      localStorage.setItem('overrideRemoteCodecConfiguration', 'true');
-      localStorage.setItem('endpoint', JSON.stringify(endpoint));
-      localStorage.setItem('includeCredentials', 'true');
-    }, `${app.url}/temporal-codec`);
+    const settings = { overrideRemoteCodecConfiguration: true, endpoint: `${app.url}/temporal-codec`, includeCredentials: true };
+    await ui.evaluate(`for (const [name, value] of Object.entries(${JSON.stringify(settings)})) localStorage.setItem(name, JSON.stringify(value))`);
     codecStatuses.length = 0;
     await ui.reload();
     await ui.getByText(email).first().waitFor({ timeout: 20_000 });
