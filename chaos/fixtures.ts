@@ -13,6 +13,32 @@ export async function eventAutomation(url: string, key: string, name: string, ev
   return created.data.id as string;
 }
 
+/** A trickle event that fires an automation: a small deposit carrying its client reference. */
+export const markerEvent = { eventType: 'transaction', data: (ref: string) => ({ type: 'deposit', amount: 10, currency: 'EUR', reference: ref }) };
+
+/** An automation fired by every {@link markerEvent}: one `action.set_state` on the event's player. */
+export function markerAutomation(url: string, key: string, name: string): Promise<string> {
+  return eventAutomation(url, key, name, 'entity_event.transaction', [
+    { id: 'mark', type: 'action.set_state', params: { externalId: '{{ trigger.entity.externalId }}', key: 'risk_score', value: '{{ trigger.data.amount }}' } },
+  ]);
+}
+
+/** Waits until every batch job has finished; returns their rows and, when some did not finish in time, why. */
+export async function settleJobs(db: Db, operatorId: string, jobs: string[], timeoutMs: number) {
+  type JobRow = { id: string; status: string; output: { succeeded: number; failed: number } | null };
+  let rows: JobRow[] = [];
+  const error = await waitUntil(async () => {
+    rows = await db('batch_jobs').where({ operator_id: operatorId }).whereIn('id', jobs).select('id', 'status', 'output');
+    return rows.every((row) => row.status === 'completed' || row.status === 'failed') ? true : undefined;
+  }, timeoutMs, 'every batch job finished', 500).then(() => null, (failure: Error) => failure.message);
+  return { rows, error };
+}
+
+/** Why a finished job is not the `completed` job of `size` items it should be, one line each. */
+export function jobProblems(rows: Array<{ id: string; status: string; output: { succeeded: number; failed: number } | null }>, size: number): string[] {
+  return rows.filter((job) => job.status !== 'completed' || job.output?.succeeded !== size || job.output.failed !== 0).map((job) => `job ${job.id} ${job.status} ${JSON.stringify(job.output)}`);
+}
+
 export interface RunTally {
   runs: number;
   completed: number;

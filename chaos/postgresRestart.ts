@@ -1,5 +1,5 @@
 import { post } from '../bench/lib/stack';
-import { dispatchLagMs, eventAutomation, pendingOutbox, settleRuns, storedCounts } from './fixtures';
+import { dispatchLagMs, markerAutomation, markerEvent, pendingOutbox, settleRuns, storedCounts } from './fixtures';
 import { chaosOperator, result, sleep, waitUntil, type Scenario } from './lib';
 import { startEventTraffic, waitForAckAfter } from './traffic';
 
@@ -18,14 +18,10 @@ export const postgresRestart: Scenario = async (context) => {
   const { url } = context.api;
   const { operatorId, key } = await chaosOperator(url);
   await post(url, '/operator-data-api/entities', { entityType: 'player', externalId: 'chaos-pg', data: {} }, key);
-  const workflowId = await eventAutomation(url, key, 'Chaos PG marker', 'entity_event.transaction', [
-    { id: 'mark', type: 'action.set_state', params: { externalId: '{{ trigger.entity.externalId }}', key: 'risk_score', value: '{{ trigger.data.amount }}' } },
-  ]);
+  const workflowId = await markerAutomation(url, key, 'Chaos PG marker');
   const common = { url: () => context.api.url, key, externalId: 'chaos-pg', retryPauseMs: 200 };
   const load = startEventTraffic({ ...common, eventType: 'bonus', data: (ref) => ({ bonus_id: ref }), prefix: 'pg', clients: 8 });
-  const markers = startEventTraffic({
-    ...common, eventType: 'transaction', data: (ref) => ({ type: 'deposit', amount: 10, currency: 'EUR', reference: ref }), prefix: 'pgm', clients: 1, pauseMs: 200,
-  });
+  const markers = startEventTraffic({ ...common, ...markerEvent, prefix: 'pgm', clients: 1, pauseMs: 200 });
   await sleep(2000);
   const faultAt = Date.now();
   await context.stack.restartPostgres(downMs);

@@ -1,5 +1,5 @@
 import { post } from '../bench/lib/stack';
-import { eventAutomation, gatewayFixture, settleRuns, storedCounts } from './fixtures';
+import { gatewayFixture, jobProblems, markerAutomation, markerEvent, settleJobs, settleRuns, storedCounts } from './fixtures';
 import { chaosOperator, request, result, sleep, unclean503, waitUntil, type Answer, type Scenario } from './lib';
 import { startEventTraffic } from './traffic';
 
@@ -20,9 +20,7 @@ export const temporalRestart: Scenario = async (context) => {
   const { url } = context.api;
   const { operatorId, key } = await chaosOperator(url);
   await post(url, '/operator-data-api/entities', { entityType: 'player', externalId: 'chaos-temporal', data: {} }, key);
-  const automation = await eventAutomation(url, key, 'Chaos Temporal marker', 'entity_event.transaction', [
-    { id: 'mark', type: 'action.set_state', params: { externalId: '{{ trigger.entity.externalId }}', key: 'risk_score', value: '{{ trigger.data.amount }}' } },
-  ]);
+  const automation = await markerAutomation(url, key, 'Chaos Temporal marker');
   const manual = (await post(url, '/workflows-api/workflows', {
     name: 'Chaos Temporal test run',
     nodes: [{ id: 'start', type: 'trigger.manual', params: {} }, { id: 'mark', type: 'action.set_state', params: { externalId: 'chaos-temporal', key: 'tested', value: true } }],
@@ -34,10 +32,7 @@ export const temporalRestart: Scenario = async (context) => {
     const body = Array.from({ length: size }, (_, i) => ({ externalId: 'chaos-temporal', eventType: 'bonus', data: { bonus_id: `t-${batch}-${i}` } }));
     jobs.push((await post(url, '/operator-data-api/batch/events', body, key)).data.jobId as string);
   }
-  const markers = startEventTraffic({
-    url: () => context.api.url, key, externalId: 'chaos-temporal', eventType: 'transaction',
-    data: (ref) => ({ type: 'deposit', amount: 10, currency: 'EUR', reference: ref }), prefix: 'tm', clients: 1, pauseMs: 200,
-  });
+  const markers = startEventTraffic({ url: () => context.api.url, key, externalId: 'chaos-temporal', ...markerEvent, prefix: 'tm', clients: 1, pauseMs: 200 });
   const calls: Array<Answer & { at: number; kind: string }> = [];
   let calling = true;
   const caller = (async () => {
@@ -67,14 +62,8 @@ export const temporalRestart: Scenario = async (context) => {
   if (slowest > SYNC_CALL_LIMIT_MS) failures.push(`a synchronous call took ${Math.round(slowest)} ms`);
   // The long outage outlasts the client's gRPC retries (about 20 s), so some call must have taken the 503 path.
   if (!context.short && !calls.some((call) => call.status === 503)) failures.push('no synchronous call met the outage with a 503');
-  const finished = await waitUntil(async () => {
-    const rows = await context.db('batch_jobs').where({ operator_id: operatorId }).whereIn('id', jobs).select('id', 'status', 'output');
-    return rows.every((row) => row.status === 'completed' || row.status === 'failed') ? rows : undefined;
-  }, 180_000, 'batch jobs finished', 500).catch((error: Error) => {
-    failures.push(error.message);
-    return [];
-  });
-  for (const job of finished) if (job.status !== 'completed' || job.output?.succeeded !== size) failures.push(`job ${job.id} ${job.status} ${JSON.stringify(job.output)}`);
+  const jobsSettled = await settleJobs(context.db, operatorId, jobs, 180_000);
+  failures.push(...(jobsSettled.error ? [jobsSettled.error] : []), ...jobProblems(jobsSettled.rows, size));
   const batchAcked = new Set(jobs.flatMap((_, batch) => Array.from({ length: size }, (__, i) => `t-${batch}-${i}`)));
   const batchCounts = await storedCounts(context.db, operatorId, 'bonus_id', batchAcked);
   const markerCounts = await storedCounts(context.db, operatorId, 'reference', markers.acked);

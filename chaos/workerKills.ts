@@ -1,5 +1,6 @@
 import { post } from '../bench/lib/stack';
-import { chaosOperator, request, result, sleep, waitUntil, type Scenario } from './lib';
+import { jobProblems, settleJobs } from './fixtures';
+import { chaosOperator, request, result, waitUntil, type Scenario } from './lib';
 
 /**
  * 1. Worker SIGKILL mid-batch: each batch of events is submitted, the worker is killed once the job has
@@ -39,18 +40,8 @@ export const workerKills: Scenario = async (context) => {
       worstRecoveryMs = Math.max(worstRecoveryMs, Date.now() - killedAt);
     }, () => undefined);
   }
-  const finished = await waitUntil(async () => {
-    const rows = await context.db('batch_jobs').where({ operator_id: operatorId }).whereIn('id', jobs).select('id', 'status', 'output');
-    return rows.every((row) => row.status === 'completed' || row.status === 'failed') ? rows : undefined;
-  }, 240_000, 'every batch job finished', 500).catch((error: Error) => {
-    failures.push(error.message);
-    return [] as Array<{ id: string; status: string; output: { succeeded: number; failed: number } | null }>;
-  });
-  await sleep(200);
-  for (const job of finished) {
-    if (job.status !== 'completed') failures.push(`job ${job.id} ${job.status}`);
-    else if (job.output?.succeeded !== size || job.output.failed !== 0) failures.push(`job ${job.id} output ${JSON.stringify(job.output)}`);
-  }
+  const settled = await settleJobs(context.db, operatorId, jobs, 240_000);
+  failures.push(...(settled.error ? [settled.error] : []), ...jobProblems(settled.rows, size));
   if (killedMidBatch < batches) failures.push(`only ${killedMidBatch} of ${batches} kills fell mid-batch`);
   const [events] = await context.db('entity_events').where({ operator_id: operatorId })
     .select(context.db.raw("count(*)::int AS total, count(DISTINCT data->>'bonus_id')::int AS distinct_ids"));
