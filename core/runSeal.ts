@@ -76,18 +76,28 @@ export function openRunParts(keyring: Keyring, operatorId: string, runId: string
   };
 }
 
+/** Bounds on the strings a payload is searched for entity ids: enough for any trigger payload, cheap for huge ones. */
+const SUBJECT_SEARCH = { depth: 6, strings: 200, length: 256 };
+
 /**
- * The entity a run is about, named by its trigger payload: an internal event's `entity.externalId`, or a top-level
- * `externalId` (a manual, webhook or MCP run given one). Kept in the clear (`workflow_runs.subject_external_id`),
- * as `entities.external_id` is, so erasing that entity finds its runs without opening every ciphertext.
+ * The values of a trigger payload that may name an entity: every string or number (in objects and arrays) up to a
+ * bounded depth and count, `entity.externalId` of an internal event first. The caller keeps those that are the
+ * external id or the id of an entity of the operator (db/queries/workflowRuns.ts): a run is about every entity its
+ * payload names by value, under any key, whatever the trigger (docs/security.md "Which runs erasure reaches").
  */
-export function runSubjectOf(payload: unknown): string | null {
-  if (!isRecord(payload)) return null;
-  const entity = payload.entity;
-  if (isRecord(entity) && typeof entity.externalId === 'string') return entity.externalId;
-  for (const key of ['externalId', 'external_id'] as const) {
-    const value = payload[key];
-    if (typeof value === 'string' && value !== '') return value;
-  }
-  return null;
+export function runSubjectCandidates(payload: unknown): string[] {
+  const found = new Set<string>();
+  if (isRecord(payload) && isRecord(payload.entity) && typeof payload.entity.externalId === 'string') found.add(payload.entity.externalId);
+  const visit = (value: unknown, depth: number): void => {
+    if (found.size >= SUBJECT_SEARCH.strings) return;
+    if (typeof value === 'string') {
+      if (value !== '' && value.length <= SUBJECT_SEARCH.length) found.add(value);
+    } else if (typeof value === 'number' && Number.isFinite(value)) {
+      found.add(String(value));
+    } else if (depth < SUBJECT_SEARCH.depth && (Array.isArray(value) || isRecord(value))) {
+      for (const child of Array.isArray(value) ? value : Object.values(value)) visit(child, depth + 1);
+    }
+  };
+  visit(payload, 0);
+  return [...found];
 }

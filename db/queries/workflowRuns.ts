@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Keyring } from '../../core/crypto';
-import { openRunParts, REDACTED, sealRunInput, sealRunResult, SEALED_MESSAGE, runSubjectOf } from '../../core/runSeal';
+import { openRunParts, REDACTED, runSubjectCandidates, sealRunInput, sealRunResult, SEALED_MESSAGE } from '../../core/runSeal';
 import type { NodeResult, RunError, RunSource, RunStatus, WorkflowRun } from '../../core/workflows/types';
 import type { Db } from '../knex';
 
@@ -16,7 +16,7 @@ export interface RunRow {
   trigger_node_id: string | null;
   temporal_workflow_id: string;
   mcp_request: string | null;
-  subject_external_id: string | null;
+  subject_external_ids: string[] | null;
   input: unknown;
   output: unknown;
   nodes: NodeResult[];
@@ -81,8 +81,26 @@ export interface NewRun {
   reserved: { actions: number; aiActions: number };
 }
 
-/** Inserts a running run; a second insert for the same Temporal workflow id returns the first run and `created: false`. */
+/**
+ * The entities of the operator a trigger payload names by value (their external id or id, under any key), and
+ * whether one of them is already erased.
+ */
+async function subjectsOf(trx: Runner, operatorId: string, payload: unknown): Promise<{ externalIds: string[]; erased: boolean }> {
+  const candidates = runSubjectCandidates(payload);
+  if (candidates.length === 0) return { externalIds: [], erased: false };
+  const rows = await trx('entities').where({ operator_id: operatorId })
+    .where((scope) => scope.whereIn('external_id', candidates).orWhereIn('id', candidates))
+    .select<Array<{ external_id: string; deleted_at: Date | null }>>('external_id', 'deleted_at');
+  return { externalIds: [...new Set(rows.map((row) => row.external_id))].sort(), erased: rows.some((row) => row.deleted_at !== null) };
+}
+
+/**
+ * Inserts a running run; a second insert for the same Temporal workflow id returns the first run and `created: false`.
+ * A run whose payload names an entity already erased is recorded redacted from the start (and stays so when it
+ * finishes): erasure's promise holds for runs started after it too.
+ */
 export async function insertRun(trx: Runner, keyring: Keyring, run: NewRun): Promise<{ row: RunRow; created: boolean }> {
+  const subjects = await subjectsOf(trx, run.operatorId, run.input);
   const inserted = (await trx('workflow_runs')
     .insert({
       id: run.id,
@@ -94,8 +112,8 @@ export async function insertRun(trx: Runner, keyring: Keyring, run: NewRun): Pro
       trigger_node_id: run.triggerNodeId,
       temporal_workflow_id: run.temporalWorkflowId,
       mcp_request: run.mcpRequest ?? null,
-      subject_external_id: runSubjectOf(run.input),
-      input: JSON.stringify(sealRunInput(keyring, run.operatorId, run.id, run.input)),
+      subject_external_ids: subjects.externalIds,
+      input: JSON.stringify(subjects.erased ? REDACTED : sealRunInput(keyring, run.operatorId, run.id, run.input)),
       usage_month: run.usageMonth,
       reserved_actions: run.reserved.actions,
       reserved_ai_actions: run.reserved.aiActions,
@@ -171,7 +189,8 @@ export async function finishRun(
   const sealed = sealRunResult(keyring, operatorId, runId, result);
   const closed = await db.raw<{ rows: RunRow[] }>(
     `WITH closed AS (
-       UPDATE workflow_runs SET status = ?, output = CASE WHEN input = ?::jsonb THEN input ELSE ?::jsonb END, nodes = ?::jsonb, error = ?::jsonb, completed_at = now(),
+       UPDATE workflow_runs SET status = ?, output = CASE WHEN input = ?::jsonb THEN input ELSE ?::jsonb END, nodes = ?::jsonb,
+              error = CASE WHEN input = ?::jsonb THEN jsonb_set(?::jsonb, '{message}', ?::jsonb) ELSE ?::jsonb END, completed_at = now(),
               duration_ms = ${DURATION_MS}
         WHERE operator_id = ? AND id = ? AND status = 'running'
        RETURNING *),
@@ -187,6 +206,9 @@ export async function finishRun(
       JSON.stringify(REDACTED),
       JSON.stringify(sealed.output),
       JSON.stringify(sealed.nodes),
+      JSON.stringify(REDACTED),
+      sealed.error ? JSON.stringify(sealed.error) : null,
+      JSON.stringify(REDACTED_MESSAGE),
       sealed.error ? JSON.stringify(sealed.error) : null,
       operatorId,
       runId,
@@ -202,7 +224,7 @@ export async function finishRun(
 
 /**
  * Erasure's part in runs (spec 3.4, docs/security.md): every run about the entity — named by
- * `subject_external_id`, or, for a row written before that column, by its plaintext payload — loses its trigger
+ * `subject_external_ids`, or, for a row written before that column, by its plaintext payload — loses its trigger
  * payload, its output and every node's output and error to `{ _redacted: true }`; error codes and statuses stay.
  * Returns how many runs it redacted.
  */
@@ -213,8 +235,8 @@ export async function redactEntityRuns(trx: Runner, operatorId: string, external
     .whereNot('input', '@>', trx.raw('?::jsonb', [redacted]))
     .where((scope) =>
       scope
-        .where({ subject_external_id: externalId })
-        .orWhereRaw(`subject_external_id IS NULL AND jsonb_typeof(input) = 'object' AND (input -> 'entity' ->> 'externalId' = ? OR input ->> 'externalId' = ? OR input ->> 'external_id' = ?)`, [externalId, externalId, externalId]),
+        .whereRaw('subject_external_ids @> ARRAY[?]::text[]', [externalId])
+        .orWhereRaw(`subject_external_ids IS NULL AND jsonb_typeof(input) = 'object' AND (input -> 'entity' ->> 'externalId' = ? OR input ->> 'externalId' = ? OR input ->> 'external_id' = ?)`, [externalId, externalId, externalId]),
     )
     .update({
       input: redacted,

@@ -1,8 +1,10 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
+import { IGAMING_TEMPLATE_ID } from '../../core/templates';
 import { REDACTED_MESSAGE } from '../../db/queries/workflowRuns';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { waitForJob } from '../helpers/data';
 import { http } from '../helpers/http';
+import { createWorkflow, mcpOperator, mcpPost, rpc, toolWorkflow } from '../helpers/mcp';
 import { startProvider, type TestProvider } from '../helpers/providerServer';
 import { chain, waitForRuns, workflowsClient, type WorkflowsClient } from '../helpers/workflows';
 
@@ -192,5 +194,83 @@ describe('erasure reaches the copies (spec 3.4, issue 17)', () => {
     expect(JSON.stringify(run)).not.toContain(email);
     expect(finished.status).toBeLessThan(300);
     if (run.error) expect(run.error.message).toBe(REDACTED_MESSAGE);
+  });
+
+  it('finds the runs that name the entity under any key, by its id, or beside another entity, from manual and webhook triggers', async () => {
+    const externalId = `p-${randomUUID()}`;
+    const bystander = `p-${randomUUID()}`;
+    const email = `anykey-${randomUUID()}@example.com`;
+    const created = await acme.call('/entities', { method: 'POST', body: { externalId, entityType: 'player', data: { email } } });
+    expect(created.status).toBe(201);
+    expect((await acme.call('/entities', { method: 'POST', body: { externalId: bystander, entityType: 'player', data: {} } })).status).toBe(201);
+    const manual = await acme.create(chain('Any key', [echoNode(provider, { contact: '{{ trigger.email }}' })]));
+    const payloads = [
+      { player: externalId, email },
+      { customer: { ref: { playerId: externalId } }, email },
+      { players: [bystander, externalId], email },
+      { entityId: created.body.data.id, email },
+    ];
+    const runs = await Promise.all(payloads.map(async (body) => (await acme.wf(`/workflows/${manual.id}/test`, { method: 'POST', body })).body.data));
+    const secret = 'whsec-erasure-0123456789';
+    const hooked = await acme.create({
+      name: 'Hooked',
+      nodes: [{ id: 'hook', type: 'trigger.webhook', params: { secret, name: 'psp' } }, echoNode(provider, { contact: '{{ trigger.email }}' })],
+      edges: [{ from: 'hook', to: 'echo' }],
+    });
+    const body = JSON.stringify({ transfer: { to: externalId }, email });
+    const signature = createHmac('sha256', secret).update(body).digest('hex');
+    const webhook = await http(`${app.url}/webhook-receiver/${hooked.nodes[0].params.webhookId}`, { method: 'POST', rawBody: body, headers: { 'content-type': 'application/json', 'x-service-signature': signature } });
+    expect(webhook.status).toBe(202);
+    const [hookRun] = await waitForRuns(acme, hooked.id, 1);
+    expect(JSON.stringify(hookRun)).toContain(email);
+    const subjects = await app.deps.db('workflow_runs').whereIn('id', [...runs.map((run) => run.id), hookRun.id]).orderBy('started_at').pluck('subject_external_ids');
+    expect(subjects).toEqual([[externalId], [externalId], [bystander, externalId].sort(), [externalId], [externalId]]);
+
+    expect((await acme.call(`/entities/${externalId}`, { method: 'DELETE' })).status).toBe(200);
+    for (const run of [...runs, hookRun]) {
+      const read = await acme.wf(`/runs/${run.id}`);
+      expect(read.body.data).toMatchObject({ input: { _redacted: true }, output: { _redacted: true } });
+      expect(read.text).not.toContain(email);
+      expect(await rawRun(app, run.id)).not.toContain('enc:v1');
+    }
+  });
+
+  it('MCP tools/call: a run about the entity is redacted by its erasure, and a call after erasure naming it is recorded redacted', async () => {
+    const operator = await mcpOperator(app.url);
+    const data = (path: string, options: Parameters<typeof http>[1] = {}) => http(`${app.url}/operator-data-api${path}`, { ...options, token: operator.key });
+    const runOf = (runId: string) => http(`${app.url}/workflows-api/runs/${runId}`, { token: operator.key });
+    expect((await data('/settings', { method: 'PUT', body: { templateId: IGAMING_TEMPLATE_ID } })).status).toBe(200);
+    const externalId = `p-${randomUUID()}`;
+    const [before, after] = [`mcp-before-${randomUUID()}@example.com`, `mcp-after-${randomUUID()}@example.com`];
+    expect((await data('/entities', { method: 'POST', body: { externalId, entityType: 'player', data: { email: before } } })).status).toBe(201);
+    const tool = await createWorkflow(app.url, operator.accessToken, toolWorkflow('Contact player', [echoNode(provider, { contact: '{{ trigger.email }}' })]));
+    const call = (email: string) => mcpPost(app.url, operator.key, rpc('tools/call', { name: tool.mcp_tool_name, arguments: { playerId: externalId, email } }));
+
+    const first = await call(before);
+    expect(first.body.result.isError).toBe(false);
+    expect(first.text).toContain(before);
+    const firstRun = first.body.result._meta.execution_id;
+    expect((await runOf(firstRun)).text).toContain(before);
+
+    expect((await data(`/entities/${externalId}`, { method: 'DELETE' })).status).toBe(200);
+    const erased = await runOf(firstRun);
+    expect(erased.body.data).toMatchObject({ source: 'mcp', input: { _redacted: true }, output: { _redacted: true } });
+    expect(erased.text).not.toContain(before);
+
+    const second = await call(after);
+    expect(second.status).toBe(200);
+    expect(second.body.result.isError).toBe(false);
+    const secondRun = second.body.result._meta.execution_id;
+    expect(provider.requests.some((request) => JSON.stringify(request.json) === JSON.stringify({ contact: after }))).toBe(true);
+    expect(second.text).not.toContain(after);
+    const read = await runOf(secondRun);
+    expect(read.body.data).toMatchObject({ source: 'mcp', status: 'completed', input: { _redacted: true }, output: { _redacted: true } });
+    expect(read.text).not.toContain(after);
+    const list = await http(`${app.url}/workflows-api/workflows/${tool.id}/runs`, { token: operator.key });
+    expect(list.body.data.map((run: any) => run.id).sort()).toEqual([firstRun, secondRun].sort());
+    for (const text of [list.text, await rawRun(app, firstRun), await rawRun(app, secondRun)]) {
+      expect(text).not.toContain(before);
+      expect(text).not.toContain(after);
+    }
   });
 });
