@@ -26,6 +26,12 @@ describe('workflow expressions', () => {
     await expect(evaluate('$sum', context)).resolves.toBeUndefined();
   });
 
+  it('stops a runaway expression by its step budget (the workflow sandbox has no clock), naming it', async () => {
+    await expect(evaluate('($loop := function($n) { $loop($n + 1) }; $loop(0))', context)).rejects.toThrow(/failed: Evaluation exceeded 100000 steps/);
+    await expect(evaluate('$count([1..1000000].($ * 2))', context)).rejects.toThrow(/^Expression "\$count/);
+    await expect(evaluate('$sum([1..1000])', context)).resolves.toBe(500500);
+  });
+
   it('names the failing expression', async () => {
     await expect(evaluate('trigger.name + 1', context)).rejects.toThrow('Expression "trigger.name + 1" failed: The left side of the "+" operator must evaluate to a number');
     await expect(evaluate('trigger.(', context)).rejects.toThrow(/^Invalid expression "trigger.\(": /);
