@@ -6,6 +6,7 @@ import { IGAMING_TEMPLATE_ID } from '../../core/templates';
 import { createDb, type Db } from '../../db/knex';
 import { http } from '../helpers/http';
 import { createApiKey, signupOperator } from '../helpers/identity';
+import { rpc, setMcp, toolWorkflow } from '../helpers/mcp';
 import { startProvider, type ProviderAuth } from '../helpers/providerServer';
 import { callGateway, connectSupplier, credentialsFor, KYC_SCHEMA_MAP, kycDocument, startKycSupplier } from '../helpers/suppliers';
 
@@ -77,8 +78,10 @@ async function main(): Promise<void> {
     await pg.raw('INSERT INTO plant_control VALUES (?)', [earlyControl]);
     const url = api.url;
     const operator = await signupOperator(url, 'Plant Casino');
-    planted.apiKey = (await createApiKey(url, operator)).key;
+    const apiKey = await createApiKey(url, operator);
+    planted.apiKey = apiKey.key;
     const key = planted.apiKey;
+    await setMcp(url, operator, apiKey.id, { mcp_enabled: true, mcp_workflow_allowlist: null });
     const data = (p: string, options: Parameters<typeof http>[1] = {}) => http(`${url}/operator-data-api${p}`, { ...options, token: key });
     const wf = (p: string, options: Parameters<typeof http>[1] = {}) => http(`${url}/workflows-api${p}`, { ...options, token: key });
     expectThat((await data('/settings', { method: 'PUT', body: { templateId: IGAMING_TEMPLATE_ID } })).status === 200, 'status 200');
@@ -100,6 +103,10 @@ async function main(): Promise<void> {
       edges: [{ from: 'start', to: 'echo' }, { from: 'echo', to: 'kyc' }],
     });
 
+    const tool = await create(toolWorkflow('Contact player', [echoNode({ contact: '{{ trigger.email }}' })]));
+    const callTool = () => http(`${url}/mcp-server`, { token: key, body: rpc('tools/call', { name: tool.mcp_tool_name, arguments: { playerId: externalId, email: planted.entityEmail } }) });
+    const mcpBefore = await callTool();
+    expectThat(mcpBefore.body.result?.isError === false && mcpBefore.text.includes(planted.entityEmail), 'an MCP tools/call about the entity completes');
     const aboutEntity = await wf(`/workflows/${byHand.id}/test`, { method: 'POST', body: { id: 'pz', externalId, email: planted.entityEmail } });
     const unrelated = await wf(`/workflows/${byHand.id}/test`, { method: 'POST', body: { id: 'pz', email: planted.runEmail } });
     expectThat(aboutEntity.body.data.status === 'completed' && unrelated.body.data.status === 'completed', 'the test runs complete');
@@ -123,7 +130,10 @@ async function main(): Promise<void> {
 
     expectThat((await data(`/entities/${externalId}`, { method: 'DELETE' })).status === 200, 'status 200');
 
+    const mcpAfter = await callTool();
+    expectThat(mcpAfter.body.result?.isError === false, 'an MCP tools/call naming the erased entity completes');
     const reads = await Promise.all([
+      mcpAfter, wf(`/runs/${mcpBefore.body.result._meta.execution_id}`), wf(`/runs/${mcpAfter.body.result._meta.execution_id}`), wf(`/workflows/${tool.id}/runs`),
       data(`/entities/${externalId}`), data(`/entities/${externalId}/events`), data(`/entities/${externalId}/state`), data(`/batch/jobs/${job.id}`),
       wf(`/workflows/${byHand.id}/runs`), wf(`/workflows/${onEvent.id}/runs`), wf(`/runs/${aboutEntity.body.data.id}`), wf(`/runs/${eventRun.id}`),
       http(`${url}/analytics-api/analytics/players/${externalId}`, { token: key }),
