@@ -53,7 +53,15 @@ export interface HttpRequestOutput {
 }
 
 /** A data action; `workflowId` marks the events it emits as this automation's own (no self-triggering). */
-export type DataWriteInput = { operatorId: string; workflowId: string } & (
+export type DataWriteInput = {
+  operatorId: string;
+  workflowId: string;
+  /**
+   * `<runId>:<nodeId>`: the write claims it in its own transaction, so running it again (a worker died after the
+   * commit and before Temporal recorded the local activity) returns the first write's output instead of writing twice.
+   */
+  idempotencyKey?: string;
+} & (
   | { kind: 'state'; externalId: string; key: string; value: unknown }
   | { kind: 'event'; externalId: string; eventType: string; data: unknown }
   | { kind: 'entity'; entityType: string; externalId: string; data: unknown }

@@ -42,6 +42,7 @@ const str = (value: unknown): string => (typeof value === 'string' ? value : val
  */
 export async function runAction(node: WorkflowNode, params: Record<string, unknown>, scope: { operatorId: string; workflowId: string; runId: string }): Promise<unknown> {
   const { operatorId } = scope;
+  const once = { operatorId, workflowId: scope.workflowId, idempotencyKey: `${scope.runId}:${node.id}` };
   switch (node.type) {
     case 'action.http_request':
       return http.automationHttpRequest({
@@ -64,11 +65,11 @@ export async function runAction(node: WorkflowNode, params: Record<string, unkno
       return { status: result.status, data: result.data };
     }
     case 'action.set_state':
-      return writeData({ ...scope, kind: 'state', externalId: str(params.externalId), key: str(params.key), value: params.value });
+      return writeData({ ...once, kind: 'state', externalId: str(params.externalId), key: str(params.key), value: params.value });
     case 'action.record_event':
-      return writeData({ ...scope, kind: 'event', externalId: str(params.externalId), eventType: str(params.eventType), data: params.data });
+      return writeData({ ...once, kind: 'event', externalId: str(params.externalId), eventType: str(params.eventType), data: params.data });
     case 'action.upsert_entity':
-      return writeData({ ...scope, kind: 'entity', entityType: str(params.entityType), externalId: str(params.externalId), data: params.data });
+      return writeData({ ...once, kind: 'entity', entityType: str(params.entityType), externalId: str(params.externalId), data: params.data });
     case 'action.delay': {
       const seconds = Number(params.seconds);
       await sleep(seconds * 1000);
