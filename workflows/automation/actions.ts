@@ -50,7 +50,7 @@ export async function runAction(node: WorkflowNode, params: Record<string, unkno
         url: str(params.url),
         ...(params.headers ? { headers: Object.fromEntries(Object.entries(params.headers as Record<string, unknown>).map(([k, v]) => [k, str(v)])) } : {}),
         ...(params.body === undefined ? {} : { body: params.body }),
-        idempotencyKey: `${scope.runId}:${node.id}`,
+        idempotencyKey: once.idempotencyKey,
       } satisfies HttpRequestInput);
     case 'action.gateway': {
       const result = await CancellationScope.nonCancellable(() =>
