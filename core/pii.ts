@@ -1,4 +1,5 @@
 import { Keyring } from './crypto';
+import type { InternalEvent } from './events';
 import type { TemplateSchema } from './templates';
 
 /** Binds a PII ciphertext to its operator, entity and field, so it cannot be replayed elsewhere. */
@@ -37,4 +38,19 @@ export function openPii(keyring: Keyring, operatorId: string, externalId: string
     opened[field] = Keyring.isCiphertext(value) ? keyring.decryptJson(value, contextOf(operatorId, externalId, field)) : value;
   }
   return opened;
+}
+
+/**
+ * An entity event as an automation's trigger sees it: the entity's sealed fields opened, so a workflow on
+ * `entity.created` can use `{{ trigger.data.email }}`. Safe because everything the run keeps is sealed
+ * again (run records by `core/runSeal.ts`, Temporal by the payload codec). Throws when a field cannot be
+ * opened (an unknown key), so the caller decides what a run gets then.
+ *
+ * @example openEventPii(keyring, event) // { …event, data: { email: 'ada@example.com', country: 'GB' } }
+ */
+export function openEventPii(keyring: Keyring, event: InternalEvent): InternalEvent {
+  const { entity, data } = event;
+  if (!entity || data === null || typeof data !== 'object' || Array.isArray(data)) return event;
+  if (!Object.values(data).some((value) => Keyring.isCiphertext(value))) return event;
+  return { ...event, data: openPii(keyring, event.operatorId, entity.externalId, data as Record<string, unknown>) };
 }

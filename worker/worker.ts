@@ -66,7 +66,7 @@ export async function createWorker(options: { config: Config; db: Db; logger: Lo
       : { workflowsPath: require.resolve('../workflows') }),
   });
   const dispatcher = options.config.EVENT_DISPATCH_ENABLED
-    ? startEventDispatcher({ db: options.db, logger: options.logger, startEventRun: startRun }, options.databaseUrl)
+    ? startEventDispatcher({ db: options.db, logger: options.logger, keyring, startEventRun: startRun }, options.databaseUrl)
     : null;
   return {
     worker,

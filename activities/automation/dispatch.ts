@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
+import type { Keyring } from '../../core/crypto';
 import type { InternalEvent } from '../../core/events';
+import { openEventPii } from '../../core/pii';
 import { evaluate, isTruthy } from '../../core/workflows/expressions';
 import type { Db } from '../../db/knex';
 import { readOutboxEvents } from '../../db/queries/outbox';
@@ -12,6 +14,7 @@ export type StartEventRun = (input: AutomationRunInput & { eventId: string }) =>
 export interface DispatchDeps {
   db: Db;
   logger: Logger;
+  keyring: Keyring;
   startEventRun: StartEventRun;
 }
 
@@ -36,9 +39,21 @@ async function passesFilter(deps: DispatchDeps, workflow: EventWorkflowRow, filt
 const fires = (workflow: EventWorkflowRow, row: PendingOutboxRow) =>
   workflow.operator_id === row.operator_id && workflow.trigger_events.includes(row.event) && row.occurred_at >= workflow.events_since && row.origin_workflow_id !== workflow.id;
 
+/** The event with its entity's sealed fields opened; sealed as stored when a field cannot be opened (its key was retired). */
+function triggerOf(deps: DispatchDeps, event: InternalEvent): InternalEvent {
+  try {
+    return openEventPii(deps.keyring, event);
+  } catch {
+    deps.logger.warn({ eventId: event.id }, 'entity fields of an event could not be opened; its runs see them sealed');
+    return event;
+  }
+}
+
 /** The runs one event starts: each listening workflow once, through its first trigger node whose filter passes. */
-async function runsFor(deps: DispatchDeps, event: InternalEvent, claimed: PendingOutboxRow, workflows: EventWorkflowRow[]): Promise<EventRun[]> {
+async function runsFor(deps: DispatchDeps, stored: InternalEvent, claimed: PendingOutboxRow, workflows: EventWorkflowRow[]): Promise<EventRun[]> {
   const runs: EventRun[] = [];
+  if (!workflows.some((workflow) => fires(workflow, claimed))) return runs;
+  const event = triggerOf(deps, stored);
   for (const workflow of workflows) {
     if (!fires(workflow, claimed)) continue;
     for (const node of workflow.nodes) {
@@ -96,7 +111,7 @@ async function dispatchBatch(deps: DispatchDeps): Promise<{ claimed: number; sta
 /**
  * Dispatches every pending outbox event, batch after batch.
  *
- * @example await dispatchPendingEvents({ db, logger, startEventRun }) // { claimed: 12, started: 3 }
+ * @example await dispatchPendingEvents({ db, logger, keyring, startEventRun }) // { claimed: 12, started: 3 }
  */
 export async function dispatchPendingEvents(deps: DispatchDeps): Promise<{ claimed: number; started: number }> {
   const total = { claimed: 0, started: 0 };

@@ -16,7 +16,7 @@ export function createAutomationActivities(deps: ActivityDeps) {
     /** The `outbox-sweep` Schedule's pass: dispatches whatever the listener missed. */
     async sweepOutboxEvents(): Promise<{ claimed: number; started: number }> {
       if (!deps.startEventRun) throw new Error('the worker was created without a Temporal client');
-      return dispatchPendingEvents({ db: deps.db, logger: deps.logger, startEventRun: deps.startEventRun });
+      return dispatchPendingEvents({ db: deps.db, logger: deps.logger, keyring: deps.keyring, startEventRun: deps.startEventRun });
     },
   };
 }
