@@ -37,10 +37,21 @@ const node = (id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
 const inspector = () => page.getByRole('complementary', { name: 'Selected step' });
 
 /** Drags a connection from one handle to another the way a mouse does (React Flow listens to pointer events). */
+/** A handle's box once the canvas has settled (adding a node re-fits the view, and a box read mid-animation misses). */
+async function settledBox(selector: string): Promise<{ x: number; y: number; width: number; height: number }> {
+  let last = await page.locator(selector).boundingBox();
+  for (let tries = 0; tries < 40; tries += 1) {
+    await page.waitForTimeout(100);
+    const box = await page.locator(selector).boundingBox();
+    if (box && last && box.x === last.x && box.y === last.y) return box;
+    last = box;
+  }
+  throw new Error(`${selector} did not settle`);
+}
+
 async function drag(from: string, to: string): Promise<void> {
-  const start = await page.locator(from).boundingBox();
-  const end = await page.locator(to).boundingBox();
-  if (!start || !end) throw new Error('handle not visible');
+  const start = await settledBox(from);
+  const end = await settledBox(to);
   await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2);
   await page.mouse.down();
   await page.mouse.move(end.x + end.width / 2, end.y + end.height / 2, { steps: 12 });
