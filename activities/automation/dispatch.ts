@@ -52,7 +52,6 @@ function triggerOf(deps: DispatchDeps, event: InternalEvent): InternalEvent {
 /** The runs one event starts: each listening workflow once, through its first trigger node whose filter passes. */
 async function runsFor(deps: DispatchDeps, stored: InternalEvent, claimed: PendingOutboxRow, workflows: EventWorkflowRow[]): Promise<EventRun[]> {
   const runs: EventRun[] = [];
-  if (!workflows.some((workflow) => fires(workflow, claimed))) return runs;
   const event = triggerOf(deps, stored);
   for (const workflow of workflows) {
     if (!fires(workflow, claimed)) continue;

@@ -3,8 +3,7 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { signupOperator, type TestOperator } from '../helpers/identity';
 import { authorised, startProvider, type ProviderAuth, type TestProvider } from '../helpers/providerServer';
 import { kycDocument } from '../helpers/suppliers';
-import { launchBrowser, newPage } from './browser';
-import { checkPage, createTabKey, openFromNav, signIn } from './steps';
+import { checkPage, createTabKey, openFromNav, signedInBrowser } from './steps';
 
 /**
  * The supplier gateway set up from the dashboard: a connector from an uploaded OpenAPI document (a
@@ -26,9 +25,7 @@ beforeAll(async () => {
   });
   app = await startTestApp();
   owner = await signupOperator(app.url, 'Gateway Casino');
-  browser = await launchBrowser();
-  ({ page } = await newPage(browser, app.url));
-  await signIn(page, owner.email, owner.password);
+  ({ browser, page } = await signedInBrowser(app.url, owner));
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Page } from 'playwright-core';
-import { screenshot, seriousViolations } from './browser';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, newPage, screenshot, seriousViolations } from './browser';
 
 export interface Account {
   email: string;
@@ -26,6 +26,14 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+}
+
+/** A browser with one page on the dashboard, signed in as `account` (made through the API beforehand). */
+export async function signedInBrowser(baseURL: string, account: { email: string; password: string }): Promise<{ browser: Browser; page: Page }> {
+  const browser = await launchBrowser();
+  const { page } = await newPage(browser, baseURL);
+  await signIn(page, account.email, account.password);
+  return { browser, page };
 }
 
 /** Opens a page from the main navigation and waits for its heading. */

@@ -2,8 +2,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { http } from '../helpers/http';
 import { signupOperator, type TestOperator } from '../helpers/identity';
-import { launchBrowser, newPage } from './browser';
-import { checkPage, openFromNav, signIn } from './steps';
+import { newPage } from './browser';
+import { checkPage, openFromNav, signedInBrowser } from './steps';
 
 /**
  * The Owner manages API keys (the plaintext shown once and copyable, rename, the last-key guard,
@@ -21,9 +21,7 @@ const memberEmail = `member-${Date.now()}@example.test`;
 beforeAll(async () => {
   app = await startTestApp();
   owner = await signupOperator(app.url, 'Keys and Team Casino');
-  browser = await launchBrowser();
-  ({ page: ownerPage } = await newPage(browser, app.url));
-  await signIn(ownerPage, owner.email, owner.password);
+  ({ browser, page: ownerPage } = await signedInBrowser(app.url, owner));
 });
 afterAll(async () => {
   await browser?.close();

@@ -7,8 +7,8 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { http } from '../helpers/http';
 import { createApiKey, signupOperator, type TestOperator } from '../helpers/identity';
 import { spawnWorker, type WorkerProcess } from '../helpers/worker';
-import { launchBrowser, newPage, screenshot } from './browser';
-import { signIn } from './steps';
+import { screenshot } from './browser';
+import { signedInBrowser } from './steps';
 
 /**
  * An Owner reads a sealed run in the real Temporal Web UI: a dev server of its own with its UI pointed at the
@@ -34,9 +34,7 @@ beforeAll(async () => {
   worker = await spawnWorker(env);
   app = await startTestApp({ ...env, PORT: String(apiPort), HOST: '127.0.0.1', TEMPORAL_UI_URL: uiUrl, TEMPORAL_CODEC_OPERATORS: '*' });
   owner = await signupOperator(app.url, 'Codec Casino');
-  browser = await launchBrowser();
-  ({ page } = await newPage(browser, app.url));
-  await signIn(page, owner.email, owner.password);
+  ({ browser, page } = await signedInBrowser(app.url, owner));
 });
 afterAll(async () => {
   await browser?.close();

@@ -2,8 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { http } from '../helpers/http';
 import { createApiKey, signupOperator, type TestOperator } from '../helpers/identity';
-import { launchBrowser, newPage } from './browser';
-import { checkPage, openFromNav, signIn } from './steps';
+import { checkPage, openFromNav, signedInBrowser } from './steps';
 
 /**
  * An automation designer builds a workflow in the visual editor from a recipe, meets the API's
@@ -24,9 +23,7 @@ beforeAll(async () => {
   key = (await createApiKey(app.url, owner, 'backend')).key;
   await http(`${app.url}/operator-data-api/settings`, { method: 'PUT', token: key, body: { templateId: 'tpl_igaming' } });
   await http(`${app.url}/operator-data-api/entities`, { token: key, body: { entityType: 'player', externalId: 'p-9', data: { country: 'MT' } } });
-  browser = await launchBrowser();
-  ({ page } = await newPage(browser, app.url));
-  await signIn(page, owner.email, owner.password);
+  ({ browser, page } = await signedInBrowser(app.url, owner));
 });
 afterAll(async () => {
   await browser?.close();
