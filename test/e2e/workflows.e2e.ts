@@ -33,7 +33,6 @@ afterAll(async () => {
 const node = (id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
 const inspector = () => page.getByRole('complementary', { name: 'Selected step' });
 
-/** Drags a connection from one handle to another the way a mouse does (React Flow listens to pointer events). */
 /** A handle's box once the canvas has settled (adding a node re-fits the view, and a box read mid-animation misses). */
 async function settledBox(selector: string): Promise<{ x: number; y: number; width: number; height: number }> {
   let last = await page.locator(selector).boundingBox();
@@ -46,12 +45,30 @@ async function settledBox(selector: string): Promise<{ x: number; y: number; wid
   throw new Error(`${selector} did not settle`);
 }
 
+const centre = (box: { x: number; y: number; width: number; height: number }) => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
+
+/**
+ * Drags a connection from one handle to another the way a person does with a mouse (React Flow listens to pointer
+ * events): press on the source, move onto the target, and let go only once the target shows it would accept the
+ * edge (React Flow marks it `connectingto valid`). Under load the view can still shift after the boxes were read, so
+ * the pointer follows the target until it lights up, as a hand would; a connection that never becomes valid fails.
+ */
 async function drag(from: string, to: string): Promise<void> {
-  const start = await settledBox(from);
-  const end = await settledBox(to);
-  await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2);
+  const start = centre(await settledBox(from));
+  await page.mouse.move(start.x, start.y);
   await page.mouse.down();
-  await page.mouse.move(end.x + end.width / 2, end.y + end.height / 2, { steps: 12 });
+  await page.mouse.move(start.x + 12, start.y + 6, { steps: 3 });
+  await page.locator(`${from}.connectingfrom`).waitFor({ state: 'attached', timeout: 5_000 });
+  for (let tries = 0; ; tries += 1) {
+    const end = centre(await settledBox(to));
+    await page.mouse.move(end.x, end.y, { steps: 12 });
+    const lit = await page.locator(`${to}.connectingto.valid`).waitFor({ state: 'attached', timeout: 2_000 }).then(() => true, () => false);
+    if (lit) break;
+    if (tries === 4) {
+      await page.mouse.up();
+      throw new Error(`${to} never accepted the connection from ${from}`);
+    }
+  }
   await page.mouse.up();
 }
 
