@@ -8,7 +8,7 @@ import type { Db } from '../db/knex';
 import { findInviteWithOrganisation } from '../db/queries/invites';
 import { createMailer, type Delivery, type EmailMessage } from './mailer';
 
-import type { InviteEmailInput, InviteEmailResult } from '../workflows/contracts';
+import type { InviteEmailInput, InviteEmailResult } from '../core/workflowContracts';
 
 export type { EmailMessage } from './mailer';
 

@@ -3,11 +3,11 @@ import { batchJobTiming } from '../db/queries/metrics';
 import type { ActivityMetrics } from './metrics';
 import type { BatchJobRef } from './ingest';
 import type { BeginRunInput, BeginRunResult, FinishRunInput } from './automation/types';
-import type { WorkflowRun } from '../core/workflows/types';
+import type { AutomationRunRecord } from '../core/automations/types';
 
 interface Instrumentable {
   beginAutomationRun(input: BeginRunInput): Promise<BeginRunResult>;
-  finishAutomationRun(input: FinishRunInput): Promise<WorkflowRun>;
+  finishAutomationRun(input: FinishRunInput): Promise<AutomationRunRecord>;
   completeBatchJob(input: BatchJobRef): Promise<void>;
   failBatchJob(input: BatchJobRef & { message: string }): Promise<void>;
 }

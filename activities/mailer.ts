@@ -6,7 +6,7 @@ import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Config } from '../core/config';
 
-import type { EmailDelivery as Delivery, EmailMessage } from '../workflows/contracts';
+import type { EmailDelivery as Delivery, EmailMessage } from '../core/workflowContracts';
 
 export type { Delivery, EmailMessage };
 

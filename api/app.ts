@@ -21,7 +21,7 @@ import { createPlatformApiRouter } from './platform-api/routes';
 import { isTemporalCodecPath, temporalCodecCors } from './temporal-codec/cors';
 import { createTemporalCodecRouter } from './temporal-codec/routes';
 import { createWebhookReceiverRouter, WEBHOOK_RECEIVER_PREFIX } from './webhook-receiver/routes';
-import { createWorkflowsApiRouter } from './workflows-api/routes';
+import { createAutomationsRouter } from './automations/routes';
 
 const methodNotAllowed = () => new AppError(405, 'METHOD_NOT_ALLOWED', 'Method not allowed');
 
@@ -43,7 +43,7 @@ export function createRouters(deps: AppDeps): Router[] {
     createGatewayRouter(deps),
     createConnectionsApiRouter(deps),
     createAnalyticsRouter(deps),
-    createWorkflowsApiRouter(deps),
+    createAutomationsRouter(deps),
     createWebhookReceiverRouter(deps),
     createMcpServerRouter(deps),
     createTemporalCodecRouter(deps),

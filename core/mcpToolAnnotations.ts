@@ -1,5 +1,5 @@
-import { reachableFrom } from './workflows/graph';
-import { isAction, type WorkflowDefinition, type WorkflowNode } from './workflows/types';
+import { reachableFrom } from './automations/graph';
+import { isAction, type AutomationDefinition, type AutomationNode } from './automations/types';
 
 /** MCP 2025-06-18 `ToolAnnotations`: hints an agent host uses to decide whether to ask before calling a tool. */
 export interface ToolAnnotations {
@@ -21,7 +21,7 @@ const UNKNOWN_WRITE_OUTSIDE: ToolAnnotations = { readOnlyHint: false, destructiv
  * and each emits an internal event that may fire other workflows, so none is idempotent. `ai` and `send_email`
  * reach services outside the platform; `delay` touches nothing.
  */
-function effectOf(node: WorkflowNode): ToolAnnotations {
+function effectOf(node: AutomationNode): ToolAnnotations {
   switch (node.type) {
     case 'action.http_request': {
       const method = typeof node.params.method === 'string' ? node.params.method.toUpperCase() : '';
@@ -54,7 +54,7 @@ function effectOf(node: WorkflowNode): ToolAnnotations {
  *
  * @example toolAnnotations(def, 'start') // { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true }
  */
-export function toolAnnotations(def: WorkflowDefinition, triggerId: string): ToolAnnotations {
+export function toolAnnotations(def: AutomationDefinition, triggerId: string): ToolAnnotations {
   const reachable = reachableFrom(def, triggerId);
   const effects = def.nodes.filter((node) => reachable.has(node.id) && isAction(node.type)).map(effectOf);
   return {

@@ -1,4 +1,4 @@
-import type { WorkflowRun } from './workflows/types';
+import type { AutomationRunRecord } from './automations/types';
 import { isPlainObject } from './mcpJsonRpc';
 
 /** The subset of JSON Schema an MCP tool's `inputSchema` carries (spec 2.12: type, properties, required). */
@@ -73,13 +73,13 @@ export function stillRunningToolResult(runId: string, elapsedMs: number): ToolCa
 /**
  * The `tools/call` result for a finished (or still running) run: a completed run's output as JSON text, and as
  * `structuredContent` when the tool declares an `outputSchema` (the output then is an object of that schema by
- * construction: core/workflows/runOutput.ts); a failed run's error code and message; a cancelled run as
+ * construction: core/workflows-api/runOutput.ts); a failed run's error code and message; a cancelled run as
  * `RUN_CANCELLED`; a run still going after the wait as `RUN_STILL_RUNNING`, since the caller gets no answer it can
  * act on yet (the run carries on durably and can be read by its id).
  *
  * @example toolResultOf(run, 42, true) // { content: [{ type: 'text', text: '{"ok":true}' }], structuredContent: { ok: true }, isError: false, _meta: { execution_id: 'run_…', duration_ms: 40 } }
  */
-export function toolResultOf(run: WorkflowRun, elapsedMs: number, structured = false): ToolCallResult {
+export function toolResultOf(run: AutomationRunRecord, elapsedMs: number, structured = false): ToolCallResult {
   const durationMs = run.durationMs ?? elapsedMs;
   if (run.status === 'failed') {
     const error = run.error ?? { code: 'RUN_FAILED', message: 'The workflow run failed' };

@@ -1,5 +1,5 @@
 import { Keyring } from './crypto';
-import { isRecord, type NodeResult, type RunError } from './workflows/types';
+import { isRecord, type NodeResult, type RunError } from './automations/types';
 
 /**
  * Run records at rest (docs/security.md "Run records"). A run's trigger payload is sealed into `input` when it
@@ -82,7 +82,7 @@ const SUBJECT_SEARCH = { depth: 6, strings: 200, length: 256 };
 /**
  * The values of a trigger payload that may name an entity: every string or number (in objects and arrays) up to a
  * bounded depth and count, `entity.externalId` of an internal event first. The caller keeps those that are the
- * external id or the id of an entity of the operator (db/queries/workflowRuns.ts): a run is about every entity its
+ * external id or the id of an entity of the operator (db/queries/automationRuns.ts): a run is about every entity its
  * payload names by value, under any key, whatever the trigger (docs/security.md "Which runs erasure reaches").
  */
 export function runSubjectCandidates(payload: unknown): string[] {

@@ -19,7 +19,7 @@ import { createDb, type Db } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
 import { insertApiKey } from '../db/queries/apiKeys';
 import { createOrganisation, findOperator } from '../db/queries/identity';
-import { quotaLimits, setQuotaOverride, usageMonthOf, usageOf } from '../db/queries/workflowUsage';
+import { quotaLimits, setQuotaOverride, usageMonthOf, usageOf } from '../db/queries/automationUsage';
 import { startEmbeddedPostgres } from '../services/embeddedPostgres';
 import { isListening } from '../services/freePort';
 import { databaseUrlOf } from '../services/runtime';

@@ -1,8 +1,8 @@
 import { CancelledFailure, WorkflowExecutionAlreadyStartedError, WorkflowFailedError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { prefixedId } from '../core/ids';
-import type { WorkflowRun } from '../core/workflows/types';
+import type { AutomationRunRecord } from '../core/automations/types';
 import { automationProgressQuery, automationRunWorkflow } from '../workflows/automationRun';
-import type { AutomationProgress, AutomationRunInput, AutomationRunResult } from '../workflows/contracts';
+import type { AutomationProgress, AutomationRunInput, AutomationRunResult } from '../core/workflowContracts';
 
 interface Starter {
   client: Client;
@@ -24,7 +24,7 @@ const PROGRESS_POLL_MS = 150;
  * Starts an automation run without waiting (webhooks) and returns its pre-assigned run id. The run
  * itself checks the automation, the trigger payload and the quota.
  *
- * @example const { runId } = await startAutomationRun(temporal, { operatorId, workflowId, source: 'webhook', input: body, triggerNodeId })
+ * @example const { runId } = await startAutomationRun(temporal, { operatorId, automationId, source: 'webhook', input: body, triggerNodeId })
  */
 export async function startAutomationRun(temporal: Starter, input: StartRunInput): Promise<{ runId: string; handle: WorkflowHandle<typeof automationRunWorkflow> }> {
   const runId = prefixedId('run');
@@ -47,7 +47,7 @@ export async function startEventRun(temporal: Starter, input: AutomationRunInput
   try {
     await temporal.client.workflow.start(automationRunWorkflow, {
       taskQueue: temporal.taskQueue,
-      workflowId: eventRunWorkflowId(input.workflowId, eventId),
+      workflowId: eventRunWorkflowId(input.automationId, eventId),
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
       args: [args],
     });
@@ -84,7 +84,7 @@ function pollProgress(handle: WorkflowHandle<typeof automationRunWorkflow>, onPr
 
 export type RunNowOutcome =
   /** The run ended (completed or failed: `run.status` and `run.error.code` say which), or was refused before any node. */
-  | { kind: 'finished'; run: WorkflowRun }
+  | { kind: 'finished'; run: AutomationRunRecord }
   /** The run was cancelled (`cancelAutomationRun`) and has closed its record as `cancelled`. */
   | { kind: 'cancelled'; runId: string }
   /** Still running after `waitMs`; it carries on durably in Temporal. */
@@ -97,7 +97,7 @@ export type RunNowOutcome =
  * its source, quota-checked and trigger-validated inside the Temporal workflow, which hands back the
  * stored run. `MISSING_TRIGGER_FIELD`, `QUOTA_EXCEEDED` and a node's failure are finished runs.
  *
- * @example const outcome = await runAutomationNow(temporal, { operatorId, workflowId, source: 'mcp', input: args }, { waitMs: 55_000, onProgress })
+ * @example const outcome = await runAutomationNow(temporal, { operatorId, automationId, source: 'mcp', input: args }, { waitMs: 55_000, onProgress })
  */
 export async function runAutomationNow(
   temporal: Starter,

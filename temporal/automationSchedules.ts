@@ -1,23 +1,23 @@
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, type Client } from '@temporalio/client';
-import type { WorkflowNode } from '../core/workflows/types';
+import type { AutomationNode } from '../core/automations/types';
 import { automationRunWorkflow } from '../workflows/automationRun';
-import type { AutomationRunInput } from '../workflows/contracts';
+import type { AutomationRunInput } from '../core/workflowContracts';
 
 /** One Temporal Schedule per `trigger.schedule` node. */
-export const automationScheduleId = (workflowId: string, nodeId: string) => `automation-schedule-${workflowId}-${nodeId}`;
+export const automationScheduleId = (automationId: string, nodeId: string) => `automation-schedule-${automationId}-${nodeId}`;
 
-const scheduleNodes = (nodes: WorkflowNode[]) => nodes.filter((node) => node.type === 'trigger.schedule');
+const scheduleNodes = (nodes: AutomationNode[]) => nodes.filter((node) => node.type === 'trigger.schedule');
 
 /**
- * Makes the Temporal Schedules of a workflow match its definition: one per `trigger.schedule` node
- * while the workflow is active (cron in its IANA timezone), none when it is inactive or deleted
+ * Makes the Temporal Schedules of an automation match its definition: one per `trigger.schedule` node
+ * while the automation is active (cron in its IANA timezone), none when it is inactive or deleted
  * (`next` null). Schedules of nodes that disappeared are deleted, existing ones updated in place.
  *
- * @example await syncAutomationSchedules(temporal, { operatorId, workflowId, previous: old.nodes, next: active ? nodes : null })
+ * @example await syncAutomationSchedules(temporal, { operatorId, automationId, previous: old.nodes, next: active ? nodes : null })
  */
 export async function syncAutomationSchedules(
   temporal: { client: Client; taskQueue: string },
-  input: { operatorId: string; workflowId: string; previous: WorkflowNode[]; next: WorkflowNode[] | null },
+  input: { operatorId: string; automationId: string; previous: AutomationNode[]; next: AutomationNode[] | null },
 ): Promise<void> {
   const { client, taskQueue } = temporal;
   const desired = input.next ? scheduleNodes(input.next) : [];
@@ -25,14 +25,14 @@ export async function syncAutomationSchedules(
   for (const node of scheduleNodes(input.previous)) {
     if (keep.has(node.id)) continue;
     try {
-      await client.schedule.getHandle(automationScheduleId(input.workflowId, node.id)).delete();
+      await client.schedule.getHandle(automationScheduleId(input.automationId, node.id)).delete();
     } catch (error) {
       if (!(error instanceof ScheduleNotFoundError)) throw error;
     }
   }
   for (const node of desired) {
-    const scheduleId = automationScheduleId(input.workflowId, node.id);
-    const args: AutomationRunInput = { operatorId: input.operatorId, workflowId: input.workflowId, source: 'schedule', input: {}, triggerNodeId: node.id };
+    const scheduleId = automationScheduleId(input.automationId, node.id);
+    const args: AutomationRunInput = { operatorId: input.operatorId, automationId: input.automationId, source: 'schedule', input: {}, triggerNodeId: node.id };
     const spec = { cronExpressions: [String(node.params.cron)], timezone: String(node.params.timezone) };
     const action = { type: 'startWorkflow' as const, workflowType: automationRunWorkflow, args: [args] as [AutomationRunInput], taskQueue, workflowId: scheduleId };
     try {

@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { batchIngestWorkflow } from '../workflows/batchIngest';
-import type { BatchIngestInput } from '../workflows/contracts';
+import type { BatchIngestInput } from '../core/workflowContracts';
 
 /**
  * Starts a stored batch job's workflow without waiting; the workflow id is the job id, so a job can

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import type { DiagnosticsResult } from '../workflows/contracts';
+import type { DiagnosticsResult } from '../core/workflowContracts';
 import { diagnosticsWorkflow } from '../workflows/diagnostics';
 
 /**

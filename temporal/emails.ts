@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import type { InviteEmailInput } from '../workflows/contracts';
+import type { InviteEmailInput } from '../core/workflowContracts';
 import { sendInviteEmailWorkflow } from '../workflows/sendEmail';
 
 /**

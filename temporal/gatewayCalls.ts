@@ -1,6 +1,6 @@
 import { ApplicationFailure, Client, WithStartWorkflowOperation, WorkflowNotFoundError } from '@temporalio/client';
 import { isGatewayFailureCode, type GatewayFailureCode } from '../core/gateway/failures';
-import type { GatewayCallInput, GatewayCallResult, GatewayLimits } from '../workflows/contracts';
+import type { GatewayCallInput, GatewayCallResult, GatewayLimits } from '../core/workflowContracts';
 import { gatewayCallUpdate, gatewayLaneWorkflow } from '../workflows/gatewayCall';
 
 /** Lanes per operator in this process: a call takes an idle one, and a new one while fewer exist. */

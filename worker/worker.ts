@@ -2,8 +2,8 @@ import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from 
 import type { Logger } from 'pino';
 import { createActivities } from '../activities';
 import type { Config } from '../core/config';
+import type { Keyring } from '../core/crypto';
 import type { Db } from '../db/knex';
-import { resolveKeyring } from '../services/devSecrets';
 import { startEventRun } from '../temporal/automationRuns';
 import { temporalClientOnWorker, type TemporalClient } from '../temporal/client';
 import { platformDataConverter } from '../temporal/dataConverter';
@@ -42,12 +42,13 @@ export interface RunningWorker {
  * Creates the Temporal worker for the configured task queue with every workflow and activity. It uses
  * a prebuilt workflow bundle when `WORKFLOW_BUNDLE_PATH` is set (tests build it once), and bundles
  * `workflows/` at start otherwise. Unless `EVENT_DISPATCH_ENABLED` is off, the process also runs the event
- * dispatcher (LISTEN on the outbox), so every worker shares the dispatch of event-driven triggers.
+ * dispatcher (LISTEN on the outbox), so every worker shares the dispatch of event-driven triggers. The process
+ * hands in the `keyring` (processes/devSecrets.ts): where secrets come from is its business, not the worker's.
  */
-export async function createWorker(options: { config: Config; db: Db; logger: Logger; address: string; databaseUrl: string }): Promise<RunningWorker> {
+export async function createWorker(options: { config: Config; db: Db; logger: Logger; address: string; databaseUrl: string; keyring: Keyring }): Promise<RunningWorker> {
   installRuntimeLogger(options.logger, options.config);
   const connection = await NativeConnection.connect({ address: options.address });
-  const keyring = resolveKeyring(options.config);
+  const keyring = options.keyring;
   const namespace = options.config.TEMPORAL_NAMESPACE;
   const temporal = temporalClientOnWorker(connection, { namespace, taskQueue: options.config.TEMPORAL_TASK_QUEUE, keyring });
   const startRun = (input: Parameters<typeof startEventRun>[1]) => startEventRun(temporal, input);

@@ -1,12 +1,12 @@
 import { CancellationScope, CancelledFailure, defineQuery, isCancellation, proxyLocalActivities, setHandler, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { evaluate, isTruthy, renderParams, type RunContext } from '../core/workflows/expressions';
-import { GraphIndex, topologicalOrder } from '../core/workflows/graph';
-import { triggerContextOf } from '../core/workflows/triggerPayload';
-import { isAction, isTrigger, type NodeResult, type RunError } from '../core/workflows/types';
+import { evaluate, isTruthy, renderParams, type RunContext } from '../core/automations/expressions';
+import { GraphIndex, topologicalOrder } from '../core/automations/graph';
+import { triggerContextOf } from '../core/automations/triggerPayload';
+import { isAction, isTrigger, type NodeResult, type RunError } from '../core/automations/types';
 import { runAction } from './automation/actions';
 import { nodeErrorOf } from './automation/nodeError';
-import type { AutomationProgress, AutomationRunInput, AutomationRunResult } from './contracts';
+import type { AutomationProgress, AutomationRunInput, AutomationRunResult } from '../core/workflowContracts';
 
 /** Run bookkeeping is a short database write: a local activity, retried, with no task-queue round trip. */
 const { beginAutomationRun, finishAutomationRun } = proxyLocalActivities<Activities>({
@@ -30,9 +30,10 @@ export const automationProgressQuery = defineQuery<AutomationProgress>('automati
  * is always recorded and closed `cancelled`; the cancellation is then rethrown so Temporal, too, shows the
  * workflow cancelled.
  *
- * @example client.workflow.start(automationRunWorkflow, { args: [{ operatorId, workflowId, source: 'manual', input: {} }], … }) // through temporal/automationRuns.ts
+ * @example client.workflow.start(automationRunWorkflow, { args: [{ operatorId, automationId, source: 'manual', input: {} }], … }) // through temporal/automationRuns.ts
  */
-export async function automationRunWorkflow(input: AutomationRunInput): Promise<AutomationRunResult> {
+export async function automationRunWorkflow(started: AutomationRunInput): Promise<AutomationRunResult> {
+  const input = { ...started, automationId: started.automationId ?? started.workflowId ?? '' };
   const info = workflowInfo();
   const runId = input.runId ?? `run_${uuid4().replace(/-/g, '')}`;
   let progress: AutomationProgress = { progress: 0, total: 1, message: 'starting' };
@@ -88,7 +89,7 @@ export async function automationRunWorkflow(input: AutomationRunInput): Promise<
           if (node.type === 'action.ai') executed.aiActions += 1;
         }
         const params = (await renderParams(node.params, context)) as Record<string, unknown>;
-        output = await runAction(node, params, { operatorId: input.operatorId, workflowId: input.workflowId, runId });
+        output = await runAction(node, params, { operatorId: input.operatorId, automationId: input.automationId, runId });
         lastOutput = output;
       }
       context.nodes[nodeId] = output;

@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { BatchIngestInput } from './contracts';
+import type { BatchIngestInput } from '../core/workflowContracts';
 
 const bookkeeping = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',

@@ -1,6 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { DiagnosticsInput, DiagnosticsResult } from './contracts';
+import type { DiagnosticsInput, DiagnosticsResult } from '../core/workflowContracts';
 
 const { databaseClock } = proxyActivities<Activities>({
   startToCloseTimeout: '10 seconds',

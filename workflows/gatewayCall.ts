@@ -1,6 +1,6 @@
 import { allHandlersFinished, condition, continueAsNew, defineUpdate, proxyActivities, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { GatewayCallRequest, GatewayCallResult, GatewayLaneInput, GatewayLimits } from './contracts';
+import type { GatewayCallRequest, GatewayCallResult, GatewayLaneInput, GatewayLimits } from '../core/workflowContracts';
 
 /** Used when a caller gives no limits; they equal the documented defaults of GATEWAY_TIMEOUT_MS and GATEWAY_MAX_ATTEMPTS. */
 const DEFAULT_LIMITS: GatewayLimits = { timeoutMs: 10_000, maxAttempts: 3 };

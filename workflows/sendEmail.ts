@@ -1,6 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { EmailDelivery, EmailMessage, InviteEmailInput, InviteEmailResult } from './contracts';
+import type { EmailDelivery, EmailMessage, InviteEmailInput, InviteEmailResult } from '../core/workflowContracts';
 
 /** SMTP outages are retried with backoff for several minutes; a 5xx refusal (EMAIL_REJECTED) is final. */
 const { sendEmail, sendInviteEmail } = proxyActivities<Activities>({

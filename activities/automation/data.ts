@@ -52,7 +52,7 @@ export function createDataActivities({ db, keyring }: ActivityDeps) {
       if (!templateSchema) throw nodeFailure('NO_TEMPLATE', 'The operator has no template configured');
       const key = input.idempotencyKey ? `automation:${input.idempotencyKey}` : undefined;
       return db.transaction(async (trx) => {
-        await trx.raw("SELECT set_config('app.origin_workflow', ?, true)", [input.workflowId]);
+        await trx.raw("SELECT set_config('app.origin_workflow', ?, true)", [input.automationId]);
         if (key) {
           const claim = await claimIdempotencyKey(trx, input.operatorId, key, sha256Hex(key));
           if (claim.kind === 'replay') {

@@ -2,11 +2,11 @@ import type { Logger } from 'pino';
 import type { Keyring } from '../../core/crypto';
 import type { InternalEvent } from '../../core/events';
 import { openEventPii } from '../../core/pii';
-import { evaluate, isTruthy } from '../../core/workflows/expressions';
+import { evaluate, isTruthy } from '../../core/automations/expressions';
 import type { Db } from '../../db/knex';
 import { readOutboxEvents } from '../../db/queries/outbox';
-import { claimPendingOutbox, markDispatched, settleUnheardOutbox, workflowsListeningTo, type EventWorkflowRow, type PendingOutboxRow } from '../../db/queries/outboxDispatch';
-import type { AutomationRunInput } from '../../workflows/contracts';
+import { claimPendingOutbox, markDispatched, settleUnheardOutbox, automationsListeningTo, type EventAutomationRow, type PendingOutboxRow } from '../../db/queries/outboxDispatch';
+import type { AutomationRunInput } from '../../core/workflowContracts';
 
 /** Starts the run one event fires for one automation; `duplicate` when that pair already has one. */
 export type StartEventRun = (input: AutomationRunInput & { eventId: string }) => Promise<'started' | 'duplicate'>;
@@ -23,21 +23,21 @@ type EventRun = AutomationRunInput & { eventId: string };
 const BATCH = 500;
 const START_CONCURRENCY = 16;
 
-async function passesFilter(deps: DispatchDeps, workflow: EventWorkflowRow, filter: unknown, event: InternalEvent): Promise<boolean> {
+async function passesFilter(deps: DispatchDeps, automation: EventAutomationRow, filter: unknown, event: InternalEvent): Promise<boolean> {
   if (typeof filter !== 'string' || filter.trim() === '') return true;
   try {
-    const context = { trigger: event, nodes: {}, workflow: { id: workflow.id, name: workflow.name, version: workflow.version }, run: { id: '', source: 'event' } };
+    const context = { trigger: event, nodes: {}, workflow: { id: automation.id, name: automation.name, version: automation.version }, run: { id: '', source: 'event' } };
     return isTruthy(await evaluate(filter, context));
   } catch {
-    // JSONata messages can quote the event's values (personal data), so the log names the workflow and event only.
-    deps.logger.warn({ workflowId: workflow.id, eventId: event.id }, 'event filter failed; event not dispatched to this workflow');
+    // JSONata messages can quote the event's values (personal data), so the log names the automation and event only.
+    deps.logger.warn({ automationId: automation.id, eventId: event.id }, 'event filter failed; event not dispatched to this automation');
     return false;
   }
 }
 
-/** Same operator, listening to the event, created (or re-activated) before it, and not the workflow whose run wrote it. */
-const fires = (workflow: EventWorkflowRow, row: PendingOutboxRow) =>
-  workflow.operator_id === row.operator_id && workflow.trigger_events.includes(row.event) && row.occurred_at >= workflow.events_since && row.origin_workflow_id !== workflow.id;
+/** Same operator, listening to the event, created (or re-activated) before it, and not the automation whose run wrote it. */
+const fires = (automation: EventAutomationRow, row: PendingOutboxRow) =>
+  automation.operator_id === row.operator_id && automation.trigger_events.includes(row.event) && row.occurred_at >= automation.events_since && row.origin_workflow_id !== automation.id;
 
 /** The event with its entity's sealed fields opened; sealed as stored when a field cannot be opened (its key was retired). */
 function triggerOf(deps: DispatchDeps, event: InternalEvent): InternalEvent {
@@ -49,16 +49,16 @@ function triggerOf(deps: DispatchDeps, event: InternalEvent): InternalEvent {
   }
 }
 
-/** The runs one event starts: each listening workflow once, through its first trigger node whose filter passes. */
-async function runsFor(deps: DispatchDeps, stored: InternalEvent, claimed: PendingOutboxRow, workflows: EventWorkflowRow[]): Promise<EventRun[]> {
+/** The runs one event starts: each listening automation once, through its first trigger node whose filter passes. */
+async function runsFor(deps: DispatchDeps, stored: InternalEvent, claimed: PendingOutboxRow, automations: EventAutomationRow[]): Promise<EventRun[]> {
   const runs: EventRun[] = [];
   const event = triggerOf(deps, stored);
-  for (const workflow of workflows) {
-    if (!fires(workflow, claimed)) continue;
-    for (const node of workflow.nodes) {
+  for (const automation of automations) {
+    if (!fires(automation, claimed)) continue;
+    for (const node of automation.nodes) {
       if (node.type !== 'trigger.event' || node.params.event !== event.event) continue;
-      if (!(await passesFilter(deps, workflow, node.params.filter, event))) continue;
-      runs.push({ operatorId: event.operatorId, workflowId: workflow.id, source: 'event', input: event, triggerNodeId: node.id, eventId: event.id });
+      if (!(await passesFilter(deps, automation, node.params.filter, event))) continue;
+      runs.push({ operatorId: event.operatorId, automationId: automation.id, source: 'event', input: event, triggerNodeId: node.id, eventId: event.id });
       break;
     }
   }
@@ -79,7 +79,7 @@ async function startAll(deps: DispatchDeps, runs: EventRun[]): Promise<number> {
 }
 
 /**
- * Dispatches one batch of undispatched outbox events to the workflows listening for them and marks the
+ * Dispatches one batch of undispatched outbox events to the automations listening for them and marks the
  * batch dispatched — all in one transaction, so a crash or a Temporal outage leaves the events pending
  * for the next pass (the listener or the 60 s sweep). A repeated pass cannot start a second run for the
  * same (event, automation): the Temporal workflow id is derived from both and reuse is rejected. Events no
@@ -91,14 +91,14 @@ async function dispatchBatch(deps: DispatchDeps): Promise<{ claimed: number; sta
   const dispatched = await deps.db.transaction(async (trx) => {
     const claimed = await claimPendingOutbox(trx, BATCH);
     if (claimed.length === 0) return { claimed: 0, started: 0 };
-    const workflows = await workflowsListeningTo(trx, [...new Set(claimed.map((row) => row.operator_id))], [...new Set(claimed.map((row) => row.event))]);
-    const relevant = claimed.filter((row) => workflows.some((workflow) => fires(workflow, row)));
+    const automations = await automationsListeningTo(trx, [...new Set(claimed.map((row) => row.operator_id))], [...new Set(claimed.map((row) => row.event))]);
+    const relevant = claimed.filter((row) => automations.some((automation) => fires(automation, row)));
     let started = 0;
     if (relevant.length > 0) {
       const bySeq = new Map(relevant.map((row) => [row.seq, row]));
       const records = await readOutboxEvents(trx, { seqs: relevant.map((row) => row.seq), limit: relevant.length });
       const runs = [];
-      for (const record of records) runs.push(...(await runsFor(deps, record.event, bySeq.get(record.seq)!, workflows)));
+      for (const record of records) runs.push(...(await runsFor(deps, record.event, bySeq.get(record.seq)!, automations)));
       started = await startAll(deps, runs);
     }
     await markDispatched(trx, claimed.map((row) => row.seq));

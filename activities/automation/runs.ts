@@ -1,11 +1,11 @@
-import { actionBudget, triggerFor } from '../../core/workflows/graph';
-import { triggerFieldsOf } from '../../core/workflows/triggerPayload';
-import { effectiveInputSchema, missingTriggerFields } from '../../core/workflows/triggerSchema';
-import type { RunError, WorkflowRun } from '../../core/workflows/types';
-import { finishRun, insertRun, rejectRun, toRunRecord } from '../../db/queries/workflowRuns';
-import { findWorkflow } from '../../db/queries/workflows';
+import { actionBudget, triggerFor } from '../../core/automations/graph';
+import { triggerFieldsOf } from '../../core/automations/triggerPayload';
+import { effectiveInputSchema, missingTriggerFields } from '../../core/automations/triggerSchema';
+import type { RunError, AutomationRunRecord } from '../../core/automations/types';
+import { finishRun, insertRun, rejectRun, toRunRecord } from '../../db/queries/automationRuns';
+import { findAutomation } from '../../db/queries/automations';
 import { getSettings } from '../../db/queries/settings';
-import { quotaLimits, reserveActions, usageMonthOf } from '../../db/queries/workflowUsage';
+import { quotaLimits, reserveActions, usageMonthOf } from '../../db/queries/automationUsage';
 import type { ActivityDeps } from '..';
 import type { BeginRunInput, BeginRunResult, FinishRunInput } from './types';
 
@@ -20,10 +20,10 @@ export function createRunActivities({ db, config, keyring }: ActivityDeps) {
   const defaults = { actions: config.QUOTA_ACTIONS_PER_MONTH, aiActions: config.QUOTA_AI_ACTIONS_PER_MONTH };
   return {
     async beginAutomationRun(input: BeginRunInput): Promise<BeginRunResult> {
-      const workflow = await findWorkflow(db, input.operatorId, input.workflowId);
-      if (!workflow) return { kind: 'ignored', reason: 'workflow not found' };
-      if (!workflow.active && AUTOMATIC_SOURCES.has(input.source)) return { kind: 'ignored', reason: 'workflow inactive' };
-      const definition = { nodes: workflow.nodes, edges: workflow.edges };
+      const automation = await findAutomation(db, input.operatorId, input.automationId);
+      if (!automation) return { kind: 'ignored', reason: 'automation not found' };
+      if (!automation.active && AUTOMATIC_SOURCES.has(input.source)) return { kind: 'ignored', reason: 'automation inactive' };
+      const definition = { nodes: automation.nodes, edges: automation.edges };
       const trigger = triggerFor(definition, input.source, input.triggerNodeId);
       if (!trigger) return { kind: 'ignored', reason: `no trigger for source ${input.source}` };
       const month = usageMonthOf(new Date(input.startedAt));
@@ -36,8 +36,8 @@ export function createRunActivities({ db, config, keyring }: ActivityDeps) {
         const { row, created } = await insertRun(trx, keyring, {
           id: input.runId,
           operatorId: input.operatorId,
-          workflowId: workflow.id,
-          workflowVersion: workflow.version,
+          automationId: automation.id,
+          automationVersion: automation.version,
           source: input.source,
           triggerNodeId: trigger.id,
           temporalWorkflowId: input.temporalWorkflowId,
@@ -49,7 +49,7 @@ export function createRunActivities({ db, config, keyring }: ActivityDeps) {
         const started: BeginRunResult = {
           kind: 'started',
           runId: row.id,
-          workflow: { id: workflow.id, name: workflow.name, version: workflow.version },
+          workflow: { id: automation.id, name: automation.name, version: automation.version },
           definition,
           triggerNodeId: trigger.id,
           triggerType: trigger.type,
@@ -79,7 +79,7 @@ export function createRunActivities({ db, config, keyring }: ActivityDeps) {
     },
 
     /** Returns the run as stored, so whoever waits for the run has it without reading it again. */
-    async finishAutomationRun(input: FinishRunInput): Promise<WorkflowRun> {
+    async finishAutomationRun(input: FinishRunInput): Promise<AutomationRunRecord> {
       const row = await finishRun(db, keyring, input.operatorId, input.runId, { status: input.status, output: input.output, nodes: input.nodes, error: input.error, executed: input.executed });
       if (!row) throw new Error(`run ${input.runId} vanished before it finished`);
       return toRunRecord(row, keyring);

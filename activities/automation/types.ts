@@ -1,5 +1,5 @@
-import type { NodeResult, RunError, WorkflowDefinition, WorkflowRun } from '../../core/workflows/types';
-import type { AutomationRunInput } from '../../workflows/contracts';
+import type { NodeResult, RunError, AutomationDefinition, AutomationRunRecord } from '../../core/automations/types';
+import type { AutomationRunInput } from '../../core/workflowContracts';
 
 export interface BeginRunInput extends AutomationRunInput {
   runId: string;
@@ -13,12 +13,12 @@ export type BeginRunResult =
   /** This Temporal workflow id already has a run (a repeated start): nothing more to do. */
   | { kind: 'duplicate'; runId: string }
   /** Refused before any node (MISSING_TRIGGER_FIELD, QUOTA_EXCEEDED): the run is stored as failed. */
-  | { kind: 'rejected'; run: WorkflowRun }
+  | { kind: 'rejected'; run: AutomationRunRecord }
   | {
       kind: 'started';
       runId: string;
       workflow: { id: string; name: string; version: number };
-      definition: WorkflowDefinition;
+      definition: AutomationDefinition;
       triggerNodeId: string;
       triggerType: string;
       reserved: { actions: number; aiActions: number };
@@ -52,10 +52,10 @@ export interface HttpRequestOutput {
   body: unknown;
 }
 
-/** A data action; `workflowId` marks the events it emits as this automation's own (no self-triggering). */
+/** A data action; `automationId` marks the events it emits as this automation's own (no self-triggering). */
 export type DataWriteInput = {
   operatorId: string;
-  workflowId: string;
+  automationId: string;
   /**
    * `<runId>:<nodeId>`: the write claims it in its own transaction, so running it again (a worker died after the
    * commit and before Temporal recorded the local activity) returns the first write's output instead of writing twice.

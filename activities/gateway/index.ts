@@ -5,7 +5,7 @@ import type { Keyring } from '../../core/crypto';
 import type { Db } from '../../db/knex';
 import type { ActivityMetrics } from '../metrics';
 import { findConnection } from '../../db/queries/connections';
-import type { GatewayCallInput, GatewayCallResult, GatewayLimits } from '../../workflows/contracts';
+import type { GatewayCallInput, GatewayCallResult, GatewayLimits } from '../../core/workflowContracts';
 import { isIdempotentMethod, prepareGatewayCall } from './prepare';
 import { sendGatewayRequest } from './send';
 import type { ConnectorBlueprint, PreparedGatewayCall } from './types';

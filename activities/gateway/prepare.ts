@@ -7,7 +7,7 @@ import { toProviderFields } from '../../core/gateway/schemaMap';
 import type { Db } from '../../db/knex';
 import { findConnectionForCall } from '../../db/queries/connections';
 import { findConnectorBlueprint } from '../../db/queries/connectors';
-import type { GatewayCallInput } from '../../workflows/contracts';
+import type { GatewayCallInput } from '../../core/workflowContracts';
 import { recordGatewayCall } from './record';
 import type { ConnectorBlueprint, ResolvedGatewayCall } from './types';
 

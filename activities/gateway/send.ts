@@ -11,7 +11,7 @@ import { gatewayOutcomeOf, type ActivityMetrics } from '../metrics';
 import { admitCall, recordProviderFailure, recordProviderSuccess } from '../../db/queries/circuitBreakers';
 import { recordGatewayCall } from './record';
 import { addressPolicy, DestinationNotAllowedError, ResponseTooLargeError, safeFetch, type OutboundResponse } from './safeFetch';
-import type { GatewayCallResult } from '../../workflows/contracts';
+import type { GatewayCallResult } from '../../core/workflowContracts';
 import type { SendGatewayRequestInput } from './types';
 
 export interface SendDeps {

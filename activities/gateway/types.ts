@@ -1,7 +1,7 @@
 import type { Blueprint, SecurityScheme } from '../../core/gateway/blueprint';
 import type { RequestPlan } from '../../core/gateway/requestPlan';
 import type { SchemaMap } from '../../core/gateway/schemaMap';
-import type { GatewayCallInput, GatewayLimits } from '../../workflows/contracts';
+import type { GatewayCallInput, GatewayLimits } from '../../core/workflowContracts';
 
 /** The matched endpoint and everything needed to send to it; credentials are read and decrypted only when sending. */
 export interface PreparedGatewayCall {

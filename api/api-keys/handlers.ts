@@ -4,7 +4,7 @@ import { isUuid } from '../../core/ids';
 import {
   deleteRevokedApiKey, insertApiKey, listApiKeys, renameApiKey, revokeApiKey, updateApiKeyMcp, type ApiKeyRow,
 } from '../../db/queries/apiKeys';
-import { existingWorkflowIds } from '../../db/queries/mcpTools';
+import { existingAutomationIds } from '../../db/queries/mcpTools';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { principalOf } from '../middleware/authenticate';
@@ -107,14 +107,14 @@ export async function updateMcpSettings(deps: AppDeps, ctx: Context): Promise<vo
   const operatorId = principalOf(ctx).operatorId;
   const allowlist = parsed.data.mcp_workflow_allowlist;
   if (allowlist && allowlist.length > 0) {
-    const known = await guarded('Failed to update key', () => existingWorkflowIds(deps.db, operatorId, allowlist));
+    const known = await guarded('Failed to update key', () => existingAutomationIds(deps.db, operatorId, allowlist));
     const unknown = [...new Set(allowlist.filter((workflowId) => !known.has(workflowId)))];
     if (unknown.length > 0) throw badRequest(`Unknown workflow ids in mcp_workflow_allowlist: ${unknown.join(', ')}`);
   }
   const row = await guarded('Failed to update key', () =>
     updateApiKeyMcp(deps.db, operatorId, id, {
       mcpEnabled: parsed.data.mcp_enabled,
-      mcpWorkflowAllowlist: parsed.data.mcp_workflow_allowlist,
+      mcpAutomationAllowlist: parsed.data.mcp_workflow_allowlist,
     }),
   );
   deps.caches.apiKeys.clear();

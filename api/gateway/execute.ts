@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { CIRCUIT_OPEN_SECONDS, GATEWAY_FAILURE_STATUS } from '../../core/gateway/failures';
 import { runGatewayCall } from '../../temporal/gatewayCalls';
-import type { GatewayCallInput } from '../../workflows/contracts';
+import type { GatewayCallInput } from '../../core/workflowContracts';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 

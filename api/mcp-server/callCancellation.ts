@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { findRunningMcpCall } from '../../db/queries/workflowRuns';
+import { findRunningMcpCall } from '../../db/queries/automationRuns';
 import { cancelAutomationRun } from '../../temporal/automationRuns';
 import type { AppDeps } from '../deps';
 

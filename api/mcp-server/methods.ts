@@ -50,7 +50,7 @@ function initialize(id: JsonRpcId, params: Record<string, unknown>): JsonRpcResp
 }
 
 async function listTools(deps: AppDeps, principal: ApiKeyPrincipal, id: JsonRpcId): Promise<JsonRpcResponse> {
-  const tools = await listMcpTools(deps.db, principal.operatorId, principal.mcpWorkflowAllowlist);
+  const tools = await listMcpTools(deps.db, principal.operatorId, principal.mcpAutomationAllowlist);
   return resultResponse(id, {
     tools: tools.map(({ name, title, description, inputSchema, outputSchema, annotations }) => ({
       name,

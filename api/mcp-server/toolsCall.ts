@@ -1,11 +1,11 @@
 import { messageFrame, progressNotification } from '../../core/mcpEvents';
 import { errorResponse, JSONRPC_ERROR, mcpRequestKey, progressTokenOf, resultResponse, type JsonRpcId } from '../../core/mcpJsonRpc';
 import { argumentProblems, errorToolResult, stillRunningToolResult, toolResultOf } from '../../core/mcpToolCall';
-import type { WorkflowRun } from '../../core/workflows/types';
+import type { AutomationRunRecord } from '../../core/automations/types';
 import { findMcpTool } from '../../db/queries/mcpTools';
-import { findRun, toRunRecord } from '../../db/queries/workflowRuns';
+import { findRun, toRunRecord } from '../../db/queries/automationRuns';
 import { runAutomationNow } from '../../temporal/automationRuns';
-import type { AutomationProgress } from '../../workflows/contracts';
+import type { AutomationProgress } from '../../core/workflowContracts';
 import type { DispatchContext, McpAnswer } from './methods';
 import type { EventStreamResponse } from './eventStreamResponse';
 
@@ -37,7 +37,7 @@ function progressForwarder(context: DispatchContext, token: JsonRpcId | undefine
     silence: () => {
       silenced = true;
     },
-    finish: (run: WorkflowRun) => {
+    finish: (run: AutomationRunRecord) => {
       const nodes = run.nodes.length;
       if ((run.status === 'completed' || run.status === 'failed') && nodes > sent) send({ progress: nodes, total: nodes, message: run.status });
       return chain;
@@ -71,7 +71,7 @@ export async function callTool(context: DispatchContext, id: JsonRpcId, params: 
   const progress = progressTokenOf(params);
   if (progress.invalid) return invalidParams(id, 'Invalid params: _meta.progressToken must be a string or a number');
 
-  const tool = await findMcpTool(deps.db, principal.operatorId, principal.mcpWorkflowAllowlist, name);
+  const tool = await findMcpTool(deps.db, principal.operatorId, principal.mcpAutomationAllowlist, name);
   if (!tool) return invalidParams(id, `Unknown tool: ${name}`);
   const problems = argumentProblems(tool.inputSchema, args);
   if (problems.length > 0) return invalidParams(id, `Invalid arguments: ${problems.join('; ')}`, { problems });
@@ -84,7 +84,7 @@ export async function callTool(context: DispatchContext, id: JsonRpcId, params: 
   try {
     const outcome = await runAutomationNow(
       deps.temporal,
-      { operatorId: principal.operatorId, workflowId: tool.workflowId, source: 'mcp', input: args, ...(requestKey ? { mcpRequest: requestKey } : {}) },
+      { operatorId: principal.operatorId, automationId: tool.automationId, source: 'mcp', input: args, ...(requestKey ? { mcpRequest: requestKey } : {}) },
       {
         waitMs: deps.config.MCP_CALL_WAIT_MS,
         ...(forwarder.onProgress ? { onProgress: forwarder.onProgress } : {}),

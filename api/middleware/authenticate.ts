@@ -11,7 +11,7 @@ export interface ApiKeyPrincipal {
   operatorId: string;
   keyId: string;
   mcpEnabled: boolean;
-  mcpWorkflowAllowlist: string[] | null;
+  mcpAutomationAllowlist: string[] | null;
 }
 
 export interface SessionPrincipal {
@@ -44,7 +44,7 @@ async function principalFromApiKey(deps: AppDeps, token: string): Promise<ApiKey
     operatorId: key.operator_id,
     keyId: key.id,
     mcpEnabled: key.mcp_enabled,
-    mcpWorkflowAllowlist: key.mcp_workflow_allowlist,
+    mcpAutomationAllowlist: key.mcp_workflow_allowlist,
   };
 }
 

@@ -3,7 +3,7 @@ import { prefixedId } from '../../core/ids';
 import type { BatchKind } from '../../core/ingestItems';
 import { failBatchJob, findBatchJob, insertBatchJob, type BatchJobRow } from '../../db/queries/batchJobs';
 import { startBatchIngest } from '../../temporal/batchJobs';
-import type { BatchIngestInput } from '../../workflows/contracts';
+import type { BatchIngestInput } from '../../core/workflowContracts';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { inputOf } from '../middleware/validate';

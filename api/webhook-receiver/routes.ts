@@ -2,12 +2,12 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { internalEvent } from '../../core/events';
 import { appendOutboxEvents } from '../../db/queries/outbox';
-import { findActiveWebhook } from '../../db/queries/workflowWebhooks';
+import { findActiveWebhook } from '../../db/queries/automationWebhooks';
 import { startAutomationRun } from '../../temporal/automationRuns';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { hasUnstorableText } from '../middleware/jsonBody';
-import { webhookSecretContext } from '../workflows-api/persist';
+import { webhookSecretContext } from '../automations/persist';
 import './openapi';
 import { validSignature } from './signature';
 
@@ -47,7 +47,7 @@ async function receive(deps: AppDeps, ctx: Context): Promise<void> {
   if (webhook.provider_name) {
     await appendOutboxEvents(deps.db, [internalEvent(webhook.operator_id, `provider.webhook.${webhook.provider_name}`, null, body)]);
   }
-  const { runId } = await startAutomationRun(deps.temporal, { operatorId: webhook.operator_id, workflowId: webhook.workflow_id, source: 'webhook', input: body, triggerNodeId: webhook.node_id });
+  const { runId } = await startAutomationRun(deps.temporal, { operatorId: webhook.operator_id, automationId: webhook.workflow_id, source: 'webhook', input: body, triggerNodeId: webhook.node_id });
   ctx.status = 202;
   ctx.body = { success: true, data: { accepted: true, runId } };
 }

@@ -3,7 +3,7 @@ import type { Db } from '../knex';
 import { findEntity, type EntityRow } from '../queries/entities';
 import { forgetEntityRequests } from '../queries/idempotency';
 import { appendOutboxEvents } from '../queries/outbox';
-import { redactEntityRuns } from '../queries/workflowRuns';
+import { redactEntityRuns } from '../queries/automationRuns';
 
 /**
  * Erases an entity for data protection (spec 3.4), all in one transaction: its data becomes

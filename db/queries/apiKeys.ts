@@ -73,12 +73,12 @@ export async function updateApiKeyMcp(
   db: Db,
   operatorId: string,
   id: string,
-  changes: { mcpEnabled?: boolean; mcpWorkflowAllowlist?: string[] | null },
+  changes: { mcpEnabled?: boolean; mcpAutomationAllowlist?: string[] | null },
 ): Promise<ApiKeyRow | undefined> {
   const patch: Record<string, unknown> = {};
   if (changes.mcpEnabled !== undefined) patch.mcp_enabled = changes.mcpEnabled;
-  if (changes.mcpWorkflowAllowlist !== undefined) {
-    patch.mcp_workflow_allowlist = changes.mcpWorkflowAllowlist === null ? null : JSON.stringify(changes.mcpWorkflowAllowlist);
+  if (changes.mcpAutomationAllowlist !== undefined) {
+    patch.mcp_workflow_allowlist = changes.mcpAutomationAllowlist === null ? null : JSON.stringify(changes.mcpAutomationAllowlist);
   }
   const query = db('api_keys').where({ operator_id: operatorId, id });
   if (Object.keys(patch).length === 0) return (await query.first(COLUMNS)) as ApiKeyRow | undefined;

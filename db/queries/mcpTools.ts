@@ -1,8 +1,8 @@
 import { toolAnnotations, type ToolAnnotations } from '../../core/mcpToolAnnotations';
-import { triggerFor } from '../../core/workflows/graph';
-import { runOutputSchema, type ObjectSchema } from '../../core/workflows/runOutput';
-import { effectiveInputSchema } from '../../core/workflows/triggerSchema';
-import type { WorkflowEdge, WorkflowNode } from '../../core/workflows/types';
+import { triggerFor } from '../../core/automations/graph';
+import { runOutputSchema, type ObjectSchema } from '../../core/automations/runOutput';
+import { effectiveInputSchema } from '../../core/automations/triggerSchema';
+import type { AutomationEdge, AutomationNode } from '../../core/automations/types';
 import type { TemplateSchema } from '../../core/templates';
 import type { Db } from '../knex';
 
@@ -11,7 +11,7 @@ import type { Db } from '../knex';
  * workflow's display name), `outputSchema` (only when the workflow declares its output) and `annotations`.
  */
 export interface McpToolRow {
-  workflowId: string;
+  automationId: string;
   name: string;
   title: string;
   description: string;
@@ -25,8 +25,8 @@ interface ToolQueryRow {
   name: string;
   description: string;
   mcp_tool_name: string;
-  nodes: WorkflowNode[];
-  edges: WorkflowEdge[];
+  nodes: AutomationNode[];
+  edges: AutomationEdge[];
   /** The operator's template, read only for automations with an event trigger (their schema is the event's fields). */
   template_schema: TemplateSchema | null;
 }
@@ -36,7 +36,7 @@ function toTool(row: ToolQueryRow): McpToolRow {
   const trigger = triggerFor(definition, 'mcp');
   const inputSchema = trigger ? effectiveInputSchema(trigger, row.template_schema) : { type: 'object' as const, properties: {}, required: [] };
   return {
-    workflowId: row.id,
+    automationId: row.id,
     name: row.mcp_tool_name,
     title: row.name,
     description: row.description || row.name,
@@ -68,7 +68,7 @@ async function queryTools(db: Db, operatorId: string, allowlist: string[] | null
   return result.rows.map(toTool);
 }
 
-/** @example const tools = await listMcpTools(db, operatorId, principal.mcpWorkflowAllowlist) */
+/** @example const tools = await listMcpTools(db, operatorId, principal.mcpAutomationAllowlist) */
 export const listMcpTools = (db: Db, operatorId: string, allowlist: string[] | null) => queryTools(db, operatorId, allowlist);
 
 /** The tool a `tools/call` names, if the key may see it. @example const tool = await findMcpTool(db, operatorId, null, 'kyc-check') */
@@ -77,7 +77,7 @@ export async function findMcpTool(db: Db, operatorId: string, allowlist: string[
 }
 
 /** Which of `ids` name (non-deleted) automations of the operator — to check a key's MCP allowlist. */
-export async function existingWorkflowIds(db: Db, operatorId: string, ids: string[]): Promise<Set<string>> {
+export async function existingAutomationIds(db: Db, operatorId: string, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const rows = await db('workflows').where({ operator_id: operatorId }).whereNull('deleted_at').whereIn('id', ids).select('id');
   return new Set(rows.map((row: { id: string }) => row.id));

@@ -10,7 +10,7 @@ export interface PendingOutboxRow {
   origin_workflow_id: string | null;
 }
 
-export interface EventWorkflowRow {
+export interface EventAutomationRow {
   id: string;
   operator_id: string;
   nodes: Array<{ id: string; type: string; params: Record<string, unknown> }>;
@@ -35,9 +35,9 @@ export async function claimPendingOutbox(trx: Knex.Transaction, limit: number): 
 }
 
 /** Active, non-deleted workflows of these operators with an event trigger on any of `events`. */
-export async function workflowsListeningTo(trx: Knex.Transaction, operatorIds: string[], events: string[]): Promise<EventWorkflowRow[]> {
+export async function automationsListeningTo(trx: Knex.Transaction, operatorIds: string[], events: string[]): Promise<EventAutomationRow[]> {
   if (operatorIds.length === 0 || events.length === 0) return [];
-  const result = await trx.raw<{ rows: EventWorkflowRow[] }>(
+  const result = await trx.raw<{ rows: EventAutomationRow[] }>(
     `SELECT id, operator_id, nodes, edges, name, version, trigger_events, events_since FROM workflows
       WHERE active AND deleted_at IS NULL AND trigger_events <> '{}' AND trigger_events && ?::text[] AND operator_id = ANY(?::uuid[])`,
     [events, operatorIds],

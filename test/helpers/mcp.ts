@@ -35,7 +35,7 @@ export function rpc(method: string, params?: unknown): { jsonrpc: '2.0'; id: num
 }
 
 /** A manual-trigger workflow exposed as an MCP tool; `actions` follow the trigger in a chain. */
-export function toolWorkflow(name: string, actions: Array<{ id: string; type: string; params: Record<string, unknown> }>, options: { mcp_exposed?: boolean; active?: boolean; description?: string } = {}) {
+export function toolAutomation(name: string, actions: Array<{ id: string; type: string; params: Record<string, unknown> }>, options: { mcp_exposed?: boolean; active?: boolean; description?: string } = {}) {
   const nodes = [
     { id: 'start', type: 'trigger.manual', params: { inputSchema: { type: 'object', properties: { playerId: { type: 'string' } }, required: ['playerId'] } } },
     ...actions,
@@ -55,7 +55,7 @@ export async function createWorkflow(baseUrl: string, token: string, definition:
 export async function kycToolFixture(baseUrl: string): Promise<{ provider: TestProvider; operator: McpOperator; toolName: string }> {
   const provider = await startProvider((request) => ({ status: 200, body: { checked: request.json?.playerId ?? null } }));
   const operator = await mcpOperator(baseUrl);
-  const tool = await createWorkflow(baseUrl, operator.accessToken, toolWorkflow('KYC check', [
+  const tool = await createWorkflow(baseUrl, operator.accessToken, toolAutomation('KYC check', [
     { id: 'kyc', type: 'action.http_request', params: { method: 'POST', url: `${provider.url}/kyc`, body: { playerId: '{{ trigger.playerId }}' } } },
   ]));
   return { provider, operator, toolName: tool.mcp_tool_name };

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { http } from '../helpers/http';
 import { createApiKey, signupOperator, type TestOperator } from '../helpers/identity';
-import { createWorkflow, toolWorkflow } from '../helpers/mcp';
+import { createWorkflow, toolAutomation } from '../helpers/mcp';
 import { addMemberAndSignIn } from '../helpers/members';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -215,7 +215,7 @@ describe('MCP settings (PATCH /api-keys/:id/mcp)', () => {
   it('new keys start disabled; the flag and allowlist can be set and cleared', async () => {
     const key = await createApiKey(app.url, alice);
     const url = `${keysUrl()}/${key.id}/mcp`;
-    const [a, b] = await Promise.all(['Tool A', 'Tool B'].map((name) => createWorkflow(app.url, alice.accessToken, toolWorkflow(name, []))));
+    const [a, b] = await Promise.all(['Tool A', 'Tool B'].map((name) => createWorkflow(app.url, alice.accessToken, toolAutomation(name, []))));
     const enable = await http(url, { method: 'PATCH', token: alice.accessToken, body: { mcp_enabled: true, mcp_workflow_allowlist: [a!.id, b!.id] } });
     expect(enable.status).toBe(200);
     expect(enable.body).toEqual({ success: true, data: { id: key.id, mcp_enabled: true, mcp_workflow_allowlist: [a!.id, b!.id] } });

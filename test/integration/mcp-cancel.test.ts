@@ -1,6 +1,6 @@
 import { startTestApp, type TestApp } from '../helpers/app';
 import { http } from '../helpers/http';
-import { createWorkflow, mcpOperator, mcpPost, rpc, toolWorkflow, type McpOperator } from '../helpers/mcp';
+import { createWorkflow, mcpOperator, mcpPost, rpc, toolAutomation, type McpOperator } from '../helpers/mcp';
 import { postAcceptingStream, sdkClient, settledRun } from '../helpers/mcpClients';
 import { startProvider, type TestProvider } from '../helpers/providerServer';
 
@@ -19,7 +19,7 @@ afterAll(async () => {
 /** A fresh operator whose tool calls the supplier, waits 30 s (a durable timer), then calls it again. */
 async function delayedTool(label: string): Promise<{ operator: McpOperator; name: string; workflowId: string }> {
   const operator = await mcpOperator(app.url);
-  const workflow = await createWorkflow(app.url, operator.accessToken, toolWorkflow(`Delayed ${label}`, [
+  const workflow = await createWorkflow(app.url, operator.accessToken, toolAutomation(`Delayed ${label}`, [
     { id: 'first', type: 'action.http_request', params: { method: 'POST', url: `${provider.url}/${label}/first` } },
     { id: 'wait', type: 'action.delay', params: { seconds: 30 } },
     { id: 'after', type: 'action.http_request', params: { method: 'POST', url: `${provider.url}/${label}/after` } },

@@ -1,7 +1,7 @@
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createFaultyDatabase, type FaultyDatabase } from '../helpers/faultyDatabase';
 import { http } from '../helpers/http';
-import { createWorkflow, mcpOperator, mcpPost, rpc, toolWorkflow, type McpOperator } from '../helpers/mcp';
+import { createWorkflow, mcpOperator, mcpPost, rpc, toolAutomation, type McpOperator } from '../helpers/mcp';
 
 /**
  * `-32603` with HTTP 500 (spec 7.6, DESIGN.md), triggered from outside: the app runs on a database of its own
@@ -17,7 +17,7 @@ beforeAll(async () => {
   faulty = await createFaultyDatabase();
   app = await startTestApp({ DATABASE_URL: faulty.url }, { logLines });
   operator = await mcpOperator(app.url);
-  workflowId = (await createWorkflow(app.url, operator.accessToken, toolWorkflow('Doomed tool', []))).id;
+  workflowId = (await createWorkflow(app.url, operator.accessToken, toolAutomation('Doomed tool', []))).id;
   await faulty.db.raw('ALTER TABLE workflows RENAME TO workflows_unavailable');
 });
 

@@ -1,7 +1,7 @@
 import { startTestApp, type TestApp } from '../helpers/app';
 import { http } from '../helpers/http';
 import { createApiKey, signupOperator } from '../helpers/identity';
-import { createWorkflow, mcpOperator, openEventStream, openEventStreamAt, toolWorkflow, type EventStream, type McpOperator } from '../helpers/mcp';
+import { createWorkflow, mcpOperator, openEventStream, openEventStreamAt, toolAutomation, type EventStream, type McpOperator } from '../helpers/mcp';
 import { sdkClient, streamSlotsHeld } from '../helpers/mcpClients';
 
 let app: TestApp;
@@ -16,7 +16,7 @@ afterAll(async () => {
 
 const LIST_CHANGED = { jsonrpc: '2.0', method: 'notifications/tools/list_changed' };
 const serviceError = (code: string) => ({ jsonrpc: '2.0', id: null, error: { code: -32001, message: `code: ${code}` } });
-const tool = (name: string, options: { mcp_exposed?: boolean } = {}) => toolWorkflow(name, [{ id: 'wait', type: 'action.delay', params: { seconds: 1 } }], options);
+const tool = (name: string, options: { mcp_exposed?: boolean } = {}) => toolAutomation(name, [{ id: 'wait', type: 'action.delay', params: { seconds: 1 } }], options);
 const SSE = { accept: 'text/event-stream' };
 
 const openEndpointStream = (url: string, key: string | undefined, headers: Record<string, string> = SSE, path = '/mcp-server') => openEventStreamAt(`${url}${path}`, key, headers);

@@ -1,6 +1,6 @@
 import { streamSlotLockKey } from '../../core/mcpEvents';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { createWorkflow, mcpOperator, mcpPost, openEventStream, rpc, toolWorkflow, type EventStream, type McpOperator } from '../helpers/mcp';
+import { createWorkflow, mcpOperator, mcpPost, openEventStream, rpc, toolAutomation, type EventStream, type McpOperator } from '../helpers/mcp';
 import { startProvider, type TestProvider } from '../helpers/providerServer';
 
 let first: TestApp;
@@ -17,7 +17,7 @@ beforeAll(async () => {
   [first, second] = await Promise.all([startTestApp(), startTestApp()]);
   provider = await startProvider(() => ({ status: 200, body: { ok: true }, delayMs: 400 }));
   [alice, bob] = await Promise.all([mcpOperator(first.url), mcpOperator(first.url)]);
-  toolName = (await createWorkflow(first.url, alice.accessToken, toolWorkflow('Three steps', steps(provider.url)))).mcp_tool_name;
+  toolName = (await createWorkflow(first.url, alice.accessToken, toolAutomation('Three steps', steps(provider.url)))).mcp_tool_name;
 });
 afterAll(async () => {
   await Promise.all([first.close(), second.close(), provider.close()]);
@@ -116,7 +116,7 @@ async function slotHolders(app: TestApp, operatorId: string): Promise<number[]> 
 describe('the dedicated stream connection', () => {
   it('reconnects when PostgreSQL drops it, takes its slot again and keeps delivering frames from other instances', async () => {
     const operator = await mcpOperator(first.url);
-    const name = (await createWorkflow(first.url, operator.accessToken, toolWorkflow('Reconnect steps', steps(provider.url)))).mcp_tool_name;
+    const name = (await createWorkflow(first.url, operator.accessToken, toolAutomation('Reconnect steps', steps(provider.url)))).mcp_tool_name;
     const stream = await openReady(first.url, operator.key, 'reconnect');
     try {
       const [before] = await slotHolders(first, operator.operatorId);

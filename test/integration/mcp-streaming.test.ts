@@ -1,6 +1,6 @@
 import { startTestApp, type TestApp } from '../helpers/app';
 import { http } from '../helpers/http';
-import { createWorkflow, mcpOperator, mcpPost, openEventStream, rpc, toolWorkflow, type McpOperator } from '../helpers/mcp';
+import { createWorkflow, mcpOperator, mcpPost, openEventStream, rpc, toolAutomation, type McpOperator } from '../helpers/mcp';
 import { postAcceptingStream, sdkClient } from '../helpers/mcpClients';
 import { startProvider, type TestProvider } from '../helpers/providerServer';
 
@@ -17,7 +17,7 @@ beforeAll(async () => {
   app = await startTestApp();
   provider = await startProvider(() => ({ status: 200, body: { ok: true }, delayMs: 400 }));
   alice = await mcpOperator(app.url);
-  const workflow = await createWorkflow(app.url, alice.accessToken, toolWorkflow('Three steps', steps(provider.url)));
+  const workflow = await createWorkflow(app.url, alice.accessToken, toolAutomation('Three steps', steps(provider.url)));
   [toolName, workflowId] = [workflow.mcp_tool_name, workflow.id];
 });
 afterAll(async () => {

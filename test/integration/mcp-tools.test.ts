@@ -1,7 +1,7 @@
 import { startTestApp, type TestApp } from '../helpers/app';
 import { http } from '../helpers/http';
 import { createApiKey } from '../helpers/identity';
-import { createWorkflow, mcpOperator, mcpPost, rpc, setMcp, toolWorkflow, type McpOperator } from '../helpers/mcp';
+import { createWorkflow, mcpOperator, mcpPost, rpc, setMcp, toolAutomation, type McpOperator } from '../helpers/mcp';
 import { startProvider, type TestProvider } from '../helpers/providerServer';
 
 let app: TestApp;
@@ -16,11 +16,11 @@ beforeAll(async () => {
   app = await startTestApp();
   provider = await startProvider(() => ({ status: 200, body: { status: 'approved' } }));
   [alice, bob] = await Promise.all([mcpOperator(app.url), mcpOperator(app.url)]);
-  wf.kyc = await createWorkflow(app.url, alice.accessToken, toolWorkflow('KYC check', [kycCall(provider.url)], { description: 'Checks a player’s KYC status' }));
-  wf.bonus = await createWorkflow(app.url, alice.accessToken, toolWorkflow('Bonus grant', [kycCall(provider.url)]));
-  wf.hidden = await createWorkflow(app.url, alice.accessToken, toolWorkflow('Internal only', [kycCall(provider.url)], { mcp_exposed: false }));
-  wf.inactive = await createWorkflow(app.url, alice.accessToken, toolWorkflow('Paused tool', [kycCall(provider.url)], { active: false }));
-  wf.bob = await createWorkflow(app.url, bob.accessToken, toolWorkflow('Bob tool', [kycCall(provider.url)]));
+  wf.kyc = await createWorkflow(app.url, alice.accessToken, toolAutomation('KYC check', [kycCall(provider.url)], { description: 'Checks a player’s KYC status' }));
+  wf.bonus = await createWorkflow(app.url, alice.accessToken, toolAutomation('Bonus grant', [kycCall(provider.url)]));
+  wf.hidden = await createWorkflow(app.url, alice.accessToken, toolAutomation('Internal only', [kycCall(provider.url)], { mcp_exposed: false }));
+  wf.inactive = await createWorkflow(app.url, alice.accessToken, toolAutomation('Paused tool', [kycCall(provider.url)], { active: false }));
+  wf.bob = await createWorkflow(app.url, bob.accessToken, toolAutomation('Bob tool', [kycCall(provider.url)]));
 });
 afterAll(async () => {
   await app.close();
@@ -161,7 +161,7 @@ describe('tools/call (spec 4.6, 7.6)', () => {
 
   it('QUOTA_EXCEEDED is an isError result and no node runs', async () => {
     const operator = await mcpOperator(app.url);
-    const quotaTool = await createWorkflow(app.url, operator.accessToken, toolWorkflow('Quota tool', [kycCall(provider.url)]));
+    const quotaTool = await createWorkflow(app.url, operator.accessToken, toolAutomation('Quota tool', [kycCall(provider.url)]));
     await app.deps.db('operator_quotas').insert({ operator_id: operator.operatorId, actions_per_month: 0 });
     const response = await callTool(operator.key, { name: quotaTool.mcp_tool_name, arguments: { playerId: 'p-1' } });
     expect(response.status).toBe(200);

@@ -9,7 +9,7 @@ import { http } from '../helpers/http';
 import { startProvider, type TestProvider } from '../helpers/providerServer';
 import { callGateway, connectSupplier, kycDocument, startKycSupplier } from '../helpers/suppliers';
 import { spawnWorker, type WorkerProcess } from '../helpers/worker';
-import { chain, workflowsClient, type WorkflowsClient } from '../helpers/workflows';
+import { chain, automationsClient, type AutomationsClient } from '../helpers/automations';
 
 const queue = `metrics-${randomUUID()}`;
 let workerPort: number;
@@ -151,11 +151,11 @@ it('the outbox figures are what waits for dispatch: count, and the age of the ol
 describe('gateway calls, batch jobs and automation runs (worker and API series)', () => {
   let supplier: TestProvider;
   let failing: TestProvider;
-  let flows: WorkflowsClient;
+  let flows: AutomationsClient;
   beforeAll(async () => {
     supplier = await startKycSupplier({ kind: 'none' });
     failing = await startProvider(() => ({ status: 500, body: { error: 'down' } }));
-    flows = await workflowsClient(app);
+    flows = await automationsClient(app);
   });
   afterAll(async () => {
     await supplier?.close();

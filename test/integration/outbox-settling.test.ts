@@ -1,16 +1,16 @@
 import { startTestApp, type TestApp } from '../helpers/app';
 import { waitForJob } from '../helpers/data';
-import { waitForRuns, workflowsClient, type WorkflowsClient } from '../helpers/workflows';
+import { waitForRuns, automationsClient, type AutomationsClient } from '../helpers/automations';
 
 /**
  * An internal event that no automation can fire is written to the outbox already dispatched (no NOTIFY, no
  * dispatcher pass); one that an active automation listens to is written pending and dispatched to its run.
  */
 let app: TestApp;
-let acme: WorkflowsClient;
+let acme: AutomationsClient;
 beforeAll(async () => {
   app = await startTestApp();
-  acme = await workflowsClient(app);
+  acme = await automationsClient(app);
   expect((await acme.call('/entities', { method: 'POST', body: { externalId: 'p-1', entityType: 'player', data: {} } })).status).toBe(201);
 });
 afterAll(() => app.close());

@@ -1,12 +1,12 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { IGAMING_TEMPLATE_ID } from '../../core/templates';
-import { REDACTED_MESSAGE } from '../../db/queries/workflowRuns';
+import { REDACTED_MESSAGE } from '../../db/queries/automationRuns';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { waitForJob } from '../helpers/data';
 import { http } from '../helpers/http';
-import { createWorkflow, mcpOperator, mcpPost, rpc, toolWorkflow } from '../helpers/mcp';
+import { createWorkflow, mcpOperator, mcpPost, rpc, toolAutomation } from '../helpers/mcp';
 import { startProvider, type TestProvider } from '../helpers/providerServer';
-import { chain, waitForRuns, workflowsClient, type WorkflowsClient } from '../helpers/workflows';
+import { chain, waitForRuns, automationsClient, type AutomationsClient } from '../helpers/automations';
 
 /** A supplier on loopback that answers with what it was sent, so a node's output echoes the payload. */
 const echo = () => startProvider((request) => ({ status: 200, body: { echoed: request.body ? JSON.parse(request.body) : null } }));
@@ -20,14 +20,14 @@ async function rawRun(app: TestApp, runId: string): Promise<string> {
 
 describe('run records sealed at rest (issue 17)', () => {
   let app: TestApp;
-  let acme: WorkflowsClient;
-  let rival: WorkflowsClient;
+  let acme: AutomationsClient;
+  let rival: AutomationsClient;
   let provider: TestProvider;
 
   beforeAll(async () => {
     app = await startTestApp();
     provider = await echo();
-    [acme, rival] = await Promise.all([workflowsClient(app), workflowsClient(app)]);
+    [acme, rival] = await Promise.all([automationsClient(app), automationsClient(app)]);
   });
   afterAll(async () => {
     await provider.close();
@@ -100,13 +100,13 @@ describe('run records sealed at rest (issue 17)', () => {
 
 describe('erasure reaches the copies (spec 3.4, issue 17)', () => {
   let app: TestApp;
-  let acme: WorkflowsClient;
+  let acme: AutomationsClient;
   let provider: TestProvider;
 
   beforeAll(async () => {
     app = await startTestApp();
     provider = await echo();
-    acme = await workflowsClient(app);
+    acme = await automationsClient(app);
   });
   afterAll(async () => {
     await provider.close();
@@ -244,7 +244,7 @@ describe('erasure reaches the copies (spec 3.4, issue 17)', () => {
     const externalId = `p-${randomUUID()}`;
     const [before, after] = [`mcp-before-${randomUUID()}@example.com`, `mcp-after-${randomUUID()}@example.com`];
     expect((await data('/entities', { method: 'POST', body: { externalId, entityType: 'player', data: { email: before } } })).status).toBe(201);
-    const tool = await createWorkflow(app.url, operator.accessToken, toolWorkflow('Contact player', [echoNode(provider, { contact: '{{ trigger.email }}' })]));
+    const tool = await createWorkflow(app.url, operator.accessToken, toolAutomation('Contact player', [echoNode(provider, { contact: '{{ trigger.email }}' })]));
     const call = (email: string) => mcpPost(app.url, operator.key, rpc('tools/call', { name: tool.mcp_tool_name, arguments: { playerId: externalId, email } }));
 
     const first = await call(before);

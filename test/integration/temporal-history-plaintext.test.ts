@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { startProvider, type ProviderAuth, type TestProvider } from '../helpers/providerServer';
 import { callGateway, connectSupplier, credentialsFor, KYC_SCHEMA_MAP, kycDocument, startKycSupplier } from '../helpers/suppliers';
 import { decodedHistoryText, payloadsIn, rawHistory } from '../helpers/temporalHistory';
-import { chain, waitForRuns, workflowsClient, type WorkflowsClient } from '../helpers/workflows';
+import { chain, waitForRuns, automationsClient, type AutomationsClient } from '../helpers/automations';
 
 /** Every `Failure` in a history (activity, workflow and Update failures and their causes), found by shape. */
 function failuresIn(node: unknown, found: temporal.api.failure.v1.IFailure[] = []): temporal.api.failure.v1.IFailure[] {
@@ -27,14 +27,14 @@ describe('Temporal histories hold no plaintext personal data or secrets', () => 
   const thirdPartyKey = `sk_live_planted_${stamp}`;
   const auth: ProviderAuth = { kind: 'apiKeyHeader', name: 'X-Api-Key', value: `supplier-secret-${stamp}` };
   let app: TestApp;
-  let client: WorkflowsClient;
+  let client: AutomationsClient;
   let hook: TestProvider;
   let kyc: TestProvider;
   const temporalIds: string[] = [];
 
   beforeAll(async () => {
     app = await startTestApp();
-    client = await workflowsClient(app);
+    client = await automationsClient(app);
     hook = await startProvider(() => ({ status: 200, body: { received: true } }));
     kyc = await startKycSupplier(auth);
   });

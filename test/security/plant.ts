@@ -6,7 +6,7 @@ import { IGAMING_TEMPLATE_ID } from '../../core/templates';
 import { createDb, type Db } from '../../db/knex';
 import { http } from '../helpers/http';
 import { createApiKey, signupOperator } from '../helpers/identity';
-import { rpc, setMcp, toolWorkflow } from '../helpers/mcp';
+import { rpc, setMcp, toolAutomation } from '../helpers/mcp';
 import { startProvider, type ProviderAuth } from '../helpers/providerServer';
 import { callGateway, connectSupplier, credentialsFor, KYC_SCHEMA_MAP, kycDocument, startKycSupplier } from '../helpers/suppliers';
 
@@ -103,7 +103,7 @@ async function main(): Promise<void> {
       edges: [{ from: 'start', to: 'echo' }, { from: 'echo', to: 'kyc' }],
     });
 
-    const tool = await create(toolWorkflow('Contact player', [echoNode({ contact: '{{ trigger.email }}' })]));
+    const tool = await create(toolAutomation('Contact player', [echoNode({ contact: '{{ trigger.email }}' })]));
     const callTool = () => http(`${url}/mcp-server`, { token: key, body: rpc('tools/call', { name: tool.mcp_tool_name, arguments: { playerId: externalId, email: planted.entityEmail } }) });
     const mcpBefore = await callTool();
     expectThat(mcpBefore.body.result?.isError === false && mcpBefore.text.includes(planted.entityEmail), 'an MCP tools/call about the entity completes');

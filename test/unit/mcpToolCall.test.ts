@@ -1,5 +1,5 @@
 import { argumentProblems, toolResultOf, type ToolInputSchema } from '../../core/mcpToolCall';
-import type { WorkflowRun } from '../../core/workflows/types';
+import type { AutomationRunRecord } from '../../core/automations/types';
 
 const schema: ToolInputSchema = {
   type: 'object',
@@ -25,7 +25,7 @@ describe('argumentProblems', () => {
   });
 });
 
-const run = (overrides: Partial<WorkflowRun>): WorkflowRun => ({
+const run = (overrides: Partial<AutomationRunRecord>): AutomationRunRecord => ({
   id: 'run_1', workflowId: 'wf_1', workflowVersion: 1, source: 'mcp', status: 'completed', input: {}, output: { ok: true }, nodes: [],
   startedAt: '2026-01-01T00:00:00.000Z', completedAt: '2026-01-01T00:00:00.040Z', durationMs: 40, ...overrides,
 });

@@ -1,10 +1,10 @@
 import { toolAnnotations } from '../../core/mcpToolAnnotations';
-import { ACTION_OUTPUT_SCHEMAS, runOutputSchema } from '../../core/workflows/runOutput';
-import type { NodeType, WorkflowDefinition, WorkflowEdge } from '../../core/workflows/types';
+import { ACTION_OUTPUT_SCHEMAS, runOutputSchema } from '../../core/automations/runOutput';
+import type { NodeType, AutomationDefinition, AutomationEdge } from '../../core/automations/types';
 
 const node = (id: string, type: NodeType, params: Record<string, unknown> = {}) => ({ id, type, params });
 const start = node('start', 'trigger.manual');
-const chain = (...nodes: ReturnType<typeof node>[]): WorkflowDefinition => ({
+const chain = (...nodes: ReturnType<typeof node>[]): AutomationDefinition => ({
   nodes: [start, ...nodes],
   edges: nodes.map((next, index) => ({ from: index === 0 ? 'start' : nodes[index - 1]!.id, to: next.id })),
 });
@@ -23,7 +23,7 @@ describe('runOutputSchema: what a completed run returns', () => {
   it('declares nothing without an action that runs on every completed run (the output may be the trigger payload)', () => {
     expect(runOutputSchema(chain(), 'start')).toBeNull();
     expect(runOutputSchema(chain(node('check', 'condition', { expression: 'true' })), 'start')).toBeNull();
-    const onlyWhenTrue: WorkflowDefinition = {
+    const onlyWhenTrue: AutomationDefinition = {
       nodes: [start, node('check', 'condition'), http('call', 'POST')],
       edges: [{ from: 'start', to: 'check' }, { from: 'check', to: 'call', when: true }],
     };
@@ -31,17 +31,17 @@ describe('runOutputSchema: what a completed run returns', () => {
   });
 
   it('after a certain action, branches that may run later make an anyOf of their schemas', () => {
-    const edges: WorkflowEdge[] = [
+    const edges: AutomationEdge[] = [
       { from: 'start', to: 'store' },
       { from: 'store', to: 'check' },
       { from: 'check', to: 'mail', when: true },
     ];
-    const def: WorkflowDefinition = { nodes: [start, node('store', 'action.set_state'), node('check', 'condition'), node('mail', 'action.send_email')], edges };
+    const def: AutomationDefinition = { nodes: [start, node('store', 'action.set_state'), node('check', 'condition'), node('mail', 'action.send_email')], edges };
     expect(runOutputSchema(def, 'start')).toEqual({ type: 'object', anyOf: [ACTION_OUTPUT_SCHEMAS['action.set_state'], ACTION_OUTPUT_SCHEMAS['action.send_email']] });
   });
 
   it('a node fed by both branches of a condition always runs', () => {
-    const def: WorkflowDefinition = {
+    const def: AutomationDefinition = {
       nodes: [start, node('check', 'condition'), node('yes', 'action.ai'), node('no', 'action.delay'), node('join', 'action.record_event')],
       edges: [
         { from: 'start', to: 'check' },
@@ -55,7 +55,7 @@ describe('runOutputSchema: what a completed run returns', () => {
   });
 
   it('ignores nodes only another trigger reaches', () => {
-    const def: WorkflowDefinition = {
+    const def: AutomationDefinition = {
       nodes: [start, node('wait', 'action.delay'), node('nightly', 'trigger.schedule'), node('mail', 'action.send_email')],
       edges: [{ from: 'start', to: 'wait' }, { from: 'nightly', to: 'mail' }],
     };
@@ -66,7 +66,7 @@ describe('runOutputSchema: what a completed run returns', () => {
 describe('toolAnnotations: safe hints from the actions a run can reach', () => {
   const hints = (readOnlyHint: boolean, destructiveHint: boolean, idempotentHint: boolean, openWorldHint: boolean) => ({ readOnlyHint, destructiveHint, idempotentHint, openWorldHint });
 
-  it.each<[string, WorkflowDefinition, ReturnType<typeof hints>]>([
+  it.each<[string, AutomationDefinition, ReturnType<typeof hints>]>([
     ['no action at all', chain(), hints(true, false, true, false)],
     ['an http GET', chain(http('a', 'GET')), hints(true, false, true, true)],
     ['a delay', chain(node('w', 'action.delay', { seconds: 1 })), hints(true, false, true, false)],
@@ -87,7 +87,7 @@ describe('toolAnnotations: safe hints from the actions a run can reach', () => {
   });
 
   it('counts actions on every branch, and not those only another trigger reaches', () => {
-    const def: WorkflowDefinition = {
+    const def: AutomationDefinition = {
       nodes: [start, node('check', 'condition'), http('read', 'GET'), node('write', 'action.set_state'), node('nightly', 'trigger.schedule'), node('mail', 'action.send_email')],
       edges: [
         { from: 'start', to: 'check' },

@@ -1,7 +1,7 @@
 import { CancellationScope, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import type { DataWriteInput, HttpRequestInput } from '../../activities/automation/types';
-import type { WorkflowNode } from '../../core/workflows/types';
+import type { AutomationNode } from '../../core/automations/types';
 import { executeGatewayCall } from '../gatewayCall';
 import { NodeError } from './nodeError';
 
@@ -40,9 +40,9 @@ const str = (value: unknown): string => (typeof value === 'string' ? value : val
  * call) are shielded; HTTP, e-mail and AI activities, which do not heartbeat, finish their current attempt
  * (Temporal's default `WAIT_CANCELLATION_COMPLETED`). Only `action.delay` stops at once.
  */
-export async function runAction(node: WorkflowNode, params: Record<string, unknown>, scope: { operatorId: string; workflowId: string; runId: string }): Promise<unknown> {
+export async function runAction(node: AutomationNode, params: Record<string, unknown>, scope: { operatorId: string; automationId: string; runId: string }): Promise<unknown> {
   const { operatorId } = scope;
-  const once = { operatorId, workflowId: scope.workflowId, idempotencyKey: `${scope.runId}:${node.id}` };
+  const once = { operatorId, automationId: scope.automationId, idempotencyKey: `${scope.runId}:${node.id}` };
   switch (node.type) {
     case 'action.http_request':
       return http.automationHttpRequest({

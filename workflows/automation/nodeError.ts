@@ -1,5 +1,5 @@
 import { ApplicationFailure, isCancellation, TemporalFailure } from '@temporalio/workflow';
-import type { RunError } from '../../core/workflows/types';
+import type { RunError } from '../../core/automations/types';
 
 /** A node failure raised in workflow code (an expression that cannot be evaluated, a provider refusal). */
 export class NodeError extends Error {

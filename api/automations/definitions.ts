@@ -1,0 +1,93 @@
+import type { Context } from 'koa';
+import { prefixedId } from '../../core/ids';
+import { validateAutomationBody, type AutomationBody } from '../../core/automations/definition';
+import { deleteWebhooksOfAutomation, replaceWebhooks, webhooksOfAutomation } from '../../db/queries/automationWebhooks';
+import { findAutomation, insertAutomation, listAutomations, softDeleteAutomation, toAutomationRecord, updateAutomation, type AutomationRow } from '../../db/queries/automations';
+import { syncAutomationSchedules } from '../../temporal/automationSchedules';
+import type { AppDeps } from '../deps';
+import { AppError } from '../errors';
+import { principalOf } from '../middleware/authenticate';
+import { inputOf } from '../middleware/validate';
+import { freeToolName, sealWebhooks, withToolNameRetry, automationWrite } from './persist';
+import { ListAutomationsQuery, AutomationIdParams } from './schema';
+
+function validBody(ctx: Context): AutomationBody {
+  const result = validateAutomationBody(ctx.request.body);
+  if (!result.ok) {
+    const summary = result.details.map((problem) => `${problem.field}: ${problem.message}`).join('; ');
+    throw new AppError(400, 'VALIDATION_FAILED', `Invalid workflow: ${summary}`, { details: result.details });
+  }
+  return result.value;
+}
+
+/** 404 `WORKFLOW_NOT_FOUND` for an unknown id or another operator's workflow alike. */
+export async function requireAutomation(deps: AppDeps, operatorId: string, id: string): Promise<AutomationRow> {
+  const row = await findAutomation(deps.db, operatorId, id);
+  if (!row) throw new AppError(404, 'WORKFLOW_NOT_FOUND', 'Workflow not found');
+  return row;
+}
+
+/**
+ * `POST /workflows`: stores a validated definition (version 1) and creates its schedules in the same
+ * transaction, so a workflow never exists without its triggers. 201 with the record.
+ */
+export async function createAutomationHandler(deps: AppDeps, ctx: Context): Promise<void> {
+  const body = validBody(ctx);
+  const operatorId = principalOf(ctx).operatorId;
+  const id = prefixedId('wf');
+  const row = await withToolNameRetry(() => deps.db.transaction(async (trx) => {
+    const { nodes, webhooks } = sealWebhooks(body.nodes, [], deps.keyring, operatorId, id);
+    const created = await insertAutomation(trx, operatorId, id, automationWrite(body, nodes, await freeToolName(trx, operatorId, body.name)));
+    await replaceWebhooks(trx, operatorId, id, webhooks);
+    await syncAutomationSchedules(deps.temporal, { operatorId, automationId: id, previous: [], next: body.active ? nodes : null });
+    return created;
+  }));
+  ctx.status = 201;
+  ctx.body = { success: true, data: toAutomationRecord(row) };
+}
+
+export async function listAutomationsHandler(deps: AppDeps, ctx: Context): Promise<void> {
+  const { query } = inputOf(ctx, { query: ListAutomationsQuery });
+  const { rows, count } = await listAutomations(deps.db, principalOf(ctx).operatorId, query);
+  ctx.body = { success: true, data: rows.map(toAutomationRecord), count };
+}
+
+export async function getAutomationHandler(deps: AppDeps, ctx: Context): Promise<void> {
+  const { params } = inputOf(ctx, { params: AutomationIdParams });
+  ctx.body = { success: true, data: toAutomationRecord(await requireAutomation(deps, principalOf(ctx).operatorId, params.id)) };
+}
+
+/**
+ * `PUT /workflows/:id`: replaces the definition and bumps `version`; schedules follow (created, updated,
+ * removed, or all removed when deactivated), webhooks of removed nodes stop answering.
+ */
+export async function updateAutomationHandler(deps: AppDeps, ctx: Context): Promise<void> {
+  const { params } = inputOf(ctx, { params: AutomationIdParams });
+  const body = validBody(ctx);
+  const operatorId = principalOf(ctx).operatorId;
+  const row = await withToolNameRetry(() => deps.db.transaction(async (trx) => {
+    const existing = await findAutomation(trx, operatorId, params.id, { forUpdate: true });
+    if (!existing) throw new AppError(404, 'WORKFLOW_NOT_FOUND', 'Workflow not found');
+    const { nodes, webhooks } = sealWebhooks(body.nodes, await webhooksOfAutomation(trx, operatorId, existing.id), deps.keyring, operatorId, existing.id);
+    const toolName = body.name === existing.name ? existing.mcp_tool_name : await freeToolName(trx, operatorId, body.name, existing.id);
+    const updated = await updateAutomation(trx, operatorId, existing.id, automationWrite(body, nodes, toolName), existing.active);
+    await replaceWebhooks(trx, operatorId, existing.id, webhooks);
+    await syncAutomationSchedules(deps.temporal, { operatorId, automationId: existing.id, previous: existing.nodes, next: body.active ? nodes : null });
+    return updated;
+  }));
+  ctx.body = { success: true, data: toAutomationRecord(row) };
+}
+
+/** `DELETE /workflows/:id`: soft delete; its schedules and webhooks are removed, its runs stay readable. */
+export async function deleteAutomationHandler(deps: AppDeps, ctx: Context): Promise<void> {
+  const { params } = inputOf(ctx, { params: AutomationIdParams });
+  const operatorId = principalOf(ctx).operatorId;
+  await deps.db.transaction(async (trx) => {
+    const existing = await findAutomation(trx, operatorId, params.id, { forUpdate: true });
+    if (!existing) throw new AppError(404, 'WORKFLOW_NOT_FOUND', 'Workflow not found');
+    await softDeleteAutomation(trx, operatorId, existing.id);
+    await deleteWebhooksOfAutomation(trx, operatorId, existing.id);
+    await syncAutomationSchedules(deps.temporal, { operatorId, automationId: existing.id, previous: existing.nodes, next: null });
+  });
+  ctx.body = { success: true, data: { id: params.id, deleted: true } };
+}

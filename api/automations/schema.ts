@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import '../openapi/registry';
+import { NODE_TYPES, RUN_SOURCES } from '../../core/automations/types';
+
+export const AutomationIdParams = z.object({ id: z.string().min(1).max(200) });
+export const RunIdParams = z.object({ runId: z.string().min(1).max(200) });
+
+const limit = z.coerce.number().int().min(1).max(100).default(50);
+const offset = z.coerce.number().int().min(0).max(1_000_000).default(0);
+
+export const ListAutomationsQuery = z.object({ limit, offset, active: z.enum(['true', 'false']).transform((value) => value === 'true').optional() }).strict();
+export const ListRunsQuery = z.object({ limit, offset }).strict();
+
+/** The documented shape of a definition; `validateAutomationBody` (core/workflows-api/definition.ts) checks it in full. */
+export const AutomationNodeSchema = z
+  .object({
+    id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+    type: z.enum(NODE_TYPES),
+    params: z.record(z.string(), z.unknown()).optional().describe('Exactly the params the node type takes (docs/workflows.md)'),
+  })
+  .openapi('AutomationNode', { example: { id: 'start', type: 'trigger.event', params: { event: 'entity_event.transaction' } } });
+
+export const AutomationEdgeSchema = z
+  .object({ from: z.string(), to: z.string(), when: z.boolean().optional().describe('Only and always on edges leaving a condition') })
+  .openapi('AutomationEdge');
+
+export const AutomationBodySchema = z
+  .object({
+    name: z.string().min(1).max(200),
+    description: z.string().optional(),
+    active: z.boolean().optional(),
+    mcp_exposed: z.boolean().optional(),
+    nodes: z.array(AutomationNodeSchema).max(100),
+    edges: z.array(AutomationEdgeSchema).max(200).optional(),
+  })
+  .openapi('WorkflowInput', {
+    example: {
+      name: 'Big deposit alert',
+      description: 'Flags large deposits',
+      active: true,
+      mcp_exposed: true,
+      nodes: [
+        { id: 'start', type: 'trigger.event', params: { event: 'entity_event.transaction' } },
+        { id: 'big', type: 'condition', params: { expression: 'trigger.data.amount > 100000' } },
+        { id: 'flag', type: 'action.set_state', params: { externalId: '{{ trigger.entity.externalId }}', key: 'risk_score', value: 80 } },
+      ],
+      edges: [
+        { from: 'start', to: 'big' },
+        { from: 'big', to: 'flag', when: true },
+      ],
+    },
+  });
+
+export const AutomationRecord = z
+  .object({
+    id: z.string().describe('wf_…'),
+    name: z.string(),
+    description: z.string(),
+    active: z.boolean(),
+    mcp_exposed: z.boolean(),
+    mcp_tool_name: z.string().describe('Slug of the name, unique per operator'),
+    version: z.number().int().describe('1 at creation, +1 on every update'),
+    nodes: z.array(AutomationNodeSchema),
+    edges: z.array(AutomationEdgeSchema),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('Workflow');
+
+const RunErrorSchema = z.object({ code: z.string(), message: z.string(), nodeId: z.string().optional() });
+
+export const RunRecord = z
+  .object({
+    id: z.string().describe('run_…'),
+    workflowId: z.string(),
+    workflowVersion: z.number().int(),
+    source: z.enum(RUN_SOURCES),
+    status: z.enum(['running', 'completed', 'failed', 'cancelled']).describe('cancelled: stopped on an MCP client’s notifications/cancelled'),
+    temporalWorkflowId: z.string().optional().describe('the Temporal workflow id of the run (Temporal Web UI); absent only while a run is not recorded yet'),
+    input: z.unknown(),
+    output: z.unknown(),
+    nodes: z.array(
+      z.object({
+        id: z.string(),
+        status: z.enum(['completed', 'failed', 'skipped', 'cancelled']).describe('cancelled: running when the run was cancelled'),
+        output: z.unknown().optional(),
+        error: RunErrorSchema.omit({ nodeId: true }).optional(),
+        durationMs: z.number(),
+      }),
+    ),
+    error: RunErrorSchema.optional(),
+    startedAt: z.string(),
+    completedAt: z.string().nullable(),
+    durationMs: z.number().nullable(),
+  })
+  .openapi('AutomationRunRecord');
+
+const Counter = z.object({ used: z.number().int(), limit: z.number().int(), remaining: z.number().int() });
+export const UsageRecord = z.object({ month: z.string().describe('YYYY-MM (UTC)'), actions: Counter, aiActions: Counter }).openapi('AutomationUsage');

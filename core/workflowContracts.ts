@@ -1,0 +1,111 @@
+/**
+ * What goes into and comes out of each Temporal workflow: the contract shared by the workflows, the
+ * starters in `temporal/` and the activities that serve them. Types only, so every layer may import it.
+ */
+import type { BatchKind } from './ingestItems';
+import type { RunSource, AutomationRunRecord } from './automations/types';
+
+/** `automationRunWorkflow`: one run of an operator automation. */
+export interface AutomationRunInput {
+  operatorId: string;
+  /** The automation's id (`wf_…`). */
+  automationId: string;
+  /**
+   * The automation's id under its name before `automationId`: Temporal Schedules created earlier still start runs
+   * with it, so the run workflow reads `automationId ?? workflowId`.
+   * @deprecated
+   */
+  workflowId?: string;
+  source: RunSource;
+  /** The trigger payload: the test body, the MCP tool arguments, the webhook body or the internal event. */
+  input: unknown;
+  /** Pre-assigned by API starts (so the caller knows it at once); made in the workflow otherwise. */
+  runId?: string;
+  /** The trigger node that fired; defaults to the first trigger node matching the source. */
+  triggerNodeId?: string;
+  /** MCP runs: `<session> <JSON-RPC id>` of the `tools/call`, recorded so a `notifications/cancelled` finds the run. */
+  mcpRequest?: string;
+}
+
+/** How far a run is: nodes finished (completed, failed or skipped, the trigger included) of all it can reach. */
+export interface AutomationProgress {
+  progress: number;
+  total: number;
+  message?: string;
+}
+
+export type AutomationRunResult =
+  /** The automation does not exist for this operator, is inactive for an automatic source, or has no matching trigger. */
+  | { kind: 'ignored'; reason: string }
+  /** This Temporal workflow id already recorded a run (a repeated start). */
+  | { kind: 'duplicate'; runId: string }
+  /** Refused before any node, or ran to its end: the stored run, as `GET /runs/:id` shows it. */
+  | { kind: 'rejected' | 'finished'; runId: string; run: AutomationRunRecord };
+
+/** One gateway call in the canonical format (spec 4.3); `action.gateway` of automations sends the same. */
+export interface GatewayCallInput {
+  operatorId: string;
+  connectionId: string;
+  /** `entity.action`, e.g. `player.verify`. */
+  operation: string;
+  /** Canonical params, translated through the connector's schemaMap before sending. */
+  params?: Record<string, unknown>;
+}
+
+/** Per-call limits chosen by the caller (from its configuration); workflows cannot read the environment. */
+export interface GatewayLimits {
+  timeoutMs: number;
+  maxAttempts: number;
+}
+
+export type GatewayCallRequest = GatewayCallInput & { limits?: GatewayLimits };
+
+/** The outcome of a call that reached the provider (or tried to): 2xx is `ok`, anything else a provider error. */
+export type GatewayCallResult =
+  | { ok: true; status: number; data: unknown; providerLatencyMs: number; attempts: number }
+  | { ok: false; status: number | null; data: unknown; message: string; providerLatencyMs: number; attempts: number };
+
+/** `gatewayLaneWorkflow`: serves one operator's synchronous gateway calls as Updates. */
+export interface GatewayLaneInput {
+  operatorId: string;
+  /** Calls a run serves before it continues as new (default `LANE_CALLS_PER_RUN`). */
+  callsPerRun?: number;
+}
+
+/** `batchIngestWorkflow`: one batch job, whose items are stored with the job row. */
+export interface BatchIngestInput {
+  operatorId: string;
+  jobId: string;
+  kind: BatchKind;
+  totalItems: number;
+  chunkSize: number;
+}
+
+export interface EmailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export type EmailDelivery = { delivery: 'smtp'; messageId: string } | { delivery: 'file'; file: string };
+
+/** `sendInviteEmailWorkflow`: the token travels only sealed with the keyring, never in clear. */
+export interface InviteEmailInput {
+  operatorId: string;
+  inviteId: string;
+  sealedToken: string;
+  appUrl: string;
+}
+
+export type InviteEmailResult = EmailDelivery | { delivery: 'skipped'; reason: 'invite_no_longer_pending' | 'token_superseded' };
+
+/** `diagnosticsWorkflow`: proves client → server → worker → activity → PostgreSQL. */
+export interface DiagnosticsInput {
+  message: string;
+}
+
+export interface DiagnosticsResult {
+  echo: string;
+  databaseTime: string;
+  workflowTime: string;
+}

@@ -1,0 +1,247 @@
+import type { Knex } from 'knex';
+import type { Keyring } from '../../core/crypto';
+import { openRunParts, REDACTED, runSubjectCandidates, sealRunInput, sealRunResult, SEALED_MESSAGE } from '../../core/runSeal';
+import type { NodeResult, RunError, RunSource, RunStatus, AutomationRunRecord } from '../../core/automations/types';
+import type { Db } from '../knex';
+
+type Runner = Db | Knex.Transaction;
+
+export interface RunRow {
+  id: string;
+  operator_id: string;
+  workflow_id: string;
+  workflow_version: number;
+  source: RunSource;
+  status: RunStatus;
+  trigger_node_id: string | null;
+  temporal_workflow_id: string;
+  mcp_request: string | null;
+  subject_external_ids: string[] | null;
+  input: unknown;
+  output: unknown;
+  nodes: NodeResult[];
+  error: RunError | null;
+  usage_month: string;
+  reserved_actions: number;
+  reserved_ai_actions: number;
+  started_at: Date;
+  completed_at: Date | null;
+  duration_ms: number | null;
+}
+
+function recordOf(row: RunRow, parts: { input: unknown; output: unknown; nodes: NodeResult[]; error: RunError | null }): AutomationRunRecord {
+  return {
+    id: row.id,
+    workflowId: row.workflow_id,
+    workflowVersion: row.workflow_version,
+    source: row.source,
+    status: row.status,
+    temporalWorkflowId: row.temporal_workflow_id,
+    input: parts.input ?? null,
+    output: parts.output ?? null,
+    nodes: parts.nodes,
+    ...(parts.error ? { error: parts.error } : {}),
+    startedAt: row.started_at.toISOString(),
+    completedAt: row.completed_at ? row.completed_at.toISOString() : null,
+    durationMs: row.duration_ms,
+  };
+}
+
+/** The API shape of one run (DESIGN.md "Run"), its sealed parts opened: only for a caller reading that run. */
+export function toRunRecord(row: RunRow, keyring: Keyring): AutomationRunRecord {
+  return recordOf(row, openRunParts(keyring, row.operator_id, row.id, row));
+}
+
+/**
+ * A run as a list shows it, nothing opened (core/runSeal.ts): no `input` or `output`, each node's id, status and
+ * duration, the error's code and node with a pointer to the run instead of its message.
+ */
+export function toRunSummary(row: RunRow): AutomationRunRecord {
+  const { input: _input, output: _output, ...summary } = recordOf(row, {
+    input: null,
+    output: null,
+    nodes: row.nodes.map((node) => ({ id: node.id, status: node.status, durationMs: node.durationMs })),
+    error: row.error ? { code: row.error.code, message: SEALED_MESSAGE, ...(row.error.nodeId !== undefined ? { nodeId: row.error.nodeId } : {}) } : null,
+  });
+  return summary as AutomationRunRecord;
+}
+
+export interface NewRun {
+  id: string;
+  operatorId: string;
+  automationId: string;
+  automationVersion: number;
+  source: RunSource;
+  triggerNodeId: string | null;
+  temporalWorkflowId: string;
+  /** `<session> <JSON-RPC id>` of the MCP `tools/call` that started the run, so it can be cancelled. */
+  mcpRequest?: string;
+  input: unknown;
+  usageMonth: string;
+  reserved: { actions: number; aiActions: number };
+}
+
+/**
+ * The entities of the operator a trigger payload names by value (their external id or id, under any key), and
+ * whether one of them is already erased.
+ */
+async function subjectsOf(trx: Runner, operatorId: string, payload: unknown): Promise<{ externalIds: string[]; erased: boolean }> {
+  const candidates = runSubjectCandidates(payload);
+  if (candidates.length === 0) return { externalIds: [], erased: false };
+  const rows = await trx('entities').where({ operator_id: operatorId })
+    .where((scope) => scope.whereIn('external_id', candidates).orWhereIn('id', candidates))
+    .select<Array<{ external_id: string; deleted_at: Date | null }>>('external_id', 'deleted_at');
+  return { externalIds: [...new Set(rows.map((row) => row.external_id))].sort(), erased: rows.some((row) => row.deleted_at !== null) };
+}
+
+/**
+ * Inserts a running run; a second insert for the same Temporal workflow id returns the first run and `created: false`.
+ * A run whose payload names an entity already erased is recorded redacted from the start (and stays so when it
+ * finishes): erasure's promise holds for runs started after it too.
+ */
+export async function insertRun(trx: Runner, keyring: Keyring, run: NewRun): Promise<{ row: RunRow; created: boolean }> {
+  const subjects = await subjectsOf(trx, run.operatorId, run.input);
+  const inserted = (await trx('workflow_runs')
+    .insert({
+      id: run.id,
+      operator_id: run.operatorId,
+      workflow_id: run.automationId,
+      workflow_version: run.automationVersion,
+      source: run.source,
+      status: 'running',
+      trigger_node_id: run.triggerNodeId,
+      temporal_workflow_id: run.temporalWorkflowId,
+      mcp_request: run.mcpRequest ?? null,
+      subject_external_ids: subjects.externalIds,
+      input: JSON.stringify(subjects.erased ? REDACTED : sealRunInput(keyring, run.operatorId, run.id, run.input)),
+      usage_month: run.usageMonth,
+      reserved_actions: run.reserved.actions,
+      reserved_ai_actions: run.reserved.aiActions,
+    })
+    .onConflict('temporal_workflow_id')
+    .ignore()
+    .returning('*')) as RunRow[];
+  if (inserted[0]) return { row: inserted[0], created: true };
+  const existing = await trx<RunRow>('workflow_runs').where({ operator_id: run.operatorId, temporal_workflow_id: run.temporalWorkflowId }).first();
+  if (!existing) throw new Error('run insert conflicted with a run of another operator');
+  return { row: existing, created: false };
+}
+
+/** The message a redacted run's error carries instead of its own. */
+export const REDACTED_MESSAGE = 'Redacted: the entity this run was about has been erased';
+
+const DURATION_MS = 'greatest(0, round(extract(epoch FROM (clock_timestamp() - started_at)) * 1000))::int';
+
+/**
+ * Fails a running run before its first node (`MISSING_TRIGGER_FIELD`, `QUOTA_EXCEEDED`): it holds no
+ * reservation and ran nothing. Returns undefined when the run was no longer running.
+ */
+export async function rejectRun(trx: Runner, keyring: Keyring, operatorId: string, runId: string, error: RunError): Promise<RunRow | undefined> {
+  const sealed = sealRunResult(keyring, operatorId, runId, { output: null, nodes: [], error });
+  const [row] = (await trx('workflow_runs')
+    .where({ operator_id: operatorId, id: runId, status: 'running' })
+    .update({
+      status: 'failed',
+      output: JSON.stringify(sealed.output),
+      error: JSON.stringify(sealed.error),
+      reserved_actions: 0,
+      reserved_ai_actions: 0,
+      completed_at: trx.fn.now(),
+      duration_ms: trx.raw(DURATION_MS),
+    })
+    .returning('*')) as RunRow[];
+  return row;
+}
+
+export async function findRun(db: Runner, operatorId: string, runId: string): Promise<RunRow | undefined> {
+  return db<RunRow>('workflow_runs').where({ operator_id: operatorId, id: runId }).first();
+}
+
+/** The running run an MCP `tools/call` started (`mcpRequestKey`), to cancel it; nothing once it has ended. */
+export async function findRunningMcpCall(db: Runner, operatorId: string, mcpRequest: string): Promise<Pick<RunRow, 'id' | 'temporal_workflow_id'> | undefined> {
+  return db<RunRow>('workflow_runs').where({ operator_id: operatorId, mcp_request: mcpRequest, status: 'running' }).first('id', 'temporal_workflow_id');
+}
+
+const SUMMARY_COLUMNS = ['id', 'operator_id', 'workflow_id', 'workflow_version', 'source', 'status', 'temporal_workflow_id', 'nodes', 'error', 'started_at', 'completed_at', 'duration_ms'];
+
+/** A page of a workflow's runs without their sealed parts (`toRunSummary`). */
+export async function listRuns(db: Runner, operatorId: string, automationId: string, page: { limit: number; offset: number }): Promise<{ rows: RunRow[]; count: number }> {
+  const scoped = () => db<RunRow>('workflow_runs').where({ operator_id: operatorId, workflow_id: automationId });
+  const [rows, total] = await Promise.all([
+    scoped().orderBy([{ column: 'started_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(page.limit).offset(page.offset).select(SUMMARY_COLUMNS) as Promise<RunRow[]>,
+    scoped().count<{ count: string }[]>({ count: '*' }),
+  ]);
+  return { rows, count: Number(total[0]?.count ?? 0) };
+}
+
+/**
+ * Closes a running run and gives back the reserved Actions it did not execute, in one statement, and
+ * returns the closed run; a retried finish finds the run already closed, changes nothing and returns it as stored.
+ * A run whose entity was erased while it ran keeps erasure's marker instead of its result.
+ */
+export async function finishRun(
+  db: Runner,
+  keyring: Keyring,
+  operatorId: string,
+  runId: string,
+  result: { status: Exclude<RunStatus, 'running'>; output: unknown; nodes: NodeResult[]; error: RunError | null; executed: { actions: number; aiActions: number } },
+): Promise<RunRow | undefined> {
+  const sealed = sealRunResult(keyring, operatorId, runId, result);
+  const closed = await db.raw<{ rows: RunRow[] }>(
+    `WITH closed AS (
+       UPDATE workflow_runs SET status = ?, output = CASE WHEN input = ?::jsonb THEN input ELSE ?::jsonb END, nodes = ?::jsonb,
+              error = CASE WHEN input = ?::jsonb THEN jsonb_set(?::jsonb, '{message}', ?::jsonb) ELSE ?::jsonb END, completed_at = now(),
+              duration_ms = ${DURATION_MS}
+        WHERE operator_id = ? AND id = ? AND status = 'running'
+       RETURNING *),
+     given_back AS (
+       UPDATE workflow_usage u
+          SET actions = greatest(0, u.actions - greatest(0, c.reserved_actions - ?::int)),
+              ai_actions = greatest(0, u.ai_actions - greatest(0, c.reserved_ai_actions - ?::int))
+         FROM closed c
+        WHERE u.operator_id = ? AND u.month = c.usage_month AND (c.reserved_actions > ?::int OR c.reserved_ai_actions > ?::int))
+     SELECT * FROM closed`,
+    [
+      result.status,
+      JSON.stringify(REDACTED),
+      JSON.stringify(sealed.output),
+      JSON.stringify(sealed.nodes),
+      JSON.stringify(REDACTED),
+      sealed.error ? JSON.stringify(sealed.error) : null,
+      JSON.stringify(REDACTED_MESSAGE),
+      sealed.error ? JSON.stringify(sealed.error) : null,
+      operatorId,
+      runId,
+      result.executed.actions,
+      result.executed.aiActions,
+      operatorId,
+      result.executed.actions,
+      result.executed.aiActions,
+    ],
+  );
+  return closed.rows[0] ?? (await findRun(db, operatorId, runId));
+}
+
+/**
+ * Erasure's part in runs (spec 3.4, docs/security.md): every run about the entity — named by
+ * `subject_external_ids`, or, for a row written before that column, by its plaintext payload — loses its trigger
+ * payload, its output and every node's output and error to `{ _redacted: true }`; error codes and statuses stay.
+ * Returns how many runs it redacted.
+ */
+export async function redactEntityRuns(trx: Runner, operatorId: string, externalId: string): Promise<number> {
+  const redacted = JSON.stringify(REDACTED);
+  return trx('workflow_runs')
+    .where({ operator_id: operatorId })
+    .whereNot('input', '@>', trx.raw('?::jsonb', [redacted]))
+    .where((scope) =>
+      scope
+        .whereRaw('subject_external_ids @> ARRAY[?]::text[]', [externalId])
+        .orWhereRaw(`subject_external_ids IS NULL AND jsonb_typeof(input) = 'object' AND (input -> 'entity' ->> 'externalId' = ? OR input ->> 'externalId' = ? OR input ->> 'external_id' = ?)`, [externalId, externalId, externalId]),
+    )
+    .update({
+      input: redacted,
+      output: redacted,
+      nodes: trx.raw(`(SELECT coalesce(jsonb_agg(n - 'output' - 'error' ORDER BY i), '[]'::jsonb) FROM jsonb_array_elements(nodes) WITH ORDINALITY AS e(n, i))`),
+      error: trx.raw(`CASE WHEN error IS NULL THEN NULL ELSE jsonb_set(error, '{message}', ?::jsonb) END`, [JSON.stringify(REDACTED_MESSAGE)]),
+    });
+}

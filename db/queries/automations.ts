@@ -1,0 +1,105 @@
+import type { Knex } from 'knex';
+import type { AutomationEdge, AutomationNode } from '../../core/automations/types';
+import type { Db } from '../knex';
+
+type Runner = Db | Knex.Transaction;
+
+export interface AutomationRow {
+  id: string;
+  operator_id: string;
+  name: string;
+  description: string;
+  active: boolean;
+  mcp_exposed: boolean;
+  mcp_tool_name: string;
+  version: number;
+  nodes: AutomationNode[];
+  edges: AutomationEdge[];
+  trigger_events: string[];
+  events_since: Date;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+}
+
+export interface AutomationWrite {
+  name: string;
+  description: string;
+  active: boolean;
+  mcp_exposed: boolean;
+  mcp_tool_name: string;
+  nodes: AutomationNode[];
+  edges: AutomationEdge[];
+  trigger_events: string[];
+}
+
+const live = (db: Runner, operatorId: string) => db<AutomationRow>('workflows').where({ operator_id: operatorId }).whereNull('deleted_at');
+
+/** The API record of a workflow (DESIGN.md "Workflows"). */
+export function toAutomationRecord(row: AutomationRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    active: row.active,
+    mcp_exposed: row.mcp_exposed,
+    mcp_tool_name: row.mcp_tool_name,
+    version: row.version,
+    nodes: row.nodes,
+    edges: row.edges,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+export async function findAutomation(db: Runner, operatorId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<AutomationRow | undefined> {
+  const query = live(db, operatorId).where({ id }).first();
+  return options.forUpdate ? query.forUpdate() : query;
+}
+
+export async function listAutomations(db: Runner, operatorId: string, page: { limit: number; offset: number; active?: boolean }): Promise<{ rows: AutomationRow[]; count: number }> {
+  const filtered = () => {
+    const query = live(db, operatorId);
+    return page.active === undefined ? query : query.where({ active: page.active });
+  };
+  const [rows, total] = await Promise.all([
+    filtered().orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(page.limit).offset(page.offset).select('*'),
+    filtered().count<{ count: string }[]>({ count: '*' }),
+  ]);
+  return { rows, count: Number(total[0]?.count ?? 0) };
+}
+
+/** The tool names in use by the operator's other workflows that start with `slug` (to pick a free suffix). */
+export async function toolNamesLike(db: Runner, operatorId: string, slug: string, exceptId?: string): Promise<Set<string>> {
+  const query = live(db, operatorId).whereRaw("mcp_tool_name LIKE ? ESCAPE '\\'", [`${slug.replace(/[\\%_]/g, (c) => `\\${c}`)}%`]);
+  if (exceptId) query.whereNot({ id: exceptId });
+  const rows = await query.select('mcp_tool_name');
+  return new Set(rows.map((row) => row.mcp_tool_name));
+}
+
+export async function insertAutomation(trx: Runner, operatorId: string, id: string, write: AutomationWrite): Promise<AutomationRow> {
+  const [row] = (await trx('workflows')
+    .insert({ id, operator_id: operatorId, ...write, nodes: JSON.stringify(write.nodes), edges: JSON.stringify(write.edges) })
+    .returning('*')) as AutomationRow[];
+  return row!;
+}
+
+/** Replaces a definition, bumping `version`; re-activation restarts `events_since` so older events do not fire it. */
+export async function updateAutomation(trx: Runner, operatorId: string, id: string, write: AutomationWrite, wasActive: boolean): Promise<AutomationRow> {
+  const [row] = (await live(trx, operatorId)
+    .where({ id })
+    .update({
+      ...write,
+      nodes: JSON.stringify(write.nodes),
+      edges: JSON.stringify(write.edges),
+      version: trx.raw('version + 1'),
+      updated_at: trx.fn.now(),
+      ...(write.active && !wasActive ? { events_since: trx.fn.now() } : {}),
+    } as never)
+    .returning('*')) as AutomationRow[];
+  return row!;
+}
+
+export async function softDeleteAutomation(trx: Runner, operatorId: string, id: string): Promise<void> {
+  await live(trx, operatorId).where({ id }).update({ deleted_at: trx.fn.now(), active: false } as never);
+}
