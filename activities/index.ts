@@ -4,7 +4,6 @@ import type { Keyring } from '../core/crypto';
 import type { Db } from '../db/knex';
 import { createAnalyticsActivities } from './analytics';
 import { createAutomationActivities } from './automation';
-import type { StartEventRun } from './automation/dispatch';
 import { createDiagnosticsActivities } from './diagnostics';
 import { createIngestActivities } from './ingest';
 import { createRetentionActivities } from './retention';
@@ -18,8 +17,11 @@ export interface ActivityDeps {
   config: Config;
   logger: Logger;
   keyring: Keyring;
-  /** Lets the outbox sweep start event runs through `temporal/`; the worker provides it. */
-  startEventRun?: StartEventRun;
+  /**
+   * The outbox dispatch pass (`worker/outboxDispatch.ts`), which the `outbox-sweep` activity runs: the worker
+   * provides it, since the pass starts runs through `temporal/` and is the worker's own LISTEN loop's too.
+   */
+  dispatchOutbox?: () => Promise<{ claimed: number; started: number }>;
   /** The worker's metrics (docs/metrics.md); none when absent. */
   metrics?: ActivityMetrics;
 }

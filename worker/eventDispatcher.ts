@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { dispatchPendingEvents, type DispatchDeps } from '../activities/automation/dispatch';
+import { dispatchPendingEvents, type DispatchDeps } from './outboxDispatch';
 
 /** The pause between passes while notifications keep arriving; the first event after a quiet spell goes at once. */
 const BUSY_PASS_INTERVAL_MS = 20;

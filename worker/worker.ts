@@ -9,6 +9,7 @@ import { temporalClientOnWorker, type TemporalClient } from '../temporal/client'
 import { platformDataConverter } from '../temporal/dataConverter';
 import { startEventDispatcher } from './eventDispatcher';
 import { createWorkerMetrics, workerTelemetry } from './metrics';
+import { dispatchPendingEvents, type DispatchDeps } from './outboxDispatch';
 
 let runtimeInstalled = false;
 
@@ -51,7 +52,7 @@ export async function createWorker(options: { config: Config; db: Db; logger: Lo
   const keyring = options.keyring;
   const namespace = options.config.TEMPORAL_NAMESPACE;
   const temporal = temporalClientOnWorker(connection, { namespace, taskQueue: options.config.TEMPORAL_TASK_QUEUE, keyring });
-  const startRun = (input: Parameters<typeof startEventRun>[1]) => startEventRun(temporal, input);
+  const dispatchDeps: DispatchDeps = { db: options.db, logger: options.logger, keyring, startEventRun: (input) => startEventRun(temporal, input) };
   const worker = await Worker.create({
     connection,
     namespace,
@@ -61,14 +62,19 @@ export async function createWorker(options: { config: Config; db: Db; logger: Lo
     // On shutdown, in-flight activities get 10 s to finish, then are cancelled (Temporal retries them elsewhere).
     shutdownGraceTime: '10 seconds',
     shutdownForceTime: '20 seconds',
-    activities: createActivities({ db: options.db, config: options.config, logger: options.logger, keyring, startEventRun: startRun, metrics: createWorkerMetrics() }),
+    activities: createActivities({
+      db: options.db,
+      config: options.config,
+      logger: options.logger,
+      keyring,
+      dispatchOutbox: () => dispatchPendingEvents(dispatchDeps),
+      metrics: createWorkerMetrics(),
+    }),
     ...(options.config.WORKFLOW_BUNDLE_PATH
       ? { workflowBundle: { codePath: options.config.WORKFLOW_BUNDLE_PATH } }
       : { workflowsPath: require.resolve('../workflows') }),
   });
-  const dispatcher = options.config.EVENT_DISPATCH_ENABLED
-    ? startEventDispatcher({ db: options.db, logger: options.logger, keyring, startEventRun: startRun }, options.databaseUrl)
-    : null;
+  const dispatcher = options.config.EVENT_DISPATCH_ENABLED ? startEventDispatcher(dispatchDeps, options.databaseUrl) : null;
   return {
     worker,
     connection,

@@ -1,7 +1,6 @@
 import type { ActivityDeps } from '..';
 import { createAiActivity } from './ai';
 import { createDataActivities } from './data';
-import { dispatchPendingEvents } from './dispatch';
 import { createHttpActivity } from './http';
 import { createRunActivities } from './runs';
 
@@ -13,10 +12,10 @@ export function createAutomationActivities(deps: ActivityDeps) {
     ...createDataActivities(deps),
     ...createAiActivity(deps),
 
-    /** The `outbox-sweep` Schedule's pass: dispatches whatever the listener missed. */
+    /** The `outbox-sweep` Schedule's pass: dispatches whatever the listener missed, with the dispatcher's own pass. */
     async sweepOutboxEvents(): Promise<{ claimed: number; started: number }> {
-      if (!deps.startEventRun) throw new Error('the worker was created without a Temporal client');
-      return dispatchPendingEvents({ db: deps.db, logger: deps.logger, keyring: deps.keyring, startEventRun: deps.startEventRun });
+      if (!deps.dispatchOutbox) throw new Error('the worker was created without the outbox dispatch pass');
+      return deps.dispatchOutbox();
     },
   };
 }

@@ -52,7 +52,7 @@ export async function markDispatched(trx: Knex.Transaction, seqs: string[]): Pro
 
 /**
  * Takes the oldest undispatched rows (up to `$1`, skipping rows another dispatcher holds) and marks those
- * that no automation can fire (`outbox_event_heard`, the rule `activities/automation/dispatch.ts` applies to
+ * that no automation can fire (`outbox_event_heard`, the rule `worker/outboxDispatch.ts` applies to
  * the rest) dispatched at once, in one autocommitted statement; answers how many rows it took and how many
  * may fire.
  */

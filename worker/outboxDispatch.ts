@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
-import type { Keyring } from '../../core/crypto';
-import type { InternalEvent } from '../../core/events';
-import { openEventPii } from '../../core/pii';
-import { evaluate, isTruthy } from '../../core/automations/expressions';
-import type { Db } from '../../db/knex';
-import { readOutboxEvents } from '../../db/queries/outbox';
-import { claimPendingOutbox, markDispatched, settleUnheardOutbox, automationsListeningTo, type EventAutomationRow, type PendingOutboxRow } from '../../db/queries/outboxDispatch';
-import type { AutomationRunInput } from '../../core/workflowContracts';
+import type { Keyring } from '../core/crypto';
+import type { InternalEvent } from '../core/events';
+import { openEventPii } from '../core/pii';
+import { evaluate, isTruthy } from '../core/automations/expressions';
+import type { Db } from '../db/knex';
+import { readOutboxEvents } from '../db/queries/outbox';
+import { claimPendingOutbox, markDispatched, settleUnheardOutbox, automationsListeningTo, type EventAutomationRow, type PendingOutboxRow } from '../db/queries/outboxDispatch';
+import type { AutomationRunInput } from '../core/workflowContracts';
 
 /** Starts the run one event fires for one automation; `duplicate` when that pair already has one. */
 export type StartEventRun = (input: AutomationRunInput & { eventId: string }) => Promise<'started' | 'duplicate'>;
