@@ -1,8 +1,8 @@
 # syntax=docker/dockerfile:1
 #
 # One image for both production processes:
-#   API:    node dist/api/main.js     (runs migrations, then serves HTTP on HOST:PORT)
-#   worker: node dist/worker/main.js  (Temporal worker; run as many as you like on the same task queue)
+#   API:    node dist/processes/api.js     (runs migrations, then serves HTTP on HOST:PORT)
+#   worker: node dist/processes/worker.js  (Temporal worker; run as many as you like on the same task queue)
 #
 # The base is Debian (glibc): the Temporal worker's native core bridge does not run on musl/alpine.
 
@@ -47,4 +47,4 @@ COPY --from=build /app/web/dist ./web/dist
 RUN mkdir -p "$DATA_DIR" && chown node:node "$DATA_DIR"
 USER node
 EXPOSE 8080
-CMD ["node", "dist/api/main.js"]
+CMD ["node", "dist/processes/api.js"]

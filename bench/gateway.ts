@@ -9,7 +9,7 @@ import { cpuMeter, formatCpu } from './lib/cpu';
 import { startProfile } from './lib/profile';
 import { benchOperator, post, startBenchStack } from './lib/stack';
 import { measure as measureWithin, percentile, say, type Measured } from './lib/stats';
-import { startSupplier, SUPPLIER_KEY, supplierDocument } from './lib/supplier';
+import { startSupplier, SUPPLIER_KEY, supplierDocument } from '../devstack/loopbackSupplier';
 
 const SEQUENTIAL_REQUESTS = 300;
 const SEQUENTIAL_SLOW_PATH_REQUESTS = 100;

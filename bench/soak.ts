@@ -8,14 +8,14 @@
  * minute-5 value (runs shorter than 6 minutes only report it). How to read it: docs/benchmarks.md#soak.
  */
 import { runBench } from './lib/baseline';
-import { startProcessStack } from './lib/processes';
+import { startProcessStack } from '../processes/processStack';
 import { fmt, say } from './lib/stats';
-import { startSupplier } from './lib/supplier';
+import { startSupplier } from '../devstack/loopbackSupplier';
 import { soakKinds } from './soak/kinds';
 import { formatMetrics, readMetrics, rssMb, type MetricsReading } from './soak/observe';
 import { emptyTally, pace, send, summary, type Tally } from './soak/pacer';
 import { prepareSoak } from './soak/setup';
-import { freePort } from '../services/freePort';
+import { freePort } from '../devstack/freePort';
 
 const RSS_GROWTH_LIMIT = 0.1;
 const BASELINE_MINUTE = 5;

@@ -1,4 +1,4 @@
-import { post } from '../bench/lib/stack';
+import { post } from '../processes/stackClient';
 import { storedCounts } from './fixtures';
 import { chaosOperator, result, sleep, type Scenario } from './lib';
 import { startEventTraffic, waitForAckAfter } from './traffic';

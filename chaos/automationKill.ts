@@ -1,4 +1,4 @@
-import { post } from '../bench/lib/stack';
+import { post } from '../processes/stackClient';
 import { eventAutomation, settleRuns, startLoopbackServer } from './fixtures';
 import { chaosOperator, result, sleep, waitUntil, type Scenario } from './lib';
 

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { post } from '../bench/lib/stack';
-import { startSupplier, SUPPLIER_KEY, supplierDocument } from '../bench/lib/supplier';
+import { post } from '../processes/stackClient';
+import { startSupplier, SUPPLIER_KEY, supplierDocument } from '../devstack/loopbackSupplier';
 import type { Db } from '../db/knex';
 import { waitUntil } from './lib';
 
@@ -110,7 +110,7 @@ export async function startLoopbackServer(handle: (request: http.IncomingMessage
   };
 }
 
-/** The loopback KYC supplier (bench/lib/supplier.ts) and a gateway connection to it; `body` is one `POST /gateway` of `kyc.status`. */
+/** The loopback KYC supplier (devstack/loopbackSupplier.ts) and a gateway connection to it; `body` is one `POST /gateway` of `kyc.status`. */
 export async function gatewayFixture(url: string, key: string): Promise<{ supplier: { close(): Promise<void> }; body: Record<string, unknown> }> {
   const supplier = await startSupplier();
   const connector = await post(url, '/connections-api/connectors', { name: 'Chaos KYC', provider: 'chaos', openapi: supplierDocument(supplier.url), schemaMap: { playerId: 'player_ref', status: 'kyc_state' } }, key);

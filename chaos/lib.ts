@@ -1,6 +1,6 @@
 import { IGAMING_TEMPLATE_ID } from '../core/templates';
-import type { ApiProcess, PlatformProcess, ProcessStack } from '../bench/lib/processes';
-import { benchOperator, post } from '../bench/lib/stack';
+import type { ApiProcess, PlatformProcess, ProcessStack } from '../processes/processStack';
+import { post, signUpOperator } from '../processes/stackClient';
 import type { Db } from '../db/knex';
 
 /** What one scenario measured; `failures` says in words why it did not pass (empty when it did). */
@@ -67,7 +67,7 @@ export async function request(
 
 /** A fresh operator with an API key and the iGaming template selected. */
 export async function chaosOperator(url: string): Promise<{ operatorId: string; key: string }> {
-  const { operatorId, apiKey } = await benchOperator(url);
+  const { operatorId, apiKey } = await signUpOperator(url);
   await post(url, '/operator-data-api/settings', { templateId: IGAMING_TEMPLATE_ID }, apiKey, 'PUT');
   return { operatorId, key: apiKey };
 }

@@ -1,12 +1,12 @@
 /**
  * `npm run chaos [-- --short] [-- --only 1,3]`: fault runs on a throw-away loopback stack whose API and worker
- * are separate processes (bench/lib/processes.ts). Each scenario drives real traffic, injects its fault and
+ * are separate processes (processes/processStack.ts). Each scenario drives real traffic, injects its fault and
  * checks the outcome in PostgreSQL; one line per scenario, then `N passed, M failed`; exit 1 on any failure.
  * docs/chaos.md says what each scenario does and what its counts mean.
  */
 import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { startProcessStack } from '../bench/lib/processes';
+import { startProcessStack } from '../processes/processStack';
 import { createDb } from '../db/knex';
 import { apiKills } from './apiKills';
 import { automationKill } from './automationKill';

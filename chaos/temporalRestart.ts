@@ -1,4 +1,4 @@
-import { post } from '../bench/lib/stack';
+import { post } from '../processes/stackClient';
 import { gatewayFixture, jobProblems, markerAutomation, markerEvent, settleJobs, settleRuns, storedCounts } from './fixtures';
 import { chaosOperator, request, result, sleep, unclean503, waitUntil, type Answer, type Scenario } from './lib';
 import { startEventTraffic } from './traffic';

@@ -1,4 +1,4 @@
-import { post } from '../bench/lib/stack';
+import { post } from '../processes/stackClient';
 import { jobProblems, settleJobs } from './fixtures';
 import { chaosOperator, request, result, waitUntil, type Scenario } from './lib';
 

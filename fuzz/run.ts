@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startBenchStack } from '../bench/lib/stack';
+import { startThrowawayServices } from '../devstack/throwawayServices';
+import { LOAD_RATE_LIMITS } from '../processes/loadRateLimits';
+import { startStack } from '../processes/stack';
 import type { FuzzOptions } from './options';
 import { tallyReport } from './report';
 import { ensureSchemathesis, run } from './schemathesis';
@@ -12,8 +14,7 @@ export const CHECKS = ['not_a_server_error', 'status_code_conformance', 'content
 
 /** Rate limits high enough that the fuzzer exercises handlers rather than 429s (429 stays documented). */
 const FUZZ_ENV = {
-  RATE_LIMIT_AUTH: '1000000', RATE_LIMIT_INGEST_REALTIME: '100000000', RATE_LIMIT_INGEST_BATCH: '1000000',
-  RATE_LIMIT_GATEWAY_EXECUTE: '100000000', RATE_LIMIT_ANALYTICS_READ: '1000000', RATE_LIMIT_ANALYTICS_EXPORT: '1000000',
+  ...LOAD_RATE_LIMITS, RATE_LIMIT_ANALYTICS_READ: '1000000', RATE_LIMIT_ANALYTICS_EXPORT: '1000000',
   RATE_LIMIT_ANALYTICS_REFRESH: '1000000', RATE_LIMIT_MCP: '1000000', GATEWAY_TIMEOUT_MS: '2000', GATEWAY_MAX_ATTEMPTS: '1',
 };
 
@@ -58,20 +59,25 @@ export function configToml(document: Document, credentials: FuzzIdentity): strin
 export async function runFuzz(options: FuzzOptions, say: (line: string) => void): Promise<number> {
   const cli = await ensureSchemathesis(say);
   say('starting PostgreSQL, Temporal, the worker and the API on loopback…');
-  const stack = await startBenchStack(FUZZ_ENV, say);
+  const stack = await startStack({
+    services: (config, log) => startThrowawayServices(config, log, { prefix: 'fuzz' }),
+    env: { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'error', TEMPORAL_TASK_QUEUE: 'fuzz', ...FUZZ_ENV },
+    log: say,
+  });
+  const { url } = stack.api;
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'operator-platform-fuzz-'));
   try {
-    const identity = await seedFuzzData(stack.url);
-    const document = await (await fetch(`${stack.url}/openapi.json`)).json() as Document;
+    const identity = await seedFuzzData(url);
+    const document = await (await fetch(`${url}/openapi.json`)).json() as Document;
     const operations = operationCount(document);
     const perOperation = Math.max(1, Math.ceil(options.cases / Math.max(1, operations)));
     const configFile = path.join(workDir, 'schemathesis.toml');
     writeFileSync(configFile, configToml(document, identity), { mode: 0o600 });
     const reportDir = path.resolve('.data', 'fuzz-report');
     rmSync(reportDir, { recursive: true, force: true });
-    say(`fuzzing ${operations} operations of ${stack.url}/openapi.json: up to ${perOperation} generated cases each, at most ${options.maxTimeSeconds} s`);
+    say(`fuzzing ${operations} operations of ${url}/openapi.json: up to ${perOperation} generated cases each, at most ${options.maxTimeSeconds} s`);
     const code = await run(cli, [
-      '--config-file', configFile, 'run', `${stack.url}/openapi.json`,
+      '--config-file', configFile, 'run', `${url}/openapi.json`,
       '--checks', CHECKS.join(','), '--max-examples', String(perOperation), '--max-time', String(options.maxTimeSeconds),
       '--workers', String(options.workers), '--request-timeout', '15', '--phases', 'examples,coverage,fuzzing,stateful',
       '--report', 'ndjson', '--report-dir', reportDir, '--no-color', '--suppress-health-check', 'all',
@@ -88,6 +94,6 @@ export async function runFuzz(options: FuzzOptions, say: (line: string) => void)
     return 0;
   } finally {
     rmSync(workDir, { recursive: true, force: true });
-    await stack.stop();
+    await stack.close();
   }
 }

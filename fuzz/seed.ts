@@ -1,4 +1,4 @@
-import { benchOperator, post } from '../bench/lib/stack';
+import { post, signUpOperator } from '../processes/stackClient';
 
 export interface FuzzIdentity {
   /** The operator whose key and session most operations run with. */
@@ -24,7 +24,7 @@ async function getJson<T>(url: string, token: string): Promise<T> {
  * @example const identity = await seedFuzzData('http://127.0.0.1:8080')
  */
 export async function seedFuzzData(url: string): Promise<FuzzIdentity> {
-  const [main, keys, leaving] = [await benchOperator(url), await benchOperator(url), await benchOperator(url)];
+  const [main, keys, leaving] = [await signUpOperator(url), await signUpOperator(url), await signUpOperator(url)];
   const templates = await getJson<{ data: Array<{ id: string }> }>(`${url}/operator-data-api/templates`, main.apiKey);
   if (templates.data[0]) await post(url, '/operator-data-api/settings', { templateId: templates.data[0].id }, main.apiKey, 'PUT');
   const [key] = (await getJson<{ data: Array<{ id: string }> }>(`${url}/api-keys`, main.apiKey)).data;

@@ -20,9 +20,9 @@ import { migrateLatest } from '../db/migrate';
 import { insertApiKey } from '../db/queries/apiKeys';
 import { createOrganisation, findOperator } from '../db/queries/identity';
 import { quotaLimits, setQuotaOverride, usageMonthOf, usageOf } from '../db/queries/automationUsage';
-import { startEmbeddedPostgres } from '../services/embeddedPostgres';
-import { isListening } from '../services/freePort';
-import { databaseUrlOf } from '../services/runtime';
+import { startEmbeddedPostgres } from '../devstack/embeddedPostgres';
+import { isListening } from '../devstack/freePort';
+import { databaseUrlOf } from '../processes/addresses';
 
 const BootstrapArgs = z.object({
   org: z.string().trim().min(1, '--org is required'),

@@ -1,6 +1,6 @@
 import { IGAMING_TEMPLATE_ID } from '../../core/templates';
 import { benchOperator, post } from '../lib/stack';
-import { SUPPLIER_KEY, supplierDocument } from '../lib/supplier';
+import { SUPPLIER_KEY, supplierDocument } from '../../devstack/loopbackSupplier';
 
 export const PLAYERS = 100;
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { freePort } from '../../services/freePort';
-import { findTemporalCli } from '../../services/temporalCli';
-import { startTemporalDevServer, type TemporalDevServer } from '../../services/temporalDevServer';
+import { freePort } from '../../devstack/freePort';
+import { findTemporalCli } from '../../devstack/temporalCli';
+import { startTemporalDevServer, type TemporalDevServer } from '../../devstack/temporalDevServer';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { http } from '../helpers/http';
 import { createApiKey, signupOperator, type TestOperator } from '../helpers/identity';

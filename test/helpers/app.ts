@@ -2,7 +2,8 @@ import type { AppDeps } from '../../api/deps';
 import { loadConfig } from '../../core/config';
 import { createLogger } from '../../core/logger';
 import { createDb } from '../../db/knex';
-import { buildAppDeps, startApiServer } from '../../services/runtime';
+import { startApiServer } from '../../processes/apiServer';
+import { buildAppDeps } from '../../processes/appDeps';
 
 export interface TestApp {
   url: string;

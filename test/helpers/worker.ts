@@ -15,14 +15,14 @@ export interface WorkerProcess {
 const root = path.resolve(__dirname, '../..');
 
 /**
- * Starts a real worker process (`worker/main.ts`) with extra environment (its event dispatcher off unless
+ * Starts a real worker process (`processes/worker.ts`) with extra environment (its event dispatcher off unless
  * `EVENT_DISPATCH_ENABLED` is given: the shared worker dispatches), for tests that need their
  * own task queue or configuration, or that kill the worker. Resolves once it prints `worker ready`.
  * Node runs the TypeScript through `--import tsx` itself (no wrapper process), so a signal reaches
  * the worker and not a launcher that would leave it orphaned.
  */
 export async function spawnWorker(env: Record<string, string>): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], { cwd: root, env: { ...process.env, EVENT_DISPATCH_ENABLED: 'false', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'processes/worker.ts'], { cwd: root, env: { ...process.env, EVENT_DISPATCH_ENABLED: 'false', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   const lines: string[] = [];
   const reader = readline.createInterface({ input: child.stdout! });
   await new Promise<void>((resolve, reject) => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { parseSamples, samplesOf, sumOf, type Sample } from '../../bench/lib/promText';
 import { readMetricsSnapshot } from '../../db/queries/metrics';
-import { freePort, isListening } from '../../services/freePort';
+import { freePort, isListening } from '../../devstack/freePort';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dataClient, waitForJob, type DataClient } from '../helpers/data';
 import { http } from '../helpers/http';

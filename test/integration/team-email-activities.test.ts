@@ -6,7 +6,7 @@ import { createEmailActivities } from '../../activities/email';
 import { loadConfig } from '../../core/config';
 import { inviteTokenContext } from '../../core/invites';
 import { createLogger } from '../../core/logger';
-import { freePort } from '../../services/freePort';
+import { freePort } from '../../devstack/freePort';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { http } from '../helpers/http';
 import { signupOperator, type TestOperator } from '../helpers/identity';

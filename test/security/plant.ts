@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { startProcessStack, type ApiProcess, type ProcessStack } from '../../bench/lib/processes';
+import { startProcessStack, type ApiProcess, type ProcessStack } from '../../processes/processStack';
 import { IGAMING_TEMPLATE_ID } from '../../core/templates';
 import { createDb, type Db } from '../../db/knex';
 import { http } from '../helpers/http';

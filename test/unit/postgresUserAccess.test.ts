@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { assertPostgresUserCanReach, unreachableAncestor } from '../../services/postgresUserAccess';
+import { assertPostgresUserCanReach, unreachableAncestor } from '../../devstack/postgresUserAccess';
 
 /** A user that owns nothing here and is in no group of these directories: only the "others" bits count. */
 const stranger = { uid: 424242, gids: [424242] };

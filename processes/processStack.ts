@@ -2,9 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { freePort } from '../../services/freePort';
-import { prepareForWorkers, startThrowawayServices } from '../../services/throwawayServices';
-import { BENCH_LIMITS } from './stack';
+import { freePort } from '../devstack/freePort';
+import { startThrowawayServices } from '../devstack/throwawayServices';
+import { LOAD_RATE_LIMITS } from './loadRateLimits';
+import { startStack } from './stack';
 
 export interface PlatformProcess {
   pid: number;
@@ -25,11 +26,11 @@ export interface ProcessStack {
   /** Env every spawned API/worker gets (DATABASE_URL, TEMPORAL_ADDRESS, keys, task queue, …). */
   env: Record<string, string>;
   /**
-   * `node --import tsx api/main.ts` on a free port (or `extraEnv.PORT`, e.g. the port of the API it replaces); resolves
+   * `node --import tsx processes/api.ts` on a free port (or `extraEnv.PORT`, e.g. the port of the API it replaces); resolves
    * once `/healthz` answers 200. Output in `dataDir/api-<n>.log`.
    */
   spawnApi(extraEnv?: Record<string, string>): Promise<ApiProcess>;
-  /** `node --import tsx worker/main.ts`; resolves once it prints "worker ready". Output in `dataDir/worker-<n>.log`. */
+  /** `node --import tsx processes/worker.ts`; resolves once it prints "worker ready". Output in `dataDir/worker-<n>.log`. */
   spawnWorker(extraEnv?: Record<string, string>): Promise<PlatformProcess>;
   restartPostgres(downMs?: number): Promise<void>;
   /** Same port and SQLite file, so every workflow survives. */
@@ -38,7 +39,7 @@ export interface ProcessStack {
   stop(): Promise<void>;
 }
 
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(__dirname, '..');
 const READY_TIMEOUT_MS = 90_000;
 
 function platformProcess(child: ChildProcess): PlatformProcess {
@@ -81,14 +82,20 @@ export async function startProcessStack(
   log: (line: string) => void = () => undefined,
   options: { temporalLogLevel?: 'debug' | 'info' | 'warn' | 'error' } = {},
 ): Promise<ProcessStack> {
-  const services = await startThrowawayServices({ temporalFile: true, prefix: 'processes', log, ...options });
+  const stack = await startStack({
+    services: (config, serviceLog) => startThrowawayServices(config, serviceLog, { temporalFile: true, prefix: 'processes', ...options }),
+    api: false,
+    worker: false,
+    bundle: true,
+    log,
+  });
+  const { services } = stack;
   const children = new Set<ChildProcess>();
   const killAll = () => {
     for (const child of children) child.kill('SIGKILL');
   };
   process.once('exit', killAll);
   try {
-    const { bundlePath } = await prepareForWorkers(services);
     const stackEnv: Record<string, string> = {
       DATABASE_URL: services.databaseUrl,
       TEMPORAL_ADDRESS: services.temporalAddress,
@@ -96,17 +103,17 @@ export async function startProcessStack(
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       TEMPORAL_TASK_QUEUE: 'bench',
-      WORKFLOW_BUNDLE_PATH: bundlePath,
+      ...(stack.bundlePath ? { WORKFLOW_BUNDLE_PATH: stack.bundlePath } : {}),
       DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
       JWT_SECRET: randomBytes(32).toString('hex'),
-      ...BENCH_LIMITS,
+      ...LOAD_RATE_LIMITS,
       ...env,
     };
     let spawned = 0;
     const start = (kind: 'api' | 'worker', extraEnv: Record<string, string>) => {
       const logFile = path.join(services.dir, `${kind}-${++spawned}.log`);
       const fd = openSync(logFile, 'a');
-      const child = spawn(process.execPath, ['--import', 'tsx', `${kind}/main.ts`], {
+      const child = spawn(process.execPath, ['--import', 'tsx', `processes/${kind}.ts`], {
         cwd: ROOT,
         env: { ...process.env, ...stackEnv, ...extraEnv },
         stdio: ['ignore', fd, fd],
@@ -140,13 +147,13 @@ export async function startProcessStack(
       async stop() {
         await Promise.all([...children].map((child) => platformProcess(child).kill('SIGTERM')));
         process.removeListener('exit', killAll);
-        await services.stop();
+        await stack.close();
       },
     };
   } catch (error) {
     killAll();
     process.removeListener('exit', killAll);
-    await services.stop();
+    await stack.close();
     throw error;
   }
 }

@@ -1,10 +1,12 @@
-/** Production API process: migrations, then the HTTP server. Workers run as separate processes (`worker/main.ts`). */
+/** Production API process: migrations, then the HTTP server. Workers run as separate processes (`processes/worker.ts`). */
 import { loadConfig } from '../core/config';
 import { createLogger } from '../core/logger';
 import { createDb } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
-import { buildAppDeps, databaseUrlOf, startApiServer } from '../services/runtime';
 import { ensurePlatformSchedules } from '../temporal/platformSchedules';
+import { databaseUrlOf } from './addresses';
+import { startApiServer } from './apiServer';
+import { buildAppDeps } from './appDeps';
 
 async function main(): Promise<void> {
   const config = loadConfig();

@@ -1,21 +1,15 @@
 import path from 'node:path';
 import type { Config } from '../core/config';
+import type { DevServices } from './devServices';
 import { startEmbeddedPostgres } from './embeddedPostgres';
 import { findTemporalCli } from './temporalCli';
 import { startTemporalDevServer } from './temporalDevServer';
-
-export interface LocalStack {
-  databaseUrl: string;
-  temporalAddress: string;
-  temporalUiUrl: string | null;
-  stop(): Promise<void>;
-}
 
 /**
  * Brings up what the configuration does not point at: embedded PostgreSQL unless `DATABASE_URL` is
  * set, a `temporal server start-dev` unless `TEMPORAL_ADDRESS` is set. State lives under `DATA_DIR`.
  */
-export async function startLocalStack(config: Config, log: (line: string) => void): Promise<LocalStack> {
+export async function startLocalStack(config: Config, log: (line: string) => void): Promise<DevServices> {
   const stops: Array<() => Promise<void>> = [];
   const stop = async () => {
     for (const step of stops.reverse()) await step().catch((error) => log(`stop failed: ${(error as Error).message}`));

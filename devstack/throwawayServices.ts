@@ -1,20 +1,16 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-import { loadConfig } from '../core/config';
-import { createDb } from '../db/knex';
-import { migrateLatest } from '../db/migrate';
+import type { Config } from '../core/config';
+import type { DevServices } from './devServices';
 import { startEmbeddedPostgres } from './embeddedPostgres';
 import { freePort } from './freePort';
 import { findTemporalCli } from './temporalCli';
 import { startTemporalDevServer, type TemporalDevServer, type TemporalDevServerOptions } from './temporalDevServer';
 
-export interface ThrowawayServices {
+export interface ThrowawayServices extends DevServices {
   /** A fresh temp directory (mode 0755, so PostgreSQL's unprivileged user can enter it when we are root). */
   dir: string;
-  databaseUrl: string;
-  temporalAddress: string;
   pids(): { postgres: number | undefined; temporal: number | undefined };
   /** Stops PostgreSQL, waits `downMs`, starts it again on the same port and data. */
   restartPostgres(downMs?: number): Promise<void>;
@@ -24,29 +20,36 @@ export interface ThrowawayServices {
   stop(): Promise<void>;
 }
 
+export interface ThrowawayOptions {
+  /** Keep Temporal's state in `dir/temporal.sqlite`, so a restart keeps every workflow (in memory otherwise). */
+  temporalFile?: boolean;
+  /** The temp directory's name: `operator-platform-<prefix>-…`. */
+  prefix?: string;
+  temporalLogLevel?: TemporalDevServerOptions['logLevel'];
+}
+
 /**
- * Embedded PostgreSQL and a Temporal dev server in a temp directory on free loopback ports, for benchmarks and
- * fault runs. PostgreSQL runs without fsync (nothing here outlives the run); Temporal keeps its state in
- * `dir/temporal.sqlite` when `temporalFile` is set (a restart then keeps every workflow) and in memory otherwise.
+ * Embedded PostgreSQL and a Temporal dev server in a temp directory on free loopback ports, for tests, benchmarks
+ * and fault runs. PostgreSQL runs without fsync (nothing here outlives the run). `config` gives the Temporal CLI
+ * and namespace.
  */
-export async function startThrowawayServices(options: { temporalFile?: boolean; prefix?: string; temporalLogLevel?: TemporalDevServerOptions['logLevel']; log: (line: string) => void }): Promise<ThrowawayServices> {
+export async function startThrowawayServices(config: Config, log: (line: string) => void, options: ThrowawayOptions = {}): Promise<ThrowawayServices> {
   const dir = mkdtempSync(path.join(os.tmpdir(), `operator-platform-${options.prefix ?? 'bench'}-`));
   chmodSync(dir, 0o755);
   const stops: Array<() => Promise<void>> = [async () => rmSync(dir, { recursive: true, force: true })];
   const stop = async () => {
-    for (const step of stops.reverse()) await step().catch((error) => options.log(`stop: ${(error as Error).message}`));
+    for (const step of stops.reverse()) await step().catch((error) => log(`stop: ${(error as Error).message}`));
     stops.length = 0;
   };
   try {
-    const base = loadConfig();
     const [pgPort, temporalPort] = await Promise.all([freePort(), freePort()]);
-    const binary = await findTemporalCli({ explicitPath: base.TEMPORAL_CLI_PATH, log: options.log });
+    const binary = await findTemporalCli({ explicitPath: config.TEMPORAL_CLI_PATH, log });
     const temporalOptions: TemporalDevServerOptions = {
-      binary, port: temporalPort, namespace: base.TEMPORAL_NAMESPACE, logLevel: options.temporalLogLevel ?? 'error', log: options.log,
+      binary, port: temporalPort, namespace: config.TEMPORAL_NAMESPACE, logLevel: options.temporalLogLevel ?? 'error', log,
       ...(options.temporalFile ? { dbFile: path.join(dir, 'temporal.sqlite') } : {}),
     };
     const [pg, firstTemporal] = await Promise.all([
-      startEmbeddedPostgres({ dataDir: path.join(dir, 'postgres'), port: pgPort, persistent: true, durable: false, log: options.log }),
+      startEmbeddedPostgres({ dataDir: path.join(dir, 'postgres'), port: pgPort, persistent: true, durable: false, log }),
       startTemporalDevServer(temporalOptions),
     ]);
     let temporal: TemporalDevServer = firstTemporal;
@@ -55,6 +58,7 @@ export async function startThrowawayServices(options: { temporalFile?: boolean; 
       dir,
       databaseUrl: pg.databaseUrl,
       temporalAddress: temporal.address,
+      temporalUiUrl: null,
       pids: () => ({ postgres: pg.pid(), temporal: temporal.pid }),
       restartPostgres: (downMs) => pg.restart(downMs),
       async restartTemporal(downMs = 0) {
@@ -68,18 +72,4 @@ export async function startThrowawayServices(options: { temporalFile?: boolean; 
     await stop();
     throw error;
   }
-}
-
-/** Applies migrations and writes the workflow bundle (`WORKFLOW_BUNDLE_PATH`) once, so each worker starts in seconds. */
-export async function prepareForWorkers(services: Pick<ThrowawayServices, 'dir' | 'databaseUrl'>): Promise<{ bundlePath: string }> {
-  const bundlePath = path.join(services.dir, 'workflow-bundle.js');
-  const [, { code }] = await Promise.all([
-    (async () => {
-      const db = createDb(services.databaseUrl, { poolMax: 2 });
-      await migrateLatest(db).finally(() => db.destroy());
-    })(),
-    bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: new DefaultLogger('WARN') }),
-  ]);
-  writeFileSync(bundlePath, code);
-  return { bundlePath };
 }

@@ -1,0 +1,40 @@
+import type { Logger } from 'pino';
+import { createCaches } from '../api/caches';
+import type { AppDeps } from '../api/deps';
+import { KeyUsageTracker } from '../api/keyUsageTracker';
+import { createApiMetrics } from '../api/metrics/apiMetrics';
+import { RateLimits } from '../api/rateLimits';
+import type { Config } from '../core/config';
+import { createDb, type Db } from '../db/knex';
+import { connectTemporal, type TemporalClient } from '../temporal/client';
+import { databaseUrlOf, temporalAddressOf } from './addresses';
+import { resolveJwtSecret, resolveKeyring } from './devSecrets';
+
+/**
+ * Builds the API's dependencies: database pool, Temporal client (the in-process worker's when there is one,
+ * so starts are eager), shared rate limits, key-usage buffer.
+ */
+export async function buildAppDeps(
+  config: Config,
+  logger: Logger,
+  db: Db = createDb(databaseUrlOf(config), { poolMax: config.DATABASE_POOL_MAX }),
+  temporalClient?: TemporalClient,
+): Promise<AppDeps> {
+  const keyring = resolveKeyring(config);
+  const temporal = temporalClient ?? (await connectTemporal({ address: temporalAddressOf(config), namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, keyring }));
+  const keyUsage = new KeyUsageTracker(db, config.API_KEY_USAGE_FLUSH_MS, logger);
+  keyUsage.start();
+  const metrics = config.METRICS_PORT === undefined ? undefined : createApiMetrics(db, logger);
+  return {
+    config,
+    db,
+    temporal,
+    logger,
+    rateLimits: new RateLimits(db, config.rateLimitsPerMinute, metrics?.rateLimitRefused),
+    keyUsage,
+    caches: createCaches(db, config, logger),
+    jwtSecret: resolveJwtSecret(config),
+    keyring,
+    ...(metrics ? { metrics } : {}),
+  };
+}

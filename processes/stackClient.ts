@@ -1,0 +1,26 @@
+/**
+ * The first calls a load or fault run makes against a stack it started: an operator of its own, and JSON posts
+ * that throw on anything but 2xx (setup that fails should stop the run, not skew its figures).
+ */
+
+/** Signs up an operator and returns its id, session token and a fresh API key. */
+export async function signUpOperator(url: string): Promise<{ operatorId: string; accessToken: string; apiKey: string }> {
+  const email = `bench-${Date.now()}-${Math.random().toString(16).slice(2)}@example.test`;
+  const signup = await post(url, '/auth/v1/signup', { email, password: 'bench-password', organisationName: 'Bench' });
+  const operatorId = signup.data.operator.id as string;
+  const accessToken = signup.data.session.access_token as string;
+  const key = await post(url, '/api-keys', { operatorId, label: 'bench' }, accessToken);
+  return { operatorId, accessToken, apiKey: key.data.key as string };
+}
+
+/** POST JSON and return the parsed body; throws on a non-2xx answer. */
+export async function post(url: string, path: string, body: unknown, token?: string, method = 'POST'): Promise<any> {
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${text.slice(0, 200)}`);
+  return text ? JSON.parse(text) : undefined;
+}
