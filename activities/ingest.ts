@@ -1,6 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Keyring } from '../core/crypto';
-import { ingestChunk } from '../db/ingest/batch';
+import { ingestChunk } from '../commands/ingest';
 import type { Db } from '../db/knex';
 import { claimChunk, completeBatchJob, failBatchJob, loadChunkItems, markBatchJobRunning, recordChunk, type BatchKind } from '../db/queries/batchJobs';
 import { getSettings } from '../db/queries/settings';

@@ -1,35 +1,22 @@
-import type { Knex } from 'knex';
 import { sha256Hex } from '../../core/apiKeyToken';
-import type { Keyring } from '../../core/crypto';
-import { prepareEntity, prepareEvent, prepareState, type Prepared } from '../../core/ingestItems';
-import type { TemplateSchema } from '../../core/templates';
-import { upsertEntities } from '../../db/ingest/entities';
-import { insertEvents } from '../../db/ingest/events';
-import type { ItemOutcome } from '../../db/ingest/results';
-import { upsertStates } from '../../db/ingest/states';
+import type { ItemError } from '../../core/ingestItems';
+import { prepareItem, writeItem } from '../../commands/ingest';
 import { claimIdempotencyKey, recordIdempotentResponse } from '../../db/queries/idempotency';
 import { getSettings } from '../../db/queries/settings';
 import type { ActivityDeps } from '..';
 import { nodeFailure } from './failures';
 import type { DataWriteInput } from './types';
 
-function accepted<T>(prepared: Prepared<T>): T {
-  if (!prepared.ok) throw nodeFailure(prepared.error.code, prepared.error.message, prepared.error.details);
-  return prepared.write;
+const ITEM_KIND = { entity: 'entities', event: 'events', state: 'states' } as const;
+
+/** The action's fields as the item the data API would receive for the same write. */
+function itemOf(input: DataWriteInput): Record<string, unknown> {
+  if (input.kind === 'entity') return { entityType: input.entityType, externalId: input.externalId, data: input.data };
+  if (input.kind === 'event') return { externalId: input.externalId, eventType: input.eventType, data: input.data };
+  return { externalId: input.externalId, stateKey: input.key, value: input.value };
 }
 
-async function write(trx: Knex.Transaction, schema: TemplateSchema, keyring: Keyring, input: DataWriteInput): Promise<ItemOutcome | undefined> {
-  if (input.kind === 'entity') {
-    const entity = accepted(prepareEntity(schema, keyring, input.operatorId, { entityType: input.entityType, externalId: input.externalId, data: input.data }));
-    return (await upsertEntities(trx, input.operatorId, [{ index: 0, write: entity }]))[0];
-  }
-  if (input.kind === 'event') {
-    const event = accepted(prepareEvent(schema, { externalId: input.externalId, eventType: input.eventType, data: input.data }));
-    return (await insertEvents(trx, input.operatorId, [{ index: 0, write: event }]))[0];
-  }
-  const state = accepted(prepareState(schema, { externalId: input.externalId, stateKey: input.key, value: input.value }));
-  return (await upsertStates(trx, input.operatorId, [{ index: 0, write: state }]))[0];
-}
+const refusal = (error: ItemError) => nodeFailure(error.code, error.message, error.details);
 
 function outputOf(input: DataWriteInput, outcome: { id: string; action?: string }): Record<string, unknown> {
   if (input.kind === 'entity') return { id: outcome.id, externalId: input.externalId, action: outcome.action ?? 'updated' };
@@ -39,7 +26,7 @@ function outputOf(input: DataWriteInput, outcome: { id: string; action?: string 
 
 /**
  * `action.set_state`, `action.record_event`, `action.upsert_entity`: the same validation, PII sealing,
- * erasure rules and outbox events as the data API, in one transaction whose events carry the workflow as
+ * erasure rules and outbox events as the data API (commands/ingest.ts), in one transaction whose events carry the automation as
  * their origin (the dispatcher does not feed them back to it). Refusals (unknown entity, erased
  * entity, template violations) fail the node without retry. The run and node's `idempotencyKey` is claimed
  * in the same transaction: a local activity that runs again after a worker died between its commit and
@@ -60,9 +47,11 @@ export function createDataActivities({ db, keyring }: ActivityDeps) {
             return input.kind === 'state' ? { ...stored, value: input.value } : stored;
           }
         }
-        const outcome = await write(trx, templateSchema, keyring, input);
-        if (!outcome) throw new Error('write returned no outcome');
-        if (!outcome.ok) throw nodeFailure(outcome.error.code, outcome.error.message, outcome.error.details);
+        const kind = ITEM_KIND[input.kind];
+        const prepared = prepareItem(kind, templateSchema, keyring, input.operatorId, itemOf(input));
+        if (!prepared.ok) throw refusal(prepared.error);
+        const outcome = await writeItem(kind, trx, input.operatorId, prepared.write);
+        if (!outcome.ok) throw refusal(outcome.error);
         const output = outputOf(input, outcome);
         // A state's value stays out of the stored answer (it may be anything); a replay takes it from its own input.
         if (key) await recordIdempotentResponse(trx, input.operatorId, key, 200, { data: input.kind === 'state' ? { externalId: input.externalId, key: input.key } : output });

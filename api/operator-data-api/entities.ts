@@ -1,7 +1,6 @@
 import type { Context } from 'koa';
-import { prepareEntity } from '../../core/ingestItems';
+import { prepareItem, writeItem } from '../../commands/ingest';
 import { openPii } from '../../core/pii';
-import { upsertEntities } from '../../db/ingest/entities';
 import { eraseEntity } from '../../db/ingest/erasure';
 import type { EntityRow } from '../../db/queries/entities';
 import type { AppDeps } from '../deps';
@@ -17,13 +16,12 @@ export async function upsertEntityHandler(deps: AppDeps, ctx: Context): Promise<
   const operatorId = operatorOf(ctx);
   const key = idempotencyKeyOf(ctx);
   const settings = await requireTemplate(deps, operatorId);
-  const prepared = prepareEntity(settings.templateSchema, deps.keyring, operatorId, body);
+  const prepared = prepareItem('entities', settings.templateSchema, deps.keyring, operatorId, body);
   if (!prepared.ok) throw itemErrorToAppError(prepared.error);
 
   const result = await deps.db.transaction((trx) =>
     withIdempotency(trx, { operatorId, key, route: 'POST /entities', body }, async () => {
-      const [outcome] = await upsertEntities(trx, operatorId, [{ index: 0, write: prepared.write }]);
-      if (!outcome) throw new Error('upsert returned no outcome');
+      const outcome = await writeItem('entities', trx, operatorId, prepared.write);
       if (!outcome.ok) throw itemErrorToAppError(outcome.error);
       const data = { id: outcome.id, externalId: body.externalId, entityType: body.entityType, action: outcome.action! };
       return { status: outcome.action === 'created' ? 201 : 200, body: { success: true as const, data } };

@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import type { Context } from 'koa';
-import { prepareEvent } from '../../core/ingestItems';
-import { insertEvents } from '../../db/ingest/events';
+import { prepareItem, writeItem } from '../../commands/ingest';
 import type { Db } from '../../db/knex';
 import { listEvents } from '../../db/queries/entities';
 import type { AppDeps } from '../deps';
@@ -16,12 +15,11 @@ export async function recordEventHandler(deps: AppDeps, ctx: Context): Promise<v
   const operatorId = operatorOf(ctx);
   const key = idempotencyKeyOf(ctx);
   const settings = await requireTemplate(deps, operatorId);
-  const prepared = prepareEvent(settings.templateSchema, { ...body, externalId: params.externalId });
+  const prepared = prepareItem('events', settings.templateSchema, deps.keyring, operatorId, { ...body, externalId: params.externalId });
   if (!prepared.ok) throw itemErrorToAppError(prepared.error);
 
   const write = async (runner: Db | Knex.Transaction) => {
-    const [outcome] = await insertEvents(runner, operatorId, [{ index: 0, write: prepared.write }]);
-    if (!outcome) throw new Error('insert returned no outcome');
+    const outcome = await writeItem('events', runner, operatorId, prepared.write);
     if (!outcome.ok) throw itemErrorToAppError(outcome.error);
     return { status: 201, body: { success: true as const, data: { id: outcome.id } } };
   };

@@ -1,6 +1,5 @@
 import type { Context } from 'koa';
-import { prepareState } from '../../core/ingestItems';
-import { upsertStates } from '../../db/ingest/states';
+import { prepareItem, writeItem } from '../../commands/ingest';
 import { findState, listStates, type StateRow } from '../../db/queries/entities';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
@@ -31,10 +30,10 @@ export async function putStateHandler(deps: AppDeps, ctx: Context): Promise<void
   }
   const operatorId = operatorOf(ctx);
   const settings = await requireTemplate(deps, operatorId);
-  const prepared = prepareState(settings.templateSchema, { externalId: params.externalId, stateKey: params.key, value: valueOf(ctx.request.body) });
+  const item = { externalId: params.externalId, stateKey: params.key, value: valueOf(ctx.request.body) };
+  const prepared = prepareItem('states', settings.templateSchema, deps.keyring, operatorId, item);
   if (!prepared.ok) throw itemErrorToAppError(prepared.error);
-  const [outcome] = await deps.db.transaction((trx) => upsertStates(trx, operatorId, [{ index: 0, write: prepared.write }]));
-  if (!outcome) throw new Error('upsert returned no outcome');
+  const outcome = await deps.db.transaction((trx) => writeItem('states', trx, operatorId, prepared.write));
   if (!outcome.ok) throw itemErrorToAppError(outcome.error);
   ctx.body = { success: true, data: stateView(outcome.row as unknown as StateRow) };
 }

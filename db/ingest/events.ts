@@ -54,8 +54,8 @@ const INSERT_EVENT: HotStatement = {
          SELECT (SELECT true FROM entity) AS found, coalesce((SELECT deleted_at IS NOT NULL FROM entity), false) AS erased`,
 };
 
-async function insertOneEvent(runner: Db | Knex.Transaction, operatorId: string, item: Indexed<EventWrite>): Promise<ItemOutcome> {
-  const { index, write } = item;
+/** One event in one prepared statement: the single-event API's hot path (no arrays to build or read back). */
+export async function insertEvent(runner: Db | Knex.Transaction, operatorId: string, write: EventWrite, index = 0): Promise<ItemOutcome> {
   const id = prefixedId('eev');
   const [row] = await hotQuery<{ found: boolean | null; erased: boolean }>(runner, INSERT_EVENT, [
     operatorId,
@@ -76,7 +76,7 @@ async function insertOneEvent(runner: Db | Knex.Transaction, operatorId: string,
  */
 export async function insertEvents(runner: Db | Knex.Transaction, operatorId: string, items: Array<Indexed<EventWrite>>): Promise<ItemOutcome[]> {
   if (items.length === 0) return [];
-  if (items.length === 1) return [await insertOneEvent(runner, operatorId, items[0]!)];
+  if (items.length === 1) return [await insertEvent(runner, operatorId, items[0]!.write, items[0]!.index)];
   const ids = items.map(() => prefixedId('eev'));
   const rows = await hotQuery<{ event_id: string; found: boolean; erased: boolean }>(runner, INSERT_EVENTS, [
     operatorId,
