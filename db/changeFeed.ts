@@ -1,6 +1,6 @@
-import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Db } from './knex';
+import { ReconnectingListener } from './listener';
 
 export const CACHE_INVALIDATION_CHANNEL = 'cache_invalidation';
 
@@ -24,20 +24,33 @@ export type ChangeListener = (change: { table: string; key: string } | 'reset') 
  * @example const feed = new ChangeFeed(connectionStringOf(db), logger); feed.start(); feed.subscribe((change) => …)
  */
 export class ChangeFeed {
-  private client: pg.Client | null = null;
-  private listeners = new Set<ChangeListener>();
-  private stopped = false;
-  private retryTimer: NodeJS.Timeout | undefined;
-  private retryDelayMs = 250;
+  private readonly listeners = new Set<ChangeListener>();
+  private readonly connection: ReconnectingListener;
 
-  constructor(
-    private readonly connectionString: string,
-    private readonly logger: Logger,
-  ) {}
+  constructor(connectionString: string, logger: Logger) {
+    const warn = (error: Error) =>
+      logger.warn({ err: { name: error.name, message: error.message } }, 'cache invalidation feed lost; caches read through until it is back');
+    this.connection = new ReconnectingListener({
+      connectionString,
+      applicationName: 'operator-platform-cache-feed',
+      channels: [CACHE_INVALIDATION_CHANNEL],
+      onNotification: (_channel, payload = '') => {
+        const colon = payload.indexOf(':');
+        if (colon > 0) this.emit({ table: payload.slice(0, colon), key: payload.slice(colon + 1) });
+      },
+      onListening: () => this.emit('reset'),
+      onLost: (error) => {
+        this.emit('reset');
+        if (error) warn(error);
+      },
+      onAttemptFailed: warn,
+      backoff: { initialMs: 250, maxMs: 5000 },
+    });
+  }
 
   /** True while notifications are being received: only then may a cache answer from memory. */
   get live(): boolean {
-    return this.client !== null;
+    return this.connection.listening;
   }
 
   subscribe(listener: ChangeListener): () => void {
@@ -46,65 +59,14 @@ export class ChangeFeed {
   }
 
   start(): void {
-    void this.connect();
+    this.connection.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.retryTimer);
-    const client = this.client;
-    this.client = null;
-    await client?.end().catch(() => undefined);
+  stop(): Promise<void> {
+    return this.connection.close();
   }
 
   private emit(change: Parameters<ChangeListener>[0]): void {
     for (const listener of this.listeners) listener(change);
-  }
-
-  private async connect(): Promise<void> {
-    if (this.stopped) return;
-    const client = new pg.Client({ connectionString: this.connectionString, application_name: 'operator-platform-cache-feed' });
-    client.on('notification', (message) => {
-      const payload = message.payload ?? '';
-      const colon = payload.indexOf(':');
-      if (colon > 0) this.emit({ table: payload.slice(0, colon), key: payload.slice(colon + 1) });
-    });
-    client.on('error', (error) => this.lost(client, error));
-    client.on('end', () => this.lost(client));
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${CACHE_INVALIDATION_CHANNEL}`);
-    } catch (error) {
-      client.removeAllListeners('end');
-      await client.end().catch(() => undefined);
-      this.retry(error as Error);
-      return;
-    }
-    if (this.stopped) {
-      await client.end().catch(() => undefined);
-      return;
-    }
-    this.client = client;
-    this.retryDelayMs = 250;
-    this.emit('reset');
-  }
-
-  private lost(client: pg.Client, error?: Error): void {
-    if (this.client !== client) return;
-    this.client = null;
-    this.emit('reset');
-    client.end().catch(() => undefined);
-    this.retry(error);
-  }
-
-  private retry(error?: Error): void {
-    if (this.stopped || this.retryTimer) return;
-    if (error) this.logger.warn({ err: { name: error.name, message: error.message } }, 'cache invalidation feed lost; caches read through until it is back');
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = undefined;
-      void this.connect();
-    }, this.retryDelayMs);
-    this.retryTimer.unref();
-    this.retryDelayMs = Math.min(this.retryDelayMs * 2, 5000);
   }
 }

@@ -1,8 +1,12 @@
-import pg from 'pg';
+import { ReconnectingListener } from '../db/listener';
 import { dispatchPendingEvents, type DispatchDeps } from './outboxDispatch';
 
+/** NOTIFYed by the `outbox_events_notify` trigger when a pending event is written. */
+const OUTBOX_CHANNEL = 'outbox_events';
 /** The pause between passes while notifications keep arriving; the first event after a quiet spell goes at once. */
 const BUSY_PASS_INTERVAL_MS = 20;
+/** Between attempts to LISTEN again: the sweep covers the gap, so a steady second is enough. */
+const RECONNECT_MS = 1000;
 
 export interface EventDispatcher {
   stop(): Promise<void>;
@@ -11,17 +15,16 @@ export interface EventDispatcher {
 /**
  * The fast path of event-driven triggers: LISTENs on `outbox_events` (notified when a writer's
  * transaction commits) and dispatches pending events at once, coalescing bursts into one pass at a time.
- * Losing the connection loses nothing — events stay pending, the dispatcher reconnects and drains, and
- * the `outbox-sweep` Schedule catches up within a minute whatever happens here.
+ * Losing the connection loses nothing — events stay pending, the dispatcher reconnects and drains (a pass
+ * follows every LISTEN, the first included), and the `outbox-sweep` Schedule catches up within a minute
+ * whatever happens here.
  *
- * @example const dispatcher = startEventDispatcher({ db, logger, startEventRun }, databaseUrl)
+ * @example const dispatcher = startEventDispatcher({ db, logger, keyring, startEventRun }, databaseUrl)
  */
 export function startEventDispatcher(deps: DispatchDeps, databaseUrl: string): EventDispatcher {
   let stopped = false;
   let running: Promise<void> | null = null;
   let again = false;
-  let listener: pg.Client | null = null;
-  let retryTimer: NodeJS.Timeout | null = null;
 
   const pass = (): void => {
     if (stopped) return;
@@ -46,34 +49,22 @@ export function startEventDispatcher(deps: DispatchDeps, databaseUrl: string): E
     });
   };
 
-  const connect = async (): Promise<void> => {
-    if (stopped) return;
-    const client = new pg.Client({ connectionString: databaseUrl, application_name: 'operator-platform-dispatcher' });
-    client.on('notification', pass);
-    client.on('error', (error) => {
-      deps.logger.warn({ err: error.message }, 'event dispatcher lost its database connection; reconnecting');
-      void client.end().catch(() => undefined);
-      if (listener === client) listener = null;
-      retryTimer = setTimeout(() => void connect(), 1000);
-    });
-    try {
-      await client.connect();
-      await client.query('LISTEN outbox_events');
-      listener = client;
-      pass();
-    } catch (error) {
-      deps.logger.warn({ err: (error as Error).message }, 'event dispatcher could not listen; retrying');
-      void client.end().catch(() => undefined);
-      retryTimer = setTimeout(() => void connect(), 1000);
-    }
-  };
-  void connect();
+  const listener = new ReconnectingListener({
+    connectionString: databaseUrl,
+    applicationName: 'operator-platform-dispatcher',
+    channels: [OUTBOX_CHANNEL],
+    onNotification: pass,
+    onListening: pass,
+    onLost: (error) => deps.logger.warn({ err: error?.message }, 'event dispatcher lost its database connection; reconnecting'),
+    onAttemptFailed: (error) => deps.logger.warn({ err: error.message }, 'event dispatcher could not listen; retrying'),
+    backoff: { initialMs: RECONNECT_MS, maxMs: RECONNECT_MS },
+  });
+  listener.start();
 
   return {
     async stop() {
       stopped = true;
-      if (retryTimer) clearTimeout(retryTimer);
-      await listener?.end().catch(() => undefined);
+      await listener.close();
       await running;
     },
   };
