@@ -4,7 +4,7 @@ import type { AnalyticsScope } from '../../db/queries/analyticsTypes';
 import { getSettings } from '../../db/queries/settings';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
-import { authenticate, principalOf } from '../middleware/authenticate';
+import { authenticate, operatorOf } from '../middleware/authenticate';
 import { rateLimit } from '../middleware/rateLimit';
 import type { FieldProblem } from '../middleware/validate';
 
@@ -29,8 +29,6 @@ export function queryError(result: { missing: string[]; problems: FieldProblem[]
   const summary = result.problems.map((problem) => `${problem.field}: ${problem.message}`).join('; ');
   return new AppError(400, 'INVALID_PARAM', `Invalid parameter: ${summary}`, { details: result.problems });
 }
-
-export const operatorOf = (ctx: Context): string => principalOf(ctx).operatorId;
 
 /** The reporting scope: `currency` from the query, else the operator's reporting currency. */
 export async function scopeOf(deps: AppDeps, ctx: Context, currency: string | undefined): Promise<AnalyticsScope> {

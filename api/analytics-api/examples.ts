@@ -1,4 +1,4 @@
-/** Examples of the analytics document (analytics-api/openapi.ts); test/integration/openapi-examples.test.ts validates them. */
+/** Examples of the analytics document (analytics-api/routes.ts); test/integration/openapi-examples.test.ts validates them. */
 const refreshed_at = '2026-03-15T12:00:04.318Z';
 
 export const kpis = {

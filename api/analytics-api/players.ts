@@ -1,25 +1,17 @@
 import type { Context } from 'koa';
 import { openPii } from '../../core/pii';
 import { findLivePlayer, listPlayers, recentEvents } from '../../db/queries/analyticsPlayers';
-import { listStates, type EntityRow } from '../../db/queries/entities';
+import { listStates } from '../../db/queries/entities';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
+import { operatorOf } from '../middleware/authenticate';
 import { inputOf } from '../middleware/validate';
-import { operatorOf } from './context';
+import { playerDetail, playerItem } from './presenters';
 import { sendCsv, sendRows } from './respond';
 import { PlayerParams, PlayersQuery } from './schema';
 
 const RECENT_EVENTS = 20;
 const PLAYER_COLUMNS = ['id', 'external_id', 'entity_type', 'data', 'created_at', 'updated_at'];
-
-const listItem = (entity: EntityRow) => ({
-  id: entity.id,
-  external_id: entity.external_id,
-  entity_type: entity.entity_type,
-  data: entity.data,
-  created_at: entity.created_at.toISOString(),
-  updated_at: entity.updated_at.toISOString(),
-});
 
 /** `GET /players`: a page of live entities of `entity_type`; PII stays sealed. */
 export async function listPlayersHandler(deps: AppDeps, ctx: Context): Promise<void> {
@@ -27,7 +19,7 @@ export async function listPlayersHandler(deps: AppDeps, ctx: Context): Promise<v
   const page = await listPlayers(deps.db, operatorOf(ctx), {
     entityType: query.entity_type, search: query.search, sort: query.sort, direction: query.direction, limit: query.limit, offset: query.offset,
   });
-  const players = page.players.map(listItem);
+  const players = page.players.map(playerItem);
   if (query.format === 'csv') return sendCsv(ctx, 'players', PLAYER_COLUMNS, players);
   sendRows(ctx, 'players', players, { total: page.total, has_more: query.offset + players.length < page.total });
 }
@@ -39,13 +31,5 @@ export async function getPlayerHandler(deps: AppDeps, ctx: Context): Promise<voi
   const entity = await findLivePlayer(deps.db, operatorId, params.id);
   if (!entity) throw new AppError(404, 'NOT_FOUND', `No player with external id ${params.id}`);
   const [states, events] = await Promise.all([listStates(deps.db, operatorId, entity.id), recentEvents(deps.db, operatorId, entity.id, RECENT_EVENTS)]);
-  ctx.body = {
-    success: true,
-    data: {
-      ...listItem(entity),
-      data: openPii(deps.keyring, operatorId, entity.external_id, entity.data),
-      states: states.map((state) => ({ state_key: state.state_key, value: state.value, updated_at: state.updated_at.toISOString() })),
-      recentEvents: events.map((event) => ({ id: event.id, event_type: event.event_type, data: event.data, created_at: event.created_at.toISOString() })),
-    },
-  };
+  ctx.body = { success: true, data: playerDetail(entity, openPii(deps.keyring, operatorId, entity.external_id, entity.data), states, events) };
 }

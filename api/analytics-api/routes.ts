@@ -1,27 +1,79 @@
-import Router from '@koa/router';
+import { z } from 'zod';
 import type { AppDeps } from '../deps';
+import { defineArea } from '../endpoint';
 import { rateLimit } from '../middleware/rateLimit';
-import { validate } from '../middleware/validate';
+import { bearerApiKey, bearerSession, CodedError, jsonContent } from '../openapi/registry';
 import { gamesHandler, providersHandler } from './catalog';
 import { analyticsAuth, queryError, readOrExportLimit } from './context';
-import './openapi';
+import * as examples from './examples';
 import { getPlayerHandler, listPlayersHandler } from './players';
 import { refreshHandler } from './refresh';
-import { GamesQuery, KpisQuery, PlayerParams, PlayersQuery, ProvidersQuery, RevenueQuery } from './schema';
+import { GameRow, GamesQuery, Kpis, KpisQuery, PlayerDetail, PlayerItem, PlayerParams, PlayersQuery, ProviderRow, ProvidersQuery, RevenueQuery, RevenueRow } from './schema';
 import { kpisHandler, revenueHandler } from './summary';
 
 /** Analytics (spec 4.4): API key or session, every figure scoped to the caller's operator. */
-export function createAnalyticsRouter(deps: AppDeps): Router {
-  const router = new Router({ prefix: '/analytics-api/analytics' });
-  const reads = readOrExportLimit(deps);
-  router.use(analyticsAuth(deps));
+const analytics = defineArea({
+  prefix: '/analytics-api/analytics',
+  security: [{ [bearerApiKey.name]: [] }, { [bearerSession.name]: [] }],
+  use: (deps) => [analyticsAuth(deps)],
+  guards: (deps) => ({ reads: readOrExportLimit(deps), refresh: rateLimit(deps.rateLimits, 'analytics:refresh') }),
+  inputError: queryError,
+});
 
-  router.get('/kpis', reads, validate({ query: KpisQuery }, queryError), (ctx) => kpisHandler(deps, ctx));
-  router.get('/revenue', reads, validate({ query: RevenueQuery }, queryError), (ctx) => revenueHandler(deps, ctx));
-  router.get('/players', reads, validate({ query: PlayersQuery }, queryError), (ctx) => listPlayersHandler(deps, ctx));
-  router.get('/players/:id', reads, validate({ params: PlayerParams }, queryError), (ctx) => getPlayerHandler(deps, ctx));
-  router.get('/games', reads, validate({ query: GamesQuery }, queryError), (ctx) => gamesHandler(deps, ctx));
-  router.get('/providers', reads, validate({ query: ProvidersQuery }, queryError), (ctx) => providersHandler(deps, ctx));
-  router.post('/refresh', rateLimit(deps.rateLimits, 'analytics:refresh'), (ctx) => refreshHandler(deps, ctx));
-  return router;
-}
+const errors = (extra: Record<number, string> = {}) => ({
+  400: jsonContent(CodedError, 'INVALID_PARAM (or MISSING_FILTER on /players)'),
+  401: jsonContent(CodedError, 'UNAUTHORIZED'),
+  429: jsonContent(CodedError, 'RATE_LIMITED (Retry-After header)'),
+  ...Object.fromEntries(Object.entries(extra).map(([status, description]) => [status, jsonContent(CodedError, description)])),
+  500: jsonContent(CodedError, 'INTERNAL_ERROR'),
+});
+/** JSON, or with `format=csv` a CSV export (header row first, `X-Truncated` says whether rows were cut at 1 MB). */
+const jsonOrCsv = (schema: z.ZodType, description: string, example: unknown) => ({
+  description,
+  headers: z.object({ 'X-Truncated': z.enum(['true', 'false']).optional().openapi({ description: 'CSV only: rows were cut to stay within 1 MB' }) }),
+  content: { 'application/json': { schema, example }, 'text/csv': { schema: z.string() } },
+});
+const listOf = (data: z.ZodRawShape) => z.object({ success: z.literal(true), data: z.object(data), truncated: z.boolean().describe('true when rows were cut to stay within 1 MB') });
+const refreshedAt = z.string().nullable().describe('When the aggregate views were last refreshed; null when served from the raw tables');
+const Range = z.object({ start: z.string(), end: z.string() });
+
+analytics.endpoint({
+  method: 'get', path: '/kpis', summary: 'Headline KPIs', guards: ['reads'], input: { query: KpisQuery },
+  responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.object({ kpis: Kpis, currency: z.string(), range: Range, refreshed_at: refreshedAt }) }), 'KPIs', examples.kpis), ...errors() },
+  handler: kpisHandler,
+});
+analytics.endpoint({
+  method: 'get', path: '/revenue', summary: 'Revenue per day, week or month', guards: ['reads'], input: { query: RevenueQuery },
+  responses: {
+    200: jsonOrCsv(listOf({ period: z.enum(['daily', 'weekly', 'monthly']), currency: z.string(), range: Range, refreshed_at: refreshedAt, rows: z.array(RevenueRow) }), 'Revenue rows', examples.revenue),
+    ...errors(),
+  },
+  handler: revenueHandler,
+});
+analytics.endpoint({
+  method: 'get', path: '/players', summary: 'List players (PII stays encrypted)', guards: ['reads'], input: { query: PlayersQuery },
+  responses: { 200: jsonOrCsv(listOf({ total: z.number().int(), has_more: z.boolean(), players: z.array(PlayerItem) }), 'A page of players', examples.players), ...errors() },
+  handler: listPlayersHandler,
+});
+analytics.endpoint({
+  method: 'get', path: '/players/:id', summary: 'One player with decrypted PII, states and recent events', guards: ['reads'], input: { params: PlayerParams },
+  responses: { 200: jsonContent(z.object({ success: z.literal(true), data: PlayerDetail }), 'Player', examples.playerDetail), ...errors({ 404: 'NOT_FOUND' }) },
+  handler: getPlayerHandler,
+});
+analytics.endpoint({
+  method: 'get', path: '/games', summary: 'Game rows', guards: ['reads'], input: { query: GamesQuery },
+  responses: { 200: jsonOrCsv(listOf({ currency: z.string(), refreshed_at: refreshedAt, games: z.array(GameRow) }), 'Game rows', examples.games), ...errors() },
+  handler: gamesHandler,
+});
+analytics.endpoint({
+  method: 'get', path: '/providers', summary: 'Payment provider rows', guards: ['reads'], input: { query: ProvidersQuery },
+  responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.object({ providers: z.array(ProviderRow), currency: z.string(), refreshed_at: refreshedAt }) }), 'Providers', examples.providers), ...errors() },
+  handler: providersHandler,
+});
+analytics.endpoint({
+  method: 'post', path: '/refresh', summary: 'Refresh the aggregate views now (rate class analytics:refresh)', guards: ['refresh'],
+  responses: { 200: jsonContent(z.object({ success: z.literal(true), message: z.literal('Views refreshed'), refreshed_at: z.string() }), 'Refreshed', examples.refreshed), ...errors() },
+  handler: refreshHandler,
+});
+
+export const createAnalyticsRouter = (deps: AppDeps) => analytics.router(deps);

@@ -1,4 +1,4 @@
-/** Examples of the key management document (api-keys/schema.ts); test/integration/openapi-examples.test.ts validates them. */
+/** Examples of the key management document (api-keys/routes.ts); test/integration/openapi-examples.test.ts validates them. */
 const operatorId = '3f6c2a8e-5b1d-4c7a-9e2f-8d4b6a1c0e53';
 const keyId = 'b7e4d2c1-9a3f-4e8b-a6d5-2c1f0e9b8a74';
 

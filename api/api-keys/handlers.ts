@@ -1,13 +1,12 @@
 import type { Context } from 'koa';
 import { generateApiKey, sha256Hex } from '../../core/apiKeyToken';
 import { isUuid } from '../../core/ids';
-import {
-  deleteRevokedApiKey, insertApiKey, listApiKeys, renameApiKey, revokeApiKey, updateApiKeyMcp, type ApiKeyRow,
-} from '../../db/queries/apiKeys';
+import { deleteRevokedApiKey, insertApiKey, listApiKeys, renameApiKey, revokeApiKey, updateApiKeyMcp } from '../../db/queries/apiKeys';
 import { existingAutomationIds } from '../../db/queries/mcpTools';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
-import { principalOf } from '../middleware/authenticate';
+import { operatorOf, principalOf } from '../middleware/authenticate';
+import { apiKeyRecord, createdKeyRecord, mcpSettingsRecord } from './presenters';
 import { CreateKeyBody, DeleteKeyQuery, McpSettingsBody, RenameKeyBody } from './schema';
 
 const badRequest = (text: string) => new AppError(400, 'INVALID_INPUT', text);
@@ -23,52 +22,39 @@ async function guarded<T>(failureText: string, step: () => Promise<T>): Promise<
   }
 }
 
-function toRecord(row: ApiKeyRow) {
-  return {
-    id: row.id,
-    operatorId: row.operator_id,
-    keyHash: row.key_hash,
-    label: row.label,
-    createdAt: row.created_at.toISOString(),
-    lastUsedAt: row.last_used_at ? row.last_used_at.toISOString() : null,
-    revoked: row.revoked,
-    mcp_enabled: row.mcp_enabled,
-    mcp_workflow_allowlist: row.mcp_workflow_allowlist,
-  };
-}
-
 export async function createKey(deps: AppDeps, ctx: Context): Promise<void> {
   const principal = principalOf(ctx);
+  const operatorId = operatorOf(ctx);
   const body = (ctx.request.body ?? {}) as Record<string, unknown>;
   if (typeof body.operatorId !== 'string' || body.operatorId.trim() === '') throw badRequest('operatorId is required');
   const parsed = CreateKeyBody.safeParse(body);
   if (!parsed.success) throw badRequest('label must be a string of at most 200 characters');
-  if (parsed.data.operatorId !== principal.operatorId) {
+  if (parsed.data.operatorId !== operatorId) {
     throw new AppError(403, 'FORBIDDEN', 'operatorId does not match the authenticated operator');
   }
   const key = generateApiKey();
   const row = await guarded('Failed to create key', () =>
     insertApiKey(deps.db, {
-      operatorId: principal.operatorId,
+      operatorId,
       keyHash: sha256Hex(key),
       label: parsed.data.label ?? '',
       createdByMemberId: principal.kind === 'session' ? principal.memberId : null,
     }),
   );
   ctx.status = 201;
-  ctx.body = { success: true, data: { id: row.id, key, label: row.label, createdAt: row.created_at.toISOString() } };
+  ctx.body = { success: true, data: createdKeyRecord(row, key) };
 }
 
 export async function listKeys(deps: AppDeps, ctx: Context): Promise<void> {
-  const rows = await guarded('Failed to list keys', () => listApiKeys(deps.db, principalOf(ctx).operatorId));
-  ctx.body = { success: true, data: rows.map(toRecord) };
+  const rows = await guarded('Failed to list keys', () => listApiKeys(deps.db, operatorOf(ctx)));
+  ctx.body = { success: true, data: rows.map(apiKeyRecord) };
 }
 
 export async function renameKey(deps: AppDeps, ctx: Context): Promise<void> {
   const parsed = RenameKeyBody.safeParse(ctx.request.body ?? {});
   if (!parsed.success) throw badRequest('id and label are required');
   const { id, label } = parsed.data;
-  const renamed = isUuid(id) && (await guarded('Failed to rename key', () => renameApiKey(deps.db, principalOf(ctx).operatorId, id, label)));
+  const renamed = isUuid(id) && (await guarded('Failed to rename key', () => renameApiKey(deps.db, operatorOf(ctx), id, label)));
   if (!renamed) throw keyNotFound();
   ctx.body = { success: true, message: 'Key renamed' };
 }
@@ -78,7 +64,7 @@ export async function revokeOrDeleteKey(deps: AppDeps, ctx: Context): Promise<vo
   if (!parsed.success) throw badRequest("Query parameter 'id' is required");
   const { id, hard } = parsed.data;
   if (!isUuid(id)) throw keyNotFound();
-  const operatorId = principalOf(ctx).operatorId;
+  const operatorId = operatorOf(ctx);
   if (hard === 'true') {
     const outcome = await guarded('Failed to delete key', () => deleteRevokedApiKey(deps.db, operatorId, id));
     deps.caches.apiKeys.clear();
@@ -104,7 +90,7 @@ export async function updateMcpSettings(deps: AppDeps, ctx: Context): Promise<vo
     throw badRequest(`Invalid MCP settings: ${fields.join(', ')} (mcp_enabled is a boolean, mcp_workflow_allowlist null or an array of workflow ids)`);
   }
   if (!isUuid(id)) throw keyNotFound();
-  const operatorId = principalOf(ctx).operatorId;
+  const operatorId = operatorOf(ctx);
   const allowlist = parsed.data.mcp_workflow_allowlist;
   if (allowlist && allowlist.length > 0) {
     const known = await guarded('Failed to update key', () => existingAutomationIds(deps.db, operatorId, allowlist));
@@ -119,5 +105,5 @@ export async function updateMcpSettings(deps: AppDeps, ctx: Context): Promise<vo
   );
   deps.caches.apiKeys.clear();
   if (!row) throw keyNotFound();
-  ctx.body = { success: true, data: { id: row.id, mcp_enabled: row.mcp_enabled, mcp_workflow_allowlist: row.mcp_workflow_allowlist } };
+  ctx.body = { success: true, data: mcpSettingsRecord(row) };
 }

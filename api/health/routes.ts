@@ -1,8 +1,9 @@
-import Router from '@koa/router';
+import type { Context } from 'koa';
 import { z } from 'zod';
 import { temporalReachable } from '../../temporal/client';
 import type { AppDeps } from '../deps';
-import { jsonContent, registry } from '../openapi/registry';
+import { defineArea } from '../endpoint';
+import { jsonContent } from '../openapi/registry';
 
 const CHECK_TIMEOUT_MS = 2000;
 
@@ -28,7 +29,20 @@ const Health = z.object({
   checks: z.object({ database: z.enum(['ok', 'unavailable']), temporal: z.enum(['ok', 'unavailable']) }),
 });
 
-registry.registerPath({
+/** `GET /healthz`: 200 `{ status: "ok" }` when the database and Temporal both answer, else 503. */
+async function healthHandler(deps: AppDeps, ctx: Context): Promise<void> {
+  const [database, temporal] = await Promise.all([
+    check(() => deps.db.raw('select 1')),
+    check(() => temporalReachable(deps.temporal)),
+  ]);
+  const status = database === 'ok' && temporal === 'ok' ? 'ok' : 'unavailable';
+  ctx.status = status === 'ok' ? 200 : 503;
+  ctx.body = { status, checks: { database, temporal } };
+}
+
+const health = defineArea({});
+
+health.endpoint({
   method: 'get',
   path: '/healthz',
   summary: 'Liveness and readiness: 200 once PostgreSQL and Temporal answer, 503 otherwise',
@@ -36,19 +50,7 @@ registry.registerPath({
     200: jsonContent(Health, 'Ready', { status: 'ok', checks: { database: 'ok', temporal: 'ok' } }),
     503: jsonContent(Health, 'A dependency is unreachable', { status: 'unavailable', checks: { database: 'ok', temporal: 'unavailable' } }),
   },
+  handler: healthHandler,
 });
 
-/** `GET /healthz`: 200 `{ status: "ok" }` when the database and Temporal both answer, else 503. */
-export function createHealthRouter(deps: AppDeps): Router {
-  const router = new Router();
-  router.get('/healthz', async (ctx) => {
-    const [database, temporal] = await Promise.all([
-      check(() => deps.db.raw('select 1')),
-      check(() => temporalReachable(deps.temporal)),
-    ]);
-    const status = database === 'ok' && temporal === 'ok' ? 'ok' : 'unavailable';
-    ctx.status = status === 'ok' ? 200 : 503;
-    ctx.body = { status, checks: { database, temporal } };
-  });
-  return router;
-}
+export const createHealthRouter = (deps: AppDeps) => health.router(deps);

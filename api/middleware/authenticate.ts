@@ -101,3 +101,6 @@ export function principalOf(ctx: Context): Principal {
   if (!principal) throw new Error('route used principalOf without authenticate');
   return principal;
 }
+
+/** The organisation the request acts for: the one way a handler reads the operator id that scopes its queries. */
+export const operatorOf = (ctx: Context): string => principalOf(ctx).operatorId;

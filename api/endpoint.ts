@@ -1,0 +1,157 @@
+import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
+import Router from '@koa/router';
+import type { Context, Middleware, Next } from 'koa';
+import type { z } from 'zod';
+import type { AppDeps } from './deps';
+import type { AppError } from './errors';
+import { defaultValidationError, validate, type FieldProblem } from './middleware/validate';
+import { jsonContent, registry } from './openapi/registry';
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type Security = NonNullable<RouteConfig['security']>;
+/** What OpenAPI can show as path, query or header parameters: an object, or an object behind a transform. */
+type ParameterSchema = z.ZodObject | z.ZodPipe;
+type InputError = (result: { missing: string[]; problems: FieldProblem[] }) => AppError;
+
+/** The request parts validated before the handler runs (read with `inputOf`); each is also documented. */
+export interface EndpointInput {
+  params?: ParameterSchema;
+  query?: ParameterSchema;
+  body?: z.ZodType;
+}
+
+/** The JSON body as the document shows it; `schema` defaults to the validated `input.body`. */
+export interface DocumentedBody {
+  schema?: z.ZodType;
+  description: string;
+  example?: unknown;
+}
+
+/**
+ * What the document shows beyond `input`: parts the handler reads itself (or never validates), a documented
+ * shape that differs from the validated one, headers, and the body's description and example.
+ */
+export interface DocumentedRequest {
+  params?: ParameterSchema;
+  query?: ParameterSchema;
+  headers?: ParameterSchema;
+  body?: DocumentedBody;
+}
+
+/**
+ * One endpoint: its route, the middleware it runs, its handler and its OpenAPI operation. `S` is what the
+ * area hands every handler (the app's deps unless the area builds something else), `G` the names of its guards.
+ */
+export interface Endpoint<S, G extends string> {
+  method: Method;
+  /** Koa path under the area prefix (`/entities/:externalId`); `/` is the prefix itself. */
+  path: string;
+  /**
+   * The operation's documented fields (`summary`, `description`, `security`, …) are published in the order they
+   * are written here; `security` defaults to the area's, `'none'` documents none.
+   */
+  summary: string;
+  description?: string;
+  security?: Security | 'none';
+  /** The area's guards this route runs, in order, before validation (auth, role checks, rate limits). */
+  guards?: readonly G[];
+  input?: EndpointInput;
+  /** The 4xx a validation failure becomes; defaults to the area's, then `defaultValidationError`. */
+  inputError?: InputError;
+  request?: DocumentedRequest;
+  responses: RouteConfig['responses'];
+  handler: (setup: S, ctx: Context, next: Next) => unknown;
+}
+
+export interface AreaOptions<S, G extends string> {
+  /** The router prefix (`/operator-data-api`); none for root paths such as `/healthz`. */
+  prefix?: string;
+  /** What every handler gets as its first argument, built once per app; the app's deps when absent. */
+  setup?: (deps: AppDeps) => S;
+  /** Middleware every route of the area runs first, as `router.use` (an area-wide authentication), built once per app. */
+  use?: (setup: S, deps: AppDeps) => Middleware[];
+  /** The middleware endpoints name in `guards`, built once per app. */
+  guards?: (setup: S, deps: AppDeps) => Record<G, Middleware>;
+  security?: Security;
+  inputError?: InputError;
+}
+
+export interface Area<S, G extends string> {
+  /** Registers the endpoint's OpenAPI operation now and keeps its route for `router`. */
+  endpoint(spec: Endpoint<S, G>): void;
+  /**
+   * The area's router, every route in declaration order — Koa tries matching routes in that order, so a literal
+   * path (`/events`) is declared before a parameterised one of the same method (`/:operatorId`).
+   */
+  router(deps: AppDeps): Router;
+}
+
+const OPERATION_FIELDS = new Set(['summary', 'description', 'security']);
+
+/** `/gateway` + `/` → `/gateway`; `:id` → `{id}`. */
+export function documentedPath(prefix: string, path: string): string {
+  const joined = path === '/' && prefix ? prefix : `${prefix}${path}`;
+  return joined.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+function requestOf(label: string, input: EndpointInput = {}, request: DocumentedRequest = {}): RouteConfig['request'] {
+  const documented: NonNullable<RouteConfig['request']> = {};
+  const params = request.params ?? input.params;
+  const query = request.query ?? input.query;
+  if (params) documented.params = params;
+  if (query) documented.query = query;
+  if (request.headers) documented.headers = request.headers;
+  if (input.body && !request.body) throw new Error(`${label}: a validated body needs request.body (its description and example)`);
+  if (request.body) {
+    const schema = request.body.schema ?? input.body;
+    if (!schema) throw new Error(`${label}: request.body has no schema and nothing is validated`);
+    documented.body = jsonContent(schema, request.body.description, request.body.example);
+  }
+  return Object.keys(documented).length > 0 ? documented : undefined;
+}
+
+function register<S, G extends string>(prefix: string, areaSecurity: Security | undefined, spec: Endpoint<S, G>): void {
+  const path = documentedPath(prefix, spec.path);
+  const operation: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(spec)) if (OPERATION_FIELDS.has(key) && value !== undefined) operation[key] = value;
+  if (operation.security === undefined && areaSecurity) operation.security = areaSecurity;
+  if (operation.security === 'none') delete operation.security;
+  const request = requestOf(`${spec.method.toUpperCase()} ${path}`, spec.input, spec.request);
+  registry.registerPath({ method: spec.method, path, ...operation, ...(request ? { request } : {}), responses: spec.responses });
+}
+
+/**
+ * An area declared once: each `endpoint` is both a Koa route and an OpenAPI operation, so neither can be added
+ * or changed without the other. Declarations run at import (the document is complete without starting the
+ * app); everything a request needs — guards, validators, the handler's first argument — is built once by
+ * `router`, so a route runs exactly its guards, its validator and its handler.
+ *
+ * @example
+ * const area = defineArea({ prefix: '/gateway', guards: (deps) => ({ auth: authenticate(deps, options) }) });
+ * area.endpoint({ method: 'post', path: '/', summary: 'Call a supplier', guards: ['auth'], responses, handler: execute });
+ * export const createGatewayRouter = (deps: AppDeps) => area.router(deps);
+ */
+export function defineArea<S = AppDeps, G extends string = never>(options: AreaOptions<S, G>): Area<S, G> {
+  const prefix = options.prefix ?? '';
+  const endpoints: Array<Endpoint<S, G>> = [];
+  return {
+    endpoint(spec) {
+      register(prefix, options.security, spec);
+      endpoints.push(spec);
+    },
+    router(deps) {
+      const setup = options.setup ? options.setup(deps) : (deps as S);
+      const router = new Router(prefix ? { prefix } : {});
+      for (const middleware of options.use?.(setup, deps) ?? []) router.use(middleware);
+      const guards = options.guards?.(setup, deps) ?? ({} as Record<G, Middleware>);
+      for (const spec of endpoints) {
+        const stack: Middleware[] = (spec.guards ?? []).map((name) => guards[name]);
+        if (spec.input) stack.push(validate(spec.input, spec.inputError ?? options.inputError ?? defaultValidationError));
+        const { handler } = spec;
+        stack.push((ctx, next) => handler(setup, ctx, next));
+        (router as unknown as Record<Method, (path: string, ...middleware: Middleware[]) => Router>)[spec.method](spec.path, ...stack);
+      }
+      return router;
+    },
+  };
+}
