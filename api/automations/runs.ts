@@ -1,7 +1,8 @@
 import type { Context } from 'koa';
 import type { AutomationRunRecord } from '../../core/automations/types';
 import type { AutomationRow } from '../../db/queries/automations';
-import { findRun, listRuns, toRunRecord, toRunSummary } from '../../db/queries/automationRuns';
+import { toRunRecord, toRunSummary } from '../../core/automations/runRecord';
+import { findRun, listRuns } from '../../db/queries/automationRuns';
 import { quotaLimits, usageMonthOf, usageOf } from '../../db/queries/automationUsage';
 import { runAutomationNow } from '../../temporal/automationRuns';
 import type { AppDeps } from '../deps';

@@ -3,7 +3,7 @@ import { name as packageName, version } from '../../package.json';
 import {
   errorResponse, isPlainObject, JSONRPC_ERROR, MCP_PROTOCOL_VERSION, resultResponse, type JsonRpcId, type JsonRpcResponse,
 } from '../../core/mcpJsonRpc';
-import { listMcpTools } from '../../db/queries/mcpTools';
+import { listMcpTools } from './tools';
 import type { AppDeps } from '../deps';
 import type { ApiKeyPrincipal } from '../middleware/authenticate';
 import type { McpCallCancellation } from './callCancellation';

@@ -1,69 +1,20 @@
 import type { Knex } from 'knex';
 import type { Keyring } from '../../core/crypto';
-import { openRunParts, REDACTED, runSubjectCandidates, sealRunInput, sealRunResult, SEALED_MESSAGE } from '../../core/runSeal';
-import type { NodeResult, RunError, RunSource, RunStatus, AutomationRunRecord } from '../../core/automations/types';
+import { REDACTED_MESSAGE, type StoredRun } from '../../core/automations/runRecord';
+import { REDACTED, runSubjectCandidates, sealRunInput, sealRunResult } from '../../core/runSeal';
+import type { NodeResult, RunError, RunSource, RunStatus } from '../../core/automations/types';
 import type { Db } from '../knex';
 
 type Runner = Db | Knex.Transaction;
 
-export interface RunRow {
-  id: string;
-  operator_id: string;
-  workflow_id: string;
-  workflow_version: number;
-  source: RunSource;
-  status: RunStatus;
+/** A `workflow_runs` row; the API record is built from it by core/automations/runRecord.ts. */
+export interface RunRow extends StoredRun {
   trigger_node_id: string | null;
-  temporal_workflow_id: string;
   mcp_request: string | null;
   subject_external_ids: string[] | null;
-  input: unknown;
-  output: unknown;
-  nodes: NodeResult[];
-  error: RunError | null;
   usage_month: string;
   reserved_actions: number;
   reserved_ai_actions: number;
-  started_at: Date;
-  completed_at: Date | null;
-  duration_ms: number | null;
-}
-
-function recordOf(row: RunRow, parts: { input: unknown; output: unknown; nodes: NodeResult[]; error: RunError | null }): AutomationRunRecord {
-  return {
-    id: row.id,
-    workflowId: row.workflow_id,
-    workflowVersion: row.workflow_version,
-    source: row.source,
-    status: row.status,
-    temporalWorkflowId: row.temporal_workflow_id,
-    input: parts.input ?? null,
-    output: parts.output ?? null,
-    nodes: parts.nodes,
-    ...(parts.error ? { error: parts.error } : {}),
-    startedAt: row.started_at.toISOString(),
-    completedAt: row.completed_at ? row.completed_at.toISOString() : null,
-    durationMs: row.duration_ms,
-  };
-}
-
-/** The API shape of one run (DESIGN.md "Run"), its sealed parts opened: only for a caller reading that run. */
-export function toRunRecord(row: RunRow, keyring: Keyring): AutomationRunRecord {
-  return recordOf(row, openRunParts(keyring, row.operator_id, row.id, row));
-}
-
-/**
- * A run as a list shows it, nothing opened (core/runSeal.ts): no `input` or `output`, each node's id, status and
- * duration, the error's code and node with a pointer to the run instead of its message.
- */
-export function toRunSummary(row: RunRow): AutomationRunRecord {
-  const { input: _input, output: _output, ...summary } = recordOf(row, {
-    input: null,
-    output: null,
-    nodes: row.nodes.map((node) => ({ id: node.id, status: node.status, durationMs: node.durationMs })),
-    error: row.error ? { code: row.error.code, message: SEALED_MESSAGE, ...(row.error.nodeId !== undefined ? { nodeId: row.error.nodeId } : {}) } : null,
-  });
-  return summary as AutomationRunRecord;
 }
 
 export interface NewRun {
@@ -127,9 +78,6 @@ export async function insertRun(trx: Runner, keyring: Keyring, run: NewRun): Pro
   return { row: existing, created: false };
 }
 
-/** The message a redacted run's error carries instead of its own. */
-export const REDACTED_MESSAGE = 'Redacted: the entity this run was about has been erased';
-
 const DURATION_MS = 'greatest(0, round(extract(epoch FROM (clock_timestamp() - started_at)) * 1000))::int';
 
 /**
@@ -164,7 +112,7 @@ export async function findRunningMcpCall(db: Runner, operatorId: string, mcpRequ
 
 const SUMMARY_COLUMNS = ['id', 'operator_id', 'workflow_id', 'workflow_version', 'source', 'status', 'temporal_workflow_id', 'nodes', 'error', 'started_at', 'completed_at', 'duration_ms'];
 
-/** A page of a workflow's runs without their sealed parts (`toRunSummary`). */
+/** A page of an automation's runs without their sealed parts (core/automations/runRecord.ts `toRunSummary`). */
 export async function listRuns(db: Runner, operatorId: string, automationId: string, page: { limit: number; offset: number }): Promise<{ rows: RunRow[]; count: number }> {
   const scoped = () => db<RunRow>('workflow_runs').where({ operator_id: operatorId, workflow_id: automationId });
   const [rows, total] = await Promise.all([

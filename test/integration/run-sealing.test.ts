@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { IGAMING_TEMPLATE_ID } from '../../core/templates';
-import { REDACTED_MESSAGE } from '../../db/queries/automationRuns';
+import { REDACTED_MESSAGE } from '../../core/automations/runRecord';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { waitForJob } from '../helpers/data';
 import { http } from '../helpers/http';

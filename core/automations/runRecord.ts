@@ -1,0 +1,71 @@
+import type { Keyring } from '../crypto';
+import { openRunParts, SEALED_MESSAGE } from '../runSeal';
+import type { AutomationRunRecord, NodeResult, RunError, RunSource, RunStatus } from './types';
+
+/**
+ * The columns of a stored run (`workflow_runs`) that its API record is built from; db/queries/automationRuns.ts's
+ * `RunRow` has them all. A list reads only these, with `input` and `output` left out.
+ */
+export interface StoredRun {
+  id: string;
+  operator_id: string;
+  workflow_id: string;
+  workflow_version: number;
+  source: RunSource;
+  status: RunStatus;
+  temporal_workflow_id: string;
+  input: unknown;
+  output: unknown;
+  nodes: NodeResult[];
+  error: RunError | null;
+  started_at: Date;
+  completed_at: Date | null;
+  duration_ms: number | null;
+}
+
+/** The message a redacted run's error carries instead of its own (erasure, docs/security.md). */
+export const REDACTED_MESSAGE = 'Redacted: the entity this run was about has been erased';
+
+function recordOf(row: StoredRun, parts: { input: unknown; output: unknown; nodes: NodeResult[]; error: RunError | null }): AutomationRunRecord {
+  return {
+    id: row.id,
+    workflowId: row.workflow_id,
+    workflowVersion: row.workflow_version,
+    source: row.source,
+    status: row.status,
+    temporalWorkflowId: row.temporal_workflow_id,
+    input: parts.input ?? null,
+    output: parts.output ?? null,
+    nodes: parts.nodes,
+    ...(parts.error ? { error: parts.error } : {}),
+    startedAt: row.started_at.toISOString(),
+    completedAt: row.completed_at ? row.completed_at.toISOString() : null,
+    durationMs: row.duration_ms,
+  };
+}
+
+/**
+ * The API shape of one run (DESIGN.md "Run"), its sealed parts opened: only for a caller reading that run. A run
+ * erasure redacted reads as stored, `{ _redacted: true }` and `REDACTED_MESSAGE`.
+ */
+export function toRunRecord(row: StoredRun, keyring: Keyring): AutomationRunRecord {
+  return recordOf(row, openRunParts(keyring, row.operator_id, row.id, row));
+}
+
+/**
+ * A run as a list shows it, nothing opened (core/runSeal.ts): no `input` or `output`, each node's id, status and
+ * duration, the error's code and node with a pointer to the run instead of its message.
+ */
+export function toRunSummary(row: StoredRun): AutomationRunRecord {
+  const {
+    input: _input,
+    output: _output,
+    ...summary
+  } = recordOf(row, {
+    input: null,
+    output: null,
+    nodes: row.nodes.map((node) => ({ id: node.id, status: node.status, durationMs: node.durationMs })),
+    error: row.error ? { code: row.error.code, message: SEALED_MESSAGE, ...(row.error.nodeId !== undefined ? { nodeId: row.error.nodeId } : {}) } : null,
+  });
+  return summary as AutomationRunRecord;
+}
