@@ -7,6 +7,10 @@ import { FAILURE_CONVERTER_PATH } from '../temporal/dataConverter';
  * `WORKFLOW_BUNDLE_PATH`: a worker that loads it starts in seconds instead of bundling for itself.
  */
 export async function writeWorkflowBundle(file: string): Promise<void> {
-  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), failureConverterPath: FAILURE_CONVERTER_PATH, logger: new DefaultLogger('WARN') });
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: require.resolve('../workflows'),
+    failureConverterPath: FAILURE_CONVERTER_PATH,
+    logger: new DefaultLogger('WARN'),
+  });
   writeFileSync(file, code);
 }
