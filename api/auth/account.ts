@@ -6,6 +6,7 @@ import type { AppDeps } from '../deps';
 import { AppError, AuthError } from '../errors';
 import { resolvePrincipal, type SessionPrincipal } from '../middleware/authenticate';
 import { AUTH_FAILURE_TEXT } from '../middleware/requireManager';
+import { authUserRecord } from './presenters';
 import { LogoutQuery } from './schema';
 
 /** The caller's live session (status and session version checked); every failure is RFC 6750's 401 `invalid_token`. */
@@ -22,36 +23,12 @@ async function sessionOf(deps: AppDeps, ctx: Context): Promise<{ principal: Sess
   }
 }
 
-/**
- * `GET /auth/v1/user` (supabase-js `auth.getUser()`): the signed-in user in GoTrue's shape, with the
- * organisation and role in `app_metadata` (set by the platform, not by the user) so a client can show
- * what the role allows.
- */
+/** `GET /auth/v1/user` (supabase-js `auth.getUser()`): the signed-in user, organisation and role. */
 export async function getUserHandler(deps: AppDeps, ctx: Context): Promise<void> {
   const { principal } = await sessionOf(deps, ctx);
   const profile = await findProfile(deps.db, principal.operatorId, principal.memberId);
   if (!profile) throw new AppError(401, 'invalid_token', AUTH_FAILURE_TEXT.invalid);
-  ctx.body = {
-    id: profile.user_id,
-    aud: 'authenticated',
-    role: 'authenticated',
-    email: profile.email,
-    app_metadata: {
-      provider: 'email',
-      providers: ['email'],
-      operator_id: profile.operator_id,
-      operator_name: profile.operator_name,
-      member_id: profile.member_id,
-      member_role: profile.role,
-    },
-    user_metadata: {
-      display_name: profile.display_name,
-      ...(profile.first_name !== null ? { first_name: profile.first_name } : {}),
-      ...(profile.last_name !== null ? { last_name: profile.last_name } : {}),
-    },
-    created_at: profile.user_created_at.toISOString(),
-    updated_at: profile.user_updated_at.toISOString(),
-  };
+  ctx.body = authUserRecord(profile);
 }
 
 /**

@@ -1,4 +1,4 @@
-/** Examples of the identity document (auth/schema.ts); test/integration/openapi-examples.test.ts validates them. */
+/** Examples of the identity document (auth/routes.ts); test/integration/openapi-examples.test.ts validates them. */
 const user = { id: '6a2d9f4e-1c8b-4e3a-b7d5-0f9c2e6a4b18', email: 'owner@acme.test' };
 
 export const session = {

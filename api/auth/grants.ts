@@ -5,13 +5,22 @@ import { findLoginByEmail, findMember, findUser } from '../../db/queries/identit
 import { consumeRefreshToken } from '../../db/queries/refreshTokens';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
-import { PasswordGrantBody, RefreshGrantBody } from './schema';
+import { inputOf } from '../middleware/validate';
+import { PasswordGrantBody, RefreshGrantBody, TokenQuery } from './schema';
 import { issueSession } from './session';
 
 const invalidGrant = (description: string) => new AppError(400, 'invalid_grant', description);
 
+/** `POST /auth/v1/token`: the grant type from the query (supabase-js) or, failing that, the body. */
+export async function tokenHandler(deps: AppDeps, ctx: Context): Promise<void> {
+  const grant = inputOf(ctx, { query: TokenQuery }).query.grant_type ?? (ctx.request.body as { grant_type?: unknown } | undefined)?.grant_type;
+  if (grant === 'password') return passwordGrant(deps, ctx);
+  if (grant === 'refresh_token') return refreshGrant(deps, ctx);
+  throw new AppError(400, 'unsupported_grant_type', 'grant_type must be password or refresh_token');
+}
+
 /** `grant_type=password`: an unknown email costs the same time as a wrong password. */
-export async function passwordGrant(deps: AppDeps, ctx: Context): Promise<void> {
+async function passwordGrant(deps: AppDeps, ctx: Context): Promise<void> {
   const parsed = PasswordGrantBody.safeParse(ctx.request.body);
   if (!parsed.success) throw new AppError(400, 'invalid_request', 'email and password are required');
   const login = await findLoginByEmail(deps.db, parsed.data.email.trim());
@@ -22,7 +31,7 @@ export async function passwordGrant(deps: AppDeps, ctx: Context): Promise<void> 
 }
 
 /** `grant_type=refresh_token`: single use; the new tokens stay in the same session (its id carries over). */
-export async function refreshGrant(deps: AppDeps, ctx: Context): Promise<void> {
+async function refreshGrant(deps: AppDeps, ctx: Context): Promise<void> {
   const parsed = RefreshGrantBody.safeParse(ctx.request.body);
   if (!parsed.success) throw new AppError(400, 'invalid_request', 'refresh_token is required');
   const token = await consumeRefreshToken(deps.db, sha256Hex(parsed.data.refresh_token));

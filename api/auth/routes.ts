@@ -1,62 +1,97 @@
-import Router from '@koa/router';
-import { hashPassword } from '../../core/password';
-import { createOrganisation, EmailTakenError } from '../../db/queries/identity';
+import { z } from 'zod';
 import type { AppDeps } from '../deps';
+import { defineArea } from '../endpoint';
 import { AppError } from '../errors';
 import { rateLimit } from '../middleware/rateLimit';
-import { inputOf, validate } from '../middleware/validate';
+import type { FieldProblem } from '../middleware/validate';
+import { bearerSession, CodedError, jsonContent, OAuthError } from '../openapi/registry';
 import { getUserHandler, logoutHandler } from './account';
-import { passwordGrant, refreshGrant } from './grants';
-import { SignupBody, TokenQuery } from './schema';
-import { issueSession } from './session';
+import * as examples from './examples';
+import { tokenHandler } from './grants';
+import { AuthUser, LogoutQuery, PasswordGrantBody, RefreshGrantBody, Session, SessionUser, sessionShape, SignupBody, SignupDocument, TokenQuery } from './schema';
+import { signupHandler } from './signup';
 
-const invalidRequest = (problems: { problems: Array<{ field: string; message: string }> }) =>
+const invalidRequest = (problems: { problems: FieldProblem[] }) =>
   new AppError(400, 'invalid_request', problems.problems.map((p) => `${p.field}: ${p.message}`).join('; '));
 
 /**
  * Identity: signup creates an organisation and its Owner; token issues sessions; user and logout are
- * what supabase-js `getUser` and `signOut` call (OAuth-style errors except on signup).
+ * what supabase-js `getUser` and `signOut` call (OAuth-style errors except on signup). User and logout
+ * check the session themselves, so that every failure is RFC 6750's `invalid_token`.
  */
-export function createAuthRouter(deps: AppDeps): Router {
-  const router = new Router({ prefix: '/auth/v1' });
-  const limitByAddress = rateLimit(deps.rateLimits, 'auth', (ctx) => ctx.ip);
+const auth = defineArea({
+  prefix: '/auth/v1',
+  guards: (deps) => ({ limitByAddress: rateLimit(deps.rateLimits, 'auth', (ctx) => ctx.ip) }),
+});
 
-  router.post('/signup', limitByAddress, validate({ body: SignupBody }), async (ctx) => {
-    const { body } = inputOf(ctx, { body: SignupBody });
-    let created;
-    try {
-      created = await createOrganisation(deps.db, {
-        organisationName: body.organisationName,
-        email: body.email,
-        passwordHash: await hashPassword(body.password),
-        displayName: body.email.split('@')[0] ?? body.email,
-      });
-    } catch (error) {
-      if (error instanceof EmailTakenError) throw new AppError(409, 'EMAIL_TAKEN', 'An account with this email already exists');
-      throw error;
-    }
-    const session = await issueSession(deps, created.user, created.member);
-    ctx.status = 201;
-    ctx.body = {
-      success: true,
-      data: {
-        user: { id: created.user.id, email: created.user.email },
-        operator: { id: created.operator.id, name: created.operator.name },
-        session,
-      },
-      ...session,
-    };
-  });
+const sessionOnly = [{ [bearerSession.name]: [] }];
+const invalidSession = jsonContent(OAuthError, 'invalid_token: no, an invalid, expired or ended session token, or an API key');
 
-  router.post('/token', limitByAddress, validate({ query: TokenQuery }, invalidRequest), async (ctx) => {
-    const grant = inputOf(ctx, { query: TokenQuery }).query.grant_type ?? (ctx.request.body as { grant_type?: unknown } | undefined)?.grant_type;
-    if (grant === 'password') return passwordGrant(deps, ctx);
-    if (grant === 'refresh_token') return refreshGrant(deps, ctx);
-    throw new AppError(400, 'unsupported_grant_type', 'grant_type must be password or refresh_token');
-  });
+auth.endpoint({
+  method: 'post',
+  path: '/signup',
+  summary: 'Create an organisation (operator) with the caller as its Owner',
+  description: 'The session is returned in `data.session` and, as GoTrue returns it, at the top level too (so supabase-js `auth.signUp` signs the caller in).',
+  guards: ['limitByAddress'],
+  input: { body: SignupBody },
+  request: { body: { schema: SignupDocument, description: 'New organisation and its Owner', example: examples.signupBody } },
+  responses: {
+    201: jsonContent(
+      z.object({
+        success: z.literal(true),
+        data: z.object({ user: SessionUser, operator: z.object({ id: z.string(), name: z.string() }), session: Session }),
+        ...sessionShape,
+      }),
+      'Created',
+      examples.signedUp,
+    ),
+    400: jsonContent(CodedError, 'MISSING_FIELDS or VALIDATION_FAILED'),
+    409: jsonContent(CodedError, 'EMAIL_TAKEN'),
+    429: jsonContent(CodedError, 'RATE_LIMITED'),
+  },
+  handler: signupHandler,
+});
 
-  router.get('/user', (ctx) => getUserHandler(deps, ctx));
-  router.post('/logout', (ctx) => logoutHandler(deps, ctx));
+auth.endpoint({
+  method: 'post',
+  path: '/token',
+  summary: 'Sign in (grant_type=password) or renew a session (grant_type=refresh_token)',
+  guards: ['limitByAddress'],
+  input: { query: TokenQuery },
+  inputError: invalidRequest,
+  request: { body: { schema: z.union([PasswordGrantBody, RefreshGrantBody]), description: 'Credentials or refresh token', example: examples.passwordGrantBody } },
+  responses: {
+    200: jsonContent(Session, 'A new session', examples.session),
+    400: jsonContent(OAuthError, 'invalid_grant, invalid_request or unsupported_grant_type'),
+    429: jsonContent(OAuthError, 'RATE_LIMITED'),
+  },
+  handler: tokenHandler,
+});
 
-  return router;
-}
+auth.endpoint({
+  method: 'get',
+  path: '/user',
+  summary: 'The signed-in user, with organisation and role (supabase-js auth.getUser)',
+  security: sessionOnly,
+  responses: {
+    200: jsonContent(AuthUser, 'The user', examples.authUser),
+    401: invalidSession,
+  },
+  handler: getUserHandler,
+});
+
+auth.endpoint({
+  method: 'post',
+  path: '/logout',
+  summary: 'Sign out: revoke refresh tokens (supabase-js auth.signOut)',
+  security: sessionOnly,
+  request: { query: LogoutQuery },
+  responses: {
+    204: { description: 'Signed out' },
+    400: jsonContent(OAuthError, 'invalid_request: an unknown scope'),
+    401: invalidSession,
+  },
+  handler: logoutHandler,
+});
+
+export const createAuthRouter = (deps: AppDeps) => auth.router(deps);

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { CodedError, jsonContent, OAuthError, registry } from '../openapi/registry';
-import * as examples from './examples';
+import { registry } from '../openapi/registry';
 
 const Email = z.email().max(254).transform((email) => email.trim().toLowerCase());
 const Password = z.string().min(8, 'must be at least 8 characters').max(1024);
@@ -20,7 +19,7 @@ function hoistOrganisationName(raw: unknown): unknown {
 export const SignupBody = z.preprocess(hoistOrganisationName, z.object({ email: Email, password: Password, organisationName: OrganisationName }));
 
 /** What the document shows for signup: either place for the organisation name (other `data` fields are ignored). */
-const SignupDocument = z.union([
+export const SignupDocument = z.union([
   z.object({ email: Email, password: Password, organisationName: OrganisationName }),
   z.object({ email: Email, password: Password, data: z.object({ organisationName: OrganisationName }) }),
 ]);
@@ -32,8 +31,8 @@ export const LogoutQuery = z.object({
   scope: z.enum(['global', 'local', 'others']).default('global').describe('global (default): every session of the member; local: this one; others: all but this one'),
 });
 
-const SessionUser = z.object({ id: z.string(), email: z.string() });
-const sessionShape = {
+export const SessionUser = z.object({ id: z.string(), email: z.string() });
+export const sessionShape = {
   access_token: z.string(),
   token_type: z.literal('bearer'),
   expires_in: z.number().int(),
@@ -59,64 +58,3 @@ export const AuthUser = registry.register('AuthUser', z.object({
   created_at: z.string(),
   updated_at: z.string(),
 }));
-
-registry.registerPath({
-  method: 'post',
-  path: '/auth/v1/signup',
-  summary: 'Create an organisation (operator) with the caller as its Owner',
-  description: 'The session is returned in `data.session` and, as GoTrue returns it, at the top level too (so supabase-js `auth.signUp` signs the caller in).',
-  request: { body: jsonContent(SignupDocument, 'New organisation and its Owner', examples.signupBody) },
-  responses: {
-    201: jsonContent(
-      z.object({
-        success: z.literal(true),
-        data: z.object({ user: SessionUser, operator: z.object({ id: z.string(), name: z.string() }), session: Session }),
-        ...sessionShape,
-      }),
-      'Created',
-      examples.signedUp,
-    ),
-    400: jsonContent(CodedError, 'MISSING_FIELDS or VALIDATION_FAILED'),
-    409: jsonContent(CodedError, 'EMAIL_TAKEN'),
-    429: jsonContent(CodedError, 'RATE_LIMITED'),
-  },
-});
-
-registry.registerPath({
-  method: 'post',
-  path: '/auth/v1/token',
-  summary: 'Sign in (grant_type=password) or renew a session (grant_type=refresh_token)',
-  request: {
-    query: TokenQuery,
-    body: jsonContent(z.union([PasswordGrantBody, RefreshGrantBody]), 'Credentials or refresh token', examples.passwordGrantBody),
-  },
-  responses: {
-    200: jsonContent(Session, 'A new session', examples.session),
-    400: jsonContent(OAuthError, 'invalid_grant, invalid_request or unsupported_grant_type'),
-    429: jsonContent(OAuthError, 'RATE_LIMITED'),
-  },
-});
-
-registry.registerPath({
-  method: 'get',
-  path: '/auth/v1/user',
-  summary: 'The signed-in user, with organisation and role (supabase-js auth.getUser)',
-  security: [{ session: [] }],
-  responses: {
-    200: jsonContent(AuthUser, 'The user', examples.authUser),
-    401: jsonContent(OAuthError, 'invalid_token: no, an invalid, expired or ended session token, or an API key'),
-  },
-});
-
-registry.registerPath({
-  method: 'post',
-  path: '/auth/v1/logout',
-  summary: 'Sign out: revoke refresh tokens (supabase-js auth.signOut)',
-  security: [{ session: [] }],
-  request: { query: LogoutQuery },
-  responses: {
-    204: { description: 'Signed out' },
-    400: jsonContent(OAuthError, 'invalid_request: an unknown scope'),
-    401: jsonContent(OAuthError, 'invalid_token: no, an invalid, expired or ended session token, or an API key'),
-  },
-});
