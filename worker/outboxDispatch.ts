@@ -58,7 +58,7 @@ async function runsFor(deps: DispatchDeps, stored: InternalEvent, claimed: Pendi
     for (const node of automation.nodes) {
       if (node.type !== 'trigger.event' || node.params.event !== event.event) continue;
       if (!(await passesFilter(deps, automation, node.params.filter, event))) continue;
-      runs.push({ operatorId: event.operatorId, automationId: automation.id, source: 'event', input: event, triggerNodeId: node.id, eventId: event.id });
+      runs.push({ operatorId: claimed.operator_id, automationId: automation.id, source: 'event', input: event, triggerNodeId: node.id, eventId: event.id });
       break;
     }
   }
@@ -91,17 +91,19 @@ async function dispatchBatch(deps: DispatchDeps): Promise<{ claimed: number; sta
   const dispatched = await deps.db.transaction(async (trx) => {
     const claimed = await claimPendingOutbox(trx, BATCH);
     if (claimed.length === 0) return { claimed: 0, started: 0 };
-    const automations = await automationsListeningTo(trx, [...new Set(claimed.map((row) => row.operator_id))], [...new Set(claimed.map((row) => row.event))]);
+    // The claim spans tenants; from here on every query is bounded by the claimed rows' own operators.
+    const operatorIds = [...new Set(claimed.map((row) => row.operator_id))];
+    const automations = await automationsListeningTo(trx, operatorIds, [...new Set(claimed.map((row) => row.event))]);
     const relevant = claimed.filter((row) => automations.some((automation) => fires(automation, row)));
     let started = 0;
     if (relevant.length > 0) {
       const bySeq = new Map(relevant.map((row) => [row.seq, row]));
-      const records = await readOutboxEvents(trx, { seqs: relevant.map((row) => row.seq), limit: relevant.length });
+      const records = await readOutboxEvents(trx, { claimed: { seqs: relevant.map((row) => row.seq), operatorIds }, limit: relevant.length });
       const runs = [];
       for (const record of records) runs.push(...(await runsFor(deps, record.event, bySeq.get(record.seq)!, automations)));
       started = await startAll(deps, runs);
     }
-    await markDispatched(trx, claimed.map((row) => row.seq));
+    await markDispatched(trx, claimed.map((row) => row.seq), operatorIds);
     return { claimed: claimed.length, started };
   });
   return { claimed: Math.max(settled.taken, dispatched.claimed), started: dispatched.started };

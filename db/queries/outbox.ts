@@ -39,9 +39,13 @@ export interface OutboxRecord {
 /**
  * Reads outbox rows after `afterSeq` in order, with every payload in the internal-event shape
  * (`{ id, event, operatorId, occurredAt, entity, data }`), thin rows joined to their recorded event.
- * Pass `operatorId` to read one tenant's events only, `seqs` to read exactly those rows.
+ * Pass `operatorId` to read one tenant's events only, `claimed` to read exactly those rows and only within
+ * those tenants (the outbox dispatcher's claim spans tenants).
  */
-export async function readOutboxEvents(db: Runner, options: { afterSeq?: string; limit: number; operatorId?: string; pendingOnly?: boolean; seqs?: string[] }): Promise<OutboxRecord[]> {
+export async function readOutboxEvents(
+  db: Runner,
+  options: { afterSeq?: string; limit: number; operatorId?: string; pendingOnly?: boolean; claimed?: { seqs: string[]; operatorIds: string[] } },
+): Promise<OutboxRecord[]> {
   const result = await db.raw<{ rows: Array<{ seq: string; payload: InternalEvent; dispatched_at: Date | null }> }>(
     `SELECT o.seq, o.dispatched_at,
             coalesce(o.payload, jsonb_build_object(
@@ -52,10 +56,10 @@ export async function readOutboxEvents(db: Runner, options: { afterSeq?: string;
        FROM outbox_events o
        LEFT JOIN entity_events e ON o.source_event_id IS NOT NULL AND e.id = o.source_event_id AND e.operator_id = o.operator_id
        LEFT JOIN entities n ON o.source_event_id IS NOT NULL AND n.id = o.entity_id AND n.operator_id = o.operator_id
-      WHERE o.seq > ? ${options.operatorId ? 'AND o.operator_id = ?' : ''} ${options.pendingOnly ? 'AND o.dispatched_at IS NULL' : ''} ${options.seqs ? 'AND o.seq = ANY(?::bigint[])' : ''}
+      WHERE o.seq > ? ${options.operatorId ? 'AND o.operator_id = ?' : ''} ${options.pendingOnly ? 'AND o.dispatched_at IS NULL' : ''} ${options.claimed ? 'AND o.seq = ANY(?::bigint[]) AND o.operator_id = ANY(?::uuid[])' : ''}
       ORDER BY o.seq
       LIMIT ?`,
-    [options.afterSeq ?? '0', ...(options.operatorId ? [options.operatorId] : []), ...(options.seqs ? [options.seqs] : []), options.limit],
+    [options.afterSeq ?? '0', ...(options.operatorId ? [options.operatorId] : []), ...(options.claimed ? [options.claimed.seqs, options.claimed.operatorIds] : []), options.limit],
   );
   return result.rows.map((row) => ({ seq: String(row.seq), event: row.payload, dispatchedAt: row.dispatched_at }));
 }

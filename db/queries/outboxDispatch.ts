@@ -24,6 +24,11 @@ export interface EventAutomationRow {
 /**
  * Claims up to `limit` undispatched outbox rows in `seq` order for this transaction; rows another
  * dispatcher holds are skipped, so several workers share the backlog without blocking each other.
+ *
+ * Across every operator, on purpose: a dispatcher serves every tenant from one outbox ordered by `seq`, and
+ * claiming per operator would cost a query per operator per pass on the path every event takes. It answers
+ * only what routing needs (no payload), and each row's `operator_id` then scopes every later step of the pass
+ * (docs/workflows.md, "The outbox dispatcher").
  */
 export async function claimPendingOutbox(trx: Knex.Transaction, limit: number): Promise<PendingOutboxRow[]> {
   const result = await trx.raw<{ rows: PendingOutboxRow[] }>(
@@ -45,26 +50,28 @@ export async function automationsListeningTo(trx: Knex.Transaction, operatorIds:
   return result.rows;
 }
 
-export async function markDispatched(trx: Knex.Transaction, seqs: string[]): Promise<void> {
+/** Marks claimed rows dispatched; `operatorIds` are the claimed rows' own, so the update stays within their tenants. */
+export async function markDispatched(trx: Knex.Transaction, seqs: string[], operatorIds: string[]): Promise<void> {
   if (seqs.length === 0) return;
-  await trx.raw('UPDATE outbox_events SET dispatched_at = now() WHERE seq = ANY(?::bigint[])', [seqs]);
+  await trx.raw('UPDATE outbox_events SET dispatched_at = now() WHERE seq = ANY(?::bigint[]) AND operator_id = ANY(?::uuid[])', [seqs, operatorIds]);
 }
 
 /**
  * Takes the oldest undispatched rows (up to `$1`, skipping rows another dispatcher holds) and marks those
  * that no automation can fire (`outbox_event_heard`, the rule `worker/outboxDispatch.ts` applies to
  * the rest) dispatched at once, in one autocommitted statement; answers how many rows it took and how many
- * may fire.
+ * may fire. It takes rows of every operator, as `claimPendingOutbox` does and for the same reason; each row is
+ * judged and settled with its own operator id.
  */
 const SETTLE_UNHEARD: HotStatement = {
-  name: 'outbox-settle-unheard-v2',
+  name: 'outbox-settle-unheard-v3',
   text: `WITH pending AS (
            SELECT seq, operator_id, event, occurred_at, origin_workflow_id FROM outbox_events
             WHERE dispatched_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED
          ), unheard AS (
-           SELECT p.seq FROM pending p WHERE NOT outbox_event_heard(p.operator_id, p.event, p.occurred_at, p.origin_workflow_id)
+           SELECT p.seq, p.operator_id FROM pending p WHERE NOT outbox_event_heard(p.operator_id, p.event, p.occurred_at, p.origin_workflow_id)
          ), settled AS (
-           UPDATE outbox_events o SET dispatched_at = now() FROM unheard u WHERE o.seq = u.seq RETURNING 1
+           UPDATE outbox_events o SET dispatched_at = now() FROM unheard u WHERE o.seq = u.seq AND o.operator_id = u.operator_id RETURNING 1
          )
          SELECT (SELECT count(*) FROM pending)::int AS taken, (SELECT count(*) FROM pending)::int - (SELECT count(*) FROM settled)::int AS heard`,
 };
