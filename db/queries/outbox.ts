@@ -56,10 +56,16 @@ export async function readOutboxEvents(
        FROM outbox_events o
        LEFT JOIN entity_events e ON o.source_event_id IS NOT NULL AND e.id = o.source_event_id AND e.operator_id = o.operator_id
        LEFT JOIN entities n ON o.source_event_id IS NOT NULL AND n.id = o.entity_id AND n.operator_id = o.operator_id
-      WHERE o.seq > ? ${options.operatorId ? 'AND o.operator_id = ?' : ''} ${options.pendingOnly ? 'AND o.dispatched_at IS NULL' : ''} ${options.claimed ? 'AND o.seq = ANY(?::bigint[]) AND o.operator_id = ANY(?::uuid[])' : ''}
+      WHERE o.seq > ? ${options.operatorId ? 'AND o.operator_id = ?' : ''} ${options.pendingOnly ? 'AND o.dispatched_at IS NULL' : ''}
+            ${options.claimed ? 'AND o.seq = ANY(?::bigint[]) AND o.operator_id = ANY(?::uuid[])' : ''}
       ORDER BY o.seq
       LIMIT ?`,
-    [options.afterSeq ?? '0', ...(options.operatorId ? [options.operatorId] : []), ...(options.claimed ? [options.claimed.seqs, options.claimed.operatorIds] : []), options.limit],
+    [
+      options.afterSeq ?? '0',
+      ...(options.operatorId ? [options.operatorId] : []),
+      ...(options.claimed ? [options.claimed.seqs, options.claimed.operatorIds] : []),
+      options.limit,
+    ],
   );
   return result.rows.map((row) => ({ seq: String(row.seq), event: row.payload, dispatchedAt: row.dispatched_at }));
 }
