@@ -40,7 +40,6 @@ async function main(): Promise<void> {
   const supplier = await startSupplier();
   try {
     const { deps } = stack;
-    const config = deps.config;
     const { apiKey: key } = await benchOperator(stack.url);
     const connector = await post(stack.url, '/connections-api/connectors', { name: 'Bench KYC', provider: 'bench', openapi: supplierDocument(supplier.url), schemaMap: { playerId: 'player_ref', status: 'kyc_state' } }, key);
     const conn = await post(stack.url, '/connections-api/connections', { connectorId: connector.data.id, name: 'bench', credentials: { apiKey: SUPPLIER_KEY } }, key);

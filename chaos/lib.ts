@@ -56,7 +56,7 @@ export async function request(
     signal: AbortSignal.timeout(options.timeoutMs ?? 120_000),
   });
   const text = await response.text();
-  let body: any = undefined;
+  let body: any;
   try {
     body = text ? JSON.parse(text) : undefined;
   } catch {

@@ -1,4 +1,4 @@
-import { ApplicationFailure, Client, WithStartWorkflowOperation, WorkflowNotFoundError } from '@temporalio/client';
+import { ApplicationFailure, type Client, WithStartWorkflowOperation, WorkflowNotFoundError } from '@temporalio/client';
 import { isGatewayFailureCode, type GatewayFailureCode } from '../core/gateway/failures';
 import type { GatewayCallInput, GatewayCallResult, GatewayLimits } from '../core/workflowContracts';
 import { gatewayCallUpdate, gatewayLaneWorkflow } from '../workflows/gatewayCall';

@@ -28,7 +28,7 @@ export function createAiActivity(deps: ActivityDeps) {
           signal: AbortSignal.timeout(deps.config.AI_TIMEOUT_MS),
         });
       } catch (error) {
-        throw new Error(`AI endpoint unreachable: ${(error as Error).message}`);
+        throw new Error(`AI endpoint unreachable: ${(error as Error).message}`, { cause: error });
       }
       if (response.status === 429 || response.status >= 500) throw new Error(`AI endpoint answered ${response.status}`);
       if (!response.ok) throw nodeFailure('AI_ERROR', `AI endpoint answered ${response.status}`);

@@ -49,7 +49,7 @@ export function createHttpActivity(deps: ActivityDeps) {
       } catch (error) {
         if (error instanceof DestinationNotAllowedError) throw nodeFailure('DESTINATION_NOT_ALLOWED', error.message);
         if (error instanceof ResponseTooLargeError) throw nodeFailure('RESPONSE_TOO_LARGE', error.message);
-        throw new Error(`request to ${url.host} failed: ${(error as Error).message}`);
+        throw new Error(`request to ${url.host} failed: ${(error as Error).message}`, { cause: error });
       }
       const output: HttpRequestOutput = {
         status: response.status,

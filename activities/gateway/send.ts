@@ -107,7 +107,7 @@ export async function sendGatewayRequest(deps: SendDeps, input: SendGatewayReque
       return { ok: false, status: null, data: null, message: `Provider response refused: ${message}`, providerLatencyMs: latencyMs, attempts: attempt };
     }
     await settleBreaker(deps, input, false, breaker.clean);
-    if (retryable) throw new Error(`provider unreachable: ${message}`);
+    if (retryable) throw new Error(`provider unreachable: ${message}`, { cause: error });
     await record(false, null, latencyMs, 'PROVIDER_UNREACHABLE');
     return { ok: false, status: null, data: null, message: `Provider unreachable: ${message}`, providerLatencyMs: latencyMs, attempts: attempt };
   }

@@ -4,7 +4,7 @@ import { looksLikeJwt, verifyAccessToken } from '../../core/sessionToken';
 import { findApiKeyByHash } from '../../db/queries/apiKeys';
 import { findMember, type MemberRole } from '../../db/queries/identity';
 import type { AppDeps } from '../deps';
-import { AppError, AuthError, type AuthFailure } from '../errors';
+import { type AppError, AuthError, type AuthFailure } from '../errors';
 
 export interface ApiKeyPrincipal {
   kind: 'apiKey';

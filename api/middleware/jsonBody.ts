@@ -3,6 +3,7 @@ import getRawBody from 'raw-body';
 import { AppError } from '../errors';
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+// eslint-disable-next-line no-control-regex -- NUL is exactly what this looks for
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** PostgreSQL text and jsonb refuse NUL and unpaired surrogates; JSON.parse lets both through (`\u0000`, `\ud800`). */

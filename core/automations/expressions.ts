@@ -121,12 +121,12 @@ export async function evaluate(source: string, context: RunContext): Promise<unk
   try {
     expression = compile(source);
   } catch (error) {
-    throw new Error(`Invalid expression ${quoted(source)}: ${messageOf(error)}`);
+    throw new Error(`Invalid expression ${quoted(source)}: ${messageOf(error)}`, { cause: error });
   }
   try {
     return plain(await expression.evaluate(context));
   } catch (error) {
-    throw new Error(`Expression ${quoted(source)} failed: ${messageOf(error)}`);
+    throw new Error(`Expression ${quoted(source)} failed: ${messageOf(error)}`, { cause: error });
   }
 }
 

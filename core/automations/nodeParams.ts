@@ -102,7 +102,7 @@ const inputSchema: Check = (value, field, problems) => void problems.push(...inp
 const httpUrl: Check = (value, field, problems) => {
   text()(value, field, problems);
   if (typeof value !== 'string' || isTemplated(value) || value.trim() === '') return;
-  let url: URL | null = null;
+  let url: URL | null;
   try {
     url = new URL(value);
   } catch {

@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import { inviteState, type InviteStatus } from '../../core/invites';
 import type { Db } from '../knex';
 import type { MemberRow, UserRow } from './identity';

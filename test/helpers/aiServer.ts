@@ -20,15 +20,14 @@ export interface TestAiServer {
  * @example const ai = await startAiServer({ apiKey: 'sk-test', answer: (prompt) => `Echo: ${prompt}` })
  */
 export async function startAiServer(options: { apiKey: string; answer: (prompt: string, model: string) => string }): Promise<TestAiServer> {
-  let provider: TestProvider | undefined;
   const server: TestAiServer = {
     baseUrl: '',
     requests: [],
     apiKey: options.apiKey,
     queue: [],
-    close: () => provider!.close(),
+    close: () => provider.close(),
   };
-  provider = await startProvider((request) => {
+  const provider: TestProvider = await startProvider((request) => {
     if (request.method !== 'POST' || request.path !== '/v1/chat/completions') return { status: 404, body: { error: { message: 'Unknown route', type: 'invalid_request_error' } } };
     if (request.headers.authorization !== `Bearer ${server.apiKey}`) {
       return { status: 401, body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } } };

@@ -4,7 +4,6 @@ import path from 'node:path';
 import readline from 'node:readline';
 
 declare global {
-  // eslint-disable-next-line no-var
   var __TEST_SERVICES__: ChildProcess | undefined;
 }
 

@@ -15,14 +15,15 @@ export function RunDetail({ runId, nodes, edges, onChanged }: { runId: string; n
   const run = useLoad(() => call(api.GET('/workflows-api/runs/{runId}', { params: { path: { runId } } })), [runId]);
   const data = run.data?.data;
   const running = data?.status === 'running';
+  const { reload } = run;
   useEffect(() => {
     if (!running) return;
     const timer = setInterval(() => {
-      run.reload();
+      reload();
       onChanged();
     }, 1500);
     return () => clearInterval(timer);
-  }, [running, run.reload, onChanged]);
+  }, [running, reload, onChanged]);
   const statuses = useMemo(() => new Map((data?.nodes ?? []).map((node) => [node.id, node.status as string])), [data]);
   const temporal = temporalRunUrl(data?.temporalWorkflowId);
 

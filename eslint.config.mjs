@@ -1,0 +1,73 @@
+// @ts-check
+/**
+ * Lint: typescript-eslint's recommended rules (no type-aware rules: `tsc --noEmit` already type-checks, and a typed
+ * lint would double the time of `npm test`), the layers of docs/running.md#layout as import rules, and no file-level
+ * import cycles. Formatting is Prettier's alone (.prettierrc.json); eslint-config-prettier switches off the rules
+ * that would fight it.
+ */
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import { importX } from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import tseslint from 'typescript-eslint';
+
+/**
+ * What each server folder may import, lowest layer first. A folder missing from a list is out of reach: an import
+ * never runs from a lower layer to a higher one, and no folder imports one that imports it back.
+ */
+const LAYERS = {
+  core: [],
+  db: ['core'],
+  devstack: ['core', 'db'],
+  activities: ['core', 'db'],
+  workflows: ['core', 'activities'],
+  temporal: ['core', 'workflows'],
+  api: ['core', 'db', 'temporal'],
+  worker: ['core', 'db', 'activities', 'workflows', 'temporal'],
+  processes: ['core', 'db', 'devstack', 'activities', 'workflows', 'temporal', 'api', 'worker'],
+};
+const SERVER = Object.keys(LAYERS);
+const zones = Object.entries(LAYERS)
+  .map(([folder, allowed]) => ({
+    target: `./${folder}`,
+    from: SERVER.filter((other) => other !== folder && !allowed.includes(other)).map((other) => `./${other}`),
+    message: `${folder}/ may import only ${allowed.join(', ') || 'packages'} (docs/running.md#layout).`,
+  }))
+  .filter((zone) => zone.from.length > 0);
+
+export default tseslint.config(
+  {
+    ignores: ['**/node_modules/**', '**/dist/**', '.data/**', '.tools/**', 'coverage/**', 'test-artifacts/**', 'web/src/api/schema.d.ts'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.json'] } } },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      eqeqeq: ['error', 'always'],
+      'no-console': 'off',
+    },
+  },
+  {
+    // Tests and tools read arbitrary JSON bodies; the server code keeps `unknown` and narrows.
+    files: ['test/**', 'bench/**', 'chaos/**', 'fuzz/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    files: ['web/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+  },
+  {
+    files: ['**/*.js', '**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', console: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  prettier,
+);
