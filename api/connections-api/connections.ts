@@ -1,29 +1,17 @@
 import type { Context } from 'koa';
 import { prefixedId } from '../../core/ids';
 import { credentialsContext } from '../../core/gateway/outboundAuth';
-import { findConnection, insertConnection, listConnections, updateConnection, type ConnectionRow } from '../../db/queries/connections';
+import { findConnection, insertConnection, listConnections, updateConnection } from '../../db/queries/connections';
 import { findConnectorBlueprint } from '../../db/queries/connectors';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
-import { principalOf } from '../middleware/authenticate';
+import { operatorOf } from '../middleware/authenticate';
 import { inputOf } from '../middleware/validate';
 import { connectorNotFound } from './connectors';
+import { connectionRecord } from './presenters';
 import { CreateConnectionBody, IdParams, UpdateConnectionBody } from './schema';
 
 const connectionNotFound = (id: string) => new AppError(404, 'CONNECTION_NOT_FOUND', `Connection ${id} not found`);
-
-/** The public record: credentials are never part of it, not even masked. */
-function recordOf(row: ConnectionRow) {
-  return {
-    id: row.id,
-    connectorId: row.connector_id,
-    name: row.name,
-    baseUrl: row.base_url,
-    active: row.active,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
-  };
-}
 
 /** A connection must be able to reach its provider: without an absolute server URL in the document, baseUrl is required. */
 async function requireReachable(deps: AppDeps, operatorId: string, connectorId: string, baseUrl: string | null): Promise<void> {
@@ -38,7 +26,7 @@ async function requireReachable(deps: AppDeps, operatorId: string, connectorId: 
 
 export async function createConnection(deps: AppDeps, ctx: Context): Promise<void> {
   const { body } = inputOf(ctx, { body: CreateConnectionBody });
-  const operatorId = principalOf(ctx).operatorId;
+  const operatorId = operatorOf(ctx);
   const baseUrl = body.baseUrl ?? null;
   await requireReachable(deps, operatorId, body.connectorId, baseUrl);
   const id = prefixedId('conn');
@@ -52,24 +40,24 @@ export async function createConnection(deps: AppDeps, ctx: Context): Promise<voi
     active: body.active ?? true,
   });
   ctx.status = 201;
-  ctx.body = { success: true, data: recordOf(row) };
+  ctx.body = { success: true, data: connectionRecord(row) };
 }
 
 export async function listConnectionRecords(deps: AppDeps, ctx: Context): Promise<void> {
-  const rows = await listConnections(deps.db, principalOf(ctx).operatorId);
-  ctx.body = { success: true, data: rows.map(recordOf) };
+  const rows = await listConnections(deps.db, operatorOf(ctx));
+  ctx.body = { success: true, data: rows.map(connectionRecord) };
 }
 
 export async function getConnection(deps: AppDeps, ctx: Context): Promise<void> {
   const { params } = inputOf(ctx, { params: IdParams });
-  const row = await findConnection(deps.db, principalOf(ctx).operatorId, params.id);
+  const row = await findConnection(deps.db, operatorOf(ctx), params.id);
   if (!row) throw connectionNotFound(params.id);
-  ctx.body = { success: true, data: recordOf(row) };
+  ctx.body = { success: true, data: connectionRecord(row) };
 }
 
 export async function patchConnection(deps: AppDeps, ctx: Context): Promise<void> {
   const { params, body } = inputOf(ctx, { params: IdParams, body: UpdateConnectionBody });
-  const operatorId = principalOf(ctx).operatorId;
+  const operatorId = operatorOf(ctx);
   const existing = await findConnection(deps.db, operatorId, params.id);
   if (!existing) throw connectionNotFound(params.id);
   if (body.baseUrl === null && existing.connector_id) await requireReachable(deps, operatorId, existing.connector_id, null);
@@ -80,5 +68,5 @@ export async function patchConnection(deps: AppDeps, ctx: Context): Promise<void
     credentialsCiphertext: body.credentials ? deps.keyring.encryptJson(body.credentials, credentialsContext(operatorId, params.id)) : undefined,
   });
   if (!row) throw connectionNotFound(params.id);
-  ctx.body = { success: true, data: recordOf(row) };
+  ctx.body = { success: true, data: connectionRecord(row) };
 }

@@ -3,35 +3,15 @@ import { prefixedId } from '../../core/ids';
 import type { Blueprint } from '../../core/gateway/blueprint';
 import { InvalidOpenApiError, loadOpenApiDocument } from '../../core/gateway/openapiDocument';
 import { ambiguousProviderFields } from '../../core/gateway/schemaMap';
-import { deleteConnector, findConnector, insertConnector, listConnectors, type ConnectorRow, type ConnectorSummaryRow } from '../../db/queries/connectors';
+import { deleteConnector, findConnector, insertConnector, listConnectors } from '../../db/queries/connectors';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
-import { principalOf } from '../middleware/authenticate';
+import { operatorOf } from '../middleware/authenticate';
 import { inputOf } from '../middleware/validate';
+import { connectorDetail, connectorSummary } from './presenters';
 import { CreateConnectorBody, IdParams } from './schema';
 
 export const connectorNotFound = (id: string) => new AppError(404, 'CONNECTOR_NOT_FOUND', `Connector ${id} not found`);
-
-function summaryOf(row: ConnectorSummaryRow | ConnectorRow) {
-  const blueprint = row.blueprint;
-  return {
-    id: row.id,
-    name: row.name,
-    provider: row.provider,
-    hasSpec: blueprint !== null,
-    specification: blueprint?.specification ?? null,
-    serverUrl: blueprint?.serverUrl ?? null,
-    operationCount: blueprint?.operations.length ?? 0,
-    schemaMap: row.schema_map,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
-  };
-}
-
-function detailOf(row: ConnectorRow) {
-  const operations = (row.blueprint?.operations ?? []).map(({ method, path, operationId, summary }) => ({ method, path, operationId, summary }));
-  return { ...summaryOf(row), operations, securitySchemes: row.blueprint?.securitySchemes ?? {}, openapi: row.openapi };
-}
 
 /** Parses and validates the document; a broken one is 400 `INVALID_OPENAPI` listing what is wrong. */
 async function documentOf(openapi: unknown): Promise<{ document: Record<string, unknown> | null; blueprint: Blueprint | null }> {
@@ -58,7 +38,7 @@ export async function createConnector(deps: AppDeps, ctx: Context): Promise<void
   const { document, blueprint } = await documentOf(body.openapi);
   const row = await insertConnector(deps.db, {
     id: prefixedId('cnr'),
-    operatorId: principalOf(ctx).operatorId,
+    operatorId: operatorOf(ctx),
     name: body.name,
     provider: body.provider,
     openapi: document,
@@ -66,23 +46,23 @@ export async function createConnector(deps: AppDeps, ctx: Context): Promise<void
     schemaMap,
   });
   ctx.status = 201;
-  ctx.body = { success: true, data: detailOf(row) };
+  ctx.body = { success: true, data: connectorDetail(row) };
 }
 
 export async function listConnectorRecords(deps: AppDeps, ctx: Context): Promise<void> {
-  const rows = await listConnectors(deps.db, principalOf(ctx).operatorId);
-  ctx.body = { success: true, data: rows.map(summaryOf) };
+  const rows = await listConnectors(deps.db, operatorOf(ctx));
+  ctx.body = { success: true, data: rows.map(connectorSummary) };
 }
 
 export async function getConnector(deps: AppDeps, ctx: Context): Promise<void> {
   const { params } = inputOf(ctx, { params: IdParams });
-  const row = await findConnector(deps.db, principalOf(ctx).operatorId, params.id);
+  const row = await findConnector(deps.db, operatorOf(ctx), params.id);
   if (!row) throw connectorNotFound(params.id);
-  ctx.body = { success: true, data: detailOf(row) };
+  ctx.body = { success: true, data: connectorDetail(row) };
 }
 
 export async function removeConnector(deps: AppDeps, ctx: Context): Promise<void> {
   const { params } = inputOf(ctx, { params: IdParams });
-  if (!(await deleteConnector(deps.db, principalOf(ctx).operatorId, params.id))) throw connectorNotFound(params.id);
+  if (!(await deleteConnector(deps.db, operatorOf(ctx), params.id))) throw connectorNotFound(params.id);
   ctx.body = { success: true, data: { id: params.id, deleted: true } };
 }

@@ -1,4 +1,4 @@
-/** Examples of the connections document (connections-api/schema.ts); test/integration/openapi-examples.test.ts validates them. */
+/** Examples of the connections document (connections-api/routes.ts); test/integration/openapi-examples.test.ts validates them. */
 const connectorId = 'cnr_2f7a9c4e1b8d6053a9e2c7f4b1d8e6a3';
 const connectionId = 'conn_5e8b2d7f1a4c9e3b6d0f8a2c7e5b1d94';
 const createdAt = '2026-03-14T10:02:17.441Z';

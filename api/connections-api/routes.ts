@@ -1,29 +1,80 @@
-import Router from '@koa/router';
+import { z } from 'zod';
 import type { AppDeps } from '../deps';
+import { defineArea } from '../endpoint';
 import { AppError } from '../errors';
 import { authenticate } from '../middleware/authenticate';
 import { AUTH_FAILURE_TEXT, requireManager } from '../middleware/requireManager';
-import { validate } from '../middleware/validate';
+import { bearerApiKey, bearerSession, CodedError, jsonContent } from '../openapi/registry';
 import { createConnection, getConnection, listConnectionRecords, patchConnection } from './connections';
 import { createConnector, getConnector, listConnectorRecords, removeConnector } from './connectors';
-import { CreateConnectionBody, CreateConnectorBody, IdParams, UpdateConnectionBody } from './schema';
-
-const requireManagerOf = requireManager('connectors and connections');
+import * as examples from './examples';
+import { Connection, Connector, ConnectorSummary, CreateConnectionBody, CreateConnectorBody, IdParams, UpdateConnectionBody } from './schema';
 
 /** Gateway management (DESIGN.md "Gateway management"): connectors (OpenAPI blueprints) and connections (encrypted credentials). */
-export function createConnectionsApiRouter(deps: AppDeps): Router {
-  const router = new Router({ prefix: '/connections-api' });
-  const auth = authenticate(deps, { accept: ['apiKey', 'session'], onFailure: (reason) => new AppError(401, 'UNAUTHORIZED', AUTH_FAILURE_TEXT[reason]) });
-  const byId = validate({ params: IdParams });
+const connections = defineArea({
+  prefix: '/connections-api',
+  security: [{ [bearerApiKey.name]: [] }, { [bearerSession.name]: [] }],
+  guards: (deps) => ({
+    auth: authenticate(deps, { accept: ['apiKey', 'session'], onFailure: (reason) => new AppError(401, 'UNAUTHORIZED', AUTH_FAILURE_TEXT[reason]) }),
+    manager: requireManager('connectors and connections'),
+  }),
+});
 
-  router.post('/connectors', auth, requireManagerOf, validate({ body: CreateConnectorBody }), (ctx) => createConnector(deps, ctx));
-  router.get('/connectors', auth, (ctx) => listConnectorRecords(deps, ctx));
-  router.get('/connectors/:id', auth, byId, (ctx) => getConnector(deps, ctx));
-  router.delete('/connectors/:id', auth, requireManagerOf, byId, (ctx) => removeConnector(deps, ctx));
+const ok = (schema: z.ZodType, description: string, example: unknown) => jsonContent(z.object({ success: z.literal(true), data: schema }), description, example);
+const authErrors = {
+  401: jsonContent(CodedError, 'UNAUTHORIZED: missing, invalid or revoked credentials'),
+  403: jsonContent(CodedError, 'FORBIDDEN: writes need an API key or the Owner or an Admin'),
+};
+const badInput = jsonContent(CodedError, 'MISSING_FIELDS or VALIDATION_FAILED');
+const connectorNotFound = jsonContent(CodedError, 'CONNECTOR_NOT_FOUND');
+const connectionNotFound = jsonContent(CodedError, 'CONNECTION_NOT_FOUND');
 
-  router.post('/connections', auth, requireManagerOf, validate({ body: CreateConnectionBody }), (ctx) => createConnection(deps, ctx));
-  router.get('/connections', auth, (ctx) => listConnectionRecords(deps, ctx));
-  router.get('/connections/:id', auth, byId, (ctx) => getConnection(deps, ctx));
-  router.patch('/connections/:id', auth, requireManagerOf, validate({ params: IdParams, body: UpdateConnectionBody }), (ctx) => patchConnection(deps, ctx));
-  return router;
-}
+connections.endpoint({
+  method: 'post', path: '/connectors', summary: 'Create a connector from an OpenAPI document', guards: ['auth', 'manager'],
+  input: { body: CreateConnectorBody },
+  request: { body: { description: 'Name, provider, OpenAPI document and schemaMap', example: examples.createConnectorBody } },
+  responses: { 201: ok(Connector, 'Created', examples.connector), 400: jsonContent(CodedError, 'INVALID_OPENAPI (names the problems), MISSING_FIELDS or VALIDATION_FAILED'), ...authErrors },
+  handler: createConnector,
+});
+connections.endpoint({
+  method: 'get', path: '/connectors', summary: "List the operator's connectors", guards: ['auth'],
+  responses: { 200: ok(z.array(ConnectorSummary), 'Newest first', examples.connectorList), ...authErrors },
+  handler: listConnectorRecords,
+});
+connections.endpoint({
+  method: 'get', path: '/connectors/:id', summary: 'Get a connector with its document', guards: ['auth'], input: { params: IdParams },
+  responses: { 200: ok(Connector, 'The connector', examples.connector), 400: badInput, ...authErrors, 404: connectorNotFound },
+  handler: getConnector,
+});
+connections.endpoint({
+  method: 'delete', path: '/connectors/:id', summary: 'Delete a connector (its connections then answer CONNECTOR_NOT_FOUND)', guards: ['auth', 'manager'], input: { params: IdParams },
+  responses: { 200: ok(z.object({ id: z.string(), deleted: z.literal(true) }), 'Deleted', examples.connectorDeleted), 400: badInput, ...authErrors, 404: connectorNotFound },
+  handler: removeConnector,
+});
+
+connections.endpoint({
+  method: 'post', path: '/connections', summary: 'Create a connection (credentials are stored encrypted)', guards: ['auth', 'manager'],
+  input: { body: CreateConnectionBody },
+  request: { body: { description: 'Connector, name, credentials, base URL, active', example: examples.createConnectionBody } },
+  responses: { 201: ok(Connection, 'Created', examples.connection), 400: badInput, ...authErrors, 404: connectorNotFound },
+  handler: createConnection,
+});
+connections.endpoint({
+  method: 'get', path: '/connections', summary: "List the operator's connections", guards: ['auth'],
+  responses: { 200: ok(z.array(Connection), 'Newest first', examples.connectionList), ...authErrors },
+  handler: listConnectionRecords,
+});
+connections.endpoint({
+  method: 'get', path: '/connections/:id', summary: 'Get a connection (never its credentials)', guards: ['auth'], input: { params: IdParams },
+  responses: { 200: ok(Connection, 'The connection', examples.connection), 400: badInput, ...authErrors, 404: connectionNotFound },
+  handler: getConnection,
+});
+connections.endpoint({
+  method: 'patch', path: '/connections/:id', summary: 'Rename, re-key, re-point or (de)activate a connection', guards: ['auth', 'manager'],
+  input: { params: IdParams, body: UpdateConnectionBody },
+  request: { body: { description: 'Fields to change; credentials are replaced as a whole', example: examples.updateConnectionBody } },
+  responses: { 200: ok(Connection, 'Updated', examples.connectionUpdated), 400: badInput, ...authErrors, 404: connectionNotFound },
+  handler: patchConnection,
+});
+
+export const createConnectionsApiRouter = (deps: AppDeps) => connections.router(deps);

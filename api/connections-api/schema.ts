@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { bearerApiKey, bearerSession, CodedError, jsonContent, registry } from '../openapi/registry';
-import * as examples from './examples';
+import { registry } from '../openapi/registry';
 
 const name = z.string().trim().min(1).max(200);
 
@@ -55,7 +54,7 @@ export const UpdateConnectionBody = z
 export const IdParams = z.object({ id: z.string().min(1).max(200) });
 
 const Operation = z.object({ method: z.string(), path: z.string(), operationId: z.string().nullable(), summary: z.string().nullable() });
-const ConnectorSummary = z.object({
+export const ConnectorSummary = z.object({
   id: z.string().describe('cnr_…'),
   name: z.string(),
   provider: z.string(),
@@ -67,7 +66,7 @@ const ConnectorSummary = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
 });
-const Connector = registry.register(
+export const Connector = registry.register(
   'Connector',
   ConnectorSummary.extend({
     operations: z.array(Operation),
@@ -75,7 +74,7 @@ const Connector = registry.register(
     openapi: z.record(z.string(), z.unknown()).nullable(),
   }),
 );
-const Connection = registry.register(
+export const Connection = registry.register(
   'Connection',
   z.object({
     id: z.string().describe('conn_…'),
@@ -87,44 +86,3 @@ const Connection = registry.register(
     updatedAt: z.string(),
   }),
 );
-
-const security = [{ [bearerApiKey.name]: [] }, { [bearerSession.name]: [] }];
-const ok = (schema: z.ZodType, description: string, example: unknown) => jsonContent(z.object({ success: z.literal(true), data: schema }), description, example);
-const authErrors = {
-  401: jsonContent(CodedError, 'UNAUTHORIZED: missing, invalid or revoked credentials'),
-  403: jsonContent(CodedError, 'FORBIDDEN: writes need an API key or the Owner or an Admin'),
-};
-const badInput = jsonContent(CodedError, 'MISSING_FIELDS or VALIDATION_FAILED');
-
-const routes: Array<Parameters<typeof registry.registerPath>[0]> = [
-  {
-    method: 'post', path: '/connections-api/connectors', summary: 'Create a connector from an OpenAPI document',
-    request: { body: jsonContent(CreateConnectorBody, 'Name, provider, OpenAPI document and schemaMap', examples.createConnectorBody) },
-    responses: { 201: ok(Connector, 'Created', examples.connector), 400: jsonContent(CodedError, 'INVALID_OPENAPI (names the problems), MISSING_FIELDS or VALIDATION_FAILED'), ...authErrors },
-  },
-  { method: 'get', path: '/connections-api/connectors', summary: "List the operator's connectors", responses: { 200: ok(z.array(ConnectorSummary), 'Newest first', examples.connectorList), ...authErrors } },
-  {
-    method: 'get', path: '/connections-api/connectors/{id}', summary: 'Get a connector with its document', request: { params: IdParams },
-    responses: { 200: ok(Connector, 'The connector', examples.connector), 400: badInput, ...authErrors, 404: jsonContent(CodedError, 'CONNECTOR_NOT_FOUND') },
-  },
-  {
-    method: 'delete', path: '/connections-api/connectors/{id}', summary: 'Delete a connector (its connections then answer CONNECTOR_NOT_FOUND)', request: { params: IdParams },
-    responses: { 200: ok(z.object({ id: z.string(), deleted: z.literal(true) }), 'Deleted', examples.connectorDeleted), 400: badInput, ...authErrors, 404: jsonContent(CodedError, 'CONNECTOR_NOT_FOUND') },
-  },
-  {
-    method: 'post', path: '/connections-api/connections', summary: 'Create a connection (credentials are stored encrypted)',
-    request: { body: jsonContent(CreateConnectionBody, 'Connector, name, credentials, base URL, active', examples.createConnectionBody) },
-    responses: { 201: ok(Connection, 'Created', examples.connection), 400: badInput, ...authErrors, 404: jsonContent(CodedError, 'CONNECTOR_NOT_FOUND') },
-  },
-  { method: 'get', path: '/connections-api/connections', summary: "List the operator's connections", responses: { 200: ok(z.array(Connection), 'Newest first', examples.connectionList), ...authErrors } },
-  {
-    method: 'get', path: '/connections-api/connections/{id}', summary: 'Get a connection (never its credentials)', request: { params: IdParams },
-    responses: { 200: ok(Connection, 'The connection', examples.connection), 400: badInput, ...authErrors, 404: jsonContent(CodedError, 'CONNECTION_NOT_FOUND') },
-  },
-  {
-    method: 'patch', path: '/connections-api/connections/{id}', summary: 'Rename, re-key, re-point or (de)activate a connection',
-    request: { params: IdParams, body: jsonContent(UpdateConnectionBody, 'Fields to change; credentials are replaced as a whole', examples.updateConnectionBody) },
-    responses: { 200: ok(Connection, 'Updated', examples.connectionUpdated), 400: badInput, ...authErrors, 404: jsonContent(CodedError, 'CONNECTION_NOT_FOUND') },
-  },
-];
-for (const route of routes) registry.registerPath({ ...route, security });
