@@ -19,12 +19,13 @@ const LAYERS = {
   core: [],
   db: ['core'],
   devstack: ['core', 'db'],
-  activities: ['core', 'db'],
+  commands: ['core', 'db'],
+  activities: ['core', 'db', 'commands'],
   workflows: ['core', 'activities'],
   temporal: ['core', 'workflows'],
-  api: ['core', 'db', 'temporal'],
-  worker: ['core', 'db', 'activities', 'workflows', 'temporal'],
-  processes: ['core', 'db', 'devstack', 'activities', 'workflows', 'temporal', 'api', 'worker'],
+  api: ['core', 'db', 'commands', 'temporal'],
+  worker: ['core', 'db', 'commands', 'activities', 'workflows', 'temporal'],
+  processes: ['core', 'db', 'devstack', 'commands', 'activities', 'workflows', 'temporal', 'api', 'worker'],
 };
 const SERVER = Object.keys(LAYERS);
 const zones = Object.entries(LAYERS)
