@@ -1,6 +1,6 @@
 import { session } from '../auth/examples';
 
-/** Examples of the team management document (platform-api/schema.ts); test/integration/openapi-examples.test.ts validates them. */
+/** Examples of the team management document (platform-api/routes.ts); test/integration/openapi-examples.test.ts validates them. */
 const memberId = 'c4a8e2f6-0b3d-4e7a-9c1f-5d8b2e6a0f39';
 const inviteId = 'e1b5d9f3-7a2c-4e6b-8d0f-4a8c2e6b0d17';
 const inviteToken = 'inv_W8xQ2vN5kR7tY1bM4pL9sD3fG6hJ0cZaEuKiOqTwXy4';

@@ -1,28 +1,18 @@
 import type { Context } from 'koa';
 import { sha256Hex } from '../../core/apiKeyToken';
 import { isUuid, secretToken } from '../../core/ids';
-import { acceptUrlFor, inviteExpiresAt, inviteState, inviteTokenContext } from '../../core/invites';
+import { acceptUrlFor, inviteExpiresAt, inviteTokenContext } from '../../core/invites';
 import { refuseInviteAction } from '../../core/teamRules';
 import { createInvite, findPendingInvite, listPendingInvites, reissueInvite, revokeInvite, type InviteRow } from '../../db/queries/invites';
 import { emailHasAccount } from '../../db/queries/team';
 import { startInviteEmail } from '../../temporal/emails';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
+import { operatorOf } from '../middleware/authenticate';
 import { inputOf } from '../middleware/validate';
 import { alreadyMember, inviteNotFound, refused, sessionOf } from './errors';
+import { inviteRecord } from './presenters';
 import { CreateInviteBody, IdParams } from './schema';
-
-function toInvite(row: InviteRow, now: Date) {
-  return {
-    id: row.id,
-    email: row.email,
-    role: row.role,
-    status: row.status,
-    expiresAt: row.expires_at.toISOString(),
-    expired: inviteState(row, now) === 'expired',
-    createdAt: row.created_at.toISOString(),
-  };
-}
 
 /**
  * Starts the email workflow without waiting for it. The token travels sealed with the keyring, so
@@ -42,7 +32,7 @@ async function emailInvite(deps: AppDeps, ctx: Context, invite: InviteRow, token
 async function pendingInviteFor(deps: AppDeps, ctx: Context): Promise<InviteRow> {
   const caller = sessionOf(ctx);
   const { id } = inputOf(ctx, { params: IdParams }).params;
-  const invite = isUuid(id) ? await findPendingInvite(deps.db, caller.operatorId, id) : undefined;
+  const invite = isUuid(id) ? await findPendingInvite(deps.db, operatorOf(ctx), id) : undefined;
   if (!invite) throw inviteNotFound();
   const refusal = refuseInviteAction(caller.role, invite.role);
   if (refusal) throw refused(refusal);
@@ -51,7 +41,7 @@ async function pendingInviteFor(deps: AppDeps, ctx: Context): Promise<InviteRow>
 
 export async function listInvites(deps: AppDeps, ctx: Context): Promise<void> {
   const now = new Date();
-  const invites = (await listPendingInvites(deps.db, sessionOf(ctx).operatorId)).map((row) => toInvite(row, now));
+  const invites = (await listPendingInvites(deps.db, operatorOf(ctx))).map((row) => inviteRecord(row, now));
   ctx.body = { success: true, data: { invites, count: invites.length } };
 }
 
@@ -64,7 +54,7 @@ export async function createInviteHandler(deps: AppDeps, ctx: Context): Promise<
   const token = secretToken('inv');
   const invite = await createInvite(
     deps.db,
-    caller.operatorId,
+    operatorOf(ctx),
     { email: body.email, role: body.role, tokenHash: sha256Hex(token), expiresAt: inviteExpiresAt(new Date()), invitedByMemberId: caller.memberId },
     (pending) => refuseInviteAction(caller.role, pending.role) === null,
   );

@@ -3,29 +3,17 @@ import type { Context } from 'koa';
 import { isUuid } from '../../core/ids';
 import { refuseMemberAction, type MemberAction } from '../../core/teamRules';
 import type { MemberRow } from '../../db/queries/identity';
-import { listTeamMembers, lockMember, suspendMember, updateMember, type TeamMemberRow } from '../../db/queries/team';
+import { listTeamMembers, lockMember, suspendMember, updateMember } from '../../db/queries/team';
 import type { AppDeps } from '../deps';
+import { operatorOf } from '../middleware/authenticate';
 import { inputOf } from '../middleware/validate';
 import { memberNotFound, refused, sessionOf } from './errors';
+import { memberRecord } from './presenters';
 import { IdParams, PatchMemberBody } from './schema';
-
-function toMember(row: TeamMemberRow, callerMemberId: string) {
-  return {
-    id: row.id,
-    authUserId: row.user_id,
-    email: row.email,
-    displayName: row.display_name,
-    role: row.role,
-    status: row.status,
-    createdAt: row.created_at.toISOString(),
-    isSelf: row.id === callerMemberId,
-    isOwner: row.role === 'owner',
-  };
-}
 
 export async function listMembers(deps: AppDeps, ctx: Context): Promise<void> {
   const caller = sessionOf(ctx);
-  const members = (await listTeamMembers(deps.db, caller.operatorId)).map((row) => toMember(row, caller.memberId));
+  const members = (await listTeamMembers(deps.db, operatorOf(ctx))).map((row) => memberRecord(row, caller.memberId));
   ctx.body = { success: true, data: { members, count: members.length } };
 }
 
@@ -43,7 +31,7 @@ async function actOnMember(
   const { id } = inputOf(ctx, { params: IdParams }).params;
   if (!isUuid(id)) throw memberNotFound();
   const changed = await deps.db.transaction(async (trx) => {
-    const target = await lockMember(trx, caller.operatorId, id);
+    const target = await lockMember(trx, operatorOf(ctx), id);
     if (!target) throw memberNotFound();
     const refusal = refuseMemberAction({ memberId: caller.memberId, role: caller.role }, target, action);
     if (refusal) throw refused(refusal);

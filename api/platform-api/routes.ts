@@ -1,15 +1,18 @@
-import Router from '@koa/router';
 import type { Middleware } from 'koa';
+import { z } from 'zod';
 import { canManageTeam } from '../../core/teamRules';
+import { Session } from '../auth/schema';
 import type { AppDeps } from '../deps';
+import { defineArea } from '../endpoint';
 import { AppError } from '../errors';
 import { authenticate } from '../middleware/authenticate';
-import { validate } from '../middleware/validate';
+import { bearerSession, jsonContent, TeamError } from '../openapi/registry';
 import { AUTH_TEXT, invalidInput, sessionOf } from './errors';
+import * as examples from './examples';
 import { createInviteHandler, listInvites, resendInvite, revokeInviteHandler } from './invites';
 import { listMembers, patchMember, revokeMember } from './members';
 import { acceptInviteHandler, lookupInvite } from './publicInvites';
-import { AcceptInviteBody, CreateInviteBody, IdParams, PatchMemberBody } from './schema';
+import { AcceptInviteBody, CreateInviteBody, IdParams, Invite, LookupQuery, Member, PatchMemberBody, TokenGrant } from './schema';
 
 /** Owner or Admin only, checked before the body is read: a Member learns nothing but 403. */
 const requireTeamManager: Middleware = async (ctx, next) => {
@@ -21,22 +24,140 @@ const requireTeamManager: Middleware = async (ctx, next) => {
  * Team management (spec 4.5, 7.5): members and invites behind a session JWT (an API key is 401), plus
  * the public invite lookup and accept. Errors are `{ success: false, code, error }`.
  */
-export function createPlatformApiRouter(deps: AppDeps): Router {
-  const router = new Router({ prefix: '/platform-api' });
-  const session = authenticate(deps, { accept: ['session'], onFailure: (reason) => new AppError(401, 'UNAUTHORIZED', AUTH_TEXT[reason]) });
-  const manager = [session, requireTeamManager];
-  const input = (schemas: Parameters<typeof validate>[0]) => validate(schemas, invalidInput);
+const team = defineArea({
+  prefix: '/platform-api',
+  security: [{ [bearerSession.name]: [] }],
+  guards: (deps) => ({
+    session: authenticate(deps, { accept: ['session'], onFailure: (reason) => new AppError(401, 'UNAUTHORIZED', AUTH_TEXT[reason]) }),
+    manager: requireTeamManager,
+  }),
+  inputError: invalidInput,
+});
 
-  router.get('/operators/me/members', session, (ctx) => listMembers(deps, ctx));
-  router.patch('/operators/me/members/:id', ...manager, input({ params: IdParams, body: PatchMemberBody }), (ctx) => patchMember(deps, ctx));
-  router.delete('/operators/me/members/:id', ...manager, input({ params: IdParams }), (ctx) => revokeMember(deps, ctx));
+const ok = (data: z.ZodType, description: string, example: unknown) => jsonContent(z.object({ success: z.literal(true), data }), description, example);
+const error = (description: string) => jsonContent(TeamError, description);
+const unauthorized = { 401: error('UNAUTHORIZED: no, invalid or revoked session, or an API key') };
+const managerOnly = { ...unauthorized, 403: error('FORBIDDEN: not the Owner or an Admin, or an Admin acting beyond Members') };
 
-  router.get('/operators/me/invites', ...manager, (ctx) => listInvites(deps, ctx));
-  router.post('/operators/me/invites', ...manager, input({ body: CreateInviteBody }), (ctx) => createInviteHandler(deps, ctx));
-  router.post('/operators/me/invites/:id/resend', ...manager, input({ params: IdParams }), (ctx) => resendInvite(deps, ctx));
-  router.delete('/operators/me/invites/:id', ...manager, input({ params: IdParams }), (ctx) => revokeInviteHandler(deps, ctx));
+team.endpoint({
+  method: 'get',
+  path: '/operators/me/members',
+  summary: "List the organisation's members (any member)",
+  guards: ['session'],
+  responses: { 200: ok(z.object({ members: z.array(Member), count: z.number().int() }), 'Members, Owner first', examples.members), ...unauthorized },
+  handler: listMembers,
+});
 
-  router.get('/invites/lookup', (ctx) => lookupInvite(deps, ctx));
-  router.post('/invites/accept', input({ body: AcceptInviteBody }), (ctx) => acceptInviteHandler(deps, ctx));
-  return router;
-}
+team.endpoint({
+  method: 'patch',
+  path: '/operators/me/members/:id',
+  summary: 'Change a member role and/or reinstate a suspended member (Owner, Admin)',
+  guards: ['session', 'manager'],
+  input: { params: IdParams, body: PatchMemberBody },
+  request: { body: { description: 'role (admin|member; admin only by the Owner) and/or status: active', example: examples.patchMemberBody } },
+  responses: {
+    200: ok(z.object({ id: z.uuid(), role: z.string(), status: z.string() }), 'Updated member', examples.memberUpdated),
+    400: error('INVALID_INPUT: acting on yourself, bad role or status'),
+    ...managerOnly,
+    404: error('NOT_FOUND'),
+  },
+  handler: patchMember,
+});
+
+team.endpoint({
+  method: 'delete',
+  path: '/operators/me/members/:id',
+  summary: 'Revoke (suspend) a member: signed out at once, blocked from signing in (Owner, Admin)',
+  guards: ['session', 'manager'],
+  input: { params: IdParams },
+  responses: {
+    200: ok(z.object({ id: z.uuid(), status: z.literal('suspended') }), 'Suspended', examples.memberSuspended),
+    400: error('INVALID_INPUT: revoking your own access'),
+    ...unauthorized,
+    403: error('OWNER_PROTECTED (the Owner) or FORBIDDEN'),
+    404: error('NOT_FOUND'),
+  },
+  handler: revokeMember,
+});
+
+team.endpoint({
+  method: 'get',
+  path: '/operators/me/invites',
+  summary: 'List pending invites, expired ones flagged (Owner, Admin)',
+  guards: ['session', 'manager'],
+  responses: { 200: ok(z.object({ invites: z.array(Invite), count: z.number().int() }), 'Pending invites, newest first', examples.invites), ...managerOnly },
+  handler: listInvites,
+});
+
+team.endpoint({
+  method: 'post',
+  path: '/operators/me/invites',
+  summary: 'Invite someone by email (Owner; Admin: role member only); a pending invite for the same email is revoked',
+  guards: ['session', 'manager'],
+  input: { body: CreateInviteBody },
+  request: { body: { description: 'Email and role', example: examples.createInviteBody } },
+  responses: {
+    201: ok(TokenGrant.extend({ email: z.string(), role: z.enum(['admin', 'member']) }), 'Created; the token and link are shown only now', examples.inviteCreated),
+    400: error('INVALID_INPUT'),
+    ...managerOnly,
+    409: error('ALREADY_MEMBER: the email already has an account'),
+  },
+  handler: createInviteHandler,
+});
+
+team.endpoint({
+  method: 'post',
+  path: '/operators/me/invites/:id/resend',
+  summary: 'Resend an invite: new token (the old link stops working) and a fresh 7-day expiry (Owner, Admin)',
+  guards: ['session', 'manager'],
+  input: { params: IdParams },
+  responses: { 200: ok(TokenGrant, 'Reissued', examples.inviteResent), ...managerOnly, 404: error('NOT_FOUND: no pending invite with that id'), 409: error('ALREADY_MEMBER') },
+  handler: resendInvite,
+});
+
+team.endpoint({
+  method: 'delete',
+  path: '/operators/me/invites/:id',
+  summary: 'Revoke a pending invite (Owner, Admin)',
+  guards: ['session', 'manager'],
+  input: { params: IdParams },
+  responses: { 200: ok(z.object({ id: z.uuid(), status: z.literal('revoked') }), 'Revoked', examples.inviteRevoked), ...managerOnly, 404: error('NOT_FOUND: no pending invite with that id') },
+  handler: revokeInviteHandler,
+});
+
+team.endpoint({
+  method: 'get',
+  path: '/invites/lookup',
+  summary: 'Public: what an invite token is for; always 200',
+  security: 'none',
+  request: { query: LookupQuery },
+  responses: {
+    200: ok(
+      z.union([
+        z.object({ valid: z.literal(true), email: z.string(), role: z.enum(['admin', 'member']), orgName: z.string() }),
+        z.object({ valid: z.literal(false), reason: z.enum(['invalid', 'expired', 'accepted', 'revoked']) }),
+      ]),
+      'Valid invite, or the reason it is not',
+      examples.inviteLookup,
+    ),
+  },
+  handler: lookupInvite,
+});
+
+team.endpoint({
+  method: 'post',
+  path: '/invites/accept',
+  summary: 'Public: accept an invite, creating the login in the inviting organisation; returns a session',
+  security: 'none',
+  input: { body: AcceptInviteBody },
+  request: { body: { description: 'Invite token, password (at least 8 characters) and name', example: examples.acceptInviteBody } },
+  responses: {
+    200: ok(Session, 'The new member session', examples.inviteAccepted),
+    400: error('INVALID_INPUT or INVALID_TOKEN'),
+    409: error('INVITE_USED or ALREADY_MEMBER'),
+    410: error('INVITE_EXPIRED'),
+  },
+  handler: acceptInviteHandler,
+});
+
+export const createPlatformApiRouter = (deps: AppDeps) => team.router(deps);
