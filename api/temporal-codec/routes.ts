@@ -1,24 +1,12 @@
-import Router from '@koa/router';
-import type { Middleware } from 'koa';
+import { z } from 'zod';
 import { KeyringPayloadCodec } from '../../temporal/payloadCodec';
 import type { AppDeps } from '../deps';
-import { AppError } from '../errors';
-import { inputOf, validate } from '../middleware/validate';
-import { clearCodecCookie, codecReadersOf, requireCodecReader, setCodecCookie } from './access';
+import { defineArea } from '../endpoint';
+import { bearerSession, CodedError, jsonContent } from '../openapi/registry';
+import { codecReadersOf, requireCodecReader } from './access';
 import { TEMPORAL_CODEC_PREFIX } from './cors';
-import './openapi';
-import { CodecBody, fromJson, toJson } from './payloads';
-
-/** The protocol names the namespace in `X-Namespace`; without it (the CLI's `{namespace}`-less endpoint) it is the platform's. */
-function namespaceIs(namespace: string): Middleware {
-  return async (ctx, next) => {
-    const asked = ctx.get('x-namespace');
-    if (asked && asked !== namespace) {
-      throw new AppError(400, 'VALIDATION_FAILED', `Invalid input: X-Namespace: must be "${namespace}"`, { details: [{ field: 'X-Namespace', message: `must be "${namespace}"` }] });
-    }
-    await next();
-  };
-}
+import { closeSessionHandler, decodeHandler, encodeHandler, namespaceIs, openSessionHandler, type CodecSetup } from './handlers';
+import { CodecBody } from './payloads';
 
 /**
  * Temporal's codec-server protocol for the Web UI and CLI (`POST /temporal-codec/decode` and `/encode`, body
@@ -26,45 +14,68 @@ function namespaceIs(namespace: string): Middleware {
  * of an organisation listed in `TEMPORAL_CODEC_OPERATORS`. `POST /temporal-codec/session` puts the Owner's
  * access token in an HttpOnly cookie for the UI's credentialed requests; `DELETE` removes it. See docs/temporal-codec.md.
  */
-export function createTemporalCodecRouter(deps: AppDeps): Router {
-  const router = new Router({ prefix: TEMPORAL_CODEC_PREFIX });
-  const namespace = deps.config.TEMPORAL_NAMESPACE;
-  const codec = new KeyringPayloadCodec(deps.keyring, namespace);
-  const readers = codecReadersOf(deps.config);
-  const reader = requireCodecReader(deps, readers, { cookie: true });
-  const body = validate({ body: CodecBody });
-  const inNamespace = namespaceIs(namespace);
+const codecServer = defineArea({
+  prefix: TEMPORAL_CODEC_PREFIX,
+  setup: (deps): CodecSetup => ({ namespace: deps.config.TEMPORAL_NAMESPACE, codec: new KeyringPayloadCodec(deps.keyring, deps.config.TEMPORAL_NAMESPACE) }),
+  guards: (setup, deps) => {
+    const readers = codecReadersOf(deps.config);
+    return {
+      reader: requireCodecReader(deps, readers, { cookie: true }),
+      readerByHeader: requireCodecReader(deps, readers, { cookie: false }),
+      inNamespace: namespaceIs(setup.namespace),
+    };
+  },
+});
 
-  router.post('/decode', reader, inNamespace, body, async (ctx) => {
-    const { payloads } = inputOf(ctx, { body: CodecBody }).body;
-    const decoded = await Promise.all(
-      payloads.map(async (payload, index) => {
-        try {
-          return toJson((await codec.decode([fromJson(payload)]))[0]!);
-        } catch {
-          const field = `payloads.${index}`;
-          throw new AppError(422, 'PAYLOAD_UNREADABLE', `${field} cannot be decrypted: unknown key or altered data`, { details: [{ field, message: 'unknown key or altered data' }] });
-        }
-      }),
-    );
-    const auth = ctx.state.auth as { operatorId: string; userId: string };
-    ctx.state.log?.info({ operatorId: auth.operatorId, userId: auth.userId, payloads: decoded.length }, 'temporal payloads decoded');
-    ctx.body = { payloads: decoded };
-  });
+const security = [{ [bearerSession.name]: [] }];
+const namespaceHeader = z.object({ 'x-namespace': z.string().optional().openapi({ description: 'The Temporal namespace (the platform\'s TEMPORAL_NAMESPACE); the UI always sends it' }) });
+const sealed = { payloads: [{ metadata: { encoding: 'YmluYXJ5L2VuY3J5cHRlZA==', 'encryption-key-id': 'M2YyYTljMWI=' }, data: 'q83vEjRWeJA=' }] };
+const plain = { payloads: [{ metadata: { encoding: 'anNvbi9wbGFpbg==' }, data: 'eyJpZCI6InB6In0=' }] };
+const denied = {
+  401: jsonContent(CodedError, 'UNAUTHORIZED: no, an invalid or a revoked session (header or codec cookie); an API key is not accepted'),
+  403: jsonContent(CodedError, 'FORBIDDEN: not the Owner, or an organisation not in TEMPORAL_CODEC_OPERATORS'),
+};
 
-  router.post('/encode', reader, inNamespace, body, async (ctx) => {
-    const { payloads } = inputOf(ctx, { body: CodecBody }).body;
-    ctx.body = { payloads: (await codec.encode(payloads.map(fromJson))).map(toJson) };
-  });
+codecServer.endpoint({
+  method: 'post', path: '/decode', security,
+  summary: "Temporal codec server: open sealed payloads for the Web UI or CLI (an Owner's session, or the codec cookie)",
+  guards: ['reader', 'inNamespace'],
+  input: { body: CodecBody },
+  request: { headers: namespaceHeader, body: { description: 'Payloads as Temporal stores them', example: sealed } },
+  responses: {
+    200: jsonContent(CodecBody, 'The same payloads opened; payloads that were never sealed come back unchanged', plain),
+    400: jsonContent(CodedError, 'VALIDATION_FAILED: a malformed body, or X-Namespace of another namespace'),
+    ...denied,
+    422: jsonContent(CodedError, 'PAYLOAD_UNREADABLE: a payload sealed with a key the keyring no longer holds, or altered'),
+  },
+  handler: decodeHandler,
+});
 
-  router.post('/session', requireCodecReader(deps, readers, { cookie: false }), (ctx) => {
-    const expiresAt = setCodecCookie(ctx);
-    ctx.body = { success: true, data: { expiresAt: expiresAt.toISOString() } };
-  });
+codecServer.endpoint({
+  method: 'post', path: '/encode', security,
+  summary: 'Temporal codec server: seal payloads the Web UI or CLI sends (start, signal) with the current key',
+  guards: ['reader', 'inNamespace'],
+  input: { body: CodecBody },
+  request: { headers: namespaceHeader, body: { description: 'Plain payloads', example: plain } },
+  responses: { 200: jsonContent(CodecBody, 'The same payloads sealed', sealed), 400: jsonContent(CodedError, 'VALIDATION_FAILED'), ...denied },
+  handler: encodeHandler,
+});
 
-  router.delete('/session', (ctx) => {
-    clearCodecCookie(ctx);
-    ctx.status = 204;
-  });
-  return router;
-}
+codecServer.endpoint({
+  method: 'post', path: '/session', security,
+  summary: "Put the caller's access token in the codec cookie (HttpOnly, SameSite=Strict, path /temporal-codec) for the Temporal UI",
+  guards: ['readerByHeader'],
+  responses: {
+    200: jsonContent(z.object({ success: z.literal(true), data: z.object({ expiresAt: z.string() }) }), 'Cookie set until the token expires', { success: true, data: { expiresAt: '2026-01-01T12:00:00.000Z' } }),
+    ...denied,
+  },
+  handler: openSessionHandler,
+});
+
+codecServer.endpoint({
+  method: 'delete', path: '/session', summary: 'Remove the codec cookie',
+  responses: { 204: { description: 'Cookie removed' } },
+  handler: closeSessionHandler,
+});
+
+export const createTemporalCodecRouter = (deps: AppDeps) => codecServer.router(deps);
