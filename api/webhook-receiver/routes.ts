@@ -1,60 +1,44 @@
-import Router from '@koa/router';
-import type { Context } from 'koa';
-import { internalEvent } from '../../core/events';
-import { appendOutboxEvents } from '../../db/queries/outbox';
-import { findActiveWebhook } from '../../db/queries/automationWebhooks';
-import { startAutomationRun } from '../../temporal/automationRuns';
+import { z } from 'zod';
 import type { AppDeps } from '../deps';
-import { AppError } from '../errors';
-import { hasUnstorableText } from '../middleware/jsonBody';
-import { webhookSecretContext } from '../automations/persist';
-import './openapi';
-import { validSignature } from './signature';
+import { defineArea } from '../endpoint';
+import { CodedError, jsonContent, webhookSignature } from '../openapi/registry';
+import { receiveHandler } from './receive';
 
 export const WEBHOOK_RECEIVER_PREFIX = '/webhook-receiver';
 
-function parsedBody(ctx: Context, limitBytes: number): unknown {
-  const raw = ctx.request.rawBody ?? Buffer.alloc(0);
-  if (raw.length > limitBytes) throw new AppError(413, 'PAYLOAD_TOO_LARGE', `Request body exceeds the limit of ${limitBytes} bytes`);
-  if (raw.length === 0) throw new AppError(400, 'INVALID_JSON', 'Request body must be a JSON document');
-  let body: unknown;
-  try {
-    body = JSON.parse(raw.toString('utf8'));
-  } catch {
-    throw new AppError(400, 'INVALID_JSON', 'Request body is not valid JSON');
-  }
-  if (hasUnstorableText(body)) throw new AppError(400, 'INVALID_JSON', 'Request body contains text that cannot be stored (NUL or unpaired surrogates)');
-  return body;
-}
-
 /**
- * `POST /webhook-receiver/:webhookId` (spec 4.7): unknown or inactive webhook → 404, bad or missing
- * signature when the trigger has a secret → 401, body not JSON → 400, over the limit → 413; otherwise
- * the run starts in Temporal (source `webhook`) and the answer is 202 at once. A trigger that names a
- * provider also emits `provider.webhook.<name>` with the body as data.
+ * The public inbound webhook receiver; the webhook id (≥ 128 random bits) is the capability, the signature the
+ * proof. The handler reads the raw body itself (the signature covers its bytes), so nothing is validated before it.
  */
-async function receive(deps: AppDeps, ctx: Context): Promise<void> {
-  const webhookId = String(ctx.params.webhookId);
-  const webhook = webhookId.startsWith('whk_') ? await findActiveWebhook(deps.db, webhookId) : undefined;
-  if (!webhook) throw new AppError(404, 'WEBHOOK_NOT_FOUND', 'Webhook not found');
-  if (webhook.secret_ciphertext) {
-    const secret = deps.keyring.decrypt(webhook.secret_ciphertext, webhookSecretContext(webhook.operator_id, webhook.id));
-    if (!validSignature(ctx.request.rawBody ?? Buffer.alloc(0), secret, ctx.get('x-service-signature') || undefined)) {
-      throw new AppError(401, 'INVALID_SIGNATURE', 'X-Service-Signature must be the hex HMAC-SHA256 of the raw body');
-    }
-  }
-  const body = parsedBody(ctx, deps.config.WEBHOOK_BODY_LIMIT_BYTES);
-  if (webhook.provider_name) {
-    await appendOutboxEvents(deps.db, [internalEvent(webhook.operator_id, `provider.webhook.${webhook.provider_name}`, null, body)]);
-  }
-  const { runId } = await startAutomationRun(deps.temporal, { operatorId: webhook.operator_id, automationId: webhook.workflow_id, source: 'webhook', input: body, triggerNodeId: webhook.node_id });
-  ctx.status = 202;
-  ctx.body = { success: true, data: { accepted: true, runId } };
-}
+const webhooks = defineArea({ prefix: WEBHOOK_RECEIVER_PREFIX });
 
-/** The public inbound webhook receiver; the webhook id (≥ 128 random bits) is the capability, the signature the proof. */
-export function createWebhookReceiverRouter(deps: AppDeps): Router {
-  const router = new Router({ prefix: WEBHOOK_RECEIVER_PREFIX });
-  router.post('/:webhookId', (ctx) => receive(deps, ctx));
-  return router;
-}
+webhooks.endpoint({
+  method: 'post',
+  path: '/:webhookId',
+  summary: 'Receive an inbound webhook: answers 202 at once and runs the workflow in the background',
+  description:
+    'The webhook id is the `webhookId` of a `trigger.webhook` node of an active workflow. When the trigger has a secret, `X-Service-Signature` must be the hex HMAC-SHA256 of the raw body. A trigger naming a provider also emits `provider.webhook.<name>`.',
+  security: [{ [webhookSignature.name]: [] }, {}],
+  request: {
+    params: z.object({ webhookId: z.string().describe('whk_…') }),
+    body: {
+      schema: z.unknown(),
+      description: 'Any JSON document; it becomes the run\'s trigger payload',
+      example: { ref: 'r-42', event: 'kyc.completed', playerId: 'p-42', status: 'approved' },
+    },
+  },
+  responses: {
+    202: jsonContent(
+      z.object({ success: z.literal(true), data: z.object({ accepted: z.literal(true), runId: z.string().describe('run_…') }) }),
+      'Accepted; the run starts in the background',
+      { success: true, data: { accepted: true, runId: 'run_8a2c6e0f4b9d3e7a1c5f9b3d7e1a5c0f' } },
+    ),
+    400: jsonContent(CodedError, 'INVALID_JSON: the body is not JSON'),
+    401: jsonContent(CodedError, 'INVALID_SIGNATURE: missing or wrong X-Service-Signature'),
+    404: jsonContent(CodedError, 'WEBHOOK_NOT_FOUND: unknown webhook, or its workflow is inactive or deleted'),
+    413: jsonContent(CodedError, 'PAYLOAD_TOO_LARGE: over WEBHOOK_BODY_LIMIT_BYTES'),
+  },
+  handler: receiveHandler,
+});
+
+export const createWebhookReceiverRouter = (deps: AppDeps) => webhooks.router(deps);

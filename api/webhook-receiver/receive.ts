@@ -1,0 +1,49 @@
+import type { Context } from 'koa';
+import { internalEvent } from '../../core/events';
+import { appendOutboxEvents } from '../../db/queries/outbox';
+import { findActiveWebhook } from '../../db/queries/automationWebhooks';
+import { startAutomationRun } from '../../temporal/automationRuns';
+import type { AppDeps } from '../deps';
+import { AppError } from '../errors';
+import { hasUnstorableText } from '../middleware/jsonBody';
+import { webhookSecretContext } from '../automations/persist';
+import { validSignature } from './signature';
+
+function parsedBody(ctx: Context, limitBytes: number): unknown {
+  const raw = ctx.request.rawBody ?? Buffer.alloc(0);
+  if (raw.length > limitBytes) throw new AppError(413, 'PAYLOAD_TOO_LARGE', `Request body exceeds the limit of ${limitBytes} bytes`);
+  if (raw.length === 0) throw new AppError(400, 'INVALID_JSON', 'Request body must be a JSON document');
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new AppError(400, 'INVALID_JSON', 'Request body is not valid JSON');
+  }
+  if (hasUnstorableText(body)) throw new AppError(400, 'INVALID_JSON', 'Request body contains text that cannot be stored (NUL or unpaired surrogates)');
+  return body;
+}
+
+/**
+ * `POST /webhook-receiver/:webhookId` (spec 4.7): unknown or inactive webhook → 404, bad or missing
+ * signature when the trigger has a secret → 401, body not JSON → 400, over the limit → 413; otherwise
+ * the run starts in Temporal (source `webhook`) and the answer is 202 at once. A trigger that names a
+ * provider also emits `provider.webhook.<name>` with the body as data.
+ */
+export async function receiveHandler(deps: AppDeps, ctx: Context): Promise<void> {
+  const webhookId = String(ctx.params.webhookId);
+  const webhook = webhookId.startsWith('whk_') ? await findActiveWebhook(deps.db, webhookId) : undefined;
+  if (!webhook) throw new AppError(404, 'WEBHOOK_NOT_FOUND', 'Webhook not found');
+  if (webhook.secret_ciphertext) {
+    const secret = deps.keyring.decrypt(webhook.secret_ciphertext, webhookSecretContext(webhook.operator_id, webhook.id));
+    if (!validSignature(ctx.request.rawBody ?? Buffer.alloc(0), secret, ctx.get('x-service-signature') || undefined)) {
+      throw new AppError(401, 'INVALID_SIGNATURE', 'X-Service-Signature must be the hex HMAC-SHA256 of the raw body');
+    }
+  }
+  const body = parsedBody(ctx, deps.config.WEBHOOK_BODY_LIMIT_BYTES);
+  if (webhook.provider_name) {
+    await appendOutboxEvents(deps.db, [internalEvent(webhook.operator_id, `provider.webhook.${webhook.provider_name}`, null, body)]);
+  }
+  const { runId } = await startAutomationRun(deps.temporal, { operatorId: webhook.operator_id, automationId: webhook.workflow_id, source: 'webhook', input: body, triggerNodeId: webhook.node_id });
+  ctx.status = 202;
+  ctx.body = { success: true, data: { accepted: true, runId } };
+}
