@@ -6,7 +6,7 @@ import { findAutomation, insertAutomation, listAutomations, softDeleteAutomation
 import { syncAutomationSchedules } from '../../temporal/automationSchedules';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
-import { principalOf } from '../middleware/authenticate';
+import { operatorOf } from '../middleware/authenticate';
 import { inputOf } from '../middleware/validate';
 import { freeToolName, sealWebhooks, withToolNameRetry, automationWrite } from './persist';
 import { ListAutomationsQuery, AutomationIdParams } from './schema';
@@ -33,7 +33,7 @@ export async function requireAutomation(deps: AppDeps, operatorId: string, id: s
  */
 export async function createAutomationHandler(deps: AppDeps, ctx: Context): Promise<void> {
   const body = validBody(ctx);
-  const operatorId = principalOf(ctx).operatorId;
+  const operatorId = operatorOf(ctx);
   const id = prefixedId('wf');
   const row = await withToolNameRetry(() => deps.db.transaction(async (trx) => {
     const { nodes, webhooks } = sealWebhooks(body.nodes, [], deps.keyring, operatorId, id);
@@ -48,13 +48,13 @@ export async function createAutomationHandler(deps: AppDeps, ctx: Context): Prom
 
 export async function listAutomationsHandler(deps: AppDeps, ctx: Context): Promise<void> {
   const { query } = inputOf(ctx, { query: ListAutomationsQuery });
-  const { rows, count } = await listAutomations(deps.db, principalOf(ctx).operatorId, query);
+  const { rows, count } = await listAutomations(deps.db, operatorOf(ctx), query);
   ctx.body = { success: true, data: rows.map(toAutomationRecord), count };
 }
 
 export async function getAutomationHandler(deps: AppDeps, ctx: Context): Promise<void> {
   const { params } = inputOf(ctx, { params: AutomationIdParams });
-  ctx.body = { success: true, data: toAutomationRecord(await requireAutomation(deps, principalOf(ctx).operatorId, params.id)) };
+  ctx.body = { success: true, data: toAutomationRecord(await requireAutomation(deps, operatorOf(ctx), params.id)) };
 }
 
 /**
@@ -64,7 +64,7 @@ export async function getAutomationHandler(deps: AppDeps, ctx: Context): Promise
 export async function updateAutomationHandler(deps: AppDeps, ctx: Context): Promise<void> {
   const { params } = inputOf(ctx, { params: AutomationIdParams });
   const body = validBody(ctx);
-  const operatorId = principalOf(ctx).operatorId;
+  const operatorId = operatorOf(ctx);
   const row = await withToolNameRetry(() => deps.db.transaction(async (trx) => {
     const existing = await findAutomation(trx, operatorId, params.id, { forUpdate: true });
     if (!existing) throw new AppError(404, 'WORKFLOW_NOT_FOUND', 'Workflow not found');
@@ -81,7 +81,7 @@ export async function updateAutomationHandler(deps: AppDeps, ctx: Context): Prom
 /** `DELETE /workflows/:id`: soft delete; its schedules and webhooks are removed, its runs stay readable. */
 export async function deleteAutomationHandler(deps: AppDeps, ctx: Context): Promise<void> {
   const { params } = inputOf(ctx, { params: AutomationIdParams });
-  const operatorId = principalOf(ctx).operatorId;
+  const operatorId = operatorOf(ctx);
   await deps.db.transaction(async (trx) => {
     const existing = await findAutomation(trx, operatorId, params.id, { forUpdate: true });
     if (!existing) throw new AppError(404, 'WORKFLOW_NOT_FOUND', 'Workflow not found');

@@ -1,4 +1,4 @@
-/** Examples of the workflows document (automations/openapi.ts); test/integration/openapi-examples.test.ts validates them. */
+/** Examples of the workflows document (automations/routes.ts); test/integration/openapi-examples.test.ts validates them. */
 const workflowId = 'wf_7d3e9a1c5b2f4e8a0c6d1b9f3e7a5c2d';
 const runId = 'run_8a2c6e0f4b9d3e7a1c5f9b3d7e1a5c0f';
 

@@ -1,15 +1,14 @@
 import type { Context } from 'koa';
-import type { AutomationRunRecord } from '../../core/automations/types';
-import type { AutomationRow } from '../../db/queries/automations';
 import { toRunRecord, toRunSummary } from '../../core/automations/runRecord';
 import { findRun, listRuns } from '../../db/queries/automationRuns';
 import { quotaLimits, usageMonthOf, usageOf } from '../../db/queries/automationUsage';
 import { runAutomationNow } from '../../temporal/automationRuns';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
-import { principalOf } from '../middleware/authenticate';
+import { operatorOf } from '../middleware/authenticate';
 import { inputOf } from '../middleware/validate';
 import { requireAutomation } from './definitions';
+import { runningRunRecord } from './presenters';
 import { ListRunsQuery, RunIdParams, AutomationIdParams } from './schema';
 
 /**
@@ -20,7 +19,7 @@ import { ListRunsQuery, RunIdParams, AutomationIdParams } from './schema';
  */
 export async function testAutomationHandler(deps: AppDeps, ctx: Context): Promise<void> {
   const { params } = inputOf(ctx, { params: AutomationIdParams });
-  const operatorId = principalOf(ctx).operatorId;
+  const operatorId = operatorOf(ctx);
   const body = ctx.request.body ?? {};
   if (typeof body !== 'object' || Array.isArray(body)) {
     throw new AppError(400, 'VALIDATION_FAILED', 'Invalid input: body must be a JSON object (the trigger payload)', { details: [{ field: 'body', message: 'must be an object' }] });
@@ -35,30 +34,13 @@ export async function testAutomationHandler(deps: AppDeps, ctx: Context): Promis
   const stored = await findRun(deps.db, operatorId, outcome.runId);
   // A run cancelled in Temporal (its Web UI) has closed its record: it is finished, not running.
   ctx.status = outcome.kind === 'cancelled' && stored ? 200 : 202;
-  ctx.body = { success: true, data: stored ? toRunRecord(stored, deps.keyring) : runningRun(outcome.runId, automation, body) };
-}
-
-/** A run still going whose first step has not been recorded yet (a busy or restarting worker). */
-function runningRun(runId: string, automation: AutomationRow, input: unknown): AutomationRunRecord {
-  return {
-    id: runId,
-    workflowId: automation.id,
-    workflowVersion: automation.version,
-    source: 'manual',
-    status: 'running',
-    input,
-    output: null,
-    nodes: [],
-    startedAt: new Date().toISOString(),
-    completedAt: null,
-    durationMs: null,
-  };
+  ctx.body = { success: true, data: stored ? toRunRecord(stored, deps.keyring) : runningRunRecord(outcome.runId, automation, body) };
 }
 
 /** A workflow's runs without their sealed parts (payloads, outputs, error messages): `GET /runs/:runId` opens one. */
 export async function listRunsHandler(deps: AppDeps, ctx: Context): Promise<void> {
   const { params, query } = inputOf(ctx, { params: AutomationIdParams, query: ListRunsQuery });
-  const operatorId = principalOf(ctx).operatorId;
+  const operatorId = operatorOf(ctx);
   await requireAutomation(deps, operatorId, params.id);
   const { rows, count } = await listRuns(deps.db, operatorId, params.id, query);
   ctx.body = { success: true, data: rows.map(toRunSummary), count };
@@ -66,14 +48,14 @@ export async function listRunsHandler(deps: AppDeps, ctx: Context): Promise<void
 
 export async function getRunHandler(deps: AppDeps, ctx: Context): Promise<void> {
   const { params } = inputOf(ctx, { params: RunIdParams });
-  const row = await findRun(deps.db, principalOf(ctx).operatorId, params.runId);
+  const row = await findRun(deps.db, operatorOf(ctx), params.runId);
   if (!row) throw new AppError(404, 'RUN_NOT_FOUND', 'Run not found');
   ctx.body = { success: true, data: toRunRecord(row, deps.keyring) };
 }
 
 /** `GET /usage`: this month's Actions and AI Actions against the operator's limits. */
 export async function usageHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const operatorId = principalOf(ctx).operatorId;
+  const operatorId = operatorOf(ctx);
   const month = usageMonthOf(new Date());
   const [used, limits] = await Promise.all([
     usageOf(deps.db, operatorId, month),

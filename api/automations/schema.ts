@@ -11,7 +11,7 @@ const offset = z.coerce.number().int().min(0).max(1_000_000).default(0);
 export const ListAutomationsQuery = z.object({ limit, offset, active: z.enum(['true', 'false']).transform((value) => value === 'true').optional() }).strict();
 export const ListRunsQuery = z.object({ limit, offset }).strict();
 
-/** The documented shape of a definition; `validateAutomationBody` (core/workflows-api/definition.ts) checks it in full. */
+/** The documented shape of a definition; `validateAutomationBody` (core/automations/definition.ts) checks it in full. */
 export const AutomationNodeSchema = z
   .object({
     id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
