@@ -6,6 +6,7 @@ import { AppError } from '../errors';
 import { authenticateMcp, checkOrigin, checkProtocolVersion, sessionIdOf } from './auth';
 import { acceptsEventStream, EventStreamResponse } from './eventStreamResponse';
 import { sendFailure } from './respond';
+import type { McpServices } from './services';
 import type { McpStreamHub } from './streamHub';
 
 function sessionParam(ctx: Context): string | undefined {
@@ -40,25 +41,23 @@ async function serveHubStream(deps: AppDeps, hub: McpStreamHub, ctx: Context, op
  * list changes. Without a session, one comment frame and the end of the response. A stream beyond
  * `MCP_MAX_STREAMS_PER_OPERATOR` is 429 `MCP_SESSION_LIMIT_EXCEEDED`.
  */
-export function eventStreamHandler(deps: AppDeps, hub: McpStreamHub) {
-  return async (ctx: Context): Promise<void> => {
-    try {
-      checkOrigin(deps, ctx);
-      const principal = await authenticateMcp(deps, ctx);
-      const sessionId = sessionParam(ctx);
-      if (sessionId === undefined) {
-        ctx.status = 200;
-        ctx.type = 'text/event-stream';
-        ctx.set('Cache-Control', 'no-cache, no-transform');
-        ctx.set('X-Accel-Buffering', 'no');
-        ctx.body = commentFrame('no session: open /mcp-server/events?session=<id> and send calls with Mcp-Session-Id: <id> to receive progress');
-        return;
-      }
-      await serveHubStream(deps, hub, ctx, principal.operatorId, sessionId);
-    } catch (error) {
-      sendFailure(ctx, error, null);
+export async function eventStreamHandler({ deps, hub }: McpServices, ctx: Context): Promise<void> {
+  try {
+    checkOrigin(deps, ctx);
+    const principal = await authenticateMcp(deps, ctx);
+    const sessionId = sessionParam(ctx);
+    if (sessionId === undefined) {
+      ctx.status = 200;
+      ctx.type = 'text/event-stream';
+      ctx.set('Cache-Control', 'no-cache, no-transform');
+      ctx.set('X-Accel-Buffering', 'no');
+      ctx.body = commentFrame('no session: open /mcp-server/events?session=<id> and send calls with Mcp-Session-Id: <id> to receive progress');
+      return;
     }
-  };
+    await serveHubStream(deps, hub, ctx, principal.operatorId, sessionId);
+  } catch (error) {
+    sendFailure(ctx, error, null);
+  }
 }
 
 /**
@@ -68,17 +67,15 @@ export function eventStreamHandler(deps: AppDeps, hub: McpStreamHub) {
  * shares the operator's stream slots with the spec's channel. A client that does not accept `text/event-stream`
  * is 406.
  */
-export function standaloneStreamHandler(deps: AppDeps, hub: McpStreamHub) {
-  return async (ctx: Context): Promise<void> => {
-    try {
-      checkOrigin(deps, ctx);
-      const principal = await authenticateMcp(deps, ctx, ctx.params.operatorId);
-      checkProtocolVersion(ctx);
-      sessionIdOf(ctx);
-      if (!acceptsEventStream(ctx)) throw new AppError(406, 'NOT_ACCEPTABLE', 'GET /mcp-server answers text/event-stream only');
-      await serveHubStream(deps, hub, ctx, principal.operatorId, null);
-    } catch (error) {
-      sendFailure(ctx, error, null);
-    }
-  };
+export async function standaloneStreamHandler({ deps, hub }: McpServices, ctx: Context): Promise<void> {
+  try {
+    checkOrigin(deps, ctx);
+    const principal = await authenticateMcp(deps, ctx, ctx.params.operatorId);
+    checkProtocolVersion(ctx);
+    sessionIdOf(ctx);
+    if (!acceptsEventStream(ctx)) throw new AppError(406, 'NOT_ACCEPTABLE', 'GET /mcp-server answers text/event-stream only');
+    await serveHubStream(deps, hub, ctx, principal.operatorId, null);
+  } catch (error) {
+    sendFailure(ctx, error, null);
+  }
 }

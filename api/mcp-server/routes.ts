@@ -1,144 +1,118 @@
-import Router from '@koa/router';
-import type { Context } from 'koa';
-import { messageFrame } from '../../core/mcpEvents';
-import { cancelledRequestOf, errorResponse, JSONRPC_ERROR, mcpRequestKey, parseMessage, type JsonRpcId } from '../../core/mcpJsonRpc';
-import { secretToken } from '../../core/ids';
+import { z } from 'zod';
 import type { AppDeps } from '../deps';
-import { AppError } from '../errors';
-import type { ApiKeyPrincipal } from '../middleware/authenticate';
-import { authenticateMcp, checkOrigin, checkProtocolVersion, sessionIdOf } from './auth';
-import { McpCallCancellation } from './callCancellation';
-import { connectionStringOf } from './dedicatedConnection';
+import { defineArea } from '../endpoint';
+import { bearerApiKey, jsonContent } from '../openapi/registry';
 import { eventStreamHandler, standaloneStreamHandler } from './events';
-import { acceptsEventStream, EventStreamResponse } from './eventStreamResponse';
-import { dispatch, type DispatchContext, type McpRequest } from './methods';
-import './openapi';
-import { sendAccepted, sendFailure, sendJsonRpc } from './respond';
-import { McpStreamHub } from './streamHub';
-
-interface Services {
-  deps: AppDeps;
-  hub: McpStreamHub;
-  cancellation: McpCallCancellation;
-}
-
-/** The request's id when the body names a usable one, so even auth failures answer the right request. */
-function peekId(body: unknown): JsonRpcId | null {
-  const id = (body as { id?: unknown } | null | undefined)?.id;
-  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
-}
-
-/**
- * Answers a request: as JSON, or — once the method opened a stream (a `tools/call` streaming its progress) — as
- * the last frame of that stream, which then ends. A request its client cancelled ends its stream without an answer
- * (MCP cancellation); a failure after the stream opened becomes a `-32603` frame, the HTTP status being sent.
- */
-async function answer(services: Services, ctx: Context, principal: ApiKeyPrincipal, sessionId: string | undefined, request: McpRequest): Promise<void> {
-  const { deps, hub, cancellation } = services;
-  let stream: EventStreamResponse | undefined;
-  let opened: () => void = () => undefined;
-  const streamOpened = new Promise<'stream'>((resolve) => {
-    opened = () => resolve('stream');
-  });
-  const context: DispatchContext = {
-    deps,
-    hub,
-    cancellation,
-    ctx,
-    principal,
-    sessionId,
-    openStream: acceptsEventStream(ctx)
-      ? () => {
-          stream = new EventStreamResponse();
-          stream.serve(ctx, deps.config.MCP_HEARTBEAT_MS);
-          opened();
-          return stream;
-        }
-      : undefined,
-    log: (error) => ctx.state.log?.warn({ err: { name: error.name, message: error.message } }, 'MCP progress frame not published'),
-  };
-  const answered = dispatch(context, request);
-  await Promise.race([answered, streamOpened]);
-  const own = stream;
-  if (!own) {
-    const { response } = await answered;
-    if (request.method === 'initialize' && 'result' in response) ctx.set('Mcp-Session-Id', secretToken('mcps'));
-    sendJsonRpc(ctx, response);
-    return;
-  }
-  answered
-    .then(({ response, cancelled }) => {
-      if (!cancelled) own.write(messageFrame(response));
-    })
-    .catch((error: Error) => {
-      ctx.state.log?.error({ err: { name: error.name, message: error.message, stack: error.stack } }, 'MCP request failed');
-      own.write(messageFrame(errorResponse(request.id, JSONRPC_ERROR.INTERNAL_ERROR, 'Internal error')));
-    })
-    .finally(() => own.end());
-}
-
-/** `notifications/cancelled` for a `tools/call` of the same session cancels its run; without a session it cannot name one. */
-async function cancelRequested(services: Services, ctx: Context, principal: ApiKeyPrincipal, sessionId: string | undefined, params: McpRequest['params']): Promise<void> {
-  const requestId = cancelledRequestOf(params);
-  if (sessionId === undefined || requestId === null) return;
-  const logger = ctx.state.log ?? services.deps.logger;
-  await services.cancellation.cancel(principal.operatorId, mcpRequestKey(sessionId, requestId), logger);
-}
-
-async function handlePost(services: Services, ctx: Context): Promise<void> {
-  const { deps } = services;
-  const body = ctx.request.body;
-  const id = peekId(body);
-  try {
-    if (ctx.request.rawBody === undefined || ctx.request.rawBody.length === 0) {
-      sendJsonRpc(ctx, errorResponse(null, JSONRPC_ERROR.PARSE_ERROR, 'Parse error: the body is empty'));
-      return;
-    }
-    checkOrigin(deps, ctx);
-    const principal = await authenticateMcp(deps, ctx, ctx.params.operatorId);
-    const decision = await deps.rateLimits.consume('mcp', principal.operatorId);
-    if (!decision.allowed) {
-      throw new AppError(429, 'RATE_LIMITED', 'Rate limit exceeded for mcp', { headers: { 'Retry-After': String(decision.retryAfterSeconds) } });
-    }
-    checkProtocolVersion(ctx);
-    const sessionId = sessionIdOf(ctx);
-    const message = parseMessage(body);
-    if (message.kind === 'invalid') {
-      sendJsonRpc(ctx, errorResponse(message.id, JSONRPC_ERROR.INVALID_REQUEST, `Invalid Request: ${message.reason}`));
-      return;
-    }
-    if (message.kind === 'notification' && message.method === 'notifications/cancelled') {
-      await cancelRequested(services, ctx, principal, sessionId, message.params);
-    }
-    if (message.kind !== 'request') {
-      sendAccepted(ctx);
-      return;
-    }
-    await answer(services, ctx, principal, sessionId, message);
-  } catch (error) {
-    sendFailure(ctx, error, id);
-  }
-}
+import * as examples from './examples';
+import { postHandler } from './post';
+import { EventsQuery, JsonRpcError, JsonRpcRequest, JsonRpcResult, LegacyPathParams, McpHeaders } from './schema';
+import { createMcpServices } from './services';
 
 /**
  * MCP server (spec 4.6): JSON-RPC 2.0 over `POST /mcp-server` and the legacy `POST /mcp-server/<operator_id>`, the
  * event-stream channel `GET /mcp-server/events`, and the MCP transport's own stream on `GET /mcp-server` (and the
- * legacy path) for list changes. OPTIONS is answered by CORS and the root router; other methods are 405.
+ * legacy path) for list changes. OPTIONS is answered by CORS and the root router; other methods are 405. Every
+ * route authenticates in its handler, so that each failure is a JSON-RPC error.
  */
-export function createMcpServerRouter(deps: AppDeps): Router {
-  const hub = new McpStreamHub({
-    db: deps.db,
-    connectionString: connectionStringOf(deps.db),
-    affinity: deps.config.MCP_CROSS_INSTANCE_AFFINITY,
-    maxStreamsPerOperator: deps.config.MCP_MAX_STREAMS_PER_OPERATOR,
-    logger: deps.logger,
-  });
-  const services: Services = { deps, hub, cancellation: new McpCallCancellation(deps) };
-  const router = new Router({ prefix: '/mcp-server' });
-  router.get('/events', eventStreamHandler(deps, hub));
-  router.get('/', standaloneStreamHandler(deps, hub));
-  router.get('/:operatorId', standaloneStreamHandler(deps, hub));
-  router.post('/', (ctx) => handlePost(services, ctx));
-  router.post('/:operatorId', (ctx) => handlePost(services, ctx));
-  return router;
-}
+const mcp = defineArea({ prefix: '/mcp-server', security: [{ [bearerApiKey.name]: [] }], setup: createMcpServices });
+
+const eventStream = { description: 'The event stream', content: { 'text/event-stream': { schema: z.string() } } };
+const unauthenticated = jsonContent(JsonRpcError, '-32001 code: AUTH_MISSING, AUTH_INVALID_FORMAT, AUTH_INVALID or AUTH_REVOKED');
+const forbidden = jsonContent(JsonRpcError, '-32001 code: MCP_NOT_ENABLED, AUTH_OPERATOR_MISMATCH (legacy path) or ORIGIN_NOT_ALLOWED');
+
+const standaloneStream = {
+  description:
+    'text/event-stream: `: stream open`, `: ping` every MCP_HEARTBEAT_MS, and `event: message` frames of ' +
+    'notifications/tools/list_changed when the operator’s tool list changes. Shares the operator’s ' +
+    'MCP_MAX_STREAMS_PER_OPERATOR slots with /mcp-server/events.',
+  responses: {
+    200: eventStream,
+    400: jsonContent(JsonRpcError, '-32600: unsupported MCP-Protocol-Version or malformed Mcp-Session-Id'),
+    401: unauthenticated,
+    403: forbidden,
+    406: jsonContent(JsonRpcError, '-32001 code: NOT_ACCEPTABLE (Accept lacks text/event-stream)'),
+    429: jsonContent(JsonRpcError, '-32001 code: MCP_SESSION_LIMIT_EXCEEDED, with Retry-After'),
+  },
+  handler: standaloneStreamHandler,
+};
+
+const postResponses = {
+  200: (() => {
+    const json = jsonContent(
+      z.union([JsonRpcResult, JsonRpcError]),
+      'Result; also -32601 method not found and -32602 invalid params. Execution failures are results with isError: true. ' +
+        'A tools/call with params._meta.progressToken from a client accepting text/event-stream is answered as text/event-stream: ' +
+        'notifications/progress frames, then the result, then the end (without the result when the client cancelled the call)',
+      examples.toolsListResult,
+    );
+    return { ...json, content: { ...json.content, 'text/event-stream': { schema: z.string() } } };
+  })(),
+  202: { description: 'Notification or client response accepted (no body); notifications/cancelled cancels the run of that session’s tools/call' },
+  400: jsonContent(JsonRpcError, '-32700 parse error, -32600 invalid request (also an unsupported MCP-Protocol-Version or a malformed Mcp-Session-Id)'),
+  401: unauthenticated,
+  403: forbidden,
+  429: jsonContent(JsonRpcError, '-32001 code: RATE_LIMITED (class mcp), with Retry-After'),
+  500: jsonContent(JsonRpcError, '-32603 internal error'),
+};
+const postDescription =
+  'JSON-RPC 2.0 (one message per request; batches are -32600). Methods: initialize (result protocolVersion 2025-06-18, ' +
+  'Mcp-Session-Id response header), notifications/initialized, ping, tools/list (McpToolsListResult), tools/call ' +
+  '({ name, arguments, _meta?: { progressToken } } → McpToolCallResult; the workflow runs now with source mcp).';
+const message = { description: 'A JSON-RPC request or notification', example: examples.toolsListRequest };
+
+mcp.endpoint({
+  method: 'get',
+  path: '/events',
+  summary: 'Event-stream channel: notifications/progress frames for calls sent with Mcp-Session-Id, and notifications/tools/list_changed',
+  description:
+    'text/event-stream: a first `: stream open` comment once registered, `: ping` every MCP_HEARTBEAT_MS (15 s), and ' +
+    '`event: message` frames holding notifications/progress for tools/call requests of this operator sent with ' +
+    'Mcp-Session-Id: <session> and params._meta.progressToken. Without session: one comment frame, then the response ends.',
+  request: { query: EventsQuery },
+  responses: {
+    200: eventStream,
+    400: jsonContent(JsonRpcError, '-32600: malformed session'),
+    401: unauthenticated,
+    403: jsonContent(JsonRpcError, '-32001 code: MCP_NOT_ENABLED or ORIGIN_NOT_ALLOWED'),
+    429: jsonContent(JsonRpcError, '-32001 code: MCP_SESSION_LIMIT_EXCEEDED (MCP_MAX_STREAMS_PER_OPERATOR streams already open), with Retry-After'),
+  },
+  handler: eventStreamHandler,
+});
+
+mcp.endpoint({
+  method: 'get',
+  path: '/',
+  summary: 'The MCP transport’s standalone stream: notifications/tools/list_changed',
+  ...standaloneStream,
+  request: { headers: McpHeaders },
+});
+
+mcp.endpoint({
+  method: 'get',
+  path: '/:operatorId',
+  summary: 'The standalone stream on the legacy path (the operator id must be the key’s operator)',
+  ...standaloneStream,
+  request: { params: LegacyPathParams, headers: McpHeaders },
+});
+
+mcp.endpoint({
+  method: 'post',
+  path: '/',
+  summary: 'MCP server: operator workflows as tools',
+  description: postDescription,
+  request: { headers: McpHeaders, body: { schema: JsonRpcRequest, ...message } },
+  responses: postResponses,
+  handler: postHandler,
+});
+
+mcp.endpoint({
+  method: 'post',
+  path: '/:operatorId',
+  summary: 'MCP server, legacy path with the operator id (must be the key’s operator)',
+  description: postDescription,
+  request: { params: LegacyPathParams, headers: McpHeaders, body: { schema: JsonRpcRequest, ...message } },
+  responses: postResponses,
+  handler: postHandler,
+});
+
+export const createMcpServerRouter = (deps: AppDeps) => mcp.router(deps);

@@ -1,0 +1,114 @@
+import type { Context } from 'koa';
+import { messageFrame } from '../../core/mcpEvents';
+import { cancelledRequestOf, errorResponse, JSONRPC_ERROR, mcpRequestKey, parseMessage, type JsonRpcId } from '../../core/mcpJsonRpc';
+import { secretToken } from '../../core/ids';
+import { AppError } from '../errors';
+import type { ApiKeyPrincipal } from '../middleware/authenticate';
+import { authenticateMcp, checkOrigin, checkProtocolVersion, sessionIdOf } from './auth';
+import { acceptsEventStream, EventStreamResponse } from './eventStreamResponse';
+import { dispatch, type DispatchContext, type McpRequest } from './methods';
+import { sendAccepted, sendFailure, sendJsonRpc } from './respond';
+import type { McpServices } from './services';
+
+/** The request's id when the body names a usable one, so even auth failures answer the right request. */
+function peekId(body: unknown): JsonRpcId | null {
+  const id = (body as { id?: unknown } | null | undefined)?.id;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+}
+
+/**
+ * Answers a request: as JSON, or — once the method opened a stream (a `tools/call` streaming its progress) — as
+ * the last frame of that stream, which then ends. A request its client cancelled ends its stream without an answer
+ * (MCP cancellation); a failure after the stream opened becomes a `-32603` frame, the HTTP status being sent.
+ */
+async function answer(services: McpServices, ctx: Context, principal: ApiKeyPrincipal, sessionId: string | undefined, request: McpRequest): Promise<void> {
+  const { deps, hub, cancellation } = services;
+  let stream: EventStreamResponse | undefined;
+  let opened: () => void = () => undefined;
+  const streamOpened = new Promise<'stream'>((resolve) => {
+    opened = () => resolve('stream');
+  });
+  const context: DispatchContext = {
+    deps,
+    hub,
+    cancellation,
+    ctx,
+    principal,
+    sessionId,
+    openStream: acceptsEventStream(ctx)
+      ? () => {
+          stream = new EventStreamResponse();
+          stream.serve(ctx, deps.config.MCP_HEARTBEAT_MS);
+          opened();
+          return stream;
+        }
+      : undefined,
+    log: (error) => ctx.state.log?.warn({ err: { name: error.name, message: error.message } }, 'MCP progress frame not published'),
+  };
+  const answered = dispatch(context, request);
+  await Promise.race([answered, streamOpened]);
+  const own = stream;
+  if (!own) {
+    const { response } = await answered;
+    if (request.method === 'initialize' && 'result' in response) ctx.set('Mcp-Session-Id', secretToken('mcps'));
+    sendJsonRpc(ctx, response);
+    return;
+  }
+  answered
+    .then(({ response, cancelled }) => {
+      if (!cancelled) own.write(messageFrame(response));
+    })
+    .catch((error: Error) => {
+      ctx.state.log?.error({ err: { name: error.name, message: error.message, stack: error.stack } }, 'MCP request failed');
+      own.write(messageFrame(errorResponse(request.id, JSONRPC_ERROR.INTERNAL_ERROR, 'Internal error')));
+    })
+    .finally(() => own.end());
+}
+
+/** `notifications/cancelled` for a `tools/call` of the same session cancels its run; without a session it cannot name one. */
+async function cancelRequested(services: McpServices, ctx: Context, principal: ApiKeyPrincipal, sessionId: string | undefined, params: McpRequest['params']): Promise<void> {
+  const requestId = cancelledRequestOf(params);
+  if (sessionId === undefined || requestId === null) return;
+  const logger = ctx.state.log ?? services.deps.logger;
+  await services.cancellation.cancel(principal.operatorId, mcpRequestKey(sessionId, requestId), logger);
+}
+
+/**
+ * `POST /mcp-server` (and the legacy `/mcp-server/<operator_id>`): one JSON-RPC message. Authentication, the rate
+ * limit and every failure happen here rather than in middleware, so that each answer is a JSON-RPC error naming
+ * the request's id.
+ */
+export async function postHandler(services: McpServices, ctx: Context): Promise<void> {
+  const { deps } = services;
+  const body = ctx.request.body;
+  const id = peekId(body);
+  try {
+    if (ctx.request.rawBody === undefined || ctx.request.rawBody.length === 0) {
+      sendJsonRpc(ctx, errorResponse(null, JSONRPC_ERROR.PARSE_ERROR, 'Parse error: the body is empty'));
+      return;
+    }
+    checkOrigin(deps, ctx);
+    const principal = await authenticateMcp(deps, ctx, ctx.params.operatorId);
+    const decision = await deps.rateLimits.consume('mcp', principal.operatorId);
+    if (!decision.allowed) {
+      throw new AppError(429, 'RATE_LIMITED', 'Rate limit exceeded for mcp', { headers: { 'Retry-After': String(decision.retryAfterSeconds) } });
+    }
+    checkProtocolVersion(ctx);
+    const sessionId = sessionIdOf(ctx);
+    const message = parseMessage(body);
+    if (message.kind === 'invalid') {
+      sendJsonRpc(ctx, errorResponse(message.id, JSONRPC_ERROR.INVALID_REQUEST, `Invalid Request: ${message.reason}`));
+      return;
+    }
+    if (message.kind === 'notification' && message.method === 'notifications/cancelled') {
+      await cancelRequested(services, ctx, principal, sessionId, message.params);
+    }
+    if (message.kind !== 'request') {
+      sendAccepted(ctx);
+      return;
+    }
+    await answer(services, ctx, principal, sessionId, message);
+  } catch (error) {
+    sendFailure(ctx, error, id);
+  }
+}
