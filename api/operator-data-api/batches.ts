@@ -6,8 +6,9 @@ import { startBatchIngest } from '../../temporal/batchJobs';
 import type { BatchIngestInput } from '../../core/workflowContracts';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
+import { operatorOf } from '../middleware/authenticate';
 import { inputOf } from '../middleware/validate';
-import { operatorOf, requireTemplate } from './context';
+import { requireTemplate } from './context';
 import { BATCH_LIMITS, JobParams } from './schema';
 
 /**

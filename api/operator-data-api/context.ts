@@ -1,11 +1,10 @@
-import type { Context } from 'koa';
 import type { ItemError } from '../../core/ingestItems';
 import type { TemplateSchema } from '../../core/templates';
 import { findEntity, type EntityRow } from '../../db/queries/entities';
 import { getSettings, type OperatorSettings } from '../../db/queries/settings';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
-import { authenticate, principalOf } from '../middleware/authenticate';
+import { authenticate } from '../middleware/authenticate';
 
 /** The data API authenticates with API keys only; any failure is 401 `UNAUTHORIZED`. */
 export function dataApiAuth(deps: AppDeps) {
@@ -15,8 +14,6 @@ export function dataApiAuth(deps: AppDeps) {
       new AppError(401, 'UNAUTHORIZED', reason === 'missing' ? 'Missing API key' : reason === 'revoked' ? 'API key has been revoked' : 'Invalid API key'),
   });
 }
-
-export const operatorOf = (ctx: Context): string => principalOf(ctx).operatorId;
 
 /** The operator's settings, or 400 `TEMPLATE_NOT_CONFIGURED` when no template is selected yet. */
 export async function requireTemplate(deps: AppDeps, operatorId: string): Promise<OperatorSettings & { templateSchema: TemplateSchema }> {

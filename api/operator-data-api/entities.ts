@@ -5,8 +5,9 @@ import { eraseEntity } from '../../db/ingest/erasure';
 import type { EntityRow } from '../../db/queries/entities';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
+import { operatorOf } from '../middleware/authenticate';
 import { inputOf } from '../middleware/validate';
-import { itemErrorToAppError, operatorOf, requireEntity, requireTemplate } from './context';
+import { itemErrorToAppError, requireEntity, requireTemplate } from './context';
 import { idempotencyKeyOf, withIdempotency } from './idempotency';
 import { EntityBody, ExternalIdParams } from './schema';
 

@@ -4,8 +4,9 @@ import { prepareItem, writeItem } from '../../commands/ingest';
 import type { Db } from '../../db/knex';
 import { listEvents } from '../../db/queries/entities';
 import type { AppDeps } from '../deps';
+import { operatorOf } from '../middleware/authenticate';
 import { inputOf } from '../middleware/validate';
-import { itemErrorToAppError, operatorOf, requireEntity, requireTemplate } from './context';
+import { itemErrorToAppError, requireEntity, requireTemplate } from './context';
 import { idempotencyKeyOf, withIdempotency } from './idempotency';
 import { EventBody, EventsQuery, ExternalIdParams } from './schema';
 

@@ -1,6 +1,6 @@
 import { IGAMING_TEMPLATE } from '../../core/templates';
 
-/** Examples of the data ingestion document (operator-data-api/openapi.ts); test/integration/openapi-examples.test.ts validates them. */
+/** Examples of the data ingestion document (operator-data-api/routes.ts); test/integration/openapi-examples.test.ts validates them. */
 const entityId = 'ent_9b3f7c1e5a2d8f4b6c0e9a7d3f1b5c2e';
 const jobId = 'job_3f9c0e7a1d5b8f2c6e4a0d9b7f3c1e5a';
 const identity = { id: entityId, externalId: 'p-42', entityType: 'player' };

@@ -1,28 +1,20 @@
 import type { Context } from 'koa';
-import { getSettings, updateSettings, type OperatorSettings } from '../../db/queries/settings';
+import { getSettings, updateSettings } from '../../db/queries/settings';
 import { findTemplate, listTemplates } from '../../db/queries/templates';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
+import { operatorOf } from '../middleware/authenticate';
 import { inputOf } from '../middleware/validate';
-import { operatorOf } from './context';
+import { settingsRecord, templateRecord } from './presenters';
 import { SettingsBody } from './schema';
-
-function settingsView(settings: OperatorSettings) {
-  return {
-    template: settings.template,
-    dataRetentionDays: settings.dataRetentionDays,
-    retentionPolicy: settings.retentionPolicy,
-    reportingCurrency: settings.reportingCurrency,
-  };
-}
 
 export async function listTemplatesHandler(deps: AppDeps, ctx: Context): Promise<void> {
   const templates = await listTemplates(deps.db);
-  ctx.body = { success: true, data: templates.map((t) => ({ id: t.id, name: t.name, version: t.version, schema: t.schema, created_at: t.created_at.toISOString() })) };
+  ctx.body = { success: true, data: templates.map(templateRecord) };
 }
 
 export async function getSettingsHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  ctx.body = { success: true, data: settingsView(await getSettings(deps.db, operatorOf(ctx))) };
+  ctx.body = { success: true, data: settingsRecord(await getSettings(deps.db, operatorOf(ctx))) };
 }
 
 export async function putSettingsHandler(deps: AppDeps, ctx: Context): Promise<void> {
@@ -33,5 +25,5 @@ export async function putSettingsHandler(deps: AppDeps, ctx: Context): Promise<v
   const operatorId = operatorOf(ctx);
   await updateSettings(deps.db, operatorId, body);
   deps.caches.settings.invalidate(operatorId);
-  ctx.body = { success: true, data: settingsView(await getSettings(deps.db, operatorId)) };
+  ctx.body = { success: true, data: settingsRecord(await getSettings(deps.db, operatorId)) };
 }

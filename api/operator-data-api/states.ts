@@ -3,8 +3,9 @@ import { prepareItem, writeItem } from '../../commands/ingest';
 import { findState, listStates, type StateRow } from '../../db/queries/entities';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
+import { operatorOf } from '../middleware/authenticate';
 import { inputOf } from '../middleware/validate';
-import { itemErrorToAppError, operatorOf, requireEntity, requireTemplate } from './context';
+import { itemErrorToAppError, requireEntity, requireTemplate } from './context';
 import { ExternalIdParams, StateParams } from './schema';
 
 const stateView = (row: Pick<StateRow, 'state_key' | 'value' | 'updated_at'>) => ({
