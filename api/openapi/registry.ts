@@ -5,9 +5,10 @@ import { errorFormatFor, FUNCTIONS_PREFIX, type ErrorFormat } from '../areas';
 extendZodWithOpenApi(z);
 
 /**
- * The one registry every area adds its routes to, next to the zod schemas that validate them, so the
- * published document cannot drift from the code. Paths are written without `/functions/v1`; that
- * prefix is the document's first server URL.
+ * The one registry of the published document. Operations reach it only through `defineArea(…).endpoint`
+ * (api/endpoint.ts), from the declaration that also mounts the route and validates its input, so the
+ * document cannot drift from the code; areas register their named response schemas here directly. Paths
+ * are written without `/functions/v1`; that prefix is the document's first server URL.
  */
 export const registry = new OpenAPIRegistry();
 

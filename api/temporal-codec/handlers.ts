@@ -1,7 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import type { KeyringPayloadCodec } from '../../temporal/payloadCodec';
 import { AppError } from '../errors';
-import type { SessionPrincipal } from '../middleware/authenticate';
+import { operatorOf, principalOf, type SessionPrincipal } from '../middleware/authenticate';
 import { inputOf } from '../middleware/validate';
 import { clearCodecCookie, setCodecCookie } from './access';
 import { CodecBody, fromJson, toJson } from './payloads';
@@ -36,8 +36,8 @@ export async function decodeHandler({ codec }: CodecSetup, ctx: Context): Promis
       }
     }),
   );
-  const auth = ctx.state.auth as SessionPrincipal;
-  ctx.state.log?.info({ operatorId: auth.operatorId, userId: auth.userId, payloads: decoded.length }, 'temporal payloads decoded');
+  const { userId } = principalOf(ctx) as SessionPrincipal;
+  ctx.state.log?.info({ operatorId: operatorOf(ctx), userId, payloads: decoded.length }, 'temporal payloads decoded');
   ctx.body = { payloads: decoded };
 }
 
