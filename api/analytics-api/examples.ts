@@ -56,8 +56,18 @@ export const playerDetail = {
       { state_key: 'loyalty_tier', value: 'gold', updated_at: '2026-02-20T18:22:41.003Z' },
     ],
     recentEvents: [
-      { id: 'eev_4c8e2a6f0b9d3e7a1c5f8b2d6e0a4c9f', event_type: 'transaction', data: { type: 'deposit', amount: 5000, currency: 'EUR', status: 'completed', provider: 'stripe' }, created_at: '2026-03-12T08:41:09.120Z' },
-      { id: 'eev_1a5d9f3b7e2c6a0d4f8b3e7c1a5d9f2b', event_type: 'game_activity', data: { game_id: 'starburst', game_name: 'Starburst', bet_amount: 2, win_amount: 0, currency: 'EUR' }, created_at: '2026-03-11T21:17:44.908Z' },
+      {
+        id: 'eev_4c8e2a6f0b9d3e7a1c5f8b2d6e0a4c9f',
+        event_type: 'transaction',
+        data: { type: 'deposit', amount: 5000, currency: 'EUR', status: 'completed', provider: 'stripe' },
+        created_at: '2026-03-12T08:41:09.120Z',
+      },
+      {
+        id: 'eev_1a5d9f3b7e2c6a0d4f8b3e7c1a5d9f2b',
+        event_type: 'game_activity',
+        data: { game_id: 'starburst', game_name: 'Starburst', bet_amount: 2, win_amount: 0, currency: 'EUR' },
+        created_at: '2026-03-11T21:17:44.908Z',
+      },
     ],
   },
 };

@@ -8,7 +8,20 @@ import { analyticsAuth, queryError, readOrExportLimit } from './context';
 import * as examples from './examples';
 import { getPlayerHandler, listPlayersHandler } from './players';
 import { refreshHandler } from './refresh';
-import { GameRow, GamesQuery, Kpis, KpisQuery, PlayerDetail, PlayerItem, PlayerParams, PlayersQuery, ProviderRow, ProvidersQuery, RevenueQuery, RevenueRow } from './schema';
+import {
+  GameRow,
+  GamesQuery,
+  Kpis,
+  KpisQuery,
+  PlayerDetail,
+  PlayerItem,
+  PlayerParams,
+  PlayersQuery,
+  ProviderRow,
+  ProvidersQuery,
+  RevenueQuery,
+  RevenueRow,
+} from './schema';
 import { kpisHandler, revenueHandler } from './summary';
 
 /** Analytics (spec 4.4): API key or session, every figure scoped to the caller's operator. */
@@ -33,46 +46,98 @@ const jsonOrCsv = (schema: z.ZodType, description: string, example: unknown) => 
   headers: z.object({ 'X-Truncated': z.enum(['true', 'false']).optional().openapi({ description: 'CSV only: rows were cut to stay within 1 MB' }) }),
   content: { 'application/json': { schema, example }, 'text/csv': { schema: z.string() } },
 });
-const listOf = (data: z.ZodRawShape) => z.object({ success: z.literal(true), data: z.object(data), truncated: z.boolean().describe('true when rows were cut to stay within 1 MB') });
+const listOf = (data: z.ZodRawShape) =>
+  z.object({ success: z.literal(true), data: z.object(data), truncated: z.boolean().describe('true when rows were cut to stay within 1 MB') });
 const refreshedAt = z.string().nullable().describe('When the aggregate views were last refreshed; null when served from the raw tables');
 const Range = z.object({ start: z.string(), end: z.string() });
 
 analytics.endpoint({
-  method: 'get', path: '/kpis', summary: 'Headline KPIs', guards: ['reads'], input: { query: KpisQuery },
-  responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.object({ kpis: Kpis, currency: z.string(), range: Range, refreshed_at: refreshedAt }) }), 'KPIs', examples.kpis), ...errors() },
+  method: 'get',
+  path: '/kpis',
+  summary: 'Headline KPIs',
+  guards: ['reads'],
+  input: { query: KpisQuery },
+  responses: {
+    200: jsonContent(
+      z.object({ success: z.literal(true), data: z.object({ kpis: Kpis, currency: z.string(), range: Range, refreshed_at: refreshedAt }) }),
+      'KPIs',
+      examples.kpis,
+    ),
+    ...errors(),
+  },
   handler: kpisHandler,
 });
 analytics.endpoint({
-  method: 'get', path: '/revenue', summary: 'Revenue per day, week or month', guards: ['reads'], input: { query: RevenueQuery },
+  method: 'get',
+  path: '/revenue',
+  summary: 'Revenue per day, week or month',
+  guards: ['reads'],
+  input: { query: RevenueQuery },
   responses: {
-    200: jsonOrCsv(listOf({ period: z.enum(['daily', 'weekly', 'monthly']), currency: z.string(), range: Range, refreshed_at: refreshedAt, rows: z.array(RevenueRow) }), 'Revenue rows', examples.revenue),
+    200: jsonOrCsv(
+      listOf({ period: z.enum(['daily', 'weekly', 'monthly']), currency: z.string(), range: Range, refreshed_at: refreshedAt, rows: z.array(RevenueRow) }),
+      'Revenue rows',
+      examples.revenue,
+    ),
     ...errors(),
   },
   handler: revenueHandler,
 });
 analytics.endpoint({
-  method: 'get', path: '/players', summary: 'List players (PII stays encrypted)', guards: ['reads'], input: { query: PlayersQuery },
-  responses: { 200: jsonOrCsv(listOf({ total: z.number().int(), has_more: z.boolean(), players: z.array(PlayerItem) }), 'A page of players', examples.players), ...errors() },
+  method: 'get',
+  path: '/players',
+  summary: 'List players (PII stays encrypted)',
+  guards: ['reads'],
+  input: { query: PlayersQuery },
+  responses: {
+    200: jsonOrCsv(listOf({ total: z.number().int(), has_more: z.boolean(), players: z.array(PlayerItem) }), 'A page of players', examples.players),
+    ...errors(),
+  },
   handler: listPlayersHandler,
 });
 analytics.endpoint({
-  method: 'get', path: '/players/:id', summary: 'One player with decrypted PII, states and recent events', guards: ['reads'], input: { params: PlayerParams },
+  method: 'get',
+  path: '/players/:id',
+  summary: 'One player with decrypted PII, states and recent events',
+  guards: ['reads'],
+  input: { params: PlayerParams },
   responses: { 200: jsonContent(z.object({ success: z.literal(true), data: PlayerDetail }), 'Player', examples.playerDetail), ...errors({ 404: 'NOT_FOUND' }) },
   handler: getPlayerHandler,
 });
 analytics.endpoint({
-  method: 'get', path: '/games', summary: 'Game rows', guards: ['reads'], input: { query: GamesQuery },
+  method: 'get',
+  path: '/games',
+  summary: 'Game rows',
+  guards: ['reads'],
+  input: { query: GamesQuery },
   responses: { 200: jsonOrCsv(listOf({ currency: z.string(), refreshed_at: refreshedAt, games: z.array(GameRow) }), 'Game rows', examples.games), ...errors() },
   handler: gamesHandler,
 });
 analytics.endpoint({
-  method: 'get', path: '/providers', summary: 'Payment provider rows', guards: ['reads'], input: { query: ProvidersQuery },
-  responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.object({ providers: z.array(ProviderRow), currency: z.string(), refreshed_at: refreshedAt }) }), 'Providers', examples.providers), ...errors() },
+  method: 'get',
+  path: '/providers',
+  summary: 'Payment provider rows',
+  guards: ['reads'],
+  input: { query: ProvidersQuery },
+  responses: {
+    200: jsonContent(
+      z.object({ success: z.literal(true), data: z.object({ providers: z.array(ProviderRow), currency: z.string(), refreshed_at: refreshedAt }) }),
+      'Providers',
+      examples.providers,
+    ),
+    ...errors(),
+  },
   handler: providersHandler,
 });
 analytics.endpoint({
-  method: 'post', path: '/refresh', summary: 'Refresh the aggregate views now (rate class analytics:refresh)', guards: ['refresh'],
-  responses: { 200: jsonContent(z.object({ success: z.literal(true), message: z.literal('Views refreshed'), refreshed_at: z.string() }), 'Refreshed', examples.refreshed), ...errors() },
+  method: 'post',
+  path: '/refresh',
+  summary: 'Refresh the aggregate views now (rate class analytics:refresh)',
+  guards: ['refresh'],
+  responses: {
+    200: jsonContent(z.object({ success: z.literal(true), message: z.literal('Views refreshed'), refreshed_at: z.string() }), 'Refreshed', examples.refreshed),
+    ...errors(),
+  },
   handler: refreshHandler,
 });
 

@@ -6,7 +6,12 @@ export const createKeyBody = { operatorId, label: 'Production' };
 
 export const createdKey = {
   success: true,
-  data: { id: keyId, key: 'svc_live_4f9a1c7e2b8d6035e1a9c4f7b2d8e6a03c5f9b1e7d2a4c8f6b0e3d9a5c1f7e2b', label: 'Production', createdAt: '2026-03-14T09:26:53.589Z' },
+  data: {
+    id: keyId,
+    key: 'svc_live_4f9a1c7e2b8d6035e1a9c4f7b2d8e6a03c5f9b1e7d2a4c8f6b0e3d9a5c1f7e2b',
+    label: 'Production',
+    createdAt: '2026-03-14T09:26:53.589Z',
+  },
 };
 
 export const keyList = {

@@ -25,7 +25,10 @@ const apiKeys = defineArea({
 });
 
 const Message = z.object({ success: z.literal(true), message: z.string() });
-const authErrors = { 401: jsonContent(TextError, 'Missing, invalid or revoked credentials'), 403: jsonContent(TextError, 'Not an Owner or Admin, or another operator') };
+const authErrors = {
+  401: jsonContent(TextError, 'Missing, invalid or revoked credentials'),
+  403: jsonContent(TextError, 'Not an Owner or Admin, or another operator'),
+};
 
 apiKeys.endpoint({
   method: 'post',
@@ -92,7 +95,10 @@ apiKeys.endpoint({
   path: '/:id/mcp',
   summary: 'Enable MCP for a key and set its workflow allowlist',
   guards: ['auth', 'manager'],
-  request: { params: KeyIdParams, body: { schema: McpSettingsBody, description: 'MCP flag and allowlist (null = every exposed workflow)', example: examples.mcpSettingsBody } },
+  request: {
+    params: KeyIdParams,
+    body: { schema: McpSettingsBody, description: 'MCP flag and allowlist (null = every exposed workflow)', example: examples.mcpSettingsBody },
+  },
   responses: {
     200: jsonContent(z.object({ success: z.literal(true), data: McpSettings }), 'Updated settings', examples.mcpSettings),
     400: jsonContent(TextError, 'Invalid MCP settings, or Unknown workflow ids in mcp_workflow_allowlist (ids that are not this operator’s workflows)'),

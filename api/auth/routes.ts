@@ -8,7 +8,18 @@ import { bearerSession, CodedError, jsonContent, OAuthError } from '../openapi/r
 import { getUserHandler, logoutHandler } from './account';
 import * as examples from './examples';
 import { tokenHandler } from './grants';
-import { AuthUser, LogoutQuery, PasswordGrantBody, RefreshGrantBody, Session, SessionUser, sessionShape, SignupBody, SignupDocument, TokenQuery } from './schema';
+import {
+  AuthUser,
+  LogoutQuery,
+  PasswordGrantBody,
+  RefreshGrantBody,
+  Session,
+  SessionUser,
+  sessionShape,
+  SignupBody,
+  SignupDocument,
+  TokenQuery,
+} from './schema';
 import { signupHandler } from './signup';
 
 const invalidRequest = (problems: { problems: FieldProblem[] }) =>
@@ -59,7 +70,9 @@ auth.endpoint({
   guards: ['limitByAddress'],
   input: { query: TokenQuery },
   inputError: invalidRequest,
-  request: { body: { schema: z.union([PasswordGrantBody, RefreshGrantBody]), description: 'Credentials or refresh token', example: examples.passwordGrantBody } },
+  request: {
+    body: { schema: z.union([PasswordGrantBody, RefreshGrantBody]), description: 'Credentials or refresh token', example: examples.passwordGrantBody },
+  },
   responses: {
     200: jsonContent(Session, 'A new session', examples.session),
     400: jsonContent(OAuthError, 'invalid_grant, invalid_request or unsupported_grant_type'),

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { registry } from '../openapi/registry';
 
-const Email = z.email().max(254).transform((email) => email.trim().toLowerCase());
+const Email = z
+  .email()
+  .max(254)
+  .transform((email) => email.trim().toLowerCase());
 const Password = z.string().min(8, 'must be at least 8 characters').max(1024);
 const OrganisationName = z.string().trim().min(1).max(200);
 
@@ -28,7 +31,10 @@ export const PasswordGrantBody = z.object({ email: z.string().min(1).max(254), p
 export const RefreshGrantBody = z.object({ refresh_token: z.string().min(1).max(512) });
 export const TokenQuery = z.object({ grant_type: z.string().max(64).optional().describe('password or refresh_token') });
 export const LogoutQuery = z.object({
-  scope: z.enum(['global', 'local', 'others']).default('global').describe('global (default): every session of the member; local: this one; others: all but this one'),
+  scope: z
+    .enum(['global', 'local', 'others'])
+    .default('global')
+    .describe('global (default): every session of the member; local: this one; others: all but this one'),
 });
 
 export const SessionUser = z.object({ id: z.string(), email: z.string() });
@@ -41,20 +47,23 @@ export const sessionShape = {
 };
 export const Session = registry.register('Session', z.object(sessionShape));
 
-export const AuthUser = registry.register('AuthUser', z.object({
-  id: z.string(),
-  aud: z.literal('authenticated'),
-  role: z.literal('authenticated'),
-  email: z.string(),
-  app_metadata: z.object({
-    provider: z.literal('email'),
-    providers: z.array(z.string()),
-    operator_id: z.string(),
-    operator_name: z.string(),
-    member_id: z.string(),
-    member_role: z.enum(['owner', 'admin', 'member']),
+export const AuthUser = registry.register(
+  'AuthUser',
+  z.object({
+    id: z.string(),
+    aud: z.literal('authenticated'),
+    role: z.literal('authenticated'),
+    email: z.string(),
+    app_metadata: z.object({
+      provider: z.literal('email'),
+      providers: z.array(z.string()),
+      operator_id: z.string(),
+      operator_name: z.string(),
+      member_id: z.string(),
+      member_role: z.enum(['owner', 'admin', 'member']),
+    }),
+    user_metadata: z.object({ display_name: z.string(), first_name: z.string().optional(), last_name: z.string().optional() }),
+    created_at: z.string(),
+    updated_at: z.string(),
   }),
-  user_metadata: z.object({ display_name: z.string(), first_name: z.string().optional(), last_name: z.string().optional() }),
-  created_at: z.string(),
-  updated_at: z.string(),
-}));
+);

@@ -22,7 +22,8 @@ const automations = defineArea({
   guards: () => ({ manager: requireManager('workflows') }),
 });
 
-const ok = (schema: z.ZodType, description: string, example: unknown) => jsonContent(z.object({ success: z.literal(true), data: schema }), description, example);
+const ok = (schema: z.ZodType, description: string, example: unknown) =>
+  jsonContent(z.object({ success: z.literal(true), data: schema }), description, example);
 const page = (schema: z.ZodType, description: string, example: unknown) =>
   jsonContent(z.object({ success: z.literal(true), data: z.array(schema), count: z.number().int() }), description, example);
 const auth = {
@@ -30,57 +31,94 @@ const auth = {
 };
 const writes = { ...auth, 403: jsonContent(CodedError, 'FORBIDDEN: writes need an API key or the Owner or an Admin') };
 const invalid = jsonContent(CodedError, 'VALIDATION_FAILED: `details` names every problem (field path and message)');
-const notFound = jsonContent(CodedError, 'WORKFLOW_NOT_FOUND (also for another operator\'s workflow)');
+const notFound = jsonContent(CodedError, "WORKFLOW_NOT_FOUND (also for another operator's workflow)");
 
 automations.endpoint({
-  method: 'post', path: '/workflows', summary: 'Create a workflow (validated definition; schedules and webhooks take effect at once)', guards: ['manager'],
+  method: 'post',
+  path: '/workflows',
+  summary: 'Create a workflow (validated definition; schedules and webhooks take effect at once)',
+  guards: ['manager'],
   request: { body: { schema: AutomationBodySchema, description: 'The definition', example: examples.automationBody } },
   responses: { 201: ok(AutomationRecord, 'Created, version 1', examples.workflow), 400: invalid, ...writes },
   handler: createAutomationHandler,
 });
 automations.endpoint({
-  method: 'get', path: '/workflows', summary: "List the operator's workflows, newest first", input: { query: ListAutomationsQuery },
+  method: 'get',
+  path: '/workflows',
+  summary: "List the operator's workflows, newest first",
+  input: { query: ListAutomationsQuery },
   responses: { 200: page(AutomationRecord, 'A page and the total count', examples.automationList), 400: invalid, ...auth },
   handler: listAutomationsHandler,
 });
 automations.endpoint({
-  method: 'get', path: '/workflows/:id', summary: 'Get a workflow', input: { params: AutomationIdParams },
+  method: 'get',
+  path: '/workflows/:id',
+  summary: 'Get a workflow',
+  input: { params: AutomationIdParams },
   responses: { 200: ok(AutomationRecord, 'The workflow', examples.workflow), 400: invalid, ...auth, 404: notFound },
   handler: getAutomationHandler,
 });
 automations.endpoint({
-  method: 'put', path: '/workflows/:id', summary: 'Replace a definition (version + 1; triggers follow)', guards: ['manager'], input: { params: AutomationIdParams },
-  request: { body: { schema: AutomationBodySchema, description: 'The whole definition; a webhook node without `secret` keeps its secret, `null` removes it', example: examples.automationBody } },
+  method: 'put',
+  path: '/workflows/:id',
+  summary: 'Replace a definition (version + 1; triggers follow)',
+  guards: ['manager'],
+  input: { params: AutomationIdParams },
+  request: {
+    body: {
+      schema: AutomationBodySchema,
+      description: 'The whole definition; a webhook node without `secret` keeps its secret, `null` removes it',
+      example: examples.automationBody,
+    },
+  },
   responses: { 200: ok(AutomationRecord, 'Updated', examples.automationUpdated), 400: invalid, ...writes, 404: notFound },
   handler: updateAutomationHandler,
 });
 automations.endpoint({
-  method: 'delete', path: '/workflows/:id', summary: 'Delete a workflow (schedules and webhooks stop; runs stay readable)', guards: ['manager'], input: { params: AutomationIdParams },
+  method: 'delete',
+  path: '/workflows/:id',
+  summary: 'Delete a workflow (schedules and webhooks stop; runs stay readable)',
+  guards: ['manager'],
+  input: { params: AutomationIdParams },
   responses: { 200: ok(z.object({ id: z.string(), deleted: z.literal(true) }), 'Deleted', examples.automationDeleted), 400: invalid, ...writes, 404: notFound },
   handler: deleteAutomationHandler,
 });
 automations.endpoint({
-  method: 'post', path: '/workflows/:id/test', summary: 'Run now, live (real side effects), with the body as the trigger payload', guards: ['manager'], input: { params: AutomationIdParams },
+  method: 'post',
+  path: '/workflows/:id/test',
+  summary: 'Run now, live (real side effects), with the body as the trigger payload',
+  guards: ['manager'],
+  input: { params: AutomationIdParams },
   request: { body: { schema: z.record(z.string(), z.unknown()), description: 'The trigger payload', example: examples.testPayload } },
   responses: {
-    200: ok(RunRecord, 'The finished run, completed or failed (error.code: MISSING_TRIGGER_FIELD, QUOTA_EXCEEDED or the failed node\'s code)', examples.run),
+    200: ok(RunRecord, "The finished run, completed or failed (error.code: MISSING_TRIGGER_FIELD, QUOTA_EXCEEDED or the failed node's code)", examples.run),
     202: ok(RunRecord, 'Still running after WORKFLOW_TEST_WAIT_MS', examples.runStillRunning),
-    400: invalid, ...writes, 404: notFound,
+    400: invalid,
+    ...writes,
+    404: notFound,
   },
   handler: testAutomationHandler,
 });
 automations.endpoint({
-  method: 'get', path: '/workflows/:id/runs', summary: "A workflow's runs, newest first", input: { params: AutomationIdParams, query: ListRunsQuery },
+  method: 'get',
+  path: '/workflows/:id/runs',
+  summary: "A workflow's runs, newest first",
+  input: { params: AutomationIdParams, query: ListRunsQuery },
   responses: { 200: page(RunRecord, 'A page and the total count', examples.runList), 400: invalid, ...auth, 404: notFound },
   handler: listRunsHandler,
 });
 automations.endpoint({
-  method: 'get', path: '/runs/:runId', summary: 'Get a run with every node outcome', input: { params: RunIdParams },
+  method: 'get',
+  path: '/runs/:runId',
+  summary: 'Get a run with every node outcome',
+  input: { params: RunIdParams },
   responses: { 200: ok(RunRecord, 'The run', examples.run), 400: invalid, ...auth, 404: jsonContent(CodedError, 'RUN_NOT_FOUND') },
   handler: getRunHandler,
 });
 automations.endpoint({
-  method: 'get', path: '/usage', summary: "This month's Actions and AI Actions against the quota",
+  method: 'get',
+  path: '/usage',
+  summary: "This month's Actions and AI Actions against the quota",
   responses: { 200: ok(UsageRecord, 'Usage', examples.usage), ...auth },
   handler: usageHandler,
 });

@@ -8,7 +8,16 @@ export const RunIdParams = z.object({ runId: z.string().min(1).max(200) });
 const limit = z.coerce.number().int().min(1).max(100).default(50);
 const offset = z.coerce.number().int().min(0).max(1_000_000).default(0);
 
-export const ListAutomationsQuery = z.object({ limit, offset, active: z.enum(['true', 'false']).transform((value) => value === 'true').optional() }).strict();
+export const ListAutomationsQuery = z
+  .object({
+    limit,
+    offset,
+    active: z
+      .enum(['true', 'false'])
+      .transform((value) => value === 'true')
+      .optional(),
+  })
+  .strict();
 export const ListRunsQuery = z.object({ limit, offset }).strict();
 
 /** The documented shape of a definition; `validateAutomationBody` (core/automations/definition.ts) checks it in full. */

@@ -20,7 +20,8 @@ const connections = defineArea({
   }),
 });
 
-const ok = (schema: z.ZodType, description: string, example: unknown) => jsonContent(z.object({ success: z.literal(true), data: schema }), description, example);
+const ok = (schema: z.ZodType, description: string, example: unknown) =>
+  jsonContent(z.object({ success: z.literal(true), data: schema }), description, example);
 const authErrors = {
   401: jsonContent(CodedError, 'UNAUTHORIZED: missing, invalid or revoked credentials'),
   403: jsonContent(CodedError, 'FORBIDDEN: writes need an API key or the Owner or an Admin'),
@@ -30,47 +31,83 @@ const connectorNotFound = jsonContent(CodedError, 'CONNECTOR_NOT_FOUND');
 const connectionNotFound = jsonContent(CodedError, 'CONNECTION_NOT_FOUND');
 
 connections.endpoint({
-  method: 'post', path: '/connectors', summary: 'Create a connector from an OpenAPI document', guards: ['auth', 'manager'],
+  method: 'post',
+  path: '/connectors',
+  summary: 'Create a connector from an OpenAPI document',
+  guards: ['auth', 'manager'],
   input: { body: CreateConnectorBody },
   request: { body: { description: 'Name, provider, OpenAPI document and schemaMap', example: examples.createConnectorBody } },
-  responses: { 201: ok(Connector, 'Created', examples.connector), 400: jsonContent(CodedError, 'INVALID_OPENAPI (names the problems), MISSING_FIELDS or VALIDATION_FAILED'), ...authErrors },
+  responses: {
+    201: ok(Connector, 'Created', examples.connector),
+    400: jsonContent(CodedError, 'INVALID_OPENAPI (names the problems), MISSING_FIELDS or VALIDATION_FAILED'),
+    ...authErrors,
+  },
   handler: createConnector,
 });
 connections.endpoint({
-  method: 'get', path: '/connectors', summary: "List the operator's connectors", guards: ['auth'],
+  method: 'get',
+  path: '/connectors',
+  summary: "List the operator's connectors",
+  guards: ['auth'],
   responses: { 200: ok(z.array(ConnectorSummary), 'Newest first', examples.connectorList), ...authErrors },
   handler: listConnectorRecords,
 });
 connections.endpoint({
-  method: 'get', path: '/connectors/:id', summary: 'Get a connector with its document', guards: ['auth'], input: { params: IdParams },
+  method: 'get',
+  path: '/connectors/:id',
+  summary: 'Get a connector with its document',
+  guards: ['auth'],
+  input: { params: IdParams },
   responses: { 200: ok(Connector, 'The connector', examples.connector), 400: badInput, ...authErrors, 404: connectorNotFound },
   handler: getConnector,
 });
 connections.endpoint({
-  method: 'delete', path: '/connectors/:id', summary: 'Delete a connector (its connections then answer CONNECTOR_NOT_FOUND)', guards: ['auth', 'manager'], input: { params: IdParams },
-  responses: { 200: ok(z.object({ id: z.string(), deleted: z.literal(true) }), 'Deleted', examples.connectorDeleted), 400: badInput, ...authErrors, 404: connectorNotFound },
+  method: 'delete',
+  path: '/connectors/:id',
+  summary: 'Delete a connector (its connections then answer CONNECTOR_NOT_FOUND)',
+  guards: ['auth', 'manager'],
+  input: { params: IdParams },
+  responses: {
+    200: ok(z.object({ id: z.string(), deleted: z.literal(true) }), 'Deleted', examples.connectorDeleted),
+    400: badInput,
+    ...authErrors,
+    404: connectorNotFound,
+  },
   handler: removeConnector,
 });
 
 connections.endpoint({
-  method: 'post', path: '/connections', summary: 'Create a connection (credentials are stored encrypted)', guards: ['auth', 'manager'],
+  method: 'post',
+  path: '/connections',
+  summary: 'Create a connection (credentials are stored encrypted)',
+  guards: ['auth', 'manager'],
   input: { body: CreateConnectionBody },
   request: { body: { description: 'Connector, name, credentials, base URL, active', example: examples.createConnectionBody } },
   responses: { 201: ok(Connection, 'Created', examples.connection), 400: badInput, ...authErrors, 404: connectorNotFound },
   handler: createConnection,
 });
 connections.endpoint({
-  method: 'get', path: '/connections', summary: "List the operator's connections", guards: ['auth'],
+  method: 'get',
+  path: '/connections',
+  summary: "List the operator's connections",
+  guards: ['auth'],
   responses: { 200: ok(z.array(Connection), 'Newest first', examples.connectionList), ...authErrors },
   handler: listConnectionRecords,
 });
 connections.endpoint({
-  method: 'get', path: '/connections/:id', summary: 'Get a connection (never its credentials)', guards: ['auth'], input: { params: IdParams },
+  method: 'get',
+  path: '/connections/:id',
+  summary: 'Get a connection (never its credentials)',
+  guards: ['auth'],
+  input: { params: IdParams },
   responses: { 200: ok(Connection, 'The connection', examples.connection), 400: badInput, ...authErrors, 404: connectionNotFound },
   handler: getConnection,
 });
 connections.endpoint({
-  method: 'patch', path: '/connections/:id', summary: 'Rename, re-key, re-point or (de)activate a connection', guards: ['auth', 'manager'],
+  method: 'patch',
+  path: '/connections/:id',
+  summary: 'Rename, re-key, re-point or (de)activate a connection',
+  guards: ['auth', 'manager'],
   input: { params: IdParams, body: UpdateConnectionBody },
   request: { body: { description: 'Fields to change; credentials are replaced as a whole', example: examples.updateConnectionBody } },
   responses: { 200: ok(Connection, 'Updated', examples.connectionUpdated), 400: badInput, ...authErrors, 404: connectionNotFound },

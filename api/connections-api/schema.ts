@@ -70,7 +70,10 @@ export const Connector = registry.register(
   'Connector',
   ConnectorSummary.extend({
     operations: z.array(Operation),
-    securitySchemes: z.record(z.string(), z.object({ kind: z.enum(['apiKey', 'bearer', 'basic', 'hmac']), name: z.string().optional(), in: z.string().optional() })),
+    securitySchemes: z.record(
+      z.string(),
+      z.object({ kind: z.enum(['apiKey', 'bearer', 'basic', 'hmac']), name: z.string().optional(), in: z.string().optional() }),
+    ),
     openapi: z.record(z.string(), z.unknown()).nullable(),
   }),
 );

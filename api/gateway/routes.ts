@@ -37,7 +37,11 @@ gateway.endpoint({
   guards: ['auth', 'limit'],
   request: { body: { schema: GatewayBody, description: 'Connection, operation and canonical params', example: examples.gatewayBody } },
   responses: {
-    200: jsonContent(z.object({ success: z.literal(true), data: z.unknown(), latencyMs: z.number() }), 'Provider 2xx; data translated to canonical names', examples.gatewayResult),
+    200: jsonContent(
+      z.object({ success: z.literal(true), data: z.unknown(), latencyMs: z.number() }),
+      'Provider 2xx; data translated to canonical names',
+      examples.gatewayResult,
+    ),
     400: jsonContent(CodedError, 'MISSING_FIELDS, VALIDATION_FAILED, CONNECTION_INACTIVE, BLUEPRINT_NO_SPEC or DESTINATION_NOT_ALLOWED'),
     401: jsonContent(CodedError, 'AUTH_MISSING, AUTH_INVALID or AUTH_REVOKED'),
     404: jsonContent(CodedError, 'CONNECTION_NOT_FOUND, CONNECTOR_NOT_FOUND or OPERATION_NOT_FOUND'),

@@ -31,10 +31,7 @@ const Health = z.object({
 
 /** `GET /healthz`: 200 `{ status: "ok" }` when the database and Temporal both answer, else 503. */
 async function healthHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const [database, temporal] = await Promise.all([
-    check(() => deps.db.raw('select 1')),
-    check(() => temporalReachable(deps.temporal)),
-  ]);
+  const [database, temporal] = await Promise.all([check(() => deps.db.raw('select 1')), check(() => temporalReachable(deps.temporal))]);
   const status = database === 'ok' && temporal === 'ok' ? 'ok' : 'unavailable';
   ctx.status = status === 'ok' ? 200 : 503;
   ctx.body = { status, checks: { database, temporal } };

@@ -66,7 +66,13 @@ async function answer(services: McpServices, ctx: Context, principal: ApiKeyPrin
 }
 
 /** `notifications/cancelled` for a `tools/call` of the same session cancels its run; without a session it cannot name one. */
-async function cancelRequested(services: McpServices, ctx: Context, principal: ApiKeyPrincipal, sessionId: string | undefined, params: McpRequest['params']): Promise<void> {
+async function cancelRequested(
+  services: McpServices,
+  ctx: Context,
+  principal: ApiKeyPrincipal,
+  sessionId: string | undefined,
+  params: McpRequest['params'],
+): Promise<void> {
   const requestId = cancelledRequestOf(params);
   if (sessionId === undefined || requestId === null) return;
   const logger = ctx.state.log ?? services.deps.logger;

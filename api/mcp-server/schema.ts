@@ -38,7 +38,9 @@ const McpTool = registry.register(
       .describe("JSON Schema of structuredContent; present when some action runs on every completed run (the run's output is the last completed action's)"),
     annotations: z
       .object({ readOnlyHint: z.boolean(), destructiveHint: z.boolean(), idempotentHint: z.boolean(), openWorldHint: z.boolean() })
-      .describe('Derived from every action the workflow can run; unknown writes (http POST/PATCH, gateway calls) count as destructive, not idempotent, open-world'),
+      .describe(
+        'Derived from every action the workflow can run; unknown writes (http POST/PATCH, gateway calls) count as destructive, not idempotent, open-world',
+      ),
   }),
 );
 

@@ -31,16 +31,24 @@ export const webhookSignature = registry.registerComponent('securitySchemes', 'w
   type: 'apiKey',
   in: 'header',
   name: 'X-Service-Signature',
-  description: "HMAC-SHA256 of the raw request body, keyed with the webhook trigger's verification secret. Required only when the trigger has a secret; otherwise the request is 401.",
+  description:
+    "HMAC-SHA256 of the raw request body, keyed with the webhook trigger's verification secret. Required only when the trigger has a secret; otherwise the request is 401.",
 });
 
 /** `{ success: false, error: { code, message, details? } }` (data API, gateway, analytics, workflows, connections, signup) */
 export const CodedError = registry.register(
   'CodedError',
-  z.object({
-    success: z.literal(false),
-    error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
-  }).openapi({ example: { success: false, error: { code: 'VALIDATION_FAILED', message: 'Invalid input: data: expected object', details: [{ field: 'data', message: 'expected object' }] } } }),
+  z
+    .object({
+      success: z.literal(false),
+      error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
+    })
+    .openapi({
+      example: {
+        success: false,
+        error: { code: 'VALIDATION_FAILED', message: 'Invalid input: data: expected object', details: [{ field: 'data', message: 'expected object' }] },
+      },
+    }),
 );
 
 /** `{ success: false, error: "<text>" }` (key management) */
@@ -52,13 +60,17 @@ export const TextError = registry.register(
 /** `{ success: false, code, error: "<text>" }` (team management) */
 export const TeamError = registry.register(
   'TeamError',
-  z.object({ success: z.literal(false), code: z.string(), error: z.string() }).openapi({ example: { success: false, code: 'NOT_FOUND', error: 'Member not found' } }),
+  z
+    .object({ success: z.literal(false), code: z.string(), error: z.string() })
+    .openapi({ example: { success: false, code: 'NOT_FOUND', error: 'Member not found' } }),
 );
 
 /** `{ error, error_description }` (the token endpoint, OAuth style) */
 export const OAuthError = registry.register(
   'OAuthError',
-  z.object({ error: z.string(), error_description: z.string() }).openapi({ example: { error: 'invalid_grant', error_description: 'Invalid login credentials' } }),
+  z
+    .object({ error: z.string(), error_description: z.string() })
+    .openapi({ example: { error: 'invalid_grant', error_description: 'Invalid login credentials' } }),
 );
 
 const ERROR_SCHEMAS: Partial<Record<ErrorFormat, string>> = { text: 'TextError', coded: 'CodedError', team: 'TeamError', oauth: 'OAuthError' };

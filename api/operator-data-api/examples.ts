@@ -23,7 +23,11 @@ export const settings = {
   },
 };
 
-export const entityBody = { entityType: 'player', externalId: 'p-42', data: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', country: 'GB', status: 'active' } };
+export const entityBody = {
+  entityType: 'player',
+  externalId: 'p-42',
+  data: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', country: 'GB', status: 'active' },
+};
 export const entityCreated = { success: true, data: { ...identity, action: 'created' } };
 export const entityUpdated = { success: true, data: { ...identity, action: 'updated' } };
 
@@ -43,7 +47,12 @@ export const events = {
   success: true,
   data: [
     { id: eventId, event_type: 'transaction', data: deposit, created_at: '2026-03-12T08:41:09.120Z' },
-    { id: 'eev_1a5d9f3b7e2c6a0d4f8b3e7c1a5d9f2b', event_type: 'session', data: { session_id: 's-981', device: 'ios', country: 'GB' }, created_at: '2026-03-12T08:30:51.774Z' },
+    {
+      id: 'eev_1a5d9f3b7e2c6a0d4f8b3e7c1a5d9f2b',
+      event_type: 'session',
+      data: { session_id: 's-981', device: 'ios', country: 'GB' },
+      created_at: '2026-03-12T08:30:51.774Z',
+    },
   ],
   count: 2,
 };

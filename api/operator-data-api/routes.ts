@@ -11,8 +11,24 @@ import { eraseEntityHandler, getEntityHandler, upsertEntityHandler } from './ent
 import { listEventsHandler, recordEventHandler } from './events';
 import * as examples from './examples';
 import {
-  BATCH_LIMITS, BatchEntityItem, BatchEventItem, BatchStateItem, Entity, EntityBody, Event, EventBody, EventsQuery, ExternalIdParams, IdempotencyHeader, Job, JobParams,
-  Settings, SettingsBody, State, StateParams, Template,
+  BATCH_LIMITS,
+  BatchEntityItem,
+  BatchEventItem,
+  BatchStateItem,
+  Entity,
+  EntityBody,
+  Event,
+  EventBody,
+  EventsQuery,
+  ExternalIdParams,
+  IdempotencyHeader,
+  Job,
+  JobParams,
+  Settings,
+  SettingsBody,
+  State,
+  StateParams,
+  Template,
 } from './schema';
 import { getSettingsHandler, listTemplatesHandler, putSettingsHandler } from './settings';
 import { getStateHandler, listStatesHandler, putStateHandler } from './states';
@@ -40,46 +56,76 @@ const badParam: [number, string] = [400, 'VALIDATION_FAILED: a path parameter is
 const noTemplate: [number, string] = [400, 'MISSING_FIELDS, VALIDATION_FAILED or TEMPLATE_NOT_CONFIGURED'];
 
 data.endpoint({
-  method: 'get', path: '/templates', summary: 'List templates',
+  method: 'get',
+  path: '/templates',
+  summary: 'List templates',
   responses: { 200: jsonContent(ok(z.array(Template)), 'Templates', examples.templates), ...errors() },
   handler: listTemplatesHandler,
 });
 data.endpoint({
-  method: 'get', path: '/settings', summary: "The operator's settings",
+  method: 'get',
+  path: '/settings',
+  summary: "The operator's settings",
   responses: { 200: jsonContent(ok(Settings), 'Settings', examples.settings), ...errors() },
   handler: getSettingsHandler,
 });
 data.endpoint({
-  method: 'put', path: '/settings', summary: 'Select the template, retention and reporting currency',
-  input: { body: SettingsBody }, inputError: settingsError,
+  method: 'put',
+  path: '/settings',
+  summary: 'Select the template, retention and reporting currency',
+  input: { body: SettingsBody },
+  inputError: settingsError,
   request: { body: { description: 'Any of the settings', example: examples.settingsBody } },
   responses: { 200: jsonContent(ok(Settings), 'Updated settings', examples.settings), ...errors([400, 'VALIDATION_FAILED']) },
   handler: putSettingsHandler,
 });
 
 data.endpoint({
-  method: 'post', path: '/entities', summary: 'Create or update an entity', guards: ['realtime'],
+  method: 'post',
+  path: '/entities',
+  summary: 'Create or update an entity',
+  guards: ['realtime'],
   input: { body: EntityBody },
   request: { headers: IdempotencyHeader, body: { description: 'The entity', example: examples.entityBody } },
   responses: {
-    200: jsonContent(ok(z.object({ id: z.string(), externalId: z.string(), entityType: z.string(), action: z.enum(['updated', 'duplicate']) })), 'Updated, or a repeated Idempotency-Key', examples.entityUpdated),
-    201: jsonContent(ok(z.object({ id: z.string(), externalId: z.string(), entityType: z.string(), action: z.literal('created') })), 'Created', examples.entityCreated),
+    200: jsonContent(
+      ok(z.object({ id: z.string(), externalId: z.string(), entityType: z.string(), action: z.enum(['updated', 'duplicate']) })),
+      'Updated, or a repeated Idempotency-Key',
+      examples.entityUpdated,
+    ),
+    201: jsonContent(
+      ok(z.object({ id: z.string(), externalId: z.string(), entityType: z.string(), action: z.literal('created') })),
+      'Created',
+      examples.entityCreated,
+    ),
     ...errors(noTemplate, [409, 'ENTITY_ERASED or IDEMPOTENCY_KEY_REUSED'], rateLimited),
   },
   handler: upsertEntityHandler,
 });
 data.endpoint({
-  method: 'get', path: '/entities/:externalId', summary: 'Read an entity (PII decrypted)', input: { params: ExternalIdParams },
+  method: 'get',
+  path: '/entities/:externalId',
+  summary: 'Read an entity (PII decrypted)',
+  input: { params: ExternalIdParams },
   responses: { 200: jsonContent(ok(Entity), 'The entity', examples.entity), ...errors(badParam, [404, 'ENTITY_NOT_FOUND']) },
   handler: getEntityHandler,
 });
 data.endpoint({
-  method: 'delete', path: '/entities/:externalId', summary: 'Erase an entity (data protection)', input: { params: ExternalIdParams },
-  responses: { 200: jsonContent(ok(z.object({ id: z.string(), externalId: z.string(), deleted: z.literal(true) })), 'Erased', examples.entityErased), ...errors(badParam, [404, 'ENTITY_NOT_FOUND']) },
+  method: 'delete',
+  path: '/entities/:externalId',
+  summary: 'Erase an entity (data protection)',
+  input: { params: ExternalIdParams },
+  responses: {
+    200: jsonContent(ok(z.object({ id: z.string(), externalId: z.string(), deleted: z.literal(true) })), 'Erased', examples.entityErased),
+    ...errors(badParam, [404, 'ENTITY_NOT_FOUND']),
+  },
   handler: eraseEntityHandler,
 });
 data.endpoint({
-  method: 'post', path: '/entities/:externalId/events', summary: 'Record an event', guards: ['realtime'],
+  method: 'post',
+  path: '/entities/:externalId/events',
+  summary: 'Record an event',
+  guards: ['realtime'],
   input: { params: ExternalIdParams, body: EventBody },
   request: { headers: IdempotencyHeader, body: { description: 'The event', example: examples.eventBody } },
   responses: {
@@ -90,40 +136,68 @@ data.endpoint({
   handler: recordEventHandler,
 });
 data.endpoint({
-  method: 'get', path: '/entities/:externalId/events', summary: "List an entity's events, newest first", input: { params: ExternalIdParams, query: EventsQuery },
-  responses: { 200: jsonContent(z.object({ success: z.literal(true), data: z.array(Event), count: z.number() }), 'A page of events', examples.events), ...errors([400, 'VALIDATION_FAILED'], [404, 'ENTITY_NOT_FOUND']) },
+  method: 'get',
+  path: '/entities/:externalId/events',
+  summary: "List an entity's events, newest first",
+  input: { params: ExternalIdParams, query: EventsQuery },
+  responses: {
+    200: jsonContent(z.object({ success: z.literal(true), data: z.array(Event), count: z.number() }), 'A page of events', examples.events),
+    ...errors([400, 'VALIDATION_FAILED'], [404, 'ENTITY_NOT_FOUND']),
+  },
   handler: listEventsHandler,
 });
 data.endpoint({
-  method: 'put', path: '/entities/:externalId/state/:key', summary: 'Set a state value (`{ value }` or the bare value)', guards: ['realtime'],
+  method: 'put',
+  path: '/entities/:externalId/state/:key',
+  summary: 'Set a state value (`{ value }` or the bare value)',
+  guards: ['realtime'],
   input: { params: StateParams },
   request: { body: { schema: z.unknown(), description: 'The value', example: examples.stateBody } },
   responses: { 200: jsonContent(ok(State), 'Stored', examples.state), ...errors(noTemplate, [404, 'ENTITY_NOT_FOUND'], [409, 'ENTITY_ERASED'], rateLimited) },
   handler: putStateHandler,
 });
 data.endpoint({
-  method: 'get', path: '/entities/:externalId/state', summary: "All of an entity's states", input: { params: ExternalIdParams },
+  method: 'get',
+  path: '/entities/:externalId/state',
+  summary: "All of an entity's states",
+  input: { params: ExternalIdParams },
   responses: { 200: jsonContent(ok(z.array(State)), 'States', examples.states), ...errors(badParam, [404, 'ENTITY_NOT_FOUND']) },
   handler: listStatesHandler,
 });
 data.endpoint({
-  method: 'get', path: '/entities/:externalId/state/:key', summary: 'One state value', input: { params: StateParams },
+  method: 'get',
+  path: '/entities/:externalId/state/:key',
+  summary: 'One state value',
+  input: { params: StateParams },
   responses: { 200: jsonContent(ok(State), 'The state', examples.state), ...errors(badParam, [404, 'ENTITY_NOT_FOUND or NOT_FOUND']) },
   handler: getStateHandler,
 });
 
 /** Batches are checked item by item by their workflow, so the body is documented here, not validated. */
-for (const [kind, item] of [['entities', BatchEntityItem], ['events', BatchEventItem], ['states', BatchStateItem]] as const) {
+for (const [kind, item] of [
+  ['entities', BatchEntityItem],
+  ['events', BatchEventItem],
+  ['states', BatchStateItem],
+] as const) {
   const limit = BATCH_LIMITS[kind];
   data.endpoint({
-    method: 'post', path: `/batch/${kind}`, summary: `Submit a batch of up to ${limit} ${kind} (runs as a Temporal workflow)`, guards: ['batch'],
+    method: 'post',
+    path: `/batch/${kind}`,
+    summary: `Submit a batch of up to ${limit} ${kind} (runs as a Temporal workflow)`,
+    guards: ['batch'],
     request: { body: { schema: z.array(item).min(1).max(limit), description: 'The items', example: examples.batchBodies[kind] } },
-    responses: { 202: jsonContent(ok(z.object({ jobId: z.string(), status: z.literal('queued') })), 'Accepted', examples.batchQueued), ...errors([400, 'INVALID_INPUT or TEMPLATE_NOT_CONFIGURED'], rateLimited) },
+    responses: {
+      202: jsonContent(ok(z.object({ jobId: z.string(), status: z.literal('queued') })), 'Accepted', examples.batchQueued),
+      ...errors([400, 'INVALID_INPUT or TEMPLATE_NOT_CONFIGURED'], rateLimited),
+    },
     handler: (deps, ctx) => submitBatchHandler(deps, ctx, kind),
   });
 }
 data.endpoint({
-  method: 'get', path: '/batch/jobs/:jobId', summary: 'A batch job and its per-item errors', input: { params: JobParams },
+  method: 'get',
+  path: '/batch/jobs/:jobId',
+  summary: 'A batch job and its per-item errors',
+  input: { params: JobParams },
   responses: { 200: jsonContent(ok(Job), 'The job', examples.batchJob), ...errors(badParam, [404, 'NOT_FOUND']) },
   handler: getBatchJobHandler,
 });

@@ -30,7 +30,10 @@ export const SettingsBody = z
     templateId: z.string().min(1).max(100).optional(),
     dataRetentionDays: z.number().int().positive().max(36500).nullable().optional(),
     retentionPolicy: z.object({ entity_events: RetentionWindow.optional(), entity_states: RetentionWindow.optional() }).strict().nullable().optional(),
-    reportingCurrency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 currency code').optional(),
+    reportingCurrency: z
+      .string()
+      .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 currency code')
+      .optional(),
   })
   .strict();
 
@@ -43,31 +46,62 @@ export const BatchEntityItem = z.object({ entityType: z.string(), externalId: z.
 export const BatchEventItem = z.object({ externalId: z.string(), eventType: z.string(), data: dataObject });
 export const BatchStateItem = z.object({ externalId: z.string(), stateKey: z.string(), value: z.unknown() });
 
-export const Template = registry.register('Template', z.object({
-  id: z.string(), name: z.string(), version: z.string(),
-  schema: z.object({
-    entity_types: z.record(z.string(), z.object({ required: z.array(z.string()), optional: z.array(z.string()) })),
-    event_types: z.record(z.string(), z.object({ required: z.array(z.string()), optional: z.array(z.string()) })),
-    state_keys: z.array(z.string()),
-    pii_fields: z.record(z.string(), z.array(z.string())),
+export const Template = registry.register(
+  'Template',
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    version: z.string(),
+    schema: z.object({
+      entity_types: z.record(z.string(), z.object({ required: z.array(z.string()), optional: z.array(z.string()) })),
+      event_types: z.record(z.string(), z.object({ required: z.array(z.string()), optional: z.array(z.string()) })),
+      state_keys: z.array(z.string()),
+      pii_fields: z.record(z.string(), z.array(z.string())),
+    }),
+    created_at: z.string(),
   }),
-  created_at: z.string(),
-}));
+);
 const Window = z.object({ hot_days: z.number(), archive_days: z.number() });
-export const Settings = registry.register('Settings', z.object({
-  template: z.object({ id: z.string(), name: z.string(), version: z.string() }).nullable(),
-  dataRetentionDays: z.number().nullable(),
-  retentionPolicy: z.object({ entity_events: Window.optional(), entity_states: Window.optional() }).nullable(),
-  reportingCurrency: z.string(),
-}));
-export const Entity = registry.register('Entity', z.object({
-  id: z.string(), externalId: z.string(), entityType: z.string(), data: z.record(z.string(), z.unknown()), created_at: z.string(), updated_at: z.string(),
-}));
-export const Event = registry.register('EntityEvent', z.object({ id: z.string(), event_type: z.string(), data: z.record(z.string(), z.unknown()), created_at: z.string() }));
+export const Settings = registry.register(
+  'Settings',
+  z.object({
+    template: z.object({ id: z.string(), name: z.string(), version: z.string() }).nullable(),
+    dataRetentionDays: z.number().nullable(),
+    retentionPolicy: z.object({ entity_events: Window.optional(), entity_states: Window.optional() }).nullable(),
+    reportingCurrency: z.string(),
+  }),
+);
+export const Entity = registry.register(
+  'Entity',
+  z.object({
+    id: z.string(),
+    externalId: z.string(),
+    entityType: z.string(),
+    data: z.record(z.string(), z.unknown()),
+    created_at: z.string(),
+    updated_at: z.string(),
+  }),
+);
+export const Event = registry.register(
+  'EntityEvent',
+  z.object({ id: z.string(), event_type: z.string(), data: z.record(z.string(), z.unknown()), created_at: z.string() }),
+);
 export const State = registry.register('EntityState', z.object({ state_key: z.string(), value: z.unknown(), updated_at: z.string() }));
-export const Job = registry.register('BatchJob', z.object({
-  id: z.string(), type: z.string(), status: z.enum(['queued', 'running', 'completed', 'failed']), progress: z.number(),
-  output: z.object({ succeeded: z.number(), failed: z.number(), errors: z.array(z.object({ index: z.number(), externalId: z.string().nullable(), code: z.string(), message: z.string() })) }),
-  error: z.string().nullable(), created_at: z.string(), completed_at: z.string().nullable(),
-}));
+export const Job = registry.register(
+  'BatchJob',
+  z.object({
+    id: z.string(),
+    type: z.string(),
+    status: z.enum(['queued', 'running', 'completed', 'failed']),
+    progress: z.number(),
+    output: z.object({
+      succeeded: z.number(),
+      failed: z.number(),
+      errors: z.array(z.object({ index: z.number(), externalId: z.string().nullable(), code: z.string(), message: z.string() })),
+    }),
+    error: z.string().nullable(),
+    created_at: z.string(),
+    completed_at: z.string().nullable(),
+  }),
+);
 export const IdempotencyHeader = z.object({ 'Idempotency-Key': z.string().optional() });

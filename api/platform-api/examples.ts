@@ -50,7 +50,15 @@ export const invites = {
   success: true,
   data: {
     invites: [
-      { id: inviteId, email: 'alan@example.com', role: 'member', status: 'pending', expiresAt: grant.expiresAt, expired: false, createdAt: '2026-03-14T10:00:00.000Z' },
+      {
+        id: inviteId,
+        email: 'alan@example.com',
+        role: 'member',
+        status: 'pending',
+        expiresAt: grant.expiresAt,
+        expired: false,
+        createdAt: '2026-03-14T10:00:00.000Z',
+      },
     ],
     count: 1,
   },

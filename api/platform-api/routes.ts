@@ -97,7 +97,11 @@ team.endpoint({
   input: { body: CreateInviteBody },
   request: { body: { description: 'Email and role', example: examples.createInviteBody } },
   responses: {
-    201: ok(TokenGrant.extend({ email: z.string(), role: z.enum(['admin', 'member']) }), 'Created; the token and link are shown only now', examples.inviteCreated),
+    201: ok(
+      TokenGrant.extend({ email: z.string(), role: z.enum(['admin', 'member']) }),
+      'Created; the token and link are shown only now',
+      examples.inviteCreated,
+    ),
     400: error('INVALID_INPUT'),
     ...managerOnly,
     409: error('ALREADY_MEMBER: the email already has an account'),
@@ -111,7 +115,12 @@ team.endpoint({
   summary: 'Resend an invite: new token (the old link stops working) and a fresh 7-day expiry (Owner, Admin)',
   guards: ['session', 'manager'],
   input: { params: IdParams },
-  responses: { 200: ok(TokenGrant, 'Reissued', examples.inviteResent), ...managerOnly, 404: error('NOT_FOUND: no pending invite with that id'), 409: error('ALREADY_MEMBER') },
+  responses: {
+    200: ok(TokenGrant, 'Reissued', examples.inviteResent),
+    ...managerOnly,
+    404: error('NOT_FOUND: no pending invite with that id'),
+    409: error('ALREADY_MEMBER'),
+  },
   handler: resendInvite,
 });
 
@@ -121,7 +130,11 @@ team.endpoint({
   summary: 'Revoke a pending invite (Owner, Admin)',
   guards: ['session', 'manager'],
   input: { params: IdParams },
-  responses: { 200: ok(z.object({ id: z.uuid(), status: z.literal('revoked') }), 'Revoked', examples.inviteRevoked), ...managerOnly, 404: error('NOT_FOUND: no pending invite with that id') },
+  responses: {
+    200: ok(z.object({ id: z.uuid(), status: z.literal('revoked') }), 'Revoked', examples.inviteRevoked),
+    ...managerOnly,
+    404: error('NOT_FOUND: no pending invite with that id'),
+  },
   handler: revokeInviteHandler,
 });
 

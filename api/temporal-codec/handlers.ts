@@ -17,7 +17,9 @@ export function namespaceIs(namespace: string): Middleware {
   return async (ctx, next) => {
     const asked = ctx.get('x-namespace');
     if (asked && asked !== namespace) {
-      throw new AppError(400, 'VALIDATION_FAILED', `Invalid input: X-Namespace: must be "${namespace}"`, { details: [{ field: 'X-Namespace', message: `must be "${namespace}"` }] });
+      throw new AppError(400, 'VALIDATION_FAILED', `Invalid input: X-Namespace: must be "${namespace}"`, {
+        details: [{ field: 'X-Namespace', message: `must be "${namespace}"` }],
+      });
     }
     await next();
   };
@@ -32,7 +34,9 @@ export async function decodeHandler({ codec }: CodecSetup, ctx: Context): Promis
         return toJson((await codec.decode([fromJson(payload)]))[0]!);
       } catch {
         const field = `payloads.${index}`;
-        throw new AppError(422, 'PAYLOAD_UNREADABLE', `${field} cannot be decrypted: unknown key or altered data`, { details: [{ field, message: 'unknown key or altered data' }] });
+        throw new AppError(422, 'PAYLOAD_UNREADABLE', `${field} cannot be decrypted: unknown key or altered data`, {
+          details: [{ field, message: 'unknown key or altered data' }],
+        });
       }
     }),
   );

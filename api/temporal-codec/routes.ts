@@ -28,7 +28,9 @@ const codecServer = defineArea({
 });
 
 const security = [{ [bearerSession.name]: [] }];
-const namespaceHeader = z.object({ 'x-namespace': z.string().optional().openapi({ description: 'The Temporal namespace (the platform\'s TEMPORAL_NAMESPACE); the UI always sends it' }) });
+const namespaceHeader = z.object({
+  'x-namespace': z.string().optional().openapi({ description: "The Temporal namespace (the platform's TEMPORAL_NAMESPACE); the UI always sends it" }),
+});
 const sealed = { payloads: [{ metadata: { encoding: 'YmluYXJ5L2VuY3J5cHRlZA==', 'encryption-key-id': 'M2YyYTljMWI=' }, data: 'q83vEjRWeJA=' }] };
 const plain = { payloads: [{ metadata: { encoding: 'anNvbi9wbGFpbg==' }, data: 'eyJpZCI6InB6In0=' }] };
 const denied = {
@@ -37,7 +39,9 @@ const denied = {
 };
 
 codecServer.endpoint({
-  method: 'post', path: '/decode', security,
+  method: 'post',
+  path: '/decode',
+  security,
   summary: "Temporal codec server: open sealed payloads for the Web UI or CLI (an Owner's session, or the codec cookie)",
   guards: ['reader', 'inNamespace'],
   input: { body: CodecBody },
@@ -52,7 +56,9 @@ codecServer.endpoint({
 });
 
 codecServer.endpoint({
-  method: 'post', path: '/encode', security,
+  method: 'post',
+  path: '/encode',
+  security,
   summary: 'Temporal codec server: seal payloads the Web UI or CLI sends (start, signal) with the current key',
   guards: ['reader', 'inNamespace'],
   input: { body: CodecBody },
@@ -62,18 +68,25 @@ codecServer.endpoint({
 });
 
 codecServer.endpoint({
-  method: 'post', path: '/session', security,
+  method: 'post',
+  path: '/session',
+  security,
   summary: "Put the caller's access token in the codec cookie (HttpOnly, SameSite=Strict, path /temporal-codec) for the Temporal UI",
   guards: ['readerByHeader'],
   responses: {
-    200: jsonContent(z.object({ success: z.literal(true), data: z.object({ expiresAt: z.string() }) }), 'Cookie set until the token expires', { success: true, data: { expiresAt: '2026-01-01T12:00:00.000Z' } }),
+    200: jsonContent(z.object({ success: z.literal(true), data: z.object({ expiresAt: z.string() }) }), 'Cookie set until the token expires', {
+      success: true,
+      data: { expiresAt: '2026-01-01T12:00:00.000Z' },
+    }),
     ...denied,
   },
   handler: openSessionHandler,
 });
 
 codecServer.endpoint({
-  method: 'delete', path: '/session', summary: 'Remove the codec cookie',
+  method: 'delete',
+  path: '/session',
+  summary: 'Remove the codec cookie',
   responses: { 204: { description: 'Cookie removed' } },
   handler: closeSessionHandler,
 });

@@ -43,7 +43,13 @@ export async function receiveHandler(deps: AppDeps, ctx: Context): Promise<void>
   if (webhook.provider_name) {
     await appendOutboxEvents(deps.db, [internalEvent(webhook.operator_id, `provider.webhook.${webhook.provider_name}`, null, body)]);
   }
-  const { runId } = await startAutomationRun(deps.temporal, { operatorId: webhook.operator_id, automationId: webhook.workflow_id, source: 'webhook', input: body, triggerNodeId: webhook.node_id });
+  const { runId } = await startAutomationRun(deps.temporal, {
+    operatorId: webhook.operator_id,
+    automationId: webhook.workflow_id,
+    source: 'webhook',
+    input: body,
+    triggerNodeId: webhook.node_id,
+  });
   ctx.status = 202;
   ctx.body = { success: true, data: { accepted: true, runId } };
 }

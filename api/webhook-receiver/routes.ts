@@ -23,7 +23,7 @@ webhooks.endpoint({
     params: z.object({ webhookId: z.string().describe('whk_…') }),
     body: {
       schema: z.unknown(),
-      description: 'Any JSON document; it becomes the run\'s trigger payload',
+      description: "Any JSON document; it becomes the run's trigger payload",
       example: { ref: 'r-42', event: 'kyc.completed', playerId: 'p-42', status: 'approved' },
     },
   },
