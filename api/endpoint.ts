@@ -89,7 +89,7 @@ export interface Area<S, G extends string> {
 const OPERATION_FIELDS = new Set(['summary', 'description', 'security']);
 
 /** `/gateway` + `/` → `/gateway`; `:id` → `{id}`. */
-export function documentedPath(prefix: string, path: string): string {
+function documentedPath(prefix: string, path: string): string {
   const joined = path === '/' && prefix ? prefix : `${prefix}${path}`;
   return joined.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
