@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { prefixedId } from '../../core/ids';
 import { validateAutomationBody, type AutomationBody } from '../../core/automations/definition';
 import { deleteWebhooksOfAutomation, replaceWebhooks, webhooksOfAutomation } from '../../db/queries/automationWebhooks';
-import { findAutomation, insertAutomation, listAutomations, softDeleteAutomation, toAutomationRecord, updateAutomation, type AutomationRow } from '../../db/queries/automations';
+import { findAutomation, insertAutomation, listAutomations, softDeleteAutomation, updateAutomation, type AutomationRow } from '../../db/queries/automations';
 import { syncAutomationSchedules } from '../../temporal/automationSchedules';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
@@ -10,6 +10,7 @@ import { operatorOf } from '../middleware/authenticate';
 import { inputOf } from '../middleware/validate';
 import { freeToolName, sealWebhooks, withToolNameRetry, automationWrite } from './persist';
 import { ListAutomationsQuery, AutomationIdParams } from './schema';
+import { toAutomationRecord } from './presenters';
 
 function validBody(ctx: Context): AutomationBody {
   const result = validateAutomationBody(ctx.request.body);

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { prefixedId } from '../../core/ids';
 import type { BatchKind } from '../../core/ingestItems';
-import { failBatchJob, findBatchJob, insertBatchJob, type BatchJobRow } from '../../db/queries/batchJobs';
+import { failBatchJob, findBatchJob, insertBatchJob } from '../../db/queries/batchJobs';
 import { startBatchIngest } from '../../temporal/batchJobs';
 import type { BatchIngestInput } from '../../core/workflowContracts';
 import type { AppDeps } from '../deps';
@@ -10,6 +10,7 @@ import { operatorOf } from '../middleware/authenticate';
 import { inputOf } from '../middleware/validate';
 import { requireTemplate } from './context';
 import { BATCH_LIMITS, JobParams } from './schema';
+import { batchJobRecord } from './presenters';
 
 /**
  * `POST /batch/<kind>`: stores the job with its input, sealed chunk by chunk (core/batchSeal.ts), and starts its
@@ -37,23 +38,10 @@ export async function submitBatchHandler(deps: AppDeps, ctx: Context, kind: Batc
   ctx.body = { success: true, data: { jobId, status: 'queued' } };
 }
 
-function jobView(job: BatchJobRow) {
-  return {
-    id: job.id,
-    type: job.type,
-    status: job.status,
-    progress: job.progress,
-    output: job.output ?? { succeeded: 0, failed: 0, errors: [] },
-    error: job.error,
-    created_at: job.created_at.toISOString(),
-    completed_at: job.completed_at ? job.completed_at.toISOString() : null,
-  };
-}
-
 /** `GET /batch/jobs/:jobId`, scoped to the caller's operator (another operator's job is 404). */
 export async function getBatchJobHandler(deps: AppDeps, ctx: Context): Promise<void> {
   const { params } = inputOf(ctx, { params: JobParams });
   const job = await findBatchJob(deps.db, operatorOf(ctx), params.jobId);
   if (!job) throw new AppError(404, 'NOT_FOUND', `No batch job ${params.jobId}`);
-  ctx.body = { success: true, data: jobView(job) };
+  ctx.body = { success: true, data: batchJobRecord(job) };
 }

@@ -1,8 +1,6 @@
 import type { Context } from 'koa';
 import { prepareItem, writeItem } from '../../commands/ingest';
-import { openPii } from '../../core/pii';
 import { eraseEntity } from '../../db/ingest/erasure';
-import type { EntityRow } from '../../db/queries/entities';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { operatorOf } from '../middleware/authenticate';
@@ -10,6 +8,7 @@ import { inputOf } from '../middleware/validate';
 import { itemErrorToAppError, requireEntity, requireTemplate } from './context';
 import { idempotencyKeyOf, withIdempotency } from './idempotency';
 import { EntityBody, ExternalIdParams } from './schema';
+import { entityRecord } from './presenters';
 
 /** `POST /entities`: create-or-update; 201 `created`, 200 `updated`, 200 `duplicate` for a repeated Idempotency-Key. */
 export async function upsertEntityHandler(deps: AppDeps, ctx: Context): Promise<void> {
@@ -32,22 +31,11 @@ export async function upsertEntityHandler(deps: AppDeps, ctx: Context): Promise<
   ctx.body = result.body;
 }
 
-function entityView(deps: AppDeps, entity: EntityRow) {
-  return {
-    id: entity.id,
-    externalId: entity.external_id,
-    entityType: entity.entity_type,
-    data: entity.deleted_at ? { _deleted: true } : openPii(deps.keyring, entity.operator_id, entity.external_id, entity.data),
-    created_at: entity.created_at.toISOString(),
-    updated_at: entity.updated_at.toISOString(),
-  };
-}
-
 /** `GET /entities/:externalId`: the one read that decrypts PII. */
 export async function getEntityHandler(deps: AppDeps, ctx: Context): Promise<void> {
   const { params } = inputOf(ctx, { params: ExternalIdParams });
   const entity = await requireEntity(deps, operatorOf(ctx), params.externalId);
-  ctx.body = { success: true, data: entityView(deps, entity) };
+  ctx.body = { success: true, data: entityRecord(deps.keyring, entity) };
 }
 
 /** `DELETE /entities/:externalId`: soft erasure (spec 3.4); idempotent. */

@@ -1,3 +1,7 @@
+import type { Keyring } from '../../core/crypto';
+import { openPii } from '../../core/pii';
+import type { BatchJobRow } from '../../db/queries/batchJobs';
+import type { EntityRow, StateRow } from '../../db/queries/entities';
 import type { OperatorSettings } from '../../db/queries/settings';
 import type { TemplateRow } from '../../db/queries/templates';
 
@@ -17,5 +21,38 @@ export function settingsRecord(settings: OperatorSettings) {
     dataRetentionDays: settings.dataRetentionDays,
     retentionPolicy: settings.retentionPolicy,
     reportingCurrency: settings.reportingCurrency,
+  };
+}
+
+/** An entity as `GET /entities/:externalId` shows it: personal fields opened (the one read that decrypts), or `_deleted` once erased. */
+export function entityRecord(keyring: Keyring, entity: EntityRow) {
+  return {
+    id: entity.id,
+    externalId: entity.external_id,
+    entityType: entity.entity_type,
+    data: entity.deleted_at ? { _deleted: true } : openPii(keyring, entity.operator_id, entity.external_id, entity.data),
+    created_at: entity.created_at.toISOString(),
+    updated_at: entity.updated_at.toISOString(),
+  };
+}
+
+/** One state value of an entity. */
+export const stateRecord = (row: Pick<StateRow, 'state_key' | 'value' | 'updated_at'>) => ({
+  state_key: row.state_key,
+  value: row.value,
+  updated_at: new Date(row.updated_at).toISOString(),
+});
+
+/** A batch job with its progress and, once done, its output. */
+export function batchJobRecord(job: BatchJobRow) {
+  return {
+    id: job.id,
+    type: job.type,
+    status: job.status,
+    progress: job.progress,
+    output: job.output ?? { succeeded: 0, failed: 0, errors: [] },
+    error: job.error,
+    created_at: job.created_at.toISOString(),
+    completed_at: job.completed_at ? job.completed_at.toISOString() : null,
   };
 }

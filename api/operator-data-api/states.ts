@@ -7,12 +7,7 @@ import { operatorOf } from '../middleware/authenticate';
 import { inputOf } from '../middleware/validate';
 import { itemErrorToAppError, requireEntity, requireTemplate } from './context';
 import { ExternalIdParams, StateParams } from './schema';
-
-const stateView = (row: Pick<StateRow, 'state_key' | 'value' | 'updated_at'>) => ({
-  state_key: row.state_key,
-  value: row.value,
-  updated_at: new Date(row.updated_at).toISOString(),
-});
+import { stateRecord } from './presenters';
 
 /** The body is `{ value: x }` (exactly that one field) or the value itself. */
 function valueOf(body: unknown): unknown {
@@ -36,14 +31,14 @@ export async function putStateHandler(deps: AppDeps, ctx: Context): Promise<void
   if (!prepared.ok) throw itemErrorToAppError(prepared.error);
   const outcome = await deps.db.transaction((trx) => writeItem('states', trx, operatorId, prepared.write));
   if (!outcome.ok) throw itemErrorToAppError(outcome.error);
-  ctx.body = { success: true, data: stateView(outcome.row as unknown as StateRow) };
+  ctx.body = { success: true, data: stateRecord(outcome.row as unknown as StateRow) };
 }
 
 export async function listStatesHandler(deps: AppDeps, ctx: Context): Promise<void> {
   const { params } = inputOf(ctx, { params: ExternalIdParams });
   const operatorId = operatorOf(ctx);
   const entity = await requireEntity(deps, operatorId, params.externalId);
-  ctx.body = { success: true, data: (await listStates(deps.db, operatorId, entity.id)).map(stateView) };
+  ctx.body = { success: true, data: (await listStates(deps.db, operatorId, entity.id)).map(stateRecord) };
 }
 
 export async function getStateHandler(deps: AppDeps, ctx: Context): Promise<void> {
@@ -52,5 +47,5 @@ export async function getStateHandler(deps: AppDeps, ctx: Context): Promise<void
   const entity = await requireEntity(deps, operatorId, params.externalId);
   const state = await findState(deps.db, operatorId, entity.id, params.key);
   if (!state) throw new AppError(404, 'NOT_FOUND', `No state ${params.key} for entity ${params.externalId}`);
-  ctx.body = { success: true, data: stateView(state) };
+  ctx.body = { success: true, data: stateRecord(state) };
 }

@@ -35,23 +35,6 @@ export interface AutomationWrite {
 
 const live = (db: Runner, operatorId: string) => db<AutomationRow>('workflows').where({ operator_id: operatorId }).whereNull('deleted_at');
 
-/** The API record of a workflow (DESIGN.md "Workflows"). */
-export function toAutomationRecord(row: AutomationRow) {
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    active: row.active,
-    mcp_exposed: row.mcp_exposed,
-    mcp_tool_name: row.mcp_tool_name,
-    version: row.version,
-    nodes: row.nodes,
-    edges: row.edges,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-  };
-}
-
 export async function findAutomation(db: Runner, operatorId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<AutomationRow | undefined> {
   const query = live(db, operatorId).where({ id }).first();
   return options.forUpdate ? query.forUpdate() : query;
