@@ -30,7 +30,11 @@ export function createEmailActivities({ db, config, logger, keyring }: { db: Db;
       try {
         token = keyring.decrypt(input.sealedToken, inviteTokenContext(input.operatorId, input.inviteId));
       } catch {
-        throw ApplicationFailure.create({ nonRetryable: true, type: 'TOKEN_UNREADABLE', message: 'The sealed invite token cannot be opened with this keyring' });
+        throw ApplicationFailure.create({
+          nonRetryable: true,
+          type: 'TOKEN_UNREADABLE',
+          message: 'The sealed invite token cannot be opened with this keyring',
+        });
       }
       const invite = await findInviteWithOrganisation(db, input.operatorId, input.inviteId);
       if (!invite || invite.status !== 'pending') return { delivery: 'skipped', reason: 'invite_no_longer_pending' };

@@ -32,7 +32,11 @@ export function createIngestActivities({ db, keyring }: { db: Db; keyring: Keyri
         if (!(await claimChunk(trx, input.jobId, input.chunkIndex))) return { succeeded: 0, failed: 0, alreadyDone: true };
         const settings = await getSettings(trx as unknown as Db, input.operatorId);
         if (!settings.templateSchema) {
-          throw ApplicationFailure.create({ nonRetryable: true, type: 'TEMPLATE_NOT_CONFIGURED', message: 'No template configured; set it with PUT /settings' });
+          throw ApplicationFailure.create({
+            nonRetryable: true,
+            type: 'TEMPLATE_NOT_CONFIGURED',
+            message: 'No template configured; set it with PUT /settings',
+          });
         }
         const baseIndex = input.chunkIndex * input.chunkSize;
         const items = await loadChunkItems(trx, keyring, input.operatorId, input.jobId, baseIndex, input.chunkSize);

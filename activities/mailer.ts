@@ -54,7 +54,10 @@ export function createMailer({ config, logger }: { config: Config; logger: Logge
         await mkdir(mailDir, { recursive: true, mode: 0o700 });
         const file = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.txt`;
         await writeFile(path.join(mailDir, file), fileContent(config.SMTP_FROM, message), { mode: 0o600 });
-        logger.info({ recipientDomain: recipientDomain(message.to), mailFile: path.join(mailDir, file) }, 'SMTP_URL is not set: email written to the mail folder');
+        logger.info(
+          { recipientDomain: recipientDomain(message.to), mailFile: path.join(mailDir, file) },
+          'SMTP_URL is not set: email written to the mail folder',
+        );
         return { delivery: 'file', file };
       }
       try {

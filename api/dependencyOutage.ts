@@ -11,7 +11,8 @@ const PG_UNAVAILABLE = /^(08...|57P0[123]|53300)$/;
 /** gRPC status codes UNAVAILABLE and DEADLINE_EXCEEDED: the Temporal server cannot be reached or did not answer in time. */
 const GRPC_UNAVAILABLE = new Set([14, 4]);
 /** pg's and knex's own wording when a connection ends or cannot be had; they carry no code. */
-const DRIVER_TEXT = /(Connection terminated|Client has encountered a connection error|Knex: Timeout acquiring a connection|timeout exceeded when trying to connect)/;
+const DRIVER_TEXT =
+  /(Connection terminated|Client has encountered a connection error|Knex: Timeout acquiring a connection|timeout exceeded when trying to connect)/;
 
 /**
  * Whether an error (or any error in its `cause` chain, an AppError's `options.cause` included) means PostgreSQL or Temporal is unreachable right now,
@@ -19,7 +20,8 @@ const DRIVER_TEXT = /(Connection terminated|Client has encountered a connection 
  */
 export function isDependencyOutage(error: unknown): boolean {
   // Duck-typed rather than `instanceof Error`: errors made by Node's own modules belong to another realm under jest.
-  let current = error as { code?: unknown; name?: unknown; message?: unknown; details?: unknown; cause?: unknown; options?: { cause?: unknown } } | null | undefined;
+  let current = error as
+    { code?: unknown; name?: unknown; message?: unknown; details?: unknown; cause?: unknown; options?: { cause?: unknown } } | null | undefined;
   for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth += 1) {
     const { code, name, message } = current;
     if (typeof code === 'string' && (NETWORK_CODES.has(code) || PG_UNAVAILABLE.test(code))) return true;

@@ -38,12 +38,15 @@ async function seed(stack: Awaited<ReturnType<typeof startBenchStack>>, operator
 }
 
 async function p50(url: string, key: string, path: string, expectViews: boolean): Promise<number> {
-  const run = await measure(async () => {
-    const response = await fetch(`${url}/analytics-api/analytics${path}`, { headers: { authorization: `Bearer ${key}` } });
-    const body = (await response.json()) as { data: { refreshed_at: string | null } };
-    if (response.status !== 200) throw new Error(`${path}: HTTP ${response.status}`);
-    if ((body.data.refreshed_at !== null) !== expectViews) throw new Error(`${path}: answered by the wrong path`);
-  }, { count: REQUESTS, concurrency: CONCURRENCY, timeLimitMs: 300_000 });
+  const run = await measure(
+    async () => {
+      const response = await fetch(`${url}/analytics-api/analytics${path}`, { headers: { authorization: `Bearer ${key}` } });
+      const body = (await response.json()) as { data: { refreshed_at: string | null } };
+      if (response.status !== 200) throw new Error(`${path}: HTTP ${response.status}`);
+      if ((body.data.refreshed_at !== null) !== expectViews) throw new Error(`${path}: answered by the wrong path`);
+    },
+    { count: REQUESTS, concurrency: CONCURRENCY, timeLimitMs: 300_000 },
+  );
   return percentile(run.latencies, 50);
 }
 
@@ -72,7 +75,11 @@ async function main(): Promise<void> {
 
     say('');
     say(`${EVENTS} events, ${PLAYERS} players; ${REQUESTS} requests per path, ${CONCURRENCY} concurrent; refresh took ${fmt(refreshSeconds, 2)} s`);
-    PATHS.forEach((path, index) => say(`${path.padEnd(36)} raw p50 ${fmt(raw[index]!).padStart(8)} ms   views p50 ${fmt(views[index]!).padStart(7)} ms   speed-up ×${fmt(raw[index]! / views[index]!, 1)}`));
+    PATHS.forEach((path, index) =>
+      say(
+        `${path.padEnd(36)} raw p50 ${fmt(raw[index]!).padStart(8)} ms   views p50 ${fmt(views[index]!).padStart(7)} ms   speed-up ×${fmt(raw[index]! / views[index]!, 1)}`,
+      ),
+    );
   } finally {
     await stack.stop();
   }

@@ -64,14 +64,25 @@ async function main(): Promise<void> {
     const { apiKey } = await benchOperator(url);
     await post(url, '/operator-data-api/settings', { templateId: IGAMING_TEMPLATE_ID, reportingCurrency: 'EUR' }, apiKey, 'PUT');
     await post(url, '/operator-data-api/entities', { externalId: 'p-1', entityType: 'player', data: { country: 'MT' } }, apiKey);
-    const workflow = await post(url, '/workflows-api/workflows', {
-      name: 'Bench deposit flag', description: 'One action per transaction event', active: true,
-      nodes: [
-        { id: 'start', type: 'trigger.event', params: { event: 'entity_event.transaction' } },
-        { id: 'flag', type: 'action.set_state', params: { externalId: '{{ trigger.entity.externalId }}', key: 'risk_score', value: '{{ trigger.data.amount / 100 }}' } },
-      ],
-      edges: [{ from: 'start', to: 'flag' }],
-    }, apiKey);
+    const workflow = await post(
+      url,
+      '/workflows-api/workflows',
+      {
+        name: 'Bench deposit flag',
+        description: 'One action per transaction event',
+        active: true,
+        nodes: [
+          { id: 'start', type: 'trigger.event', params: { event: 'entity_event.transaction' } },
+          {
+            id: 'flag',
+            type: 'action.set_state',
+            params: { externalId: '{{ trigger.entity.externalId }}', key: 'risk_score', value: '{{ trigger.data.amount / 100 }}' },
+          },
+        ],
+        edges: [{ from: 'start', to: 'flag' }],
+      },
+      apiKey,
+    );
     const workflowId = workflow.data.id as string;
 
     let sequence = 0;
@@ -79,7 +90,12 @@ async function main(): Promise<void> {
     const writeEvent = async () => {
       const reference = `bench-${++sequence}`;
       const writtenAt = Date.now();
-      await post(url, '/operator-data-api/entities/p-1/events', { eventType: 'transaction', data: { type: 'deposit', amount: 100 + sequence, currency: 'EUR', reference } }, apiKey);
+      await post(
+        url,
+        '/operator-data-api/entities/p-1/events',
+        { eventType: 'transaction', data: { type: 'deposit', amount: 100 + sequence, currency: 'EUR', reference } },
+        apiKey,
+      );
       return { reference, writtenAt };
     };
     const eventToRun = async (): Promise<number> => {
@@ -93,17 +109,27 @@ async function main(): Promise<void> {
     for (let n = 0; n < 20; n += 1) await eventToRun();
 
     say('measuring…');
-    const quiet = row('bare, 200 ms apart', (await measure(bareWorkflow, { count: BARE_RUNS, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS, gapMs: 200 })).latencies);
+    const quiet = row(
+      'bare, 200 ms apart',
+      (await measure(bareWorkflow, { count: BARE_RUNS, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS, gapMs: 200 })).latencies,
+    );
     const bare = row('bare, back to back', (await measure(bareWorkflow, { count: BARE_RUNS, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS })).latencies);
 
-    const meter = cpuMeter({ node: { pid: stack.pids.node, tree: false }, postgres: { pid: stack.pids.postgres, tree: true }, temporal: { pid: stack.pids.temporal, tree: true } });
+    const meter = cpuMeter({
+      node: { pid: stack.pids.node, tree: false },
+      postgres: { pid: stack.pids.postgres, tree: true },
+      temporal: { pid: stack.pids.temporal, tree: true },
+    });
     const profiling = await startProfile();
     const sequential: number[] = [];
     const sequentialDeadline = Date.now() + PHASE_TIME_LIMIT_MS;
     while (sequential.length < SEQUENTIAL_EVENTS && Date.now() < sequentialDeadline) sequential.push(await eventToRun());
     const profile = await profiling.stop('workflows-event-to-run', sequential.length);
     const cpu = meter.perOperation(sequential.length);
-    const oneAtATime = row('event → run, one at a time', sequential.sort((a, b) => a - b));
+    const oneAtATime = row(
+      'event → run, one at a time',
+      sequential.sort((a, b) => a - b),
+    );
 
     // Open loop: events written at a steady rate without waiting for their runs, then every run looked up.
     const written: Array<{ reference: string; writtenAt: number }> = [];
@@ -113,7 +139,10 @@ async function main(): Promise<void> {
       written.push(await writeEvent());
     }
     const paced = await Promise.all(written.map(async ({ reference, writtenAt }) => (await waitCompleted(db, workflowId, reference)).getTime() - writtenAt));
-    const atRate = row(`event → run, ${PACED_PER_SECOND}/s`, paced.sort((a, b) => a - b));
+    const atRate = row(
+      `event → run, ${PACED_PER_SECOND}/s`,
+      paced.sort((a, b) => a - b),
+    );
 
     say('');
     say(`${'case'.padEnd(28)} ${'count'.padStart(6)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)}`);
@@ -121,11 +150,15 @@ async function main(): Promise<void> {
       say(`${line.name.padEnd(28)} ${String(line.count).padStart(6)} ${line.p50.toFixed(2).padStart(8)} ${line.p95.toFixed(2).padStart(8)}`);
     }
     say('');
-    say(`ratio event → run / quiet bare: one at a time p50 ${(oneAtATime.p50 / quiet.p50).toFixed(2)}, ${PACED_PER_SECOND}/s p50 ${(atRate.p50 / quiet.p50).toFixed(2)}`);
+    say(
+      `ratio event → run / quiet bare: one at a time p50 ${(oneAtATime.p50 / quiet.p50).toFixed(2)}, ${PACED_PER_SECOND}/s p50 ${(atRate.p50 / quiet.p50).toFixed(2)}`,
+    );
     say(`ratio event → run / back-to-back bare: one at a time p50 ${(oneAtATime.p50 / bare.p50).toFixed(2)}, p95 ${(oneAtATime.p95 / bare.p95).toFixed(2)}`);
     say(`CPU per event → run, one at a time (the 5 ms completion polling included): ${formatCpu(cpu)}`);
     say(`profiled (one at a time): ${profile}`);
-    say('(event → run: from the start of the event POST to the run’s completed_at; bare: the diagnostics workflow, one normal activity, started and awaited through temporal/)');
+    say(
+      '(event → run: from the start of the event POST to the run’s completed_at; bare: the diagnostics workflow, one normal activity, started and awaited through temporal/)',
+    );
   } finally {
     await stack.stop();
   }

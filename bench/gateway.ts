@@ -41,12 +41,29 @@ async function main(): Promise<void> {
   try {
     const { deps } = stack;
     const { apiKey: key } = await benchOperator(stack.url);
-    const connector = await post(stack.url, '/connections-api/connectors', { name: 'Bench KYC', provider: 'bench', openapi: supplierDocument(supplier.url), schemaMap: { playerId: 'player_ref', status: 'kyc_state' } }, key);
-    const conn = await post(stack.url, '/connections-api/connections', { connectorId: connector.data.id, name: 'bench', credentials: { apiKey: SUPPLIER_KEY } }, key);
-    const json = (body: unknown, token?: string) => ({ method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+    const connector = await post(
+      stack.url,
+      '/connections-api/connectors',
+      { name: 'Bench KYC', provider: 'bench', openapi: supplierDocument(supplier.url), schemaMap: { playerId: 'player_ref', status: 'kyc_state' } },
+      key,
+    );
+    const conn = await post(
+      stack.url,
+      '/connections-api/connections',
+      { connectorId: connector.data.id, name: 'bench', credentials: { apiKey: SUPPLIER_KEY } },
+      key,
+    );
+    const json = (body: unknown, token?: string) => ({
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
     const api = { url: stack.url };
 
-    const direct = () => expectOk(fetch(`${supplier.url}/players/p-1/kyc`, { headers: { 'x-api-key': SUPPLIER_KEY, accept: 'application/json' } }), 'direct').then(() => undefined);
+    const direct = () =>
+      expectOk(fetch(`${supplier.url}/players/p-1/kyc`, { headers: { 'x-api-key': SUPPLIER_KEY, accept: 'application/json' } }), 'direct').then(
+        () => undefined,
+      );
     const gatewayCall = (operation: string) => () =>
       expectOk(fetch(`${api.url}/gateway`, json({ connectionId: conn.data.id, operation, params: { playerId: 'p-1' } }, key)), 'gateway').then((body) => {
         if (body.data.status !== 'approved') throw new Error('gateway answered without translation');
@@ -64,7 +81,11 @@ async function main(): Promise<void> {
     const gatewayPost = report('gateway POST', await measure(gatewayCall('verification.start'), SEQUENTIAL_SLOW_PATH_REQUESTS, 1));
     const bare = report('bare workflow+activity', await measure(bareWorkflow, SEQUENTIAL_SLOW_PATH_REQUESTS, 1));
     const directConc = report(`direct GET x${CONCURRENCY}`, await measure(direct, CONCURRENT_REQUESTS, CONCURRENCY));
-    const meter = cpuMeter({ node: { pid: stack.pids.node, tree: false }, postgres: { pid: stack.pids.postgres, tree: true }, temporal: { pid: stack.pids.temporal, tree: true } });
+    const meter = cpuMeter({
+      node: { pid: stack.pids.node, tree: false },
+      postgres: { pid: stack.pids.postgres, tree: true },
+      temporal: { pid: stack.pids.temporal, tree: true },
+    });
     const gatewayConc = report(`gateway GET x${CONCURRENCY}`, await measure(gatewayCall('kyc.status'), CONCURRENT_REQUESTS, CONCURRENCY));
     const cpu = meter.perOperation(gatewayConc.count);
     const profiling = await startProfile();
@@ -74,14 +95,19 @@ async function main(): Promise<void> {
     say('');
     say(`${'case'.padEnd(26)} ${'requests'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'req/s'.padStart(8)}`);
     for (const row of [directSeq, gatewaySeq, gatewayPost, bare, directConc, gatewayConc]) {
-      say(`${row.name.padEnd(26)} ${String(row.count).padStart(8)} ${row.p50.toFixed(2).padStart(8)} ${row.p99.toFixed(2).padStart(8)} ${row.rps.toFixed(0).padStart(8)}`);
+      say(
+        `${row.name.padEnd(26)} ${String(row.count).padStart(8)} ${row.p50.toFixed(2).padStart(8)} ${row.p99.toFixed(2).padStart(8)} ${row.rps.toFixed(0).padStart(8)}`,
+      );
     }
-    const added = (gateway: typeof directSeq, baseline: typeof directSeq) => `p50 +${(gateway.p50 - baseline.p50).toFixed(2)} ms, p99 +${(gateway.p99 - baseline.p99).toFixed(2)} ms`;
+    const added = (gateway: typeof directSeq, baseline: typeof directSeq) =>
+      `p50 +${(gateway.p50 - baseline.p50).toFixed(2)} ms, p99 +${(gateway.p99 - baseline.p99).toFixed(2)} ms`;
     say('');
     say(`added latency, sequential GET:   ${added(gatewaySeq, directSeq)}`);
     say(`added latency, sequential POST:  ${added(gatewayPost, directSeq)}`);
     say(`added latency, ${CONCURRENCY} concurrent GET: ${added(gatewayConc, directConc)}`);
-    say(`throughput, ${CONCURRENCY} concurrent: gateway ${gatewayConc.rps.toFixed(0)} req/s = ${((gatewayConc.rps / directConc.rps) * 100).toFixed(1)}% of direct`);
+    say(
+      `throughput, ${CONCURRENCY} concurrent: gateway ${gatewayConc.rps.toFixed(0)} req/s = ${((gatewayConc.rps / directConc.rps) * 100).toFixed(1)}% of direct`,
+    );
     say(`CPU per gateway call at ${CONCURRENCY} concurrent: ${formatCpu(cpu)}`);
     say(`profiled round: ${profile}`);
     say('(bare workflow+activity: one Temporal workflow with one normal activity, the floor for any call routed through the server;');

@@ -72,7 +72,9 @@ const merge = (rounds: Round[]) => {
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
   const count = rounds.reduce((sum, round) => sum + round.requests, 0);
   const seconds = rounds.reduce((sum, round) => sum + round.seconds, 0);
-  const cpu = Object.fromEntries(Object.keys(rounds[0]?.cpu ?? {}).map((name) => [name, rounds.reduce((sum, round) => sum + (round.cpu[name] ?? 0), 0) / rounds.length]));
+  const cpu = Object.fromEntries(
+    Object.keys(rounds[0]?.cpu ?? {}).map((name) => [name, rounds.reduce((sum, round) => sum + (round.cpu[name] ?? 0), 0) / rounds.length]),
+  );
   return { rps: count / seconds, p50: median(rounds.map((round) => round.p50)), p99: median(rounds.map((round) => round.p99)), count, cpu };
 };
 
@@ -96,7 +98,9 @@ async function main(): Promise<void> {
 
     say(`(a) ${BATCHES} batches × ${BATCH_SIZE} events through HTTP and Temporal…`);
     const startedA = performance.now();
-    const jobIds = await Promise.all(batches.map(async (batch) => (await post(stack.url, '/operator-data-api/batch/events', batch, apiKey)).data.jobId as string));
+    const jobIds = await Promise.all(
+      batches.map(async (batch) => (await post(stack.url, '/operator-data-api/batch/events', batch, apiKey)).data.jobId as string),
+    );
     const submitSeconds = (performance.now() - startedA) / 1000;
     await waitForJobs(stack.url, apiKey, jobIds);
     const secondsA = (performance.now() - startedA) / 1000;
@@ -106,9 +110,15 @@ async function main(): Promise<void> {
     const entityOf = new Map<string, string>(ids.map((row: { id: string; external_id: string }) => [row.external_id, row.id]));
     const startedB = performance.now();
     for (const batch of batches) {
-      await stack.db('entity_events').insert(batch.map((event) => ({
-        id: `eev_${randomBytes(16).toString('hex')}`, operator_id: operatorId, entity_id: entityOf.get(event.externalId), event_type: event.eventType, data: JSON.stringify(event.data),
-      })));
+      await stack.db('entity_events').insert(
+        batch.map((event) => ({
+          id: `eev_${randomBytes(16).toString('hex')}`,
+          operator_id: operatorId,
+          entity_id: entityOf.get(event.externalId),
+          event_type: event.eventType,
+          data: JSON.stringify(event.data),
+        })),
+      );
     }
     const secondsB = (performance.now() - startedB) / 1000;
 
@@ -145,7 +155,9 @@ async function main(): Promise<void> {
     say(`(d) bare Koa + one pg INSERT:      ${fmt(floor.rps, 0)} req/s, p50 ${fmt(floor.p50)} ms, p99 ${fmt(floor.p99)} ms (${floor.count} requests)`);
     const pairRatios = apiRounds.map((round, i) => round.rps / (bareRounds[i]?.rps ?? NaN)).sort((a, b) => a - b);
     const medianRatio = pairRatios[Math.floor(pairRatios.length / 2)] ?? NaN;
-    say(`    ratio c/d = ${fmt(medianRatio, 2)}, the median of ${ROUNDS} adjacent pairs (${pairRatios.map((ratio) => fmt(ratio, 2)).join(', ')}) (target ≥ 0.5, goal 0.7)`);
+    say(
+      `    ratio c/d = ${fmt(medianRatio, 2)}, the median of ${ROUNDS} adjacent pairs (${pairRatios.map((ratio) => fmt(ratio, 2)).join(', ')}) (target ≥ 0.5, goal 0.7)`,
+    );
     say(`    API p99/p50 = ${fmt(api.p99 / api.p50, 1)}  (target ≤ 3)`);
     say(`    CPU per request — API: ${formatCpu(api.cpu)}; bare: ${formatCpu(floor.cpu)}`);
     say(`    profiled rounds — API: ${profile}`);

@@ -31,7 +31,14 @@ async function startTarget(): Promise<{ url: string; close(): Promise<void> }> {
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
 }
 
 function row(name: string, phase: Measured) {
@@ -48,20 +55,37 @@ async function main(): Promise<void> {
     const { operatorId, accessToken } = await benchOperator(url);
     const key = await post(url, '/api-keys', { operatorId, label: 'mcp bench' }, accessToken);
     await post(url, `/api-keys/${key.data.id}/mcp`, { mcp_enabled: true }, accessToken, 'PATCH');
-    const workflow = await post(url, '/workflows-api/workflows', {
-      name: 'Bench ping', description: 'One HTTP request', active: true, mcp_exposed: true,
-      nodes: [
-        { id: 'start', type: 'trigger.manual', params: { inputSchema: { type: 'object', properties: { playerId: { type: 'string' } }, required: ['playerId'] } } },
-        { id: 'ping', type: 'action.http_request', params: { method: 'GET', url: `${target.url}/ping?player={{ trigger.playerId }}` } },
-      ],
-      edges: [{ from: 'start', to: 'ping' }],
-    }, accessToken);
+    const workflow = await post(
+      url,
+      '/workflows-api/workflows',
+      {
+        name: 'Bench ping',
+        description: 'One HTTP request',
+        active: true,
+        mcp_exposed: true,
+        nodes: [
+          {
+            id: 'start',
+            type: 'trigger.manual',
+            params: { inputSchema: { type: 'object', properties: { playerId: { type: 'string' } }, required: ['playerId'] } },
+          },
+          { id: 'ping', type: 'action.http_request', params: { method: 'GET', url: `${target.url}/ping?player={{ trigger.playerId }}` } },
+        ],
+        edges: [{ from: 'start', to: 'ping' }],
+      },
+      accessToken,
+    );
     const toolName = workflow.data.mcp_tool_name as string;
     const apiKey = key.data.key as string;
 
     let id = 0;
     const toolCall = async () => {
-      const answer = await post(url, '/mcp-server', { jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: toolName, arguments: { playerId: 'p-1' } } }, apiKey);
+      const answer = await post(
+        url,
+        '/mcp-server',
+        { jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: toolName, arguments: { playerId: 'p-1' } } },
+        apiKey,
+      );
       if (answer.result?.isError !== false) throw new Error(`tools/call failed: ${JSON.stringify(answer).slice(0, 300)}`);
     };
     const bareWorkflow = bareWorkflowRoundTrip(deps);
@@ -72,14 +96,28 @@ async function main(): Promise<void> {
     say('measuring…');
     const sequential = { count: CALLS, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS };
     const quiet = row(`bare, ${QUIET_GAP_MS} ms apart`, await measure(bareWorkflow, { ...sequential, gapMs: QUIET_GAP_MS }));
-    const bareMeter = cpuMeter({ node: { pid: stack.pids.node, tree: false }, postgres: { pid: stack.pids.postgres, tree: true }, temporal: { pid: stack.pids.temporal, tree: true } });
+    const bareMeter = cpuMeter({
+      node: { pid: stack.pids.node, tree: false },
+      postgres: { pid: stack.pids.postgres, tree: true },
+      temporal: { pid: stack.pids.temporal, tree: true },
+    });
     const bare = row('bare, back to back', await measure(bareWorkflow, sequential));
     const bareCpu = bareMeter.perOperation(bare.count);
-    const meter = cpuMeter({ node: { pid: stack.pids.node, tree: false }, postgres: { pid: stack.pids.postgres, tree: true }, temporal: { pid: stack.pids.temporal, tree: true } });
+    const meter = cpuMeter({
+      node: { pid: stack.pids.node, tree: false },
+      postgres: { pid: stack.pids.postgres, tree: true },
+      temporal: { pid: stack.pids.temporal, tree: true },
+    });
     const mcp = row('MCP tools/call', await measure(toolCall, sequential));
     const cpu = meter.perOperation(mcp.count);
-    const bareConc = row(`bare x${CONCURRENCY}`, await measure(bareWorkflow, { count: CONCURRENT_CALLS, concurrency: CONCURRENCY, timeLimitMs: PHASE_TIME_LIMIT_MS }));
-    const mcpConc = row(`tools/call x${CONCURRENCY}`, await measure(toolCall, { count: CONCURRENT_CALLS, concurrency: CONCURRENCY, timeLimitMs: PHASE_TIME_LIMIT_MS }));
+    const bareConc = row(
+      `bare x${CONCURRENCY}`,
+      await measure(bareWorkflow, { count: CONCURRENT_CALLS, concurrency: CONCURRENCY, timeLimitMs: PHASE_TIME_LIMIT_MS }),
+    );
+    const mcpConc = row(
+      `tools/call x${CONCURRENCY}`,
+      await measure(toolCall, { count: CONCURRENT_CALLS, concurrency: CONCURRENCY, timeLimitMs: PHASE_TIME_LIMIT_MS }),
+    );
     const profiling = await startProfile();
     const profiled = await measure(toolCall, { count: CALLS / 2, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS });
     const profile = await profiling.stop('mcp-tools-call', profiled.latencies.length);
@@ -87,11 +125,17 @@ async function main(): Promise<void> {
     say('');
     say(`${'case'.padEnd(24)} ${'calls'.padStart(6)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'calls/s'.padStart(8)}`);
     for (const line of [quiet, bare, mcp, bareConc, mcpConc]) {
-      say(`${line.name.padEnd(24)} ${String(line.count).padStart(6)} ${line.p50.toFixed(2).padStart(8)} ${line.p95.toFixed(2).padStart(8)} ${line.rps.toFixed(1).padStart(8)}`);
+      say(
+        `${line.name.padEnd(24)} ${String(line.count).padStart(6)} ${line.p50.toFixed(2).padStart(8)} ${line.p95.toFixed(2).padStart(8)} ${line.rps.toFixed(1).padStart(8)}`,
+      );
     }
     say('');
-    say(`ratio tools/call / quiet bare: sequential p50 ${(mcp.p50 / quiet.p50).toFixed(2)}, ${CONCURRENCY} concurrent p50 ${(mcpConc.p50 / quiet.p50).toFixed(2)} (target ≤ 1.5)`);
-    say(`ratio tools/call / back-to-back bare: sequential p50 ${(mcp.p50 / bare.p50).toFixed(2)}, ${CONCURRENCY} concurrent p50 ${(mcpConc.p50 / bareConc.p50).toFixed(2)}`);
+    say(
+      `ratio tools/call / quiet bare: sequential p50 ${(mcp.p50 / quiet.p50).toFixed(2)}, ${CONCURRENCY} concurrent p50 ${(mcpConc.p50 / quiet.p50).toFixed(2)} (target ≤ 1.5)`,
+    );
+    say(
+      `ratio tools/call / back-to-back bare: sequential p50 ${(mcp.p50 / bare.p50).toFixed(2)}, ${CONCURRENCY} concurrent p50 ${(mcpConc.p50 / bareConc.p50).toFixed(2)}`,
+    );
     say(`CPU per sequential call — tools/call: ${formatCpu(cpu)}; bare: ${formatCpu(bareCpu)}`);
     say(`profiled round: ${profile}`);
     say('(bare: the diagnostics workflow, one normal activity, started and awaited through temporal/ as the API starts its runs;');

@@ -45,7 +45,10 @@ async function main(): Promise<void> {
   const minutes = Math.round(argument('minutes', 30));
   const scale = argument('scale', 1);
   say('starting PostgreSQL, Temporal, a worker process and an API process…');
-  const stack = await startProcessStack({ GATEWAY_ALLOW_PRIVATE_NETWORKS: 'true', RATE_LIMIT_ANALYTICS_READ: '100000000', RATE_LIMIT_MCP: '100000000' }, (line) => process.stderr.write(`${line}\n`));
+  const stack = await startProcessStack(
+    { GATEWAY_ALLOW_PRIVATE_NETWORKS: 'true', RATE_LIMIT_ANALYTICS_READ: '100000000', RATE_LIMIT_MCP: '100000000' },
+    (line) => process.stderr.write(`${line}\n`),
+  );
   const supplier = await startSupplier();
   const problems: string[] = [];
   let watching = true;
@@ -53,14 +56,19 @@ async function main(): Promise<void> {
     const [apiMetricsPort, workerMetricsPort] = [await freePort(), await freePort()];
     const worker = await stack.spawnWorker({ WORKER_METRICS_PORT: String(workerMetricsPort) });
     const api = await stack.spawnApi({ METRICS_PORT: String(apiMetricsPort) });
-    for (const [name, child] of [['API', api], ['worker', worker]] as const) {
+    for (const [name, child] of [
+      ['API', api],
+      ['worker', worker],
+    ] as const) {
       void child.exited.then((code) => watching && problems.push(`the ${name} process exited (${code ?? 'signal'})`));
     }
     const metricsUrls = [`http://127.0.0.1:${apiMetricsPort}/metrics`, `http://127.0.0.1:${workerMetricsPort}/metrics`] as const;
     const fixtures = await prepareSoak(api.url, supplier.url);
     const jobs: string[] = [];
     const kinds = soakKinds(api.url, fixtures, jobs);
-    say(`soak: ${minutes} min, API pid ${api.pid}, worker pid ${worker.pid}; per second: ${kinds.map((kind) => `${kind.name} ${kind.perSecond * scale}`).join(', ')} (batches of 1,000 events)`);
+    say(
+      `soak: ${minutes} min, API pid ${api.pid}, worker pid ${worker.pid}; per second: ${kinds.map((kind) => `${kind.name} ${kind.perSecond * scale}`).join(', ')} (batches of 1,000 events)`,
+    );
     say(`${'  kind'.padEnd(12)} ${'requests'.padStart(9)} ${'errors'.padStart(6)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}`);
 
     const totals = new Map(kinds.map((kind) => [kind.name, emptyTally()]));
@@ -97,7 +105,8 @@ async function main(): Promise<void> {
         problems.push(`reading /metrics failed: ${(error as Error).message}`);
       }
       const base = rss[BASELINE_MINUTE - 1];
-      const growth = (value: number, from: number | undefined) => (from && minute > BASELINE_MINUTE ? ` (${value >= from ? '+' : ''}${fmt(((value - from) / from) * 100)} % since min ${BASELINE_MINUTE})` : '');
+      const growth = (value: number, from: number | undefined) =>
+        from && minute > BASELINE_MINUTE ? ` (${value >= from ? '+' : ''}${fmt(((value - from) / from) * 100)} % since min ${BASELINE_MINUTE})` : '';
       say(`min ${minute}: RSS API ${fmt(now.api, 0)} MB${growth(now.api, base?.api)}, worker ${fmt(now.worker, 0)} MB${growth(now.worker, base?.worker)}`);
       say(row('all', all));
       for (const { name, tally } of tallies) say(row(name, tally));
@@ -135,7 +144,8 @@ async function main(): Promise<void> {
     const first = rss[0];
     const base = rss[BASELINE_MINUTE - 1];
     const last = rss.at(-1);
-    if (first && last) say(`RSS API ${fmt(first.api, 0)} → ${fmt(last.api, 0)} MB, worker ${fmt(first.worker, 0)} → ${fmt(last.worker, 0)} MB (minute 1 → end)`);
+    if (first && last)
+      say(`RSS API ${fmt(first.api, 0)} → ${fmt(last.api, 0)} MB, worker ${fmt(first.worker, 0)} → ${fmt(last.worker, 0)} MB (minute 1 → end)`);
     if (base && last && minutes > BASELINE_MINUTE) {
       for (const name of ['api', 'worker'] as const) {
         const growth = (last[name] - base[name]) / base[name];

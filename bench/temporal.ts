@@ -36,9 +36,22 @@ interface Stack {
 
 async function startStack(serverDefaults: boolean): Promise<Stack> {
   const binary = await findTemporalCli({ explicitPath: loadConfig().TEMPORAL_CLI_PATH, log: (line) => say(line) });
-  const server = await startTemporalDevServer({ binary, port: await freePort(), namespace: 'default', logLevel: 'error', serverDefaults, log: () => undefined });
+  const server = await startTemporalDevServer({
+    binary,
+    port: await freePort(),
+    namespace: 'default',
+    logLevel: 'error',
+    serverDefaults,
+    log: () => undefined,
+  });
   const native = await NativeConnection.connect({ address: server.address });
-  const worker = await Worker.create({ connection: native, taskQueue: TASK_QUEUE, workflowsPath: require.resolve('./temporal/workflows'), activities, dataConverter });
+  const worker = await Worker.create({
+    connection: native,
+    taskQueue: TASK_QUEUE,
+    workflowsPath: require.resolve('./temporal/workflows'),
+    activities,
+    dataConverter,
+  });
   const grpc = await Connection.connect({ address: server.address });
   return { server, worker, running: worker.run(), native, grpc };
 }
@@ -69,7 +82,12 @@ async function time(name: string, stack: Stack, call: () => Promise<unknown>): P
 }
 
 const start = (client: Client, workflow: typeof oneActivity, eager: boolean) => () =>
-  client.workflow.execute(workflow, { taskQueue: TASK_QUEUE, workflowId: `floor-${Math.random().toString(36).slice(2)}`, args: ['x'], requestEagerStart: eager });
+  client.workflow.execute(workflow, {
+    taskQueue: TASK_QUEUE,
+    workflowId: `floor-${Math.random().toString(36).slice(2)}`,
+    args: ['x'],
+    requestEagerStart: eager,
+  });
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -78,7 +96,9 @@ async function main(): Promise<void> {
   say('dev server with its own defaults…');
   const defaults = await startStack(true);
   try {
-    lines.push(await time('server defaults: workflow + activity', defaults, start(new Client({ connection: defaults.grpc, dataConverter }), oneActivity, false)));
+    lines.push(
+      await time('server defaults: workflow + activity', defaults, start(new Client({ connection: defaults.grpc, dataConverter }), oneActivity, false)),
+    );
   } finally {
     await stopStack(defaults);
   }
@@ -102,7 +122,9 @@ async function main(): Promise<void> {
   say(`${'one call through Temporal'.padEnd(50)} ${'b2b p50'.padStart(8)} ${'b2b p95'.padStart(8)} ${'quiet p50'.padStart(10)} ${'server CPU'.padStart(11)}`);
   for (const line of lines) {
     const [b50, b95, q50] = [percentile(line.backToBack.latencies, 50), percentile(line.backToBack.latencies, 95), percentile(line.quiet.latencies, 50)];
-    say(`${line.name.padEnd(50)} ${b50.toFixed(1).padStart(8)} ${b95.toFixed(1).padStart(8)} ${q50.toFixed(1).padStart(10)} ${line.serverCpuMs.toFixed(1).padStart(8)} ms`);
+    say(
+      `${line.name.padEnd(50)} ${b50.toFixed(1).padStart(8)} ${b95.toFixed(1).padStart(8)} ${q50.toFixed(1).padStart(10)} ${line.serverCpuMs.toFixed(1).padStart(8)} ms`,
+    );
   }
   say('');
   say(`(ms; back to back: ${CALLS} calls one after another; quiet: ${CALLS / 2} calls, each ${QUIET_GAP_MS} ms after the last; server CPU: the dev server's`);

@@ -14,8 +14,14 @@ export const apiKills: Scenario = async (context) => {
   await post(context.api.url, '/operator-data-api/entities', { entityType: 'player', externalId: 'chaos-api', data: {} }, key);
   const port = new URL(context.api.url).port;
   const traffic = startEventTraffic({
-    url: () => context.api.url, key, externalId: 'chaos-api', eventType: 'bonus', data: (ref) => ({ bonus_id: ref }),
-    prefix: 'api', clients: context.short ? 8 : 16, retryPauseMs: 50,
+    url: () => context.api.url,
+    key,
+    externalId: 'chaos-api',
+    eventType: 'bonus',
+    data: (ref) => ({ bonus_id: ref }),
+    prefix: 'api',
+    clients: context.short ? 8 : 16,
+    retryPauseMs: 50,
   });
   let worstRecoveryMs = 0;
   for (let kill = 0; kill < kills; kill += 1) {
@@ -31,7 +37,16 @@ export const apiKills: Scenario = async (context) => {
   const counts = await storedCounts(context.db, operatorId, 'bonus_id', traffic.acked);
   const failures = [...traffic.problems];
   if (counts.unacknowledged > 0) failures.push(`${counts.unacknowledged} stored events were never acknowledged`);
-  return result(`API SIGKILL during ingest x${kills}`, {
-    sent: traffic.sent.size, stored: counts.stored, lost: counts.lost, duplicated: counts.duplicated, fiveXx: traffic.fiveXx, recoveryMs: worstRecoveryMs,
-  }, failures);
+  return result(
+    `API SIGKILL during ingest x${kills}`,
+    {
+      sent: traffic.sent.size,
+      stored: counts.stored,
+      lost: counts.lost,
+      duplicated: counts.duplicated,
+      fiveXx: traffic.fiveXx,
+      recoveryMs: worstRecoveryMs,
+    },
+    failures,
+  );
 };

@@ -19,7 +19,10 @@ export const automationKill: Scenario = async (context) => {
   await post(url, '/operator-data-api/entities', { entityType: 'player', externalId: 'chaos-run', data: {} }, key);
   const deliveries: Array<{ idempotencyKey: string | undefined; reference: string }> = [];
   const receiver = await startLoopbackServer((request, body, response) => {
-    deliveries.push({ idempotencyKey: request.headers['idempotency-key'] as string | undefined, reference: (JSON.parse(body) as { reference: string }).reference });
+    deliveries.push({
+      idempotencyKey: request.headers['idempotency-key'] as string | undefined,
+      reference: (JSON.parse(body) as { reference: string }).reference,
+    });
     setTimeout(() => {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end('{"ok":true}');
@@ -27,18 +30,29 @@ export const automationKill: Scenario = async (context) => {
   });
   const workflowId = await eventAutomation(url, key, 'Chaos delayed POST', 'entity_event.transaction', [
     { id: 'wait', type: 'action.delay', params: { seconds: 2 } },
-    { id: 'notify', type: 'action.http_request', params: { method: 'POST', url: `${receiver.url}/hook`, body: { reference: '{{ trigger.data.reference }}', run: '{{ run.id }}' } } },
+    {
+      id: 'notify',
+      type: 'action.http_request',
+      params: { method: 'POST', url: `${receiver.url}/hook`, body: { reference: '{{ trigger.data.reference }}', run: '{{ run.id }}' } },
+    },
   ]);
   const failures: string[] = [];
   for (let n = 0; n < runs; n += 1) {
-    await post(url, '/operator-data-api/entities/chaos-run/events', { eventType: 'transaction', data: { type: 'deposit', amount: 10, currency: 'EUR', reference: `r-${n}` } }, key);
+    await post(
+      url,
+      '/operator-data-api/entities/chaos-run/events',
+      { eventType: 'transaction', data: { type: 'deposit', amount: 10, currency: 'EUR', reference: `r-${n}` } },
+      key,
+    );
   }
   await waitUntil(async () => ((await settleRunsNow(context, operatorId, workflowId)) >= runs ? true : undefined), 30_000, 'runs started', 100);
   await sleep(500);
   const firstKillAt = Date.now();
   await context.worker.kill('SIGKILL');
   context.worker = await context.stack.spawnWorker();
-  await waitUntil(async () => (deliveries.length > 0 ? true : undefined), 60_000, 'first POST after the delay', 20).catch((error: Error) => failures.push(error.message));
+  await waitUntil(async () => (deliveries.length > 0 ? true : undefined), 60_000, 'first POST after the delay', 20).catch((error: Error) =>
+    failures.push(error.message),
+  );
   const secondKillAt = Date.now();
   await context.worker.kill('SIGKILL');
   const inFlightAtKill = deliveries.length;
@@ -59,14 +73,18 @@ export const automationKill: Scenario = async (context) => {
   const redelivered = deliveries.length - keys.size;
   context.log(`automation kill: ${deliveries.length} POSTs (${inFlightAtKill} before the second kill), ${keys.size} distinct keys, ${redelivered} redelivered`);
   return {
-    ...result(`worker SIGKILL in runs x${runs}`, {
-      sent: runs,
-      stored: reached.size,
-      lost: runs - reached.size,
-      duplicated: Math.max(0, tally.runs - runs),
-      fiveXx: 0,
-      recoveryMs: done - secondKillAt,
-    }, failures),
+    ...result(
+      `worker SIGKILL in runs x${runs}`,
+      {
+        sent: runs,
+        stored: reached.size,
+        lost: runs - reached.size,
+        duplicated: Math.max(0, tally.runs - runs),
+        fiveXx: 0,
+        recoveryMs: done - secondKillAt,
+      },
+      failures,
+    ),
     extra: `redelivered=${redelivered} (same Idempotency-Key) first-kill-to-end=${((done - firstKillAt) / 1000).toFixed(1)}s`,
   };
 };

@@ -6,7 +6,13 @@ import type { Db } from '../db/knex';
 import { waitUntil } from './lib';
 
 /** Creates an automation whose event trigger fires on `event` and runs `actions` one after another. */
-export async function eventAutomation(url: string, key: string, name: string, event: string, actions: Array<{ id: string; type: string; params: Record<string, unknown> }>): Promise<string> {
+export async function eventAutomation(
+  url: string,
+  key: string,
+  name: string,
+  event: string,
+  actions: Array<{ id: string; type: string; params: Record<string, unknown> }>,
+): Promise<string> {
   const nodes = [{ id: 'start', type: 'trigger.event', params: { event } }, ...actions];
   const edges = nodes.slice(1).map((node, index) => ({ from: nodes[index]!.id, to: node.id }));
   const created = await post(url, '/workflows-api/workflows', { name, nodes, edges }, key);
@@ -27,16 +33,26 @@ export function markerAutomation(url: string, key: string, name: string): Promis
 export async function settleJobs(db: Db, operatorId: string, jobs: string[], timeoutMs: number) {
   type JobRow = { id: string; status: string; output: { succeeded: number; failed: number } | null };
   let rows: JobRow[] = [];
-  const error = await waitUntil(async () => {
-    rows = await db('batch_jobs').where({ operator_id: operatorId }).whereIn('id', jobs).select('id', 'status', 'output');
-    return rows.every((row) => row.status === 'completed' || row.status === 'failed') ? true : undefined;
-  }, timeoutMs, 'every batch job finished', 500).then(() => null, (failure: Error) => failure.message);
+  const error = await waitUntil(
+    async () => {
+      rows = await db('batch_jobs').where({ operator_id: operatorId }).whereIn('id', jobs).select('id', 'status', 'output');
+      return rows.every((row) => row.status === 'completed' || row.status === 'failed') ? true : undefined;
+    },
+    timeoutMs,
+    'every batch job finished',
+    500,
+  ).then(
+    () => null,
+    (failure: Error) => failure.message,
+  );
   return { rows, error };
 }
 
 /** Why a finished job is not the `completed` job of `size` items it should be, one line each. */
 export function jobProblems(rows: Array<{ id: string; status: string; output: { succeeded: number; failed: number } | null }>, size: number): string[] {
-  return rows.filter((job) => job.status !== 'completed' || job.output?.succeeded !== size || job.output.failed !== 0).map((job) => `job ${job.id} ${job.status} ${JSON.stringify(job.output)}`);
+  return rows
+    .filter((job) => job.status !== 'completed' || job.output?.succeeded !== size || job.output.failed !== 0)
+    .map((job) => `job ${job.id} ${job.status} ${JSON.stringify(job.output)}`);
 }
 
 export interface RunTally {
@@ -47,7 +63,10 @@ export interface RunTally {
 }
 
 export async function tallyRuns(db: Db, operatorId: string, workflowId: string): Promise<RunTally> {
-  const rows = await db('workflow_runs').where({ operator_id: operatorId, workflow_id: workflowId }).groupBy('status').select('status', db.raw('count(*)::int AS count'));
+  const rows = await db('workflow_runs')
+    .where({ operator_id: operatorId, workflow_id: workflowId })
+    .groupBy('status')
+    .select('status', db.raw('count(*)::int AS count'));
   const tally: RunTally = { runs: 0, completed: 0, others: {} };
   for (const row of rows as Array<{ status: string; count: number }>) {
     tally.runs += row.count;
@@ -60,10 +79,15 @@ export async function tallyRuns(db: Db, operatorId: string, workflowId: string):
 /** Waits until the workflow has `expected` runs and none is still running; returns the last tally either way. */
 export async function settleRuns(db: Db, operatorId: string, workflowId: string, expected: number, timeoutMs: number): Promise<RunTally> {
   let last = await tallyRuns(db, operatorId, workflowId);
-  await waitUntil(async () => {
-    last = await tallyRuns(db, operatorId, workflowId);
-    return last.runs >= expected && !last.others.running ? true : undefined;
-  }, timeoutMs, 'runs settled', 500).catch(() => undefined);
+  await waitUntil(
+    async () => {
+      last = await tallyRuns(db, operatorId, workflowId);
+      return last.runs >= expected && !last.others.running ? true : undefined;
+    },
+    timeoutMs,
+    'runs settled',
+    500,
+  ).catch(() => undefined);
   return last;
 }
 
@@ -75,7 +99,10 @@ export async function pendingOutbox(db: Db, operatorId: string): Promise<number>
 
 /** Each acknowledged reference stored exactly once? Counts over `entity_events.data->>field`. */
 export async function storedCounts(db: Db, operatorId: string, field: string, acked: Set<string>) {
-  const rows = (await db('entity_events').where({ operator_id: operatorId }).whereRaw('data \\? ?', [field]).select(db.raw('data->>? AS ref', [field]))) as Array<{ ref: string }>;
+  const rows = (await db('entity_events')
+    .where({ operator_id: operatorId })
+    .whereRaw('data \\? ?', [field])
+    .select(db.raw('data->>? AS ref', [field]))) as Array<{ ref: string }>;
   const stored = new Map<string, number>();
   for (const row of rows) stored.set(row.ref, (stored.get(row.ref) ?? 0) + 1);
   return {
@@ -93,7 +120,9 @@ export interface LoopbackServer {
 }
 
 /** An HTTP server on 127.0.0.1 answering with `handle` (the raw body is read first). */
-export async function startLoopbackServer(handle: (request: http.IncomingMessage, body: string, response: http.ServerResponse) => void): Promise<LoopbackServer> {
+export async function startLoopbackServer(
+  handle: (request: http.IncomingMessage, body: string, response: http.ServerResponse) => void,
+): Promise<LoopbackServer> {
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -103,18 +132,29 @@ export async function startLoopbackServer(handle: (request: http.IncomingMessage
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
 /** The loopback KYC supplier (devstack/loopbackSupplier.ts) and a gateway connection to it; `body` is one `POST /gateway` of `kyc.status`. */
 export async function gatewayFixture(url: string, key: string): Promise<{ supplier: { close(): Promise<void> }; body: Record<string, unknown> }> {
   const supplier = await startSupplier();
-  const connector = await post(url, '/connections-api/connectors', { name: 'Chaos KYC', provider: 'chaos', openapi: supplierDocument(supplier.url), schemaMap: { playerId: 'player_ref', status: 'kyc_state' } }, key);
-  const connection = await post(url, '/connections-api/connections', { connectorId: connector.data.id, name: 'chaos', credentials: { apiKey: SUPPLIER_KEY } }, key);
+  const connector = await post(
+    url,
+    '/connections-api/connectors',
+    { name: 'Chaos KYC', provider: 'chaos', openapi: supplierDocument(supplier.url), schemaMap: { playerId: 'player_ref', status: 'kyc_state' } },
+    key,
+  );
+  const connection = await post(
+    url,
+    '/connections-api/connections',
+    { connectorId: connector.data.id, name: 'chaos', credentials: { apiKey: SUPPLIER_KEY } },
+    key,
+  );
   return { supplier, body: { connectionId: connection.data.id, operation: 'kyc.status', params: { playerId: 'p-1' } } };
 }
 

@@ -58,7 +58,14 @@ async function main(): Promise<number> {
       if (options.only && !options.only.includes(index)) continue;
       log(`scenario ${index}: ${name}`);
       const outcome = await scenario(context).catch((error: Error) => ({
-        name, sent: 0, stored: 0, lost: 0, duplicated: 0, fiveXx: 0, recoveryMs: null, failures: [`crashed: ${error.message}`],
+        name,
+        sent: 0,
+        stored: 0,
+        lost: 0,
+        duplicated: 0,
+        fiveXx: 0,
+        recoveryMs: null,
+        failures: [`crashed: ${error.message}`],
       }));
       results.push(outcome);
       process.stdout.write(`${formatResult(index, outcome)}  [${elapsed()}]\n`);

@@ -39,13 +39,18 @@ export const postgresRestart: Scenario = async (context) => {
   if (load.fiveXx === 0) failures.push('no request met the outage (no 503 seen)');
   const lag = await dispatchLagMs(context.db, operatorId, workflowId, new Date(recovered));
   context.log(`dispatch lag after the restart: ${lag} ms`);
-  if (lag === null || lag > DISPATCH_LAG_LIMIT_MS) failures.push(`after the restart an event waited ${lag === null ? 'forever' : `${Math.round(lag)} ms`} for its run: the dispatcher did not resume`);
-  return result(`PostgreSQL restart (${downMs / 1000}s down)`, {
-    sent: load.sent.size + markers.sent.size,
-    stored: counts.stored + markerCounts.stored,
-    lost: counts.lost + markerCounts.lost,
-    duplicated: counts.duplicated + markerCounts.duplicated,
-    fiveXx: load.fiveXx + markers.fiveXx,
-    recoveryMs: recovered - faultAt,
-  }, failures);
+  if (lag === null || lag > DISPATCH_LAG_LIMIT_MS)
+    failures.push(`after the restart an event waited ${lag === null ? 'forever' : `${Math.round(lag)} ms`} for its run: the dispatcher did not resume`);
+  return result(
+    `PostgreSQL restart (${downMs / 1000}s down)`,
+    {
+      sent: load.sent.size + markers.sent.size,
+      stored: counts.stored + markerCounts.stored,
+      lost: counts.lost + markerCounts.lost,
+      duplicated: counts.duplicated + markerCounts.duplicated,
+      fiveXx: load.fiveXx + markers.fiveXx,
+      recoveryMs: recovered - faultAt,
+    },
+    failures,
+  );
 };

@@ -21,11 +21,21 @@ export const temporalRestart: Scenario = async (context) => {
   const { operatorId, key } = await chaosOperator(url);
   await post(url, '/operator-data-api/entities', { entityType: 'player', externalId: 'chaos-temporal', data: {} }, key);
   const automation = await markerAutomation(url, key, 'Chaos Temporal marker');
-  const manual = (await post(url, '/workflows-api/workflows', {
-    name: 'Chaos Temporal test run',
-    nodes: [{ id: 'start', type: 'trigger.manual', params: {} }, { id: 'mark', type: 'action.set_state', params: { externalId: 'chaos-temporal', key: 'tested', value: true } }],
-    edges: [{ from: 'start', to: 'mark' }],
-  }, key)).data.id as string;
+  const manual = (
+    await post(
+      url,
+      '/workflows-api/workflows',
+      {
+        name: 'Chaos Temporal test run',
+        nodes: [
+          { id: 'start', type: 'trigger.manual', params: {} },
+          { id: 'mark', type: 'action.set_state', params: { externalId: 'chaos-temporal', key: 'tested', value: true } },
+        ],
+        edges: [{ from: 'start', to: 'mark' }],
+      },
+      key,
+    )
+  ).data.id as string;
   const gateway = await gatewayFixture(url, key);
   const jobs: string[] = [];
   for (let batch = 0; batch < batches; batch += 1) {
@@ -38,7 +48,12 @@ export const temporalRestart: Scenario = async (context) => {
   const caller = (async () => {
     for (let n = 0; calling; n += 1) {
       const [kind, path, body] = n % 2 === 0 ? ['gateway', '/gateway', gateway.body] : ['test run', `/workflows-api/workflows/${manual}/test`, {}];
-      const answer = await request(context.api.url, path, { body, key, timeoutMs: 120_000 }).catch((error: Error) => ({ status: 0, body: undefined, text: error.message, ms: 0 }));
+      const answer = await request(context.api.url, path, { body, key, timeoutMs: 120_000 }).catch((error: Error) => ({
+        status: 0,
+        body: undefined,
+        text: error.message,
+        ms: 0,
+      }));
       calls.push({ ...answer, at: Date.now(), kind });
       if (answer.status >= 500) await sleep(200);
     }
@@ -47,7 +62,11 @@ export const temporalRestart: Scenario = async (context) => {
   const faultAt = Date.now();
   await context.stack.restartTemporal(downMs);
   const upAt = Date.now();
-  const recovered = await waitUntil(async () => calls.find((call) => call.at > upAt && call.status === 200)?.at, 60_000, 'a synchronous call after the restart').catch(() => Date.now());
+  const recovered = await waitUntil(
+    async () => calls.find((call) => call.at > upAt && call.status === 200)?.at,
+    60_000,
+    'a synchronous call after the restart',
+  ).catch(() => Date.now());
   await sleep(2000);
   calling = false;
   await Promise.all([caller, markers.stop()]);
@@ -72,12 +91,16 @@ export const temporalRestart: Scenario = async (context) => {
   await gateway.supplier.close();
   const fiveXx = calls.filter((call) => call.status >= 500).length + markers.fiveXx;
   context.log(`temporal restart: ${calls.length} synchronous calls, ${fiveXx} 5xx, slowest ${Math.round(slowest)} ms`);
-  return result(`Temporal restart (${downMs / 1000}s down)`, {
-    sent: batchAcked.size + markers.sent.size,
-    stored: batchCounts.stored + markerCounts.stored,
-    lost: batchCounts.lost + markerCounts.lost,
-    duplicated: batchCounts.duplicated + markerCounts.duplicated,
-    fiveXx,
-    recoveryMs: recovered - faultAt,
-  }, failures);
+  return result(
+    `Temporal restart (${downMs / 1000}s down)`,
+    {
+      sent: batchAcked.size + markers.sent.size,
+      stored: batchCounts.stored + markerCounts.stored,
+      lost: batchCounts.lost + markerCounts.lost,
+      duplicated: batchCounts.duplicated + markerCounts.duplicated,
+      fiveXx,
+      recoveryMs: recovered - faultAt,
+    },
+    failures,
+  );
 };

@@ -23,38 +23,60 @@ export const workerKills: Scenario = async (context) => {
     const submitted = await post(url, '/operator-data-api/batch/events', body, key);
     const jobId = submitted.data.jobId as string;
     jobs.push(jobId);
-    const progress = await waitUntil(async () => {
-      const job = (await request(url, `/operator-data-api/batch/jobs/${jobId}`, { key })).body.data;
-      return job.progress > 0 || job.status !== 'queued' && job.status !== 'running' ? (job.progress as number) : undefined;
-    }, 60_000, `batch ${batch} progress`, 10);
+    const progress = await waitUntil(
+      async () => {
+        const job = (await request(url, `/operator-data-api/batch/jobs/${jobId}`, { key })).body.data;
+        return job.progress > 0 || (job.status !== 'queued' && job.status !== 'running') ? (job.progress as number) : undefined;
+      },
+      60_000,
+      `batch ${batch} progress`,
+      10,
+    );
     const killedAt = Date.now();
     await context.worker.kill('SIGKILL');
     if (progress > 0 && progress < 100) killedMidBatch += 1;
     context.worker = await context.stack.spawnWorker();
     // Recovery: the killed job commits another chunk (after the killed chunk's heartbeat timeout, or at once
     // when the kill fell between chunks).
-    void waitUntil(async () => {
-      const job = (await request(url, `/operator-data-api/batch/jobs/${jobId}`, { key })).body.data;
-      return job.progress > progress || job.status === 'completed' ? true : undefined;
-    }, 120_000, 'progress after the kill', 100).then(() => {
-      worstRecoveryMs = Math.max(worstRecoveryMs, Date.now() - killedAt);
-    }, () => undefined);
+    void waitUntil(
+      async () => {
+        const job = (await request(url, `/operator-data-api/batch/jobs/${jobId}`, { key })).body.data;
+        return job.progress > progress || job.status === 'completed' ? true : undefined;
+      },
+      120_000,
+      'progress after the kill',
+      100,
+    ).then(
+      () => {
+        worstRecoveryMs = Math.max(worstRecoveryMs, Date.now() - killedAt);
+      },
+      () => undefined,
+    );
   }
   const settled = await settleJobs(context.db, operatorId, jobs, 240_000);
   failures.push(...(settled.error ? [settled.error] : []), ...jobProblems(settled.rows, size));
   if (killedMidBatch < batches) failures.push(`only ${killedMidBatch} of ${batches} kills fell mid-batch`);
-  const [events] = await context.db('entity_events').where({ operator_id: operatorId })
+  const [events] = await context
+    .db('entity_events')
+    .where({ operator_id: operatorId })
     .select(context.db.raw("count(*)::int AS total, count(DISTINCT data->>'bonus_id')::int AS distinct_ids"));
-  const [outbox] = await context.db('outbox_events').where({ operator_id: operatorId, event: 'entity_event.bonus' })
+  const [outbox] = await context
+    .db('outbox_events')
+    .where({ operator_id: operatorId, event: 'entity_event.bonus' })
     .select(context.db.raw('count(*)::int AS total, count(DISTINCT source_event_id)::int AS distinct_ids'));
   const expected = batches * size;
-  if (outbox.total !== events.total || outbox.distinct_ids !== outbox.total) failures.push(`outbox rows ${outbox.total} (${outbox.distinct_ids} distinct) for ${events.total} events`);
-  return result(`worker SIGKILL mid-batch x${batches}`, {
-    sent: expected,
-    stored: events.distinct_ids,
-    lost: expected - events.distinct_ids,
-    duplicated: events.total - events.distinct_ids,
-    fiveXx: 0,
-    recoveryMs: worstRecoveryMs,
-  }, failures);
+  if (outbox.total !== events.total || outbox.distinct_ids !== outbox.total)
+    failures.push(`outbox rows ${outbox.total} (${outbox.distinct_ids} distinct) for ${events.total} events`);
+  return result(
+    `worker SIGKILL mid-batch x${batches}`,
+    {
+      sent: expected,
+      stored: events.distinct_ids,
+      lost: expected - events.distinct_ids,
+      duplicated: events.total - events.distinct_ids,
+      fiveXx: 0,
+      recoveryMs: worstRecoveryMs,
+    },
+    failures,
+  );
 };

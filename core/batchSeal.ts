@@ -32,7 +32,16 @@ export function chunksCovering(chunkSize: number, start: number, size: number): 
  * Items `[start, start + size)` out of the chunks `chunksCovering` named (`sealed[i]` is chunk `indexes[i]`, absent
  * past the end). The workflow asks with the chunk size the job was sealed with, so this opens exactly one chunk.
  */
-export function openBatchItems(keyring: Keyring, operatorId: string, jobId: string, chunkSize: number, indexes: number[], sealed: Array<string | null>, start: number, size: number): unknown[] {
+export function openBatchItems(
+  keyring: Keyring,
+  operatorId: string,
+  jobId: string,
+  chunkSize: number,
+  indexes: number[],
+  sealed: Array<string | null>,
+  start: number,
+  size: number,
+): unknown[] {
   const items: unknown[] = [];
   indexes.forEach((chunkIndex, i) => {
     const ciphertext = sealed[i];

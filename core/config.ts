@@ -15,9 +15,7 @@ export type RateLimitClass = keyof typeof RATE_LIMIT_CLASSES;
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
-const bool = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((value) => value === 'true' || value === '1');
+const bool = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 const optionalString = z
   .string()
   .optional()
@@ -52,7 +50,12 @@ const envSchema = z.object({
   TEMPORAL_CODEC_OPERATORS: optionalString,
   WORKFLOW_BUNDLE_PATH: optionalString,
 
-  DATA_ENCRYPTION_KEY: optionalString.pipe(z.string().regex(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, 'must be 32 bytes as 64 hex characters or base64').optional()),
+  DATA_ENCRYPTION_KEY: optionalString.pipe(
+    z
+      .string()
+      .regex(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, 'must be 32 bytes as 64 hex characters or base64')
+      .optional(),
+  ),
   DATA_ENCRYPTION_PREVIOUS_KEYS: optionalString,
 
   JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
@@ -66,7 +69,12 @@ const envSchema = z.object({
   /** How long an API instance answers API keys, members and operator settings from memory (0: never). */
   CACHE_TTL_MS: z.coerce.number().int().min(0).default(10_000),
 
-  SMTP_URL: optionalString.pipe(z.string().regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL').optional()),
+  SMTP_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+  ),
   SMTP_FROM: z.string().min(3).default('Operator Platform <no-reply@localhost>'),
 
   GATEWAY_TIMEOUT_MS: positiveInt.default(10_000),
@@ -128,22 +136,24 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value.trim() !== ''));
   const result = envSchema.safeParse(present);
   if (!result.success) {
-    throw new ConfigError(
-      result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`),
-    );
+    throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`));
   }
   const raw = result.data;
   const origins = raw.ALLOWED_ORIGINS.trim();
-  const rateLimitsPerMinute = Object.fromEntries(
-    Object.entries(RATE_LIMIT_CLASSES).map(([name, variable]) => [name, raw[variable]]),
-  ) as Record<RateLimitClass, number>;
+  const rateLimitsPerMinute = Object.fromEntries(Object.entries(RATE_LIMIT_CLASSES).map(([name, variable]) => [name, raw[variable]])) as Record<
+    RateLimitClass,
+    number
+  >;
   return {
     ...raw,
     appUrl: (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, ''),
     allowedOrigins:
       origins === '*' || origins === ''
         ? '*'
-        : origins.split(',').map((origin) => origin.trim()).filter(Boolean),
+        : origins
+            .split(',')
+            .map((origin) => origin.trim())
+            .filter(Boolean),
     rateLimitsPerMinute,
   };
 }

@@ -36,7 +36,14 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 const isId = (value: unknown): value is string => typeof value === 'string' && value.trim().length > 0 && value.length <= 255;
 
 function missing(fields: string[]): Prepared<never> {
-  return { ok: false, error: { code: 'MISSING_FIELDS', message: `Missing required fields: ${fields.join(', ')}`, details: fields.map((field) => ({ field, message: 'is required' })) } };
+  return {
+    ok: false,
+    error: {
+      code: 'MISSING_FIELDS',
+      message: `Missing required fields: ${fields.join(', ')}`,
+      details: fields.map((field) => ({ field, message: 'is required' })),
+    },
+  };
 }
 
 function invalid(problems: FieldProblem[]): Prepared<never> {

@@ -2,9 +2,27 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 
 /** Field paths that must never reach a log line, whatever object they are nested in. */
 export const REDACTED_PATHS = [
-  'password', '*.password', 'token', '*.token', 'key', '*.key', 'apiKey', '*.apiKey', 'secret', '*.secret',
-  'authorization', '*.authorization', 'headers.authorization', 'req.headers.authorization', 'req.headers.cookie',
-  'access_token', '*.access_token', 'refresh_token', '*.refresh_token', 'credentials', '*.credentials',
+  'password',
+  '*.password',
+  'token',
+  '*.token',
+  'key',
+  '*.key',
+  'apiKey',
+  '*.apiKey',
+  'secret',
+  '*.secret',
+  'authorization',
+  '*.authorization',
+  'headers.authorization',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'access_token',
+  '*.access_token',
+  'refresh_token',
+  '*.refresh_token',
+  'credentials',
+  '*.credentials',
 ];
 
 /**

@@ -28,9 +28,7 @@ export interface JsonRpcErrorObject {
   data?: unknown;
 }
 
-export type JsonRpcResponse =
-  | { jsonrpc: '2.0'; id: JsonRpcId; result: unknown }
-  | { jsonrpc: '2.0'; id: JsonRpcId | null; error: JsonRpcErrorObject };
+export type JsonRpcResponse = { jsonrpc: '2.0'; id: JsonRpcId; result: unknown } | { jsonrpc: '2.0'; id: JsonRpcId | null; error: JsonRpcErrorObject };
 
 export type ParsedMessage =
   | { kind: 'request'; id: JsonRpcId; method: string; params: Record<string, unknown> | unknown[] | undefined }
@@ -39,11 +37,9 @@ export type ParsedMessage =
   | { kind: 'response' }
   | { kind: 'invalid'; id: JsonRpcId | null; reason: string };
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const isId = (value: unknown): value is JsonRpcId =>
-  typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+const isId = (value: unknown): value is JsonRpcId => typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 
 /**
  * Classifies a parsed request body. Batches (arrays) are refused: MCP 2025-06-18 removed JSON-RPC batching.

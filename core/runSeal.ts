@@ -36,7 +36,8 @@ export function sealRunInput(keyring: Keyring, operatorId: string, runId: string
 export function sealRunResult(keyring: Keyring, operatorId: string, runId: string, result: { output: unknown; nodes: NodeResult[]; error: RunError | null }) {
   const sealed: SealedResult = { output: result.output ?? null, nodes: {}, errorMessage: result.error?.message ?? null };
   for (const node of result.nodes) {
-    if (node.output !== undefined || node.error !== undefined) sealed.nodes[node.id] = { ...(node.output !== undefined ? { output: node.output } : {}), ...(node.error ? { error: node.error } : {}) };
+    if (node.output !== undefined || node.error !== undefined)
+      sealed.nodes[node.id] = { ...(node.output !== undefined ? { output: node.output } : {}), ...(node.error ? { error: node.error } : {}) };
   }
   return {
     output: keyring.encryptJson(sealed, contextOf(operatorId, runId, 'result')),

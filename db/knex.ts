@@ -13,7 +13,10 @@ export function createDb(databaseUrl: string, options: { poolMax?: number; appli
     pool: {
       min: 0,
       max: options.poolMax ?? 10,
-      afterCreate: (connection: { query: (sql: string, cb: (error: Error | null) => void) => void }, done: (error: Error | null, connection: unknown) => void) => {
+      afterCreate: (
+        connection: { query: (sql: string, cb: (error: Error | null) => void) => void },
+        done: (error: Error | null, connection: unknown) => void,
+      ) => {
         connection.query("SET TIME ZONE 'UTC'", (error) => done(error, connection));
       },
     },

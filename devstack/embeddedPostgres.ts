@@ -38,9 +38,10 @@ export async function startEmbeddedPostgres(options: {
     password: PASSWORD,
     persistent: options.persistent,
     createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: (options.durable ?? options.persistent)
-      ? ['-c', 'max_connections=200']
-      : ['-c', 'max_connections=200', '-c', 'fsync=off', '-c', 'synchronous_commit=off'],
+    postgresFlags:
+      (options.durable ?? options.persistent)
+        ? ['-c', 'max_connections=200']
+        : ['-c', 'max_connections=200', '-c', 'fsync=off', '-c', 'synchronous_commit=off'],
     onLog: () => undefined,
     onError: (message: unknown) => options.log(`[postgres] ${String(message).trim()}`),
   });

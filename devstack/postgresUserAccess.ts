@@ -32,7 +32,10 @@ export function unreachableAncestor(target: string, user: UnixUser): string | nu
 export function unixUser(name: string): UnixUser {
   try {
     const uid = Number(execFileSync('id', ['-u', name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
-    const gids = execFileSync('id', ['-G', name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split(/\s+/).map(Number);
+    const gids = execFileSync('id', ['-G', name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+      .trim()
+      .split(/\s+/)
+      .map(Number);
     return { uid, gids };
   } catch {
     return { uid: -1, gids: [] };

@@ -61,7 +61,9 @@ async function waitUntilReady(address: string, namespace: string, child: ChildPr
 
 /** `deploy/temporal-dynamic-config.yaml`, the production server's file, as `--dynamic-config-value` pairs. */
 export function dynamicConfigArgs(): string[] {
-  const file = [path.resolve(__dirname, '../deploy/temporal-dynamic-config.yaml'), path.resolve(__dirname, '../../deploy/temporal-dynamic-config.yaml')].find(existsSync);
+  const file = [path.resolve(__dirname, '../deploy/temporal-dynamic-config.yaml'), path.resolve(__dirname, '../../deploy/temporal-dynamic-config.yaml')].find(
+    existsSync,
+  );
   if (!file) throw new Error('deploy/temporal-dynamic-config.yaml not found');
   const settings = parse(readFileSync(file, 'utf8')) as Record<string, Array<{ value: unknown }>>;
   return Object.entries(settings).flatMap(([key, [entry]]) => ['--dynamic-config-value', `${key}=${JSON.stringify(entry?.value)}`]);
@@ -72,7 +74,18 @@ export function dynamicConfigArgs(): string[] {
  * until its namespace answers. `stop()` terminates it; the child also dies with this process.
  */
 export async function startTemporalDevServer(options: TemporalDevServerOptions): Promise<TemporalDevServer> {
-  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--namespace', options.namespace, '--log-level', options.logLevel ?? 'warn'];
+  const args = [
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(options.port),
+    '--namespace',
+    options.namespace,
+    '--log-level',
+    options.logLevel ?? 'warn',
+  ];
   if (!options.serverDefaults) args.push(...dynamicConfigArgs());
   if (options.uiPort) args.push('--ui-port', String(options.uiPort));
   else args.push('--headless');

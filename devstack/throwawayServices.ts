@@ -45,7 +45,11 @@ export async function startThrowawayServices(config: Config, log: (line: string)
     const [pgPort, temporalPort] = await Promise.all([freePort(), freePort()]);
     const binary = await findTemporalCli({ explicitPath: config.TEMPORAL_CLI_PATH, log });
     const temporalOptions: TemporalDevServerOptions = {
-      binary, port: temporalPort, namespace: config.TEMPORAL_NAMESPACE, logLevel: options.temporalLogLevel ?? 'error', log,
+      binary,
+      port: temporalPort,
+      namespace: config.TEMPORAL_NAMESPACE,
+      logLevel: options.temporalLogLevel ?? 'error',
+      log,
       ...(options.temporalFile ? { dbFile: path.join(dir, 'temporal.sqlite') } : {}),
     };
     const [pg, firstTemporal] = await Promise.all([

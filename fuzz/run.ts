@@ -10,12 +10,23 @@ import { ensureSchemathesis, run } from './schemathesis';
 import { seedFuzzData, type FuzzIdentity } from './seed';
 
 /** The contract checks; docs/openapi-and-fuzzing.md says why each other Schemathesis check is left out. */
-export const CHECKS = ['not_a_server_error', 'status_code_conformance', 'content_type_conformance', 'response_schema_conformance', 'response_headers_conformance'];
+export const CHECKS = [
+  'not_a_server_error',
+  'status_code_conformance',
+  'content_type_conformance',
+  'response_schema_conformance',
+  'response_headers_conformance',
+];
 
 /** Rate limits high enough that the fuzzer exercises handlers rather than 429s (429 stays documented). */
 const FUZZ_ENV = {
-  ...LOAD_RATE_LIMITS, RATE_LIMIT_ANALYTICS_READ: '1000000', RATE_LIMIT_ANALYTICS_EXPORT: '1000000',
-  RATE_LIMIT_ANALYTICS_REFRESH: '1000000', RATE_LIMIT_MCP: '1000000', GATEWAY_TIMEOUT_MS: '2000', GATEWAY_MAX_ATTEMPTS: '1',
+  ...LOAD_RATE_LIMITS,
+  RATE_LIMIT_ANALYTICS_READ: '1000000',
+  RATE_LIMIT_ANALYTICS_EXPORT: '1000000',
+  RATE_LIMIT_ANALYTICS_REFRESH: '1000000',
+  RATE_LIMIT_MCP: '1000000',
+  GATEWAY_TIMEOUT_MS: '2000',
+  GATEWAY_MAX_ATTEMPTS: '1',
 };
 
 function operationCount(document: Document): number {
@@ -41,9 +52,18 @@ export function configToml(document: Document, credentials: FuzzIdentity): strin
         ? credentials.keysSession
         : path === '/auth/v1/logout'
           ? credentials.logoutSession
-          : schemes.has('apiKey') ? credentials.apiKey : schemes.has('session') ? credentials.session : undefined;
+          : schemes.has('apiKey')
+            ? credentials.apiKey
+            : schemes.has('session')
+              ? credentials.session
+              : undefined;
       if (!token) continue;
-      blocks.push('[[operations]]', `include-name = ${JSON.stringify(`${method.toUpperCase()} ${path}`)}`, `headers = { Authorization = "Bearer ${token}" }`, '');
+      blocks.push(
+        '[[operations]]',
+        `include-name = ${JSON.stringify(`${method.toUpperCase()} ${path}`)}`,
+        `headers = { Authorization = "Bearer ${token}" }`,
+        '',
+      );
     }
   }
   return blocks.join('\n');
@@ -68,7 +88,7 @@ export async function runFuzz(options: FuzzOptions, say: (line: string) => void)
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'operator-platform-fuzz-'));
   try {
     const identity = await seedFuzzData(url);
-    const document = await (await fetch(`${url}/openapi.json`)).json() as Document;
+    const document = (await (await fetch(`${url}/openapi.json`)).json()) as Document;
     const operations = operationCount(document);
     const perOperation = Math.max(1, Math.ceil(options.cases / Math.max(1, operations)));
     const configFile = path.join(workDir, 'schemathesis.toml');
@@ -76,15 +96,43 @@ export async function runFuzz(options: FuzzOptions, say: (line: string) => void)
     const reportDir = path.resolve('.data', 'fuzz-report');
     rmSync(reportDir, { recursive: true, force: true });
     say(`fuzzing ${operations} operations of ${url}/openapi.json: up to ${perOperation} generated cases each, at most ${options.maxTimeSeconds} s`);
-    const code = await run(cli, [
-      '--config-file', configFile, 'run', `${url}/openapi.json`,
-      '--checks', CHECKS.join(','), '--max-examples', String(perOperation), '--max-time', String(options.maxTimeSeconds),
-      '--workers', String(options.workers), '--request-timeout', '15', '--phases', 'examples,coverage,fuzzing,stateful',
-      '--report', 'ndjson', '--report-dir', reportDir, '--no-color', '--suppress-health-check', 'all',
-      ...(options.seed !== undefined ? ['--seed', String(options.seed)] : []),
-    ], { cwd: workDir });
+    const code = await run(
+      cli,
+      [
+        '--config-file',
+        configFile,
+        'run',
+        `${url}/openapi.json`,
+        '--checks',
+        CHECKS.join(','),
+        '--max-examples',
+        String(perOperation),
+        '--max-time',
+        String(options.maxTimeSeconds),
+        '--workers',
+        String(options.workers),
+        '--request-timeout',
+        '15',
+        '--phases',
+        'examples,coverage,fuzzing,stateful',
+        '--report',
+        'ndjson',
+        '--report-dir',
+        reportDir,
+        '--no-color',
+        '--suppress-health-check',
+        'all',
+        ...(options.seed !== undefined ? ['--seed', String(options.seed)] : []),
+      ],
+      { cwd: workDir },
+    );
     const tally = await tallyReport(reportDir);
-    for (const [label, statuses] of Object.entries(tally.statuses).sort()) say(`  ${label}: ${Object.entries(statuses).map(([status, n]) => `${status}×${n}`).join(' ')}`);
+    for (const [label, statuses] of Object.entries(tally.statuses).sort())
+      say(
+        `  ${label}: ${Object.entries(statuses)
+          .map(([status, n]) => `${status}×${n}`)
+          .join(' ')}`,
+      );
     say(`fuzz: ${tally.cases} cases run over ${operations} operations (report: ${reportDir}); schemathesis exit code ${code}`);
     if (code !== 0) return code;
     if (tally.cases < options.cases) {

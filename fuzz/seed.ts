@@ -29,7 +29,12 @@ export async function seedFuzzData(url: string): Promise<FuzzIdentity> {
   if (templates.data[0]) await post(url, '/operator-data-api/settings', { templateId: templates.data[0].id }, main.apiKey, 'PUT');
   const [key] = (await getJson<{ data: Array<{ id: string }> }>(`${url}/api-keys`, main.apiKey)).data;
   if (key) await post(url, `/api-keys/${key.id}/mcp`, { mcp_enabled: true }, main.accessToken, 'PATCH');
-  await post(url, '/operator-data-api/entities', { entityType: 'player', externalId: '0', data: { first_name: 'Fuzz', email: 'fuzz@example.test', country: 'MT' } }, main.apiKey)
+  await post(
+    url,
+    '/operator-data-api/entities',
+    { entityType: 'player', externalId: '0', data: { first_name: 'Fuzz', email: 'fuzz@example.test', country: 'MT' } },
+    main.apiKey,
+  )
     .then(() => post(url, '/operator-data-api/entities/0/events', { eventType: 'session', data: { device: 'web' } }, main.apiKey))
     .then(() => post(url, '/operator-data-api/entities/0/state/balance', { value: 100 }, main.apiKey, 'PUT'))
     .catch((error: unknown) => process.stdout.write(`fuzz: seeding player 0 skipped: ${(error as Error).message}\n`));

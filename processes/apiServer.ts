@@ -21,9 +21,10 @@ export async function startApiServer(deps: AppDeps, options: { closeDb?: boolean
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : deps.config.PORT;
   const host = deps.config.HOST === '0.0.0.0' ? '127.0.0.1' : deps.config.HOST;
-  const metrics = deps.metrics && deps.config.METRICS_PORT !== undefined
-    ? await startMetricsServer(deps.metrics.registry, deps.config.METRICS_HOST, deps.config.METRICS_PORT)
-    : undefined;
+  const metrics =
+    deps.metrics && deps.config.METRICS_PORT !== undefined
+      ? await startMetricsServer(deps.metrics.registry, deps.config.METRICS_HOST, deps.config.METRICS_PORT)
+      : undefined;
   return {
     url: `http://${host}:${port}`,
     ...(metrics ? { metricsUrl: metrics.url } : {}),

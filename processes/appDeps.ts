@@ -21,7 +21,9 @@ export async function buildAppDeps(
   temporalClient?: TemporalClient,
 ): Promise<AppDeps> {
   const keyring = resolveKeyring(config);
-  const temporal = temporalClient ?? (await connectTemporal({ address: temporalAddressOf(config), namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, keyring }));
+  const temporal =
+    temporalClient ??
+    (await connectTemporal({ address: temporalAddressOf(config), namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, keyring }));
   const keyUsage = new KeyUsageTracker(db, config.API_KEY_USAGE_FLUSH_MS, logger);
   keyUsage.start();
   const metrics = config.METRICS_PORT === undefined ? undefined : createApiMetrics(db, logger);

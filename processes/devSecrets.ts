@@ -37,7 +37,10 @@ export function resolveKeyring(config: Config): Keyring {
     if (config.NODE_ENV === 'production') throw new ConfigError(['DATA_ENCRYPTION_KEY: is required when NODE_ENV=production']);
     current = devSecret(config.DATA_DIR, 'data-encryption-key');
   }
-  const previous = (config.DATA_ENCRYPTION_PREVIOUS_KEYS ?? '').split(',').map((key) => key.trim()).filter(Boolean);
+  const previous = (config.DATA_ENCRYPTION_PREVIOUS_KEYS ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter(Boolean);
   try {
     return new Keyring(parseDataKey(current), previous.map(parseDataKey));
   } catch (error) {

@@ -109,8 +109,17 @@ export async function startStack<S extends DevServices, A extends boolean = true
       options.signal?.throwIfAborted();
       const workerDb = createDb(services.databaseUrl, { poolMax, applicationName: 'operator-platform-worker' });
       stops.push(() => workerDb.destroy());
-      const { worker, temporal, close: closeWorker } = await createWorker({
-        config, db: workerDb, logger, address: services.temporalAddress, databaseUrl: services.databaseUrl, keyring: resolveKeyring(config),
+      const {
+        worker,
+        temporal,
+        close: closeWorker,
+      } = await createWorker({
+        config,
+        db: workerDb,
+        logger,
+        address: services.temporalAddress,
+        databaseUrl: services.databaseUrl,
+        keyring: resolveKeyring(config),
       });
       const running = worker.run();
       stops.push(async () => {

@@ -15,7 +15,13 @@ async function main(): Promise<void> {
   const databaseUrl = databaseUrlOf(config);
   const db = createDb(databaseUrl, { poolMax: config.DATABASE_POOL_MAX, applicationName: 'operator-platform-worker' });
   const { worker, close } = await createWorker({ config, db, logger, address: temporalAddressOf(config), databaseUrl, keyring: resolveKeyring(config) });
-  logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, metrics: config.WORKER_METRICS_PORT === undefined ? null : `http://${config.METRICS_HOST}:${config.WORKER_METRICS_PORT}/metrics` }, 'worker running');
+  logger.info(
+    {
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      metrics: config.WORKER_METRICS_PORT === undefined ? null : `http://${config.METRICS_HOST}:${config.WORKER_METRICS_PORT}/metrics`,
+    },
+    'worker running',
+  );
   process.stdout.write('worker ready\n');
   await worker.run();
   await close();

@@ -28,7 +28,10 @@ function* files(dir: string): Generator<string> {
 }
 
 function newestSource(): number {
-  const sources = ['src', 'public'].map((dir) => path.join(web, dir)).filter(existsSync).flatMap((dir) => [...files(dir)]);
+  const sources = ['src', 'public']
+    .map((dir) => path.join(web, dir))
+    .filter(existsSync)
+    .flatMap((dir) => [...files(dir)]);
   const configs = ['index.html', 'package.json', 'tsconfig.json', 'vite.config.ts'].map((name) => path.join(web, name)).filter(existsSync);
   return Math.max(...[...sources, ...configs].filter((file) => !GENERATED.has(file)).map((file) => statSync(file).mtimeMs));
 }
@@ -37,7 +40,10 @@ function precompress(): void {
   for (const file of files(dist)) {
     if (!COMPRESSIBLE.test(file)) continue;
     const body = readFileSync(file);
-    writeFileSync(`${file}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }));
+    writeFileSync(
+      `${file}.br`,
+      brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+    );
     writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));
   }
 }
@@ -45,6 +51,9 @@ function precompress(): void {
 if (process.argv.includes('--if-stale') && existsSync(stamp) && statSync(stamp).mtimeMs > newestSource()) process.exit(0);
 process.stdout.write('building the dashboard (web/) …\n');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-execFileSync(process.execPath, [require.resolve('tsx/cli'), path.join(root, 'scripts/export-openapi.ts'), path.join(web, 'src/api/openapi.json')], { stdio: 'inherit', cwd: root });
+execFileSync(process.execPath, [require.resolve('tsx/cli'), path.join(root, 'scripts/export-openapi.ts'), path.join(web, 'src/api/openapi.json')], {
+  stdio: 'inherit',
+  cwd: root,
+});
 execFileSync(npm, ['run', 'build', '--workspace', 'web'], { stdio: 'inherit', cwd: root });
 precompress();

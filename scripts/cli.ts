@@ -32,7 +32,11 @@ const BootstrapArgs = z.object({
 
 /** A monthly limit flag: a whole number, or `default` to drop the override and use the configured default. */
 const limitFlag = (flag: string) =>
-  z.string().regex(/^(default|\d{1,9})$/, `${flag} must be a whole number ≥ 0 or "default"`).transform((value) => (value === 'default' ? null : Number(value))).optional();
+  z
+    .string()
+    .regex(/^(default|\d{1,9})$/, `${flag} must be a whole number ≥ 0 or "default"`)
+    .transform((value) => (value === 'default' ? null : Number(value)))
+    .optional();
 const QuotaArgs = z.object({
   operator: z.uuid('--operator must be an operator id (a UUID)'),
   actions: limitFlag('--actions'),
@@ -44,7 +48,10 @@ async function withDatabase<T>(work: (db: Db) => Promise<T>): Promise<T> {
   let stopEmbedded: (() => Promise<void>) | undefined;
   if (!config.DATABASE_URL && !(await isListening(config.EMBEDDED_PG_PORT))) {
     const pg = await startEmbeddedPostgres({
-      dataDir: path.resolve(config.DATA_DIR, 'postgres'), port: config.EMBEDDED_PG_PORT, persistent: true, log: (line) => process.stderr.write(`${line}\n`),
+      dataDir: path.resolve(config.DATA_DIR, 'postgres'),
+      port: config.EMBEDDED_PG_PORT,
+      persistent: true,
+      log: (line) => process.stderr.write(`${line}\n`),
     });
     stopEmbedded = pg.stop;
   }
@@ -104,7 +111,12 @@ async function quota(argv: string[]): Promise<void> {
       const limit = override ?? fallback;
       return { used: usedCount, limit, remaining: Math.max(0, limit - usedCount), override };
     };
-    return { operatorId, month, actions: counter(used.actions, next.actions, defaults.actions), aiActions: counter(used.aiActions, next.aiActions, defaults.aiActions) };
+    return {
+      operatorId,
+      month,
+      actions: counter(used.actions, next.actions, defaults.actions),
+      aiActions: counter(used.aiActions, next.aiActions, defaults.aiActions),
+    };
   });
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
@@ -121,7 +133,9 @@ async function main(): Promise<void> {
       process.stdout.write('migrations applied\n');
       return;
     default:
-      throw new Error('usage: npm run cli -- bootstrap --org NAME --email E --password P | quota --operator ID [--actions N|default] [--ai-actions M|default] | migrate');
+      throw new Error(
+        'usage: npm run cli -- bootstrap --org NAME --email E --password P | quota --operator ID [--actions N|default] [--ai-actions M|default] | migrate',
+      );
   }
 }
 

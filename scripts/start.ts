@@ -57,7 +57,8 @@ async function main(): Promise<void> {
   say('');
   say(`Dashboard    ${api.url}/   ← open this in a browser`);
   say(`API          ${api.url}   (health: ${api.url}/healthz, OpenAPI: ${api.url}/openapi.json)`);
-  if (services.temporalUiUrl) say(`Temporal UI  ${services.temporalUiUrl}   (payloads sealed; an Owner reads them through ${api.url}/temporal-codec: docs/temporal-codec.md)`);
+  if (services.temporalUiUrl)
+    say(`Temporal UI  ${services.temporalUiUrl}   (payloads sealed; an Owner reads them through ${api.url}/temporal-codec: docs/temporal-codec.md)`);
   say(`Temporal     ${services.temporalAddress}  task queue "${config.TEMPORAL_TASK_QUEUE}"`);
   say(`Metrics      ${api.metricsUrl ?? '(off)'}   (worker and Temporal SDK: http://${config.METRICS_HOST}:${config.WORKER_METRICS_PORT}/metrics)`);
   say('Press Ctrl-C to stop.');

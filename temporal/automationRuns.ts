@@ -1,4 +1,11 @@
-import { CancelledFailure, WorkflowExecutionAlreadyStartedError, WorkflowFailedError, WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
+import {
+  CancelledFailure,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowFailedError,
+  WorkflowNotFoundError,
+  type Client,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import { prefixedId } from '../core/ids';
 import type { AutomationRunRecord } from '../core/automations/types';
 import { automationProgressQuery, automationRunWorkflow } from '../workflows/automationRun';
@@ -26,7 +33,10 @@ const PROGRESS_POLL_MS = 150;
  *
  * @example const { runId } = await startAutomationRun(temporal, { operatorId, automationId, source: 'webhook', input: body, triggerNodeId })
  */
-export async function startAutomationRun(temporal: Starter, input: StartRunInput): Promise<{ runId: string; handle: WorkflowHandle<typeof automationRunWorkflow> }> {
+export async function startAutomationRun(
+  temporal: Starter,
+  input: StartRunInput,
+): Promise<{ runId: string; handle: WorkflowHandle<typeof automationRunWorkflow> }> {
   const runId = prefixedId('run');
   const handle = await temporal.client.workflow.start(automationRunWorkflow, {
     taskQueue: temporal.taskQueue,

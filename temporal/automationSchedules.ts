@@ -34,7 +34,13 @@ export async function syncAutomationSchedules(
     const scheduleId = automationScheduleId(input.automationId, node.id);
     const args: AutomationRunInput = { operatorId: input.operatorId, automationId: input.automationId, source: 'schedule', input: {}, triggerNodeId: node.id };
     const spec = { cronExpressions: [String(node.params.cron)], timezone: String(node.params.timezone) };
-    const action = { type: 'startWorkflow' as const, workflowType: automationRunWorkflow, args: [args] as [AutomationRunInput], taskQueue, workflowId: scheduleId };
+    const action = {
+      type: 'startWorkflow' as const,
+      workflowType: automationRunWorkflow,
+      args: [args] as [AutomationRunInput],
+      taskQueue,
+      workflowId: scheduleId,
+    };
     try {
       await client.schedule.create({ scheduleId, spec, action });
     } catch (error) {

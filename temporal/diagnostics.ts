@@ -9,7 +9,10 @@ import { diagnosticsWorkflow } from '../workflows/diagnostics';
  *
  * @example const { databaseTime } = await runDiagnostics(temporal, 'hello')
  */
-export async function runDiagnostics(temporal: { client: Client; taskQueue: string; eagerStart: boolean }, message: string): Promise<DiagnosticsResult & { workflowId: string }> {
+export async function runDiagnostics(
+  temporal: { client: Client; taskQueue: string; eagerStart: boolean },
+  message: string,
+): Promise<DiagnosticsResult & { workflowId: string }> {
   const workflowId = `diagnostics-${randomUUID()}`;
   const result = await temporal.client.workflow.execute(diagnosticsWorkflow, {
     taskQueue: temporal.taskQueue,

@@ -33,7 +33,8 @@ export function gatewayFailureOf(error: unknown): { code: GatewayFailureCode; me
 }
 
 /** The server refused an Update because the lane already has as many in flight as it allows. */
-const laneFull = (error: unknown) => error instanceof Error && /in-flight updates/i.test(`${error.message} ${(error.cause as Error | undefined)?.message ?? ''}`);
+const laneFull = (error: unknown) =>
+  error instanceof Error && /in-flight updates/i.test(`${error.message} ${(error.cause as Error | undefined)?.message ?? ''}`);
 
 interface Lane {
   id: string;

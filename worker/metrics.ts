@@ -30,7 +30,11 @@ export function workerTelemetry(config: Config): TelemetryOptions | undefined {
  */
 export function createWorkerMetrics(): ActivityMetrics {
   const meter = Runtime.instance().metricMeter;
-  const gatewayCalls = meter.createCounter('platform_gateway_calls_total', 'calls', 'Gateway calls sent or refused by the worker, by provider origin and outcome');
+  const gatewayCalls = meter.createCounter(
+    'platform_gateway_calls_total',
+    'calls',
+    'Gateway calls sent or refused by the worker, by provider origin and outcome',
+  );
   const batchSeconds = meter.createHistogram('platform_batch_job_duration_seconds', 'float', 's', 'Batch jobs from creation to their end, by type and status');
   const runsFinished = meter.createCounter('platform_automation_runs_finished_total', 'runs', 'Automation runs that ended, by source and status');
   const tagged = <T>(cache: Map<string, T>, key: string, make: () => T): T => {

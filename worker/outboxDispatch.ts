@@ -5,7 +5,14 @@ import { openEventPii } from '../core/pii';
 import { evaluate, isTruthy } from '../core/automations/expressions';
 import type { Db } from '../db/knex';
 import { readOutboxEvents } from '../db/queries/outbox';
-import { claimPendingOutbox, markDispatched, settleUnheardOutbox, automationsListeningTo, type EventAutomationRow, type PendingOutboxRow } from '../db/queries/outboxDispatch';
+import {
+  claimPendingOutbox,
+  markDispatched,
+  settleUnheardOutbox,
+  automationsListeningTo,
+  type EventAutomationRow,
+  type PendingOutboxRow,
+} from '../db/queries/outboxDispatch';
 import type { AutomationRunInput } from '../core/workflowContracts';
 
 /** Starts the run one event fires for one automation; `duplicate` when that pair already has one. */
@@ -26,7 +33,12 @@ const START_CONCURRENCY = 16;
 async function passesFilter(deps: DispatchDeps, automation: EventAutomationRow, filter: unknown, event: InternalEvent): Promise<boolean> {
   if (typeof filter !== 'string' || filter.trim() === '') return true;
   try {
-    const context = { trigger: event, nodes: {}, workflow: { id: automation.id, name: automation.name, version: automation.version }, run: { id: '', source: 'event' } };
+    const context = {
+      trigger: event,
+      nodes: {},
+      workflow: { id: automation.id, name: automation.name, version: automation.version },
+      run: { id: '', source: 'event' },
+    };
     return isTruthy(await evaluate(filter, context));
   } catch {
     // JSONata messages can quote the event's values (personal data), so the log names the automation and event only.
@@ -37,7 +49,10 @@ async function passesFilter(deps: DispatchDeps, automation: EventAutomationRow, 
 
 /** Same operator, listening to the event, created (or re-activated) before it, and not the automation whose run wrote it. */
 const fires = (automation: EventAutomationRow, row: PendingOutboxRow) =>
-  automation.operator_id === row.operator_id && automation.trigger_events.includes(row.event) && row.occurred_at >= automation.events_since && row.origin_workflow_id !== automation.id;
+  automation.operator_id === row.operator_id &&
+  automation.trigger_events.includes(row.event) &&
+  row.occurred_at >= automation.events_since &&
+  row.origin_workflow_id !== automation.id;
 
 /** The event with its entity's sealed fields opened; sealed as stored when a field cannot be opened (its key was retired). */
 function triggerOf(deps: DispatchDeps, event: InternalEvent): InternalEvent {
@@ -103,7 +118,11 @@ async function dispatchBatch(deps: DispatchDeps): Promise<{ claimed: number; sta
       for (const record of records) runs.push(...(await runsFor(deps, record.event, bySeq.get(record.seq)!, automations)));
       started = await startAll(deps, runs);
     }
-    await markDispatched(trx, claimed.map((row) => row.seq), operatorIds);
+    await markDispatched(
+      trx,
+      claimed.map((row) => row.seq),
+      operatorIds,
+    );
     return { claimed: claimed.length, started };
   });
   return { claimed: Math.max(settled.taken, dispatched.claimed), started: dispatched.started };

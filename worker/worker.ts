@@ -46,7 +46,14 @@ export interface RunningWorker {
  * dispatcher (LISTEN on the outbox), so every worker shares the dispatch of event-driven triggers. The process
  * hands in the `keyring` (processes/devSecrets.ts): where secrets come from is its business, not the worker's.
  */
-export async function createWorker(options: { config: Config; db: Db; logger: Logger; address: string; databaseUrl: string; keyring: Keyring }): Promise<RunningWorker> {
+export async function createWorker(options: {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  address: string;
+  databaseUrl: string;
+  keyring: Keyring;
+}): Promise<RunningWorker> {
   installRuntimeLogger(options.logger, options.config);
   const connection = await NativeConnection.connect({ address: options.address });
   const keyring = options.keyring;

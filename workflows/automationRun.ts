@@ -41,7 +41,9 @@ export async function automationRunWorkflow(started: AutomationRunInput): Promis
 
   const startedAt = new Date(info.startTime).toISOString();
   const payload = input.source === 'schedule' ? { scheduledAt: startedAt, triggerNodeId: input.triggerNodeId ?? null } : input.input;
-  const begun = await CancellationScope.nonCancellable(() => beginAutomationRun({ ...input, input: payload, runId, temporalWorkflowId: info.workflowId, startedAt }));
+  const begun = await CancellationScope.nonCancellable(() =>
+    beginAutomationRun({ ...input, input: payload, runId, temporalWorkflowId: info.workflowId, startedAt }),
+  );
   if (begun.kind === 'ignored') return begun;
   if (begun.kind === 'duplicate') return { kind: 'duplicate', runId: begun.runId };
   if (begun.kind === 'rejected') return { kind: 'rejected', runId: begun.run.id, run: begun.run };
@@ -103,12 +105,22 @@ export async function automationRunWorkflow(started: AutomationRunInput): Promis
       }
       const { output, ...nodeError } = nodeErrorOf(error, nodeId);
       failure = nodeError;
-      results.set(nodeId, { id: nodeId, status: 'failed', ...(output === undefined ? {} : { output }), error: { code: nodeError.code, message: nodeError.message }, durationMs: Date.now() - startedAt });
+      results.set(nodeId, {
+        id: nodeId,
+        status: 'failed',
+        ...(output === undefined ? {} : { output }),
+        error: { code: nodeError.code, message: nodeError.message },
+        durationMs: Date.now() - startedAt,
+      });
     }
     progress = { progress: results.size, total: order.length, message: `finished ${nodeId}` };
   }
 
-  const cancelled: RunError | null = cancellation && { code: 'RUN_CANCELLED', message: 'The run was cancelled', ...(cancellation.nodeId ? { nodeId: cancellation.nodeId } : {}) };
+  const cancelled: RunError | null = cancellation && {
+    code: 'RUN_CANCELLED',
+    message: 'The run was cancelled',
+    ...(cancellation.nodeId ? { nodeId: cancellation.nodeId } : {}),
+  };
   const run = await CancellationScope.nonCancellable(() =>
     finishAutomationRun({
       operatorId: input.operatorId,

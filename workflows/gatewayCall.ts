@@ -1,4 +1,13 @@
-import { allHandlersFinished, condition, continueAsNew, defineUpdate, proxyActivities, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  defineUpdate,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { GatewayCallRequest, GatewayCallResult, GatewayLaneInput, GatewayLimits } from '../core/workflowContracts';
 

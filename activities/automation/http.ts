@@ -44,7 +44,11 @@ export function createHttpActivity(deps: ActivityDeps) {
       try {
         response = await safeFetch(
           { method: input.method, url, headers, ...(body === undefined ? {} : { body }) },
-          { timeoutMs: deps.config.WORKFLOW_HTTP_TIMEOUT_MS, maxBytes: MAX_RESPONSE_BYTES, isAllowedAddress: addressPolicy(deps.config.GATEWAY_ALLOW_PRIVATE_NETWORKS) },
+          {
+            timeoutMs: deps.config.WORKFLOW_HTTP_TIMEOUT_MS,
+            maxBytes: MAX_RESPONSE_BYTES,
+            isAllowedAddress: addressPolicy(deps.config.GATEWAY_ALLOW_PRIVATE_NETWORKS),
+          },
         );
       } catch (error) {
         if (error instanceof DestinationNotAllowedError) throw nodeFailure('DESTINATION_NOT_ALLOWED', error.message);

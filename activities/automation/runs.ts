@@ -73,7 +73,10 @@ export function createRunActivities({ db, config, keyring }: ActivityDeps) {
         if (!(await reserveActions(trx, input.operatorId, month, budget, defaults))) {
           const limits = await quotaLimits(trx, input.operatorId, defaults);
           const which = budget.aiActions > 0 ? 'Actions or AI Actions' : 'Actions';
-          return reject({ code: 'QUOTA_EXCEEDED', message: `Monthly ${which} quota exceeded (limits: ${limits.actions} Actions, ${limits.aiActions} AI Actions)` });
+          return reject({
+            code: 'QUOTA_EXCEEDED',
+            message: `Monthly ${which} quota exceeded (limits: ${limits.actions} Actions, ${limits.aiActions} AI Actions)`,
+          });
         }
         return started;
       });
@@ -81,7 +84,13 @@ export function createRunActivities({ db, config, keyring }: ActivityDeps) {
 
     /** Returns the run as stored, so whoever waits for the run has it without reading it again. */
     async finishAutomationRun(input: FinishRunInput): Promise<AutomationRunRecord> {
-      const row = await finishRun(db, keyring, input.operatorId, input.runId, { status: input.status, output: input.output, nodes: input.nodes, error: input.error, executed: input.executed });
+      const row = await finishRun(db, keyring, input.operatorId, input.runId, {
+        status: input.status,
+        output: input.output,
+        nodes: input.nodes,
+        error: input.error,
+        executed: input.executed,
+      });
       if (!row) throw new Error(`run ${input.runId} vanished before it finished`);
       return toRunRecord(row, keyring);
     },

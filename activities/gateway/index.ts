@@ -31,7 +31,8 @@ export function createGatewayActivities(deps: { db: Db; config: Config; logger: 
     /** Sends a resolved POST or PATCH, once: the workflow gives this activity a single attempt. */
     async sendPreparedGatewayCall(input: GatewayCallInput & { prepared: PreparedGatewayCall; limits: GatewayLimits }): Promise<GatewayCallResult> {
       const connection = await findConnection(deps.db, input.operatorId, input.connectionId);
-      if (!connection) throw ApplicationFailure.create({ type: 'CONNECTION_NOT_FOUND', message: `Connection ${input.connectionId} not found`, nonRetryable: true });
+      if (!connection)
+        throw ApplicationFailure.create({ type: 'CONNECTION_NOT_FOUND', message: `Connection ${input.connectionId} not found`, nonRetryable: true });
       return sendGatewayRequest({ ...deps, logger }, { ...input, sealedCredentials: connection.credentials_ciphertext, idempotent: false });
     },
   };

@@ -65,7 +65,12 @@ export async function prepareGatewayCall(deps: PrepareDeps, input: GatewayCallIn
   const planned = buildRequestPlan(match.operation, params, baseUrl, blueprint.security);
   if (!planned.ok) return refuse('MISSING_FIELDS', `Missing params for ${method} ${path}: ${planned.missing.join(', ')}`, method, path);
   return {
-    prepared: { plan: planned.plan, provider: new URL(planned.plan.baseUrl).origin, securitySchemes: blueprint.securitySchemes, schemaMap: connector.schema_map },
+    prepared: {
+      plan: planned.plan,
+      provider: new URL(planned.plan.baseUrl).origin,
+      securitySchemes: blueprint.securitySchemes,
+      schemaMap: connector.schema_map,
+    },
     sealedCredentials: connection.credentials_ciphertext,
   };
 }

@@ -39,6 +39,9 @@ export async function recordGatewayCall(deps: { db: Db; logger: Logger }, record
     const event = internalEvent(record.operatorId, record.ok ? 'gateway.request.completed' : 'gateway.request.failed', null, data);
     await appendOutboxEvents(deps.db, [event]);
   } catch (error) {
-    deps.logger.error({ err: { name: (error as Error).name, message: (error as Error).message }, connectionId: record.connectionId }, 'gateway event not recorded');
+    deps.logger.error(
+      { err: { name: (error as Error).name, message: (error as Error).message }, connectionId: record.connectionId },
+      'gateway event not recorded',
+    );
   }
 }

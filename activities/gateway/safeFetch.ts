@@ -29,7 +29,10 @@ export interface SafeFetchOptions {
 
 /** The destination (or a redirect's destination) resolves to an address the policy refuses. */
 export class DestinationNotAllowedError extends Error {
-  constructor(readonly host: string, readonly viaRedirect: boolean) {
+  constructor(
+    readonly host: string,
+    readonly viaRedirect: boolean,
+  ) {
     super(`refused to connect to ${host}: private, loopback and link-local addresses are not allowed`);
     this.name = 'DestinationNotAllowedError';
   }

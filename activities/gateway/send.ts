@@ -71,7 +71,11 @@ export async function sendGatewayRequest(deps: SendDeps, input: SendGatewayReque
   const breaker = await admitCall(deps.db, operatorId, prepared.provider, CIRCUIT_OPEN_SECONDS, trialLeaseSeconds);
   if (breaker.admission === 'open') {
     await record(false, null, 0, 'CIRCUIT_OPEN');
-    throw ApplicationFailure.create({ type: 'CIRCUIT_OPEN', message: `Circuit open for ${prepared.provider}; retry after ${CIRCUIT_OPEN_SECONDS} s`, nonRetryable: true });
+    throw ApplicationFailure.create({
+      type: 'CIRCUIT_OPEN',
+      message: `Circuit open for ${prepared.provider}; retry after ${CIRCUIT_OPEN_SECONDS} s`,
+      nonRetryable: true,
+    });
   }
   const credentials = deps.keyring.decryptJson(input.sealedCredentials, credentialsContext(operatorId, connectionId)) as ConnectionCredentials;
 
@@ -92,7 +96,11 @@ export async function sendGatewayRequest(deps: SendDeps, input: SendGatewayReque
   try {
     response = await safeFetch(
       { method: plan.method, url: urlOf(plan, auth.query), headers, body: bodyText, credentialHeaders: Object.keys(auth.headers) },
-      { timeoutMs: limits.timeoutMs, maxBytes: deps.config.GATEWAY_MAX_RESPONSE_BYTES, isAllowedAddress: addressPolicy(deps.config.GATEWAY_ALLOW_PRIVATE_NETWORKS) },
+      {
+        timeoutMs: limits.timeoutMs,
+        maxBytes: deps.config.GATEWAY_MAX_RESPONSE_BYTES,
+        isAllowedAddress: addressPolicy(deps.config.GATEWAY_ALLOW_PRIVATE_NETWORKS),
+      },
     );
   } catch (error) {
     const latencyMs = elapsed();

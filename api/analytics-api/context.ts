@@ -12,7 +12,12 @@ import type { FieldProblem } from '../middleware/validate';
 export function analyticsAuth(deps: AppDeps) {
   return authenticate(deps, {
     accept: ['apiKey', 'session'],
-    onFailure: (reason) => new AppError(401, 'UNAUTHORIZED', reason === 'missing' ? 'Missing API key or session token' : reason === 'revoked' ? 'Credentials have been revoked' : 'Invalid API key or session token'),
+    onFailure: (reason) =>
+      new AppError(
+        401,
+        'UNAUTHORIZED',
+        reason === 'missing' ? 'Missing API key or session token' : reason === 'revoked' ? 'Credentials have been revoked' : 'Invalid API key or session token',
+      ),
   });
 }
 
@@ -40,7 +45,10 @@ export async function scopeOf(deps: AppDeps, ctx: Context, currency: string | un
 /** `range` as whole UTC days, or 400 `INVALID_PARAM`. */
 export function rangeOf(value: string | undefined, fallback: DayRange): DayRange {
   const range = parseRange(value, new Date(), fallback);
-  if (!range) throw new AppError(400, 'INVALID_PARAM', 'Invalid parameter: range must be 7d, 14d, 30d, 90d or <start>:<end> ISO dates', { details: [{ field: 'range', message: 'invalid range' }] });
+  if (!range)
+    throw new AppError(400, 'INVALID_PARAM', 'Invalid parameter: range must be 7d, 14d, 30d, 90d or <start>:<end> ISO dates', {
+      details: [{ field: 'range', message: 'invalid range' }],
+    });
   return range;
 }
 

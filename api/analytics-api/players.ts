@@ -17,7 +17,12 @@ const PLAYER_COLUMNS = ['id', 'external_id', 'entity_type', 'data', 'created_at'
 export async function listPlayersHandler(deps: AppDeps, ctx: Context): Promise<void> {
   const { query } = inputOf(ctx, { query: PlayersQuery });
   const page = await listPlayers(deps.db, operatorOf(ctx), {
-    entityType: query.entity_type, search: query.search, sort: query.sort, direction: query.direction, limit: query.limit, offset: query.offset,
+    entityType: query.entity_type,
+    search: query.search,
+    sort: query.sort,
+    direction: query.direction,
+    limit: query.limit,
+    offset: query.offset,
   });
   const players = page.players.map(playerItem);
   if (query.format === 'csv') return sendCsv(ctx, 'players', PLAYER_COLUMNS, players);

@@ -14,7 +14,10 @@ async function sessionOf(deps: AppDeps, ctx: Context): Promise<{ principal: Sess
   try {
     const principal = await resolvePrincipal(deps, ctx.get('authorization') || undefined, ['session']);
     if (principal.kind !== 'session') throw new AuthError('session_required');
-    const token = ctx.get('authorization').replace(/^Bearer\s+/i, '').trim();
+    const token = ctx
+      .get('authorization')
+      .replace(/^Bearer\s+/i, '')
+      .trim();
     const claims = await verifyAccessToken(token, deps.jwtSecret);
     return { principal, sessionId: claims?.sessionId };
   } catch (error) {

@@ -36,13 +36,15 @@ export async function createAutomationHandler(deps: AppDeps, ctx: Context): Prom
   const body = validBody(ctx);
   const operatorId = operatorOf(ctx);
   const id = prefixedId('wf');
-  const row = await withToolNameRetry(() => deps.db.transaction(async (trx) => {
-    const { nodes, webhooks } = sealWebhooks(body.nodes, [], deps.keyring, operatorId, id);
-    const created = await insertAutomation(trx, operatorId, id, automationWrite(body, nodes, await freeToolName(trx, operatorId, body.name)));
-    await replaceWebhooks(trx, operatorId, id, webhooks);
-    await syncAutomationSchedules(deps.temporal, { operatorId, automationId: id, previous: [], next: body.active ? nodes : null });
-    return created;
-  }));
+  const row = await withToolNameRetry(() =>
+    deps.db.transaction(async (trx) => {
+      const { nodes, webhooks } = sealWebhooks(body.nodes, [], deps.keyring, operatorId, id);
+      const created = await insertAutomation(trx, operatorId, id, automationWrite(body, nodes, await freeToolName(trx, operatorId, body.name)));
+      await replaceWebhooks(trx, operatorId, id, webhooks);
+      await syncAutomationSchedules(deps.temporal, { operatorId, automationId: id, previous: [], next: body.active ? nodes : null });
+      return created;
+    }),
+  );
   ctx.status = 201;
   ctx.body = { success: true, data: toAutomationRecord(row) };
 }
@@ -66,16 +68,18 @@ export async function updateAutomationHandler(deps: AppDeps, ctx: Context): Prom
   const { params } = inputOf(ctx, { params: AutomationIdParams });
   const body = validBody(ctx);
   const operatorId = operatorOf(ctx);
-  const row = await withToolNameRetry(() => deps.db.transaction(async (trx) => {
-    const existing = await findAutomation(trx, operatorId, params.id, { forUpdate: true });
-    if (!existing) throw new AppError(404, 'WORKFLOW_NOT_FOUND', 'Workflow not found');
-    const { nodes, webhooks } = sealWebhooks(body.nodes, await webhooksOfAutomation(trx, operatorId, existing.id), deps.keyring, operatorId, existing.id);
-    const toolName = body.name === existing.name ? existing.mcp_tool_name : await freeToolName(trx, operatorId, body.name, existing.id);
-    const updated = await updateAutomation(trx, operatorId, existing.id, automationWrite(body, nodes, toolName), existing.active);
-    await replaceWebhooks(trx, operatorId, existing.id, webhooks);
-    await syncAutomationSchedules(deps.temporal, { operatorId, automationId: existing.id, previous: existing.nodes, next: body.active ? nodes : null });
-    return updated;
-  }));
+  const row = await withToolNameRetry(() =>
+    deps.db.transaction(async (trx) => {
+      const existing = await findAutomation(trx, operatorId, params.id, { forUpdate: true });
+      if (!existing) throw new AppError(404, 'WORKFLOW_NOT_FOUND', 'Workflow not found');
+      const { nodes, webhooks } = sealWebhooks(body.nodes, await webhooksOfAutomation(trx, operatorId, existing.id), deps.keyring, operatorId, existing.id);
+      const toolName = body.name === existing.name ? existing.mcp_tool_name : await freeToolName(trx, operatorId, body.name, existing.id);
+      const updated = await updateAutomation(trx, operatorId, existing.id, automationWrite(body, nodes, toolName), existing.active);
+      await replaceWebhooks(trx, operatorId, existing.id, webhooks);
+      await syncAutomationSchedules(deps.temporal, { operatorId, automationId: existing.id, previous: existing.nodes, next: body.active ? nodes : null });
+      return updated;
+    }),
+  );
   ctx.body = { success: true, data: toAutomationRecord(row) };
 }
 

@@ -17,7 +17,13 @@ export const webhookSecretContext = (operatorId: string, webhookId: string) => `
  *
  * @example const { nodes, webhooks } = sealWebhooks(body.nodes, existingWebhooks, keyring, operatorId, automationId)
  */
-export function sealWebhooks(nodes: AutomationNode[], existing: WebhookRow[], keyring: Keyring, operatorId: string, automationId: string): { nodes: AutomationNode[]; webhooks: WebhookRow[] } {
+export function sealWebhooks(
+  nodes: AutomationNode[],
+  existing: WebhookRow[],
+  keyring: Keyring,
+  operatorId: string,
+  automationId: string,
+): { nodes: AutomationNode[]; webhooks: WebhookRow[] } {
   const byNode = new Map(existing.map((row) => [row.node_id, row]));
   const webhooks: WebhookRow[] = [];
   const stored = nodes.map((node) => {
@@ -29,7 +35,14 @@ export function sealWebhooks(nodes: AutomationNode[], existing: WebhookRow[], ke
     if (typeof secret === 'string') secretCiphertext = keyring.encrypt(secret, webhookSecretContext(operatorId, id));
     if (secret === null) secretCiphertext = null;
     const providerName = typeof params.name === 'string' ? params.name : null;
-    webhooks.push({ id, operator_id: operatorId, workflow_id: automationId, node_id: node.id, provider_name: providerName, secret_ciphertext: secretCiphertext });
+    webhooks.push({
+      id,
+      operator_id: operatorId,
+      workflow_id: automationId,
+      node_id: node.id,
+      provider_name: providerName,
+      secret_ciphertext: secretCiphertext,
+    });
     return { ...node, params: { ...params, webhookId: id, hasSecret: secretCiphertext !== null } };
   });
   return { nodes: stored, webhooks };

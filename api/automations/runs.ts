@@ -22,10 +22,16 @@ export async function testAutomationHandler(deps: AppDeps, ctx: Context): Promis
   const operatorId = operatorOf(ctx);
   const body = ctx.request.body ?? {};
   if (typeof body !== 'object' || Array.isArray(body)) {
-    throw new AppError(400, 'VALIDATION_FAILED', 'Invalid input: body must be a JSON object (the trigger payload)', { details: [{ field: 'body', message: 'must be an object' }] });
+    throw new AppError(400, 'VALIDATION_FAILED', 'Invalid input: body must be a JSON object (the trigger payload)', {
+      details: [{ field: 'body', message: 'must be an object' }],
+    });
   }
   const automation = await requireAutomation(deps, operatorId, params.id);
-  const outcome = await runAutomationNow(deps.temporal, { operatorId, automationId: automation.id, source: 'manual', input: body }, { waitMs: deps.config.WORKFLOW_TEST_WAIT_MS });
+  const outcome = await runAutomationNow(
+    deps.temporal,
+    { operatorId, automationId: automation.id, source: 'manual', input: body },
+    { waitMs: deps.config.WORKFLOW_TEST_WAIT_MS },
+  );
   if (outcome.kind === 'not_found') throw new AppError(404, 'WORKFLOW_NOT_FOUND', 'Workflow not found');
   if (outcome.kind === 'finished') {
     ctx.body = { success: true, data: outcome.run };

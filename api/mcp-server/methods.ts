@@ -1,8 +1,6 @@
 import type { Context } from 'koa';
 import { name as packageName, version } from '../../package.json';
-import {
-  errorResponse, isPlainObject, JSONRPC_ERROR, MCP_PROTOCOL_VERSION, resultResponse, type JsonRpcId, type JsonRpcResponse,
-} from '../../core/mcpJsonRpc';
+import { errorResponse, isPlainObject, JSONRPC_ERROR, MCP_PROTOCOL_VERSION, resultResponse, type JsonRpcId, type JsonRpcResponse } from '../../core/mcpJsonRpc';
 import { listMcpTools } from './tools';
 import type { AppDeps } from '../deps';
 import type { ApiKeyPrincipal } from '../middleware/authenticate';

@@ -25,12 +25,13 @@ export function sendAccepted(ctx: Context): void {
 export function sendFailure(ctx: Context, caught: unknown, id: JsonRpcId | null): void {
   const error = !(caught instanceof AppError && caught.status < 500) && isDependencyOutage(caught) ? serviceUnavailable(caught) : caught;
   if (error instanceof AppError && (error.status < 500 || error.code === 'SERVICE_UNAVAILABLE')) {
-    if (error.status >= 500) ctx.state.log?.warn({ err: { message: (error.options.cause as Error | undefined)?.message } }, 'MCP request met a dependency outage');
+    if (error.status >= 500)
+      ctx.state.log?.warn({ err: { message: (error.options.cause as Error | undefined)?.message } }, 'MCP request met a dependency outage');
     for (const [name, value] of Object.entries(error.options.headers ?? {})) ctx.set(name, value);
     sendJsonRpc(ctx, errorForAppCode(id, error.code, error.message), error.status);
     return;
   }
-  const cause = error instanceof AppError ? error.options.cause ?? error : error;
+  const cause = error instanceof AppError ? (error.options.cause ?? error) : error;
   const described = cause instanceof Error ? { name: cause.name, message: cause.message, stack: cause.stack } : { value: typeof cause };
   ctx.state.log?.error({ err: described }, 'MCP request failed');
   sendJsonRpc(ctx, errorResponse(id, JSONRPC_ERROR.INTERNAL_ERROR, 'Internal error'), 500);

@@ -40,9 +40,7 @@ export class McpStreamHub {
   private readonly connection: DedicatedConnection;
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(
-    private readonly options: { db: Db; connectionString: string; affinity: boolean; maxStreamsPerOperator: number; logger: Logger },
-  ) {
+  constructor(private readonly options: { db: Db; connectionString: string; affinity: boolean; maxStreamsPerOperator: number; logger: Logger }) {
     this.connection = new DedicatedConnection({
       connectionString: options.connectionString,
       channels: options.affinity ? [TOOLS_CHANGED_CHANNEL, PROGRESS_CHANNEL] : [TOOLS_CHANGED_CHANNEL],

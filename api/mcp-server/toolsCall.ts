@@ -10,7 +10,9 @@ import type { AutomationProgress } from '../../core/workflowContracts';
 import type { DispatchContext, McpAnswer } from './methods';
 import type { EventStreamResponse } from './eventStreamResponse';
 
-const invalidParams = (id: JsonRpcId, message: string, data?: unknown): McpAnswer => ({ response: errorResponse(id, JSONRPC_ERROR.INVALID_PARAMS, message, data) });
+const invalidParams = (id: JsonRpcId, message: string, data?: unknown): McpAnswer => ({
+  response: errorResponse(id, JSONRPC_ERROR.INVALID_PARAMS, message, data),
+});
 
 /**
  * Forwards a run's progress in order: onto the call's own event stream when it answers with one, and to the
@@ -28,7 +30,12 @@ function progressForwarder(context: DispatchContext, token: JsonRpcId | undefine
   const send = (progress: AutomationProgress) => {
     if (token === undefined) return;
     sent = Math.max(sent, progress.progress);
-    const message = progressNotification({ progressToken: token, progress: progress.progress, total: progress.total, ...(progress.message !== undefined ? { message: progress.message } : {}) });
+    const message = progressNotification({
+      progressToken: token,
+      progress: progress.progress,
+      total: progress.total,
+      ...(progress.message !== undefined ? { message: progress.message } : {}),
+    });
     if (own && !silenced) own.write(messageFrame(message));
     if (sessionId === undefined) return;
     chain = chain.then(() => hub.publish(principal.operatorId, sessionId, message)).catch(context.log);
@@ -49,7 +56,9 @@ function progressForwarder(context: DispatchContext, token: JsonRpcId | undefine
 /** The answer for a run its client cancelled: the stored run as `RUN_CANCELLED` (only a JSON answer shows it). */
 async function cancelledAnswer(context: DispatchContext, id: JsonRpcId, runId: string, elapsedMs: number): Promise<McpAnswer> {
   const row = await findRun(context.deps.db, context.principal.operatorId, runId);
-  const result = row ? toolResultOf(toRunRecord(row, context.deps.keyring), elapsedMs) : errorToolResult('RUN_CANCELLED', `Run ${runId} was cancelled`, runId, elapsedMs);
+  const result = row
+    ? toolResultOf(toRunRecord(row, context.deps.keyring), elapsedMs)
+    : errorToolResult('RUN_CANCELLED', `Run ${runId} was cancelled`, runId, elapsedMs);
   return { response: resultResponse(id, result), cancelled: true };
 }
 

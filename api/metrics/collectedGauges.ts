@@ -17,7 +17,11 @@ interface TarnPool {
  * The database figures are cluster-wide (every API instance reports the same values: aggregate with max).
  */
 export function registerCollectedGauges(registry: Registry, db: Db, logger: Logger): void {
-  const failures = new Counter({ name: 'platform_metrics_snapshot_failures_total', help: 'Scrapes whose database snapshot failed (its gauges were left out)', registers: [registry] });
+  const failures = new Counter({
+    name: 'platform_metrics_snapshot_failures_total',
+    help: 'Scrapes whose database snapshot failed (its gauges were left out)',
+    registers: [registry],
+  });
   // prom-client collects every metric of a scrape at once: the gauges of one scrape join the read in flight.
   let inFlight: Promise<MetricsSnapshot | null> | null = null;
   const snapshot = (): Promise<MetricsSnapshot | null> => {

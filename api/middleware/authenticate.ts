@@ -81,10 +81,7 @@ export async function resolvePrincipal(deps: AppDeps, header: string | undefined
  *
  * @example router.use(authenticate(deps, { accept: ['apiKey'], onFailure: () => new AppError(401, 'UNAUTHORIZED', 'Invalid API key') }))
  */
-export function authenticate(
-  deps: AppDeps,
-  options: { accept: readonly PrincipalKind[]; onFailure: (reason: AuthFailure) => AppError },
-): Middleware {
+export function authenticate(deps: AppDeps, options: { accept: readonly PrincipalKind[]; onFailure: (reason: AuthFailure) => AppError }): Middleware {
   return async (ctx: Context, next) => {
     try {
       ctx.state.auth = await resolvePrincipal(deps, ctx.get('authorization') || undefined, options.accept);

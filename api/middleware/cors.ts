@@ -3,8 +3,17 @@ import type { Middleware } from 'koa';
 
 /** Besides the platform's own headers, the ones supabase-js sends from a browser (`apikey`, `X-Client-Info`, `X-Supabase-Api-Version`). */
 export const ALLOWED_HEADERS = [
-  'Authorization', 'Content-Type', 'Idempotency-Key', 'Mcp-Session-Id', 'MCP-Protocol-Version', 'X-Request-Id', 'X-Service-Signature', 'Last-Event-ID',
-  'apikey', 'X-Client-Info', 'X-Supabase-Api-Version',
+  'Authorization',
+  'Content-Type',
+  'Idempotency-Key',
+  'Mcp-Session-Id',
+  'MCP-Protocol-Version',
+  'X-Request-Id',
+  'X-Service-Signature',
+  'Last-Event-ID',
+  'apikey',
+  'X-Client-Info',
+  'X-Supabase-Api-Version',
 ];
 export const EXPOSED_HEADERS = ['Retry-After', 'X-Request-Id', 'Mcp-Session-Id'];
 

@@ -67,7 +67,7 @@ export function errorHandler(): Middleware {
     } catch (caught) {
       const error = fromUnknown(caught);
       if (error.status >= 500) {
-        const cause = caught instanceof AppError ? caught.options.cause ?? caught : caught;
+        const cause = caught instanceof AppError ? (caught.options.cause ?? caught) : caught;
         ctx.state.log?.error({ err: describeForLog(cause) }, error.message);
       }
       ctx.status = error.status;

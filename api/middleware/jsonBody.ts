@@ -23,7 +23,7 @@ export function hasUnstorableText(value: unknown): boolean {
 export function jsonBody(limitBytes: number, rawOnly: (path: string) => boolean = () => false): Middleware {
   return async (ctx, next) => {
     ctx.request.body = undefined;
-    if (!METHODS_WITH_BODY.has(ctx.method) || !ctx.request.length && !ctx.get('transfer-encoding')) {
+    if (!METHODS_WITH_BODY.has(ctx.method) || (!ctx.request.length && !ctx.get('transfer-encoding'))) {
       await next();
       return;
     }

@@ -44,7 +44,9 @@ export function defaultValidationError(result: { missing: string[]; problems: Fi
 
 /** PostgreSQL text cannot hold NUL, so a `%00` in a query or path parameter is a 400, never a query error (500). */
 function rejectNul(raw: Record<string, unknown>, toError: typeof defaultValidationError): void {
-  const fields = Object.entries(raw).filter(([, value]) => (Array.isArray(value) ? value : [value]).some((item) => typeof item === 'string' && item.includes('\u0000')));
+  const fields = Object.entries(raw).filter(([, value]) =>
+    (Array.isArray(value) ? value : [value]).some((item) => typeof item === 'string' && item.includes('\u0000')),
+  );
   if (fields.length > 0) throw toError({ missing: [], problems: fields.map(([field]) => ({ field, message: 'must not contain NUL characters' })) });
 }
 

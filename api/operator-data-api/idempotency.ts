@@ -17,7 +17,9 @@ export function idempotencyKeyOf(ctx: Context): string | undefined {
   if (!header) return undefined;
   const parsed = IDEMPOTENCY_KEY.safeParse(header);
   if (!parsed.success) {
-    throw new AppError(400, 'VALIDATION_FAILED', 'Idempotency-Key must be 1 to 255 characters', { details: [{ field: 'Idempotency-Key', message: 'must be 1 to 255 characters' }] });
+    throw new AppError(400, 'VALIDATION_FAILED', 'Idempotency-Key must be 1 to 255 characters', {
+      details: [{ field: 'Idempotency-Key', message: 'must be 1 to 255 characters' }],
+    });
   }
   return parsed.data;
 }

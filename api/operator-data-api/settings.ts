@@ -20,7 +20,9 @@ export async function getSettingsHandler(deps: AppDeps, ctx: Context): Promise<v
 export async function putSettingsHandler(deps: AppDeps, ctx: Context): Promise<void> {
   const { body } = inputOf(ctx, { body: SettingsBody });
   if (body.templateId !== undefined && !(await findTemplate(deps.db, body.templateId))) {
-    throw new AppError(400, 'VALIDATION_FAILED', `templateId: no template ${body.templateId}`, { details: [{ field: 'templateId', message: 'must name a template of GET /templates' }] });
+    throw new AppError(400, 'VALIDATION_FAILED', `templateId: no template ${body.templateId}`, {
+      details: [{ field: 'templateId', message: 'must name a template of GET /templates' }],
+    });
   }
   const operatorId = operatorOf(ctx);
   await updateSettings(deps.db, operatorId, body);

@@ -24,7 +24,10 @@ async function emailInvite(deps: AppDeps, ctx: Context, invite: InviteRow, token
     const sealedToken = deps.keyring.encrypt(token, inviteTokenContext(invite.operator_id, invite.id));
     await startInviteEmail(deps.temporal, { operatorId: invite.operator_id, inviteId: invite.id, sealedToken, appUrl: deps.config.appUrl }, invite.token_hash);
   } catch (error) {
-    ctx.state.log.error({ inviteId: invite.id, err: { name: (error as Error).name, message: (error as Error).message } }, 'invite email workflow did not start');
+    ctx.state.log.error(
+      { inviteId: invite.id, err: { name: (error as Error).name, message: (error as Error).message } },
+      'invite email workflow did not start',
+    );
   }
 }
 
@@ -63,7 +66,14 @@ export async function createInviteHandler(deps: AppDeps, ctx: Context): Promise<
   ctx.status = 201;
   ctx.body = {
     success: true,
-    data: { id: invite.id, email: invite.email, role: invite.role, expiresAt: invite.expires_at.toISOString(), acceptUrl: acceptUrlFor(deps.config.appUrl, token), token },
+    data: {
+      id: invite.id,
+      email: invite.email,
+      role: invite.role,
+      expiresAt: invite.expires_at.toISOString(),
+      acceptUrl: acceptUrlFor(deps.config.appUrl, token),
+      token,
+    },
   };
 }
 

@@ -27,9 +27,7 @@ export async function lookupInvite(deps: AppDeps, ctx: Context): Promise<void> {
   const state = invite ? inviteState(invite, new Date()) : 'invalid';
   ctx.body = {
     success: true,
-    data: invite && state === 'pending'
-      ? { valid: true, email: invite.email, role: invite.role, orgName: invite.org_name }
-      : { valid: false, reason: state },
+    data: invite && state === 'pending' ? { valid: true, email: invite.email, role: invite.role, orgName: invite.org_name } : { valid: false, reason: state },
   };
 }
 

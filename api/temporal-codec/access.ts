@@ -21,10 +21,16 @@ export type CodecReaders = '*' | ReadonlySet<string>;
 export function codecReadersOf(config: Pick<Config, 'TEMPORAL_CODEC_OPERATORS' | 'NODE_ENV'>): CodecReaders {
   const raw = config.TEMPORAL_CODEC_OPERATORS?.trim();
   if (raw === '*') {
-    if (config.NODE_ENV === 'production') throw new ConfigError(['TEMPORAL_CODEC_OPERATORS: "*" (any Owner) is refused when NODE_ENV=production; list operator ids']);
+    if (config.NODE_ENV === 'production')
+      throw new ConfigError(['TEMPORAL_CODEC_OPERATORS: "*" (any Owner) is refused when NODE_ENV=production; list operator ids']);
     return '*';
   }
-  return new Set((raw ?? '').split(',').map((id) => id.trim()).filter(Boolean));
+  return new Set(
+    (raw ?? '')
+      .split(',')
+      .map((id) => id.trim())
+      .filter(Boolean),
+  );
 }
 
 /** The caller's token: the Authorization header (Temporal CLI `--codec-auth`), else the codec cookie (Temporal UI). */
@@ -47,7 +53,10 @@ export function requireCodecReader(deps: AppDeps, readers: CodecReaders, options
       principal = (await resolvePrincipal(deps, credentialOf(ctx, options.cookie), ['session'])) as SessionPrincipal;
     } catch (error) {
       if (error instanceof AuthError) {
-        const message = error.reason === 'missing' ? `An Owner's session is required: Authorization: Bearer <access token>${options.cookie ? ', or the codec session cookie' : ''}` : AUTH_FAILURE_TEXT[error.reason];
+        const message =
+          error.reason === 'missing'
+            ? `An Owner's session is required: Authorization: Bearer <access token>${options.cookie ? ', or the codec session cookie' : ''}`
+            : AUTH_FAILURE_TEXT[error.reason];
         throw new AppError(401, 'UNAUTHORIZED', message);
       }
       throw error;
@@ -65,10 +74,24 @@ export function requireCodecReader(deps: AppDeps, readers: CodecReaders, options
 export function setCodecCookie(ctx: Context): Date {
   const token = /^Bearer\s+(\S+)/i.exec(ctx.get('authorization'))?.[1] ?? '';
   const expiresAt = new Date((decodeJwt(token).exp ?? 0) * 1000);
-  ctx.cookies.set(CODEC_COOKIE, token, { httpOnly: true, sameSite: 'strict', path: TEMPORAL_CODEC_PREFIX, expires: expiresAt, secure: ctx.secure, overwrite: true });
+  ctx.cookies.set(CODEC_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'strict',
+    path: TEMPORAL_CODEC_PREFIX,
+    expires: expiresAt,
+    secure: ctx.secure,
+    overwrite: true,
+  });
   return expiresAt;
 }
 
 export function clearCodecCookie(ctx: Context): void {
-  ctx.cookies.set(CODEC_COOKIE, '', { httpOnly: true, sameSite: 'strict', path: TEMPORAL_CODEC_PREFIX, expires: new Date(0), secure: ctx.secure, overwrite: true });
+  ctx.cookies.set(CODEC_COOKIE, '', {
+    httpOnly: true,
+    sameSite: 'strict',
+    path: TEMPORAL_CODEC_PREFIX,
+    expires: new Date(0),
+    secure: ctx.secure,
+    overwrite: true,
+  });
 }

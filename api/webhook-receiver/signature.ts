@@ -8,7 +8,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  */
 export function validSignature(rawBody: Buffer, secret: string, header: string | undefined): boolean {
   if (!header) return false;
-  const given = header.trim().replace(/^sha256=/i, '').toLowerCase();
+  const given = header
+    .trim()
+    .replace(/^sha256=/i, '')
+    .toLowerCase();
   if (!/^[0-9a-f]{64}$/.test(given)) return false;
   const expected = createHmac('sha256', secret).update(rawBody).digest();
   return timingSafeEqual(Buffer.from(given, 'hex'), expected);

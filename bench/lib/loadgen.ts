@@ -21,7 +21,12 @@ const instance = autocannon(
         setupRequest: (request: Record<string, unknown>) => {
           const i = n++;
           const variant = job.variants[i % job.variants.length]!;
-          return { ...request, path: variant.path, body: variant.body, headers: { ...job.headers, ...(variant.body ? { 'content-type': 'application/json' } : {}) } };
+          return {
+            ...request,
+            path: variant.path,
+            body: variant.body,
+            headers: { ...job.headers, ...(variant.body ? { 'content-type': 'application/json' } : {}) },
+          };
         },
       },
     ],
@@ -31,15 +36,17 @@ const instance = autocannon(
       process.stderr.write(`${error.message}\n`);
       process.exit(1);
     }
-    process.stdout.write(`${JSON.stringify({
-      requests: result.requests.total,
-      seconds: job.seconds,
-      rps: result.requests.total / job.seconds,
-      p50: result.latency.p50,
-      p99: result.latency.p99,
-      non2xx: result.non2xx,
-      errors: result.errors + result.timeouts,
-    })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({
+        requests: result.requests.total,
+        seconds: job.seconds,
+        rps: result.requests.total / job.seconds,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        non2xx: result.non2xx,
+        errors: result.errors + result.timeouts,
+      })}\n`,
+    );
   },
 );
 process.once('SIGTERM', () => instance.stop());

@@ -41,7 +41,10 @@ export function summarizeProfile(profile: CpuProfile, topN = 8): { busyMs: numbe
     const owner = ownerOf(frame);
     totals.set(owner, (totals.get(owner) ?? 0) + micros);
   });
-  const top = [...totals].sort((a, b) => b[1] - a[1]).slice(0, topN).map(([owner, micros]): [string, number] => [owner, micros / 1000]);
+  const top = [...totals]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, topN)
+    .map(([owner, micros]): [string, number] => [owner, micros / 1000]);
   return { busyMs: busy / 1000, top };
 }
 

@@ -12,7 +12,10 @@ export interface Measured {
  * Runs `request` up to `count` times with `concurrency` in flight, stopping early at `timeLimitMs`;
  * latencies come back sorted. `gapMs` pauses each lane between requests (a quiet server's view).
  */
-export async function measure(request: () => Promise<void>, options: { count: number; concurrency: number; timeLimitMs: number; gapMs?: number }): Promise<Measured> {
+export async function measure(
+  request: () => Promise<void>,
+  options: { count: number; concurrency: number; timeLimitMs: number; gapMs?: number },
+): Promise<Measured> {
   const latencies: number[] = [];
   const deadline = Date.now() + options.timeLimitMs;
   let issued = 0;

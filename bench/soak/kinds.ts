@@ -34,7 +34,11 @@ export function soakKinds(url: string, fixtures: SoakFixtures, jobs: string[]): 
       perSecond: 360,
       maxInFlight: 64,
       fire: async (n) => {
-        expect(await send(`${url}/operator-data-api/entities/${player(n)}/events`, { key, body: { eventType: 'game_activity', data: gameActivity(n) } }), 201, 'ingest');
+        expect(
+          await send(`${url}/operator-data-api/entities/${player(n)}/events`, { key, body: { eventType: 'game_activity', data: gameActivity(n) } }),
+          201,
+          'ingest',
+        );
       },
     },
     {
@@ -59,7 +63,11 @@ export function soakKinds(url: string, fixtures: SoakFixtures, jobs: string[]): 
       perSecond: 18,
       maxInFlight: 16,
       fire: async (n) => {
-        const body = expect(await send(`${url}/gateway`, { key, body: { connectionId: fixtures.connectionId, operation: 'kyc.status', params: { playerId: player(n) } } }), 200, 'gateway');
+        const body = expect(
+          await send(`${url}/gateway`, { key, body: { connectionId: fixtures.connectionId, operation: 'kyc.status', params: { playerId: player(n) } } }),
+          200,
+          'gateway',
+        );
         if (body.data?.status !== 'approved') throw new Error('gateway answered without translation');
       },
     },
@@ -68,7 +76,14 @@ export function soakKinds(url: string, fixtures: SoakFixtures, jobs: string[]): 
       perSecond: 2,
       maxInFlight: 8,
       fire: async (n) => {
-        const body = expect(await send(`${url}/mcp-server`, { key, body: { jsonrpc: '2.0', id: n, method: 'tools/call', params: { name: fixtures.toolName, arguments: { playerId: player(n) } } } }), 200, 'mcp');
+        const body = expect(
+          await send(`${url}/mcp-server`, {
+            key,
+            body: { jsonrpc: '2.0', id: n, method: 'tools/call', params: { name: fixtures.toolName, arguments: { playerId: player(n) } } },
+          }),
+          200,
+          'mcp',
+        );
         if (body.result?.isError !== false) throw new Error(`tools/call: ${JSON.stringify(body).slice(0, 160)}`);
       },
     },

@@ -4,7 +4,9 @@ import { parseSamples, sumOf, type Sample } from '../lib/promText';
 /** Resident set size of a process in MB (`/proc/<pid>/status`), or NaN once it is gone. */
 export function rssMb(pid: number): number {
   try {
-    const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((entry) => entry.startsWith('VmRSS:'));
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((entry) => entry.startsWith('VmRSS:'));
     return Number(line?.split(/\s+/)[1]) / 1024;
   } catch {
     return NaN;
@@ -55,6 +57,8 @@ export async function readMetrics(apiUrl: string, workerUrl: string): Promise<Me
 const n = (value: number) => Math.round(value).toLocaleString('en-US');
 
 export function formatMetrics(m: MetricsReading): string {
-  return `metrics: outbox backlog ${n(m.outboxBacklog)} (lag ${m.outboxLagSeconds.toFixed(1)} s) · runs running ${n(m.runsRunning)}, completed ${n(m.runsCompleted)}, failed ${n(m.runsFailed)}`
-    + ` · gateway ok ${n(m.gatewayOk)}, other ${n(m.gatewayOther)} · batch jobs ${n(m.batchJobs)} · API requests ${n(m.apiRequests)} · db pool ${n(m.poolUsed)}/${n(m.poolMax)}`;
+  return (
+    `metrics: outbox backlog ${n(m.outboxBacklog)} (lag ${m.outboxLagSeconds.toFixed(1)} s) · runs running ${n(m.runsRunning)}, completed ${n(m.runsCompleted)}, failed ${n(m.runsFailed)}` +
+    ` · gateway ok ${n(m.gatewayOk)}, other ${n(m.gatewayOther)} · batch jobs ${n(m.batchJobs)} · API requests ${n(m.apiRequests)} · db pool ${n(m.poolUsed)}/${n(m.poolMax)}`
+  );
 }

@@ -25,26 +25,33 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 export function send(url: string, options: { method?: string; key: string; body?: unknown }): Promise<{ status: number; body: any }> {
   const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
   return new Promise((resolve, reject) => {
-    const request = http.request(url, {
-      agent,
-      method: options.method ?? (payload ? 'POST' : 'GET'),
-      headers: { authorization: `Bearer ${options.key}`, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) },
-      timeout: 30_000,
-    }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let body: unknown = text;
-        try {
-          body = text ? JSON.parse(text) : undefined;
-        } catch {
-          // not JSON: keep the text
-        }
-        resolve({ status: response.statusCode ?? 0, body });
-      });
-      response.on('error', reject);
-    });
+    const request = http.request(
+      url,
+      {
+        agent,
+        method: options.method ?? (payload ? 'POST' : 'GET'),
+        headers: {
+          authorization: `Bearer ${options.key}`,
+          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+        },
+        timeout: 30_000,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let body: unknown = text;
+          try {
+            body = text ? JSON.parse(text) : undefined;
+          } catch {
+            // not JSON: keep the text
+          }
+          resolve({ status: response.statusCode ?? 0, body });
+        });
+        response.on('error', reject);
+      },
+    );
     request.on('timeout', () => request.destroy(new Error('timed out after 30 s')));
     request.on('error', reject);
     request.end(payload);
@@ -74,21 +81,23 @@ export function pace(perSecond: number, maxInFlight: number, fire: (n: number) =
       }
       inFlight += 1;
       const started = performance.now();
-      fire(sent++).then(
-        () => {
-          current.requests += 1;
-          current.latencies.push(performance.now() - started);
-        },
-        (error: unknown) => {
-          current.requests += 1;
-          current.errors += 1;
-          const message = error instanceof Error ? error.message : String(error);
-          if (current.samples.length < 3 && !current.samples.includes(message)) current.samples.push(message);
-        },
-      ).finally(() => {
-        inFlight -= 1;
-        if (inFlight === 0) inFlightDone.splice(0).forEach((resolve) => resolve());
-      });
+      fire(sent++)
+        .then(
+          () => {
+            current.requests += 1;
+            current.latencies.push(performance.now() - started);
+          },
+          (error: unknown) => {
+            current.requests += 1;
+            current.errors += 1;
+            const message = error instanceof Error ? error.message : String(error);
+            if (current.samples.length < 3 && !current.samples.includes(message)) current.samples.push(message);
+          },
+        )
+        .finally(() => {
+          inFlight -= 1;
+          if (inFlight === 0) inFlightDone.splice(0).forEach((resolve) => resolve());
+        });
     }
   }, 10);
   return {

@@ -21,7 +21,6 @@ export type AutomationBodyResult = { ok: true; value: AutomationBody } | { ok: f
 
 export const AUTOMATION_LIMITS = { nodes: 100, edges: 200, name: 200 } as const;
 
-
 const NODE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const NODE_KEYS = ['id', 'type', 'params'];
 const EDGE_KEYS = ['from', 'to', 'when'];
@@ -98,8 +97,10 @@ function readEdges(raw: unknown, read: ReadNodes, problems: Problems): { edges: 
     });
     if (from && to && from.id === to.id) problems.push({ field: `${field}.to`, message: 'an edge cannot lead from a node to itself' });
     if (to && isTrigger(to.type)) problems.push({ field: `${field}.to`, message: 'a trigger node cannot have incoming edges' });
-    if (from?.type === 'condition' && typeof item.when !== 'boolean') problems.push({ field: `${field}.when`, message: 'must be true or false on an edge leaving a condition' });
-    if (from && from.type !== 'condition' && item.when !== undefined) problems.push({ field: `${field}.when`, message: 'only edges leaving a condition carry when' });
+    if (from?.type === 'condition' && typeof item.when !== 'boolean')
+      problems.push({ field: `${field}.when`, message: 'must be true or false on an edge leaving a condition' });
+    if (from && from.type !== 'condition' && item.when !== undefined)
+      problems.push({ field: `${field}.when`, message: 'only edges leaving a condition carry when' });
     if (from && to) {
       const key = JSON.stringify([from.id, to.id]);
       if (seen.has(key)) problems.push({ field, message: `duplicate edge from "${from.id}" to "${to.id}"` });
@@ -145,7 +146,8 @@ export function validateAutomationBody(raw: unknown): AutomationBodyResult {
   unknownKeys(raw, BODY_KEYS, '', problems);
   const name = typeof raw.name === 'string' ? raw.name.trim() : '';
   if (typeof raw.name !== 'string') problems.push({ field: 'name', message: 'must be a string' });
-  else if (name.length < 1 || name.length > AUTOMATION_LIMITS.name) problems.push({ field: 'name', message: `must be 1 to ${AUTOMATION_LIMITS.name} characters` });
+  else if (name.length < 1 || name.length > AUTOMATION_LIMITS.name)
+    problems.push({ field: 'name', message: `must be 1 to ${AUTOMATION_LIMITS.name} characters` });
   const description = raw.description === undefined ? '' : raw.description;
   if (typeof description !== 'string') problems.push({ field: 'description', message: 'must be a string' });
   const active = raw.active === undefined ? true : raw.active;

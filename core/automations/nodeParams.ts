@@ -12,7 +12,6 @@ interface Param {
   check: Check;
 }
 
-
 const MAX_DEPTH = 32;
 
 /** Every string at any depth may embed `{{ <JSONata> }}`; each must compile. Depth is bounded so no body overflows the stack. */
@@ -41,7 +40,8 @@ const text =
     }
     if (!options.literal) templates(value, field, problems);
     const checkPattern = options.literal || !isTemplated(value);
-    if (options.pattern && checkPattern && !options.pattern.test(value)) problems.push({ field, message: options.patternMessage ?? `must match ${options.pattern}` });
+    if (options.pattern && checkPattern && !options.pattern.test(value))
+      problems.push({ field, message: options.patternMessage ?? `must match ${options.pattern}` });
   };
 
 const expression: Check = (value, field, problems) => {
@@ -85,7 +85,8 @@ const oneOf =
 const integer =
   (min: number, max: number): Check =>
   (value, field, problems) => {
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) problems.push({ field, message: `must be an integer from ${min} to ${max}` });
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
+      problems.push({ field, message: `must be an integer from ${min} to ${max}` });
   };
 
 const boolean: Check = (value, field, problems) => {
@@ -94,7 +95,8 @@ const boolean: Check = (value, field, problems) => {
 
 const secret: Check = (value, field, problems) => {
   if (value === null) return;
-  if (typeof value !== 'string' || value.length < 16 || value.length > 256) problems.push({ field, message: 'must be null or a string of 16 to 256 characters' });
+  if (typeof value !== 'string' || value.length < 16 || value.length > 256)
+    problems.push({ field, message: 'must be null or a string of 16 to 256 characters' });
 };
 
 const inputSchema: Check = (value, field, problems) => void problems.push(...inputSchemaProblems(value, field));
@@ -128,7 +130,9 @@ const may = (check: Check): Param => ({ required: false, check });
 const PARAMS: Record<NodeType, Record<string, Param>> = {
   'trigger.manual': { inputSchema: may(inputSchema) },
   'trigger.event': {
-    event: need(text({ literal: true, max: 200, pattern: EVENT_NAME, patternMessage: 'must be an event name such as entity_event.transaction or entity.created' })),
+    event: need(
+      text({ literal: true, max: 200, pattern: EVENT_NAME, patternMessage: 'must be an event name such as entity_event.transaction or entity.created' }),
+    ),
     filter: may(expression),
   },
   'trigger.webhook': {

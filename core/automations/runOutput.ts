@@ -16,7 +16,11 @@ const text = { type: 'string' };
  * Kept to keywords draft-07 and 2020-12 read alike, since MCP clients validate with either.
  */
 export const ACTION_OUTPUT_SCHEMAS: Record<ActionType, ObjectSchema> = {
-  'action.http_request': objectOf({ status: { type: 'integer' }, headers: { type: 'object', additionalProperties: text }, body: {} }, ['status', 'headers', 'body']),
+  'action.http_request': objectOf({ status: { type: 'integer' }, headers: { type: 'object', additionalProperties: text }, body: {} }, [
+    'status',
+    'headers',
+    'body',
+  ]),
   'action.gateway': objectOf({ status: { type: 'integer' }, data: {} }, ['status']),
   'action.set_state': objectOf({ externalId: text, key: text, value: {} }, ['externalId', 'key']),
   'action.record_event': objectOf({ id: text, externalId: text, eventType: text }, ['id', 'externalId', 'eventType']),
@@ -29,7 +33,12 @@ export const ACTION_OUTPUT_SCHEMAS: Record<ActionType, ObjectSchema> = {
 /** Whether an edge is taken on every run that completes `from`: no branch (`when`), or both branches of a condition. */
 function alwaysTaken(graph: GraphIndex, edge: AutomationEdge): boolean {
   if (edge.when === undefined) return true;
-  const branches = new Set(graph.outgoing(edge.from).filter((other) => other.to === edge.to).map((other) => other.when));
+  const branches = new Set(
+    graph
+      .outgoing(edge.from)
+      .filter((other) => other.to === edge.to)
+      .map((other) => other.when),
+  );
   return branches.has(true) && branches.has(false);
 }
 

@@ -16,7 +16,6 @@ export interface SchemaProblem {
 
 const SCHEMA_KEYS = ['type', 'properties', 'required', 'description'];
 
-
 /**
  * Problems of a trigger's `inputSchema` (`{ type: 'object', properties?, required?, description? }`), at `field`.
  * Kept to this subset because MCP clients receive it as the tool's `inputSchema` and `missingTriggerFields` enforces
@@ -92,7 +91,27 @@ export function missingTriggerFields(schema: Pick<TriggerInputSchema, 'required'
   return schema.required.filter((name) => !Object.hasOwn(payload, name) || payload[name] === undefined || payload[name] === null);
 }
 
-const CRON_NAMES = new Set(['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec', 'sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat']);
+const CRON_NAMES = new Set([
+  'jan',
+  'feb',
+  'mar',
+  'apr',
+  'may',
+  'jun',
+  'jul',
+  'aug',
+  'sep',
+  'oct',
+  'nov',
+  'dec',
+  'sun',
+  'mon',
+  'tue',
+  'wed',
+  'thu',
+  'fri',
+  'sat',
+]);
 
 /**
  * Why a schedule trigger's `cron` is refused, or null. Five fields of numbers, names, `*`, ranges, lists and steps

@@ -23,11 +23,7 @@ export interface IndexedOperation {
 }
 
 /** A security scheme reduced to how the gateway applies it (spec 4.3 "Outbound authentication"). */
-export type SecurityScheme =
-  | { kind: 'apiKey'; name: string; in: 'header' | 'query' | 'cookie' }
-  | { kind: 'bearer' }
-  | { kind: 'basic' }
-  | { kind: 'hmac' };
+export type SecurityScheme = { kind: 'apiKey'; name: string; in: 'header' | 'query' | 'cookie' } | { kind: 'bearer' } | { kind: 'basic' } | { kind: 'hmac' };
 
 export interface Blueprint {
   specification: 'OpenAPI' | 'Swagger';
@@ -62,9 +58,9 @@ function mergeParameters(pathLevel: OperationParameter[], own: OperationParamete
 
 function securityOf(value: unknown): SecurityRequirement[] | null {
   if (!Array.isArray(value)) return null;
-  return value.filter(isObject).map((requirement) =>
-    Object.fromEntries(Object.entries(requirement).map(([name, scopes]) => [name, Array.isArray(scopes) ? scopes.map(String) : []])),
-  );
+  return value
+    .filter(isObject)
+    .map((requirement) => Object.fromEntries(Object.entries(requirement).map(([name, scopes]) => [name, Array.isArray(scopes) ? scopes.map(String) : []])));
 }
 
 /**
@@ -139,9 +135,8 @@ export function blueprintOf(document: Json): Blueprint {
       });
     }
   }
-  const rawSchemes = typeof document.swagger === 'string'
-    ? document.securityDefinitions
-    : isObject(document.components) ? document.components.securitySchemes : undefined;
+  const rawSchemes =
+    typeof document.swagger === 'string' ? document.securityDefinitions : isObject(document.components) ? document.components.securitySchemes : undefined;
   const securitySchemes: Record<string, SecurityScheme> = {};
   for (const [name, raw] of Object.entries(isObject(rawSchemes) ? rawSchemes : {})) {
     const scheme = schemeOf(raw);

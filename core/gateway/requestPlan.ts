@@ -31,7 +31,12 @@ function queryValues(name: string, value: unknown): Array<[string, string]> {
  *
  * @example buildRequestPlan(op, { playerId: 'p 1', limit: 5 }, 'https://kyc.example', []) // path '/players/p%201', query [['limit','5']]
  */
-export function buildRequestPlan(operation: IndexedOperation, params: Record<string, unknown>, baseUrl: string, globalSecurity: SecurityRequirement[]): PlanResult {
+export function buildRequestPlan(
+  operation: IndexedOperation,
+  params: Record<string, unknown>,
+  baseUrl: string,
+  globalSecurity: SecurityRequirement[],
+): PlanResult {
   const remaining = new Map(Object.entries(params));
   const missing: string[] = [];
   const path = operation.path.replace(/\{([^}]+)\}/g, (_whole, name: string) => {

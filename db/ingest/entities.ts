@@ -21,7 +21,12 @@ function mergeByExternalId(items: Array<Indexed<EntityWrite>>, outcomes: ItemOut
     if (!existing) {
       merged.set(write.externalId, { ...write, data: { ...write.data }, indexes: [index] });
     } else if (existing.entityType !== write.entityType) {
-      outcomes.push({ index, externalId: write.externalId, ok: false, error: { code: 'VALIDATION_FAILED', message: 'entityType differs from an earlier item with the same externalId' } });
+      outcomes.push({
+        index,
+        externalId: write.externalId,
+        ok: false,
+        error: { code: 'VALIDATION_FAILED', message: 'entityType differs from an earlier item with the same externalId' },
+      });
     } else {
       Object.assign(existing.data, write.data);
       existing.indexes.push(index);
@@ -58,7 +63,13 @@ export async function upsertEntities(trx: Knex.Transaction, operatorId: string, 
         SET data = entities.data || EXCLUDED.data, updated_at = now()
       WHERE entities.deleted_at IS NULL
      RETURNING id, external_id, entity_type, data, (xmax = 0) AS inserted`,
-    [operatorId, writable.map(() => prefixedId('ent')), writable.map((i) => i.entityType), writable.map((i) => i.externalId), writable.map((i) => JSON.stringify(i.data))],
+    [
+      operatorId,
+      writable.map(() => prefixedId('ent')),
+      writable.map((i) => i.entityType),
+      writable.map((i) => i.externalId),
+      writable.map((i) => JSON.stringify(i.data)),
+    ],
   );
   const events = [];
   for (const row of result.rows) {

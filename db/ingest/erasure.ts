@@ -17,13 +17,18 @@ export async function eraseEntity(db: Db, operatorId: string, externalId: string
     if (!entity || entity.deleted_at) return entity;
     const scope = { operator_id: operatorId, entity_id: entity.id };
     const redacted = JSON.stringify({ _redacted: true });
-    await trx('entities').where({ operator_id: operatorId, id: entity.id }).update({ data: JSON.stringify({ _deleted: true }), deleted_at: trx.fn.now(), updated_at: trx.fn.now() });
+    await trx('entities')
+      .where({ operator_id: operatorId, id: entity.id })
+      .update({ data: JSON.stringify({ _deleted: true }), deleted_at: trx.fn.now(), updated_at: trx.fn.now() });
     await trx('entity_events').where(scope).update({ data: redacted });
     await trx('entity_events_archive').where(scope).update({ data: redacted });
     await forgetEntityRequests(trx, operatorId, entity.id);
     await trx('entity_states').where(scope).delete();
     await trx('entity_states_archive').where(scope).delete();
-    await trx('outbox_events').where(scope).whereNotNull('payload').update({ payload: trx.raw(`jsonb_set(payload, '{data}', ?::jsonb)`, [redacted]) });
+    await trx('outbox_events')
+      .where(scope)
+      .whereNotNull('payload')
+      .update({ payload: trx.raw(`jsonb_set(payload, '{data}', ?::jsonb)`, [redacted]) });
     await redactEntityRuns(trx, operatorId, externalId);
     await appendOutboxEvents(trx, [internalEvent(operatorId, 'entity.deleted', { id: entity.id, externalId, entityType: entity.entity_type }, {})]);
     return findEntity(trx, operatorId, externalId);

@@ -19,7 +19,14 @@ export async function listPlayers(db: Db, operatorId: string, query: PlayerListQ
   const base = db('entities').where({ operator_id: operatorId, entity_type: query.entityType }).whereNull('deleted_at');
   if (query.search) base.andWhereRaw(`external_id ILIKE ? ESCAPE '\\'`, [`%${escapeLike(query.search)}%`]);
   const [players, total] = await Promise.all([
-    base.clone().orderBy([{ column: query.sort, order: query.direction }, { column: 'id', order: query.direction }]).limit(query.limit).offset(query.offset)
+    base
+      .clone()
+      .orderBy([
+        { column: query.sort, order: query.direction },
+        { column: 'id', order: query.direction },
+      ])
+      .limit(query.limit)
+      .offset(query.offset)
       .select('id', 'operator_id', 'external_id', 'entity_type', 'data', 'deleted_at', 'created_at', 'updated_at'),
     base.clone().count<{ count: string }[]>({ count: '*' }),
   ]);
@@ -36,7 +43,10 @@ export async function recentEvents(db: Db, operatorId: string, entityId: string,
   return db('entity_events')
     .where({ operator_id: operatorId, entity_id: entityId })
     .whereRaw(`data->'_redacted' IS NULL`)
-    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
     .limit(limit)
     .select('id', 'event_type', 'data', 'created_at');
 }

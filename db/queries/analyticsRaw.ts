@@ -1,7 +1,18 @@
 import type { DayRange } from '../../core/analyticsParams';
 import type { Db } from '../knex';
 import { amountOf, BUCKETS, bucketOf, CURRENCY, IN_RANGE, IS_DEPOSIT, IS_GAME, IS_WITHDRAWAL, PLAYER_EVENTS } from './analyticsSql';
-import { gameRowOf, kpisOf, providerRowOf, revenueRowOf, type AnalyticsScope, type GameRow, type Kpis, type ProviderRow, type RevenueRow, type Unit } from './analyticsTypes';
+import {
+  gameRowOf,
+  kpisOf,
+  providerRowOf,
+  revenueRowOf,
+  type AnalyticsScope,
+  type GameRow,
+  type Kpis,
+  type ProviderRow,
+  type RevenueRow,
+  type Unit,
+} from './analyticsTypes';
 
 const bindingsOf = (scope: AnalyticsScope) => ({ operatorId: scope.operatorId, reporting: scope.reportingCurrency, currency: scope.currency });
 

@@ -11,7 +11,8 @@ export async function refreshAnalyticsViews(db: Db): Promise<Date> {
   for (const view of ANALYTICS_VIEWS) await db.raw(`REFRESH MATERIALIZED VIEW CONCURRENTLY ${view}`);
   const [row] = await db('analytics_refreshes')
     .insert({ view_set: VIEW_SET, refreshed_at: db.fn.now() })
-    .onConflict('view_set').merge()
+    .onConflict('view_set')
+    .merge()
     .returning('refreshed_at');
   return row.refreshed_at as Date;
 }

@@ -1,8 +1,7 @@
 /** SQL fragments shared by the raw-table analytics queries (alias `e` for entity_events). Named knex bindings. */
 
 /** A JSON number field of the event as numeric, 0 when absent or not a number. */
-export const amountOf = (field: string): string =>
-  `CASE WHEN jsonb_typeof(e.data->'${field}') = 'number' THEN (e.data->>'${field}')::numeric ELSE 0 END`;
+export const amountOf = (field: string): string => `CASE WHEN jsonb_typeof(e.data->'${field}') = 'number' THEN (e.data->>'${field}')::numeric ELSE 0 END`;
 
 export const IS_DEPOSIT = `e.event_type = 'transaction' AND e.data->>'type' = 'deposit' AND coalesce(e.data->>'status', 'completed') = 'completed'`;
 export const IS_WITHDRAWAL = `e.event_type = 'transaction' AND e.data->>'type' = 'withdrawal' AND coalesce(e.data->>'status', 'completed') = 'completed'`;

@@ -69,7 +69,13 @@ export const revenueRowOf = (row: Record<string, unknown>): RevenueRow => ({
 export function gameRowOf(row: Record<string, unknown>): GameRow {
   const rounds = Number(row.rounds);
   const bets = Number(row.bets);
-  return { game_name: String(row.game_name), rounds, ggr: bets - Number(row.wins), unique_players: Number(row.unique_players), avg_bet: rounds > 0 ? round2(bets / rounds) : 0 };
+  return {
+    game_name: String(row.game_name),
+    rounds,
+    ggr: bets - Number(row.wins),
+    unique_players: Number(row.unique_players),
+    avg_bet: rounds > 0 ? round2(bets / rounds) : 0,
+  };
 }
 
 export function providerRowOf(row: Record<string, unknown>): ProviderRow {

@@ -2,7 +2,18 @@ import type { DayRange } from '../../core/analyticsParams';
 import type { Db } from '../knex';
 import { BUCKETS, bucketOf } from './analyticsSql';
 import { TOTAL_PLAYERS } from './analyticsRaw';
-import { gameRowOf, kpisOf, providerRowOf, revenueRowOf, type AnalyticsScope, type GameRow, type Kpis, type ProviderRow, type RevenueRow, type Unit } from './analyticsTypes';
+import {
+  gameRowOf,
+  kpisOf,
+  providerRowOf,
+  revenueRowOf,
+  type AnalyticsScope,
+  type GameRow,
+  type Kpis,
+  type ProviderRow,
+  type RevenueRow,
+  type Unit,
+} from './analyticsTypes';
 
 const DAYS = `day BETWEEN CAST(:start AS date) AND CAST(:end AS date)`;
 
@@ -45,8 +56,12 @@ export async function viewRevenue(db: Db, scope: AnalyticsScope, range: DayRange
 export async function viewGames(db: Db, scope: AnalyticsScope, page: { limit: number; offset: number }): Promise<GameRow[]> {
   const rows = await db('analytics_games_mv')
     .where({ operator_id: scope.operatorId, currency: scope.currency })
-    .orderBy([{ column: 'rounds', order: 'desc' }, { column: 'game_name', order: 'asc' }])
-    .limit(page.limit).offset(page.offset)
+    .orderBy([
+      { column: 'rounds', order: 'desc' },
+      { column: 'game_name', order: 'asc' },
+    ])
+    .limit(page.limit)
+    .offset(page.offset)
     .select('game_name', 'rounds', 'bets', 'wins', 'unique_players');
   return rows.map(gameRowOf);
 }
@@ -55,7 +70,10 @@ export async function viewGames(db: Db, scope: AnalyticsScope, page: { limit: nu
 export async function viewProviders(db: Db, scope: AnalyticsScope): Promise<ProviderRow[]> {
   const rows = await db('analytics_providers_mv')
     .where({ operator_id: scope.operatorId, currency: scope.currency })
-    .orderBy([{ column: 'volume', order: 'desc' }, { column: 'provider', order: 'asc' }])
+    .orderBy([
+      { column: 'volume', order: 'desc' },
+      { column: 'provider', order: 'asc' },
+    ])
     .select('provider', 'volume', 'total_amount', 'completed');
   return rows.map(providerRowOf);
 }

@@ -50,10 +50,7 @@ export async function revokeApiKey(db: Db, operatorId: string, id: string): Prom
     const key = await trx<ApiKeyRow>('api_keys').where({ operator_id: operatorId, id }).first('id', 'revoked');
     if (!key) return 'not_found';
     if (key.revoked) return 'revoked';
-    const others = await trx('api_keys')
-      .where({ operator_id: operatorId, revoked: false })
-      .whereNot({ id })
-      .count<{ count: string }[]>({ count: '*' });
+    const others = await trx('api_keys').where({ operator_id: operatorId, revoked: false }).whereNot({ id }).count<{ count: string }[]>({ count: '*' });
     if (Number(others[0]?.count ?? 0) === 0) return 'last_active_key';
     await trx('api_keys').where({ operator_id: operatorId, id }).update({ revoked: true, revoked_at: trx.fn.now() });
     return 'revoked';

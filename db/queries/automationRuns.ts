@@ -39,7 +39,8 @@ export interface NewRun {
 async function subjectsOf(trx: Runner, operatorId: string, payload: unknown): Promise<{ externalIds: string[]; erased: boolean }> {
   const candidates = runSubjectCandidates(payload);
   if (candidates.length === 0) return { externalIds: [], erased: false };
-  const rows = await trx('entities').where({ operator_id: operatorId })
+  const rows = await trx('entities')
+    .where({ operator_id: operatorId })
     .where((scope) => scope.whereIn('external_id', candidates).orWhereIn('id', candidates))
     .select<Array<{ external_id: string; deleted_at: Date | null }>>('external_id', 'deleted_at');
   return { externalIds: [...new Set(rows.map((row) => row.external_id))].sort(), erased: rows.some((row) => row.deleted_at !== null) };
@@ -110,13 +111,38 @@ export async function findRunningMcpCall(db: Runner, operatorId: string, mcpRequ
   return db<RunRow>('workflow_runs').where({ operator_id: operatorId, mcp_request: mcpRequest, status: 'running' }).first('id', 'temporal_workflow_id');
 }
 
-const SUMMARY_COLUMNS = ['id', 'operator_id', 'workflow_id', 'workflow_version', 'source', 'status', 'temporal_workflow_id', 'nodes', 'error', 'started_at', 'completed_at', 'duration_ms'];
+const SUMMARY_COLUMNS = [
+  'id',
+  'operator_id',
+  'workflow_id',
+  'workflow_version',
+  'source',
+  'status',
+  'temporal_workflow_id',
+  'nodes',
+  'error',
+  'started_at',
+  'completed_at',
+  'duration_ms',
+];
 
 /** A page of an automation's runs without their sealed parts (core/automations/runRecord.ts `toRunSummary`). */
-export async function listRuns(db: Runner, operatorId: string, automationId: string, page: { limit: number; offset: number }): Promise<{ rows: RunRow[]; count: number }> {
+export async function listRuns(
+  db: Runner,
+  operatorId: string,
+  automationId: string,
+  page: { limit: number; offset: number },
+): Promise<{ rows: RunRow[]; count: number }> {
   const scoped = () => db<RunRow>('workflow_runs').where({ operator_id: operatorId, workflow_id: automationId });
   const [rows, total] = await Promise.all([
-    scoped().orderBy([{ column: 'started_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(page.limit).offset(page.offset).select(SUMMARY_COLUMNS) as Promise<RunRow[]>,
+    scoped()
+      .orderBy([
+        { column: 'started_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(page.limit)
+      .offset(page.offset)
+      .select(SUMMARY_COLUMNS) as Promise<RunRow[]>,
     scoped().count<{ count: string }[]>({ count: '*' }),
   ]);
   return { rows, count: Number(total[0]?.count ?? 0) };
@@ -132,7 +158,13 @@ export async function finishRun(
   keyring: Keyring,
   operatorId: string,
   runId: string,
-  result: { status: Exclude<RunStatus, 'running'>; output: unknown; nodes: NodeResult[]; error: RunError | null; executed: { actions: number; aiActions: number } },
+  result: {
+    status: Exclude<RunStatus, 'running'>;
+    output: unknown;
+    nodes: NodeResult[];
+    error: RunError | null;
+    executed: { actions: number; aiActions: number };
+  },
 ): Promise<RunRow | undefined> {
   const sealed = sealRunResult(keyring, operatorId, runId, result);
   const closed = await db.raw<{ rows: RunRow[] }>(
@@ -184,12 +216,17 @@ export async function redactEntityRuns(trx: Runner, operatorId: string, external
     .where((scope) =>
       scope
         .whereRaw('subject_external_ids @> ARRAY[?]::text[]', [externalId])
-        .orWhereRaw(`subject_external_ids IS NULL AND jsonb_typeof(input) = 'object' AND (input -> 'entity' ->> 'externalId' = ? OR input ->> 'externalId' = ? OR input ->> 'external_id' = ?)`, [externalId, externalId, externalId]),
+        .orWhereRaw(
+          `subject_external_ids IS NULL AND jsonb_typeof(input) = 'object' AND (input -> 'entity' ->> 'externalId' = ? OR input ->> 'externalId' = ? OR input ->> 'external_id' = ?)`,
+          [externalId, externalId, externalId],
+        ),
     )
     .update({
       input: redacted,
       output: redacted,
-      nodes: trx.raw(`(SELECT coalesce(jsonb_agg(n - 'output' - 'error' ORDER BY i), '[]'::jsonb) FROM jsonb_array_elements(nodes) WITH ORDINALITY AS e(n, i))`),
+      nodes: trx.raw(
+        `(SELECT coalesce(jsonb_agg(n - 'output' - 'error' ORDER BY i), '[]'::jsonb) FROM jsonb_array_elements(nodes) WITH ORDINALITY AS e(n, i))`,
+      ),
       error: trx.raw(`CASE WHEN error IS NULL THEN NULL ELSE jsonb_set(error, '{message}', ?::jsonb) END`, [JSON.stringify(REDACTED_MESSAGE)]),
     });
 }

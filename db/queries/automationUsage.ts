@@ -13,7 +13,9 @@ export const usageMonthOf = (date: Date): string => date.toISOString().slice(0, 
 
 /** The operator's monthly limits: the CLI's override where set, the configured defaults otherwise. */
 export async function quotaLimits(db: Runner, operatorId: string, defaults: ActionCounts): Promise<ActionCounts> {
-  const row = await db('operator_quotas').where({ operator_id: operatorId }).first<{ actions_per_month: number | null; ai_actions_per_month: number | null } | undefined>();
+  const row = await db('operator_quotas')
+    .where({ operator_id: operatorId })
+    .first<{ actions_per_month: number | null; ai_actions_per_month: number | null } | undefined>();
   return { actions: row?.actions_per_month ?? defaults.actions, aiActions: row?.ai_actions_per_month ?? defaults.aiActions };
 }
 

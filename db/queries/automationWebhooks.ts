@@ -20,13 +20,13 @@ export async function webhooksOfAutomation(db: Runner, operatorId: string, autom
 export async function replaceWebhooks(trx: Runner, operatorId: string, automationId: string, rows: WebhookRow[]): Promise<void> {
   await trx('workflow_webhooks')
     .where({ operator_id: operatorId, workflow_id: automationId })
-    .whereNotIn('id', rows.map((row) => row.id))
+    .whereNotIn(
+      'id',
+      rows.map((row) => row.id),
+    )
     .delete();
   if (rows.length === 0) return;
-  await trx('workflow_webhooks')
-    .insert(rows)
-    .onConflict('id')
-    .merge(['node_id', 'provider_name', 'secret_ciphertext']);
+  await trx('workflow_webhooks').insert(rows).onConflict('id').merge(['node_id', 'provider_name', 'secret_ciphertext']);
 }
 
 export async function deleteWebhooksOfAutomation(trx: Runner, operatorId: string, automationId: string): Promise<void> {

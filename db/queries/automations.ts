@@ -40,13 +40,24 @@ export async function findAutomation(db: Runner, operatorId: string, id: string,
   return options.forUpdate ? query.forUpdate() : query;
 }
 
-export async function listAutomations(db: Runner, operatorId: string, page: { limit: number; offset: number; active?: boolean }): Promise<{ rows: AutomationRow[]; count: number }> {
+export async function listAutomations(
+  db: Runner,
+  operatorId: string,
+  page: { limit: number; offset: number; active?: boolean },
+): Promise<{ rows: AutomationRow[]; count: number }> {
   const filtered = () => {
     const query = live(db, operatorId);
     return page.active === undefined ? query : query.where({ active: page.active });
   };
   const [rows, total] = await Promise.all([
-    filtered().orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(page.limit).offset(page.offset).select('*'),
+    filtered()
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(page.limit)
+      .offset(page.offset)
+      .select('*'),
     filtered().count<{ count: string }[]>({ count: '*' }),
   ]);
   return { rows, count: Number(total[0]?.count ?? 0) };
@@ -84,5 +95,7 @@ export async function updateAutomation(trx: Runner, operatorId: string, id: stri
 }
 
 export async function softDeleteAutomation(trx: Runner, operatorId: string, id: string): Promise<void> {
-  await live(trx, operatorId).where({ id }).update({ deleted_at: trx.fn.now(), active: false } as never);
+  await live(trx, operatorId)
+    .where({ id })
+    .update({ deleted_at: trx.fn.now(), active: false } as never);
 }

@@ -35,7 +35,11 @@ export interface ChunkError {
 const PUBLIC_COLUMNS = ['id', 'operator_id', 'type', 'status', 'progress', 'total_items', 'output', 'error', 'created_at', 'completed_at'];
 
 /** Stores a job with its items sealed chunk by chunk (core/batchSeal.ts), `chunkSize` the one its workflow reads with. */
-export async function insertBatchJob(db: Db, keyring: Keyring, input: { id: string; operatorId: string; kind: BatchKind; items: unknown[]; chunkSize: number }): Promise<void> {
+export async function insertBatchJob(
+  db: Db,
+  keyring: Keyring,
+  input: { id: string; operatorId: string; kind: BatchKind; items: unknown[]; chunkSize: number },
+): Promise<void> {
   await db('batch_jobs').insert({
     id: input.id,
     operator_id: input.operatorId,
@@ -50,7 +54,9 @@ export async function findBatchJob(db: Db, operatorId: string, jobId: string): P
 }
 
 export async function markBatchJobRunning(db: Db, operatorId: string, jobId: string): Promise<void> {
-  await db('batch_jobs').where({ operator_id: operatorId, id: jobId }).whereIn('status', ['queued', 'running'])
+  await db('batch_jobs')
+    .where({ operator_id: operatorId, id: jobId })
+    .whereIn('status', ['queued', 'running'])
     .update({ status: 'running', started_at: db.raw('coalesce(started_at, now())') });
 }
 
@@ -58,9 +64,20 @@ export async function markBatchJobRunning(db: Db, operatorId: string, jobId: str
  * Items `[start, start + size)` of a job, opened from the sealed chunks that hold them without reading the rest.
  * A job stored before sealing (`input` a plain array) is read as stored.
  */
-export async function loadChunkItems(trx: Knex.Transaction, keyring: Keyring, operatorId: string, jobId: string, start: number, size: number): Promise<unknown[]> {
-  const job = await trx('batch_jobs').where({ id: jobId, operator_id: operatorId })
-    .first<{ kind: string; chunk_size: number | null } | undefined>(trx.raw('jsonb_typeof(input) AS kind'), trx.raw("(input->>'chunkSize')::int AS chunk_size"));
+export async function loadChunkItems(
+  trx: Knex.Transaction,
+  keyring: Keyring,
+  operatorId: string,
+  jobId: string,
+  start: number,
+  size: number,
+): Promise<unknown[]> {
+  const job = await trx('batch_jobs')
+    .where({ id: jobId, operator_id: operatorId })
+    .first<{ kind: string; chunk_size: number | null } | undefined>(
+      trx.raw('jsonb_typeof(input) AS kind'),
+      trx.raw("(input->>'chunkSize')::int AS chunk_size"),
+    );
   if (job?.kind === 'object' && job.chunk_size) {
     const indexes = chunksCovering(job.chunk_size, start, size);
     const result = await trx.raw<{ rows: Array<{ sealed: string | null }> }>(
@@ -68,7 +85,16 @@ export async function loadChunkItems(trx: Knex.Transaction, keyring: Keyring, op
         WHERE j.id = ? AND j.operator_id = ? ORDER BY t.position`,
       [indexes, jobId, operatorId],
     );
-    return openBatchItems(keyring, operatorId, jobId, job.chunk_size, indexes, result.rows.map((row) => row.sealed), start, size);
+    return openBatchItems(
+      keyring,
+      operatorId,
+      jobId,
+      job.chunk_size,
+      indexes,
+      result.rows.map((row) => row.sealed),
+      start,
+      size,
+    );
   }
   const result = await trx.raw<{ rows: Array<{ item: unknown }> }>(
     `SELECT t.item FROM batch_jobs j, jsonb_array_elements(j.input) WITH ORDINALITY AS t(item, position)
@@ -82,12 +108,21 @@ export async function loadChunkItems(trx: Knex.Transaction, keyring: Keyring, op
 export async function claimChunk(trx: Knex.Transaction, jobId: string, chunkIndex: number): Promise<boolean> {
   const rows = await trx('batch_job_chunks')
     .insert({ job_id: jobId, chunk_index: chunkIndex, succeeded: 0, failed: 0, errors: '[]' })
-    .onConflict(['job_id', 'chunk_index']).ignore().returning('chunk_index');
+    .onConflict(['job_id', 'chunk_index'])
+    .ignore()
+    .returning('chunk_index');
   return rows.length > 0;
 }
 
-export async function recordChunk(trx: Knex.Transaction, operatorId: string, jobId: string, chunkIndex: number, result: { succeeded: number; failed: number; errors: ChunkError[] }): Promise<void> {
-  await trx('batch_job_chunks').where({ job_id: jobId, chunk_index: chunkIndex })
+export async function recordChunk(
+  trx: Knex.Transaction,
+  operatorId: string,
+  jobId: string,
+  chunkIndex: number,
+  result: { succeeded: number; failed: number; errors: ChunkError[] },
+): Promise<void> {
+  await trx('batch_job_chunks')
+    .where({ job_id: jobId, chunk_index: chunkIndex })
     .update({ succeeded: result.succeeded, failed: result.failed, errors: JSON.stringify(result.errors) });
   await trx.raw(
     `UPDATE batch_jobs j SET progress = LEAST(99, (SELECT coalesce(sum(c.succeeded + c.failed), 0) FROM batch_job_chunks c WHERE c.job_id = j.id) * 100 / GREATEST(j.total_items, 1))
@@ -115,6 +150,8 @@ export async function completeBatchJob(db: Db, operatorId: string, jobId: string
 
 /** Fails the job for good, dropping its stored input as completion does. */
 export async function failBatchJob(db: Db, operatorId: string, jobId: string, message: string): Promise<void> {
-  await db('batch_jobs').where({ operator_id: operatorId, id: jobId }).whereNot({ status: 'completed' })
+  await db('batch_jobs')
+    .where({ operator_id: operatorId, id: jobId })
+    .whereNot({ status: 'completed' })
     .update({ status: 'failed', error: message, completed_at: db.fn.now(), input: '[]' });
 }

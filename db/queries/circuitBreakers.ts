@@ -10,7 +10,13 @@ export type CircuitState = 'closed' | 'open' | 'half_open';
  * is claimed for exactly one trial; everyone else sees it open. Time is the database's clock. `clean` says
  * the breaker was closed with no failure counted, so a healthy answer has nothing to reset.
  */
-export async function admitCall(db: Db, operatorId: string, provider: string, openSeconds: number, trialLeaseSeconds: number): Promise<{ admission: Admission; clean: boolean }> {
+export async function admitCall(
+  db: Db,
+  operatorId: string,
+  provider: string,
+  openSeconds: number,
+  trialLeaseSeconds: number,
+): Promise<{ admission: Admission; clean: boolean }> {
   const result = await db.raw<{ rows: Array<{ admission: Admission; clean: boolean }> }>(
     `WITH claimed AS (
        UPDATE circuit_breakers

@@ -20,7 +20,15 @@ const SUMMARY_COLUMNS = ['id', 'operator_id', 'name', 'provider', 'blueprint', '
 
 export async function insertConnector(
   db: Db,
-  input: { id: string; operatorId: string; name: string; provider: string; openapi: Record<string, unknown> | null; blueprint: Blueprint | null; schemaMap: SchemaMap },
+  input: {
+    id: string;
+    operatorId: string;
+    name: string;
+    provider: string;
+    openapi: Record<string, unknown> | null;
+    blueprint: Blueprint | null;
+    schemaMap: SchemaMap;
+  },
 ): Promise<ConnectorRow> {
   const [row] = (await db('connectors')
     .insert({
@@ -50,7 +58,11 @@ export async function findConnector(db: Db, operatorId: string, id: string): Pro
 }
 
 /** What one gateway call needs: the blueprint and field map, not the stored document. */
-export async function findConnectorBlueprint(db: Db, operatorId: string, id: string): Promise<Pick<ConnectorRow, 'id' | 'provider' | 'blueprint' | 'schema_map'> | undefined> {
+export async function findConnectorBlueprint(
+  db: Db,
+  operatorId: string,
+  id: string,
+): Promise<Pick<ConnectorRow, 'id' | 'provider' | 'blueprint' | 'schema_map'> | undefined> {
   return db<ConnectorRow>('connectors').where({ operator_id: operatorId, id }).first('id', 'provider', 'blueprint', 'schema_map');
 }
 

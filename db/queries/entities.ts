@@ -24,7 +24,10 @@ export async function findEntitiesByExternalIds(
   options: { forUpdate?: boolean } = {},
 ): Promise<Map<string, Pick<EntityRow, 'id' | 'external_id' | 'entity_type' | 'deleted_at'>>> {
   if (externalIds.length === 0) return new Map();
-  const query = db('entities').where({ operator_id: operatorId }).whereRaw('external_id = ANY(?)', [externalIds]).select('id', 'external_id', 'entity_type', 'deleted_at');
+  const query = db('entities')
+    .where({ operator_id: operatorId })
+    .whereRaw('external_id = ANY(?)', [externalIds])
+    .select('id', 'external_id', 'entity_type', 'deleted_at');
   const rows = await (options.forUpdate ? query.forUpdate() : query);
   return new Map(rows.map((row: EntityRow) => [row.external_id, row]));
 }
@@ -46,7 +49,15 @@ export async function listEvents(
   const base = db('entity_events').where({ operator_id: operatorId, entity_id: entityId });
   if (options.type) base.andWhere({ event_type: options.type });
   const [events, total] = await Promise.all([
-    base.clone().orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(options.limit).offset(options.offset).select('id', 'event_type', 'data', 'created_at'),
+    base
+      .clone()
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(options.limit)
+      .offset(options.offset)
+      .select('id', 'event_type', 'data', 'created_at'),
     base.clone().count<{ count: string }[]>({ count: '*' }),
   ]);
   return { events, count: Number(total[0]?.count ?? 0) };

@@ -2,10 +2,7 @@ import type { Knex } from 'knex';
 
 export const IDEMPOTENCY_TTL_DAYS = 7;
 
-export type IdempotencyClaim =
-  | { kind: 'claimed' }
-  | { kind: 'replay'; body: Record<string, unknown> }
-  | { kind: 'conflict' };
+export type IdempotencyClaim = { kind: 'claimed' } | { kind: 'replay'; body: Record<string, unknown> } | { kind: 'conflict' };
 
 /**
  * Claims an idempotency key inside the caller's transaction. A concurrent request with the same key
@@ -29,8 +26,16 @@ export async function claimIdempotencyKey(trx: Knex.Transaction, operatorId: str
   return { kind: 'replay', body: existing.response_body ?? {} };
 }
 
-export async function recordIdempotentResponse(trx: Knex.Transaction, operatorId: string, key: string, status: number, body: Record<string, unknown>): Promise<void> {
-  await trx('idempotency_keys').where({ operator_id: operatorId, key }).update({ response_status: status, response_body: JSON.stringify(body) });
+export async function recordIdempotentResponse(
+  trx: Knex.Transaction,
+  operatorId: string,
+  key: string,
+  status: number,
+  body: Record<string, unknown>,
+): Promise<void> {
+  await trx('idempotency_keys')
+    .where({ operator_id: operatorId, key })
+    .update({ response_status: status, response_body: JSON.stringify(body) });
 }
 
 /**

@@ -42,16 +42,11 @@ export class EmailTakenError extends Error {
 }
 
 /** Creates an operator with its Owner in one transaction; a taken email (any case) is an `EmailTakenError`. */
-export async function createOrganisation(
-  db: Db,
-  input: NewOrganisation,
-): Promise<{ operator: OperatorRow; user: UserRow; member: MemberRow }> {
+export async function createOrganisation(db: Db, input: NewOrganisation): Promise<{ operator: OperatorRow; user: UserRow; member: MemberRow }> {
   try {
     return await db.transaction(async (trx) => {
       const [operator] = await trx<OperatorRow>('operators').insert({ name: input.organisationName }).returning(['id', 'name', 'created_at']);
-      const [user] = await trx<UserRow>('users')
-        .insert({ email: input.email, password_hash: input.passwordHash })
-        .returning('*');
+      const [user] = await trx<UserRow>('users').insert({ email: input.email, password_hash: input.passwordHash }).returning('*');
       const [member] = await trx<MemberRow>('members')
         .insert({ operator_id: operator!.id, user_id: user!.id, role: 'owner', status: 'active', display_name: input.displayName })
         .returning('*');
@@ -69,15 +64,29 @@ export async function findLoginByEmail(db: Db, email: string): Promise<{ user: U
     .join('members as m', 'm.user_id', 'u.id')
     .whereRaw('lower(u.email) = lower(?)', [email])
     .first<UserRow & { member_id: string; operator_id: string; role: MemberRole; status: MemberStatus; display_name: string; session_version: number }>(
-      'u.id', 'u.email', 'u.password_hash', 'u.first_name', 'u.last_name',
-      'm.id as member_id', 'm.operator_id', 'm.role', 'm.status', 'm.display_name', 'm.session_version',
+      'u.id',
+      'u.email',
+      'u.password_hash',
+      'u.first_name',
+      'u.last_name',
+      'm.id as member_id',
+      'm.operator_id',
+      'm.role',
+      'm.status',
+      'm.display_name',
+      'm.session_version',
     );
   if (!row) return undefined;
   return {
     user: { id: row.id, email: row.email, password_hash: row.password_hash, first_name: row.first_name, last_name: row.last_name },
     member: {
-      id: row.member_id, operator_id: row.operator_id, user_id: row.id, role: row.role, status: row.status,
-      display_name: row.display_name, session_version: row.session_version,
+      id: row.member_id,
+      operator_id: row.operator_id,
+      user_id: row.id,
+      role: row.role,
+      status: row.status,
+      display_name: row.display_name,
+      session_version: row.session_version,
     },
   };
 }
@@ -87,10 +96,7 @@ export async function findMember(db: Db | Knex.Transaction, operatorId: string, 
 }
 
 export async function findUser(db: Db, operatorId: string, userId: string): Promise<UserRow | undefined> {
-  return db<UserRow>('users as u')
-    .join('members as m', 'm.user_id', 'u.id')
-    .where({ 'm.operator_id': operatorId, 'u.id': userId })
-    .first('u.*');
+  return db<UserRow>('users as u').join('members as m', 'm.user_id', 'u.id').where({ 'm.operator_id': operatorId, 'u.id': userId }).first('u.*');
 }
 
 export async function findOperator(db: Db, operatorId: string): Promise<OperatorRow | undefined> {
@@ -118,8 +124,17 @@ export async function findProfile(db: Db, operatorId: string, memberId: string):
     .join('operators as o', 'o.id', 'm.operator_id')
     .where({ 'm.operator_id': operatorId, 'm.id': memberId })
     .first<ProfileRow>(
-      'u.id as user_id', 'u.email', 'u.first_name', 'u.last_name', 'u.created_at as user_created_at', 'u.updated_at as user_updated_at',
-      'm.id as member_id', 'm.role', 'm.display_name', 'o.id as operator_id', 'o.name as operator_name',
+      'u.id as user_id',
+      'u.email',
+      'u.first_name',
+      'u.last_name',
+      'u.created_at as user_created_at',
+      'u.updated_at as user_updated_at',
+      'm.id as member_id',
+      'm.role',
+      'm.display_name',
+      'o.id as operator_id',
+      'o.name as operator_name',
     );
 }
 

@@ -28,7 +28,10 @@ export interface NewInvite {
 export async function listPendingInvites(db: Db, operatorId: string): Promise<InviteRow[]> {
   return db<InviteRow>('invites')
     .where({ operator_id: operatorId, status: 'pending' })
-    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ]);
 }
 
 /**
@@ -36,20 +39,16 @@ export async function listPendingInvites(db: Db, operatorId: string): Promise<In
  * `mayReplace` refuses that one (then nothing changes and `'refused'` comes back). The operator row is
  * locked so two concurrent invites for one email serialise instead of racing the unique index.
  */
-export async function createInvite(
-  db: Db,
-  operatorId: string,
-  input: NewInvite,
-  mayReplace: (pending: InviteRow) => boolean,
-): Promise<InviteRow | 'refused'> {
+export async function createInvite(db: Db, operatorId: string, input: NewInvite, mayReplace: (pending: InviteRow) => boolean): Promise<InviteRow | 'refused'> {
   return db.transaction(async (trx) => {
     await trx('operators').where({ id: operatorId }).forUpdate().first('id');
-    const pending = await trx<InviteRow>('invites')
-      .where({ operator_id: operatorId, status: 'pending' })
-      .whereRaw('lower(email) = lower(?)', [input.email]);
+    const pending = await trx<InviteRow>('invites').where({ operator_id: operatorId, status: 'pending' }).whereRaw('lower(email) = lower(?)', [input.email]);
     if (!pending.every(mayReplace)) return 'refused';
     await trx('invites')
-      .whereIn('id', pending.map((invite) => invite.id))
+      .whereIn(
+        'id',
+        pending.map((invite) => invite.id),
+      )
       .andWhere({ operator_id: operatorId })
       .update({ status: 'revoked', updated_at: trx.fn.now() });
     const [row] = await trx<InviteRow>('invites')
@@ -111,9 +110,7 @@ export async function findInviteByTokenHash(db: Db, tokenHash: string): Promise<
     .first<InviteRow & { org_name: string }>('i.*', 'o.name as org_name');
 }
 
-export type AcceptOutcome =
-  | { kind: 'accepted'; user: UserRow; member: MemberRow }
-  | { kind: 'gone' | 'used' | 'expired' | 'already_member' };
+export type AcceptOutcome = { kind: 'accepted'; user: UserRow; member: MemberRow } | { kind: 'gone' | 'used' | 'expired' | 'already_member' };
 
 /**
  * Accepts an invite in one transaction: re-checks it under a row lock (a concurrent accept or resend
@@ -126,10 +123,7 @@ export async function acceptInvite(
 ): Promise<AcceptOutcome> {
   try {
     return await db.transaction(async (trx): Promise<AcceptOutcome> => {
-      const row = await trx<InviteRow>('invites')
-        .where({ operator_id: invite.operator_id, id: invite.id, token_hash: invite.token_hash })
-        .forUpdate()
-        .first();
+      const row = await trx<InviteRow>('invites').where({ operator_id: invite.operator_id, id: invite.id, token_hash: invite.token_hash }).forUpdate().first();
       const state = row ? inviteState(row, login.now) : 'revoked';
       if (!row || state === 'revoked') return { kind: 'gone' };
       if (state === 'accepted') return { kind: 'used' };
@@ -146,9 +140,7 @@ export async function acceptInvite(
           display_name: `${login.firstName} ${login.lastName}`,
         })
         .returning('*');
-      await trx('invites')
-        .where({ operator_id: row.operator_id, id: row.id })
-        .update({ status: 'accepted', accepted_at: login.now, updated_at: trx.fn.now() });
+      await trx('invites').where({ operator_id: row.operator_id, id: row.id }).update({ status: 'accepted', accepted_at: login.now, updated_at: trx.fn.now() });
       return { kind: 'accepted', user: user!, member: member! };
     });
   } catch (error) {

@@ -37,10 +37,7 @@ export type RevokeScope = { session: string } | { allBut: string } | 'all';
 
 /** Revokes the member's live refresh tokens in scope; returns how many were revoked. */
 export async function revokeRefreshTokens(db: Db, operatorId: string, memberId: string, scope: RevokeScope): Promise<number> {
-  const query = db('refresh_tokens')
-    .where({ operator_id: operatorId, member_id: memberId })
-    .whereNull('used_at')
-    .whereNull('revoked_at');
+  const query = db('refresh_tokens').where({ operator_id: operatorId, member_id: memberId }).whereNull('used_at').whereNull('revoked_at');
   if (scope !== 'all' && 'session' in scope) query.where({ session_id: scope.session });
   if (scope !== 'all' && 'allBut' in scope) query.where((inner) => inner.whereNull('session_id').orWhereNot({ session_id: scope.allBut }));
   return query.update({ revoked_at: db.fn.now() });

@@ -24,9 +24,10 @@ const days = (asOf: Date, count: number) => new Date(asOf.getTime() - count * 86
 
 /** Moves rows older than `before` from a hot table into its archive, `BATCH` rows per statement. */
 async function archive(db: Db, table: 'entity_events' | 'entity_states', operatorId: string, before: Date): Promise<number> {
-  const [timeColumn, key, columns] = table === 'entity_events'
-    ? ['created_at', 'id', 'id, operator_id, entity_id, event_type, data, created_at']
-    : ['updated_at', 'operator_id, entity_id, state_key', 'operator_id, entity_id, state_key, value, updated_at'];
+  const [timeColumn, key, columns] =
+    table === 'entity_events'
+      ? ['created_at', 'id', 'id, operator_id, entity_id, event_type, data, created_at']
+      : ['updated_at', 'operator_id, entity_id, state_key', 'operator_id, entity_id, state_key, value, updated_at'];
   return repeat(async () => {
     const result = await db.raw(
       `WITH moved AS (
@@ -41,7 +42,10 @@ async function archive(db: Db, table: 'entity_events' | 'entity_states', operato
 
 async function purge(db: Db, table: string, timeColumn: string, key: string, operatorId: string, before: Date): Promise<number> {
   return repeat(async () => {
-    const result = await db.raw(`DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE operator_id = ? AND ${timeColumn} < ? LIMIT ${BATCH})`, [operatorId, before]);
+    const result = await db.raw(
+      `DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE operator_id = ? AND ${timeColumn} < ? LIMIT ${BATCH})`,
+      [operatorId, before],
+    );
     return result.rowCount ?? 0;
   });
 }
@@ -50,7 +54,13 @@ async function purge(db: Db, table: string, timeColumn: string, key: string, ope
  * Applies one operator's retention as of `asOf`: rows past `hot_days` move to archive tables, archived
  * rows past `archive_days` are deleted, and anything past `dataRetentionDays` is deleted wherever it is.
  */
-export async function applyOperatorRetention(db: Db, operatorId: string, policy: RetentionPolicy | null, dataRetentionDays: number | null, asOf: Date): Promise<Omit<RetentionCounts, 'deletedIdempotencyKeys'>> {
+export async function applyOperatorRetention(
+  db: Db,
+  operatorId: string,
+  policy: RetentionPolicy | null,
+  dataRetentionDays: number | null,
+  asOf: Date,
+): Promise<Omit<RetentionCounts, 'deletedIdempotencyKeys'>> {
   const counts = { archivedEvents: 0, archivedStates: 0, deletedEvents: 0, deletedStates: 0 };
   const stateKey = 'operator_id, entity_id, state_key';
   if (policy?.entity_events) {
@@ -72,13 +82,21 @@ export async function applyOperatorRetention(db: Db, operatorId: string, policy:
 }
 
 /** Operators that have any retention configured. */
-export async function operatorsWithRetention(db: Db): Promise<Array<{ operator_id: string; retention_policy: RetentionPolicy | null; data_retention_days: number | null }>> {
-  return db('operator_settings').whereNotNull('retention_policy').orWhereNotNull('data_retention_days').select('operator_id', 'retention_policy', 'data_retention_days');
+export async function operatorsWithRetention(
+  db: Db,
+): Promise<Array<{ operator_id: string; retention_policy: RetentionPolicy | null; data_retention_days: number | null }>> {
+  return db('operator_settings')
+    .whereNotNull('retention_policy')
+    .orWhereNotNull('data_retention_days')
+    .select('operator_id', 'retention_policy', 'data_retention_days');
 }
 
 export async function purgeExpiredIdempotencyKeys(db: Db, asOf: Date): Promise<number> {
   return repeat(async () => {
-    const result = await db.raw(`DELETE FROM idempotency_keys WHERE (operator_id, key) IN (SELECT operator_id, key FROM idempotency_keys WHERE expires_at < ? LIMIT ${BATCH})`, [asOf]);
+    const result = await db.raw(
+      `DELETE FROM idempotency_keys WHERE (operator_id, key) IN (SELECT operator_id, key FROM idempotency_keys WHERE expires_at < ? LIMIT ${BATCH})`,
+      [asOf],
+    );
     return result.rowCount ?? 0;
   });
 }

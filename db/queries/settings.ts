@@ -49,5 +49,7 @@ export async function updateSettings(db: Db, operatorId: string, change: Setting
   if (change.retentionPolicy !== undefined) values.retention_policy = change.retentionPolicy === null ? null : JSON.stringify(change.retentionPolicy);
   if (change.reportingCurrency !== undefined) values.reporting_currency = change.reportingCurrency;
   const insert = db('operator_settings').insert({ operator_id: operatorId, ...values, updated_at: db.fn.now() });
-  await (Object.keys(values).length > 0 ? insert.onConflict('operator_id').merge({ ...values, updated_at: db.fn.now() }) : insert.onConflict('operator_id').ignore());
+  await (Object.keys(values).length > 0
+    ? insert.onConflict('operator_id').merge({ ...values, updated_at: db.fn.now() })
+    : insert.onConflict('operator_id').ignore());
 }

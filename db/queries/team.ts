@@ -17,7 +17,10 @@ export async function listTeamMembers(db: Db, operatorId: string): Promise<TeamM
   return db('members as m')
     .join('users as u', 'u.id', 'm.user_id')
     .where('m.operator_id', operatorId)
-    .orderBy([{ column: 'm.created_at', order: 'asc' }, { column: 'm.id', order: 'asc' }])
+    .orderBy([
+      { column: 'm.created_at', order: 'asc' },
+      { column: 'm.id', order: 'asc' },
+    ])
     .select<TeamMemberRow[]>('m.id', 'm.user_id', 'u.email', 'm.display_name', 'm.role', 'm.status', 'm.created_at');
 }
 

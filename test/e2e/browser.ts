@@ -8,8 +8,18 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Flags for a closed network: no background traffic, no sandbox (CI runs as root), no GPU. */
 const ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-default-apps', '--disable-extensions', '--metrics-recording-only', '--mute-audio',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-default-apps',
+  '--disable-extensions',
+  '--metrics-recording-only',
+  '--mute-audio',
 ];
 
 /** Screenshots of every page, kept as test artifacts (git-ignored). */
@@ -18,14 +28,20 @@ export const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts/e2e');
 /** Launches headless Chromium with a fresh temporary profile; fails with the fix when the browser is missing. */
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium not found at ${CHROMIUM}. Install it with "apt-get install -y chromium" (or set CHROMIUM_PATH); .ci/run does this on a fresh machine.`);
+    throw new Error(
+      `Chromium not found at ${CHROMIUM}. Install it with "apt-get install -y chromium" (or set CHROMIUM_PATH); .ci/run does this on a fresh machine.`,
+    );
   }
   mkdirSync(ARTIFACTS, { recursive: true });
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
 }
 
 /** A fresh context (no storage from another test) with a desktop viewport and clipboard access. */
-export async function newPage(browser: Browser, baseURL: string, options: Pick<BrowserContextOptions, 'storageState'> = {}): Promise<{ context: BrowserContext; page: Page }> {
+export async function newPage(
+  browser: Browser,
+  baseURL: string,
+  options: Pick<BrowserContextOptions, 'storageState'> = {},
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL, viewport: { width: 1360, height: 900 }, ...options });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
   const page = await context.newPage();

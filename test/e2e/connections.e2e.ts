@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 describe('connections', () => {
-  it('refuses a broken document with the parser\'s problem, then adds a connector from an uploaded file', async () => {
+  it("refuses a broken document with the parser's problem, then adds a connector from an uploaded file", async () => {
     await openFromNav(page, 'Connections');
     await page.getByRole('heading', { name: 'No connectors yet' }).waitFor();
     await checkPage(page, 'connections-empty');
@@ -47,7 +47,9 @@ describe('connections', () => {
     await form.getByText('INVALID_OPENAPI').waitFor();
     await checkPage(page, 'connector-refused');
 
-    await form.getByLabel('OpenAPI or Swagger document (JSON or YAML)').setInputFiles({ name: 'verikyc.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(kycDocument(supplier.url, AUTH))) });
+    await form
+      .getByLabel('OpenAPI or Swagger document (JSON or YAML)')
+      .setInputFiles({ name: 'verikyc.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(kycDocument(supplier.url, AUTH))) });
     const pasted = form.getByLabel('Or paste the document');
     for (let tries = 0; tries < 50 && !(await pasted.inputValue()).includes('VeriKYC'); tries += 1) await page.waitForTimeout(100);
     expect(await pasted.inputValue()).toContain('"title":"VeriKYC"');
@@ -75,7 +77,10 @@ describe('connections', () => {
     await form.getByLabel('API key', { exact: true }).fill(AUTH.kind === 'apiKeyHeader' ? AUTH.value : '');
     await checkPage(page, 'connection-form');
     await form.getByRole('button', { name: 'Save connection' }).click();
-    await page.getByRole('row', { name: /KYC live/ }).getByText('active').waitFor();
+    await page
+      .getByRole('row', { name: /KYC live/ })
+      .getByText('active')
+      .waitFor();
     const stored = await app.deps.db('connections').where({ operator_id: owner.operatorId }).first();
     expect(JSON.stringify(stored)).not.toContain('kyc-secret-4242');
     expect(await page.content()).not.toContain('kyc-secret-4242');
@@ -102,7 +107,10 @@ describe('connections', () => {
     const form = page.getByRole('form', { name: 'Edit KYC live' });
     await form.getByLabel('Active', { exact: true }).uncheck();
     await form.getByRole('button', { name: 'Save connection' }).click();
-    await page.getByRole('row', { name: /KYC live/ }).getByText('inactive').waitFor();
+    await page
+      .getByRole('row', { name: /KYC live/ })
+      .getByText('inactive')
+      .waitFor();
     const section = page.getByRole('region', { name: 'Try an operation' });
     await section.getByRole('button', { name: 'Call the supplier' }).click();
     await section.getByRole('heading', { name: 'Failed: HTTP 400' }).waitFor();

@@ -60,6 +60,9 @@ it('goes from sign-up to a running automation, as the README says', async () => 
   // The player's risk score is now 80.
   await openFromNav(page, 'Players');
   await page.getByRole('link', { name: 'p-1' }).click();
-  await page.getByRole('row', { name: /risk_score/ }).getByText('80', { exact: true }).waitFor();
+  await page
+    .getByRole('row', { name: /risk_score/ })
+    .getByText('80', { exact: true })
+    .waitFor();
   await checkPage(page, 'walkthrough-player');
 });

@@ -48,7 +48,12 @@ describe('a newcomer', () => {
     await signUp(page, account);
     await page.getByRole('heading', { name: 'Get started' }).waitFor();
     await checkPage(page, 'overview-new');
-    const owner = await app.deps.db('users as u').join('members as m', 'm.user_id', 'u.id').join('operators as o', 'o.id', 'm.operator_id').where('u.email', account.email).first('m.role', 'o.name');
+    const owner = await app.deps
+      .db('users as u')
+      .join('members as m', 'm.user_id', 'u.id')
+      .join('operators as o', 'o.id', 'm.operator_id')
+      .where('u.email', account.email)
+      .first('m.role', 'o.name');
     expect(owner).toEqual({ role: 'owner', name: 'Golden Spins' });
   });
 
@@ -64,7 +69,12 @@ describe('a newcomer', () => {
     await checkPage(page, 'settings');
     const settings = await http(`${app.url}/operator-data-api/settings`, { token: await tabKey() });
     expect(settings.body.data.template).toMatchObject({ id: 'tpl_igaming' });
-    const keys = await app.deps.db('api_keys as k').join('members as m', 'm.operator_id', 'k.operator_id').join('users as u', 'u.id', 'm.user_id').where('u.email', account.email).select('k.label');
+    const keys = await app.deps
+      .db('api_keys as k')
+      .join('members as m', 'm.operator_id', 'k.operator_id')
+      .join('users as u', 'u.id', 'm.user_id')
+      .where('u.email', account.email)
+      .select('k.label');
     expect(keys).toEqual([{ label: `Dashboard (${account.email})` }]);
   });
 
@@ -122,7 +132,13 @@ describe('a newcomer', () => {
     await dialog.getByLabel('Type p-1 to confirm').fill('p-1');
     await dialog.getByRole('button', { name: 'Erase for good' }).click();
     await page.getByText('Player p-1 was erased').waitFor();
-    const entity = await app.deps.db('entities').where({ external_id: 'p-1' }).join('members as m', 'm.operator_id', 'entities.operator_id').join('users as u', 'u.id', 'm.user_id').where('u.email', account.email).first('entities.data');
+    const entity = await app.deps
+      .db('entities')
+      .where({ external_id: 'p-1' })
+      .join('members as m', 'm.operator_id', 'entities.operator_id')
+      .join('users as u', 'u.id', 'm.user_id')
+      .where('u.email', account.email)
+      .first('entities.data');
     expect(entity.data).toEqual({ _deleted: true });
   });
 
@@ -144,7 +160,7 @@ describe('a newcomer', () => {
     await checkPage(page, 'batch-jobs');
   });
 
-  it('reads this month\'s usage against the quota', async () => {
+  it("reads this month's usage against the quota", async () => {
     await openFromNav(page, 'Usage');
     await page.getByRole('progressbar', { name: /Actions: 0 of 10000 used/ }).waitFor();
     await checkPage(page, 'usage');
@@ -185,7 +201,12 @@ describe('sessions', () => {
       await tab.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
       await tab.getByRole('heading', { name: 'No API keys yet' }).waitFor();
       expect(tab.url()).toBe(`${shortLived.url}/keys`);
-      const tokens = await shortLived.deps.db('refresh_tokens as r').join('members as m', 'm.id', 'r.member_id').join('users as u', 'u.id', 'm.user_id').where('u.email', member.email).select('r.used_at');
+      const tokens = await shortLived.deps
+        .db('refresh_tokens as r')
+        .join('members as m', 'm.id', 'r.member_id')
+        .join('users as u', 'u.id', 'm.user_id')
+        .where('u.email', member.email)
+        .select('r.used_at');
       expect(tokens.filter((token) => token.used_at !== null).length).toBeGreaterThanOrEqual(1);
       await other.close();
     } finally {

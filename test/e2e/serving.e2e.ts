@@ -71,17 +71,26 @@ describe('the first screen', () => {
       await page.goto('/');
       await page.getByRole('heading', { name: 'Sign in' }).waitFor();
       await page.waitForLoadState('networkidle');
-      const mark = (await page.evaluate('(() => { const e = performance.getEntriesByName("app-interactive")[0]; return JSON.stringify(e ? { startTime: e.startTime, detail: e.detail } : null); })()')) as string;
+      const mark = (await page.evaluate(
+        '(() => { const e = performance.getEntriesByName("app-interactive")[0]; return JSON.stringify(e ? { startTime: e.startTime, detail: e.detail } : null); })()',
+      )) as string;
       const entry = JSON.parse(mark) as { startTime: number; detail: string } | null;
       expect(entry).not.toBeNull();
       const sizes = await Promise.all(scripts);
-      loads.push({ scriptBytes: sizes.reduce((sum, size) => sum + size, 0), scripts: sizes.length, interactiveMs: Math.round(entry!.startTime), screen: entry!.detail });
+      loads.push({
+        scriptBytes: sizes.reduce((sum, size) => sum + size, 0),
+        scripts: sizes.length,
+        interactiveMs: Math.round(entry!.startTime),
+        screen: entry!.detail,
+      });
       await context.close();
     }
     const median = [...loads].sort((a, b) => a.interactiveMs - b.interactiveMs)[1]!;
     const report = { measuredAt: new Date().toISOString(), budget: { scriptBytes: JS_BUDGET_BYTES, interactiveMs: INTERACTIVE_BUDGET_MS }, loads, median };
     writeFileSync(path.join(ARTIFACTS, 'budget.json'), `${JSON.stringify(report, null, 2)}\n`);
-    process.stdout.write(`first screen (${median.screen}): ${(median.scriptBytes / 1024).toFixed(1)} KB compressed JS in ${median.scripts} files, interactive at ${median.interactiveMs} ms (median of ${loads.map((load) => load.interactiveMs).join(', ')})\n`);
+    process.stdout.write(
+      `first screen (${median.screen}): ${(median.scriptBytes / 1024).toFixed(1)} KB compressed JS in ${median.scripts} files, interactive at ${median.interactiveMs} ms (median of ${loads.map((load) => load.interactiveMs).join(', ')})\n`,
+    );
     for (const load of loads) expect(load.scriptBytes).toBeLessThanOrEqual(JS_BUDGET_BYTES);
     expect(median.interactiveMs).toBeLessThanOrEqual(INTERACTIVE_BUDGET_MS);
   });

@@ -8,7 +8,11 @@ export interface Account {
   organisation: string;
 }
 
-export const newAccount = (organisation = 'Lucky Reels'): Account => ({ email: `owner-${randomUUID()}@example.test`, password: 'a-long-password', organisation });
+export const newAccount = (organisation = 'Lucky Reels'): Account => ({
+  email: `owner-${randomUUID()}@example.test`,
+  password: 'a-long-password',
+  organisation,
+});
 
 /** Signs up through the dashboard's own form and waits for the overview. */
 export async function signUp(page: Page, account: Account): Promise<void> {
@@ -48,7 +52,11 @@ export async function openFromNav(page: Page, link: string, heading = link): Pro
  */
 export async function checkPage(page: Page, name: string): Promise<void> {
   await page.waitForLoadState('networkidle');
-  await page.locator('.loading').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+  await page
+    .locator('.loading')
+    .first()
+    .waitFor({ state: 'detached', timeout: 10_000 })
+    .catch(() => undefined);
   await screenshot(page, name);
   expect(await seriousViolations(page)).toEqual([]);
 }

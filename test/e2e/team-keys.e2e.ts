@@ -61,7 +61,7 @@ describe('API keys', () => {
     expect(await keyRows()).toEqual([{ label: 'Production EU', revoked: false }]);
   });
 
-  it('refuses to revoke the last active key, with the API\'s words; revokes once there is another; then deletes it', async () => {
+  it("refuses to revoke the last active key, with the API's words; revokes once there is another; then deletes it", async () => {
     await ownerPage.getByRole('button', { name: 'Revoke Production EU' }).click();
     let dialog = ownerPage.getByRole('dialog', { name: 'Revoke this key?' });
     await dialog.getByRole('button', { name: 'Revoke key' }).click();
@@ -75,7 +75,10 @@ describe('API keys', () => {
     await ownerPage.getByRole('button', { name: 'Revoke Production EU' }).click();
     dialog = ownerPage.getByRole('dialog', { name: 'Revoke this key?' });
     await dialog.getByRole('button', { name: 'Revoke key' }).click();
-    await ownerPage.getByRole('row', { name: /Production EU/ }).getByText('revoked').waitFor();
+    await ownerPage
+      .getByRole('row', { name: /Production EU/ })
+      .getByText('revoked')
+      .waitFor();
     expect((await http(`${app.url}/operator-data-api/templates`, { token: plaintext })).status).toBe(401);
 
     await ownerPage.getByRole('button', { name: 'Delete Production EU' }).click();
@@ -121,7 +124,10 @@ describe('the team', () => {
     await memberPage.getByText('An Owner or Admin can create one').waitFor();
     expect(await memberPage.getByRole('link', { name: /New workflow|Use “/ }).count()).toBe(0);
     await openFromNav(memberPage, 'Team');
-    await memberPage.getByRole('row', { name: /Grace Hopper/ }).getByText('(you)').waitFor();
+    await memberPage
+      .getByRole('row', { name: /Grace Hopper/ })
+      .getByText('(you)')
+      .waitFor();
     expect(await memberPage.getByRole('heading', { name: 'Invites' }).count()).toBe(0);
     expect(await memberPage.getByRole('button', { name: /Suspend/ }).count()).toBe(0);
     await checkPage(memberPage, 'member-team');
@@ -130,15 +136,26 @@ describe('the team', () => {
   it('suspends the member, who is signed out at once; reinstates them; makes them an Admin', async () => {
     await ownerPage.reload();
     await ownerPage.getByRole('button', { name: `Suspend ${memberEmail}` }).click();
-    await ownerPage.getByRole('dialog', { name: `Suspend ${memberEmail}?` }).getByRole('button', { name: 'Suspend' }).click();
-    await ownerPage.getByRole('row', { name: new RegExp(memberEmail) }).getByText('suspended').waitFor();
+    await ownerPage
+      .getByRole('dialog', { name: `Suspend ${memberEmail}?` })
+      .getByRole('button', { name: 'Suspend' })
+      .click();
+    await ownerPage
+      .getByRole('row', { name: new RegExp(memberEmail) })
+      .getByText('suspended')
+      .waitFor();
 
     await openFromNav(memberPage, 'API keys').catch(() => undefined);
     await memberPage.waitForURL(/\/sign-in/);
 
     await ownerPage.getByRole('button', { name: `Reinstate ${memberEmail}` }).click();
-    await ownerPage.getByRole('row', { name: new RegExp(memberEmail) }).getByText('active').waitFor();
-    const patched = ownerPage.waitForResponse((response) => response.request().method() === 'PATCH' && response.url().includes('/platform-api/operators/me/members/'));
+    await ownerPage
+      .getByRole('row', { name: new RegExp(memberEmail) })
+      .getByText('active')
+      .waitFor();
+    const patched = ownerPage.waitForResponse(
+      (response) => response.request().method() === 'PATCH' && response.url().includes('/platform-api/operators/me/members/'),
+    );
     await ownerPage.getByLabel(`Role of ${memberEmail}`).selectOption('admin');
     expect((await patched).status()).toBe(200);
     await checkPage(ownerPage, 'team');

@@ -29,7 +29,15 @@ beforeAll(async () => {
   const [port, uiPort, apiPort] = await Promise.all([freePort(), freePort(), freePort()]);
   uiUrl = `http://127.0.0.1:${uiPort}`;
   const binary = await findTemporalCli({ log: () => undefined });
-  temporal = await startTemporalDevServer({ binary, port, uiPort, uiCodecEndpoint: `http://127.0.0.1:${apiPort}/temporal-codec`, namespace: 'default', logLevel: 'error', log: () => undefined });
+  temporal = await startTemporalDevServer({
+    binary,
+    port,
+    uiPort,
+    uiCodecEndpoint: `http://127.0.0.1:${apiPort}/temporal-codec`,
+    namespace: 'default',
+    logLevel: 'error',
+    log: () => undefined,
+  });
   const env = { TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: `codec-ui-${randomUUID().slice(0, 8)}` };
   worker = await spawnWorker(env);
   app = await startTestApp({ ...env, PORT: String(apiPort), HOST: '127.0.0.1', TEMPORAL_UI_URL: uiUrl, TEMPORAL_CODEC_OPERATORS: '*' });
@@ -48,7 +56,14 @@ describe('the Temporal Web UI reads a sealed run through the codec endpoint', ()
     const key = (await createApiKey(app.url, owner, 'backend')).key;
     const created = await http(`${app.url}/workflows-api/workflows`, {
       token: key,
-      body: { name: 'Mark', nodes: [{ id: 'start', type: 'trigger.manual', params: {} }, { id: 'mark', type: 'action.set_state', params: { externalId: '{{ trigger.email }}', key: 'risk_score', value: 1 } }], edges: [{ from: 'start', to: 'mark' }] },
+      body: {
+        name: 'Mark',
+        nodes: [
+          { id: 'start', type: 'trigger.manual', params: {} },
+          { id: 'mark', type: 'action.set_state', params: { externalId: '{{ trigger.email }}', key: 'risk_score', value: 1 } },
+        ],
+        edges: [{ from: 'start', to: 'mark' }],
+      },
     });
     expect(created.status).toBe(201);
     const run = (await http(`${app.url}/workflows-api/workflows/${created.body.data.id}/test`, { token: key, body: { email } })).body.data;
@@ -59,7 +74,7 @@ describe('the Temporal Web UI reads a sealed run through the codec endpoint', ()
       if (response.url().startsWith(`${app.url}/temporal-codec/decode`)) codecStatuses.push(response.status());
     });
     const decodeAnswered = async () => {
-      for (const deadline = Date.now() + 20_000; codecStatuses.length === 0; ) {
+      for (const deadline = Date.now() + 20_000; codecStatuses.length === 0;) {
         if (Date.now() > deadline) throw new Error('the Temporal UI never called the codec endpoint');
         await page.waitForTimeout(100);
       }
@@ -71,7 +86,9 @@ describe('the Temporal Web UI reads a sealed run through the codec endpoint', ()
     await ui.waitForLoadState();
     expect(ui.url()).toBe(`${uiUrl}/namespaces/default/workflows/${run.temporalWorkflowId}`);
     const cookies = (await page.context().cookies(`${app.url}/temporal-codec/decode`)).filter((cookie) => cookie.name.startsWith('temporal_codec'));
-    expect(cookies.map((cookie) => [cookie.name, cookie.path, cookie.httpOnly, cookie.sameSite])).toEqual([['temporal_codec_session', '/temporal-codec', true, 'Strict']]);
+    expect(cookies.map((cookie) => [cookie.name, cookie.path, cookie.httpOnly, cookie.sameSite])).toEqual([
+      ['temporal_codec_session', '/temporal-codec', true, 'Strict'],
+    ]);
 
     await decodeAnswered();
     expect(await ui.content()).not.toContain(email);

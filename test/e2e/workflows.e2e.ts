@@ -62,7 +62,13 @@ async function drag(from: string, to: string): Promise<void> {
   for (let tries = 0; ; tries += 1) {
     const end = centre(await settledBox(to));
     await page.mouse.move(end.x, end.y, { steps: 12 });
-    const lit = await page.locator(`${to}.connectingto.valid`).waitFor({ state: 'attached', timeout: 2_000 }).then(() => true, () => false);
+    const lit = await page
+      .locator(`${to}.connectingto.valid`)
+      .waitFor({ state: 'attached', timeout: 2_000 })
+      .then(
+        () => true,
+        () => false,
+      );
     if (lit) break;
     if (tries === 4) {
       await page.mouse.up();
@@ -104,7 +110,7 @@ describe('the workflow editor', () => {
     await checkPage(page, 'workflow-editor-built');
   });
 
-  it('shows the API\'s validation problems at the node and the field they name', async () => {
+  it("shows the API's validation problems at the node and the field they name", async () => {
     await inspector().getByLabel('Condition', { exact: true }).fill('trigger.data.amount >');
     await page.getByRole('button', { name: 'Save workflow' }).click();
     await page.getByText(/Not saved: 1 problem\./).waitFor();
@@ -122,8 +128,20 @@ describe('the workflow editor', () => {
     await page.waitForURL(/\/workflows\/wf_/);
     workflowId = page.url().split('/').pop()!;
     const stored = await app.deps.db('workflows').where({ operator_id: owner.operatorId, id: workflowId }).first('nodes', 'edges', 'active');
-    expect(stored.nodes.map((item: { id: string; type: string }) => `${item.id}:${item.type}`)).toEqual(['deposit:trigger.event', 'big:condition', 'flag:action.set_state', 'record_event:action.record_event', 'set_state:action.set_state']);
-    expect(stored.edges).toEqual(expect.arrayContaining([{ from: 'big', to: 'flag', when: true }, { from: 'big', to: 'set_state', when: false }, { from: 'flag', to: 'record_event' }]));
+    expect(stored.nodes.map((item: { id: string; type: string }) => `${item.id}:${item.type}`)).toEqual([
+      'deposit:trigger.event',
+      'big:condition',
+      'flag:action.set_state',
+      'record_event:action.record_event',
+      'set_state:action.set_state',
+    ]);
+    expect(stored.edges).toEqual(
+      expect.arrayContaining([
+        { from: 'big', to: 'flag', when: true },
+        { from: 'big', to: 'set_state', when: false },
+        { from: 'flag', to: 'record_event' },
+      ]),
+    );
     expect(stored.active).toBe(true);
   });
 
@@ -158,7 +176,14 @@ describe('the workflow editor', () => {
   });
 
   it('is fired by an event while active, and the run shows up in its history', async () => {
-    expect((await http(`${app.url}/operator-data-api/entities/p-9/events`, { token: key, body: { eventType: 'transaction', data: { type: 'deposit', amount: 500, currency: 'EUR' } } })).status).toBe(201);
+    expect(
+      (
+        await http(`${app.url}/operator-data-api/entities/p-9/events`, {
+          token: key,
+          body: { eventType: 'transaction', data: { type: 'deposit', amount: 500, currency: 'EUR' } },
+        })
+      ).status,
+    ).toBe(201);
     await page.goto(`/workflows/${workflowId}?tab=runs`);
     const eventRow = page.getByRole('row', { name: /event/ }).filter({ hasText: 'completed' });
     await eventRow.waitFor({ timeout: 30_000 }).catch(async () => {
@@ -168,7 +193,9 @@ describe('the workflow editor', () => {
     await eventRow.getByRole('button', { name: /Open run/ }).click();
     const run = page.getByRole('region', { name: /^Run run_/ });
     await run.getByText(/^event run of version 1/).waitFor();
-    expect(await run.locator('ol.run-nodes > li').allTextContents()).toEqual(expect.arrayContaining([expect.stringMatching(/^set_state completed/), expect.stringMatching(/^flag skipped/)]));
+    expect(await run.locator('ol.run-nodes > li').allTextContents()).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^set_state completed/), expect.stringMatching(/^flag skipped/)]),
+    );
     await checkPage(page, 'workflow-runs');
   });
 
@@ -187,7 +214,10 @@ describe('the workflow editor', () => {
     await dialog.getByLabel('Big deposit alert').check();
     await checkPage(page, 'api-keys-mcp');
     await dialog.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('row', { name: /backend/ }).getByText('1 workflow(s)').waitFor();
+    await page
+      .getByRole('row', { name: /backend/ })
+      .getByText('1 workflow(s)')
+      .waitFor();
     const tools = await http(`${app.url}/mcp-server`, { token: key, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
     expect(tools.body.result.tools.map((tool: { name: string }) => tool.name)).toEqual(['big_deposit_alert']);
   });

@@ -28,7 +28,8 @@ export async function startAiServer(options: { apiKey: string; answer: (prompt: 
     close: () => provider.close(),
   };
   const provider: TestProvider = await startProvider((request) => {
-    if (request.method !== 'POST' || request.path !== '/v1/chat/completions') return { status: 404, body: { error: { message: 'Unknown route', type: 'invalid_request_error' } } };
+    if (request.method !== 'POST' || request.path !== '/v1/chat/completions')
+      return { status: 404, body: { error: { message: 'Unknown route', type: 'invalid_request_error' } } };
     if (request.headers.authorization !== `Bearer ${server.apiKey}`) {
       return { status: 401, body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } } };
     }

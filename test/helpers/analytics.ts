@@ -24,7 +24,10 @@ export async function seedEvents(app: TestApp, client: DataClient, events: SeedE
     const response = await client.call(`/entities/${event.externalId}/events`, { body: { eventType: event.eventType, data: event.data } });
     if (response.status !== 201) throw new Error(`event failed: ${response.text}`);
     const id = response.body.data.id as string;
-    await app.deps.db.raw(`UPDATE entity_events SET created_at = (CAST(? AS date) + time '12:00')::timestamp AT TIME ZONE 'UTC' WHERE id = ?`, [dayAgo(event.daysAgo), id]);
+    await app.deps.db.raw(`UPDATE entity_events SET created_at = (CAST(? AS date) + time '12:00')::timestamp AT TIME ZONE 'UTC' WHERE id = ?`, [
+      dayAgo(event.daysAgo),
+      id,
+    ]);
     ids.push(id);
   }
   return ids;

@@ -20,9 +20,7 @@ export interface TestApp {
 export async function startTestApp(overrides: Record<string, string> = {}, options: { logLines?: string[] } = {}): Promise<TestApp> {
   const config = loadConfig(overrides);
   const lines = options.logLines;
-  const logger = lines
-    ? createLogger('trace', {}, { write: (line: string) => void lines.push(line) })
-    : createLogger(config.LOG_LEVEL);
+  const logger = lines ? createLogger('trace', {}, { write: (line: string) => void lines.push(line) }) : createLogger(config.LOG_LEVEL);
   const db = createDb(config.DATABASE_URL!, { poolMax: 10, applicationName: 'test-api' });
   const deps = await buildAppDeps(config, logger, db);
   const api = await startApiServer(deps);

@@ -22,7 +22,11 @@ export async function automationsClient(app: TestApp): Promise<AutomationsClient
 }
 
 /** A manual trigger, then `actions` chained in order. */
-export function chain(name: string, actions: Array<{ id: string; type: string; params: Record<string, unknown> }>, trigger: Record<string, unknown> = { id: 'start', type: 'trigger.manual', params: {} }) {
+export function chain(
+  name: string,
+  actions: Array<{ id: string; type: string; params: Record<string, unknown> }>,
+  trigger: Record<string, unknown> = { id: 'start', type: 'trigger.manual', params: {} },
+) {
   const nodes = [trigger, ...actions];
   const edges = actions.map((action, index) => ({ from: String(nodes[index]!.id), to: action.id }));
   return { name, nodes, edges };

@@ -23,7 +23,12 @@ export async function setMcp(baseUrl: string, operator: TestOperator, keyId: str
 }
 
 /** POSTs one JSON-RPC message to the MCP endpoint (`path` for the legacy form). */
-export function mcpPost(baseUrl: string, token: string | undefined, message: unknown, options: { headers?: Record<string, string>; path?: string } = {}): Promise<HttpResult> {
+export function mcpPost(
+  baseUrl: string,
+  token: string | undefined,
+  message: unknown,
+  options: { headers?: Record<string, string>; path?: string } = {},
+): Promise<HttpResult> {
   return http(`${baseUrl}${options.path ?? '/mcp-server'}`, { method: 'POST', body: message, headers: options.headers, ...(token ? { token } : {}) });
 }
 
@@ -35,17 +40,32 @@ export function rpc(method: string, params?: unknown): { jsonrpc: '2.0'; id: num
 }
 
 /** A manual-trigger workflow exposed as an MCP tool; `actions` follow the trigger in a chain. */
-export function toolAutomation(name: string, actions: Array<{ id: string; type: string; params: Record<string, unknown> }>, options: { mcp_exposed?: boolean; active?: boolean; description?: string } = {}) {
+export function toolAutomation(
+  name: string,
+  actions: Array<{ id: string; type: string; params: Record<string, unknown> }>,
+  options: { mcp_exposed?: boolean; active?: boolean; description?: string } = {},
+) {
   const nodes = [
     { id: 'start', type: 'trigger.manual', params: { inputSchema: { type: 'object', properties: { playerId: { type: 'string' } }, required: ['playerId'] } } },
     ...actions,
   ];
   const edges = nodes.slice(1).map((node, index) => ({ from: nodes[index]!.id, to: node.id }));
-  return { name, description: options.description ?? `${name} (test tool)`, active: options.active ?? true, mcp_exposed: options.mcp_exposed ?? true, nodes, edges };
+  return {
+    name,
+    description: options.description ?? `${name} (test tool)`,
+    active: options.active ?? true,
+    mcp_exposed: options.mcp_exposed ?? true,
+    nodes,
+    edges,
+  };
 }
 
 /** Creates a workflow through the management API and returns its record. */
-export async function createWorkflow(baseUrl: string, token: string, definition: unknown): Promise<{ id: string; mcp_tool_name: string } & Record<string, unknown>> {
+export async function createWorkflow(
+  baseUrl: string,
+  token: string,
+  definition: unknown,
+): Promise<{ id: string; mcp_tool_name: string } & Record<string, unknown>> {
   const response = await http(`${baseUrl}/workflows-api/workflows`, { token, body: definition });
   if (response.status !== 201) throw new Error(`create workflow failed: ${response.status} ${response.text}`);
   return response.body.data;
@@ -55,9 +75,13 @@ export async function createWorkflow(baseUrl: string, token: string, definition:
 export async function kycToolFixture(baseUrl: string): Promise<{ provider: TestProvider; operator: McpOperator; toolName: string }> {
   const provider = await startProvider((request) => ({ status: 200, body: { checked: request.json?.playerId ?? null } }));
   const operator = await mcpOperator(baseUrl);
-  const tool = await createWorkflow(baseUrl, operator.accessToken, toolAutomation('KYC check', [
-    { id: 'kyc', type: 'action.http_request', params: { method: 'POST', url: `${provider.url}/kyc`, body: { playerId: '{{ trigger.playerId }}' } } },
-  ]));
+  const tool = await createWorkflow(
+    baseUrl,
+    operator.accessToken,
+    toolAutomation('KYC check', [
+      { id: 'kyc', type: 'action.http_request', params: { method: 'POST', url: `${provider.url}/kyc`, body: { playerId: '{{ trigger.playerId }}' } } },
+    ]),
+  );
   return { provider, operator, toolName: tool.mcp_tool_name };
 }
 
@@ -145,9 +169,23 @@ export async function openEventStreamAt(url: string, token: string | undefined, 
   if (response.status !== 200) {
     const text = await response.text();
     const body = text ? JSON.parse(text) : undefined;
-    return { status: response.status, contentType: response.headers.get('content-type'), headers: response.headers, body, events, comments, waitFor: async () => undefined, ended: Promise.resolve(), close: () => undefined };
+    return {
+      status: response.status,
+      contentType: response.headers.get('content-type'),
+      headers: response.headers,
+      body,
+      events,
+      comments,
+      waitFor: async () => undefined,
+      ended: Promise.resolve(),
+      close: () => undefined,
+    };
   }
-  const followed = followEventStream(response.body, { onEvent: (event) => events.push(event), onComment: (comment) => comments.push(comment) }, () => `events ${JSON.stringify(events)}, comments ${JSON.stringify(comments)}`);
+  const followed = followEventStream(
+    response.body,
+    { onEvent: (event) => events.push(event), onComment: (comment) => comments.push(comment) },
+    () => `events ${JSON.stringify(events)}, comments ${JSON.stringify(comments)}`,
+  );
   return {
     status: response.status,
     contentType: response.headers.get('content-type'),

@@ -11,7 +11,9 @@ import { http } from './http';
 export async function addMemberAndSignIn(db: Db, baseUrl: string, operatorId: string, role: MemberRole) {
   const email = `${role}-${randomUUID()}@example.test`;
   const password = 'member-password-1';
-  const [user] = await db('users').insert({ email, password_hash: await hashPassword(password) }).returning(['id']);
+  const [user] = await db('users')
+    .insert({ email, password_hash: await hashPassword(password) })
+    .returning(['id']);
   const [member] = await db('members').insert({ operator_id: operatorId, user_id: user.id, role, status: 'active' }).returning(['id']);
   const token = await http(`${baseUrl}/auth/v1/token?grant_type=password`, { body: { email, password } });
   if (token.status !== 200) throw new Error(`sign-in failed: ${token.text}`);

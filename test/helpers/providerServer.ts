@@ -60,7 +60,9 @@ export function authorised(request: ReceivedRequest, auth: ProviderAuth): boolea
     case 'basic':
       return same(header('authorization'), `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`);
     case 'hmac':
-      return header('x-signature-algorithm') === 'HMAC-SHA256' && same(header('x-signature'), createHmac('sha256', auth.secret).update(request.body).digest('hex'));
+      return (
+        header('x-signature-algorithm') === 'HMAC-SHA256' && same(header('x-signature'), createHmac('sha256', auth.secret).update(request.body).digest('hex'))
+      );
     case 'none':
       return auth.expectedBearer === undefined || same(header('authorization'), `Bearer ${auth.expectedBearer}`);
   }
@@ -95,7 +97,10 @@ export async function startProvider(handler: ProviderHandler): Promise<TestProvi
         return;
       }
       const payload = reply.raw ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
-      outgoing.writeHead(reply.status, { ...(reply.raw === undefined && reply.body !== undefined ? { 'content-type': 'application/json' } : {}), ...reply.headers });
+      outgoing.writeHead(reply.status, {
+        ...(reply.raw === undefined && reply.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...reply.headers,
+      });
       outgoing.end(payload);
     });
   });

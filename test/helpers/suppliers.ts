@@ -13,7 +13,14 @@ export const KYC_SCHEMA_MAP = {
 };
 
 /** Canonical → provider names of the payments supplier. */
-export const PAYMENTS_SCHEMA_MAP = { playerId: 'customer_id', amount: 'amount_minor', currency: 'ccy', status: 'state', reference: 'payment_id', accountId: 'account_id' };
+export const PAYMENTS_SCHEMA_MAP = {
+  playerId: 'customer_id',
+  amount: 'amount_minor',
+  currency: 'ccy',
+  status: 'state',
+  reference: 'payment_id',
+  accountId: 'account_id',
+};
 
 /** The connection credentials that satisfy a supplier's auth. */
 export function credentialsFor(auth: ProviderAuth): Record<string, string> {
@@ -61,7 +68,11 @@ export function kycDocument(url: string, auth: ProviderAuth): Record<string, unk
     paths: {
       '/players/{player_ref}/kyc': {
         parameters: [{ $ref: '#/components/parameters/PlayerRef' }],
-        get: { operationId: 'getKycStatus', summary: 'Get the KYC status of a player', responses: { 200: { description: 'Status', content: json({ $ref: '#/components/schemas/KycStatus' }) } } },
+        get: {
+          operationId: 'getKycStatus',
+          summary: 'Get the KYC status of a player',
+          responses: { 200: { description: 'Status', content: json({ $ref: '#/components/schemas/KycStatus' }) } },
+        },
       },
       '/verifications': {
         post: {
@@ -90,7 +101,8 @@ export function kycDocument(url: string, auth: ProviderAuth): Record<string, unk
 export function paymentsSwaggerYaml(url: string, auth: ProviderAuth): string {
   const host = new URL(url).host;
   if (auth.kind === 'bearer') throw new Error('Swagger 2.0 has no bearer scheme');
-  const swaggerScheme = auth.kind === 'hmac' ? { type: 'apiKey', in: 'header', name: 'X-Signature' } : auth.kind === 'basic' ? { type: 'basic' } : openApiScheme(auth);
+  const swaggerScheme =
+    auth.kind === 'hmac' ? { type: 'apiKey', in: 'header', name: 'X-Signature' } : auth.kind === 'basic' ? { type: 'basic' } : openApiScheme(auth);
   const security = swaggerScheme ? `securityDefinitions:\n  supplierAuth: ${JSON.stringify(swaggerScheme)}\nsecurity:\n  - supplierAuth: []\n` : '';
   return `swagger: '2.0'
 info: { title: PayFlow, version: 1.4.0 }
@@ -143,7 +155,10 @@ function kycReply(request: ReceivedRequest): ProviderReply {
   if (player && request.method === 'GET') {
     const ref = decodeURIComponent(player[1]!);
     if (ref === 'unknown') return { status: 404, body: { error: 'player not found', player_ref: ref } };
-    return { status: 200, body: { player_ref: ref, kyc_state: 'approved', checked_on: '2026-01-02T03:04:05Z', documents: [{ doc_type: 'passport', kyc_state: 'approved' }] } };
+    return {
+      status: 200,
+      body: { player_ref: ref, kyc_state: 'approved', checked_on: '2026-01-02T03:04:05Z', documents: [{ doc_type: 'passport', kyc_state: 'approved' }] },
+    };
   }
   if (request.path === '/v1/verifications' && request.method === 'POST') {
     return { status: 201, body: { verification_id: 'ver_1', player_ref: request.json?.player_ref, doc_type: request.json?.doc_type, kyc_state: 'pending' } };
@@ -157,7 +172,16 @@ function kycReply(request: ReceivedRequest): ProviderReply {
 function paymentsReply(request: ReceivedRequest): ProviderReply {
   if (request.path === '/api/payments' && request.method === 'POST') {
     if (!(request.json?.amount_minor > 0)) return { status: 422, body: { error: 'amount_minor must be positive', field: 'amount_minor' } };
-    return { status: 201, body: { payment_id: 'pay_123', customer_id: request.json.customer_id, amount_minor: request.json.amount_minor, ccy: request.json.ccy, state: 'completed' } };
+    return {
+      status: 201,
+      body: {
+        payment_id: 'pay_123',
+        customer_id: request.json.customer_id,
+        amount_minor: request.json.amount_minor,
+        ccy: request.json.ccy,
+        state: 'completed',
+      },
+    };
   }
   if (request.path === '/api/payments' && request.method === 'GET') {
     return { status: 200, body: { items: [{ payment_id: 'pay_123', state: request.query.get('state') ?? 'completed', amount_minor: 5000 }], count: 1 } };

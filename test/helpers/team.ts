@@ -30,7 +30,9 @@ export function acceptInvite(app: TestApp, token: string, overrides: Record<stri
 
 /** "Seven days later": the invite's window moved into the past (the clock the server reads is the real one). */
 export async function expireInvite(db: Db, inviteId: string): Promise<void> {
-  await db('invites').where({ id: inviteId }).update({ expires_at: db.raw("now() - interval '1 second'") });
+  await db('invites')
+    .where({ id: inviteId })
+    .update({ expires_at: db.raw("now() - interval '1 second'") });
 }
 
 /** The Owner's member id (signup returns the user, not the membership). */

@@ -9,7 +9,11 @@ type History = temporal.api.history.v1.IHistory;
 export function payloadsIn(node: unknown, found: Payload[] = []): Payload[] {
   if (node === null || typeof node !== 'object' || node instanceof Uint8Array) return found;
   const candidate = node as { metadata?: unknown; data?: unknown };
-  if (candidate.metadata && typeof candidate.metadata === 'object' && (candidate.data === undefined || candidate.data === null || candidate.data instanceof Uint8Array)) {
+  if (
+    candidate.metadata &&
+    typeof candidate.metadata === 'object' &&
+    (candidate.data === undefined || candidate.data === null || candidate.data instanceof Uint8Array)
+  ) {
     found.push(candidate as Payload);
   }
   for (const child of Array.isArray(node) ? node : Object.values(node)) payloadsIn(child, found);

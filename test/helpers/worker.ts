@@ -22,7 +22,11 @@ const root = path.resolve(__dirname, '../..');
  * the worker and not a launcher that would leave it orphaned.
  */
 export async function spawnWorker(env: Record<string, string>): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'processes/worker.ts'], { cwd: root, env: { ...process.env, EVENT_DISPATCH_ENABLED: 'false', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'processes/worker.ts'], {
+    cwd: root,
+    env: { ...process.env, EVENT_DISPATCH_ENABLED: 'false', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const lines: string[] = [];
   const reader = readline.createInterface({ input: child.stdout! });
   await new Promise<void>((resolve, reject) => {

@@ -36,7 +36,10 @@ describe('error rows of spec 7.4', () => {
   it('/players without entity_type is 400 MISSING_FILTER', async () => {
     const response = await analytics(app, client.key, '/players');
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ success: false, error: { code: 'MISSING_FILTER', message: 'entity_type is required', details: [{ field: 'entity_type', message: 'is required' }] } });
+    expect(response.body).toEqual({
+      success: false,
+      error: { code: 'MISSING_FILTER', message: 'entity_type is required', details: [{ field: 'entity_type', message: 'is required' }] },
+    });
   });
 
   it.each([
@@ -109,7 +112,9 @@ describe('scheduled refresh', () => {
   it('analyticsRefreshWorkflow refreshes the views; the analytics-refresh Schedule runs it every 15 minutes', async () => {
     const before = await app.deps.db('analytics_refreshes').first('refreshed_at');
     const result = await app.deps.temporal.client.workflow.execute<typeof analyticsRefreshWorkflow>('analyticsRefreshWorkflow', {
-      taskQueue: app.deps.config.TEMPORAL_TASK_QUEUE, workflowId: `analytics-refresh-test-${randomUUID()}`, args: [],
+      taskQueue: app.deps.config.TEMPORAL_TASK_QUEUE,
+      workflowId: `analytics-refresh-test-${randomUUID()}`,
+      args: [],
     });
     const after = await app.deps.db('analytics_refreshes').first('refreshed_at');
     expect(new Date(after.refreshed_at).toISOString()).toBe(result.refreshedAt);

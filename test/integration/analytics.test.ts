@@ -13,19 +13,32 @@ let alice: DataClient;
 let bob: DataClient;
 let scope: AnalyticsScope;
 
-const tx = (type: string, amount: number, currency: string, provider: string, status?: string) => ({ type, amount, currency, provider, ...(status ? { status } : {}) });
+const tx = (type: string, amount: number, currency: string, provider: string, status?: string) => ({
+  type,
+  amount,
+  currency,
+  provider,
+  ...(status ? { status } : {}),
+});
 
 beforeAll(async () => {
   app = await startTestApp();
   [alice, bob] = await Promise.all([dataClient(app), dataClient(app)]);
   await seedPlayers(alice, [
     { externalId: 'alpha-1', data: { first_name: 'Ada', email: 'ada@example.com', country: 'GB' } },
-    { externalId: 'alpha-2' }, { externalId: 'beta-3' }, { externalId: 'gone-4' },
+    { externalId: 'alpha-2' },
+    { externalId: 'beta-3' },
+    { externalId: 'gone-4' },
   ]);
   await seedEvents(app, alice, [
     { externalId: 'alpha-1', daysAgo: 0, eventType: 'transaction', data: tx('deposit', 1000, 'EUR', 'stripe', 'completed') },
     { externalId: 'alpha-1', daysAgo: 3, eventType: 'transaction', data: tx('deposit', 500, 'EUR', 'stripe') },
-    { externalId: 'alpha-1', daysAgo: 0, eventType: 'game_activity', data: { game_id: 'g-1', game_name: 'Starburst', bet_amount: 200, win_amount: 50, currency: 'EUR' } },
+    {
+      externalId: 'alpha-1',
+      daysAgo: 0,
+      eventType: 'game_activity',
+      data: { game_id: 'g-1', game_name: 'Starburst', bet_amount: 200, win_amount: 50, currency: 'EUR' },
+    },
     { externalId: 'alpha-1', daysAgo: 10, eventType: 'game_activity', data: { game_id: 'g-1', game_name: 'Starburst', bet_amount: 100 } },
     { externalId: 'alpha-2', daysAgo: 3, eventType: 'transaction', data: tx('deposit', 2000, 'USD', 'adyen', 'completed') },
     { externalId: 'alpha-2', daysAgo: 3, eventType: 'transaction', data: tx('withdrawal', 300, 'EUR', 'adyen', 'completed') },
@@ -56,7 +69,14 @@ describe('GET /kpis (hand-computed)', () => {
   it('30 days by default: erased players, failed/pending deposits and other currencies left out', async () => {
     const response = await get('/kpis');
     expect(response.status).toBe(200);
-    expect(response.body.data.kpis).toEqual({ total_players: 3, active_players_today: 3, total_ggr: 200, total_deposits: 1500, total_withdrawals: 300, avg_deposit: 1500 });
+    expect(response.body.data.kpis).toEqual({
+      total_players: 3,
+      active_players_today: 3,
+      total_ggr: 200,
+      total_deposits: 1500,
+      total_withdrawals: 300,
+      avg_deposit: 1500,
+    });
     expect(response.body.data.range).toEqual(lastDays(30, new Date()));
     expect(typeof response.body.data.refreshed_at).toBe('string');
   });
@@ -67,7 +87,14 @@ describe('GET /kpis (hand-computed)', () => {
     expect((await get(`/kpis?range=${day(10)}:${day(10)}`)).body.data.kpis).toMatchObject({ total_ggr: 50, total_deposits: 0, avg_deposit: 0 });
     const usd = await get('/kpis?currency=USD', alice.operator.accessToken);
     expect(usd.status).toBe(200);
-    expect(usd.body.data.kpis).toEqual({ total_players: 3, active_players_today: 3, total_ggr: 0, total_deposits: 2000, total_withdrawals: 0, avg_deposit: 2000 });
+    expect(usd.body.data.kpis).toEqual({
+      total_players: 3,
+      active_players_today: 3,
+      total_ggr: 0,
+      total_deposits: 2000,
+      total_withdrawals: 0,
+      avg_deposit: 2000,
+    });
   });
 });
 
@@ -172,7 +199,9 @@ describe('views and raw tables give the same numbers', () => {
   it('games and providers, in both currencies', async () => {
     for (const currency of ['EUR', 'USD']) {
       const s = { ...scope, currency };
-      expect(await viewGames(app.deps.db, s, { limit: 50, offset: 0 })).toEqual(await rawGames(app.deps.db, s, { start: '1970-01-01', end: day(0) }, { limit: 50, offset: 0 }));
+      expect(await viewGames(app.deps.db, s, { limit: 50, offset: 0 })).toEqual(
+        await rawGames(app.deps.db, s, { start: '1970-01-01', end: day(0) }, { limit: 50, offset: 0 }),
+      );
       expect(await viewProviders(app.deps.db, s)).toEqual(await rawProviders(app.deps.db, s));
     }
     expect((await rawKpis(app.deps.db, scope, lastDays(30, new Date()), lastDays(7, new Date()))).total_ggr).toBe(200);
@@ -213,7 +242,10 @@ describe('GET /players and /players/:id', () => {
     expect(detail.recentEvents).toHaveLength(20);
     const times = detail.recentEvents.map((event: { created_at: string }) => event.created_at);
     expect([...times].sort().reverse()).toEqual(times);
-    const total = await app.deps.db('entity_events').where({ operator_id: alice.operator.operatorId, entity_id: detail.id }).count<{ count: string }[]>({ count: '*' });
+    const total = await app.deps
+      .db('entity_events')
+      .where({ operator_id: alice.operator.operatorId, entity_id: detail.id })
+      .count<{ count: string }[]>({ count: '*' });
     expect(Number(total[0]!.count)).toBe(25);
     expect(times.some((time: string) => time.startsWith(day(10)))).toBe(false);
     const gone = await get('/players/gone-4');
@@ -224,7 +256,14 @@ describe('GET /players and /players/:id', () => {
 
 describe('tenant isolation', () => {
   it("B's figures hold only B's data, and A's never include B's", async () => {
-    expect((await get('/kpis', bob.key)).body.data.kpis).toEqual({ total_players: 1, active_players_today: 1, total_ggr: 7777, total_deposits: 99_999, total_withdrawals: 0, avg_deposit: 99_999 });
+    expect((await get('/kpis', bob.key)).body.data.kpis).toEqual({
+      total_players: 1,
+      active_players_today: 1,
+      total_ggr: 7777,
+      total_deposits: 99_999,
+      total_withdrawals: 0,
+      avg_deposit: 99_999,
+    });
     expect((await get('/games', bob.key)).body.data.games).toEqual([{ game_name: 'Starburst', rounds: 1, ggr: 7777, unique_players: 1, avg_bet: 7777 }]);
     expect((await get('/players/alpha-1', bob.key)).body.data.data).toEqual({ first_name: 'Bob' });
     expect((await get('/players?entity_type=player', bob.key)).body.data.total).toBe(1);

@@ -146,8 +146,15 @@ describe('lifecycle', () => {
     expect(response.status).toBe(200);
     const record = response.body.data.find((item: { id: string }) => item.id === created.id);
     expect(record).toEqual({
-      id: created.id, operatorId: alice.operatorId, keyHash: sha256(created.key), label: 'listed',
-      createdAt: expect.any(String), lastUsedAt: null, revoked: false, mcp_enabled: false, mcp_workflow_allowlist: null,
+      id: created.id,
+      operatorId: alice.operatorId,
+      keyHash: sha256(created.key),
+      label: 'listed',
+      createdAt: expect.any(String),
+      lastUsedAt: null,
+      revoked: false,
+      mcp_enabled: false,
+      mcp_workflow_allowlist: null,
     });
     expect(response.text).not.toContain(created.key);
     expect(response.body.data.every((item: { operatorId: string }) => item.operatorId === alice.operatorId)).toBe(true);

@@ -36,7 +36,11 @@ async function signIn(email: string, password: string): Promise<SupabaseClient> 
 }
 
 const refreshRows = (memberUserId: string) =>
-  app.deps.db('refresh_tokens as r').join('members as m', 'm.id', 'r.member_id').where('m.user_id', memberUserId).select('r.session_id', 'r.used_at', 'r.revoked_at');
+  app.deps
+    .db('refresh_tokens as r')
+    .join('members as m', 'm.id', 'r.member_id')
+    .where('m.user_id', memberUserId)
+    .select('r.session_id', 'r.used_at', 'r.revoked_at');
 
 describe('GET /auth/v1/user and POST /auth/v1/logout: protection', () => {
   it.each([
@@ -91,7 +95,11 @@ describe('POST /auth/v1/signup with data.organisationName', () => {
     expect(error).toBeNull();
     expect(data.user).toEqual({ id: expect.any(String), email });
     expect(data.session).toMatchObject({ token_type: 'bearer', expires_in: 3600, refresh_token: expect.stringMatching(/^rt_/), user: { email } });
-    const member = await app.deps.db('members as m').join('operators as o', 'o.id', 'm.operator_id').where('m.user_id', data.user!.id).first('m.role', 'o.name');
+    const member = await app.deps
+      .db('members as m')
+      .join('operators as o', 'o.id', 'm.operator_id')
+      .where('m.user_id', data.user!.id)
+      .first('m.role', 'o.name');
     expect(member).toEqual({ role: 'owner', name: 'Royal Reels' });
     const { data: current } = await client.auth.getSession();
     expect(current.session?.access_token).toBe(data.session!.access_token);
@@ -102,7 +110,11 @@ describe('supabase-js from a browser on another origin', () => {
   it('the CORS preflight allows the headers supabase-js sends', async () => {
     const response = await fetch(`${app.url}/auth/v1/user`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://casino.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization,apikey,x-client-info,x-supabase-api-version' },
+      headers: {
+        origin: 'https://casino.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization,apikey,x-client-info,x-supabase-api-version',
+      },
     });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('https://casino.example');
@@ -123,7 +135,14 @@ describe('supabase-js against /auth/v1', () => {
       aud: 'authenticated',
       role: 'authenticated',
       email: owner.email,
-      app_metadata: { provider: 'email', providers: ['email'], operator_id: owner.operatorId, operator_name: 'Spin Palace', member_id: member.id, member_role: 'owner' },
+      app_metadata: {
+        provider: 'email',
+        providers: ['email'],
+        operator_id: owner.operatorId,
+        operator_name: 'Spin Palace',
+        member_id: member.id,
+        member_role: 'owner',
+      },
       user_metadata: { display_name: owner.email.split('@')[0] },
       created_at: expect.any(String),
       updated_at: expect.any(String),

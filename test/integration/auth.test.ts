@@ -47,7 +47,9 @@ describe('POST /auth/v1/signup', () => {
 
   it('409 EMAIL_TAKEN for an email that already has an account, whatever its case', async () => {
     const owner = await signupOperator(app.url);
-    const response = await http(`${app.url}/auth/v1/signup`, { body: { email: owner.email.toUpperCase(), password: 'another-password', organisationName: 'Dup' } });
+    const response = await http(`${app.url}/auth/v1/signup`, {
+      body: { email: owner.email.toUpperCase(), password: 'another-password', organisationName: 'Dup' },
+    });
     expect(response.status).toBe(409);
     expect(response.body.error.code).toBe('EMAIL_TAKEN');
   });
@@ -59,7 +61,10 @@ describe('POST /auth/v1/token', () => {
     const response = await http(tokenUrl('password'), { body: { email: owner.email, password: owner.password } });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
-      access_token: expect.any(String), token_type: 'bearer', expires_in: 3600, refresh_token: expect.stringMatching(/^rt_/),
+      access_token: expect.any(String),
+      token_type: 'bearer',
+      expires_in: 3600,
+      refresh_token: expect.stringMatching(/^rt_/),
       user: { id: owner.userId, email: owner.email },
     });
     expect((await http(`${app.url}/api-keys`, { token: response.body.access_token })).status).toBe(200);
@@ -67,7 +72,10 @@ describe('POST /auth/v1/token', () => {
 
   it('400 invalid_grant for a wrong password and for an unknown email', async () => {
     const owner = await signupOperator(app.url);
-    for (const body of [{ email: owner.email, password: 'wrong-password' }, { email: `nobody-${randomUUID()}@example.test`, password: 'whatever1' }]) {
+    for (const body of [
+      { email: owner.email, password: 'wrong-password' },
+      { email: `nobody-${randomUUID()}@example.test`, password: 'whatever1' },
+    ]) {
       const response = await http(tokenUrl('password'), { body });
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ error: 'invalid_grant', error_description: 'Invalid login credentials' });
@@ -100,7 +108,9 @@ describe('POST /auth/v1/token', () => {
     const session = await http(tokenUrl('password'), { body: { email: member.email, password: member.password } });
     expect((await http(`${app.url}/api-keys`, { token: member.accessToken })).status).toBe(200);
 
-    await app.deps.db('members').where({ id: member.memberId, operator_id: owner.operatorId })
+    await app.deps
+      .db('members')
+      .where({ id: member.memberId, operator_id: owner.operatorId })
       .update({ status: 'suspended', session_version: app.deps.db.raw('session_version + 1') });
 
     const old = await http(`${app.url}/api-keys`, { token: member.accessToken });

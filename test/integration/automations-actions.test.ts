@@ -33,31 +33,66 @@ describe('actions on the shared worker', () => {
     const input = { playerId: 'p-100', country: 'MT', amount: 250, note: 'first deposit' };
     let workflow: any;
     beforeAll(async () => {
-      workflow = await client.create(chain('Onboard and deposit', [
-        { id: 'upsert', type: 'action.upsert_entity', params: { entityType: 'player', externalId: '{{ trigger.playerId }}', data: { country: '{{ trigger.country }}', status: 'active', email: '{{ trigger.playerId }}@example.test' } } },
-        { id: 'record', type: 'action.record_event', params: { externalId: '{{ nodes.upsert.externalId }}', eventType: 'transaction', data: { type: 'deposit', amount: '{{ trigger.amount * 100 }}', currency: 'EUR', reference: 'Ref {{ trigger.note }} for {{ trigger.playerId }}' } } },
-      ]));
+      workflow = await client.create(
+        chain('Onboard and deposit', [
+          {
+            id: 'upsert',
+            type: 'action.upsert_entity',
+            params: {
+              entityType: 'player',
+              externalId: '{{ trigger.playerId }}',
+              data: { country: '{{ trigger.country }}', status: 'active', email: '{{ trigger.playerId }}@example.test' },
+            },
+          },
+          {
+            id: 'record',
+            type: 'action.record_event',
+            params: {
+              externalId: '{{ nodes.upsert.externalId }}',
+              eventType: 'transaction',
+              data: { type: 'deposit', amount: '{{ trigger.amount * 100 }}', currency: 'EUR', reference: 'Ref {{ trigger.note }} for {{ trigger.playerId }}' },
+            },
+          },
+        ]),
+      );
     });
 
     it('creates the entity and records its event with templated params; each node output is the write outcome', async () => {
       const run = await testRun(client, workflow.id, input);
       expect(run).toEqual({
-        id: expect.stringMatching(/^run_/), workflowId: workflow.id, workflowVersion: 1, source: 'manual', status: 'completed', temporalWorkflowId: expect.stringMatching(/^automation-manual-run_/), input,
+        id: expect.stringMatching(/^run_/),
+        workflowId: workflow.id,
+        workflowVersion: 1,
+        source: 'manual',
+        status: 'completed',
+        temporalWorkflowId: expect.stringMatching(/^automation-manual-run_/),
+        input,
         output: { id: expect.any(String), externalId: 'p-100', eventType: 'transaction' },
         nodes: [
           trigger(input),
           { id: 'upsert', status: 'completed', output: { id: expect.any(String), externalId: 'p-100', action: 'created' }, durationMs: ms },
           { id: 'record', status: 'completed', output: { id: expect.any(String), externalId: 'p-100', eventType: 'transaction' }, durationMs: ms },
         ],
-        startedAt: ISO, completedAt: ISO, durationMs: ms,
+        startedAt: ISO,
+        completedAt: ISO,
+        durationMs: ms,
       });
 
       const entity = await client.call('/entities/p-100');
       expect(entity.status).toBe(200);
-      expect(entity.body.data).toMatchObject({ externalId: 'p-100', entityType: 'player', data: { country: 'MT', status: 'active', email: 'p-100@example.test' } });
+      expect(entity.body.data).toMatchObject({
+        externalId: 'p-100',
+        entityType: 'player',
+        data: { country: 'MT', status: 'active', email: 'p-100@example.test' },
+      });
       const events = await client.call('/entities/p-100/events');
       expect(events.body.data).toHaveLength(1);
-      expect(events.body.data[0]).toEqual({ id: run.output.id, event_type: 'transaction', data: { type: 'deposit', amount: 25000, currency: 'EUR', reference: 'Ref first deposit for p-100' }, created_at: ISO });
+      expect(events.body.data[0]).toEqual({
+        id: run.output.id,
+        event_type: 'transaction',
+        data: { type: 'deposit', amount: 25000, currency: 'EUR', reference: 'Ref first deposit for p-100' },
+        created_at: ISO,
+      });
 
       const again = await testRun(client, workflow.id, { ...input, country: 'DE' });
       expect(again.nodes[1].output).toEqual({ id: run.nodes[1].output.id, externalId: 'p-100', action: 'updated' });
@@ -65,17 +100,27 @@ describe('actions on the shared worker', () => {
     });
 
     it('a template violation fails the node with VALIDATION_FAILED and its field problems; nothing is written', async () => {
-      const bad = await client.create(chain('Bad deposit', [
-        { id: 'record', type: 'action.record_event', params: { externalId: 'p-100', eventType: 'transaction', data: { type: '{{ trigger.kind }}', amount: '{{ trigger.amount }}' } } },
-      ]));
+      const bad = await client.create(
+        chain('Bad deposit', [
+          {
+            id: 'record',
+            type: 'action.record_event',
+            params: { externalId: 'p-100', eventType: 'transaction', data: { type: '{{ trigger.kind }}', amount: '{{ trigger.amount }}' } },
+          },
+        ]),
+      );
       const before = (await client.call('/entities/p-100/events')).body.data.length;
       const run = await testRun(client, bad.id, { kind: 'lottery', amount: 'lots' });
-      const message = 'data.currency is required; data.type must be one of deposit, withdrawal, bet, win, bonus, refund, adjustment; data.amount must be a number';
+      const message =
+        'data.currency is required; data.type must be one of deposit, withdrawal, bet, win, bonus, refund, adjustment; data.amount must be a number';
       expect(run).toMatchObject({ status: 'failed', output: null, error: { code: 'VALIDATION_FAILED', message, nodeId: 'record' } });
       expect(run.nodes).toEqual([
         trigger({ kind: 'lottery', amount: 'lots' }),
         {
-          id: 'record', status: 'failed', error: { code: 'VALIDATION_FAILED', message }, durationMs: ms,
+          id: 'record',
+          status: 'failed',
+          error: { code: 'VALIDATION_FAILED', message },
+          durationMs: ms,
           output: [
             { field: 'data.currency', message: 'is required' },
             { field: 'data.type', message: 'must be one of deposit, withdrawal, bet, win, bonus, refund, adjustment' },
@@ -87,12 +132,18 @@ describe('actions on the shared worker', () => {
     });
 
     it('an event for an unknown entity fails with ENTITY_NOT_FOUND without retrying; later nodes are skipped', async () => {
-      const ghost = await client.create(chain('Ghost event', [
-        { id: 'record', type: 'action.record_event', params: { externalId: '{{ trigger.playerId }}', eventType: 'session', data: { device: 'ios' } } },
-        { id: 'after', type: 'action.set_state', params: { externalId: '{{ trigger.playerId }}', key: 'risk_score', value: 1 } },
-      ]));
+      const ghost = await client.create(
+        chain('Ghost event', [
+          { id: 'record', type: 'action.record_event', params: { externalId: '{{ trigger.playerId }}', eventType: 'session', data: { device: 'ios' } } },
+          { id: 'after', type: 'action.set_state', params: { externalId: '{{ trigger.playerId }}', key: 'risk_score', value: 1 } },
+        ]),
+      );
       const run = await testRun(client, ghost.id, { playerId: 'ghost-1' });
-      expect(run).toMatchObject({ status: 'failed', output: null, error: { code: 'ENTITY_NOT_FOUND', message: 'No entity with externalId ghost-1', nodeId: 'record' } });
+      expect(run).toMatchObject({
+        status: 'failed',
+        output: null,
+        error: { code: 'ENTITY_NOT_FOUND', message: 'No entity with externalId ghost-1', nodeId: 'record' },
+      });
       expect(run.nodes).toEqual([
         trigger({ playerId: 'ghost-1' }),
         { id: 'record', status: 'failed', error: { code: 'ENTITY_NOT_FOUND', message: 'No entity with externalId ghost-1' }, durationMs: ms },
@@ -105,9 +156,19 @@ describe('actions on the shared worker', () => {
 
   it('action.send_email writes the templated message (the shared worker has no SMTP_URL: DATA_DIR/mail)', async () => {
     const to = `ops-${randomUUID()}@example.test`;
-    const workflow = await client.create(chain('Mail the team', [
-      { id: 'mail', type: 'action.send_email', params: { to: '{{ trigger.to }}', subject: 'Deposit by {{ trigger.playerId }}', text: 'Player {{ trigger.playerId }} deposited {{ trigger.amount }} EUR (run {{ run.source }}).' } },
-    ]));
+    const workflow = await client.create(
+      chain('Mail the team', [
+        {
+          id: 'mail',
+          type: 'action.send_email',
+          params: {
+            to: '{{ trigger.to }}',
+            subject: 'Deposit by {{ trigger.playerId }}',
+            text: 'Player {{ trigger.playerId }} deposited {{ trigger.amount }} EUR (run {{ run.source }}).',
+          },
+        },
+      ]),
+    );
     const run = await testRun(client, workflow.id, { to, playerId: 'p-7', amount: 120 });
     expect(run.status).toBe('completed');
     expect(run.nodes[1]).toEqual({ id: 'mail', status: 'completed', output: { delivery: 'file', file: expect.stringMatching(/\.txt$/) }, durationMs: ms });
@@ -124,20 +185,31 @@ describe('actions on the shared worker', () => {
     let connectionId: string;
     beforeAll(async () => {
       kyc = await startKycSupplier(auth);
-      ({ connectionId } = await connectSupplier(app.url, client.key, { openapi: kycDocument(kyc.url, auth), schemaMap: KYC_SCHEMA_MAP, credentials: credentialsFor(auth) }));
+      ({ connectionId } = await connectSupplier(app.url, client.key, {
+        openapi: kycDocument(kyc.url, auth),
+        schemaMap: KYC_SCHEMA_MAP,
+        credentials: credentialsFor(auth),
+      }));
     });
     afterAll(() => kyc.close());
 
     it('calls the operation with templated params translated by the schema map, and returns canonical data', async () => {
-      const workflow = await client.create(chain('KYC check', [
-        { id: 'kyc', type: 'action.gateway', params: { connectionId, operation: 'kyc.status', params: { playerId: '{{ trigger.playerId }}' } } },
-        { id: 'store', type: 'action.set_state', params: { externalId: 'p-100', key: 'kyc_status', value: '{{ nodes.kyc.data.status }}' } },
-      ]));
+      const workflow = await client.create(
+        chain('KYC check', [
+          { id: 'kyc', type: 'action.gateway', params: { connectionId, operation: 'kyc.status', params: { playerId: '{{ trigger.playerId }}' } } },
+          { id: 'store', type: 'action.set_state', params: { externalId: 'p-100', key: 'kyc_status', value: '{{ nodes.kyc.data.status }}' } },
+        ]),
+      );
       const run = await testRun(client, workflow.id, { playerId: 'p-42' });
       expect(run.status).toBe('completed');
       expect(run.nodes[1]).toEqual({
-        id: 'kyc', status: 'completed', durationMs: ms,
-        output: { status: 200, data: { playerId: 'p-42', status: 'approved', completedAt: '2026-01-02T03:04:05Z', documents: [{ documentType: 'passport', status: 'approved' }] } },
+        id: 'kyc',
+        status: 'completed',
+        durationMs: ms,
+        output: {
+          status: 200,
+          data: { playerId: 'p-42', status: 'approved', completedAt: '2026-01-02T03:04:05Z', documents: [{ documentType: 'passport', status: 'approved' }] },
+        },
       });
       const sent = kyc.requests.at(-1)!;
       expect([sent.method, sent.path, sent.headers['x-api-key']]).toEqual(['GET', '/v1/players/p-42/kyc', 'wf-kyc-key']);
@@ -145,15 +217,25 @@ describe('actions on the shared worker', () => {
     });
 
     it("a supplier refusal fails the node with PROVIDER_ERROR and the supplier's answer (untranslated, as /gateway) as output", async () => {
-      const workflow = await client.create(chain('KYC of nobody', [{ id: 'kyc', type: 'action.gateway', params: { connectionId, operation: 'kyc.status', params: { playerId: 'unknown' } } }]));
+      const workflow = await client.create(
+        chain('KYC of nobody', [{ id: 'kyc', type: 'action.gateway', params: { connectionId, operation: 'kyc.status', params: { playerId: 'unknown' } } }]),
+      );
       const run = await testRun(client, workflow.id);
       expect(run).toMatchObject({ status: 'failed', output: null, error: { code: 'PROVIDER_ERROR', message: 'Provider returned HTTP 404', nodeId: 'kyc' } });
-      expect(run.nodes[1]).toEqual({ id: 'kyc', status: 'failed', output: { status: 404, data: { error: 'player not found', player_ref: 'unknown' } }, error: { code: 'PROVIDER_ERROR', message: 'Provider returned HTTP 404' }, durationMs: ms });
+      expect(run.nodes[1]).toEqual({
+        id: 'kyc',
+        status: 'failed',
+        output: { status: 404, data: { error: 'player not found', player_ref: 'unknown' } },
+        error: { code: 'PROVIDER_ERROR', message: 'Provider returned HTTP 404' },
+        durationMs: ms,
+      });
     });
 
     it("another operator's connection is CONNECTION_NOT_FOUND", async () => {
       const other = await automationsClient(app);
-      const workflow = await other.create(chain('Borrowed connection', [{ id: 'kyc', type: 'action.gateway', params: { connectionId, operation: 'kyc.status', params: { playerId: 'p-1' } } }]));
+      const workflow = await other.create(
+        chain('Borrowed connection', [{ id: 'kyc', type: 'action.gateway', params: { connectionId, operation: 'kyc.status', params: { playerId: 'p-1' } } }]),
+      );
       const before = kyc.requests.length;
       const run = await testRun(other, workflow.id);
       expect(run).toMatchObject({ status: 'failed', error: { code: 'CONNECTION_NOT_FOUND', message: `Connection ${connectionId} not found`, nodeId: 'kyc' } });
@@ -188,16 +270,23 @@ describe('action.ai against a loopback OpenAI-compatible endpoint (own worker wi
   });
 
   it('sends the templated prompt with the bearer key and the default model; the answer feeds later nodes', async () => {
-    const workflow = await client.create(chain('Assess player', [
-      { id: 'ask', type: 'action.ai', params: { prompt: 'Assess {{ trigger.playerId }} who deposited {{ trigger.amount }}' } },
-      { id: 'again', type: 'action.ai', params: { prompt: 'Summarise: {{ nodes.ask.text }}', model: 'other-model' } },
-    ]));
+    const workflow = await client.create(
+      chain('Assess player', [
+        { id: 'ask', type: 'action.ai', params: { prompt: 'Assess {{ trigger.playerId }} who deposited {{ trigger.amount }}' } },
+        { id: 'again', type: 'action.ai', params: { prompt: 'Summarise: {{ nodes.ask.text }}', model: 'other-model' } },
+      ]),
+    );
     const run = await testRun(client, workflow.id, { playerId: 'p-9', amount: 700 });
     const first = '[house-model-1] risk of "Assess p-9 who deposited 700": low';
     const second = `[other-model] risk of "Summarise: ${first}": low`;
     expect(run).toMatchObject({ status: 'completed', output: { text: second, model: 'other-model' } });
     expect(run.nodes.slice(1)).toEqual([
-      { id: 'ask', status: 'completed', output: { text: first, model: 'house-model-1', usage: { prompt_tokens: 28, completion_tokens: first.length, total_tokens: 28 + first.length } }, durationMs: ms },
+      {
+        id: 'ask',
+        status: 'completed',
+        output: { text: first, model: 'house-model-1', usage: { prompt_tokens: 28, completion_tokens: first.length, total_tokens: 28 + first.length } },
+        durationMs: ms,
+      },
       { id: 'again', status: 'completed', output: { text: second, model: 'other-model', usage: expect.any(Object) }, durationMs: ms },
     ]);
     const [asked, summarised] = ai.requests.slice(-2);

@@ -32,14 +32,24 @@ describe('workflow management API (/workflows-api)', () => {
 
   describe('protection', () => {
     it('needs credentials: 401 UNAUTHORIZED without, with a bad key, and a session of a Member cannot write (403 FORBIDDEN)', async () => {
-      expect(await http(`${app.url}/workflows-api/workflows`)).toMatchObject({ status: 401, body: { success: false, error: { code: 'UNAUTHORIZED', message: 'Authorization header is required' } } });
+      expect(await http(`${app.url}/workflows-api/workflows`)).toMatchObject({
+        status: 401,
+        body: { success: false, error: { code: 'UNAUTHORIZED', message: 'Authorization header is required' } },
+      });
       expect((await http(`${app.url}/workflows-api/usage`, { token: 'svc_live_nope' })).status).toBe(401);
       const member = await addMemberAndSignIn(app.deps.db, app.url, acme.operator.operatorId, 'member');
       const write = await http(`${app.url}/workflows-api/workflows`, { method: 'POST', token: member.accessToken, body: DESIGN_EXAMPLE });
-      expect(write).toMatchObject({ status: 403, body: { success: false, error: { code: 'FORBIDDEN', message: 'Only the Owner or an Admin can manage workflows' } } });
+      expect(write).toMatchObject({
+        status: 403,
+        body: { success: false, error: { code: 'FORBIDDEN', message: 'Only the Owner or an Admin can manage workflows' } },
+      });
       const read = await http(`${app.url}/workflows-api/workflows`, { token: member.accessToken });
       expect(read.status).toBe(200);
-      const owner = await http(`${app.url}/workflows-api/workflows`, { method: 'POST', token: acme.operator.accessToken, body: { ...DESIGN_EXAMPLE, name: 'Owner made' } });
+      const owner = await http(`${app.url}/workflows-api/workflows`, {
+        method: 'POST',
+        token: acme.operator.accessToken,
+        body: { ...DESIGN_EXAMPLE, name: 'Owner made' },
+      });
       expect(owner.status).toBe(201);
     });
 
@@ -51,7 +61,10 @@ describe('workflow management API (/workflows-api)', () => {
       expect(await rival.wf(`/workflows/${workflow.id}`, { method: 'PUT', body: chain('Hijack', []) })).toMatchObject({ status: 404, body: notFound });
       expect(await rival.wf(`/workflows/${workflow.id}/test`, { method: 'POST', body: {} })).toMatchObject({ status: 404, body: notFound });
       expect(await rival.wf(`/workflows/${workflow.id}/runs`)).toMatchObject({ status: 404, body: notFound });
-      expect(await rival.wf(`/runs/${run.body.data.id}`)).toMatchObject({ status: 404, body: { success: false, error: { code: 'RUN_NOT_FOUND', message: 'Run not found' } } });
+      expect(await rival.wf(`/runs/${run.body.data.id}`)).toMatchObject({
+        status: 404,
+        body: { success: false, error: { code: 'RUN_NOT_FOUND', message: 'Run not found' } },
+      });
       expect(await rival.wf(`/workflows/${workflow.id}`, { method: 'DELETE' })).toMatchObject({ status: 404, body: notFound });
       expect((await rival.wf('/workflows')).body.data.map((w: any) => w.id)).not.toContain(workflow.id);
       expect((await acme.wf(`/workflows/${workflow.id}`)).status).toBe(200);
@@ -82,13 +95,24 @@ describe('workflow management API (/workflows-api)', () => {
       expect(response.body.error.code).toBe('VALIDATION_FAILED');
       const fields = response.body.error.details.map((problem: any) => problem.field);
       expect(fields).toEqual(
-        expect.arrayContaining(['nodes[0].params.cron', 'nodes[0].params.timezone', 'nodes[1].params.expression', 'nodes[2].type', 'nodes[3].params.externalId', 'nodes[3].params.colour', 'edges[1].when']),
+        expect.arrayContaining([
+          'nodes[0].params.cron',
+          'nodes[0].params.timezone',
+          'nodes[1].params.expression',
+          'nodes[2].type',
+          'nodes[3].params.externalId',
+          'nodes[3].params.colour',
+          'edges[1].when',
+        ]),
       );
       expect(response.body.error.message).toMatch(/^Invalid workflow: /);
     });
 
     it('refuses a definition without a trigger, with a cycle, or with a non-object body', async () => {
-      const noTrigger = await acme.wf('/workflows', { method: 'POST', body: { name: 'No trigger', nodes: [{ id: 'w', type: 'action.delay', params: { seconds: 1 } }], edges: [] } });
+      const noTrigger = await acme.wf('/workflows', {
+        method: 'POST',
+        body: { name: 'No trigger', nodes: [{ id: 'w', type: 'action.delay', params: { seconds: 1 } }], edges: [] },
+      });
       expect(noTrigger.status).toBe(400);
       expect(noTrigger.body.error.details).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'nodes' })]));
       const cycle = await acme.wf('/workflows', {
@@ -140,11 +164,28 @@ describe('workflow management API (/workflows-api)', () => {
       expect(list.body.data).toHaveLength(1);
       expect(list.body.data[0].id).toBe(second.body.data.id);
 
-      const updated = await acme.wf(`/workflows/${record.id}`, { method: 'PUT', body: { ...record, description: 'Now with a higher bar', nodes: [DESIGN_EXAMPLE.nodes[0], { ...DESIGN_EXAMPLE.nodes[1], params: { expression: 'trigger.data.amount > 500000' } }, DESIGN_EXAMPLE.nodes[2]] } });
+      const updated = await acme.wf(`/workflows/${record.id}`, {
+        method: 'PUT',
+        body: {
+          ...record,
+          description: 'Now with a higher bar',
+          nodes: [DESIGN_EXAMPLE.nodes[0], { ...DESIGN_EXAMPLE.nodes[1], params: { expression: 'trigger.data.amount > 500000' } }, DESIGN_EXAMPLE.nodes[2]],
+        },
+      });
       expect(updated.status).toBe(200);
-      expect(updated.body.data).toMatchObject({ id: record.id, version: 2, description: 'Now with a higher bar', mcp_tool_name: 'big_deposit_alert', created_at: record.created_at });
+      expect(updated.body.data).toMatchObject({
+        id: record.id,
+        version: 2,
+        description: 'Now with a higher bar',
+        mcp_tool_name: 'big_deposit_alert',
+        created_at: record.created_at,
+      });
       const incomplete = await acme.wf(`/workflows/${record.id}/test`, { method: 'POST', body: { data: { amount: 1 } } });
-      expect(incomplete.body.data).toMatchObject({ workflowVersion: 2, status: 'failed', error: { code: 'MISSING_TRIGGER_FIELD', message: 'Missing required trigger fields: type, currency' } });
+      expect(incomplete.body.data).toMatchObject({
+        workflowVersion: 2,
+        status: 'failed',
+        error: { code: 'MISSING_TRIGGER_FIELD', message: 'Missing required trigger fields: type, currency' },
+      });
       const run = await acme.wf(`/workflows/${record.id}/test`, { method: 'POST', body: { data: { type: 'deposit', amount: 1, currency: 'EUR' } } });
       expect(run.body.data).toMatchObject({ workflowVersion: 2, status: 'completed' });
       expect(run.body.data.nodes.map((node: any) => node.status)).toEqual(['completed', 'completed', 'skipped']);
@@ -168,7 +209,9 @@ describe('workflow management API (/workflows-api)', () => {
       const other = await acme.create({ ...DESIGN_EXAMPLE, name: 'Rename target' });
       const onto = await acme.wf(`/workflows/${other.id}`, { method: 'PUT', body: { ...other, name: `${long} one` } });
       expect(onto.status).toBe(200);
-      const concurrent = await Promise.all(Array.from({ length: 4 }, () => acme.wf('/workflows', { method: 'POST', body: { ...DESIGN_EXAMPLE, name: 'Same name' } })));
+      const concurrent = await Promise.all(
+        Array.from({ length: 4 }, () => acme.wf('/workflows', { method: 'POST', body: { ...DESIGN_EXAMPLE, name: 'Same name' } })),
+      );
       expect(concurrent.map((response) => response.status)).toEqual([201, 201, 201, 201]);
       const names = [first, renamed.body.data, onto.body.data, ...concurrent.map((response) => response.body.data)].map((record) => record.mcp_tool_name);
       expect(new Set(names).size).toBe(names.length);

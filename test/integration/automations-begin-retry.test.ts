@@ -18,7 +18,12 @@ describe('beginAutomationRun retried after it committed', () => {
   afterAll(() => app.close());
 
   it('carries on with the same run (no second reservation); another run id for the same Temporal id is a duplicate', async () => {
-    const workflow = await client.create(chain('Two waits', [{ id: 'a', type: 'action.delay', params: { seconds: 1 } }, { id: 'b', type: 'action.delay', params: { seconds: 1 } }]));
+    const workflow = await client.create(
+      chain('Two waits', [
+        { id: 'a', type: 'action.delay', params: { seconds: 1 } },
+        { id: 'b', type: 'action.delay', params: { seconds: 1 } },
+      ]),
+    );
     const input = {
       operatorId: client.operator.operatorId,
       automationId: workflow.id,
@@ -39,8 +44,24 @@ describe('beginAutomationRun retried after it committed', () => {
 
     expect(await activities.beginAutomationRun({ ...input, runId: prefixedId('run') })).toEqual({ kind: 'duplicate', runId: input.runId });
 
-    await activities.finishAutomationRun({ operatorId: input.operatorId, runId: input.runId, status: 'completed', output: null, nodes: [], error: null, executed: { actions: 1, aiActions: 0 } });
-    await activities.finishAutomationRun({ operatorId: input.operatorId, runId: input.runId, status: 'completed', output: null, nodes: [], error: null, executed: { actions: 0, aiActions: 0 } });
+    await activities.finishAutomationRun({
+      operatorId: input.operatorId,
+      runId: input.runId,
+      status: 'completed',
+      output: null,
+      nodes: [],
+      error: null,
+      executed: { actions: 1, aiActions: 0 },
+    });
+    await activities.finishAutomationRun({
+      operatorId: input.operatorId,
+      runId: input.runId,
+      status: 'completed',
+      output: null,
+      nodes: [],
+      error: null,
+      executed: { actions: 0, aiActions: 0 },
+    });
     expect(await usage()).toBe(1);
     expect((await client.wf(`/runs/${input.runId}`)).body.data).toMatchObject({ status: 'completed' });
   });

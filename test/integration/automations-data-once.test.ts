@@ -22,22 +22,48 @@ afterAll(async () => {
 });
 
 const events = async (bonusId: string) =>
-  Number((await app.deps.db('entity_events').where({ operator_id: client.operator.operatorId }).whereRaw("data->>'bonus_id' = ?", [bonusId]).count<Array<{ count: string }>>({ count: '*' }))[0]!.count);
+  Number(
+    (
+      await app.deps
+        .db('entity_events')
+        .where({ operator_id: client.operator.operatorId })
+        .whereRaw("data->>'bonus_id' = ?", [bonusId])
+        .count<Array<{ count: string }>>({ count: '*' })
+    )[0]!.count,
+  );
 
 describe('a data action run again for the same run and node', () => {
-  it('action.record_event records the event once and answers the first write\'s output both times', async () => {
-    const input = { operatorId: client.operator.operatorId, automationId: 'wf_once', idempotencyKey: 'run_once1:record', kind: 'event' as const, externalId: 'p-once', eventType: 'bonus', data: { bonus_id: 'once-1' } };
+  it("action.record_event records the event once and answers the first write's output both times", async () => {
+    const input = {
+      operatorId: client.operator.operatorId,
+      automationId: 'wf_once',
+      idempotencyKey: 'run_once1:record',
+      kind: 'event' as const,
+      externalId: 'p-once',
+      eventType: 'bonus',
+      data: { bonus_id: 'once-1' },
+    };
     const first = await writeData(input);
     const again = await writeData(input);
     expect(first).toEqual({ id: expect.stringMatching(/^eev_/), externalId: 'p-once', eventType: 'bonus' });
     expect(again).toEqual(first);
     expect(await events('once-1')).toBe(1);
-    const outbox = await app.deps.db('outbox_events').where({ operator_id: client.operator.operatorId, source_event_id: first.id }).count<Array<{ count: string }>>({ count: '*' });
+    const outbox = await app.deps
+      .db('outbox_events')
+      .where({ operator_id: client.operator.operatorId, source_event_id: first.id })
+      .count<Array<{ count: string }>>({ count: '*' });
     expect(Number(outbox[0]!.count)).toBe(1);
   });
 
   it('another node of the same run, or a write without a key, writes again', async () => {
-    const base = { operatorId: client.operator.operatorId, automationId: 'wf_once', kind: 'event' as const, externalId: 'p-once', eventType: 'bonus', data: { bonus_id: 'once-2' } };
+    const base = {
+      operatorId: client.operator.operatorId,
+      automationId: 'wf_once',
+      kind: 'event' as const,
+      externalId: 'p-once',
+      eventType: 'bonus',
+      data: { bonus_id: 'once-2' },
+    };
     await writeData({ ...base, idempotencyKey: 'run_once2:a' });
     await writeData({ ...base, idempotencyKey: 'run_once2:b' });
     await writeData(base);
@@ -46,15 +72,34 @@ describe('a data action run again for the same run and node', () => {
   });
 
   it('action.set_state answers with its value on the repeat, and the stored answer does not keep the value', async () => {
-    const input = { operatorId: client.operator.operatorId, automationId: 'wf_once', idempotencyKey: 'run_once3:mark', kind: 'state' as const, externalId: 'p-once', key: 'risk_score', value: 77 };
+    const input = {
+      operatorId: client.operator.operatorId,
+      automationId: 'wf_once',
+      idempotencyKey: 'run_once3:mark',
+      kind: 'state' as const,
+      externalId: 'p-once',
+      key: 'risk_score',
+      value: 77,
+    };
     expect(await writeData(input)).toEqual({ externalId: 'p-once', key: 'risk_score', value: 77 });
     expect(await writeData(input)).toEqual({ externalId: 'p-once', key: 'risk_score', value: 77 });
-    const stored = await app.deps.db('idempotency_keys').where({ operator_id: client.operator.operatorId, key: 'automation:run_once3:mark' }).first('response_body');
+    const stored = await app.deps
+      .db('idempotency_keys')
+      .where({ operator_id: client.operator.operatorId, key: 'automation:run_once3:mark' })
+      .first('response_body');
     expect(stored.response_body).toEqual({ data: { externalId: 'p-once', key: 'risk_score' } });
   });
 
   it('a refused write leaves no key behind, so nothing is remembered for it', async () => {
-    const input = { operatorId: client.operator.operatorId, automationId: 'wf_once', idempotencyKey: 'run_once4:bad', kind: 'event' as const, externalId: 'nobody', eventType: 'bonus', data: {} };
+    const input = {
+      operatorId: client.operator.operatorId,
+      automationId: 'wf_once',
+      idempotencyKey: 'run_once4:bad',
+      kind: 'event' as const,
+      externalId: 'nobody',
+      eventType: 'bonus',
+      data: {},
+    };
     await expect(writeData(input)).rejects.toMatchObject({ type: 'ENTITY_NOT_FOUND' });
     expect(await app.deps.db('idempotency_keys').where({ operator_id: client.operator.operatorId, key: 'automation:run_once4:bad' }).first()).toBeUndefined();
   });

@@ -51,14 +51,29 @@ describe('a delay survives the worker being killed (durable timer)', () => {
   });
 
   it('SIGKILL during action.delay, a new worker on the queue: the run completes and the HTTP call is made once', async () => {
-    const workflow = await client.create(chain('Wait then notify', [
-      { id: 'wait', type: 'action.delay', params: { seconds: 3 } },
-      { id: 'notify', type: 'action.http_request', params: { method: 'POST', url: `${provider.url}/after-delay`, body: { player: '{{ trigger.playerId }}', waited: '{{ nodes.wait.waitedSeconds }}' } } },
-    ]));
+    const workflow = await client.create(
+      chain('Wait then notify', [
+        { id: 'wait', type: 'action.delay', params: { seconds: 3 } },
+        {
+          id: 'notify',
+          type: 'action.http_request',
+          params: { method: 'POST', url: `${provider.url}/after-delay`, body: { player: '{{ trigger.playerId }}', waited: '{{ nodes.wait.waitedSeconds }}' } },
+        },
+      ]),
+    );
 
     const started = await client.wf(`/workflows/${workflow.id}/test`, { method: 'POST', body: { playerId: 'p-1' } });
     expect(started.status).toBe(202);
-    expect(started.body.data).toMatchObject({ id: expect.stringMatching(/^run_/), workflowId: workflow.id, source: 'manual', status: 'running', output: null, nodes: [], completedAt: null, durationMs: null });
+    expect(started.body.data).toMatchObject({
+      id: expect.stringMatching(/^run_/),
+      workflowId: workflow.id,
+      source: 'manual',
+      status: 'running',
+      output: null,
+      nodes: [],
+      completedAt: null,
+      durationMs: null,
+    });
     const runId = started.body.data.id as string;
 
     const running = await pollRun(client, runId, (run) => run.status === 'running', 5_000);
@@ -75,7 +90,11 @@ describe('a delay survives the worker being killed (durable timer)', () => {
     second = await spawnWorker({ TEMPORAL_TASK_QUEUE: queue });
     const finished = await pollRun(client, runId, (run) => run.status !== 'running', 40_000);
     expect(finished).toMatchObject({ id: runId, status: 'completed', output: { status: 200, body: { received: true } } });
-    expect(finished.nodes.map((node: any) => [node.id, node.status])).toEqual([['start', 'completed'], ['wait', 'completed'], ['notify', 'completed']]);
+    expect(finished.nodes.map((node: any) => [node.id, node.status])).toEqual([
+      ['start', 'completed'],
+      ['wait', 'completed'],
+      ['notify', 'completed'],
+    ]);
     expect(finished.nodes[1].output).toEqual({ waitedSeconds: 3 });
     expect(finished.durationMs).toBeGreaterThanOrEqual(3_000);
     expect(provider.requests).toHaveLength(1);

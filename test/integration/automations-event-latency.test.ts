@@ -24,14 +24,21 @@ describe('event-driven trigger latency (spec 6.2: about 1 s)', () => {
       name: 'Count rounds',
       nodes: [
         { id: 'start', type: 'trigger.event', params: { event: 'entity_event.game_activity' } },
-        { id: 'mark', type: 'action.set_state', params: { externalId: '{{ trigger.entity.externalId }}', key: 'balance', value: '{{ trigger.data.bet_amount }}' } },
+        {
+          id: 'mark',
+          type: 'action.set_state',
+          params: { externalId: '{{ trigger.entity.externalId }}', key: 'balance', value: '{{ trigger.data.bet_amount }}' },
+        },
       ],
       edges: [{ from: 'start', to: 'mark' }],
     });
     const writtenAt = new Map<string, number>();
     for (let i = 0; i < 100; i += 1) {
       const before = Date.now();
-      const response = await client.call('/entities/p-lat/events', { method: 'POST', body: { eventType: 'game_activity', data: { game_id: 'g-1', bet_amount: i } } });
+      const response = await client.call('/entities/p-lat/events', {
+        method: 'POST',
+        body: { eventType: 'game_activity', data: { game_id: 'g-1', bet_amount: i } },
+      });
       expect(response.status).toBe(201);
       writtenAt.set(response.body.data.id, before);
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -41,10 +48,13 @@ describe('event-driven trigger latency (spec 6.2: about 1 s)', () => {
     const latencies = runs.map((run) => Date.parse(run.completedAt) - writtenAt.get(run.input.data.eventId)!).sort((a, b) => a - b);
     const p50 = percentile(latencies, 50);
     const p95 = percentile(latencies, 95);
-    const phases = await app.deps.db.raw(`SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM r.started_at - o.occurred_at)) AS to_start,
+    const phases = await app.deps.db.raw(
+      `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM r.started_at - o.occurred_at)) AS to_start,
         percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM r.completed_at - r.started_at)) AS run,
         percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM o.dispatched_at - o.occurred_at)) AS to_dispatch
-      FROM workflow_runs r JOIN outbox_events o ON r.temporal_workflow_id = 'automation-event-' || r.workflow_id || '-' || o.id WHERE r.workflow_id = ?`, [workflow.id]);
+      FROM workflow_runs r JOIN outbox_events o ON r.temporal_workflow_id = 'automation-event-' || r.workflow_id || '-' || o.id WHERE r.workflow_id = ?`,
+      [workflow.id],
+    );
     process.stdout.write(`phases ${JSON.stringify(phases.rows)}\n`);
     process.stdout.write(`event → completed run over 100 events: p50 ${p50} ms, p95 ${p95} ms, max ${latencies.at(-1)} ms\n`);
     expect(p95).toBeLessThanOrEqual(5000);

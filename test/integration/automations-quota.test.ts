@@ -40,7 +40,16 @@ afterAll(async () => {
 
 /** A manual workflow of `count` HTTP calls to the loopback provider, each at `/<tag>/<n>`. */
 const httpChain = (client: AutomationsClient, tag: string, count = 1) =>
-  client.create(chain(`Calls ${tag}`, Array.from({ length: count }, (_, n) => ({ id: `call${n}`, type: 'action.http_request', params: { method: 'POST', url: `${provider.url}/${tag}/${n}` } }))));
+  client.create(
+    chain(
+      `Calls ${tag}`,
+      Array.from({ length: count }, (_, n) => ({
+        id: `call${n}`,
+        type: 'action.http_request',
+        params: { method: 'POST', url: `${provider.url}/${tag}/${n}` },
+      })),
+    ),
+  );
 const calls = (tag: string) => provider.requests.filter((request) => request.path.startsWith(`/${tag}/`)).length;
 const usage = async (client: AutomationsClient) => (await client.wf('/usage')).body.data;
 
@@ -50,12 +59,32 @@ describe('npm run cli -- quota', () => {
     const operatorId = client.operator.operatorId;
     const counter = (limit: number, override: number | null, used = 0) => ({ used, limit, remaining: limit - used, override });
 
-    expect(await quotaCli(['--operator', operatorId])).toEqual({ operatorId, month: month(), actions: counter(defaults.actions, null), aiActions: counter(defaults.aiActions, null) });
-    expect(await quotaCli(['--operator', operatorId, '--actions', '25', '--ai-actions', '3'])).toEqual({ operatorId, month: month(), actions: counter(25, 25), aiActions: counter(3, 3) });
-    expect(await quotaCli(['--operator', operatorId, '--ai-actions', '0'])).toEqual({ operatorId, month: month(), actions: counter(25, 25), aiActions: counter(0, 0) });
+    expect(await quotaCli(['--operator', operatorId])).toEqual({
+      operatorId,
+      month: month(),
+      actions: counter(defaults.actions, null),
+      aiActions: counter(defaults.aiActions, null),
+    });
+    expect(await quotaCli(['--operator', operatorId, '--actions', '25', '--ai-actions', '3'])).toEqual({
+      operatorId,
+      month: month(),
+      actions: counter(25, 25),
+      aiActions: counter(3, 3),
+    });
+    expect(await quotaCli(['--operator', operatorId, '--ai-actions', '0'])).toEqual({
+      operatorId,
+      month: month(),
+      actions: counter(25, 25),
+      aiActions: counter(0, 0),
+    });
     expect(await usage(client)).toEqual({ month: month(), actions: { used: 0, limit: 25, remaining: 25 }, aiActions: { used: 0, limit: 0, remaining: 0 } });
 
-    expect(await quotaCli(['--operator', operatorId, '--actions', 'default'])).toEqual({ operatorId, month: month(), actions: counter(defaults.actions, null), aiActions: counter(0, 0) });
+    expect(await quotaCli(['--operator', operatorId, '--actions', 'default'])).toEqual({
+      operatorId,
+      month: month(),
+      actions: counter(defaults.actions, null),
+      aiActions: counter(0, 0),
+    });
     expect((await usage(client)).actions).toEqual({ used: 0, limit: defaults.actions, remaining: defaults.actions });
   });
 
@@ -65,8 +94,14 @@ describe('npm run cli -- quota', () => {
     await expect(cli(['--operator', unknown, '--actions', '5'])).rejects.toMatchObject({ code: 1, stderr: `operator ${unknown} not found\n` });
     await expect(cli(['--actions', '5'])).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('--operator') });
     const client = await automationsClient(app);
-    await expect(cli(['--operator', client.operator.operatorId, '--actions=-5'])).rejects.toMatchObject({ code: 1, stderr: '--actions must be a whole number ≥ 0 or "default"\n' });
-    await expect(cli(['--operator', client.operator.operatorId, '--ai-actions', 'lots'])).rejects.toMatchObject({ code: 1, stderr: '--ai-actions must be a whole number ≥ 0 or "default"\n' });
+    await expect(cli(['--operator', client.operator.operatorId, '--actions=-5'])).rejects.toMatchObject({
+      code: 1,
+      stderr: '--actions must be a whole number ≥ 0 or "default"\n',
+    });
+    await expect(cli(['--operator', client.operator.operatorId, '--ai-actions', 'lots'])).rejects.toMatchObject({
+      code: 1,
+      stderr: '--ai-actions must be a whole number ≥ 0 or "default"\n',
+    });
     expect((await usage(client)).actions.limit).toBe(defaults.actions);
   });
 });
@@ -84,13 +119,27 @@ describe('quota enforcement', () => {
     const two = await httpChain(client, 'two', 2);
 
     for (let n = 0; n < 2; n += 1) expect((await testRun(client, one.id)).status).toBe('completed');
-    expect(await usage(client)).toEqual({ month: month(), actions: { used: 2, limit: 3, remaining: 1 }, aiActions: { used: 0, limit: defaults.aiActions, remaining: defaults.aiActions } });
+    expect(await usage(client)).toEqual({
+      month: month(),
+      actions: { used: 2, limit: 3, remaining: 1 },
+      aiActions: { used: 0, limit: defaults.aiActions, remaining: defaults.aiActions },
+    });
 
     const refused = await testRun(client, two.id);
     expect(refused).toEqual({
-      id: expect.stringMatching(/^run_/), workflowId: two.id, workflowVersion: 1, source: 'manual', status: 'failed', temporalWorkflowId: expect.stringMatching(/^automation-manual-run_/), input: {}, output: null, nodes: [],
+      id: expect.stringMatching(/^run_/),
+      workflowId: two.id,
+      workflowVersion: 1,
+      source: 'manual',
+      status: 'failed',
+      temporalWorkflowId: expect.stringMatching(/^automation-manual-run_/),
+      input: {},
+      output: null,
+      nodes: [],
       error: { code: 'QUOTA_EXCEEDED', message: `Monthly Actions quota exceeded (limits: 3 Actions, ${defaults.aiActions} AI Actions)` },
-      startedAt: expect.any(String), completedAt: expect.any(String), durationMs: expect.any(Number),
+      startedAt: expect.any(String),
+      completedAt: expect.any(String),
+      durationMs: expect.any(Number),
     });
     expect(calls('two')).toBe(0);
     expect((await client.wf(`/runs/${refused.id}`)).body.data).toEqual(refused);
@@ -127,11 +176,16 @@ describe('quota enforcement', () => {
     const ai = await client.create(chain('Ask AI', [{ id: 'ask', type: 'action.ai', params: { prompt: 'hello' } }]));
     const refused = await testRun(client, ai.id);
     expect(refused).toMatchObject({
-      status: 'failed', nodes: [],
+      status: 'failed',
+      nodes: [],
       error: { code: 'QUOTA_EXCEEDED', message: `Monthly Actions or AI Actions quota exceeded (limits: ${defaults.actions} Actions, 0 AI Actions)` },
     });
     expect((await testRun(client, (await httpChain(client, 'plain')).id)).status).toBe('completed');
-    expect(await usage(client)).toEqual({ month: month(), actions: { used: 1, limit: defaults.actions, remaining: defaults.actions - 1 }, aiActions: { used: 0, limit: 0, remaining: 0 } });
+    expect(await usage(client)).toEqual({
+      month: month(),
+      actions: { used: 1, limit: defaults.actions, remaining: defaults.actions - 1 },
+      aiActions: { used: 0, limit: 0, remaining: 0 },
+    });
   });
 
   it('reservations a run does not use are given back: a branch not taken, nodes after a failure', async () => {
@@ -146,23 +200,39 @@ describe('quota enforcement', () => {
         { id: 'log', type: 'action.http_request', params: { method: 'POST', url: `${provider.url}/branch/log` } },
         { id: 'after', type: 'action.http_request', params: { method: 'POST', url: `${provider.url}/branch/after` } },
       ],
-      edges: [{ from: 'start', to: 'useAi' }, { from: 'useAi', to: 'ask', when: true }, { from: 'ask', to: 'after' }, { from: 'useAi', to: 'log', when: false }],
+      edges: [
+        { from: 'start', to: 'useAi' },
+        { from: 'useAi', to: 'ask', when: true },
+        { from: 'ask', to: 'after' },
+        { from: 'useAi', to: 'log', when: false },
+      ],
     });
     // Each run reserves its worst case, 3 Actions (ask, after, log) and 1 AI Action; the false branch uses 1 Action.
     // Without the release the second run could not reserve (3 + 3 > 4).
     for (let n = 0; n < 2; n += 1) {
       const run = await testRun(client, branching.id, { useAi: false, playerId: 'p-1' });
-      expect(run.nodes.map((node: any) => [node.id, node.status])).toEqual([['start', 'completed'], ['useAi', 'completed'], ['ask', 'skipped'], ['log', 'completed'], ['after', 'skipped']]);
+      expect(run.nodes.map((node: any) => [node.id, node.status])).toEqual([
+        ['start', 'completed'],
+        ['useAi', 'completed'],
+        ['ask', 'skipped'],
+        ['log', 'completed'],
+        ['after', 'skipped'],
+      ]);
     }
     expect(await usage(client)).toEqual({ month: month(), actions: { used: 2, limit: 4, remaining: 2 }, aiActions: { used: 0, limit: 1, remaining: 1 } });
-    expect((await testRun(client, branching.id, { useAi: false })).error).toEqual({ code: 'QUOTA_EXCEEDED', message: 'Monthly Actions or AI Actions quota exceeded (limits: 4 Actions, 1 AI Actions)' });
+    expect((await testRun(client, branching.id, { useAi: false })).error).toEqual({
+      code: 'QUOTA_EXCEEDED',
+      message: 'Monthly Actions or AI Actions quota exceeded (limits: 4 Actions, 1 AI Actions)',
+    });
 
     await quotaCli(['--operator', client.operator.operatorId, '--actions', '10']);
-    const failing = await client.create(chain('Fails first', [
-      { id: 'gone', type: 'action.http_request', params: { method: 'GET', url: `${provider.url}/missing` } },
-      { id: 'never1', type: 'action.http_request', params: { method: 'GET', url: `${provider.url}/never` } },
-      { id: 'never2', type: 'action.http_request', params: { method: 'GET', url: `${provider.url}/never` } },
-    ]));
+    const failing = await client.create(
+      chain('Fails first', [
+        { id: 'gone', type: 'action.http_request', params: { method: 'GET', url: `${provider.url}/missing` } },
+        { id: 'never1', type: 'action.http_request', params: { method: 'GET', url: `${provider.url}/never` } },
+        { id: 'never2', type: 'action.http_request', params: { method: 'GET', url: `${provider.url}/never` } },
+      ]),
+    );
     provider.handle((request) => (request.path === '/missing' ? { status: 404, body: { error: 'gone' } } : { status: 200, body: { ok: true } }));
     try {
       const run = await testRun(client, failing.id);

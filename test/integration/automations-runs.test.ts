@@ -11,7 +11,10 @@ describe('workflow runs: manual test runs through the Temporal interpreter', () 
     app = await startTestApp();
     client = await automationsClient(app);
     provider = await startProvider(() => ({ status: 200, body: { ok: true } }));
-    const player = await client.call('/entities', { method: 'POST', body: { externalId: 'p-1', entityType: 'player', data: { email: 'p1@example.test', country: 'MT' } } });
+    const player = await client.call('/entities', {
+      method: 'POST',
+      body: { externalId: 'p-1', entityType: 'player', data: { email: 'p1@example.test', country: 'MT' } },
+    });
     expect(player.status).toBe(201);
   });
   afterAll(async () => {
@@ -23,10 +26,24 @@ describe('workflow runs: manual test runs through the Temporal interpreter', () 
     const workflow = await client.create({
       name: 'Flag big deposits',
       nodes: [
-        { id: 'start', type: 'trigger.manual', params: { inputSchema: { type: 'object', properties: { playerId: { type: 'string' }, amount: { type: 'number' } }, required: ['playerId', 'amount'] } } },
+        {
+          id: 'start',
+          type: 'trigger.manual',
+          params: {
+            inputSchema: { type: 'object', properties: { playerId: { type: 'string' }, amount: { type: 'number' } }, required: ['playerId', 'amount'] },
+          },
+        },
         { id: 'big', type: 'condition', params: { expression: 'trigger.amount > 1000' } },
         { id: 'flag', type: 'action.set_state', params: { externalId: '{{ trigger.playerId }}', key: 'risk_score', value: '{{ trigger.amount / 100 }}' } },
-        { id: 'notify', type: 'action.http_request', params: { method: 'POST', url: `${provider.url}/alerts`, body: { player: '{{ trigger.playerId }}', text: 'Deposit of {{ trigger.amount }} by {{ trigger.playerId }}' } } },
+        {
+          id: 'notify',
+          type: 'action.http_request',
+          params: {
+            method: 'POST',
+            url: `${provider.url}/alerts`,
+            body: { player: '{{ trigger.playerId }}', text: 'Deposit of {{ trigger.amount }} by {{ trigger.playerId }}' },
+          },
+        },
         { id: 'small', type: 'action.http_request', params: { method: 'POST', url: `${provider.url}/small`, body: { player: '{{ trigger.playerId }}' } } },
       ],
       edges: [
@@ -40,7 +57,14 @@ describe('workflow runs: manual test runs through the Temporal interpreter', () 
 
     const big = await client.wf(`/workflows/${workflow.id}/test`, { method: 'POST', body: { playerId: 'p-1', amount: 5000 } });
     expect(big.status).toBe(200);
-    expect(big.body.data).toMatchObject({ id: expect.stringMatching(/^run_/), workflowId: workflow.id, workflowVersion: 1, source: 'manual', status: 'completed', input: { playerId: 'p-1', amount: 5000 } });
+    expect(big.body.data).toMatchObject({
+      id: expect.stringMatching(/^run_/),
+      workflowId: workflow.id,
+      workflowVersion: 1,
+      source: 'manual',
+      status: 'completed',
+      input: { playerId: 'p-1', amount: 5000 },
+    });
     expect(big.body.data.nodes.map((node: any) => [node.id, node.status])).toEqual([
       ['start', 'completed'],
       ['big', 'completed'],
@@ -75,12 +99,20 @@ describe('workflow runs: manual test runs through the Temporal interpreter', () 
 
   it('refuses a payload missing a required trigger field before any node runs (MISSING_TRIGGER_FIELD)', async () => {
     const before = provider.requests.length;
-    const workflow = await client.create(chain('Needs player', [{ id: 'call', type: 'action.http_request', params: { method: 'GET', url: `${provider.url}/x` } }], {
-      id: 'start', type: 'trigger.manual', params: { inputSchema: { type: 'object', properties: { playerId: { type: 'string' } }, required: ['playerId'] } },
-    }));
+    const workflow = await client.create(
+      chain('Needs player', [{ id: 'call', type: 'action.http_request', params: { method: 'GET', url: `${provider.url}/x` } }], {
+        id: 'start',
+        type: 'trigger.manual',
+        params: { inputSchema: { type: 'object', properties: { playerId: { type: 'string' } }, required: ['playerId'] } },
+      }),
+    );
     const run = await client.wf(`/workflows/${workflow.id}/test`, { method: 'POST', body: {} });
     expect(run.status).toBe(200);
-    expect(run.body.data).toMatchObject({ status: 'failed', nodes: [], error: { code: 'MISSING_TRIGGER_FIELD', message: 'Missing required trigger field: playerId' } });
+    expect(run.body.data).toMatchObject({
+      status: 'failed',
+      nodes: [],
+      error: { code: 'MISSING_TRIGGER_FIELD', message: 'Missing required trigger field: playerId' },
+    });
     expect(provider.requests.length).toBe(before);
   });
 
@@ -92,16 +124,25 @@ describe('workflow runs: manual test runs through the Temporal interpreter', () 
       return calls <= 2 ? { status: 503, body: { error: 'busy' } } : { status: 200, body: { attempt: calls } };
     });
     try {
-      const retried = await client.create(chain('Flaky call', [{ id: 'call', type: 'action.http_request', params: { method: 'POST', url: `${flaky.url}/work`, body: { a: 1 } } }]));
+      const retried = await client.create(
+        chain('Flaky call', [{ id: 'call', type: 'action.http_request', params: { method: 'POST', url: `${flaky.url}/work`, body: { a: 1 } } }]),
+      );
       const run = await client.wf(`/workflows/${retried.id}/test`, { method: 'POST', body: {} });
       expect(run.body.data.status).toBe('completed');
       expect(run.body.data.output).toMatchObject({ status: 200, body: { attempt: 3 } });
       expect(calls).toBe(3);
 
-      const missing = await client.create(chain('Missing call', [{ id: 'call', type: 'action.http_request', params: { method: 'GET', url: `${flaky.url}/gone` } }]));
+      const missing = await client.create(
+        chain('Missing call', [{ id: 'call', type: 'action.http_request', params: { method: 'GET', url: `${flaky.url}/gone` } }]),
+      );
       const failed = await client.wf(`/workflows/${missing.id}/test`, { method: 'POST', body: {} });
       expect(failed.body.data).toMatchObject({ status: 'failed', error: { code: 'HTTP_404', nodeId: 'call' } });
-      expect(failed.body.data.nodes[1]).toMatchObject({ id: 'call', status: 'failed', error: { code: 'HTTP_404' }, output: { status: 404, body: { error: 'no such thing' } } });
+      expect(failed.body.data.nodes[1]).toMatchObject({
+        id: 'call',
+        status: 'failed',
+        error: { code: 'HTTP_404' },
+        output: { status: 404, body: { error: 'no such thing' } },
+      });
       expect(flaky.requests.filter((request) => request.path === '/gone')).toHaveLength(1);
     } finally {
       await flaky.close();

@@ -17,10 +17,14 @@ afterAll(() => app.close());
 describe('npm run cli -- bootstrap', () => {
   it('prints one JSON line whose key and credentials work against the API', async () => {
     const email = `boot-${randomUUID()}@example.test`;
-    const { stdout } = await run(path.join(root, 'node_modules/.bin/tsx'), ['scripts/cli.ts', 'bootstrap', '--org', 'Headless Ltd', '--email', email, '--password', 'bootstrap-pass'], {
-      cwd: root,
-      env: process.env,
-    });
+    const { stdout } = await run(
+      path.join(root, 'node_modules/.bin/tsx'),
+      ['scripts/cli.ts', 'bootstrap', '--org', 'Headless Ltd', '--email', email, '--password', 'bootstrap-pass'],
+      {
+        cwd: root,
+        env: process.env,
+      },
+    );
     const lines = stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
     const result = JSON.parse(lines[0]!);
@@ -34,7 +38,11 @@ describe('npm run cli -- bootstrap', () => {
   });
 
   it('exits non-zero with a clear message for bad arguments', async () => {
-    await expect(run(path.join(root, 'node_modules/.bin/tsx'), ['scripts/cli.ts', 'bootstrap', '--org', 'X', '--email', 'nope', '--password', 'short'], { cwd: root, env: process.env }))
-      .rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('--email must be an email address') });
+    await expect(
+      run(path.join(root, 'node_modules/.bin/tsx'), ['scripts/cli.ts', 'bootstrap', '--org', 'X', '--email', 'nope', '--password', 'short'], {
+        cwd: root,
+        env: process.env,
+      }),
+    ).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('--email must be an email address') });
   });
 });

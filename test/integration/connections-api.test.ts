@@ -21,17 +21,34 @@ const url = (path: string) => `${app.url}/connections-api${path}`;
 const kycDoc = () => kycDocument('https://kyc.example', { kind: 'apiKeyHeader', name: 'X-Api-Key', value: 'k' });
 
 async function createConnector(token: string, body: Record<string, unknown> = {}) {
-  const response = await http(url('/connectors'), { token, body: { name: 'VeriKYC', provider: 'verikyc', openapi: kycDoc(), schemaMap: KYC_SCHEMA_MAP, ...body } });
+  const response = await http(url('/connectors'), {
+    token,
+    body: { name: 'VeriKYC', provider: 'verikyc', openapi: kycDoc(), schemaMap: KYC_SCHEMA_MAP, ...body },
+  });
   expect(response.status).toBe(201);
   return response.body.data as { id: string };
 }
 
 describe('protection', () => {
   it('401 UNAUTHORIZED without or with bad credentials, on every route', async () => {
-    const routes: Array<[string, string]> = [['GET', '/connectors'], ['POST', '/connectors'], ['GET', '/connectors/cnr_x'], ['DELETE', '/connectors/cnr_x'], ['GET', '/connections'], ['POST', '/connections'], ['GET', '/connections/conn_x'], ['PATCH', '/connections/conn_x']];
+    const routes: Array<[string, string]> = [
+      ['GET', '/connectors'],
+      ['POST', '/connectors'],
+      ['GET', '/connectors/cnr_x'],
+      ['DELETE', '/connectors/cnr_x'],
+      ['GET', '/connections'],
+      ['POST', '/connections'],
+      ['GET', '/connections/conn_x'],
+      ['PATCH', '/connections/conn_x'],
+    ];
     for (const [method, path] of routes) {
       const missing = await http(url(path), { method, body: method === 'GET' || method === 'DELETE' ? undefined : {} });
-      expect([method, path, missing.status, missing.body]).toEqual([method, path, 401, { success: false, error: { code: 'UNAUTHORIZED', message: 'Authorization header is required' } }]);
+      expect([method, path, missing.status, missing.body]).toEqual([
+        method,
+        path,
+        401,
+        { success: false, error: { code: 'UNAUTHORIZED', message: 'Authorization header is required' } },
+      ]);
     }
     const unknown = await http(url('/connectors'), { token: `svc_live_${'0'.repeat(64)}` });
     expect(unknown.body).toEqual({ success: false, error: { code: 'UNAUTHORIZED', message: 'Invalid credentials' } });
@@ -57,7 +74,10 @@ describe('connector input errors', () => {
     const missing = await http(url('/connectors'), { token: aliceKey, body: { openapi: kycDoc() } });
     expect(missing.status).toBe(400);
     expect(missing.body.error).toMatchObject({ code: 'MISSING_FIELDS', message: 'Missing required fields: name, provider' });
-    const wrongType = await http(url('/connectors'), { token: aliceKey, body: { name: 'a', provider: 'b', openapi: [1], schemaMap: { firstName: 3 }, extra: true } });
+    const wrongType = await http(url('/connectors'), {
+      token: aliceKey,
+      body: { name: 'a', provider: 'b', openapi: [1], schemaMap: { firstName: 3 }, extra: true },
+    });
     expect(wrongType.status).toBe(400);
     expect(wrongType.body.error.code).toBe('VALIDATION_FAILED');
     const fields = wrongType.body.error.details.map((problem: { field: string }) => problem.field);
@@ -65,9 +85,15 @@ describe('connector input errors', () => {
   });
 
   it('400 VALIDATION_FAILED for a schemaMap that maps two canonical fields onto one provider field', async () => {
-    const response = await http(url('/connectors'), { token: aliceKey, body: { name: 'a', provider: 'b', schemaMap: { firstName: 'name', lastName: 'name' } } });
+    const response = await http(url('/connectors'), {
+      token: aliceKey,
+      body: { name: 'a', provider: 'b', schemaMap: { firstName: 'name', lastName: 'name' } },
+    });
     expect(response.status).toBe(400);
-    expect(response.body.error).toMatchObject({ code: 'VALIDATION_FAILED', message: 'schemaMap maps several canonical fields to the same provider field: name' });
+    expect(response.body.error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'schemaMap maps several canonical fields to the same provider field: name',
+    });
   });
 
   it('400 INVALID_OPENAPI naming the problem, for objects, JSON text and YAML text', async () => {
@@ -88,7 +114,10 @@ describe('connector input errors', () => {
 
 describe('connectors', () => {
   it('creates from an object: the record lists operations and security schemes, the row keeps the document', async () => {
-    const response = await http(url('/connectors'), { token: aliceKey, body: { name: 'VeriKYC', provider: 'verikyc', openapi: kycDoc(), schemaMap: KYC_SCHEMA_MAP } });
+    const response = await http(url('/connectors'), {
+      token: aliceKey,
+      body: { name: 'VeriKYC', provider: 'verikyc', openapi: kycDoc(), schemaMap: KYC_SCHEMA_MAP },
+    });
     expect(response.status).toBe(201);
     const data = response.body.data;
     expect(data).toMatchObject({
@@ -103,7 +132,12 @@ describe('connectors', () => {
       securitySchemes: { supplierAuth: { kind: 'apiKey', name: 'X-Api-Key', in: 'header' } },
       openapi: kycDoc(),
     });
-    expect(data.operations[0]).toEqual({ method: 'GET', path: '/players/{player_ref}/kyc', operationId: 'getKycStatus', summary: 'Get the KYC status of a player' });
+    expect(data.operations[0]).toEqual({
+      method: 'GET',
+      path: '/players/{player_ref}/kyc',
+      operationId: 'getKycStatus',
+      summary: 'Get the KYC status of a player',
+    });
     const row = await app.deps.db('connectors').where({ id: data.id }).first();
     expect(row).toMatchObject({ operator_id: alice.operatorId, openapi: kycDoc(), schema_map: KYC_SCHEMA_MAP });
     expect(row.blueprint.operations).toHaveLength(4);
@@ -113,7 +147,12 @@ describe('connectors', () => {
   });
 
   it('creates from Swagger 2.0 YAML text and without a spec; lists summaries without documents', async () => {
-    const swagger = await createConnector(aliceKey, { name: 'PayFlow', provider: 'payflow', openapi: paymentsSwaggerYaml('http://127.0.0.1:1', { kind: 'basic', username: 'u', password: 'p' }), schemaMap: undefined });
+    const swagger = await createConnector(aliceKey, {
+      name: 'PayFlow',
+      provider: 'payflow',
+      openapi: paymentsSwaggerYaml('http://127.0.0.1:1', { kind: 'basic', username: 'u', password: 'p' }),
+      schemaMap: undefined,
+    });
     const bare = await createConnector(aliceKey, { name: 'Bare', openapi: undefined, schemaMap: undefined });
     const list = await http(url('/connectors'), { token: aliceKey });
     expect(list.status).toBe(200);
@@ -141,12 +180,20 @@ describe('connections', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toEqual({ code: 'CONNECTOR_NOT_FOUND', message: 'Connector cnr_nope not found' });
 
-    const relative = await createConnector(aliceKey, { openapi: { openapi: '3.0.3', info: { title: 'r', version: '1' }, servers: [{ url: '/v1' }], paths: {} } });
+    const relative = await createConnector(aliceKey, {
+      openapi: { openapi: '3.0.3', info: { title: 'r', version: '1' }, servers: [{ url: '/v1' }], paths: {} },
+    });
     const noBase = await http(url('/connections'), { token: aliceKey, body: { connectorId: relative.id, name: 'x', credentials: {} } });
     expect(noBase.status).toBe(400);
-    expect(noBase.body.error).toMatchObject({ code: 'VALIDATION_FAILED', message: "baseUrl is required: the connector's OpenAPI document has no absolute server URL" });
+    expect(noBase.body.error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: "baseUrl is required: the connector's OpenAPI document has no absolute server URL",
+    });
 
-    const badInput = await http(url('/connections'), { token: aliceKey, body: { connectorId: relative.id, name: 'x', credentials: { pin: '1' }, baseUrl: 'ftp://x' } });
+    const badInput = await http(url('/connections'), {
+      token: aliceKey,
+      body: { connectorId: relative.id, name: 'x', credentials: { pin: '1' }, baseUrl: 'ftp://x' },
+    });
     expect(badInput.status).toBe(400);
     expect(badInput.body.error.code).toBe('VALIDATION_FAILED');
     const missing = await http(url('/connections'), { token: aliceKey, body: { name: 'x' } });
@@ -177,13 +224,20 @@ describe('connections', () => {
     expect(app.deps.keyring.decryptJson(sealed, `${alice.operatorId}:connection:${connection.id}`)).toEqual(credentials);
     expect(() => app.deps.keyring.decryptJson(sealed, `${bob.operatorId}:connection:${connection.id}`)).toThrow();
 
-    for (const listing of [await http(url('/connections'), { token: aliceKey }), await http(url(`/connections/${connection.id}`), { token: alice.accessToken })]) {
+    for (const listing of [
+      await http(url('/connections'), { token: aliceKey }),
+      await http(url(`/connections/${connection.id}`), { token: alice.accessToken }),
+    ]) {
       expect(listing.status).toBe(200);
       expect(listing.text).not.toContain(credentials.apiKey);
       expect(listing.text).not.toContain('enc:v1');
     }
 
-    const patched = await http(url(`/connections/${connection.id}`), { method: 'PATCH', token: aliceKey, body: { active: false, name: 'Paused', baseUrl: 'https://kyc-eu.example/v1', credentials: { token: 'new-token' } } });
+    const patched = await http(url(`/connections/${connection.id}`), {
+      method: 'PATCH',
+      token: aliceKey,
+      body: { active: false, name: 'Paused', baseUrl: 'https://kyc-eu.example/v1', credentials: { token: 'new-token' } },
+    });
     expect(patched.status).toBe(200);
     expect(patched.body.data).toMatchObject({ id: connection.id, name: 'Paused', active: false, baseUrl: 'https://kyc-eu.example/v1' });
     const after = await app.deps.db('connections').where({ id: connection.id }).first();
@@ -198,7 +252,8 @@ describe('connections', () => {
 describe('tenant isolation', () => {
   it("another operator's connectors and connections are 404 and never listed", async () => {
     const connector = await createConnector(aliceKey);
-    const connection = (await http(url('/connections'), { token: aliceKey, body: { connectorId: connector.id, name: 'A', credentials: { apiKey: 'a' } } })).body.data;
+    const connection = (await http(url('/connections'), { token: aliceKey, body: { connectorId: connector.id, name: 'A', credentials: { apiKey: 'a' } } })).body
+      .data;
 
     expect((await http(url(`/connectors/${connector.id}`), { token: bobKey })).body.error.code).toBe('CONNECTOR_NOT_FOUND');
     expect((await http(url(`/connectors/${connector.id}`), { method: 'DELETE', token: bobKey })).status).toBe(404);

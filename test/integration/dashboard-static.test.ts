@@ -34,7 +34,9 @@ function startServer(distDir: string | undefined): Promise<{ server: http.Server
   app.use(dashboard({ dir: distDir, config, apiSegments: apiSegmentsOf([api]) }));
   app.use(api.routes());
   const listening = app.listen(0, '127.0.0.1');
-  return new Promise((resolve) => listening.once('listening', () => resolve({ server: listening, url: `http://127.0.0.1:${(listening.address() as AddressInfo).port}` })));
+  return new Promise((resolve) =>
+    listening.once('listening', () => resolve({ server: listening, url: `http://127.0.0.1:${(listening.address() as AddressInfo).port}` })),
+  );
 }
 
 beforeAll(async () => {
@@ -67,7 +69,9 @@ describe('the dashboard page', () => {
     const body = await response.text();
     expect(body).toContain('<script id="app-config" type="application/json">{"temporalUiUrl":"http://127.0.0.1:8233","temporalNamespace":"default"}</script>');
     // node:http rather than fetch: fetch adds `Cache-Control: no-cache` to a request carrying If-None-Match.
-    const again = await new Promise<http.IncomingMessage>((resolve) => http.get(`${base}/`, { headers: { 'if-none-match': response.headers.get('etag')! } }, resolve));
+    const again = await new Promise<http.IncomingMessage>((resolve) =>
+      http.get(`${base}/`, { headers: { 'if-none-match': response.headers.get('etag')! } }, resolve),
+    );
     expect(again.statusCode).toBe(304);
     again.resume();
   });
@@ -81,7 +85,7 @@ describe('the dashboard page', () => {
     expect(await json.json()).toEqual({ success: false, error: { code: 'NOT_FOUND', message: 'Route not found' } });
   });
 
-  it('API paths stay the API\'s, for browsers too: routes answer JSON, unknown ones the JSON 404', async () => {
+  it("API paths stay the API's, for browsers too: routes answer JSON, unknown ones the JSON 404", async () => {
     const served = await fetch(`${base}/workflows-api/workflows`, { headers: html });
     expect(await served.json()).toEqual({ success: true, data: [] });
     for (const route of ['/workflows-api/nope', '/functions/v1/workflows']) {
@@ -109,7 +113,9 @@ describe('the dashboard page', () => {
 
 describe('assets', () => {
   it('hashed assets are immutable, Brotli when accepted, gzip otherwise, identity when neither', async () => {
-    const brotli = await new Promise<http.IncomingMessage>((resolve) => http.get(`${base}/assets/index-AbC123.js`, { headers: { 'accept-encoding': 'gzip, deflate, br' } }, resolve));
+    const brotli = await new Promise<http.IncomingMessage>((resolve) =>
+      http.get(`${base}/assets/index-AbC123.js`, { headers: { 'accept-encoding': 'gzip, deflate, br' } }, resolve),
+    );
     expect(brotli.statusCode).toBe(200);
     expect(brotli.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(brotli.headers['content-type']).toBe('text/javascript; charset=utf-8');
@@ -119,10 +125,14 @@ describe('assets', () => {
     for await (const chunk of brotli) chunks.push(chunk as Buffer);
     expect(brotliDecompressSync(Buffer.concat(chunks)).toString()).toBe(SCRIPT);
 
-    const gzip = await new Promise<http.IncomingMessage>((resolve) => http.get(`${base}/assets/index-AbC123.js`, { headers: { 'accept-encoding': 'gzip' } }, resolve));
+    const gzip = await new Promise<http.IncomingMessage>((resolve) =>
+      http.get(`${base}/assets/index-AbC123.js`, { headers: { 'accept-encoding': 'gzip' } }, resolve),
+    );
     expect(gzip.headers['content-encoding']).toBe('gzip');
     gzip.resume();
-    const plain = await new Promise<http.IncomingMessage>((resolve) => http.get(`${base}/assets/index-AbC123.js`, { headers: { 'accept-encoding': 'identity' } }, resolve));
+    const plain = await new Promise<http.IncomingMessage>((resolve) =>
+      http.get(`${base}/assets/index-AbC123.js`, { headers: { 'accept-encoding': 'identity' } }, resolve),
+    );
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(Number(plain.headers['content-length'])).toBe(SCRIPT.length);
     plain.resume();

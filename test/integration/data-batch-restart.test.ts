@@ -20,7 +20,9 @@ describe('a worker killed mid-batch', () => {
     const client = await dataClient(app);
     await client.call('/entities', { body: { entityType: 'player', externalId: 'restart', data: {} } });
     const body = Array.from({ length: 5000 }, (_, i) =>
-      i % 50 === 0 ? { externalId: 'restart', eventType: 'transaction', data: { type: 'deposit' } } : { externalId: 'restart', eventType: 'bonus', data: { bonus_id: `b-${i}` } },
+      i % 50 === 0
+        ? { externalId: 'restart', eventType: 'transaction', data: { type: 'deposit' } }
+        : { externalId: 'restart', eventType: 'bonus', data: { bonus_id: `b-${i}` } },
     );
     const submitted = await client.call('/batch/events', { body });
     const jobId = submitted.body.data.jobId;
@@ -43,10 +45,15 @@ describe('a worker killed mid-batch', () => {
     expect(job.output).toMatchObject({ succeeded: 4900, failed: 100 });
 
     const entity = await app.deps.db('entities').where({ operator_id: client.operator.operatorId, external_id: 'restart' }).first();
-    const counts = await app.deps.db('entity_events').where({ operator_id: client.operator.operatorId, entity_id: entity.id })
+    const counts = await app.deps
+      .db('entity_events')
+      .where({ operator_id: client.operator.operatorId, entity_id: entity.id })
       .select(app.deps.db.raw("count(*)::int AS total, count(DISTINCT data->>'bonus_id')::int AS distinct_ids"));
     expect(counts[0]).toEqual({ total: 4900, distinct_ids: 4900 });
-    const outbox = await app.deps.db('outbox_events').where({ operator_id: client.operator.operatorId, event: 'entity_event.bonus' }).count<{ count: string }[]>({ count: '*' });
+    const outbox = await app.deps
+      .db('outbox_events')
+      .where({ operator_id: client.operator.operatorId, event: 'entity_event.bonus' })
+      .count<{ count: string }[]>({ count: '*' });
     expect(Number(outbox[0]!.count)).toBe(4900);
   }, 180_000);
 });

@@ -69,9 +69,17 @@ describe('batch jobs on Temporal', () => {
     const job = await waitForJob(client, submitted.body.data.jobId);
     expect(job.output.succeeded).toBe(1980);
     expect(job.output.failed).toBe(20);
-    expect(job.output.errors[0]).toEqual({ index: 99, externalId: 'missing-player', code: 'ENTITY_NOT_FOUND', message: 'No entity with externalId missing-player' });
-    const stored = await app.deps.db('entity_events as e').join('entities as n', 'n.id', 'e.entity_id')
-      .where({ 'e.operator_id': client.operator.operatorId, 'n.external_id': 'bulk' }).count<{ count: string }[]>({ count: '*' });
+    expect(job.output.errors[0]).toEqual({
+      index: 99,
+      externalId: 'missing-player',
+      code: 'ENTITY_NOT_FOUND',
+      message: 'No entity with externalId missing-player',
+    });
+    const stored = await app.deps
+      .db('entity_events as e')
+      .join('entities as n', 'n.id', 'e.entity_id')
+      .where({ 'e.operator_id': client.operator.operatorId, 'n.external_id': 'bulk' })
+      .count<{ count: string }[]>({ count: '*' });
     expect(Number(stored[0]!.count)).toBe(1980);
     const chunks = await app.deps.db('batch_job_chunks').where({ job_id: job.id });
     expect(chunks).toHaveLength(5);
@@ -81,7 +89,9 @@ describe('batch jobs on Temporal', () => {
     await client.call('/entities', { body: { entityType: 'player', externalId: 'legacy', data: {} } });
     const jobId = `job_legacy_${Date.now()}`;
     const items = Array.from({ length: 5 }, (_, i) => ({ externalId: 'legacy', eventType: 'game_activity', data: { game_id: `legacy-${i}`, bet_amount: i } }));
-    await app.deps.db('batch_jobs').insert({ id: jobId, operator_id: client.operator.operatorId, type: 'batch_ingest_events', total_items: 5, input: JSON.stringify(items) });
+    await app.deps
+      .db('batch_jobs')
+      .insert({ id: jobId, operator_id: client.operator.operatorId, type: 'batch_ingest_events', total_items: 5, input: JSON.stringify(items) });
     await startBatchIngest(app.deps.temporal, { operatorId: client.operator.operatorId, jobId, kind: 'events', totalItems: 5, chunkSize: 2 });
     const job = await waitForJob(client, jobId);
     expect(job.output).toEqual({ succeeded: 5, failed: 0, errors: [] });
@@ -101,7 +111,11 @@ describe('batch jobs on Temporal', () => {
     });
     const job = await waitForJob(client, submitted.body.data.jobId);
     expect(job.output.succeeded).toBe(2);
-    expect(job.output.errors.map((e: { index: number; code: string }) => [e.index, e.code])).toEqual([[2, 'VALIDATION_FAILED'], [3, 'ENTITY_NOT_FOUND'], [4, 'MISSING_FIELDS']]);
+    expect(job.output.errors.map((e: { index: number; code: string }) => [e.index, e.code])).toEqual([
+      [2, 'VALIDATION_FAILED'],
+      [3, 'ENTITY_NOT_FOUND'],
+      [4, 'MISSING_FIELDS'],
+    ]);
     expect((await client.call('/entities/s-1/state/balance')).body.data.value).toBe(20);
   });
 

@@ -40,7 +40,9 @@ describe('POST /entities errors', () => {
 
 describe('create, update, read', () => {
   it('201 created, then 200 updated merging the data; PII is ciphertext at rest and decrypted on read', async () => {
-    const created = await client.call('/entities', { body: player('p-100', { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.test', country: 'GB' }) });
+    const created = await client.call('/entities', {
+      body: player('p-100', { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.test', country: 'GB' }),
+    });
     expect(created.status).toBe(201);
     expect(created.body.data).toEqual({ id: expect.stringMatching(/^ent_/), externalId: 'p-100', entityType: 'player', action: 'created' });
 
@@ -56,18 +58,30 @@ describe('create, update, read', () => {
     const read = await client.call('/entities/p-100');
     expect(read.status).toBe(200);
     expect(read.body.data).toEqual({
-      id: created.body.data.id, externalId: 'p-100', entityType: 'player',
+      id: created.body.data.id,
+      externalId: 'p-100',
+      entityType: 'player',
       data: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.test', country: 'GB', status: 'active', phone: '+44 20 7946 0000' },
-      created_at: expect.any(String), updated_at: expect.any(String),
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
   });
 
   it('writes entity.created and entity.updated to the outbox in the same transaction, without plaintext PII', async () => {
     await client.call('/entities', { body: player('p-outbox', { first_name: 'Grace' }) });
     await client.call('/entities', { body: player('p-outbox', { country: 'US' }) });
-    const events = await app.deps.db('outbox_events').where({ operator_id: client.operator.operatorId }).whereRaw("payload->'entity'->>'externalId' = 'p-outbox'").orderBy('seq');
+    const events = await app.deps
+      .db('outbox_events')
+      .where({ operator_id: client.operator.operatorId })
+      .whereRaw("payload->'entity'->>'externalId' = 'p-outbox'")
+      .orderBy('seq');
     expect(events.map((event) => event.event)).toEqual(['entity.created', 'entity.updated']);
-    expect(events[0].payload).toMatchObject({ id: expect.stringMatching(/^evt_/), event: 'entity.created', operatorId: client.operator.operatorId, entity: { externalId: 'p-outbox', entityType: 'player' } });
+    expect(events[0].payload).toMatchObject({
+      id: expect.stringMatching(/^evt_/),
+      event: 'entity.created',
+      operatorId: client.operator.operatorId,
+      entity: { externalId: 'p-outbox', entityType: 'player' },
+    });
     expect(JSON.stringify(events)).not.toContain('Grace');
   });
 });
@@ -80,7 +94,10 @@ describe('Idempotency-Key', () => {
     expect(first.status).toBe(201);
     expect(again.status).toBe(200);
     expect(again.body.data).toEqual({ ...first.body.data, action: 'duplicate' });
-    const outbox = await app.deps.db('outbox_events').where({ operator_id: client.operator.operatorId }).whereRaw("payload->'entity'->>'externalId' = 'p-idem'");
+    const outbox = await app.deps
+      .db('outbox_events')
+      .where({ operator_id: client.operator.operatorId })
+      .whereRaw("payload->'entity'->>'externalId' = 'p-idem'");
     expect(outbox).toHaveLength(1);
   });
 
@@ -101,8 +118,11 @@ describe('Idempotency-Key', () => {
     expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
     expect(responses.filter((r) => r.status === 200 && r.body.data.action === 'duplicate')).toHaveLength(19);
     expect(new Set(responses.map((r) => r.body.data.id)).size).toBe(1);
-    const [row] = await app.deps.db('entity_events').where({ operator_id: client.operator.operatorId, event_type: 'transaction' })
-      .whereIn('entity_id', app.deps.db('entities').select('id').where({ operator_id: client.operator.operatorId, external_id: 'p-race' })).count({ count: '*' });
+    const [row] = await app.deps
+      .db('entity_events')
+      .where({ operator_id: client.operator.operatorId, event_type: 'transaction' })
+      .whereIn('entity_id', app.deps.db('entities').select('id').where({ operator_id: client.operator.operatorId, external_id: 'p-race' }))
+      .count({ count: '*' });
     expect(Number(row?.count)).toBe(1);
   });
 
@@ -130,8 +150,15 @@ describe('erasure', () => {
     expect(events.map((event) => event.data)).toEqual([{ _redacted: true }]);
     expect(await app.deps.db('entity_states').where({ operator_id: client.operator.operatorId, entity_id: entity.id })).toHaveLength(0);
     const outbox = (await readOutboxEvents(app.deps.db, { operatorId: client.operator.operatorId, limit: 1000 }))
-      .map((record) => record.event).filter((event) => event.entity?.id === entity.id);
-    expect(outbox.map((event) => event.event)).toEqual(['entity.created', 'entity_event.transaction', 'entity_state.updated.kyc_status', 'state.updated', 'entity.deleted']);
+      .map((record) => record.event)
+      .filter((event) => event.entity?.id === entity.id);
+    expect(outbox.map((event) => event.event)).toEqual([
+      'entity.created',
+      'entity_event.transaction',
+      'entity_state.updated.kyc_status',
+      'state.updated',
+      'entity.deleted',
+    ]);
     for (const event of outbox.slice(0, -1)) expect(event.data).toEqual({ _redacted: true });
     expect(JSON.stringify(outbox)).not.toMatch(/enc:v1|approved/);
 

@@ -48,8 +48,12 @@ describe('POST /entities/:externalId/events', () => {
     const outbox = await readOutboxEvents(app.deps.db, { operatorId: client.operator.operatorId, limit: 1000 });
     const recorded = outbox.map((record) => record.event).find((event) => (event.data as { eventId?: string }).eventId === response.body.data.id);
     expect(recorded).toEqual({
-      id: expect.stringMatching(/^evt_/), event: 'entity_event.transaction', operatorId: client.operator.operatorId, occurredAt: row.created_at.toISOString(),
-      entity: { id: row.entity_id, externalId: 'p-1', entityType: 'player' }, data: { ...deposit(5000).data, eventId: response.body.data.id },
+      id: expect.stringMatching(/^evt_/),
+      event: 'entity_event.transaction',
+      operatorId: client.operator.operatorId,
+      occurredAt: row.created_at.toISOString(),
+      entity: { id: row.entity_id, externalId: 'p-1', entityType: 'player' },
+      data: { ...deposit(5000).data, eventId: response.body.data.id },
     });
   });
 });
@@ -84,7 +88,11 @@ describe('state', () => {
     expect(wrapped.body.data).toEqual({ state_key: 'risk_score', value: { score: 42, level: 'medium' }, updated_at: expect.any(String) });
     const bare = await client.call('/entities/p-1/state/loyalty_tier', { method: 'PUT', body: 'gold' });
     expect(bare.body.data.value).toBe('gold');
-    const events = await app.deps.db('outbox_events').where({ operator_id: client.operator.operatorId }).whereIn('event', ['entity_state.updated.risk_score', 'state.updated']).whereRaw("payload->'data'->>'key' = 'risk_score'");
+    const events = await app.deps
+      .db('outbox_events')
+      .where({ operator_id: client.operator.operatorId })
+      .whereIn('event', ['entity_state.updated.risk_score', 'state.updated'])
+      .whereRaw("payload->'data'->>'key' = 'risk_score'");
     expect(events.map((e) => e.event).sort()).toEqual(['entity_state.updated.risk_score', 'state.updated']);
   });
 

@@ -46,7 +46,10 @@ describe("tenant isolation: operator B and operator A's data", () => {
     const job = await waitForJob(bob, submitted.body.data.jobId);
     expect(job.output.errors[0].code).toBe('ENTITY_NOT_FOUND');
     await alice.call('/entities', { body: { entityType: 'player', externalId: 'only-alice-has-this', data: {} } });
-    const again = await waitForJob(bob, (await bob.call('/batch/states', { body: [{ externalId: 'only-alice-has-this', stateKey: 'balance', value: 1 }] })).body.data.jobId);
+    const again = await waitForJob(
+      bob,
+      (await bob.call('/batch/states', { body: [{ externalId: 'only-alice-has-this', stateKey: 'balance', value: 1 }] })).body.data.jobId,
+    );
     expect(again.output.failed).toBe(1);
     expect((await alice.call(`/batch/jobs/${submitted.body.data.jobId}`)).status).toBe(404);
   });

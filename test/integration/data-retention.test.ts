@@ -28,9 +28,22 @@ beforeAll(async () => {
   const created = await client.call('/entities', { body: { entityType: 'player', externalId: 'ret', data: {} } });
   entityId = created.body.data.id;
   const db = app.deps.db;
-  const event = (id: string, age: number) => ({ id, operator_id: client.operator.operatorId, entity_id: entityId, event_type: 'session', data: '{}', created_at: daysBefore(age) });
+  const event = (id: string, age: number) => ({
+    id,
+    operator_id: client.operator.operatorId,
+    entity_id: entityId,
+    event_type: 'session',
+    data: '{}',
+    created_at: daysBefore(age),
+  });
   await db('entity_events').insert([event('eev_fresh', 5), event('eev_warm', 40), event('eev_old', 500)]);
-  const state = (key: string, age: number) => ({ operator_id: client.operator.operatorId, entity_id: entityId, state_key: key, value: '1', updated_at: daysBefore(age) });
+  const state = (key: string, age: number) => ({
+    operator_id: client.operator.operatorId,
+    entity_id: entityId,
+    state_key: key,
+    value: '1',
+    updated_at: daysBefore(age),
+  });
   await db('entity_states').insert([state('balance', 10), state('risk_score', 90), state('loyalty_tier', 450)]);
 });
 afterAll(() => app.close());
@@ -51,7 +64,14 @@ describe('retention workflow (fixed clock)', () => {
   it('dataRetentionDays deletes everything older, wherever it is; other operators are untouched', async () => {
     const other = await dataClient(app);
     const otherEntity = (await other.call('/entities', { body: { entityType: 'player', externalId: 'keep', data: {} } })).body.data.id;
-    await app.deps.db('entity_events').insert({ id: 'eev_other_old', operator_id: other.operator.operatorId, entity_id: otherEntity, event_type: 'session', data: '{}', created_at: daysBefore(3000) });
+    await app.deps.db('entity_events').insert({
+      id: 'eev_other_old',
+      operator_id: other.operator.operatorId,
+      entity_id: otherEntity,
+      event_type: 'session',
+      data: '{}',
+      created_at: daysBefore(3000),
+    });
 
     await client.call('/settings', { method: 'PUT', body: { dataRetentionDays: 20 } });
     await runRetention();
@@ -64,7 +84,9 @@ describe('retention workflow (fixed clock)', () => {
   });
 
   it('expired idempotency keys are purged', async () => {
-    await app.deps.db('idempotency_keys').insert({ operator_id: client.operator.operatorId, key: 'stale', request_hash: 'x'.repeat(64), expires_at: daysBefore(1) });
+    await app.deps
+      .db('idempotency_keys')
+      .insert({ operator_id: client.operator.operatorId, key: 'stale', request_hash: 'x'.repeat(64), expires_at: daysBefore(1) });
     await runRetention();
     expect(await app.deps.db('idempotency_keys').where({ operator_id: client.operator.operatorId, key: 'stale' }).first()).toBeUndefined();
   });

@@ -37,7 +37,16 @@ describe('templates', () => {
     const template = response.body.data.find((t: { id: string }) => t.id === IGAMING_TEMPLATE_ID);
     expect(template.id).toMatch(/^tpl_/);
     expect(Object.keys(template.schema.entity_types)).toEqual(['player']);
-    expect(Object.keys(template.schema.event_types).sort()).toEqual(['affiliate', 'block', 'bonus', 'game_activity', 'kyc', 'session', 'support', 'transaction']);
+    expect(Object.keys(template.schema.event_types).sort()).toEqual([
+      'affiliate',
+      'block',
+      'bonus',
+      'game_activity',
+      'kyc',
+      'session',
+      'support',
+      'transaction',
+    ]);
     expect(template.schema.event_types.transaction.required).toEqual(['type', 'amount', 'currency']);
     expect(template.schema.event_types.game_activity.required).toEqual(['game_id', 'bet_amount']);
     expect(template.schema.state_keys).toEqual(['balance', 'kyc_status', 'risk_score', 'loyalty_tier']);
@@ -92,7 +101,12 @@ describe('settings', () => {
     };
     const response = await client.call('/settings', { method: 'PUT', body });
     expect(response.status).toBe(200);
-    expect(response.body.data).toEqual({ template: { id: IGAMING_TEMPLATE_ID, name: 'iGaming', version: '1.0.0' }, dataRetentionDays: 3650, retentionPolicy: body.retentionPolicy, reportingCurrency: 'GBP' });
+    expect(response.body.data).toEqual({
+      template: { id: IGAMING_TEMPLATE_ID, name: 'iGaming', version: '1.0.0' },
+      dataRetentionDays: 3650,
+      retentionPolicy: body.retentionPolicy,
+      reportingCurrency: 'GBP',
+    });
     const row = await app.deps.db('operator_settings').where({ operator_id: client.operator.operatorId }).first();
     expect(row).toMatchObject({ template_id: IGAMING_TEMPLATE_ID, data_retention_days: 3650, reporting_currency: 'GBP' });
     const cleared = await client.call('/settings', { method: 'PUT', body: { dataRetentionDays: null, retentionPolicy: null } });

@@ -34,7 +34,11 @@ describe('PostgreSQL out of reach', () => {
   });
 
   it('key management answers 503 in its text envelope', async () => {
-    const token = await signAccessToken({ userId: randomUUID(), operatorId: randomUUID(), memberId: randomUUID(), sessionVersion: 1 }, loadConfig().JWT_SECRET!, 60);
+    const token = await signAccessToken(
+      { userId: randomUUID(), operatorId: randomUUID(), memberId: randomUUID(), sessionVersion: 1 },
+      loadConfig().JWT_SECRET!,
+      60,
+    );
     const response = await http(`${app.url}/api-keys`, { token });
     expect(response.status).toBe(503);
     expect(response.body).toEqual({ success: false, error: MESSAGE });

@@ -61,7 +61,11 @@ describe('routing and envelopes', () => {
   });
 
   it('415 for a non-JSON body', async () => {
-    const response = await http(`${app.url}/auth/v1/signup`, { method: 'POST', rawBody: 'a=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const response = await http(`${app.url}/auth/v1/signup`, {
+      method: 'POST',
+      rawBody: 'a=b',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(response.status).toBe(415);
   });
 
@@ -77,13 +81,18 @@ describe('routing and envelopes', () => {
     expect(response.status).toBe(200);
     expect(response.body.openapi).toBe('3.1.0');
     expect(response.body.servers[0].url).toBe('/functions/v1');
-    expect(Object.keys(response.body.paths)).toEqual(expect.arrayContaining(['/api-keys', '/api-keys/{id}/mcp', '/auth/v1/signup', '/auth/v1/token', '/healthz']));
+    expect(Object.keys(response.body.paths)).toEqual(
+      expect.arrayContaining(['/api-keys', '/api-keys/{id}/mcp', '/auth/v1/signup', '/auth/v1/token', '/healthz']),
+    );
   });
 });
 
 describe('CORS', () => {
   const preflight = (url: string, origin = 'https://dashboard.example') =>
-    fetch(url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' } });
+    fetch(url, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+    });
 
   it('answers preflight on every route, known or not, with and without the prefix', async () => {
     for (const path of ['/api-keys', '/functions/v1/api-keys', '/functions/v1/operator-data-api/entities', '/mcp-server']) {

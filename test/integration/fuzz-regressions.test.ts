@@ -23,7 +23,8 @@ afterAll(() => app.close());
 describe('connections-api: a baseUrl that is not a URL', () => {
   it('is 400 VALIDATION_FAILED on create and update, not 500', async () => {
     const created = await http(`${app.url}/connections-api/connections`, {
-      token: apiKey, body: { connectorId: '0', name: '0', credentials: {}, baseUrl: '', active: false },
+      token: apiKey,
+      body: { connectorId: '0', name: '0', credentials: {}, baseUrl: '', active: false },
     });
     expect(created.status).toBe(400);
     expect(created.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: expect.arrayContaining([expect.objectContaining({ field: 'baseUrl' })]) });
@@ -49,7 +50,9 @@ describe('JSON text PostgreSQL cannot store (NUL, unpaired surrogates)', () => {
 
   it('paired surrogates (emoji) are accepted', async () => {
     const response = await http(`${app.url}/operator-data-api/batch/events`, {
-      token: apiKey, rawBody: '[{"externalId":"p1","eventType":"bet","data":{"note":"\\ud83c\\udfb0 🎰"}}]', headers: { 'content-type': 'application/json' },
+      token: apiKey,
+      rawBody: '[{"externalId":"p1","eventType":"bet","data":{"note":"\\ud83c\\udfb0 🎰"}}]',
+      headers: { 'content-type': 'application/json' },
     });
     expect(response.status).not.toBe(500);
     expect(response.body.error?.code).not.toBe('INVALID_JSON');
@@ -68,7 +71,11 @@ describe('NUL characters in query and path parameters', () => {
     expect(response.status).toBe(400);
     expect(response.body).toEqual({
       success: false,
-      error: { code: 'VALIDATION_FAILED', message: 'Invalid input: externalId: must not contain NUL characters', details: [{ field: 'externalId', message: 'must not contain NUL characters' }] },
+      error: {
+        code: 'VALIDATION_FAILED',
+        message: 'Invalid input: externalId: must not contain NUL characters',
+        details: [{ field: 'externalId', message: 'must not contain NUL characters' }],
+      },
     });
   });
 });

@@ -36,9 +36,12 @@ async function scriptedSupplier(script: ProviderReply[] | ProviderHandler, key =
   return { provider, connectionId };
 }
 
-const kycStatus = (connectionId: string, key = aliceKey, appUrl = app.url) => callGateway(appUrl, key, { connectionId, operation: 'kyc.status', params: { player_ref: 'p' } });
-const startVerification = (connectionId: string, key = aliceKey) => callGateway(app.url, key, { connectionId, operation: 'verification.start', params: { player_ref: 'p' } });
-const breaker = async (operatorId: string, provider: TestProvider) => app.deps.db('circuit_breakers').where({ operator_id: operatorId, provider: provider.url }).first();
+const kycStatus = (connectionId: string, key = aliceKey, appUrl = app.url) =>
+  callGateway(appUrl, key, { connectionId, operation: 'kyc.status', params: { player_ref: 'p' } });
+const startVerification = (connectionId: string, key = aliceKey) =>
+  callGateway(app.url, key, { connectionId, operation: 'verification.start', params: { player_ref: 'p' } });
+const breaker = async (operatorId: string, provider: TestProvider) =>
+  app.deps.db('circuit_breakers').where({ operator_id: operatorId, provider: provider.url }).first();
 
 describe('retries only where safe', () => {
   it('a flaky GET is retried after 5xx and succeeds; the breaker count resets', async () => {
@@ -102,7 +105,10 @@ describe('per-attempt timeout and response limit', () => {
     const { connectionId } = await scriptedSupplier([{ status: 200, raw: 'x'.repeat(5 * 1024 * 1024 + 1), headers: { 'content-type': 'text/plain' } }]);
     const response = await kycStatus(connectionId);
     expect(response.status).toBe(502);
-    expect(response.body).toMatchObject({ error: { code: 'PROVIDER_ERROR', message: 'Provider response refused: provider response exceeds 5242880 bytes' }, data: null });
+    expect(response.body).toMatchObject({
+      error: { code: 'PROVIDER_ERROR', message: 'Provider response refused: provider response exceeds 5242880 bytes' },
+      data: null,
+    });
   });
 });
 
@@ -110,7 +116,10 @@ describe('circuit breaker (spec 3.6), state in PostgreSQL', () => {
   let health: ProviderReply = { status: 500, body: { error: 'down' } };
   let supplier: Awaited<ReturnType<typeof scriptedSupplier>>;
   const rewind = (seconds: number) =>
-    app.deps.db('circuit_breakers').where({ operator_id: alice.operatorId, provider: supplier.provider.url }).update({ opened_at: app.deps.db.raw(`opened_at - interval '${seconds} seconds'`) });
+    app.deps
+      .db('circuit_breakers')
+      .where({ operator_id: alice.operatorId, provider: supplier.provider.url })
+      .update({ opened_at: app.deps.db.raw(`opened_at - interval '${seconds} seconds'`) });
 
   beforeAll(async () => {
     supplier = await scriptedSupplier(() => health);

@@ -2,7 +2,15 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { createApiKey, signupOperator, type TestOperator } from '../helpers/identity';
 import { authorised, type ProviderAuth, type TestProvider } from '../helpers/providerServer';
 import {
-  callGateway, connectSupplier, credentialsFor, KYC_SCHEMA_MAP, kycDocument, PAYMENTS_SCHEMA_MAP, paymentsSwaggerYaml, startKycSupplier, startPaymentsSupplier,
+  callGateway,
+  connectSupplier,
+  credentialsFor,
+  KYC_SCHEMA_MAP,
+  kycDocument,
+  PAYMENTS_SCHEMA_MAP,
+  paymentsSwaggerYaml,
+  startKycSupplier,
+  startPaymentsSupplier,
 } from '../helpers/suppliers';
 
 let app: TestApp;
@@ -23,14 +31,24 @@ afterAll(async () => {
 async function kycSupplier(auth: ProviderAuth) {
   const supplier = await startKycSupplier(auth);
   suppliers.push(supplier);
-  const { connectionId } = await connectSupplier(app.url, key, { openapi: kycDocument(supplier.url, auth), schemaMap: KYC_SCHEMA_MAP, credentials: credentialsFor(auth), provider: 'verikyc' });
+  const { connectionId } = await connectSupplier(app.url, key, {
+    openapi: kycDocument(supplier.url, auth),
+    schemaMap: KYC_SCHEMA_MAP,
+    credentials: credentialsFor(auth),
+    provider: 'verikyc',
+  });
   return { supplier, connectionId };
 }
 
 async function paymentsSupplier(auth: ProviderAuth) {
   const supplier = await startPaymentsSupplier(auth);
   suppliers.push(supplier);
-  const { connectionId } = await connectSupplier(app.url, key, { openapi: paymentsSwaggerYaml(supplier.url, auth), schemaMap: PAYMENTS_SCHEMA_MAP, credentials: credentialsFor(auth), provider: 'payflow' });
+  const { connectionId } = await connectSupplier(app.url, key, {
+    openapi: paymentsSwaggerYaml(supplier.url, auth),
+    schemaMap: PAYMENTS_SCHEMA_MAP,
+    credentials: credentialsFor(auth),
+    provider: 'payflow',
+  });
   return { supplier, connectionId };
 }
 
@@ -59,7 +77,12 @@ describe('KYC supplier (OpenAPI 3, apiKey header)', () => {
   });
 
   it('POST sends translated params as the JSON body (provider 201 → 200)', async () => {
-    const response = await gateway(kyc.connectionId, 'verification.start', { playerId: 'p-1', documentType: 'passport', firstName: 'Ada', lastName: 'Lovelace' });
+    const response = await gateway(kyc.connectionId, 'verification.start', {
+      playerId: 'p-1',
+      documentType: 'passport',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+    });
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual({ verificationId: 'ver_1', playerId: 'p-1', documentType: 'passport', status: 'pending' });
     const received = kyc.supplier.requests.at(-1)!;
@@ -76,7 +99,11 @@ describe('KYC supplier (OpenAPI 3, apiKey header)', () => {
 
   it('emits gateway.request.completed (path template, no values) and gateway.request.failed for a provider 4xx', async () => {
     await gateway(kyc.connectionId, 'kyc.status', { playerId: 'unknown' });
-    const rows = await app.deps.db('outbox_events').where({ operator_id: operator.operatorId }).whereIn('event', ['gateway.request.completed', 'gateway.request.failed']).orderBy('seq');
+    const rows = await app.deps
+      .db('outbox_events')
+      .where({ operator_id: operator.operatorId })
+      .whereIn('event', ['gateway.request.completed', 'gateway.request.failed'])
+      .orderBy('seq');
     const completed = rows.find((row) => row.event === 'gateway.request.completed' && row.payload.data.operation === 'kyc.status')!;
     expect(completed.payload).toEqual({
       id: expect.stringMatching(/^evt_/),
@@ -84,7 +111,14 @@ describe('KYC supplier (OpenAPI 3, apiKey header)', () => {
       operatorId: operator.operatorId,
       occurredAt: expect.any(String),
       entity: null,
-      data: { connectionId: kyc.connectionId, operation: 'kyc.status', method: 'GET', path: '/players/{player_ref}/kyc', status: 200, latencyMs: expect.any(Number) },
+      data: {
+        connectionId: kyc.connectionId,
+        operation: 'kyc.status',
+        method: 'GET',
+        path: '/players/{player_ref}/kyc',
+        status: 200,
+        latencyMs: expect.any(Number),
+      },
     });
     expect(rows.at(-1)!.payload).toMatchObject({ event: 'gateway.request.failed', data: { operation: 'kyc.status', status: 404, method: 'GET' } });
     expect(JSON.stringify(rows.map((row) => row.payload))).not.toMatch(/player 7|Lovelace|kyc-live/);
@@ -113,10 +147,19 @@ describe('payments supplier (Swagger 2.0 YAML, basic auth)', () => {
   });
 
   it('get, refund (no keyword → POST, matched by path) and wallet balance', async () => {
-    expect((await gateway(payments.connectionId, 'payment.get', { reference: 'pay_7' })).body.data).toEqual({ reference: 'pay_7', status: 'completed', amount: 5000, currency: 'EUR' });
+    expect((await gateway(payments.connectionId, 'payment.get', { reference: 'pay_7' })).body.data).toEqual({
+      reference: 'pay_7',
+      status: 'completed',
+      amount: 5000,
+      currency: 'EUR',
+    });
     expect((await gateway(payments.connectionId, 'payment.refund', { reference: 'pay_7' })).body.data).toEqual({ reference: 'pay_7', status: 'reversed' });
     expect(payments.supplier.requests.at(-1)!.path).toBe('/api/payments/pay_7/refund');
-    expect((await gateway(payments.connectionId, 'wallet.balance', { accountId: 'acc 1' })).body.data).toEqual({ accountId: 'acc 1', balance_minor: 12345, currency: 'EUR' });
+    expect((await gateway(payments.connectionId, 'wallet.balance', { accountId: 'acc 1' })).body.data).toEqual({
+      accountId: 'acc 1',
+      balance_minor: 12345,
+      currency: 'EUR',
+    });
   });
 
   it('502 PROVIDER_ERROR carries the untranslated provider body', async () => {
@@ -144,7 +187,10 @@ describe('outbound authentication, checked by the supplier', () => {
 
   it.each(schemes)('%s', async (_name, auth, kind) => {
     const { supplier, connectionId } = kind === 'kyc' ? await kycSupplier(auth) : await paymentsSupplier(auth);
-    const [operation, params] = kind === 'kyc' ? ['verification.start', { playerId: 'p-2', documentType: 'passport' }] : ['payment.deposit', { playerId: 'p-2', amount: 100, currency: 'EUR' }];
+    const [operation, params] =
+      kind === 'kyc'
+        ? ['verification.start', { playerId: 'p-2', documentType: 'passport' }]
+        : ['payment.deposit', { playerId: 'p-2', amount: 100, currency: 'EUR' }];
     const response = await gateway(connectionId, operation, params);
     expect(response.status).toBe(200);
     const received = supplier.requests.at(-1)!;
@@ -164,11 +210,16 @@ describe('outbound authentication, checked by the supplier', () => {
     expect(response.body.error.message).toBe('Provider returned HTTP 401');
   });
 
-  it('the connection\'s baseUrl replaces the document\'s server', async () => {
+  it("the connection's baseUrl replaces the document's server", async () => {
     const auth: ProviderAuth = { kind: 'bearer', token: 'moved-token' };
     const supplier = await startKycSupplier(auth);
     suppliers.push(supplier);
-    const { connectionId } = await connectSupplier(app.url, key, { openapi: kycDocument('http://127.0.0.1:9', auth), credentials: credentialsFor(auth), baseUrl: `${supplier.url}/v1`, schemaMap: KYC_SCHEMA_MAP });
+    const { connectionId } = await connectSupplier(app.url, key, {
+      openapi: kycDocument('http://127.0.0.1:9', auth),
+      credentials: credentialsFor(auth),
+      baseUrl: `${supplier.url}/v1`,
+      schemaMap: KYC_SCHEMA_MAP,
+    });
     const response = await gateway(connectionId, 'kyc.status', { playerId: 'p-3' });
     expect(response.status).toBe(200);
     expect(supplier.requests).toHaveLength(1);

@@ -56,8 +56,16 @@ describe('a second worker process', () => {
     const auth: ProviderAuth = { kind: 'apiKeyQuery', name: 'api_key', value: 'query-secret-9f8e7d' };
     const provider = await startKycSupplier(auth);
     closers.push(provider.close);
-    const { connectionId } = await connectSupplier(env.app.url, env.key, { openapi: kycDocument(provider.url, auth), schemaMap: KYC_SCHEMA_MAP, credentials: credentialsFor(auth) });
-    const response = await callGateway(env.app.url, env.key, { connectionId, operation: 'verification.start', params: { playerId: 'p-77', firstName: 'Ada', lastName: 'Lovelace' } });
+    const { connectionId } = await connectSupplier(env.app.url, env.key, {
+      openapi: kycDocument(provider.url, auth),
+      schemaMap: KYC_SCHEMA_MAP,
+      credentials: credentialsFor(auth),
+    });
+    const response = await callGateway(env.app.url, env.key, {
+      connectionId,
+      operation: 'verification.start',
+      params: { playerId: 'p-77', firstName: 'Ada', lastName: 'Lovelace' },
+    });
     expect(response.status).toBe(200);
     expect(provider.requests[0]!.query.get('api_key')).toBe('query-secret-9f8e7d');
 

@@ -20,7 +20,11 @@ beforeAll(async () => {
   kyc = await startKycSupplier(auth);
   [alice, bob] = await Promise.all([signupOperator(app.url, 'Alice Casino'), signupOperator(app.url, 'Bob Bets')]);
   [aliceKey, bobKey] = await Promise.all([createApiKey(app.url, alice).then((k) => k.key), createApiKey(app.url, bob).then((k) => k.key)]);
-  ({ connectionId } = await connectSupplier(app.url, aliceKey, { openapi: kycDocument(kyc.url, auth), schemaMap: KYC_SCHEMA_MAP, credentials: credentialsFor(auth) }));
+  ({ connectionId } = await connectSupplier(app.url, aliceKey, {
+    openapi: kycDocument(kyc.url, auth),
+    schemaMap: KYC_SCHEMA_MAP,
+    credentials: credentialsFor(auth),
+  }));
 });
 afterAll(async () => {
   await app.close();
@@ -110,7 +114,7 @@ describe('error rows of spec 7.3', () => {
     expect(response.body).toEqual(coded('BLUEPRINT_NO_SPEC', `Connector ${bare.connectorId} has no OpenAPI spec`));
   });
 
-  it('404 CONNECTOR_NOT_FOUND when the connection\'s connector was deleted', async () => {
+  it("404 CONNECTOR_NOT_FOUND when the connection's connector was deleted", async () => {
     const doomed = await connectSupplier(app.url, aliceKey, { openapi: kycDocument(kyc.url, auth), credentials: credentialsFor(auth) });
     await http(`${app.url}/connections-api/connectors/${doomed.connectorId}`, { method: 'DELETE', token: aliceKey });
     const response = await call({ connectionId: doomed.connectionId, operation: 'kyc.status' });
@@ -122,7 +126,12 @@ describe('error rows of spec 7.3', () => {
     const before = kyc.requests.length;
     const response = await call({ connectionId, operation: 'wallet.delete', params: {} });
     expect(response.status).toBe(404);
-    expect(response.body).toEqual(coded('OPERATION_NOT_FOUND', `No endpoint of connector ${(await app.deps.db('connections').where({ id: connectionId }).first()).connector_id} matches operation 'wallet.delete'`));
+    expect(response.body).toEqual(
+      coded(
+        'OPERATION_NOT_FOUND',
+        `No endpoint of connector ${(await app.deps.db('connections').where({ id: connectionId }).first()).connector_id} matches operation 'wallet.delete'`,
+      ),
+    );
     expect(kyc.requests.length).toBe(before);
   });
 
@@ -147,7 +156,17 @@ describe('error rows of spec 7.3', () => {
 
   it('records every refusal as gateway.request.failed with its code', async () => {
     const codes = (await failedEvents(alice.operatorId)).map((event) => event.data.code ?? event.data.status);
-    expect(codes).toEqual(expect.arrayContaining(['CONNECTION_NOT_FOUND', 'CONNECTION_INACTIVE', 'BLUEPRINT_NO_SPEC', 'CONNECTOR_NOT_FOUND', 'OPERATION_NOT_FOUND', 'MISSING_FIELDS', 404]));
+    expect(codes).toEqual(
+      expect.arrayContaining([
+        'CONNECTION_NOT_FOUND',
+        'CONNECTION_INACTIVE',
+        'BLUEPRINT_NO_SPEC',
+        'CONNECTOR_NOT_FOUND',
+        'OPERATION_NOT_FOUND',
+        'MISSING_FIELDS',
+        404,
+      ]),
+    );
   });
 });
 
@@ -193,7 +212,9 @@ describe('tenant isolation', () => {
     expect(kyc.requests.length).toBe(before);
     const bobEvents = await failedEvents(bob.operatorId);
     expect(bobEvents.at(-1)).toMatchObject({ operatorId: bob.operatorId, data: { connectionId, code: 'CONNECTION_NOT_FOUND' } });
-    const aliceCount = (await failedEvents(alice.operatorId)).filter((event) => event.data.code === 'CONNECTION_NOT_FOUND' && event.data.connectionId === connectionId);
+    const aliceCount = (await failedEvents(alice.operatorId)).filter(
+      (event) => event.data.code === 'CONNECTION_NOT_FOUND' && event.data.connectionId === connectionId,
+    );
     expect(aliceCount).toEqual([]);
   });
 });
@@ -201,8 +222,12 @@ describe('tenant isolation', () => {
 describe('the door into Temporal (temporal/gatewayCalls.ts)', () => {
   const limits = { timeoutMs: 5_000, maxAttempts: 2 };
 
-  it('runs a call as an Update of the operator\'s lane and returns the provider outcome', async () => {
-    const outcome = await runGatewayCall(app.deps.temporal, { operatorId: alice.operatorId, connectionId, operation: 'kyc.status', params: { playerId: 'p-9' } }, limits);
+  it("runs a call as an Update of the operator's lane and returns the provider outcome", async () => {
+    const outcome = await runGatewayCall(
+      app.deps.temporal,
+      { operatorId: alice.operatorId, connectionId, operation: 'kyc.status', params: { playerId: 'p-9' } },
+      limits,
+    );
     expect(outcome).toMatchObject({ kind: 'completed', result: { ok: true, status: 200, attempts: 1, data: { playerId: 'p-9', status: 'approved' } } });
     const laneId = `gateway-lane-${alice.operatorId}-${app.deps.temporal.instanceId}-0`;
     const description = await app.deps.temporal.client.workflow.getHandle(laneId).describe();
@@ -218,7 +243,10 @@ describe('the door into Temporal (temporal/gatewayCalls.ts)', () => {
   });
 
   it('continues lanes as new without losing or repeating a call, calls arriving while a lane rolls over included', async () => {
-    const lanes = new GatewayLanes({ client: app.deps.temporal.client, taskQueue: app.deps.temporal.taskQueue, instanceId: `roll${Date.now()}` }, { callsPerRun: 10 });
+    const lanes = new GatewayLanes(
+      { client: app.deps.temporal.client, taskQueue: app.deps.temporal.taskQueue, instanceId: `roll${Date.now()}` },
+      { callsPerRun: 10 },
+    );
     const before = kyc.requests.length;
     let next = 0;
     const outcomes: unknown[] = [];
@@ -226,14 +254,27 @@ describe('the door into Temporal (temporal/gatewayCalls.ts)', () => {
       Array.from({ length: 4 }, async () => {
         while (next < 120) {
           const playerId = `roll-${next++}`;
-          outcomes.push(await runGatewayCall({ gatewayLanes: lanes }, { operatorId: alice.operatorId, connectionId, operation: 'kyc.status', params: { playerId } }, limits));
+          outcomes.push(
+            await runGatewayCall(
+              { gatewayLanes: lanes },
+              { operatorId: alice.operatorId, connectionId, operation: 'kyc.status', params: { playerId } },
+              limits,
+            ),
+          );
         }
       }),
     );
     expect(outcomes).toHaveLength(120);
     expect(outcomes.every((outcome) => (outcome as { result?: { ok: boolean } }).result?.ok === true)).toBe(true);
     expect(kyc.requests.length - before).toBe(120);
-    const histories = await Promise.all([0, 1, 2, 3].map((n) => app.deps.temporal.client.workflow.getHandle(`gateway-lane-${alice.operatorId}-${lanes.instanceId}-${n}`).describe().catch(() => null)));
+    const histories = await Promise.all(
+      [0, 1, 2, 3].map((n) =>
+        app.deps.temporal.client.workflow
+          .getHandle(`gateway-lane-${alice.operatorId}-${lanes.instanceId}-${n}`)
+          .describe()
+          .catch(() => null),
+      ),
+    );
     const rolled = histories.filter((lane) => lane !== null && lane.runId !== lane.raw.workflowExecutionInfo?.firstRunId);
     expect(rolled.length).toBeGreaterThan(0);
   });
@@ -242,7 +283,11 @@ describe('the door into Temporal (temporal/gatewayCalls.ts)', () => {
     const laneId = `gateway-lane-${alice.operatorId}-${app.deps.temporal.instanceId}-0`;
     await runGatewayCall(app.deps.temporal, { operatorId: alice.operatorId, connectionId, operation: 'kyc.status', params: { playerId: 'p-1' } }, limits);
     await app.deps.temporal.client.workflow.getHandle(laneId).terminate('test: the lane ended');
-    const outcome = await runGatewayCall(app.deps.temporal, { operatorId: alice.operatorId, connectionId, operation: 'kyc.status', params: { playerId: 'p-2' } }, limits);
+    const outcome = await runGatewayCall(
+      app.deps.temporal,
+      { operatorId: alice.operatorId, connectionId, operation: 'kyc.status', params: { playerId: 'p-2' } },
+      limits,
+    );
     expect(outcome).toMatchObject({ kind: 'completed', result: { ok: true, data: { playerId: 'p-2' } } });
     expect(await app.deps.temporal.client.workflow.getHandle(laneId).describe()).toMatchObject({ status: { name: 'RUNNING' } });
   });

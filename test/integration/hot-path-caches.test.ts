@@ -38,7 +38,10 @@ describe('cached API keys', () => {
 
     const revoke = await http(`${first.url}/api-keys?id=${revoked.id}`, { method: 'DELETE', token: owner.accessToken });
     expect(revoke.status).toBe(200);
-    expect(await readSettings(first, revoked.key)).toMatchObject({ status: 401, body: { success: false, error: { code: 'UNAUTHORIZED', message: 'API key has been revoked' } } });
+    expect(await readSettings(first, revoked.key)).toMatchObject({
+      status: 401,
+      body: { success: false, error: { code: 'UNAUTHORIZED', message: 'API key has been revoked' } },
+    });
     await eventually(async () => (await readSettings(second, revoked.key)).status === 401);
     expect((await readSettings(second, kept.key)).status).toBe(200);
   });
@@ -84,7 +87,9 @@ describe('cached operator settings', () => {
     const player = { entityType: 'player', externalId: 'p-1', data: {} };
     const create = (app: TestApp) => http(`${app.url}/operator-data-api/entities`, { token: key.key, body: player });
     expect(await create(second)).toMatchObject({ status: 400, body: { error: { code: 'TEMPLATE_NOT_CONFIGURED' } } });
-    expect((await http(`${first.url}/operator-data-api/settings`, { method: 'PUT', token: key.key, body: { templateId: IGAMING_TEMPLATE_ID } })).status).toBe(200);
+    expect((await http(`${first.url}/operator-data-api/settings`, { method: 'PUT', token: key.key, body: { templateId: IGAMING_TEMPLATE_ID } })).status).toBe(
+      200,
+    );
     expect((await create(first)).status).toBe(201);
     await eventually(async () => (await create(second)).status < 400);
   });

@@ -25,7 +25,16 @@ describe('structured logs', () => {
     for (const entry of requests) expect(entry).toMatchObject({ requestId: expect.any(String), method: expect.any(String), status: expect.any(Number) });
 
     const all = logLines.join('\n');
-    for (const secret of [key.key, owner.password, owner.accessToken, owner.refreshToken, login.body.access_token, login.body.refresh_token, owner.email, 'wrong-password']) {
+    for (const secret of [
+      key.key,
+      owner.password,
+      owner.accessToken,
+      owner.refreshToken,
+      login.body.access_token,
+      login.body.refresh_token,
+      owner.email,
+      'wrong-password',
+    ]) {
       expect(all).not.toContain(secret);
     }
   });

@@ -19,11 +19,15 @@ afterAll(async () => {
 /** A fresh operator whose tool calls the supplier, waits 30 s (a durable timer), then calls it again. */
 async function delayedTool(label: string): Promise<{ operator: McpOperator; name: string; workflowId: string }> {
   const operator = await mcpOperator(app.url);
-  const workflow = await createWorkflow(app.url, operator.accessToken, toolAutomation(`Delayed ${label}`, [
-    { id: 'first', type: 'action.http_request', params: { method: 'POST', url: `${provider.url}/${label}/first` } },
-    { id: 'wait', type: 'action.delay', params: { seconds: 30 } },
-    { id: 'after', type: 'action.http_request', params: { method: 'POST', url: `${provider.url}/${label}/after` } },
-  ]));
+  const workflow = await createWorkflow(
+    app.url,
+    operator.accessToken,
+    toolAutomation(`Delayed ${label}`, [
+      { id: 'first', type: 'action.http_request', params: { method: 'POST', url: `${provider.url}/${label}/first` } },
+      { id: 'wait', type: 'action.delay', params: { seconds: 30 } },
+      { id: 'after', type: 'action.http_request', params: { method: 'POST', url: `${provider.url}/${label}/after` } },
+    ]),
+  );
   return { operator, name: workflow.mcp_tool_name, workflowId: workflow.id };
 }
 
@@ -51,8 +55,18 @@ async function waitingRun(baseUrl: string, key: string, workflowId: string): Pro
 /** What a cancelled run of `delayedTool` looks like: the delay cut short, the second call never made. */
 async function expectCancelled(label: string, operator: McpOperator, runId: string) {
   const run = await settledRun(app.url, operator.key, runId);
-  expect(run).toMatchObject({ source: 'mcp', status: 'cancelled', output: null, error: { code: 'RUN_CANCELLED', message: 'The run was cancelled', nodeId: 'wait' } });
-  expect(run.nodes.map((node: { id: string; status: string }) => [node.id, node.status])).toEqual([['start', 'completed'], ['first', 'completed'], ['wait', 'cancelled'], ['after', 'skipped']]);
+  expect(run).toMatchObject({
+    source: 'mcp',
+    status: 'cancelled',
+    output: null,
+    error: { code: 'RUN_CANCELLED', message: 'The run was cancelled', nodeId: 'wait' },
+  });
+  expect(run.nodes.map((node: { id: string; status: string }) => [node.id, node.status])).toEqual([
+    ['start', 'completed'],
+    ['first', 'completed'],
+    ['wait', 'cancelled'],
+    ['after', 'skipped'],
+  ]);
   expect(run.durationMs).toBeLessThan(30_000);
   const description = await app.deps.temporal.client.workflow.getHandle(run.temporalWorkflowId).describe();
   expect(description.status.name).toBe('CANCELLED');
@@ -71,7 +85,11 @@ describe('notifications/cancelled: who may cancel', () => {
     await until(() => paths('scoped').length === 1, 'the first call');
     const run = await waitingRun(app.url, operator.key, workflowId);
     const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: request.id, reason: 'not yours' } };
-    for (const [key, headers] of [[bob.key, { 'mcp-session-id': 'shared' }], [operator.key, { 'mcp-session-id': 'other' }], [operator.key, {}]] as const) {
+    for (const [key, headers] of [
+      [bob.key, { 'mcp-session-id': 'shared' }],
+      [operator.key, { 'mcp-session-id': 'other' }],
+      [operator.key, {}],
+    ] as const) {
       const response = await mcpPost(app.url, key, cancel, { headers });
       expect([response.status, response.text]).toEqual([202, '']);
     }
@@ -93,7 +111,10 @@ describe('cancelling a running tools/call (MCP cancellation)', () => {
     try {
       const controller = new AbortController();
       const progress: Array<{ message?: string }> = [];
-      const call = client.callTool({ name, arguments: { playerId: 'p-1' } }, undefined, { signal: controller.signal, onprogress: (frame) => progress.push(frame) });
+      const call = client.callTool({ name, arguments: { playerId: 'p-1' } }, undefined, {
+        signal: controller.signal,
+        onprogress: (frame) => progress.push(frame),
+      });
       call.catch(() => undefined);
       await until(() => progress.some((frame) => frame.message === 'running wait'), 'the delay to start');
       const run = await waitingRun(app.url, operator.key, workflowId);
@@ -112,9 +133,14 @@ describe('cancelling a running tools/call (MCP cancellation)', () => {
     expect(stream.contentType).toBe('text/event-stream; charset=utf-8');
     await stream.waitFor(() => stream.messages.some((message) => message.params?.message === 'running wait'));
     const run = await waitingRun(app.url, operator.key, workflowId);
-    const cancel = await mcpPost(app.url, operator.key, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: request.id } }, {
-      headers: { 'mcp-session-id': 'cancel-stream' },
-    });
+    const cancel = await mcpPost(
+      app.url,
+      operator.key,
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: request.id } },
+      {
+        headers: { 'mcp-session-id': 'cancel-stream' },
+      },
+    );
     expect([cancel.status, cancel.text]).toEqual([202, '']);
     await stream.ended;
     expect(stream.messages.filter((message) => 'id' in message)).toEqual([]);
@@ -127,16 +153,25 @@ describe('cancelling a running tools/call (MCP cancellation)', () => {
     const answer = mcpPost(app.url, operator.key, request, { headers: { 'mcp-session-id': 'cancel-json' } });
     await until(() => paths('elsewhere').length === 1, 'the first call');
     const run = await waitingRun(app.url, operator.key, workflowId);
-    const cancel = await mcpPost(peer.url, operator.key, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: request.id } }, {
-      headers: { 'mcp-session-id': 'cancel-json' },
-    });
+    const cancel = await mcpPost(
+      peer.url,
+      operator.key,
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: request.id } },
+      {
+        headers: { 'mcp-session-id': 'cancel-json' },
+      },
+    );
     expect(cancel.status).toBe(202);
     const response = await answer;
     expect([response.status, response.headers.get('content-type')]).toEqual([200, 'application/json; charset=utf-8']);
     expect(response.body).toEqual({
       jsonrpc: '2.0',
       id: request.id,
-      result: { content: [{ type: 'text', text: `RUN_CANCELLED: Run ${run.id} was cancelled before it finished` }], isError: true, _meta: { execution_id: run.id, duration_ms: expect.any(Number) } },
+      result: {
+        content: [{ type: 'text', text: `RUN_CANCELLED: Run ${run.id} was cancelled before it finished` }],
+        isError: true,
+        _meta: { execution_id: run.id, duration_ms: expect.any(Number) },
+      },
     });
     await expectCancelled('elsewhere', operator, run.id);
   });

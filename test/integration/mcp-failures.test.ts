@@ -39,7 +39,11 @@ describe('database errors on the MCP server', () => {
   });
 
   it('PATCH /api-keys/:id/mcp with an allowlist: 500 Failed to update key', async () => {
-    const response = await http(`${app.url}/api-keys/${operator.keyId}/mcp`, { method: 'PATCH', token: operator.accessToken, body: { mcp_workflow_allowlist: [workflowId] } });
+    const response = await http(`${app.url}/api-keys/${operator.keyId}/mcp`, {
+      method: 'PATCH',
+      token: operator.accessToken,
+      body: { mcp_workflow_allowlist: [workflowId] },
+    });
     expect([response.status, response.body]).toEqual([500, { success: false, error: 'Failed to update key' }]);
   });
 

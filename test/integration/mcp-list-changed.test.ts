@@ -16,12 +16,15 @@ afterAll(async () => {
 
 const LIST_CHANGED = { jsonrpc: '2.0', method: 'notifications/tools/list_changed' };
 const serviceError = (code: string) => ({ jsonrpc: '2.0', id: null, error: { code: -32001, message: `code: ${code}` } });
-const tool = (name: string, options: { mcp_exposed?: boolean } = {}) => toolAutomation(name, [{ id: 'wait', type: 'action.delay', params: { seconds: 1 } }], options);
+const tool = (name: string, options: { mcp_exposed?: boolean } = {}) =>
+  toolAutomation(name, [{ id: 'wait', type: 'action.delay', params: { seconds: 1 } }], options);
 const SSE = { accept: 'text/event-stream' };
 
-const openEndpointStream = (url: string, key: string | undefined, headers: Record<string, string> = SSE, path = '/mcp-server') => openEventStreamAt(`${url}${path}`, key, headers);
+const openEndpointStream = (url: string, key: string | undefined, headers: Record<string, string> = SSE, path = '/mcp-server') =>
+  openEventStreamAt(`${url}${path}`, key, headers);
 const framesOf = (stream: EventStream) => stream.events.map((event) => JSON.parse(event.data));
-const put = (operator: McpOperator, id: string, body: Record<string, unknown>) => http(`${app.url}/workflows-api/workflows/${id}`, { method: 'PUT', token: operator.key, body });
+const put = (operator: McpOperator, id: string, body: Record<string, unknown>) =>
+  http(`${app.url}/workflows-api/workflows/${id}`, { method: 'PUT', token: operator.key, body });
 
 async function until(predicate: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -46,10 +49,16 @@ describe('GET /mcp-server (the endpoint’s own stream) protection', () => {
     const plain = await signupOperator(app.url);
     const { key } = await createApiKey(app.url, plain);
     expect(await openEndpointStream(app.url, key)).toMatchObject({ status: 403, body: serviceError('MCP_NOT_ENABLED') });
-    expect(await openEndpointStream(app.url, operator.key, SSE, `/mcp-server/${plain.operatorId}`)).toMatchObject({ status: 403, body: serviceError('AUTH_OPERATOR_MISMATCH') });
+    expect(await openEndpointStream(app.url, operator.key, SSE, `/mcp-server/${plain.operatorId}`)).toMatchObject({
+      status: 403,
+      body: serviceError('AUTH_OPERATOR_MISMATCH'),
+    });
     const version = await openEndpointStream(app.url, operator.key, { ...SSE, 'mcp-protocol-version': '1999-01-01' });
     expect([version.status, version.body.error.code]).toEqual([400, -32600]);
-    expect(await openEndpointStream(app.url, operator.key, { accept: 'application/json' })).toMatchObject({ status: 406, body: serviceError('NOT_ACCEPTABLE') });
+    expect(await openEndpointStream(app.url, operator.key, { accept: 'application/json' })).toMatchObject({
+      status: 406,
+      body: serviceError('NOT_ACCEPTABLE'),
+    });
   });
 
   it('shares the operator’s stream slots with the spec’s channel: beyond MCP_MAX_STREAMS_PER_OPERATOR either is 429', async () => {

@@ -129,9 +129,14 @@ describe('the dedicated stream connection', () => {
       }
       expect(after).toHaveLength(1);
       expect(after[0]).not.toBe(before);
-      const response = await mcpPost(second.url, operator.key, rpc('tools/call', { name, arguments: { playerId: 'p-1' }, _meta: { progressToken: 'after-reconnect' } }), {
-        headers: { 'mcp-session-id': 'reconnect' },
-      });
+      const response = await mcpPost(
+        second.url,
+        operator.key,
+        rpc('tools/call', { name, arguments: { playerId: 'p-1' }, _meta: { progressToken: 'after-reconnect' } }),
+        {
+          headers: { 'mcp-session-id': 'reconnect' },
+        },
+      );
       expect(response.body.result.isError).toBe(false);
       await stream.waitFor(() => progressOf(stream).some((frame) => frame.params.progress === frame.params.total));
       expectProgression(progressOf(stream), 'after-reconnect');

@@ -93,7 +93,12 @@ describe('authentication (spec 5 rule 4, 7.6)', () => {
 
 describe('JSON-RPC errors (spec 7.6; HTTP statuses per DESIGN.md)', () => {
   it('-32700 parse error with HTTP 400 for a body that is not JSON, or no body', async () => {
-    const broken = await http(`${app.url}/mcp-server`, { method: 'POST', token: alice.key, rawBody: '{"jsonrpc":"2.0",', headers: { 'content-type': 'application/json' } });
+    const broken = await http(`${app.url}/mcp-server`, {
+      method: 'POST',
+      token: alice.key,
+      rawBody: '{"jsonrpc":"2.0",',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(broken.status).toBe(400);
     expect(broken.body).toEqual(protocolError(null, -32700, 'Request body is not valid JSON'));
     const empty = await http(`${app.url}/mcp-server`, { method: 'POST', token: alice.key, headers: { 'content-type': 'application/json' } });
@@ -124,14 +129,18 @@ describe('JSON-RPC errors (spec 7.6; HTTP statuses per DESIGN.md)', () => {
 
   it('-32602 invalid params with HTTP 200', async () => {
     const noVersion = rpc('initialize', { capabilities: {} });
-    expect((await mcpPost(app.url, alice.key, noVersion)).body).toEqual(protocolError(noVersion.id, -32602, 'Invalid params: protocolVersion must be a string'));
+    expect((await mcpPost(app.url, alice.key, noVersion)).body).toEqual(
+      protocolError(noVersion.id, -32602, 'Invalid params: protocolVersion must be a string'),
+    );
     const arrayParams = rpc('tools/list', ['x']);
     const response = await mcpPost(app.url, alice.key, arrayParams);
     expect([response.status, response.body]).toEqual([200, protocolError(arrayParams.id, -32602, 'Invalid params: params must be an object')]);
     const noName = rpc('tools/call', { arguments: {} });
     expect((await mcpPost(app.url, alice.key, noName)).body).toEqual(protocolError(noName.id, -32602, 'Invalid params: name must be a non-empty string'));
     const badToken = rpc('tools/call', { name: 'x', _meta: { progressToken: { a: 1 } } });
-    expect((await mcpPost(app.url, alice.key, badToken)).body).toEqual(protocolError(badToken.id, -32602, 'Invalid params: _meta.progressToken must be a string or a number'));
+    expect((await mcpPost(app.url, alice.key, badToken)).body).toEqual(
+      protocolError(badToken.id, -32602, 'Invalid params: _meta.progressToken must be a string or a number'),
+    );
   });
 
   it('a non-JSON content type is refused (415) in the JSON-RPC shape', async () => {
@@ -152,25 +161,37 @@ describe('transport', () => {
     for (const path of ['/mcp-server', '/functions/v1/mcp-server', `/mcp-server/${alice.operatorId}`, '/mcp-server/events']) {
       const response = await fetch(`${app.url}${path}`, {
         method: 'OPTIONS',
-        headers: { origin: 'https://agent.example', 'access-control-request-method': path.endsWith('events') ? 'GET' : 'POST', 'access-control-request-headers': 'authorization,content-type,mcp-session-id,mcp-protocol-version' },
+        headers: {
+          origin: 'https://agent.example',
+          'access-control-request-method': path.endsWith('events') ? 'GET' : 'POST',
+          'access-control-request-headers': 'authorization,content-type,mcp-session-id,mcp-protocol-version',
+        },
       });
       expect(response.status).toBe(204);
       expect(response.headers.get('access-control-allow-origin')).toBe('https://agent.example');
       const allowed = (response.headers.get('access-control-allow-headers') ?? '').toLowerCase();
       for (const header of ['authorization', 'content-type', 'mcp-session-id', 'mcp-protocol-version']) expect(allowed).toContain(header);
     }
-    const initialize = await mcpPost(app.url, alice.key, rpc('initialize', { protocolVersion: '2025-06-18' }), { headers: { origin: 'https://agent.example' } });
+    const initialize = await mcpPost(app.url, alice.key, rpc('initialize', { protocolVersion: '2025-06-18' }), {
+      headers: { origin: 'https://agent.example' },
+    });
     expect(initialize.headers.get('access-control-allow-origin')).toBe('https://agent.example');
     expect((initialize.headers.get('access-control-expose-headers') ?? '').toLowerCase()).toContain('mcp-session-id');
   });
 
   it('MCP-Protocol-Version: a supported revision passes, anything else is 400 invalid request', async () => {
     const ok = rpc('ping');
-    expect((await mcpPost(app.url, alice.key, ok, { headers: { 'mcp-protocol-version': '2025-06-18' } })).body).toEqual({ jsonrpc: '2.0', id: ok.id, result: {} });
+    expect((await mcpPost(app.url, alice.key, ok, { headers: { 'mcp-protocol-version': '2025-06-18' } })).body).toEqual({
+      jsonrpc: '2.0',
+      id: ok.id,
+      result: {},
+    });
     const bad = rpc('ping');
     const response = await mcpPost(app.url, alice.key, bad, { headers: { 'mcp-protocol-version': '1999-01-01' } });
     expect(response.status).toBe(400);
-    expect(response.body).toEqual(protocolError(bad.id, -32600, 'Unsupported MCP-Protocol-Version: 1999-01-01 (supported: 2025-06-18, 2025-03-26, 2024-11-05, 2025-11-25)'));
+    expect(response.body).toEqual(
+      protocolError(bad.id, -32600, 'Unsupported MCP-Protocol-Version: 1999-01-01 (supported: 2025-06-18, 2025-03-26, 2024-11-05, 2025-11-25)'),
+    );
   });
 
   it('a malformed Mcp-Session-Id is 400 invalid request', async () => {

@@ -76,7 +76,9 @@ describe('the official MCP SDK client (StreamableHTTPClientTransport)', () => {
   it('fails to connect with a key that is not MCP-enabled, reporting the HTTP status', async () => {
     const other = await mcpOperator(app.url);
     await fetch(`${app.url}/api-keys/${other.keyId}/mcp`, {
-      method: 'PATCH', headers: { authorization: `Bearer ${other.accessToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ mcp_enabled: false }),
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${other.accessToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ mcp_enabled: false }),
     });
     const { client, transport } = sdkClient(other.key);
     await expect(client.connect(transport)).rejects.toThrow(/403|MCP_NOT_ENABLED/);

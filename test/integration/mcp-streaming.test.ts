@@ -24,7 +24,11 @@ afterAll(async () => {
   await Promise.all([app.close(), provider.close()]);
 });
 
-const callParams = (token?: string) => ({ name: toolName, arguments: { playerId: 'p-1' }, ...(token === undefined ? {} : { _meta: { progressToken: token } }) });
+const callParams = (token?: string) => ({
+  name: toolName,
+  arguments: { playerId: 'p-1' },
+  ...(token === undefined ? {} : { _meta: { progressToken: token } }),
+});
 
 function expectOrderedProgress(progress: Array<{ progress: number; total?: number }>) {
   const values = progress.map((frame) => frame.progress);
@@ -38,21 +42,31 @@ describe('tools/call answered as a stream: protection and errors stay JSON', () 
     const request = rpc('tools/call', callParams('t'));
     const missing = await http(`${app.url}/mcp-server`, { body: request, headers: { accept: 'application/json, text/event-stream' } });
     expect([missing.status, missing.headers.get('content-type'), missing.body]).toEqual([
-      401, 'application/json; charset=utf-8', { jsonrpc: '2.0', id: request.id, error: { code: -32001, message: 'code: AUTH_MISSING' } },
+      401,
+      'application/json; charset=utf-8',
+      { jsonrpc: '2.0', id: request.id, error: { code: -32001, message: 'code: AUTH_MISSING' } },
     ]);
   });
 
   it('-32602 for an unknown tool or bad arguments is a JSON answer, not a stream, and nothing runs', async () => {
     const unknown = rpc('tools/call', { name: 'nope', arguments: {}, _meta: { progressToken: 't' } });
     const first = await postAcceptingStream(app.url, alice.key, unknown);
-    expect([first.status, first.contentType, first.body]).toEqual([200, 'application/json; charset=utf-8', { jsonrpc: '2.0', id: unknown.id, error: { code: -32602, message: 'Unknown tool: nope' } }]);
+    expect([first.status, first.contentType, first.body]).toEqual([
+      200,
+      'application/json; charset=utf-8',
+      { jsonrpc: '2.0', id: unknown.id, error: { code: -32602, message: 'Unknown tool: nope' } },
+    ]);
     const typed = rpc('tools/call', { name: toolName, arguments: { playerId: 7 }, _meta: { progressToken: 't' } });
     const second = await postAcceptingStream(app.url, alice.key, typed);
     expect(second.body).toEqual({
-      jsonrpc: '2.0', id: typed.id, error: { code: -32602, message: 'Invalid arguments: playerId must be of type string', data: { problems: ['playerId must be of type string'] } },
+      jsonrpc: '2.0',
+      id: typed.id,
+      error: { code: -32602, message: 'Invalid arguments: playerId must be of type string', data: { problems: ['playerId must be of type string'] } },
     });
     const runs = await http(`${app.url}/workflows-api/workflows/${workflowId}/runs`, { token: alice.key });
-    const whole = await Promise.all(runs.body.data.map(async (run: { id: string }) => (await http(`${app.url}/workflows-api/runs/${run.id}`, { token: alice.key })).body.data));
+    const whole = await Promise.all(
+      runs.body.data.map(async (run: { id: string }) => (await http(`${app.url}/workflows-api/runs/${run.id}`, { token: alice.key })).body.data),
+    );
     expect(whole.filter((run: { input: unknown }) => JSON.stringify(run.input) === '{"playerId":7}')).toEqual([]);
   });
 });
@@ -82,14 +96,22 @@ describe('tools/call with a progressToken from a client accepting text/event-str
     expect([stream.status, stream.contentType]).toEqual([200, 'text/event-stream; charset=utf-8']);
     await stream.ended;
     const last = stream.messages.at(-1);
-    expect(last).toEqual({ jsonrpc: '2.0', id: request.id, result: expect.objectContaining({ isError: false, _meta: { execution_id: expect.stringMatching(/^run_/), duration_ms: expect.any(Number) } }) });
+    expect(last).toEqual({
+      jsonrpc: '2.0',
+      id: request.id,
+      result: expect.objectContaining({ isError: false, _meta: { execution_id: expect.stringMatching(/^run_/), duration_ms: expect.any(Number) } }),
+    });
     const progress = stream.messages.slice(0, -1);
     for (const frame of progress) expect(frame).toMatchObject({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'tok-raw' } });
     expectOrderedProgress(progress.map((frame) => frame.params));
   });
 
   it('answers plain JSON when the client accepts only JSON (or sends no token)', async () => {
-    for (const [headers, token] of [[{ accept: 'application/json' }, 'tok-json'], [{}, 'tok-any'], [{ accept: 'application/json, text/event-stream' }, undefined]] as const) {
+    for (const [headers, token] of [
+      [{ accept: 'application/json' }, 'tok-json'],
+      [{}, 'tok-any'],
+      [{ accept: 'application/json, text/event-stream' }, undefined],
+    ] as const) {
       const request = rpc('tools/call', callParams(token));
       const response = await mcpPost(app.url, alice.key, request, { headers });
       expect([response.status, response.headers.get('content-type')]).toEqual([200, 'application/json; charset=utf-8']);

@@ -10,13 +10,21 @@ let alice: McpOperator;
 let bob: McpOperator;
 const wf: Record<string, { id: string; mcp_tool_name: string }> = {};
 
-const kycCall = (url: string) => ({ id: 'kyc', type: 'action.http_request', params: { method: 'POST', url: `${url}/kyc`, body: { playerId: '{{ trigger.playerId }}' } } });
+const kycCall = (url: string) => ({
+  id: 'kyc',
+  type: 'action.http_request',
+  params: { method: 'POST', url: `${url}/kyc`, body: { playerId: '{{ trigger.playerId }}' } },
+});
 
 beforeAll(async () => {
   app = await startTestApp();
   provider = await startProvider(() => ({ status: 200, body: { status: 'approved' } }));
   [alice, bob] = await Promise.all([mcpOperator(app.url), mcpOperator(app.url)]);
-  wf.kyc = await createWorkflow(app.url, alice.accessToken, toolAutomation('KYC check', [kycCall(provider.url)], { description: 'Checks a player’s KYC status' }));
+  wf.kyc = await createWorkflow(
+    app.url,
+    alice.accessToken,
+    toolAutomation('KYC check', [kycCall(provider.url)], { description: 'Checks a player’s KYC status' }),
+  );
   wf.bonus = await createWorkflow(app.url, alice.accessToken, toolAutomation('Bonus grant', [kycCall(provider.url)]));
   wf.hidden = await createWorkflow(app.url, alice.accessToken, toolAutomation('Internal only', [kycCall(provider.url)], { mcp_exposed: false }));
   wf.inactive = await createWorkflow(app.url, alice.accessToken, toolAutomation('Paused tool', [kycCall(provider.url)], { active: false }));
@@ -40,7 +48,8 @@ const listTools = async (key: string) => {
   expect([response.status, response.body.id]).toEqual([200, request.id]);
   return (response.body.result.tools as Array<{ name: string }>).sort((a, b) => a.name.localeCompare(b.name));
 };
-const callTool = (key: string, params: Record<string, unknown>, headers?: Record<string, string>) => mcpPost(app.url, key, rpc('tools/call', params), { headers });
+const callTool = (key: string, params: Record<string, unknown>, headers?: Record<string, string>) =>
+  mcpPost(app.url, key, rpc('tools/call', params), { headers });
 const invalidParams = (response: { body: any }, message: string) => expect(response.body.error).toEqual(expect.objectContaining({ code: -32602, message }));
 
 describe('tools/list (spec 2.12, 4.6)', () => {
@@ -52,8 +61,22 @@ describe('tools/list (spec 2.12, 4.6)', () => {
     };
     const postHints = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
     expect(await listTools(alice.key)).toEqual([
-      { name: wf.bonus!.mcp_tool_name, title: 'Bonus grant', description: 'Bonus grant (test tool)', inputSchema: playerSchema, outputSchema: httpOutput, annotations: postHints },
-      { name: wf.kyc!.mcp_tool_name, title: 'KYC check', description: 'Checks a player’s KYC status', inputSchema: playerSchema, outputSchema: httpOutput, annotations: postHints },
+      {
+        name: wf.bonus!.mcp_tool_name,
+        title: 'Bonus grant',
+        description: 'Bonus grant (test tool)',
+        inputSchema: playerSchema,
+        outputSchema: httpOutput,
+        annotations: postHints,
+      },
+      {
+        name: wf.kyc!.mcp_tool_name,
+        title: 'KYC check',
+        description: 'Checks a player’s KYC status',
+        inputSchema: playerSchema,
+        outputSchema: httpOutput,
+        annotations: postHints,
+      },
     ]);
     expect(wf.kyc!.mcp_tool_name).toMatch(/^kyc.check$/);
   });
@@ -76,7 +99,9 @@ describe('tools/list (spec 2.12, 4.6)', () => {
 describe('PATCH /api-keys/:id/mcp allowlist', () => {
   it('refuses workflow ids that are not the operator’s (400, key management text error) and stores nothing', async () => {
     const response = await http(`${app.url}/api-keys/${alice.keyId}/mcp`, {
-      method: 'PATCH', token: alice.accessToken, body: { mcp_workflow_allowlist: [wf.kyc!.id, wf.bob!.id, 'wf_nope'] },
+      method: 'PATCH',
+      token: alice.accessToken,
+      body: { mcp_workflow_allowlist: [wf.kyc!.id, wf.bob!.id, 'wf_nope'] },
     });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ success: false, error: `Unknown workflow ids in mcp_workflow_allowlist: ${wf.bob!.id}, wf_nope` });
@@ -100,7 +125,13 @@ describe('tools/call (spec 4.6, 7.6)', () => {
     expect(provider.requests.map((received) => [received.method, received.path, received.json])).toEqual([['POST', '/kyc', { playerId: 'p-42' }]]);
     const run = await http(`${app.url}/workflows-api/runs/${result._meta.execution_id}`, { token: alice.accessToken });
     expect(run.status).toBe(200);
-    expect(run.body.data).toMatchObject({ id: result._meta.execution_id, workflowId: wf.kyc!.id, source: 'mcp', status: 'completed', input: { playerId: 'p-42' } });
+    expect(run.body.data).toMatchObject({
+      id: result._meta.execution_id,
+      workflowId: wf.kyc!.id,
+      source: 'mcp',
+      status: 'completed',
+      input: { playerId: 'p-42' },
+    });
   });
 
   it('answers on the legacy path and under /functions/v1 too', async () => {
@@ -132,7 +163,11 @@ describe('tools/call (spec 4.6, 7.6)', () => {
     invalidParams(await callTool(alice.key, { name: kycTool(), arguments: null }), 'Invalid arguments: arguments must be an object');
     const typed = await callTool(alice.key, { name: kycTool(), arguments: { playerId: 42 } });
     expect(typed.status).toBe(200);
-    expect(typed.body.error).toEqual({ code: -32602, message: 'Invalid arguments: playerId must be of type string', data: { problems: ['playerId must be of type string'] } });
+    expect(typed.body.error).toEqual({
+      code: -32602,
+      message: 'Invalid arguments: playerId must be of type string',
+      data: { problems: ['playerId must be of type string'] },
+    });
     expect(provider.requests).toEqual([]);
   });
 

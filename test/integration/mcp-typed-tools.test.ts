@@ -19,7 +19,11 @@ const trigger = {
   type: 'trigger.manual',
   params: { inputSchema: { type: 'object', properties: { playerId: { type: 'string' }, vip: { type: 'boolean' } }, required: ['playerId'] } },
 };
-const upsert = { id: 'upsert', type: 'action.upsert_entity', params: { entityType: 'player', externalId: '{{ trigger.playerId }}', data: { country: 'MT', status: 'active' } } };
+const upsert = {
+  id: 'upsert',
+  type: 'action.upsert_entity',
+  params: { entityType: 'player', externalId: '{{ trigger.playerId }}', data: { country: 'MT', status: 'active' } },
+};
 const store = { id: 'store', type: 'action.set_state', params: { externalId: '{{ trigger.playerId }}', key: 'risk_score', value: 80 } };
 const linear = (ids: string[]) => ids.slice(1).map((id, index) => ({ from: ids[index]!, to: id }));
 
@@ -27,10 +31,16 @@ beforeAll(async () => {
   app = await startTestApp();
   provider = await startProvider((request) => ({ status: 200, body: { player: request.query.get('id'), limits: [100, 200] } }));
   alice = await mcpOperator(app.url);
-  expect((await http(`${app.url}/operator-data-api/settings`, { method: 'PUT', token: alice.key, body: { templateId: IGAMING_TEMPLATE_ID } })).status).toBe(200);
+  expect((await http(`${app.url}/operator-data-api/settings`, { method: 'PUT', token: alice.key, body: { templateId: IGAMING_TEMPLATE_ID } })).status).toBe(
+    200,
+  );
   const workflows = {
     store: { name: 'Store risk', nodes: [trigger, upsert, store], edges: linear(['start', 'upsert', 'store']) },
-    lookup: { name: 'Look up limits', nodes: [trigger, { id: 'get', type: 'action.http_request', params: { method: 'GET', url: `${provider.url}/limits?id={{ trigger.playerId }}` } }], edges: linear(['start', 'get']) },
+    lookup: {
+      name: 'Look up limits',
+      nodes: [trigger, { id: 'get', type: 'action.http_request', params: { method: 'GET', url: `${provider.url}/limits?id={{ trigger.playerId }}` } }],
+      edges: linear(['start', 'get']),
+    },
     branch: {
       name: 'Flag VIPs',
       nodes: [trigger, upsert, { id: 'vip', type: 'condition', params: { expression: 'trigger.vip = true' } }, store],
@@ -39,11 +49,16 @@ beforeAll(async () => {
     maybe: {
       name: 'Maybe store',
       nodes: [trigger, { id: 'vip', type: 'condition', params: { expression: 'trigger.vip = true' } }, upsert],
-      edges: [{ from: 'start', to: 'vip' }, { from: 'vip', to: 'upsert', when: true }],
+      edges: [
+        { from: 'start', to: 'vip' },
+        { from: 'vip', to: 'upsert', when: true },
+      ],
     },
   };
   for (const [key, body] of Object.entries(workflows)) {
-    names[key] = (await createWorkflow(app.url, alice.accessToken, { ...body, description: `${body.name} (test tool)`, active: true, mcp_exposed: true })).mcp_tool_name;
+    names[key] = (
+      await createWorkflow(app.url, alice.accessToken, { ...body, description: `${body.name} (test tool)`, active: true, mcp_exposed: true })
+    ).mcp_tool_name;
   }
   const sdk = sdkClient(app.url, alice.key);
   await sdk.client.connect(sdk.transport);
@@ -84,7 +99,9 @@ async function callAndCheck(key: string, args: Record<string, unknown>) {
 describe('typed tool results (MCP 2025-06-18 outputSchema and structuredContent)', () => {
   it('a tool whose last action always runs declares its output, and its structuredContent validates', async () => {
     expect((await toolNamed('store')).outputSchema).toEqual({
-      type: 'object', properties: { externalId: { type: 'string' }, key: { type: 'string' }, value: {} }, required: ['externalId', 'key'],
+      type: 'object',
+      properties: { externalId: { type: 'string' }, key: { type: 'string' }, value: {} },
+      required: ['externalId', 'key'],
     });
     expect(await callAndCheck('store', { playerId: 'p-typed' })).toEqual({ externalId: 'p-typed', key: 'risk_score', value: 80 });
     expect(await callAndCheck('lookup', { playerId: 'p-typed' })).toMatchObject({ status: 200, body: { player: 'p-typed', limits: [100, 200] } });

@@ -52,7 +52,9 @@ const metricsUrl = () => app.metricsUrl ?? 'http://metrics-listener-missing';
 const apiMetrics = () => scrape(metricsUrl());
 const workerMetricsUrl = () => `http://127.0.0.1:${workerPort}/metrics`;
 /** This machine's first non-loopback IPv4 address: a listener bound to loopback must not answer there. */
-const outside = Object.values(os.networkInterfaces()).flat().find((entry) => entry?.family === 'IPv4' && !entry.internal)?.address;
+const outside = Object.values(os.networkInterfaces())
+  .flat()
+  .find((entry) => entry?.family === 'IPv4' && !entry.internal)?.address;
 
 describe('where /metrics is served', () => {
   it('is not on the public port: 404 NOT_FOUND there, with or without METRICS_PORT', async () => {
@@ -96,9 +98,16 @@ describe('the API series after real traffic', () => {
     expect(count({ method: 'GET', route: '/operator-data-api/entities/:externalId', status: '200' })).toBeGreaterThanOrEqual(1);
     expect(count({ method: 'GET', route: '/operator-data-api/entities/:externalId', status: '404' })).toBeGreaterThanOrEqual(1);
     expect(count({ method: 'GET', route: '(none)', status: '404' })).toBeGreaterThanOrEqual(1);
-    const bucket = samplesOf(samples, 'platform_http_request_duration_seconds_bucket', { method: 'POST', route: '/operator-data-api/entities', status: '201', le: '+Inf' });
+    const bucket = samplesOf(samples, 'platform_http_request_duration_seconds_bucket', {
+      method: 'POST',
+      route: '/operator-data-api/entities',
+      status: '201',
+      le: '+Inf',
+    });
     expect(bucket).toHaveLength(1);
-    expect(sumOf(samples, 'platform_http_request_duration_seconds_sum', { method: 'POST', route: '/operator-data-api/entities', status: '201' })).toBeGreaterThan(0);
+    expect(
+      sumOf(samples, 'platform_http_request_duration_seconds_sum', { method: 'POST', route: '/operator-data-api/entities', status: '201' }),
+    ).toBeGreaterThan(0);
   });
 
   it('counts rate-limit refusals by class', async () => {
@@ -166,7 +175,9 @@ describe('gateway calls, batch jobs and automation runs (worker and API series)'
     const ok = await connectSupplier(app.url, client.key, { openapi: kycDocument(supplier.url, { kind: 'none' }), credentials: {} });
     expect((await callGateway(app.url, client.key, { connectionId: ok.connectionId, operation: 'kyc.status', params: { player_ref: 'p' } })).status).toBe(200);
     const down = await connectSupplier(app.url, client.key, { openapi: kycDocument(failing.url, { kind: 'none' }), credentials: {} });
-    expect((await callGateway(app.url, client.key, { connectionId: down.connectionId, operation: 'kyc.status', params: { player_ref: 'p' } })).status).toBe(502);
+    expect((await callGateway(app.url, client.key, { connectionId: down.connectionId, operation: 'kyc.status', params: { player_ref: 'p' } })).status).toBe(
+      502,
+    );
 
     const okProvider = new URL(supplier.url).origin;
     const downProvider = new URL(failing.url).origin;

@@ -25,7 +25,9 @@ const operations = Object.entries(document.paths).flatMap(([path, item]) =>
 /** Every JSON media type that carries a schema, labelled `METHOD /path <where>`. */
 function jsonMediaTypes(): Array<{ label: string; media: MediaType }> {
   return operations.flatMap(({ label, operation }) => [
-    ...(operation.requestBody?.content?.['application/json'] ? [{ label: `${label} requestBody`, media: operation.requestBody.content['application/json'] }] : []),
+    ...(operation.requestBody?.content?.['application/json']
+      ? [{ label: `${label} requestBody`, media: operation.requestBody.content['application/json'] }]
+      : []),
     ...Object.entries(operation.responses ?? {}).flatMap(([status, response]) =>
       response.content?.['application/json'] ? [{ label: `${label} ${status}`, media: response.content['application/json'] }] : [],
     ),
@@ -60,13 +62,20 @@ describe('OpenAPI examples', () => {
   it('gives every 2xx JSON response an example, and every operation but the non-JSON ones a 2xx JSON example', () => {
     const missing = operations.flatMap(({ label, operation }) =>
       Object.entries(operation.responses ?? {})
-        .filter(([status, response]) => status.startsWith('2') && response.content?.['application/json'] && response.content['application/json'].example === undefined)
+        .filter(
+          ([status, response]) =>
+            status.startsWith('2') && response.content?.['application/json'] && response.content['application/json'].example === undefined,
+        )
         .map(([status]) => `${label} ${status}`),
     );
     expect(missing).toEqual([]);
     const withoutExample = operations
-      .filter(({ operation }) =>
-        !Object.entries(operation.responses ?? {}).some(([status, response]) => status.startsWith('2') && response.content?.['application/json']?.example !== undefined))
+      .filter(
+        ({ operation }) =>
+          !Object.entries(operation.responses ?? {}).some(
+            ([status, response]) => status.startsWith('2') && response.content?.['application/json']?.example !== undefined,
+          ),
+      )
       .map(({ label }) => label);
     expect(withoutExample.sort()).toEqual([...NO_JSON_SUCCESS].sort());
   });
@@ -87,7 +96,17 @@ describe('OpenAPI examples', () => {
     const validate = validatorFor(body?.schema);
     expect(validate({ eventType: 'transaction', data: 'not an object' })).toBe(false);
     expect(validatorFor({ $ref: '#/components/schemas/CodedError' })({ success: true })).toBe(false);
-    const key = { id: 'not-a-uuid', operatorId: '3f6c2a8e-5b1d-4c7a-9e2f-8d4b6a1c0e53', keyHash: 'ab', label: '', createdAt: '', lastUsedAt: null, revoked: false, mcp_enabled: false, mcp_workflow_allowlist: null };
+    const key = {
+      id: 'not-a-uuid',
+      operatorId: '3f6c2a8e-5b1d-4c7a-9e2f-8d4b6a1c0e53',
+      keyHash: 'ab',
+      label: '',
+      createdAt: '',
+      lastUsedAt: null,
+      revoked: false,
+      mcp_enabled: false,
+      mcp_workflow_allowlist: null,
+    };
     expect(validatorFor({ $ref: '#/components/schemas/ApiKeyRecord' })(key)).toBe(false);
   });
 });

@@ -14,7 +14,9 @@ function servedRoutes(): string[] {
   const routes = new Set<string>();
   for (const router of createRouters(app.deps)) {
     for (const layer of router.stack) {
-      const path = String(layer.path).replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/(.)\/$/, '$1');
+      const path = String(layer.path)
+        .replace(/:([A-Za-z0-9_]+)/g, '{$1}')
+        .replace(/(.)\/$/, '$1');
       for (const method of layer.methods) if (method !== 'HEAD') routes.add(`${method} ${path}`);
     }
   }
@@ -49,11 +51,13 @@ describe('GET /openapi.json', () => {
   it('names the /functions/v1 server, the three security schemes and the area error shapes', () => {
     const document = buildOpenApiDocument() as any;
     expect(document.servers[0].url).toBe('/functions/v1');
-    expect(document.components.securitySchemes).toEqual(expect.objectContaining({
-      apiKey: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
-      session: expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }),
-      webhookSignature: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Service-Signature' }),
-    }));
+    expect(document.components.securitySchemes).toEqual(
+      expect.objectContaining({
+        apiKey: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+        session: expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }),
+        webhookSignature: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Service-Signature' }),
+      }),
+    );
     const errorRef = (path: string, method: string, status: string) => document.paths[path][method].responses[status].content['application/json'].schema.$ref;
     expect(errorRef('/api-keys', 'delete', '404')).toBe('#/components/schemas/TextError');
     expect(errorRef('/platform-api/operators/me/members/{id}', 'patch', '404')).toBe('#/components/schemas/TeamError');

@@ -25,11 +25,21 @@ describe('outbox rows nobody listens to', () => {
     expect(row).toMatchObject({ event: 'entity_event.session', payload: null });
     expect(row.dispatched_at).toEqual(row.occurred_at);
 
-    const batch = await acme.call('/batch/events', { method: 'POST', body: [{ externalId: 'p-1', eventType: 'session', data: {} }, { externalId: 'p-1', eventType: 'bonus', data: {} }] });
+    const batch = await acme.call('/batch/events', {
+      method: 'POST',
+      body: [
+        { externalId: 'p-1', eventType: 'session', data: {} },
+        { externalId: 'p-1', eventType: 'bonus', data: {} },
+      ],
+    });
     expect((await waitForJob(acme, batch.body.data.jobId)).status).toBe('completed');
     const updated = await acme.call('/entities', { method: 'POST', body: { externalId: 'p-1', entityType: 'player', data: { country: 'MT' } } });
     expect(updated.status).toBe(200);
-    const pending = await app.deps.db('outbox_events').where({ operator_id: acme.operator.operatorId }).whereNull('dispatched_at').count<{ count: string }[]>({ count: '*' });
+    const pending = await app.deps
+      .db('outbox_events')
+      .where({ operator_id: acme.operator.operatorId })
+      .whereNull('dispatched_at')
+      .count<{ count: string }[]>({ count: '*' });
     expect(Number(pending[0]!.count)).toBe(0);
   });
 });
@@ -40,7 +50,11 @@ describe('outbox rows an automation listens to', () => {
       name: 'Deposits',
       nodes: [
         { id: 'start', type: 'trigger.event', params: { event: 'entity_event.transaction' } },
-        { id: 'flag', type: 'action.set_state', params: { externalId: '{{ trigger.entity.externalId }}', key: 'risk_score', value: '{{ trigger.data.amount }}' } },
+        {
+          id: 'flag',
+          type: 'action.set_state',
+          params: { externalId: '{{ trigger.entity.externalId }}', key: 'risk_score', value: '{{ trigger.data.amount }}' },
+        },
       ],
       edges: [{ from: 'start', to: 'flag' }],
     });

@@ -38,7 +38,10 @@ describe('rate limiting', () => {
     for (let i = 0; i < 6; i += 1) decisions.push(await first.deps.rateLimits.consume('ingest:realtime', operatorA));
     expect(decisions.map((decision) => decision.allowed)).toEqual([true, true, true, true, true, false]);
     expect((await second.deps.rateLimits.consume('ingest:realtime', operatorB)).allowed).toBe(true);
-    const row = await first.deps.db('rate_limits').where({ key: `ingest:realtime:${operatorA}` }).first();
+    const row = await first.deps
+      .db('rate_limits')
+      .where({ key: `ingest:realtime:${operatorA}` })
+      .first();
     expect(row.points).toBeGreaterThanOrEqual(5);
   });
 });
@@ -54,13 +57,14 @@ describe('leased counters', () => {
 
   it('two instances together allow exactly the limit, taking a hundredth of it per database write', async () => {
     const operator = randomUUID();
-    const decisions = await Promise.all(
-      Array.from({ length: 1100 }, (_, i) => leased[i % 2]!.deps.rateLimits.consume('ingest:realtime', operator)),
-    );
+    const decisions = await Promise.all(Array.from({ length: 1100 }, (_, i) => leased[i % 2]!.deps.rateLimits.consume('ingest:realtime', operator)));
     expect(decisions.filter((decision) => decision.allowed)).toHaveLength(1000);
     const refused = decisions.filter((decision) => !decision.allowed);
     expect(refused.every((decision) => decision.retryAfterSeconds >= 1 && decision.retryAfterSeconds <= 60)).toBe(true);
-    const row = await leased[0]!.deps.db('rate_limits').where({ key: `ingest:realtime:${operator}` }).first();
+    const row = await leased[0]!.deps
+      .db('rate_limits')
+      .where({ key: `ingest:realtime:${operator}` })
+      .first();
     // Leases of 10 points: 100 grants and at most one refused take per instance, instead of one write per request.
     expect(row.points).toBeGreaterThanOrEqual(1000);
     expect(row.points).toBeLessThanOrEqual(1000 + 2 * 2 * 10);
@@ -71,9 +75,15 @@ describe('leased counters', () => {
     const [app] = leased;
     for (let i = 0; i < 1000; i += 1) await app!.deps.rateLimits.consume('ingest:realtime', operator);
     expect((await app!.deps.rateLimits.consume('ingest:realtime', operator)).allowed).toBe(false);
-    await app!.deps.db('rate_limits').where({ key: `ingest:realtime:${operator}` }).update({ points: 0 });
+    await app!.deps
+      .db('rate_limits')
+      .where({ key: `ingest:realtime:${operator}` })
+      .update({ points: 0 });
     expect((await app!.deps.rateLimits.consume('ingest:realtime', operator)).allowed).toBe(false);
-    const row = await app!.deps.db('rate_limits').where({ key: `ingest:realtime:${operator}` }).first();
+    const row = await app!.deps
+      .db('rate_limits')
+      .where({ key: `ingest:realtime:${operator}` })
+      .first();
     expect(row.points).toBe(0);
   });
 });

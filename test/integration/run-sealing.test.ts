@@ -10,7 +10,11 @@ import { chain, waitForRuns, automationsClient, type AutomationsClient } from '.
 
 /** A supplier on loopback that answers with what it was sent, so a node's output echoes the payload. */
 const echo = () => startProvider((request) => ({ status: 200, body: { echoed: request.body ? JSON.parse(request.body) : null } }));
-const echoNode = (provider: TestProvider, body: Record<string, unknown>) => ({ id: 'echo', type: 'action.http_request', params: { method: 'POST', url: `${provider.url}/echo`, body } });
+const echoNode = (provider: TestProvider, body: Record<string, unknown>) => ({
+  id: 'echo',
+  type: 'action.http_request',
+  params: { method: 'POST', url: `${provider.url}/echo`, body },
+});
 
 /** Every stored column of a run, as text: what a reader of the table (or its files) sees. */
 async function rawRun(app: TestApp, runId: string): Promise<string> {
@@ -44,7 +48,11 @@ describe('run records sealed at rest (issue 17)', () => {
         { id: 'bad', type: 'condition', params: { expression: '$error("no " & trigger.email)' } },
         { ...echoNode(provider, { never: true }), id: 'after' },
       ],
-      edges: [{ from: 'start', to: 'echo' }, { from: 'echo', to: 'bad' }, { from: 'bad', to: 'after', when: true }],
+      edges: [
+        { from: 'start', to: 'echo' },
+        { from: 'echo', to: 'bad' },
+        { from: 'bad', to: 'after', when: true },
+      ],
     });
     const run = await acme.wf(`/workflows/${workflow.id}/test`, { method: 'POST', body: { id: 'pz', email } });
     expect(run.status).toBe(200);
@@ -63,7 +71,11 @@ describe('run records sealed at rest (issue 17)', () => {
     const list = await acme.wf(`/workflows/${workflow.id}/runs`);
     expect(list.status).toBe(200);
     expect(JSON.stringify(list.body)).not.toContain(email);
-    expect(list.body.data[0]).toMatchObject({ id: run.body.data.id, status: run.body.data.status, nodes: run.body.data.nodes.map((node: any) => ({ id: node.id, status: node.status, durationMs: node.durationMs })) });
+    expect(list.body.data[0]).toMatchObject({
+      id: run.body.data.id,
+      status: run.body.data.status,
+      nodes: run.body.data.nodes.map((node: any) => ({ id: node.id, status: node.status, durationMs: node.durationMs })),
+    });
     expect(list.body.data[0]).not.toHaveProperty('input');
     expect(list.body.data[0]).not.toHaveProperty('output');
 
@@ -76,7 +88,10 @@ describe('run records sealed at rest (issue 17)', () => {
     const first = await acme.wf(`/workflows/${workflow.id}/test`, { method: 'POST', body: { email } });
     const second = await acme.wf(`/workflows/${workflow.id}/test`, { method: 'POST', body: { other: 1 } });
     const sealed = await app.deps.db('workflow_runs').where({ id: first.body.data.id }).first('input');
-    await app.deps.db('workflow_runs').where({ id: second.body.data.id }).update({ input: JSON.stringify(sealed.input) });
+    await app.deps
+      .db('workflow_runs')
+      .where({ id: second.body.data.id })
+      .update({ input: JSON.stringify(sealed.input) });
     const read = await acme.wf(`/runs/${second.body.data.id}`);
     expect(read.status).toBe(500);
     expect(read.text).not.toContain(email);
@@ -86,10 +101,21 @@ describe('run records sealed at rest (issue 17)', () => {
   it('reads a run stored before sealing (plaintext columns) as it was stored', async () => {
     const workflow = await acme.create(chain('Legacy', [echoNode(provider, { x: 1 })]));
     const run = await acme.wf(`/workflows/${workflow.id}/test`, { method: 'POST', body: { a: 1 } });
-    const legacy = { input: { a: 'plain' }, output: { x: 'plain' }, nodes: [{ id: 'start', status: 'completed', output: { a: 'plain' }, durationMs: 1 }], error: { code: 'OLD', message: 'old message' } };
-    await app.deps.db('workflow_runs').where({ id: run.body.data.id }).update({
-      input: JSON.stringify(legacy.input), output: JSON.stringify(legacy.output), nodes: JSON.stringify(legacy.nodes), error: JSON.stringify(legacy.error),
-    });
+    const legacy = {
+      input: { a: 'plain' },
+      output: { x: 'plain' },
+      nodes: [{ id: 'start', status: 'completed', output: { a: 'plain' }, durationMs: 1 }],
+      error: { code: 'OLD', message: 'old message' },
+    };
+    await app.deps
+      .db('workflow_runs')
+      .where({ id: run.body.data.id })
+      .update({
+        input: JSON.stringify(legacy.input),
+        output: JSON.stringify(legacy.output),
+        nodes: JSON.stringify(legacy.nodes),
+        error: JSON.stringify(legacy.error),
+      });
     expect((await acme.wf(`/runs/${run.body.data.id}`)).body.data).toMatchObject(legacy);
     const list = await acme.wf(`/workflows/${workflow.id}/runs`);
     expect(list.body.data[0]).toMatchObject({ nodes: [{ id: 'start', status: 'completed', durationMs: 1 }], error: { code: 'OLD' } });
@@ -118,16 +144,28 @@ describe('erasure reaches the copies (spec 3.4, issue 17)', () => {
     const bystander = `p-${randomUUID()}`;
     const email = `erase-${randomUUID()}@example.com`;
     const amount = 4242.17;
-    const onEvent = await acme.create(chain('Echo events', [echoNode(provider, { seen: '{{ trigger.data.amount }}' })], {
-      id: 'start', type: 'trigger.event', params: { event: 'entity_event.transaction' },
-    }));
+    const onEvent = await acme.create(
+      chain('Echo events', [echoNode(provider, { seen: '{{ trigger.data.amount }}' })], {
+        id: 'start',
+        type: 'trigger.event',
+        params: { event: 'entity_event.transaction' },
+      }),
+    );
     const manual = await acme.create(chain('By hand', [echoNode(provider, { contact: '{{ trigger.email }}' })]));
 
-    const created = await acme.call('/entities', { method: 'POST', headers: { 'Idempotency-Key': `k-${externalId}` }, body: { externalId, entityType: 'player', data: { email, country: 'MT' } } });
+    const created = await acme.call('/entities', {
+      method: 'POST',
+      headers: { 'Idempotency-Key': `k-${externalId}` },
+      body: { externalId, entityType: 'player', data: { email, country: 'MT' } },
+    });
     expect(created.status).toBe(201);
-    expect((await acme.call('/entities', { method: 'POST', body: { externalId: bystander, entityType: 'player', data: { email: 'keep@example.com' } } })).status).toBe(201);
+    expect(
+      (await acme.call('/entities', { method: 'POST', body: { externalId: bystander, entityType: 'player', data: { email: 'keep@example.com' } } })).status,
+    ).toBe(201);
     const event = await acme.call(`/entities/${externalId}/events`, {
-      method: 'POST', headers: { 'Idempotency-Key': `e-${externalId}` }, body: { eventType: 'transaction', data: { type: 'deposit', amount, currency: 'EUR', status: 'completed' } },
+      method: 'POST',
+      headers: { 'Idempotency-Key': `e-${externalId}` },
+      body: { eventType: 'transaction', data: { type: 'deposit', amount, currency: 'EUR', status: 'completed' } },
     });
     expect(event.status).toBe(201);
     const [eventRun] = await waitForRuns(acme, onEvent.id, 1);
@@ -167,11 +205,13 @@ describe('erasure reaches the copies (spec 3.4, issue 17)', () => {
       expect(read.text).not.toContain(email);
       expect(read.text).not.toContain(String(amount));
     }
-    const stored = JSON.stringify(await app.deps.db.raw(
-      `SELECT (SELECT json_agg(r) FROM workflow_runs r WHERE r.operator_id = ?) AS runs, (SELECT json_agg(o) FROM outbox_events o WHERE o.operator_id = ?) AS outbox,
+    const stored = JSON.stringify(
+      await app.deps.db.raw(
+        `SELECT (SELECT json_agg(r) FROM workflow_runs r WHERE r.operator_id = ?) AS runs, (SELECT json_agg(o) FROM outbox_events o WHERE o.operator_id = ?) AS outbox,
               (SELECT json_agg(j) FROM batch_jobs j WHERE j.operator_id = ?) AS jobs`,
-      [acme.operator.operatorId, acme.operator.operatorId, acme.operator.operatorId],
-    ));
+        [acme.operator.operatorId, acme.operator.operatorId, acme.operator.operatorId],
+      ),
+    );
     expect(stored).not.toContain(email.slice(0, -'@example.com'.length));
     expect(stored).not.toContain(String(amount));
   });
@@ -180,10 +220,9 @@ describe('erasure reaches the copies (spec 3.4, issue 17)', () => {
     const externalId = `p-${randomUUID()}`;
     const email = `late-${randomUUID()}@example.com`;
     expect((await acme.call('/entities', { method: 'POST', body: { externalId, entityType: 'player', data: { email } } })).status).toBe(201);
-    const slow = await acme.create(chain('Slow', [
-      { id: 'wait', type: 'action.delay', params: { seconds: 2 } },
-      echoNode(provider, { contact: '{{ trigger.email }}' }),
-    ]));
+    const slow = await acme.create(
+      chain('Slow', [{ id: 'wait', type: 'action.delay', params: { seconds: 2 } }, echoNode(provider, { contact: '{{ trigger.email }}' })]),
+    );
     const started = acme.wf(`/workflows/${slow.id}/test`, { method: 'POST', body: { externalId, email } });
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect((await acme.call(`/entities/${externalId}`, { method: 'DELETE' })).status).toBe(200);
@@ -219,13 +258,26 @@ describe('erasure reaches the copies (spec 3.4, issue 17)', () => {
     });
     const body = JSON.stringify({ transfer: { to: externalId }, email });
     const signature = createHmac('sha256', secret).update(body).digest('hex');
-    const webhook = await http(`${app.url}/webhook-receiver/${hooked.nodes[0].params.webhookId}`, { method: 'POST', rawBody: body, headers: { 'content-type': 'application/json', 'x-service-signature': signature } });
+    const webhook = await http(`${app.url}/webhook-receiver/${hooked.nodes[0].params.webhookId}`, {
+      method: 'POST',
+      rawBody: body,
+      headers: { 'content-type': 'application/json', 'x-service-signature': signature },
+    });
     expect(webhook.status).toBe(202);
     const [hookRun] = await waitForRuns(acme, hooked.id, 1);
     expect(JSON.stringify(hookRun)).toContain(email);
-    const stored = await app.deps.db('workflow_runs').whereIn('id', [...runs.map((run) => run.id), hookRun.id]).select('id', 'subject_external_ids');
+    const stored = await app.deps
+      .db('workflow_runs')
+      .whereIn('id', [...runs.map((run) => run.id), hookRun.id])
+      .select('id', 'subject_external_ids');
     const subjectsOf = (runId: string) => stored.find((row) => row.id === runId)?.subject_external_ids;
-    expect([...runs, hookRun].map((run) => subjectsOf(run.id))).toEqual([[externalId], [externalId], [bystander, externalId].sort(), [externalId], [externalId]]);
+    expect([...runs, hookRun].map((run) => subjectsOf(run.id))).toEqual([
+      [externalId],
+      [externalId],
+      [bystander, externalId].sort(),
+      [externalId],
+      [externalId],
+    ]);
 
     expect((await acme.call(`/entities/${externalId}`, { method: 'DELETE' })).status).toBe(200);
     for (const run of [...runs, hookRun]) {
@@ -244,7 +296,11 @@ describe('erasure reaches the copies (spec 3.4, issue 17)', () => {
     const externalId = `p-${randomUUID()}`;
     const [before, after] = [`mcp-before-${randomUUID()}@example.com`, `mcp-after-${randomUUID()}@example.com`];
     expect((await data('/entities', { method: 'POST', body: { externalId, entityType: 'player', data: { email: before } } })).status).toBe(201);
-    const tool = await createWorkflow(app.url, operator.accessToken, toolAutomation('Contact player', [echoNode(provider, { contact: '{{ trigger.email }}' })]));
+    const tool = await createWorkflow(
+      app.url,
+      operator.accessToken,
+      toolAutomation('Contact player', [echoNode(provider, { contact: '{{ trigger.email }}' })]),
+    );
     const call = (email: string) => mcpPost(app.url, operator.key, rpc('tools/call', { name: tool.mcp_tool_name, arguments: { playerId: externalId, email } }));
 
     const first = await call(before);

@@ -8,11 +8,25 @@ import path from 'node:path';
  */
 describe('planted personal data and secrets (issue 17)', () => {
   it('rest nowhere in plaintext, and no API reads the erased entity back; the controls prove the search finds plaintext', () => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'test/security/plant.ts'], { cwd: path.resolve(__dirname, '../..'), encoding: 'utf8', timeout: 280_000 });
-    expect(run.stderr.split('\n').filter((line) => line.startsWith('plant:') && !line.startsWith('plant: ')).join('\n')).toBe('');
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'test/security/plant.ts'], {
+      cwd: path.resolve(__dirname, '../..'),
+      encoding: 'utf8',
+      timeout: 280_000,
+    });
+    expect(
+      run.stderr
+        .split('\n')
+        .filter((line) => line.startsWith('plant:') && !line.startsWith('plant: '))
+        .join('\n'),
+    ).toBe('');
     expect(run.status).toBe(0);
     const report = JSON.parse(run.stdout.trim().split('\n').at(-1)!);
-    expect(report.controls).toMatchObject({ plaintextFoundInHeap: true, plaintextFoundInWal: true, workflowTypeFoundInTemporal: true, workerReadyFoundInLogs: true });
+    expect(report.controls).toMatchObject({
+      plaintextFoundInHeap: true,
+      plaintextFoundInWal: true,
+      workflowTypeFoundInTemporal: true,
+      workerReadyFoundInLogs: true,
+    });
     expect(report.controls.heapFiles).toBeGreaterThan(100);
     expect(report.controls.temporalFiles).toBeGreaterThan(0);
     expect(report.controls.walFiles).toBeGreaterThan(0);

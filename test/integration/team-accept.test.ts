@@ -39,7 +39,11 @@ describe('GET /invites/lookup (public, always 200)', () => {
     await expireInvite(app.deps.db, expired!.id);
     expect((await acceptInvite(app, accepted!.token)).status).toBe(200);
     await http(teamUrl(app, `/operators/me/invites/${revoked!.id}`), { method: 'DELETE', token: acme.accessToken });
-    for (const [invite, reason] of [[expired!, 'expired'], [accepted!, 'accepted'], [revoked!, 'revoked']] as const) {
+    for (const [invite, reason] of [
+      [expired!, 'expired'],
+      [accepted!, 'accepted'],
+      [revoked!, 'revoked'],
+    ] as const) {
       const response = await lookupToken(invite.token);
       expect(response.status).toBe(200);
       expect(response.body).toEqual({ success: true, data: { valid: false, reason } });
@@ -52,7 +56,9 @@ describe('POST /invites/accept — error rows', () => {
     const invite = await inviteMember(app, acme.accessToken);
     const missing = await http(teamUrl(app, '/invites/accept'), { body: {} });
     expect(missing.status).toBe(400);
-    expect(missing.body).toEqual(failure('INVALID_INPUT', 'Invalid input: token is required; password is required; first_name is required; last_name is required'));
+    expect(missing.body).toEqual(
+      failure('INVALID_INPUT', 'Invalid input: token is required; password is required; first_name is required; last_name is required'),
+    );
     const short = await acceptInvite(app, invite.token, { password: '1234567' });
     expect(short.status).toBe(400);
     expect(short.body).toEqual(failure('INVALID_INPUT', 'Invalid input: password must be at least 8 characters'));
@@ -112,7 +118,10 @@ describe('POST /invites/accept — success', () => {
     const session = response.body.data;
     expect(response.body.success).toBe(true);
     expect(session).toEqual({
-      access_token: expect.any(String), token_type: 'bearer', expires_in: 3600, refresh_token: expect.stringMatching(/^rt_/),
+      access_token: expect.any(String),
+      token_type: 'bearer',
+      expires_in: 3600,
+      refresh_token: expect.stringMatching(/^rt_/),
       user: { id: expect.any(String), email: invite.email },
     });
 
@@ -128,7 +137,12 @@ describe('POST /invites/accept — success', () => {
     const list = await http(teamUrl(app, '/operators/me/members'), { token: session.access_token });
     expect(list.status).toBe(200);
     expect(list.body.data.members.find((m: { isSelf: boolean }) => m.isSelf)).toMatchObject({
-      id: member.id, authUserId: user.id, email: invite.email, displayName: 'Grace Hopper', role: 'admin', isOwner: false,
+      id: member.id,
+      authUserId: user.id,
+      email: invite.email,
+      displayName: 'Grace Hopper',
+      role: 'admin',
+      isOwner: false,
     });
     expect((await inviteMember(app, session.access_token, 'member')).token).toMatch(/^inv_/);
     const signIn = await http(`${app.url}/auth/v1/token?grant_type=password`, { body: { email: invite.email, password: 'a-good-password' } });

@@ -51,7 +51,10 @@ describe('sendInviteEmail', () => {
     const invite = await inviteMember(app, acme.accessToken);
     await http(teamUrl(app, `/operators/me/invites/${invite.id}/resend`), { method: 'POST', token: acme.accessToken });
     const result = await activities({ SMTP_URL: smtp.url }).sendInviteEmail({
-      operatorId: acme.operatorId, inviteId: invite.id, sealedToken: sealed(acme.operatorId, invite.id, invite.token), appUrl: 'https://app.example.test',
+      operatorId: acme.operatorId,
+      inviteId: invite.id,
+      sealedToken: sealed(acme.operatorId, invite.id, invite.token),
+      appUrl: 'https://app.example.test',
     });
     expect(result).toEqual({ delivery: 'skipped', reason: 'token_superseded' });
     expect(smtp.received.some((mail) => mail.to.includes(invite.email))).toBe(false);
@@ -59,9 +62,14 @@ describe('sendInviteEmail', () => {
 
   it('fails for good (TOKEN_UNREADABLE) when the ciphertext was sealed for another invite', async () => {
     const [first, second] = [await inviteMember(app, acme.accessToken), await inviteMember(app, acme.accessToken)];
-    const error = await failureOf(activities({ SMTP_URL: smtp.url }).sendInviteEmail({
-      operatorId: acme.operatorId, inviteId: second.id, sealedToken: sealed(acme.operatorId, first.id, first.token), appUrl: 'https://app.example.test',
-    }));
+    const error = await failureOf(
+      activities({ SMTP_URL: smtp.url }).sendInviteEmail({
+        operatorId: acme.operatorId,
+        inviteId: second.id,
+        sealedToken: sealed(acme.operatorId, first.id, first.token),
+        appUrl: 'https://app.example.test',
+      }),
+    );
     expect(error).toBeInstanceOf(ApplicationFailure);
     expect(error).toMatchObject({ type: 'TOKEN_UNREADABLE', nonRetryable: true });
   });
@@ -91,7 +99,10 @@ describe('without SMTP_URL', () => {
     const invite = await inviteMember(app, acme.accessToken);
     logLines.length = 0;
     const result = await activities({ SMTP_URL: '', DATA_DIR: mailDir }).sendInviteEmail({
-      operatorId: acme.operatorId, inviteId: invite.id, sealedToken: sealed(acme.operatorId, invite.id, invite.token), appUrl: 'https://app.example.test',
+      operatorId: acme.operatorId,
+      inviteId: invite.id,
+      sealedToken: sealed(acme.operatorId, invite.id, invite.token),
+      appUrl: 'https://app.example.test',
     });
     expect(result).toEqual({ delivery: 'file', file: expect.any(String) });
     const file = path.join(mailDir, 'mail', (result as { file: string }).file);

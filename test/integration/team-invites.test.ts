@@ -84,8 +84,12 @@ describe('POST /operators/me/invites — success', () => {
     expect(response.status).toBe(201);
     const data = response.body.data;
     expect(data).toEqual({
-      id: expect.any(String), email: email.toLowerCase(), role: 'admin', expiresAt: expect.any(String),
-      acceptUrl: `${APP_URL}/accept-invite?token=${data.token}`, token: expect.stringMatching(/^inv_[A-Za-z0-9_-]{43}$/),
+      id: expect.any(String),
+      email: email.toLowerCase(),
+      role: 'admin',
+      expiresAt: expect.any(String),
+      acceptUrl: `${APP_URL}/accept-invite?token=${data.token}`,
+      token: expect.stringMatching(/^inv_[A-Za-z0-9_-]{43}$/),
     });
     const expiresAt = Date.parse(data.expiresAt);
     expect(expiresAt).toBeGreaterThanOrEqual(before + 7 * DAY_MS);
@@ -93,8 +97,13 @@ describe('POST /operators/me/invites — success', () => {
 
     const row = await app.deps.db('invites').where({ id: data.id }).first();
     expect(row).toMatchObject({
-      operator_id: acme.operatorId, email: email.toLowerCase(), role: 'admin', status: 'pending', token_hash: sha256(data.token),
-      invited_by_member_id: await ownerMemberId(app.deps.db, acme.operatorId), accepted_at: null,
+      operator_id: acme.operatorId,
+      email: email.toLowerCase(),
+      role: 'admin',
+      status: 'pending',
+      token_hash: sha256(data.token),
+      invited_by_member_id: await ownerMemberId(app.deps.db, acme.operatorId),
+      accepted_at: null,
     });
     expect(JSON.stringify(row)).not.toContain(data.token.slice(4));
   });
@@ -104,7 +113,10 @@ describe('POST /operators/me/invites — success', () => {
     const first = await inviteMember(app, acme.accessToken, 'member', email);
     const second = await inviteMember(app, acme.accessToken, 'admin', email.toUpperCase());
     const rows = await app.deps.db('invites').whereRaw('lower(email) = ?', [email]).orderBy('created_at');
-    expect(rows.map((row) => [row.id, row.status])).toEqual([[first.id, 'revoked'], [second.id, 'pending']]);
+    expect(rows.map((row) => [row.id, row.status])).toEqual([
+      [first.id, 'revoked'],
+      [second.id, 'pending'],
+    ]);
     expect((await lookup(first.token)).body.data).toEqual({ valid: false, reason: 'revoked' });
     expect((await lookup(second.token)).body.data).toEqual({ valid: true, email, role: 'admin', orgName: 'Acme Casino' });
   });
@@ -126,7 +138,15 @@ describe('GET /operators/me/invites', () => {
     expect(response.body.data.count).toBe(2);
     const row = await app.deps.db('invites').where({ id: fresh.id }).first();
     expect(response.body.data.invites).toEqual([
-      { id: fresh.id, email: fresh.email, role: 'admin', status: 'pending', expiresAt: fresh.expiresAt, expired: false, createdAt: row.created_at.toISOString() },
+      {
+        id: fresh.id,
+        email: fresh.email,
+        role: 'admin',
+        status: 'pending',
+        expiresAt: fresh.expiresAt,
+        expired: false,
+        createdAt: row.created_at.toISOString(),
+      },
       expect.objectContaining({ id: old.id, status: 'pending', expired: true }),
     ]);
   });
@@ -141,7 +161,12 @@ describe('POST /operators/me/invites/:id/resend', () => {
     const response = await resend(acme.accessToken, invite.id);
     expect(response.status).toBe(200);
     const data = response.body.data;
-    expect(data).toEqual({ id: invite.id, expiresAt: expect.any(String), acceptUrl: `${APP_URL}/accept-invite?token=${data.token}`, token: expect.stringMatching(/^inv_/) });
+    expect(data).toEqual({
+      id: invite.id,
+      expiresAt: expect.any(String),
+      acceptUrl: `${APP_URL}/accept-invite?token=${data.token}`,
+      token: expect.stringMatching(/^inv_/),
+    });
     expect(data.token).not.toBe(invite.token);
     expect(Date.parse(data.expiresAt)).toBeGreaterThanOrEqual(before + 7 * DAY_MS);
     expect((await app.deps.db('invites').where({ id: invite.id }).first()).token_hash).toBe(sha256(data.token));
@@ -150,7 +175,7 @@ describe('POST /operators/me/invites/:id/resend', () => {
     expect((await acceptInvite(app, invite.token)).body).toEqual(failure('INVALID_TOKEN', 'This invite link is malformed or no longer valid'));
   });
 
-  it('404 NOT_FOUND for an unknown, malformed, revoked, accepted or another operator\'s invite', async () => {
+  it("404 NOT_FOUND for an unknown, malformed, revoked, accepted or another operator's invite", async () => {
     const revoked = await inviteMember(app, acme.accessToken);
     await revoke(acme.accessToken, revoked.id);
     const accepted = await inviteMember(app, acme.accessToken);

@@ -72,11 +72,20 @@ describe('GET /operators/me/members', () => {
     expect(count).toBe(3);
     const owner = await app.deps.db('members').where({ operator_id: operator.operatorId, role: 'owner' }).first();
     expect(members[0]).toEqual({
-      id: owner.id, authUserId: operator.userId, email: operator.email, displayName: owner.display_name, role: 'owner', status: 'active',
-      createdAt: owner.created_at.toISOString(), isSelf: false, isOwner: true,
+      id: owner.id,
+      authUserId: operator.userId,
+      email: operator.email,
+      displayName: owner.display_name,
+      role: 'owner',
+      status: 'active',
+      createdAt: owner.created_at.toISOString(),
+      isSelf: false,
+      isOwner: true,
     });
     expect(members.map((m: { id: string; isSelf: boolean; isOwner: boolean; role: string }) => [m.id, m.role, m.isSelf, m.isOwner])).toEqual([
-      [owner.id, 'owner', false, true], [admin.memberId, 'admin', true, false], [member.memberId, 'member', false, false],
+      [owner.id, 'owner', false, true],
+      [admin.memberId, 'admin', true, false],
+      [member.memberId, 'member', false, false],
     ]);
   });
 });
@@ -124,7 +133,7 @@ describe('PATCH /operators/me/members/:id — error rows', () => {
     expect(roles.sort()).toEqual(['admin', 'member', 'owner']);
   });
 
-  it('404 NOT_FOUND for an unknown, malformed or another operator\'s member id', async () => {
+  it("404 NOT_FOUND for an unknown, malformed or another operator's member id", async () => {
     const outsider = await add('member', (await signupOperator(app.url, 'Elsewhere')).operatorId);
     for (const id of [randomUUID(), 'not-a-uuid', outsider.memberId]) {
       const response = await patch(acme.accessToken, id, { role: 'admin' });
@@ -158,7 +167,10 @@ describe('PATCH /operators/me/members/:id — allowed side of each rule', () => 
 describe('DELETE /operators/me/members/:id — error rows', () => {
   it('400 INVALID_INPUT for revoking your own access', async () => {
     const admin = await add('admin');
-    for (const [token, id] of [[acme.accessToken, acmeOwnerId], [admin.accessToken, admin.memberId]] as const) {
+    for (const [token, id] of [
+      [acme.accessToken, acmeOwnerId],
+      [admin.accessToken, admin.memberId],
+    ] as const) {
       const response = await revoke(token, id);
       expect(response.status).toBe(400);
       expect(response.body).toEqual(failure('INVALID_INPUT', 'You cannot revoke your own access'));
@@ -178,7 +190,7 @@ describe('DELETE /operators/me/members/:id — error rows', () => {
     expect(statuses).toEqual(['active', 'active']);
   });
 
-  it('404 NOT_FOUND for an unknown, malformed or another operator\'s member id', async () => {
+  it("404 NOT_FOUND for an unknown, malformed or another operator's member id", async () => {
     const outsider = await add('member', (await signupOperator(app.url, 'Faraway')).operatorId);
     for (const id of [randomUUID(), 'zzz', outsider.memberId]) {
       const response = await revoke(acme.accessToken, id);

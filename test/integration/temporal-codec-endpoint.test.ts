@@ -29,13 +29,17 @@ afterAll(async () => {
 });
 
 const decodeUrl = () => `${listed.url}/temporal-codec/decode`;
-const post = (url: string, headers: Record<string, string>, body: unknown = sealedBody) => http(url, { headers: { 'x-namespace': 'default', ...headers }, body });
+const post = (url: string, headers: Record<string, string>, body: unknown = sealedBody) =>
+  http(url, { headers: { 'x-namespace': 'default', ...headers }, body });
 
 describe('Temporal codec endpoint: protection', () => {
   it('401 without a credential, with an API key, and with a made-up token; exact bodies', async () => {
     const none = await post(decodeUrl(), {});
     expect(none.status).toBe(401);
-    expect(none.body).toEqual({ success: false, error: { code: 'UNAUTHORIZED', message: "An Owner's session is required: Authorization: Bearer <access token>, or the codec session cookie" } });
+    expect(none.body).toEqual({
+      success: false,
+      error: { code: 'UNAUTHORIZED', message: "An Owner's session is required: Authorization: Bearer <access token>, or the codec session cookie" },
+    });
     const key = await createApiKey(listed.url, acme);
     const byKey = await post(decodeUrl(), { authorization: `Bearer ${key.key}` });
     expect(byKey.status).toBe(401);
@@ -50,7 +54,10 @@ describe('Temporal codec endpoint: protection', () => {
     const byAdmin = await post(decodeUrl(), { authorization: `Bearer ${admin.accessToken}` });
     expect(byAdmin.status).toBe(403);
     expect(byAdmin.body).toEqual({ success: false, error: { code: 'FORBIDDEN', message: 'Only the Owner can read Temporal payloads' } });
-    const notListed = { success: false, error: { code: 'FORBIDDEN', message: "Your organisation may not read Temporal payloads (it is not in the platform's TEMPORAL_CODEC_OPERATORS)" } };
+    const notListed = {
+      success: false,
+      error: { code: 'FORBIDDEN', message: "Your organisation may not read Temporal payloads (it is not in the platform's TEMPORAL_CODEC_OPERATORS)" },
+    };
     const byOtherOwner = await post(decodeUrl(), { authorization: `Bearer ${other.accessToken}` });
     expect(byOtherOwner.status).toBe(403);
     expect(byOtherOwner.body).toEqual(notListed);
@@ -64,7 +71,10 @@ describe('Temporal codec endpoint: protection', () => {
 
   it("CORS answers only the Temporal UI's origin, with credentials; another origin gets no CORS header", async () => {
     const preflight = (origin: string) =>
-      fetch(decodeUrl(), { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-namespace' } });
+      fetch(decodeUrl(), {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-namespace' },
+      });
     const evil = await preflight('http://127.0.0.1:9999');
     expect(evil.headers.get('access-control-allow-origin')).toBeNull();
     expect(evil.headers.get('access-control-allow-credentials')).toBeNull();
@@ -90,13 +100,30 @@ describe('Temporal codec endpoint: errors', () => {
   it('400 for another namespace and for a malformed body, naming the field', async () => {
     const namespace = await post(decodeUrl(), { ...owner(), 'x-namespace': 'elsewhere' });
     expect(namespace.status).toBe(400);
-    expect(namespace.body).toEqual({ success: false, error: { code: 'VALIDATION_FAILED', message: 'Invalid input: X-Namespace: must be "default"', details: [{ field: 'X-Namespace', message: 'must be "default"' }] } });
+    expect(namespace.body).toEqual({
+      success: false,
+      error: {
+        code: 'VALIDATION_FAILED',
+        message: 'Invalid input: X-Namespace: must be "default"',
+        details: [{ field: 'X-Namespace', message: 'must be "default"' }],
+      },
+    });
     const missing = await post(decodeUrl(), owner(), {});
     expect(missing.status).toBe(400);
-    expect(missing.body).toEqual({ success: false, error: { code: 'MISSING_FIELDS', message: 'Missing required fields: payloads', details: [{ field: 'payloads', message: 'is required' }] } });
+    expect(missing.body).toEqual({
+      success: false,
+      error: { code: 'MISSING_FIELDS', message: 'Missing required fields: payloads', details: [{ field: 'payloads', message: 'is required' }] },
+    });
     const notBase64 = await post(decodeUrl(), owner(), { payloads: [{ metadata: { encoding: 'not base64!' }, data: '' }] });
     expect(notBase64.status).toBe(400);
-    expect(notBase64.body).toEqual({ success: false, error: { code: 'VALIDATION_FAILED', message: 'Invalid input: payloads.0.metadata.encoding: must be base64', details: [{ field: 'payloads.0.metadata.encoding', message: 'must be base64' }] } });
+    expect(notBase64.body).toEqual({
+      success: false,
+      error: {
+        code: 'VALIDATION_FAILED',
+        message: 'Invalid input: payloads.0.metadata.encoding: must be base64',
+        details: [{ field: 'payloads.0.metadata.encoding', message: 'must be base64' }],
+      },
+    });
   });
 
   it('422 for an altered payload or one sealed with a key this keyring does not hold; nothing of it comes back', async () => {
@@ -105,9 +132,18 @@ describe('Temporal codec endpoint: errors', () => {
     data[data.length - 1]! ^= 1;
     const altered = await post(decodeUrl(), owner(), { payloads: [good, { ...good, data: data.toString('base64') }] });
     expect(altered.status).toBe(422);
-    expect(altered.body).toEqual({ success: false, error: { code: 'PAYLOAD_UNREADABLE', message: 'payloads.1 cannot be decrypted: unknown key or altered data', details: [{ field: 'payloads.1', message: 'unknown key or altered data' }] } });
+    expect(altered.body).toEqual({
+      success: false,
+      error: {
+        code: 'PAYLOAD_UNREADABLE',
+        message: 'payloads.1 cannot be decrypted: unknown key or altered data',
+        details: [{ field: 'payloads.1', message: 'unknown key or altered data' }],
+      },
+    });
     expect(altered.text).not.toContain(email);
-    const unknownKey = await post(decodeUrl(), owner(), { payloads: [{ ...good, metadata: { ...good!.metadata, 'encryption-key-id': Buffer.from('00000000').toString('base64') } }] });
+    const unknownKey = await post(decodeUrl(), owner(), {
+      payloads: [{ ...good, metadata: { ...good!.metadata, 'encryption-key-id': Buffer.from('00000000').toString('base64') } }],
+    });
     expect(unknownKey.status).toBe(422);
   });
 });
@@ -145,6 +181,8 @@ describe('Temporal codec endpoint: success', () => {
 
     const cleared = await http(`${listed.url}/temporal-codec/session`, { method: 'DELETE' });
     expect(cleared.status).toBe(204);
-    expect(cleared.headers.get('set-cookie')).toMatch(/^temporal_codec_session=; path=\/temporal-codec; expires=Thu, 01 Jan 1970 00:00:00 GMT; samesite=strict; httponly$/);
+    expect(cleared.headers.get('set-cookie')).toMatch(
+      /^temporal_codec_session=; path=\/temporal-codec; expires=Thu, 01 Jan 1970 00:00:00 GMT; samesite=strict; httponly$/,
+    );
   });
 });

@@ -10,7 +10,8 @@ import { chain, waitForRuns, automationsClient, type AutomationsClient } from '.
 function failuresIn(node: unknown, found: temporal.api.failure.v1.IFailure[] = []): temporal.api.failure.v1.IFailure[] {
   if (node === null || typeof node !== 'object' || node instanceof Uint8Array) return found;
   const candidate = node as temporal.api.failure.v1.IFailure;
-  if (typeof candidate.message === 'string' && ('applicationFailureInfo' in candidate || 'encodedAttributes' in candidate || 'cause' in candidate)) found.push(candidate);
+  if (typeof candidate.message === 'string' && ('applicationFailureInfo' in candidate || 'encodedAttributes' in candidate || 'cause' in candidate))
+    found.push(candidate);
   for (const child of Array.isArray(node) ? node : Object.values(node)) failuresIn(child, found);
   return found;
 }
@@ -51,14 +52,26 @@ describe('Temporal histories hold no plaintext personal data or secrets', () => 
       client.create(
         chain(
           `Tell the CRM on ${event}`,
-          [{ id: 'tell', type: 'action.http_request', params: { method: 'POST', url: `${hook.url}/crm/${event}`, headers: { 'X-Api-Key': thirdPartyKey }, body: { email: value } } }],
+          [
+            {
+              id: 'tell',
+              type: 'action.http_request',
+              params: { method: 'POST', url: `${hook.url}/crm/${event}`, headers: { 'X-Api-Key': thirdPartyKey }, body: { email: value } },
+            },
+          ],
           { id: 'start', type: 'trigger.event', params: { event } },
         ),
       );
     const onNewPlayer = await tellCrm('entity.created', '{{ trigger.data.email }}');
     const onDeposit = await tellCrm('entity_event.transaction', '{{ trigger.data.payerEmail }}');
     expect((await client.call('/entities', { body: { externalId: 'p-pii', entityType: 'player', data: { email, country: 'MT' } } })).status).toBe(201);
-    expect((await client.call('/entities/p-pii/events', { body: { eventType: 'transaction', data: { type: 'deposit', amount: 100, currency: 'EUR', payerEmail: email } } })).status).toBe(201);
+    expect(
+      (
+        await client.call('/entities/p-pii/events', {
+          body: { eventType: 'transaction', data: { type: 'deposit', amount: 100, currency: 'EUR', payerEmail: email } },
+        })
+      ).status,
+    ).toBe(201);
     const [playerRun] = await waitForRuns(client, onNewPlayer.id, 1);
     const [depositRun] = await waitForRuns(client, onDeposit.id, 1);
     expect([playerRun.status, depositRun.status]).toEqual(['completed', 'completed']);
@@ -69,12 +82,20 @@ describe('Temporal histories hold no plaintext personal data or secrets', () => 
     expect(deposit?.headers['x-api-key']).toBe(thirdPartyKey);
 
     const manual = await client.create(
-      chain('Echo', [{ id: 'echo', type: 'action.http_request', params: { method: 'POST', url: `${hook.url}/echo`, headers: { 'X-Api-Key': thirdPartyKey }, body: { contact: '{{ trigger.email }}' } } }]),
+      chain('Echo', [
+        {
+          id: 'echo',
+          type: 'action.http_request',
+          params: { method: 'POST', url: `${hook.url}/echo`, headers: { 'X-Api-Key': thirdPartyKey }, body: { contact: '{{ trigger.email }}' } },
+        },
+      ]),
     );
     const test = await client.wf(`/workflows/${manual.id}/test`, { body: { id: 'pz', email } });
     expect(test.body.data).toMatchObject({ status: 'completed', input: { id: 'pz', email } });
 
-    const failing = await client.create(chain('Mark unknown', [{ id: 'mark', type: 'action.set_state', params: { externalId: '{{ trigger.email }}', key: 'risk_score', value: 1 } }]));
+    const failing = await client.create(
+      chain('Mark unknown', [{ id: 'mark', type: 'action.set_state', params: { externalId: '{{ trigger.email }}', key: 'risk_score', value: 1 } }]),
+    );
     const failed = await client.wf(`/workflows/${failing.id}/test`, { body: { email } });
     expect(failed.body.data.status).toBe('failed');
 
@@ -82,7 +103,11 @@ describe('Temporal histories hold no plaintext personal data or secrets', () => 
   });
 
   it('a gateway call sends the email as a parameter through a connection with a supplier credential, and gets it back', async () => {
-    const { connectionId } = await connectSupplier(app.url, client.key, { openapi: kycDocument(kyc.url, auth), schemaMap: KYC_SCHEMA_MAP, credentials: credentialsFor(auth) });
+    const { connectionId } = await connectSupplier(app.url, client.key, {
+      openapi: kycDocument(kyc.url, auth),
+      schemaMap: KYC_SCHEMA_MAP,
+      credentials: credentialsFor(auth),
+    });
     const response = await callGateway(app.url, client.key, { connectionId, operation: 'kyc.status', params: { playerId: email } });
     expect(response.status).toBe(200);
     expect(response.body.data).toMatchObject({ playerId: email, status: 'approved' });
@@ -102,7 +127,9 @@ describe('Temporal histories hold no plaintext personal data or secrets', () => 
       // A local activity's marker keeps the SDK core's own bookkeeping (`data`: seq, attempt, activity type, times)
       // unencoded; its `result` is sealed like any payload.
       const markerMeta = new Set(
-        (history.events ?? []).flatMap((event) => (event.markerRecordedEventAttributes?.markerName === 'core_local_activity' ? event.markerRecordedEventAttributes.details?.data?.payloads ?? [] : [])),
+        (history.events ?? []).flatMap((event) =>
+          event.markerRecordedEventAttributes?.markerName === 'core_local_activity' ? (event.markerRecordedEventAttributes.details?.data?.payloads ?? []) : [],
+        ),
       );
       const payloads = payloadsIn(history).filter((payload) => !markerMeta.has(payload));
       expect(payloads.length).toBeGreaterThan(0);
@@ -113,12 +140,14 @@ describe('Temporal histories hold no plaintext personal data or secrets', () => 
     const { history: failedHistory } = await rawHistory(app, temporalIds[3]!);
     const failures = failuresIn(failedHistory);
     expect(failures.length).toBeGreaterThan(0);
-    expect(failures.map((failure) => [failure.message, failure.stackTrace ?? '', Buffer.from(failure.encodedAttributes?.metadata?.encoding ?? []).toString()])).toEqual(
-      failures.map(() => ['Encoded failure', '', 'binary/encrypted']),
-    );
+    expect(
+      failures.map((failure) => [failure.message, failure.stackTrace ?? '', Buffer.from(failure.encodedAttributes?.metadata?.encoding ?? []).toString()]),
+    ).toEqual(failures.map(() => ['Encoded failure', '', 'binary/encrypted']));
 
     // Opened, every history shows what the run carried: the email.
-    const opened = await Promise.all(temporalIds.map(async (workflowId) => [workflowId, (await decodedHistoryText(app, workflowId)).match(/planted-[0-9a-f]{8}@example\.com/)?.[0]]));
+    const opened = await Promise.all(
+      temporalIds.map(async (workflowId) => [workflowId, (await decodedHistoryText(app, workflowId)).match(/planted-[0-9a-f]{8}@example\.com/)?.[0]]),
+    );
     expect(opened).toEqual(temporalIds.map((workflowId) => [workflowId, email]));
   });
 });

@@ -46,7 +46,6 @@ async function until<T>(read: () => Promise<T | undefined>, what: string, timeou
   }
 }
 
-
 function expectThat(ok: boolean, what: string): void {
   if (!ok) throw new Error(`plant: ${what}`);
 }
@@ -62,7 +61,14 @@ async function main(): Promise<void> {
   };
   const control = `planted-control-${tag}`;
   const earlyControl = `planted-early-control-${tag}`;
-  const stack: ProcessStack = await startProcessStack({ LOG_LEVEL: 'debug', GATEWAY_ALLOW_PRIVATE_NETWORKS: 'true' }, (line) => { serviceLog.push(line); if (process.env.PLANT_VERBOSE) process.stderr.write(`${line}\n`); }, { temporalLogLevel: 'debug' });
+  const stack: ProcessStack = await startProcessStack(
+    { LOG_LEVEL: 'debug', GATEWAY_ALLOW_PRIVATE_NETWORKS: 'true' },
+    (line) => {
+      serviceLog.push(line);
+      if (process.env.PLANT_VERBOSE) process.stderr.write(`${line}\n`);
+    },
+    { temporalLogLevel: 'debug' },
+  );
   const db: Db = createDb(stack.databaseUrl, { poolMax: 2 });
   const echo = await startProvider((request) => ({ status: 200, body: { echoed: request.body ? JSON.parse(request.body) : null } }));
   const auth: ProviderAuth = { kind: 'apiKeyHeader', name: 'X-Api-Key', value: planted.credential };
@@ -87,38 +93,83 @@ async function main(): Promise<void> {
     expectThat((await data('/settings', { method: 'PUT', body: { templateId: IGAMING_TEMPLATE_ID } })).status === 200, 'status 200');
 
     const externalId = `pz-${tag}`;
-    expectThat((await data('/entities', { method: 'POST', headers: { 'Idempotency-Key': `plant-${tag}` }, body: { externalId, entityType: 'player', data: { email: planted.entityEmail, country: 'MT' } } })).status === 201, 'status 201');
+    expectThat(
+      (
+        await data('/entities', {
+          method: 'POST',
+          headers: { 'Idempotency-Key': `plant-${tag}` },
+          body: { externalId, entityType: 'player', data: { email: planted.entityEmail, country: 'MT' } },
+        })
+      ).status === 201,
+      'status 201',
+    );
 
-    const { connectionId } = await connectSupplier(url, key, { openapi: kycDocument(kyc.url, { kind: 'apiKeyHeader', name: 'X-Api-Key', value: planted.credential }), schemaMap: KYC_SCHEMA_MAP, credentials: credentialsFor({ kind: 'apiKeyHeader', name: 'X-Api-Key', value: planted.credential }) });
+    const { connectionId } = await connectSupplier(url, key, {
+      openapi: kycDocument(kyc.url, { kind: 'apiKeyHeader', name: 'X-Api-Key', value: planted.credential }),
+      schemaMap: KYC_SCHEMA_MAP,
+      credentials: credentialsFor({ kind: 'apiKeyHeader', name: 'X-Api-Key', value: planted.credential }),
+    });
     const gateway = await callGateway(url, key, { connectionId, operation: 'kyc.status', params: { playerId: externalId } });
     expectThat(gateway.status === 200, 'status 200');
 
-    const echoNode = (body: Record<string, unknown>) => ({ id: 'echo', type: 'action.http_request', params: { method: 'POST', url: `${echo.url}/echo`, body } });
+    const echoNode = (body: Record<string, unknown>) => ({
+      id: 'echo',
+      type: 'action.http_request',
+      params: { method: 'POST', url: `${echo.url}/echo`, body },
+    });
     const create = async (body: Record<string, unknown>) => (await wf('/workflows', { method: 'POST', body })).body.data;
-    const byHand = await create({ name: 'Echo by hand', nodes: [{ id: 'start', type: 'trigger.manual', params: {} }, echoNode({ contact: '{{ trigger.email }}' })], edges: [{ from: 'start', to: 'echo' }] });
+    const byHand = await create({
+      name: 'Echo by hand',
+      nodes: [{ id: 'start', type: 'trigger.manual', params: {} }, echoNode({ contact: '{{ trigger.email }}' })],
+      edges: [{ from: 'start', to: 'echo' }],
+    });
     const onEvent = await create({
       name: 'Echo deposits',
-      nodes: [{ id: 'start', type: 'trigger.event', params: { event: 'entity_event.transaction' } }, echoNode({ player: '{{ trigger.entity.externalId }}' }),
-        { id: 'kyc', type: 'action.gateway', params: { connectionId, operation: 'kyc.status', params: { playerId: '{{ trigger.entity.externalId }}' } } }],
-      edges: [{ from: 'start', to: 'echo' }, { from: 'echo', to: 'kyc' }],
+      nodes: [
+        { id: 'start', type: 'trigger.event', params: { event: 'entity_event.transaction' } },
+        echoNode({ player: '{{ trigger.entity.externalId }}' }),
+        { id: 'kyc', type: 'action.gateway', params: { connectionId, operation: 'kyc.status', params: { playerId: '{{ trigger.entity.externalId }}' } } },
+      ],
+      edges: [
+        { from: 'start', to: 'echo' },
+        { from: 'echo', to: 'kyc' },
+      ],
     });
 
     const tool = await create(toolAutomation('Contact player', [echoNode({ contact: '{{ trigger.email }}' })]));
-    const callTool = () => http(`${url}/mcp-server`, { token: key, body: rpc('tools/call', { name: tool.mcp_tool_name, arguments: { playerId: externalId, email: planted.entityEmail } }) });
+    const callTool = () =>
+      http(`${url}/mcp-server`, {
+        token: key,
+        body: rpc('tools/call', { name: tool.mcp_tool_name, arguments: { playerId: externalId, email: planted.entityEmail } }),
+      });
     const mcpBefore = await callTool();
     expectThat(mcpBefore.body.result?.isError === false && mcpBefore.text.includes(planted.entityEmail), 'an MCP tools/call about the entity completes');
     const aboutEntity = await wf(`/workflows/${byHand.id}/test`, { method: 'POST', body: { id: 'pz', externalId, email: planted.entityEmail } });
     const unrelated = await wf(`/workflows/${byHand.id}/test`, { method: 'POST', body: { id: 'pz', email: planted.runEmail } });
     expectThat(aboutEntity.body.data.status === 'completed' && unrelated.body.data.status === 'completed', 'the test runs complete');
     expectThat(JSON.stringify(unrelated.body.data.nodes).includes(planted.runEmail), 'a node echoes the run payload');
-    expectThat((await data(`/entities/${externalId}/events`, { method: 'POST', body: { eventType: 'transaction', data: { type: 'deposit', amount: 50, currency: 'EUR', status: 'completed' } } })).status === 201, 'status 201');
+    expectThat(
+      (
+        await data(`/entities/${externalId}/events`, {
+          method: 'POST',
+          body: { eventType: 'transaction', data: { type: 'deposit', amount: 50, currency: 'EUR', status: 'completed' } },
+        })
+      ).status === 201,
+      'status 201',
+    );
     const eventRun = await until(async () => {
       const list = await wf(`/workflows/${onEvent.id}/runs`);
       const run = list.body.data?.find((candidate: any) => candidate.status !== 'running');
       return run;
     }, 'the event-triggered run');
     expectThat(eventRun.status === 'completed', "status 'completed'");
-    const batch = await data('/batch/entities', { method: 'POST', body: [{ externalId, entityType: 'player', data: { email: planted.entityEmail, country: 'MT' } }, { externalId: `other-${tag}`, entityType: 'player', data: { email: planted.runEmail } }] });
+    const batch = await data('/batch/entities', {
+      method: 'POST',
+      body: [
+        { externalId, entityType: 'player', data: { email: planted.entityEmail, country: 'MT' } },
+        { externalId: `other-${tag}`, entityType: 'player', data: { email: planted.runEmail } },
+      ],
+    });
     const job = await until(async () => {
       const read = await data(`/batch/jobs/${batch.body.data.jobId}`);
       return ['completed', 'failed'].includes(read.body.data.status) ? read.body.data : undefined;
@@ -133,15 +184,27 @@ async function main(): Promise<void> {
     const mcpAfter = await callTool();
     expectThat(mcpAfter.body.result?.isError === false, 'an MCP tools/call naming the erased entity completes');
     const reads = await Promise.all([
-      mcpAfter, wf(`/runs/${mcpBefore.body.result._meta.execution_id}`), wf(`/runs/${mcpAfter.body.result._meta.execution_id}`), wf(`/workflows/${tool.id}/runs`),
-      data(`/entities/${externalId}`), data(`/entities/${externalId}/events`), data(`/entities/${externalId}/state`), data(`/batch/jobs/${job.id}`),
-      wf(`/workflows/${byHand.id}/runs`), wf(`/workflows/${onEvent.id}/runs`), wf(`/runs/${aboutEntity.body.data.id}`), wf(`/runs/${eventRun.id}`),
+      mcpAfter,
+      wf(`/runs/${mcpBefore.body.result._meta.execution_id}`),
+      wf(`/runs/${mcpAfter.body.result._meta.execution_id}`),
+      wf(`/workflows/${tool.id}/runs`),
+      data(`/entities/${externalId}`),
+      data(`/entities/${externalId}/events`),
+      data(`/entities/${externalId}/state`),
+      data(`/batch/jobs/${job.id}`),
+      wf(`/workflows/${byHand.id}/runs`),
+      wf(`/workflows/${onEvent.id}/runs`),
+      wf(`/runs/${aboutEntity.body.data.id}`),
+      wf(`/runs/${eventRun.id}`),
       http(`${url}/analytics-api/analytics/players/${externalId}`, { token: key }),
       http(`${url}/analytics-api/analytics/players?search=${encodeURIComponent(planted.entityEmail)}`, { token: key }),
       http(`${url}/mcp-server`, { token: key, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } }),
     ]);
     const apiLeaks = reads.filter((read) => read.text.includes(planted.entityEmail)).map((read) => read.text.slice(0, 200));
-    expectThat(JSON.stringify((await wf(`/runs/${aboutEntity.body.data.id}`)).body.data.input) === '{"_redacted":true}', 'the run about the entity is redacted');
+    expectThat(
+      JSON.stringify((await wf(`/runs/${aboutEntity.body.data.id}`)).body.data.input) === '{"_redacted":true}',
+      'the run about the entity is redacted',
+    );
 
     await pg.raw('INSERT INTO plant_control VALUES (?)', [control]);
     await pg.raw('VACUUM FULL');
@@ -149,10 +212,17 @@ async function main(): Promise<void> {
 
     const pgData = path.join(stack.dataDir, 'postgres');
     const heap = filesUnder(path.join(pgData, 'base'));
-    const temporalFiles = readdirSync(stack.dataDir).filter((name) => name.startsWith('temporal.sqlite')).map((name) => path.join(stack.dataDir, name));
+    const temporalFiles = readdirSync(stack.dataDir)
+      .filter((name) => name.startsWith('temporal.sqlite'))
+      .map((name) => path.join(stack.dataDir, name));
     const serviceLogFile = path.join(stack.dataDir, 'services.log');
     writeFileSync(serviceLogFile, `${serviceLog.join('\n')}\n`);
-    const logs = [...readdirSync(stack.dataDir).filter((name) => name.endsWith('.log')).map((name) => path.join(stack.dataDir, name)), ...filesUnder(path.join(pgData, 'log'))];
+    const logs = [
+      ...readdirSync(stack.dataDir)
+        .filter((name) => name.endsWith('.log'))
+        .map((name) => path.join(stack.dataDir, name)),
+      ...filesUnder(path.join(pgData, 'log')),
+    ];
     const wal = filesUnder(path.join(pgData, 'pg_wal'));
 
     const controls = {
@@ -171,7 +241,9 @@ async function main(): Promise<void> {
       if (where.length > 0) found[name] = where.map((file) => path.relative(stack.dataDir, file));
     }
     const walBytes = wal.reduce((sum, file) => sum + statSync(file).size, 0);
-    process.stderr.write(`plant: ${heap.length} heap files, ${wal.length} WAL segments (${Math.round(walBytes / 2 ** 20)} MiB), ${temporalFiles.length} Temporal files, ${logs.length} log files (${logs.reduce((sum, file) => sum + readFileSync(file, 'utf8').split('\n').length, 0)} lines)\n`);
+    process.stderr.write(
+      `plant: ${heap.length} heap files, ${wal.length} WAL segments (${Math.round(walBytes / 2 ** 20)} MiB), ${temporalFiles.length} Temporal files, ${logs.length} log files (${logs.reduce((sum, file) => sum + readFileSync(file, 'utf8').split('\n').length, 0)} lines)\n`,
+    );
     await pg.destroy();
     process.stdout.write(`${JSON.stringify({ found, apiLeaks, controls })}\n`);
   } finally {
@@ -180,7 +252,10 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(() => process.exit(0), (error: unknown) => {
-  process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -39,7 +39,11 @@ describe('validateAutomationBody', () => {
 
   it('accepts every node type with its params and ignores read-only record fields', () => {
     const body = {
-      id: 'wf_1', version: 3, mcp_tool_name: 'all', created_at: 'x', updated_at: 'y',
+      id: 'wf_1',
+      version: 3,
+      mcp_tool_name: 'all',
+      created_at: 'x',
+      updated_at: 'y',
       name: 'All',
       nodes: [
         { id: 'm', type: 'trigger.manual', params: { inputSchema: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] } } },
@@ -47,7 +51,11 @@ describe('validateAutomationBody', () => {
         { id: 'w', type: 'trigger.webhook', params: { secret: null, name: 'acme', webhookId: 'wh_1', hasSecret: false, inputSchema: { type: 'object' } } },
         { id: 's', type: 'trigger.schedule', params: { cron: '0 9 * * mon-fri', timezone: 'Europe/Malta' } },
         { id: 'c', type: 'condition', params: { expression: '$exists(trigger.amount)' } },
-        { id: 'h', type: 'action.http_request', params: { method: 'POST', url: 'https://example.com/{{ trigger.id }}', headers: { 'X-Key': '{{ run.id }}' }, body: { a: ['{{ 1 + 1 }}'] } } },
+        {
+          id: 'h',
+          type: 'action.http_request',
+          params: { method: 'POST', url: 'https://example.com/{{ trigger.id }}', headers: { 'X-Key': '{{ run.id }}' }, body: { a: ['{{ 1 + 1 }}'] } },
+        },
         { id: 'g', type: 'action.gateway', params: { connectionId: 'con_1', operation: 'getPlayer', params: { id: '{{ trigger.id }}' } } },
         { id: 'v', type: 'action.set_state', params: { externalId: 'p1', key: 'kyc_status', value: null } },
         { id: 'r', type: 'action.record_event', params: { externalId: 'p1', eventType: 'bonus', data: '{{ trigger }}' } },
@@ -57,9 +65,18 @@ describe('validateAutomationBody', () => {
         { id: 'ai', type: 'action.ai', params: { prompt: 'Summarise {{ $string(trigger) }}', model: 'gpt-4o-mini' } },
       ],
       edges: [
-        { from: 'm', to: 'c' }, { from: 'e', to: 'c' }, { from: 'w', to: 'c' }, { from: 's', to: 'c' },
-        { from: 'c', to: 'h', when: true }, { from: 'c', to: 'g', when: false },
-        { from: 'h', to: 'v' }, { from: 'v', to: 'r' }, { from: 'r', to: 'u' }, { from: 'u', to: 'd' }, { from: 'd', to: 'mail' }, { from: 'mail', to: 'ai' },
+        { from: 'm', to: 'c' },
+        { from: 'e', to: 'c' },
+        { from: 'w', to: 'c' },
+        { from: 's', to: 'c' },
+        { from: 'c', to: 'h', when: true },
+        { from: 'c', to: 'g', when: false },
+        { from: 'h', to: 'v' },
+        { from: 'v', to: 'r' },
+        { from: 'r', to: 'u' },
+        { from: 'u', to: 'd' },
+        { from: 'd', to: 'mail' },
+        { from: 'mail', to: 'ai' },
       ],
     };
     const result = validateAutomationBody(body);
@@ -88,7 +105,10 @@ describe('validateAutomationBody', () => {
         { field: 'nodes', message: 'needs at least one trigger node' },
       ],
     });
-    expect(validateAutomationBody({ name: 'x'.repeat(201), nodes: [manual] })).toEqual({ ok: false, details: [{ field: 'name', message: 'must be 1 to 200 characters' }] });
+    expect(validateAutomationBody({ name: 'x'.repeat(201), nodes: [manual] })).toEqual({
+      ok: false,
+      details: [{ field: 'name', message: 'must be 1 to 200 characters' }],
+    });
   });
 
   it('reports several problems at their exact paths at once', () => {
@@ -112,7 +132,15 @@ describe('validateAutomationBody', () => {
   it('checks node ids, types and params objects', () => {
     const result = validateAutomationBody({
       name: 'n',
-      nodes: [manual, { id: 'bad id', type: 'action.delay', params: { seconds: 1 } }, { id: 'm', type: 'trigger.manual' }, { id: 'q', type: 'action.nope' }, { id: 'p', type: 'action.delay', params: [] }, 7, { id: 'z', type: 'trigger.manual', position: 1 }],
+      nodes: [
+        manual,
+        { id: 'bad id', type: 'action.delay', params: { seconds: 1 } },
+        { id: 'm', type: 'trigger.manual' },
+        { id: 'q', type: 'action.nope' },
+        { id: 'p', type: 'action.delay', params: [] },
+        7,
+        { id: 'z', type: 'trigger.manual', position: 1 },
+      ],
     });
     expect(result.ok ? [] : result.details).toEqual([
       { field: 'nodes[1].id', message: 'must be 1 to 64 of A-Z, a-z, 0-9, _ and -' },
@@ -165,7 +193,11 @@ describe('validateAutomationBody', () => {
     const result = validateAutomationBody({
       name: 'n',
       nodes: [manual, { id: 'a', type: 'action.delay', params: { seconds: 1 } }, { id: 'b', type: 'action.delay', params: { seconds: 1 } }],
-      edges: [{ from: 'm', to: 'a' }, { from: 'a', to: 'b' }, { from: 'b', to: 'a' }],
+      edges: [
+        { from: 'm', to: 'a' },
+        { from: 'a', to: 'b' },
+        { from: 'b', to: 'a' },
+      ],
     });
     expect(result).toEqual({ ok: false, details: [{ field: 'edges', message: 'must not form a cycle: a → b → a' }] });
   });
@@ -234,9 +266,14 @@ describe('validateAutomationBody', () => {
         'nodes[1].params.headers.Bad Name',
         'nodes[1].params.headers.ok',
       ]);
-      expect(fieldsOf({ type: 'action.gateway', params: { connectionId: '', operation: 'op', params: [] } })).toEqual(['nodes[1].params.connectionId', 'nodes[1].params.params']);
+      expect(fieldsOf({ type: 'action.gateway', params: { connectionId: '', operation: 'op', params: [] } })).toEqual([
+        'nodes[1].params.connectionId',
+        'nodes[1].params.params',
+      ]);
       expect(fieldsOf({ type: 'action.record_event', params: { externalId: 'p', eventType: 'bonus', data: 'plain text' } })).toEqual(['nodes[1].params.data']);
-      expect(fieldsOf({ type: 'action.upsert_entity', params: { entityType: 'player', externalId: 'p', data: 'a {{ x }}' } })).toEqual(['nodes[1].params.data']);
+      expect(fieldsOf({ type: 'action.upsert_entity', params: { entityType: 'player', externalId: 'p', data: 'a {{ x }}' } })).toEqual([
+        'nodes[1].params.data',
+      ]);
       expect(fieldsOf({ type: 'action.delay', params: { seconds: 0 } })).toEqual(['nodes[1].params.seconds']);
       expect(fieldsOf({ type: 'action.delay', params: { seconds: 1.5 } })).toEqual(['nodes[1].params.seconds']);
       expect(fieldsOf({ type: 'action.delay', params: { seconds: 2592001 } })).toEqual(['nodes[1].params.seconds']);
@@ -248,7 +285,12 @@ describe('validateAutomationBody', () => {
     it('compiles templates at any depth and reports them at their path', () => {
       const problems = problemsOf({
         type: 'action.http_request',
-        params: { method: 'POST', url: 'https://x.test/{{ ) }}', headers: { Authorization: 'Bearer {{ ( }}' }, body: { items: [{ name: 'ok {{ 1 }}' }, { name: '{{ 1 + }}' }], open: 'a {{ b' } },
+        params: {
+          method: 'POST',
+          url: 'https://x.test/{{ ) }}',
+          headers: { Authorization: 'Bearer {{ ( }}' },
+          body: { items: [{ name: 'ok {{ 1 }}' }, { name: '{{ 1 + }}' }], open: 'a {{ b' },
+        },
       });
       expect(problems.map((problem) => problem.field)).toEqual([
         'nodes[1].params.url',

@@ -33,7 +33,9 @@ describe('workflow expressions', () => {
   });
 
   it('names the failing expression', async () => {
-    await expect(evaluate('trigger.name + 1', context)).rejects.toThrow('Expression "trigger.name + 1" failed: The left side of the "+" operator must evaluate to a number');
+    await expect(evaluate('trigger.name + 1', context)).rejects.toThrow(
+      'Expression "trigger.name + 1" failed: The left side of the "+" operator must evaluate to a number',
+    );
     await expect(evaluate('trigger.(', context)).rejects.toThrow(/^Invalid expression "trigger.\(": /);
     await expect(evaluate('($f := function($n) { $f($n + 1) }; $f(0))', context)).rejects.toThrow('failed: Evaluation exceeded 100000 steps');
     await expect(evaluate('($f := function($n) { 1 + $f($n + 1) }; $f(0))', context)).rejects.toThrow(/failed: Stack overflow/);
@@ -60,8 +62,14 @@ describe('workflow expressions', () => {
   });
 
   it('renders at any depth and leaves other values alone', async () => {
-    const params = { url: 'https://x.test/{{ trigger.entity.externalId }}', body: { items: [{ n: '{{ nodes.fetch.status }}' }, 3, null, false], raw: 'no template' } };
-    await expect(renderParams(params, context)).resolves.toEqual({ url: 'https://x.test/p-1', body: { items: [{ n: 200 }, 3, null, false], raw: 'no template' } });
+    const params = {
+      url: 'https://x.test/{{ trigger.entity.externalId }}',
+      body: { items: [{ n: '{{ nodes.fetch.status }}' }, 3, null, false], raw: 'no template' },
+    };
+    await expect(renderParams(params, context)).resolves.toEqual({
+      url: 'https://x.test/p-1',
+      body: { items: [{ n: 200 }, 3, null, false], raw: 'no template' },
+    });
     const rendered = (await renderParams(JSON.parse('{"__proto__": {"polluted": "{{ 1 }}"}}'), context)) as Record<string, unknown>;
     expect(Object.getPrototypeOf(rendered)).toBe(Object.prototype);
     expect(Object.keys(rendered)).toEqual(['__proto__']);

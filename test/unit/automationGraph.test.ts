@@ -29,17 +29,36 @@ const def: AutomationDefinition = {
 describe('workflow graph', () => {
   it('orders nodes topologically, ties in listed order', () => {
     expect(topologicalOrder(def)).toEqual(['hook', 'start', 'check', 'ai', 'store', 'notify', 'nightly', 'later', 'wait']);
-    expect(() => topologicalOrder({ nodes: [node('a', 'action.delay'), node('b', 'action.delay')], edges: [{ from: 'a', to: 'b' }, { from: 'b', to: 'a' }] })).toThrow('cycle');
+    expect(() =>
+      topologicalOrder({
+        nodes: [node('a', 'action.delay'), node('b', 'action.delay')],
+        edges: [
+          { from: 'a', to: 'b' },
+          { from: 'b', to: 'a' },
+        ],
+      }),
+    ).toThrow('cycle');
   });
 
   it('finds cycles', () => {
     expect(findCycle(def)).toBeNull();
-    const cyclic = { nodes: [node('t', 'trigger.manual'), node('a', 'action.delay'), node('b', 'action.delay'), node('c', 'action.delay')], edges: [{ from: 't', to: 'a' }, { from: 'a', to: 'b' }, { from: 'b', to: 'c' }, { from: 'c', to: 'a' }] };
+    const cyclic = {
+      nodes: [node('t', 'trigger.manual'), node('a', 'action.delay'), node('b', 'action.delay'), node('c', 'action.delay')],
+      edges: [
+        { from: 't', to: 'a' },
+        { from: 'a', to: 'b' },
+        { from: 'b', to: 'c' },
+        { from: 'c', to: 'a' },
+      ],
+    };
     expect(findCycle(cyclic)).toEqual(['a', 'b', 'c']);
   });
 
   it('looks up edges', () => {
-    expect(outgoing(def, 'check')).toEqual([{ from: 'check', to: 'ai', when: true }, { from: 'check', to: 'store', when: false }]);
+    expect(outgoing(def, 'check')).toEqual([
+      { from: 'check', to: 'ai', when: true },
+      { from: 'check', to: 'store', when: false },
+    ]);
     expect(incoming(def, 'notify').map((edge) => edge.from)).toEqual(['ai', 'store']);
     expect(outgoing(def, 'notify')).toEqual([]);
     const graph = new GraphIndex(def);

@@ -8,7 +8,11 @@ describe('effective trigger schema', () => {
   it('takes the inputSchema of manual and webhook triggers', () => {
     const inputSchema = { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] };
     expect(effectiveInputSchema({ id: 't', type: 'trigger.manual', params: { inputSchema } }, template)).toEqual(inputSchema);
-    expect(effectiveInputSchema({ id: 't', type: 'trigger.webhook', params: { inputSchema: { type: 'object' } } }, null)).toEqual({ type: 'object', properties: {}, required: [] });
+    expect(effectiveInputSchema({ id: 't', type: 'trigger.webhook', params: { inputSchema: { type: 'object' } } }, null)).toEqual({
+      type: 'object',
+      properties: {},
+      required: [],
+    });
     expect(effectiveInputSchema({ id: 't', type: 'trigger.manual', params: {} }, template)).toEqual({ type: 'object', properties: {}, required: [] });
   });
 

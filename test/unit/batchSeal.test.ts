@@ -18,7 +18,16 @@ describe('batch items sealed chunk by chunk', () => {
     const sealed = sealBatchItems(keyring, 'op_a', 'job_1', items, 3);
     const read = (start: number, size: number) => {
       const indexes = chunksCovering(3, start, size);
-      return openBatchItems(keyring, 'op_a', 'job_1', 3, indexes, indexes.map((i) => sealed.chunks[i] ?? null), start, size);
+      return openBatchItems(
+        keyring,
+        'op_a',
+        'job_1',
+        3,
+        indexes,
+        indexes.map((i) => sealed.chunks[i] ?? null),
+        start,
+        size,
+      );
     };
     expect(chunksCovering(3, 3, 3)).toEqual([1]);
     expect(read(3, 3)).toEqual(items.slice(3, 6));

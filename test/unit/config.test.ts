@@ -57,9 +57,7 @@ describe('parseConfig defaults', () => {
   });
 
   it('maps each RATE_LIMIT_* variable onto its class', () => {
-    const env = Object.fromEntries(
-      Object.values(RATE_LIMIT_CLASSES).map((variable, index) => [variable, String(1000 + index)]),
-    );
+    const env = Object.fromEntries(Object.values(RATE_LIMIT_CLASSES).map((variable, index) => [variable, String(1000 + index)]));
     const limits = parseConfig(env).rateLimitsPerMinute;
     Object.entries(RATE_LIMIT_CLASSES).forEach(([name, _variable], index) => {
       expect(limits[name as RateLimitClass]).toBe(1000 + index);
@@ -88,9 +86,11 @@ describe('parseConfig values', () => {
 
   it('splits a comma-separated ALLOWED_ORIGINS list, trimming and dropping empty entries', () => {
     expect(parseConfig({ ALLOWED_ORIGINS: 'https://a.example' }).allowedOrigins).toEqual(['https://a.example']);
-    expect(
-      parseConfig({ ALLOWED_ORIGINS: ' https://a.example , http://localhost:3000,,https://b.example ' }).allowedOrigins,
-    ).toEqual(['https://a.example', 'http://localhost:3000', 'https://b.example']);
+    expect(parseConfig({ ALLOWED_ORIGINS: ' https://a.example , http://localhost:3000,,https://b.example ' }).allowedOrigins).toEqual([
+      'https://a.example',
+      'http://localhost:3000',
+      'https://b.example',
+    ]);
   });
 
   it('defaults appUrl to localhost on the configured PORT', () => {
@@ -107,9 +107,7 @@ describe('parseConfig values', () => {
   it('treats an empty or blank DATABASE_URL as unset', () => {
     expect(parseConfig({ DATABASE_URL: '' }).DATABASE_URL).toBeUndefined();
     expect(parseConfig({ DATABASE_URL: '   ' }).DATABASE_URL).toBeUndefined();
-    expect(parseConfig({ DATABASE_URL: 'postgres://u:p@localhost:5432/app' }).DATABASE_URL).toBe(
-      'postgres://u:p@localhost:5432/app',
-    );
+    expect(parseConfig({ DATABASE_URL: 'postgres://u:p@localhost:5432/app' }).DATABASE_URL).toBe('postgres://u:p@localhost:5432/app');
   });
 
   it('treats an empty JWT_SECRET as unset and accepts one of 32+ characters', () => {

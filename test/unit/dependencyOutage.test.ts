@@ -13,9 +13,15 @@ describe('isDependencyOutage', () => {
     ['too many connections (53300)', withCode('sorry, too many clients already', '53300')],
     ["pg's connection-lost text behind knex's SQL prefix", new Error('ROLLBACK - Client has encountered a connection error and is not queryable')],
     ['knex pool timeout', Object.assign(new Error('Knex: Timeout acquiring a connection. The pool is probably full.'), { name: 'KnexTimeoutError' })],
-    ['gRPC UNAVAILABLE inside a Temporal ServiceError', new Error('Failed to start', { cause: withCode('14 UNAVAILABLE: No connection established', 14, { details: 'No connection established' }) })],
+    [
+      'gRPC UNAVAILABLE inside a Temporal ServiceError',
+      new Error('Failed to start', { cause: withCode('14 UNAVAILABLE: No connection established', 14, { details: 'No connection established' }) }),
+    ],
     ['a synchronous call past its deadline', new CallDeadlineError('gateway call did not finish within 23000 ms')],
-    ['an outage as the cause of a handler 500', new AppError(500, 'INTERNAL_ERROR', 'Failed to list keys', { cause: withCode('connect ECONNREFUSED', 'ECONNREFUSED') })],
+    [
+      'an outage as the cause of a handler 500',
+      new AppError(500, 'INTERNAL_ERROR', 'Failed to list keys', { cause: withCode('connect ECONNREFUSED', 'ECONNREFUSED') }),
+    ],
   ])('%s is an outage', (_, error) => {
     expect(isDependencyOutage(error)).toBe(true);
   });

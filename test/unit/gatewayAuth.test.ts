@@ -1,8 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { outboundAuth } from '../../core/gateway/outboundAuth';
 
-const call = (schemes: Parameters<typeof outboundAuth>[0]['schemes'], credentials: Parameters<typeof outboundAuth>[0]['credentials'], requirements: Parameters<typeof outboundAuth>[0]['requirements'] = [], bodyText = '') =>
-  outboundAuth({ schemes, requirements, credentials, bodyText });
+const call = (
+  schemes: Parameters<typeof outboundAuth>[0]['schemes'],
+  credentials: Parameters<typeof outboundAuth>[0]['credentials'],
+  requirements: Parameters<typeof outboundAuth>[0]['requirements'] = [],
+  bodyText = '',
+) => outboundAuth({ schemes, requirements, credentials, bodyText });
 
 describe('outbound authentication (spec 4.3 table)', () => {
   it('apiKey in a header, the query or a cookie', () => {
@@ -13,7 +17,9 @@ describe('outbound authentication (spec 4.3 table)', () => {
 
   it('HTTP bearer and basic', () => {
     expect(call({ b: { kind: 'bearer' } }, { token: 't1' }).headers).toEqual({ Authorization: 'Bearer t1' });
-    expect(call({ b: { kind: 'basic' } }, { username: 'ada', password: 'p:w' }).headers).toEqual({ Authorization: `Basic ${Buffer.from('ada:p:w').toString('base64')}` });
+    expect(call({ b: { kind: 'basic' } }, { username: 'ada', password: 'p:w' }).headers).toEqual({
+      Authorization: `Basic ${Buffer.from('ada:p:w').toString('base64')}`,
+    });
   });
 
   it('HMAC-SHA256 of the exact body text with X-Signature and X-Signature-Algorithm', () => {
@@ -32,7 +38,11 @@ describe('outbound authentication (spec 4.3 table)', () => {
   });
 
   it('follows the requirement list: the first alternative the credentials satisfy, every scheme of it', () => {
-    const schemes = { basic: { kind: 'basic' as const }, key: { kind: 'apiKey' as const, name: 'X-Key', in: 'header' as const }, sig: { kind: 'hmac' as const } };
+    const schemes = {
+      basic: { kind: 'basic' as const },
+      key: { kind: 'apiKey' as const, name: 'X-Key', in: 'header' as const },
+      sig: { kind: 'hmac' as const },
+    };
     expect(call(schemes, { apiKey: 'k', secret: 's' }, [{ basic: [] }, { key: [], sig: [] }]).headers).toEqual({
       'X-Key': 'k',
       'X-Signature': createHmac('sha256', 's').update('').digest('hex'),

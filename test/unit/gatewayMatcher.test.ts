@@ -2,7 +2,12 @@ import type { IndexedOperation } from '../../core/gateway/blueprint';
 import { matchOperation, methodForAction, parseOperation, wordsOf } from '../../core/gateway/operationMatcher';
 
 const op = (method: IndexedOperation['method'], path: string, operationId: string | null = null, summary: string | null = null): IndexedOperation => ({
-  method, path, operationId, summary, parameters: [], security: null,
+  method,
+  path,
+  operationId,
+  summary,
+  parameters: [],
+  security: null,
 });
 
 const payments = [

@@ -38,7 +38,10 @@ describe('loadOpenApiDocument', () => {
     expect(blueprint.serverUrl).toBe('http://127.0.0.1:8123/api');
     expect(blueprint.securitySchemes).toEqual({ supplierAuth: { kind: 'basic' } });
     expect(blueprint.operations.find((operation) => operation.operationId === 'createPayment')!.parameters).toEqual([]);
-    expect(blueprint.operations.find((operation) => operation.operationId === 'listPayments')!.parameters.map((parameter) => parameter.name)).toEqual(['state', 'limit']);
+    expect(blueprint.operations.find((operation) => operation.operationId === 'listPayments')!.parameters.map((parameter) => parameter.name)).toEqual([
+      'state',
+      'limit',
+    ]);
   });
 
   it('recognises HMAC schemes (http hmac, or an X-Signature apiKey header)', async () => {
@@ -56,7 +59,11 @@ describe('loadOpenApiDocument', () => {
   });
 
   it('names the problems of an invalid document, with the source line', async () => {
-    const problems = await problemsOf({ openapi: '3.0.3', info: { title: 'x' }, paths: { '/a/{id}': { get: { parameters: [{ name: 'id', in: 'path' }], responses: { 200: { description: 'ok' } } } } } });
+    const problems = await problemsOf({
+      openapi: '3.0.3',
+      info: { title: 'x' },
+      paths: { '/a/{id}': { get: { parameters: [{ name: 'id', in: 'path' }], responses: { 200: { description: 'ok' } } } } },
+    });
     expect(problems).toEqual(expect.arrayContaining([expect.stringMatching(/must have required property 'version' \(at line \d+: "info": \{\)/)]));
     expect(problems.some((problem) => problem.includes("'required'"))).toBe(true);
   });
@@ -73,7 +80,10 @@ describe('loadOpenApiDocument', () => {
       const document = {
         openapi: '3.0.3',
         info: { title: 't', version: '1' },
-        paths: { '/a': { get: { responses: { 200: { $ref: `${server.url}/response.json` } } } }, '/b': { get: { responses: { 200: { $ref: '/etc/passwd' } } } } },
+        paths: {
+          '/a': { get: { responses: { 200: { $ref: `${server.url}/response.json` } } } },
+          '/b': { get: { responses: { 200: { $ref: '/etc/passwd' } } } },
+        },
       };
       const { blueprint } = await loadOpenApiDocument(document);
       expect(blueprint.operations).toHaveLength(2);

@@ -23,7 +23,9 @@ describe('safeFetch address policy', () => {
 
   it('follows redirects only to allowed addresses', async () => {
     const redirector = await startProvider((request) =>
-      request.path === '/ok' ? { status: 302, headers: { location: `${target.url}/landed` } } : { status: 307, headers: { location: `http://127.0.0.2:${target.port}/x` } },
+      request.path === '/ok'
+        ? { status: 302, headers: { location: `${target.url}/landed` } }
+        : { status: 307, headers: { location: `http://127.0.0.2:${target.port}/x` } },
     );
     try {
       const followed = await safeFetch(get(`${redirector.url}/ok`), only127001);
@@ -74,7 +76,9 @@ describe('safeFetch limits', () => {
 
   it('refuses bodies over the limit, declared or streamed', async () => {
     const big = await startProvider((request) =>
-      request.path === '/declared' ? { status: 200, raw: 'x'.repeat(2048) } : { status: 200, raw: 'y'.repeat(2048), headers: { 'transfer-encoding': 'chunked' } },
+      request.path === '/declared'
+        ? { status: 200, raw: 'x'.repeat(2048) }
+        : { status: 200, raw: 'y'.repeat(2048), headers: { 'transfer-encoding': 'chunked' } },
     );
     try {
       await expect(safeFetch(get(`${big.url}/declared`), allowAll)).rejects.toBeInstanceOf(ResponseTooLargeError);

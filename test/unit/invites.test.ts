@@ -1,6 +1,12 @@
 import { secretToken } from '../../core/ids';
 import {
-  acceptUrlFor, INVITE_LIFETIME_MS, inviteEmailMessage, inviteExpiresAt, inviteState, inviteTokenContext, isWellFormedInviteToken,
+  acceptUrlFor,
+  INVITE_LIFETIME_MS,
+  inviteEmailMessage,
+  inviteExpiresAt,
+  inviteState,
+  inviteTokenContext,
+  isWellFormedInviteToken,
 } from '../../core/invites';
 
 const created = new Date('2026-01-01T12:00:00.000Z');

@@ -1,7 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import {
-  commentFrame, decodeBusEnvelope, encodeBusEnvelope, messageFrame, progressNotification, streamSlotLockKey,
-} from '../../core/mcpEvents';
+import { commentFrame, decodeBusEnvelope, encodeBusEnvelope, messageFrame, progressNotification, streamSlotLockKey } from '../../core/mcpEvents';
 
 function parse(text: string): { events: EventSourceMessage[]; comments: string[] } {
   const events: EventSourceMessage[] = [];
@@ -18,7 +16,11 @@ describe('event-stream frames', () => {
     expect(comments).toEqual(['ping', 'multi line']);
     expect(events).toHaveLength(1);
     expect(events[0]!.event).toBe('message');
-    expect(JSON.parse(events[0]!.data)).toEqual({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'tok', progress: 1, total: 3, message: 'line one\nline two' } });
+    expect(JSON.parse(events[0]!.data)).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: 'tok', progress: 1, total: 3, message: 'line one\nline two' },
+    });
   });
 
   it('clips long progress messages so a NOTIFY payload stays small', () => {

@@ -1,12 +1,24 @@
 import {
-  cancelledRequestOf, errorForAppCode, httpStatusOf, isValidSessionId, JSONRPC_ERROR, mcpRequestKey, parseMessage, progressTokenOf, serviceErrorResponse,
+  cancelledRequestOf,
+  errorForAppCode,
+  httpStatusOf,
+  isValidSessionId,
+  JSONRPC_ERROR,
+  mcpRequestKey,
+  parseMessage,
+  progressTokenOf,
+  serviceErrorResponse,
 } from '../../core/mcpJsonRpc';
 
 describe('parseMessage', () => {
   it('classifies requests, notifications and client responses', () => {
     expect(parseMessage({ jsonrpc: '2.0', id: 1, method: 'ping' })).toEqual({ kind: 'request', id: 1, method: 'ping', params: undefined });
     expect(parseMessage({ jsonrpc: '2.0', id: 'x', method: 'tools/list', params: {} })).toEqual({ kind: 'request', id: 'x', method: 'tools/list', params: {} });
-    expect(parseMessage({ jsonrpc: '2.0', method: 'notifications/initialized' })).toEqual({ kind: 'notification', method: 'notifications/initialized', params: undefined });
+    expect(parseMessage({ jsonrpc: '2.0', method: 'notifications/initialized' })).toEqual({
+      kind: 'notification',
+      method: 'notifications/initialized',
+      params: undefined,
+    });
     expect(parseMessage({ jsonrpc: '2.0', id: 3, result: {} })).toEqual({ kind: 'response' });
     expect(parseMessage({ jsonrpc: '2.0', id: 3, error: { code: 1, message: 'no' } })).toEqual({ kind: 'response' });
   });

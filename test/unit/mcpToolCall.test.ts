@@ -26,18 +26,39 @@ describe('argumentProblems', () => {
 });
 
 const run = (overrides: Partial<AutomationRunRecord>): AutomationRunRecord => ({
-  id: 'run_1', workflowId: 'wf_1', workflowVersion: 1, source: 'mcp', status: 'completed', input: {}, output: { ok: true }, nodes: [],
-  startedAt: '2026-01-01T00:00:00.000Z', completedAt: '2026-01-01T00:00:00.040Z', durationMs: 40, ...overrides,
+  id: 'run_1',
+  workflowId: 'wf_1',
+  workflowVersion: 1,
+  source: 'mcp',
+  status: 'completed',
+  input: {},
+  output: { ok: true },
+  nodes: [],
+  startedAt: '2026-01-01T00:00:00.000Z',
+  completedAt: '2026-01-01T00:00:00.040Z',
+  durationMs: 40,
+  ...overrides,
 });
 
 describe('toolResultOf', () => {
   it('returns a completed run’s output as JSON text', () => {
-    expect(toolResultOf(run({}), 55)).toEqual({ content: [{ type: 'text', text: '{"ok":true}' }], isError: false, _meta: { execution_id: 'run_1', duration_ms: 40 } });
+    expect(toolResultOf(run({}), 55)).toEqual({
+      content: [{ type: 'text', text: '{"ok":true}' }],
+      isError: false,
+      _meta: { execution_id: 'run_1', duration_ms: 40 },
+    });
   });
 
   it('puts a failed run’s code first in the text, with isError', () => {
-    const failed = toolResultOf(run({ status: 'failed', error: { code: 'MISSING_TRIGGER_FIELD', message: 'Missing required trigger field: playerId' }, durationMs: null }), 12.4);
-    expect(failed).toEqual({ content: [{ type: 'text', text: 'MISSING_TRIGGER_FIELD: Missing required trigger field: playerId' }], isError: true, _meta: { execution_id: 'run_1', duration_ms: 12 } });
+    const failed = toolResultOf(
+      run({ status: 'failed', error: { code: 'MISSING_TRIGGER_FIELD', message: 'Missing required trigger field: playerId' }, durationMs: null }),
+      12.4,
+    );
+    expect(failed).toEqual({
+      content: [{ type: 'text', text: 'MISSING_TRIGGER_FIELD: Missing required trigger field: playerId' }],
+      isError: true,
+      _meta: { execution_id: 'run_1', duration_ms: 12 },
+    });
     const node = toolResultOf(run({ status: 'failed', error: { code: 'HTTP_ERROR', message: 'HTTP 500', nodeId: 'call' } }), 1);
     expect(node.content[0]!.text).toBe('HTTP_ERROR: HTTP 500 (node call)');
   });
@@ -50,7 +71,10 @@ describe('toolResultOf', () => {
 
   it('adds a completed run’s object output as structuredContent only when the tool declares an outputSchema', () => {
     expect(toolResultOf(run({}), 1, true)).toEqual({
-      content: [{ type: 'text', text: '{"ok":true}' }], structuredContent: { ok: true }, isError: false, _meta: { execution_id: 'run_1', duration_ms: 40 },
+      content: [{ type: 'text', text: '{"ok":true}' }],
+      structuredContent: { ok: true },
+      isError: false,
+      _meta: { execution_id: 'run_1', duration_ms: 40 },
     });
     expect(toolResultOf(run({}), 1, false)).not.toHaveProperty('structuredContent');
     expect(toolResultOf(run({ output: [1, 2] }), 1, true)).not.toHaveProperty('structuredContent');
@@ -58,7 +82,15 @@ describe('toolResultOf', () => {
   });
 
   it('reports a cancelled run as RUN_CANCELLED', () => {
-    const result = toolResultOf(run({ status: 'cancelled', output: null, error: { code: 'RUN_CANCELLED', message: 'The run was cancelled', nodeId: 'wait' } }), 1, true);
-    expect(result).toEqual({ content: [{ type: 'text', text: 'RUN_CANCELLED: Run run_1 was cancelled before it finished' }], isError: true, _meta: { execution_id: 'run_1', duration_ms: 40 } });
+    const result = toolResultOf(
+      run({ status: 'cancelled', output: null, error: { code: 'RUN_CANCELLED', message: 'The run was cancelled', nodeId: 'wait' } }),
+      1,
+      true,
+    );
+    expect(result).toEqual({
+      content: [{ type: 'text', text: 'RUN_CANCELLED: Run run_1 was cancelled before it finished' }],
+      isError: true,
+      _meta: { execution_id: 'run_1', duration_ms: 40 },
+    });
   });
 });

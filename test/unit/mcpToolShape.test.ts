@@ -25,7 +25,10 @@ describe('runOutputSchema: what a completed run returns', () => {
     expect(runOutputSchema(chain(node('check', 'condition', { expression: 'true' })), 'start')).toBeNull();
     const onlyWhenTrue: AutomationDefinition = {
       nodes: [start, node('check', 'condition'), http('call', 'POST')],
-      edges: [{ from: 'start', to: 'check' }, { from: 'check', to: 'call', when: true }],
+      edges: [
+        { from: 'start', to: 'check' },
+        { from: 'check', to: 'call', when: true },
+      ],
     };
     expect(runOutputSchema(onlyWhenTrue, 'start')).toBeNull();
   });
@@ -36,8 +39,14 @@ describe('runOutputSchema: what a completed run returns', () => {
       { from: 'store', to: 'check' },
       { from: 'check', to: 'mail', when: true },
     ];
-    const def: AutomationDefinition = { nodes: [start, node('store', 'action.set_state'), node('check', 'condition'), node('mail', 'action.send_email')], edges };
-    expect(runOutputSchema(def, 'start')).toEqual({ type: 'object', anyOf: [ACTION_OUTPUT_SCHEMAS['action.set_state'], ACTION_OUTPUT_SCHEMAS['action.send_email']] });
+    const def: AutomationDefinition = {
+      nodes: [start, node('store', 'action.set_state'), node('check', 'condition'), node('mail', 'action.send_email')],
+      edges,
+    };
+    expect(runOutputSchema(def, 'start')).toEqual({
+      type: 'object',
+      anyOf: [ACTION_OUTPUT_SCHEMAS['action.set_state'], ACTION_OUTPUT_SCHEMAS['action.send_email']],
+    });
   });
 
   it('a node fed by both branches of a condition always runs', () => {
@@ -57,14 +66,22 @@ describe('runOutputSchema: what a completed run returns', () => {
   it('ignores nodes only another trigger reaches', () => {
     const def: AutomationDefinition = {
       nodes: [start, node('wait', 'action.delay'), node('nightly', 'trigger.schedule'), node('mail', 'action.send_email')],
-      edges: [{ from: 'start', to: 'wait' }, { from: 'nightly', to: 'mail' }],
+      edges: [
+        { from: 'start', to: 'wait' },
+        { from: 'nightly', to: 'mail' },
+      ],
     };
     expect(runOutputSchema(def, 'start')).toEqual(ACTION_OUTPUT_SCHEMAS['action.delay']);
   });
 });
 
 describe('toolAnnotations: safe hints from the actions a run can reach', () => {
-  const hints = (readOnlyHint: boolean, destructiveHint: boolean, idempotentHint: boolean, openWorldHint: boolean) => ({ readOnlyHint, destructiveHint, idempotentHint, openWorldHint });
+  const hints = (readOnlyHint: boolean, destructiveHint: boolean, idempotentHint: boolean, openWorldHint: boolean) => ({
+    readOnlyHint,
+    destructiveHint,
+    idempotentHint,
+    openWorldHint,
+  });
 
   it.each<[string, AutomationDefinition, ReturnType<typeof hints>]>([
     ['no action at all', chain(), hints(true, false, true, false)],
@@ -88,7 +105,14 @@ describe('toolAnnotations: safe hints from the actions a run can reach', () => {
 
   it('counts actions on every branch, and not those only another trigger reaches', () => {
     const def: AutomationDefinition = {
-      nodes: [start, node('check', 'condition'), http('read', 'GET'), node('write', 'action.set_state'), node('nightly', 'trigger.schedule'), node('mail', 'action.send_email')],
+      nodes: [
+        start,
+        node('check', 'condition'),
+        http('read', 'GET'),
+        node('write', 'action.set_state'),
+        node('nightly', 'trigger.schedule'),
+        node('mail', 'action.send_email'),
+      ],
       edges: [
         { from: 'start', to: 'check' },
         { from: 'check', to: 'read', when: true },

@@ -45,12 +45,9 @@ describe('password hashing', () => {
   });
 
   // A corrupt stored hash must read as a wrong password, not reject (which would turn a login into a 500).
-  it.each(['scrypt$abc$8$1$AAAA$AAAA', 'scrypt$3$8$1$AAAA$AAAA'])(
-    'returns false for the encoding with invalid parameters %j',
-    async (malformed) => {
-      await expect(verifyPassword(password, malformed)).resolves.toBe(false);
-    },
-  );
+  it.each(['scrypt$abc$8$1$AAAA$AAAA', 'scrypt$3$8$1$AAAA$AAAA'])('returns false for the encoding with invalid parameters %j', async (malformed) => {
+    await expect(verifyPassword(password, malformed)).resolves.toBe(false);
+  });
 
   it('verifyAgainstDummy resolves false', async () => {
     await expect(verifyAgainstDummy(password)).resolves.toBe(false);

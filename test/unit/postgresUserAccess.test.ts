@@ -6,7 +6,7 @@ import { assertPostgresUserCanReach, unreachableAncestor } from '../../devstack/
 /** A user that owns nothing here and is in no group of these directories: only the "others" bits count. */
 const stranger = { uid: 424242, gids: [424242] };
 
-describe('can embedded PostgreSQL\'s unprivileged user reach DATA_DIR', () => {
+describe("can embedded PostgreSQL's unprivileged user reach DATA_DIR", () => {
   let root: string;
   beforeEach(() => {
     root = mkdtempSync(path.join(os.tmpdir(), 'pg-access-')); // mode 0700, as `mktemp -d` makes it

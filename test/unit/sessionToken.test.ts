@@ -15,13 +15,7 @@ const claims: SessionClaims = {
 const key = (secret: string): Uint8Array => new TextEncoder().encode(secret);
 
 /** A JWT carrying the same payload shape as signAccessToken, with every registered claim overridable. */
-function customToken(options: {
-  issuer?: string;
-  audience?: string;
-  expiresAt?: number | string;
-  alg?: string;
-  payload?: Record<string, unknown>;
-}): SignJWT {
+function customToken(options: { issuer?: string; audience?: string; expiresAt?: number | string; alg?: string; payload?: Record<string, unknown> }): SignJWT {
   const jwt = new SignJWT(options.payload ?? { op: claims.operatorId, mid: claims.memberId, sv: claims.sessionVersion })
     .setProtectedHeader({ alg: options.alg ?? 'HS256', typ: 'JWT' })
     .setSubject(claims.userId)
@@ -128,9 +122,7 @@ describe('signAccessToken / verifyAccessToken', () => {
   });
 
   it('returns null when a session claim has the wrong type or is missing', async () => {
-    const wrongType = await customToken({ payload: { op: claims.operatorId, mid: claims.memberId, sv: '3' } }).sign(
-      key(SECRET),
-    );
+    const wrongType = await customToken({ payload: { op: claims.operatorId, mid: claims.memberId, sv: '3' } }).sign(key(SECRET));
     await expect(verifyAccessToken(wrongType, SECRET)).resolves.toBeNull();
     const missing = await customToken({ payload: { op: claims.operatorId, sv: 3 } }).sign(key(SECRET));
     await expect(verifyAccessToken(missing, SECRET)).resolves.toBeNull();

@@ -23,7 +23,10 @@ describe('refuseMemberAction', () => {
     for (const role of ['owner', 'admin'] as const) {
       const self = caller(role, 'me');
       expect(refuseMemberAction(self, target(role, 'me'), suspend)).toEqual({ code: 'INVALID_INPUT', message: 'You cannot revoke your own access' });
-      expect(refuseMemberAction(self, target(role, 'me'), setRole('member'))).toEqual({ code: 'INVALID_INPUT', message: 'You cannot change your own membership' });
+      expect(refuseMemberAction(self, target(role, 'me'), setRole('member'))).toEqual({
+        code: 'INVALID_INPUT',
+        message: 'You cannot change your own membership',
+      });
     }
   });
 
@@ -37,7 +40,10 @@ describe('refuseMemberAction', () => {
     expect(codeOf(caller('admin'), target('member'), suspend)).toBe('ALLOWED');
     expect(codeOf(caller('admin'), target('member'), setRole('member'))).toBe('ALLOWED');
     expect(codeOf(caller('admin'), target('member'), setRole())).toBe('ALLOWED');
-    expect(refuseMemberAction(caller('admin'), target('member'), setRole('admin'))).toEqual({ code: 'FORBIDDEN', message: 'Only the Owner can grant the admin role' });
+    expect(refuseMemberAction(caller('admin'), target('member'), setRole('admin'))).toEqual({
+      code: 'FORBIDDEN',
+      message: 'Only the Owner can grant the admin role',
+    });
     expect(codeOf(caller('admin'), target('admin'), suspend)).toBe('FORBIDDEN');
     expect(codeOf(caller('admin'), target('admin'), setRole('member'))).toBe('FORBIDDEN');
   });

@@ -29,7 +29,8 @@ const email = proxyActivities<Activities>({
 
 const writeData = (input: DataWriteInput) => CancellationScope.nonCancellable(() => data.automationWriteData(input));
 
-const str = (value: unknown): string => (typeof value === 'string' ? value : value === undefined || value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
+const str = (value: unknown): string =>
+  typeof value === 'string' ? value : value === undefined || value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
 
 /**
  * Runs one action node whose params are already rendered, returning its output. Failures surface as
@@ -40,7 +41,11 @@ const str = (value: unknown): string => (typeof value === 'string' ? value : val
  * call) are shielded; HTTP, e-mail and AI activities, which do not heartbeat, finish their current attempt
  * (Temporal's default `WAIT_CANCELLATION_COMPLETED`). Only `action.delay` stops at once.
  */
-export async function runAction(node: AutomationNode, params: Record<string, unknown>, scope: { operatorId: string; automationId: string; runId: string }): Promise<unknown> {
+export async function runAction(
+  node: AutomationNode,
+  params: Record<string, unknown>,
+  scope: { operatorId: string; automationId: string; runId: string },
+): Promise<unknown> {
   const { operatorId } = scope;
   const once = { operatorId, automationId: scope.automationId, idempotencyKey: `${scope.runId}:${node.id}` };
   switch (node.type) {
@@ -61,7 +66,11 @@ export async function runAction(node: AutomationNode, params: Record<string, unk
           params: (params.params ?? {}) as Record<string, unknown>,
         }),
       );
-      if (!result.ok) throw new NodeError('PROVIDER_ERROR', result.message || `Provider answered ${result.status ?? 'with no response'}`, { status: result.status, data: result.data });
+      if (!result.ok)
+        throw new NodeError('PROVIDER_ERROR', result.message || `Provider answered ${result.status ?? 'with no response'}`, {
+          status: result.status,
+          data: result.data,
+        });
       return { status: result.status, data: result.data };
     }
     case 'action.set_state':

@@ -3,7 +3,11 @@ import type { RunError } from '../../core/automations/types';
 
 /** A node failure raised in workflow code (an expression that cannot be evaluated, a provider refusal). */
 export class NodeError extends Error {
-  constructor(readonly code: string, message: string, readonly output?: unknown) {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly output?: unknown,
+  ) {
     super(message);
     this.name = 'NodeError';
   }

@@ -39,13 +39,20 @@ export function failureOf(status: number, body: unknown, headers?: Headers): Api
   const retryAfter = Number.isFinite(retry) && retry > 0 ? retry : null;
   if (isRecord(body)) {
     const { error } = body;
-    if (isRecord(error) && typeof error.code === 'string') return new ApiFailure(status, error.code, String(error.message ?? error.code), detailsOf(error.details), retryAfter);
+    if (isRecord(error) && typeof error.code === 'string')
+      return new ApiFailure(status, error.code, String(error.message ?? error.code), detailsOf(error.details), retryAfter);
     if (typeof body.code === 'string' && typeof error === 'string') return new ApiFailure(status, body.code, error, [], retryAfter);
     if (typeof error === 'string' && typeof body.error_description === 'string') return new ApiFailure(status, error, body.error_description, [], retryAfter);
     if (typeof error === 'string') return new ApiFailure(status, `HTTP_${status}`, error, [], retryAfter);
   }
   if (status === 0) return new ApiFailure(0, 'NETWORK', 'The server could not be reached. Check that it is running and try again.');
-  return new ApiFailure(status, `HTTP_${status}`, status >= 500 ? 'The server had a problem. Try again in a moment.' : `The request failed (${status}).`, [], retryAfter);
+  return new ApiFailure(
+    status,
+    `HTTP_${status}`,
+    status >= 500 ? 'The server had a problem. Try again in a moment.' : `The request failed (${status}).`,
+    [],
+    retryAfter,
+  );
 }
 
 /** Any thrown value as an `ApiFailure` (network errors included). */

@@ -16,7 +16,11 @@ export interface Loaded<T> {
  * @example const members = useLoad(() => call(api.GET('/platform-api/operators/me/members')), [])
  */
 export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): Loaded<T> {
-  const [state, setState] = useState<{ data: T | undefined; error: ApiFailure | undefined; loading: boolean }>({ data: undefined, error: undefined, loading: true });
+  const [state, setState] = useState<{ data: T | undefined; error: ApiFailure | undefined; loading: boolean }>({
+    data: undefined,
+    error: undefined,
+    loading: true,
+  });
   const [tick, setTick] = useState(0);
   const latest = useRef(0);
   const loadRef = useRef(load);
@@ -37,7 +41,9 @@ export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): Lo
 }
 
 /** Runs an action (a button's POST), tracking its pending state and failure for the form that started it. */
-export function useAction<A extends unknown[], R>(action: (...args: A) => Promise<R>): {
+export function useAction<A extends unknown[], R>(
+  action: (...args: A) => Promise<R>,
+): {
   run: (...args: A) => Promise<R | undefined>;
   pending: boolean;
   error: ApiFailure | undefined;

@@ -7,7 +7,12 @@ import { Loading } from '../components/Status';
 export function RequireSession({ children }: { children: ReactNode }) {
   const session = useSession();
   const location = useLocation();
-  if (session.status === 'loading') return <div className="centered"><Loading label="Checking your session…" /></div>;
+  if (session.status === 'loading')
+    return (
+      <div className="centered">
+        <Loading label="Checking your session…" />
+      </div>
+    );
   if (session.status === 'signed-out') {
     const next = `${location.pathname}${location.search}`;
     return <Navigate to={next === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(next)}`} replace />;

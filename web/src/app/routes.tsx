@@ -9,11 +9,23 @@ import { Shell } from './Shell';
 /** Each page is its own chunk: the sign-in screen loads only the shell, the router and the auth client. */
 const page = (load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'lazy' | 'hydrateFallbackElement'> => ({
   lazy: async () => ({ Component: (await load()).default }),
-  hydrateFallbackElement: <div className="centered"><Loading /></div>,
+  hydrateFallbackElement: (
+    <div className="centered">
+      <Loading />
+    </div>
+  ),
 });
 
 export const router = createBrowserRouter([
-  { path: '/sign-in', element: <RedirectIfSignedIn><SignIn /></RedirectIfSignedIn>, errorElement: <RouteError /> },
+  {
+    path: '/sign-in',
+    element: (
+      <RedirectIfSignedIn>
+        <SignIn />
+      </RedirectIfSignedIn>
+    ),
+    errorElement: <RouteError />,
+  },
   { path: '/sign-up', ...page(() => import('../pages/auth/SignUp')), errorElement: <RouteError /> },
   { path: '/accept-invite', ...page(() => import('../pages/auth/AcceptInvite')), errorElement: <RouteError /> },
   {
@@ -24,7 +36,11 @@ export const router = createBrowserRouter([
       </RequireSession>
     ),
     errorElement: <RouteError />,
-    hydrateFallbackElement: <div className="centered"><Loading /></div>,
+    hydrateFallbackElement: (
+      <div className="centered">
+        <Loading />
+      </div>
+    ),
     children: [
       { index: true, ...page(() => import('../pages/overview/Overview')) },
       { path: 'players', ...page(() => import('../pages/players/Players')) },

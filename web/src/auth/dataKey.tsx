@@ -27,11 +27,14 @@ export function DataKeyProvider({ children }: { children: ReactNode }) {
     setKey(operatorId ? sessionStorage.getItem(storageKey(operatorId)) : null);
   }, [operatorId, session.status]);
 
-  const use = useCallback((value: string) => {
-    if (!operatorId) return;
-    sessionStorage.setItem(storageKey(operatorId), value);
-    setKey(value);
-  }, [operatorId]);
+  const use = useCallback(
+    (value: string) => {
+      if (!operatorId) return;
+      sessionStorage.setItem(storageKey(operatorId), value);
+      setKey(value);
+    },
+    [operatorId],
+  );
   const forget = useCallback(() => {
     if (operatorId) sessionStorage.removeItem(storageKey(operatorId));
     setKey(null);

@@ -20,7 +20,11 @@ export function CopyButton({ value, label = 'Copy' }: { value: string; label?: s
       <span className="visually-hidden" role="status" aria-live="polite">
         {copied === 'done' ? 'Copied to the clipboard' : copied === 'failed' ? 'Copying failed; select the text and copy it' : ''}
       </span>
-      {copied === 'done' && <span className="copied" aria-hidden="true">Copied</span>}
+      {copied === 'done' && (
+        <span className="copied" aria-hidden="true">
+          Copied
+        </span>
+      )}
     </>
   );
 }

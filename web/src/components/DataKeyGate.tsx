@@ -39,8 +39,8 @@ export function DataKeyGate({ children, purpose }: { children: (key: string) => 
     <section className="panel" aria-labelledby="data-key-title">
       <h2 id="data-key-title">An API key is needed</h2>
       <p>
-        {purpose} uses the data API, which accepts API keys only, never a signed-in session. The dashboard keeps one key for this
-        browser tab; it is forgotten when the tab closes or you sign out.
+        {purpose} uses the data API, which accepts API keys only, never a signed-in session. The dashboard keeps one key for this browser tab; it is forgotten
+        when the tab closes or you sign out.
       </p>
       {canManage(member) && (
         <p>

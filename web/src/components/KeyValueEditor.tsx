@@ -71,7 +71,12 @@ export function KeyValueEditor({ legend, value, onChange, keyLabel = 'Name', val
             {valueLabel} {index + 1}
           </label>
           <input id={`${id}-v${index}`} placeholder={valueLabel} value={row.value} onChange={(event) => update(index, { value: event.target.value })} />
-          <button type="button" className="button button-small" aria-label={`Remove ${row.key || `row ${index + 1}`}`} onClick={() => emit(rows.filter((_, at) => at !== index))}>
+          <button
+            type="button"
+            className="button button-small"
+            aria-label={`Remove ${row.key || `row ${index + 1}`}`}
+            onClick={() => emit(rows.filter((_, at) => at !== index))}
+          >
             Remove
           </button>
         </div>

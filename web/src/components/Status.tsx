@@ -11,7 +11,17 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
 }
 
 /** A failed request in words, with the API's code and, when it named fields, each problem (unless the form shows them at the fields). */
-export function ErrorNotice({ error, title, onRetry, fieldsShown }: { error: ApiFailure | undefined; title?: string; onRetry?: () => void; fieldsShown?: boolean }) {
+export function ErrorNotice({
+  error,
+  title,
+  onRetry,
+  fieldsShown,
+}: {
+  error: ApiFailure | undefined;
+  title?: string;
+  onRetry?: () => void;
+  fieldsShown?: boolean;
+}) {
   if (!error) return null;
   const wait = error.retryAfter ? ` Try again in ${error.retryAfter} s.` : '';
   return (

@@ -25,10 +25,7 @@ function options(width: number, height: number, props: Props): uPlot.Options {
     width,
     height,
     scales: { x: { time: !categories } },
-    axes: [
-      categories ? { values: (_u, splits) => splits.map((split) => categories[split] ?? ''), gap: 6, size: 40 } : {},
-      { size: 70 },
-    ],
+    axes: [categories ? { values: (_u, splits) => splits.map((split) => categories[split] ?? ''), gap: 6, size: 40 } : {}, { size: 70 }],
     legend: { show: true },
     series: [
       {},

@@ -43,14 +43,33 @@ export default function AcceptInvite() {
       </AuthLayout>
     );
   }
-  if (lookup.loading && !lookup.data) return <AuthLayout title="Accept an invite"><Loading label="Checking the invite…" /></AuthLayout>;
-  if (lookup.error) return <AuthLayout title="Accept an invite"><ErrorNotice error={lookup.error} onRetry={lookup.reload} /></AuthLayout>;
+  if (lookup.loading && !lookup.data)
+    return (
+      <AuthLayout title="Accept an invite">
+        <Loading label="Checking the invite…" />
+      </AuthLayout>
+    );
+  if (lookup.error)
+    return (
+      <AuthLayout title="Accept an invite">
+        <ErrorNotice error={lookup.error} onRetry={lookup.reload} />
+      </AuthLayout>
+    );
   const invite = lookup.data?.data;
   if (!invite || !invite.valid) {
     const reason = invite && 'reason' in invite ? String(invite.reason) : 'invalid';
     return (
-      <AuthLayout title="Accept an invite" footer={<p><Link to="/sign-in">Go to sign in</Link></p>}>
-        <p className="notice notice-error" role="alert">{REASONS[reason] ?? REASONS.invalid}</p>
+      <AuthLayout
+        title="Accept an invite"
+        footer={
+          <p>
+            <Link to="/sign-in">Go to sign in</Link>
+          </p>
+        }
+      >
+        <p className="notice notice-error" role="alert">
+          {REASONS[reason] ?? REASONS.invalid}
+        </p>
       </AuthLayout>
     );
   }
@@ -65,9 +84,33 @@ export default function AcceptInvite() {
         You were invited as <strong>{'role' in invite ? invite.role : ''}</strong> with the email <strong>{'email' in invite ? invite.email : ''}</strong>.
       </p>
       <form onSubmit={submit} noValidate>
-        <TextField label="First name" autoComplete="given-name" required value={first} onChange={(event) => setFirst(event.target.value)} problems={problems('first_name')} />
-        <TextField label="Last name" autoComplete="family-name" required value={last} onChange={(event) => setLast(event.target.value)} problems={problems('last_name')} />
-        <TextField label="Choose a password" type="password" autoComplete="new-password" required minLength={8} value={password} onChange={(event) => setPassword(event.target.value)} hint="At least 8 characters" problems={problems('password')} />
+        <TextField
+          label="First name"
+          autoComplete="given-name"
+          required
+          value={first}
+          onChange={(event) => setFirst(event.target.value)}
+          problems={problems('first_name')}
+        />
+        <TextField
+          label="Last name"
+          autoComplete="family-name"
+          required
+          value={last}
+          onChange={(event) => setLast(event.target.value)}
+          problems={problems('last_name')}
+        />
+        <TextField
+          label="Choose a password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          hint="At least 8 characters"
+          problems={problems('password')}
+        />
         <ErrorNotice error={accept.error} title="The invite could not be accepted." fieldsShown />
         <button type="submit" className="button button-primary button-block" disabled={accept.pending}>
           {accept.pending ? 'Joining…' : 'Accept and sign in'}

@@ -33,7 +33,14 @@ export function SignIn() {
     >
       <form onSubmit={(event) => void submit(event)} noValidate>
         <TextField label="Email" type="email" autoComplete="username" required value={email} onChange={(event) => setEmail(event.target.value)} />
-        <TextField label="Password" type="password" autoComplete="current-password" required value={password} onChange={(event) => setPassword(event.target.value)} />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+        />
         {error && (
           <p className="notice notice-error" role="alert">
             {error}

@@ -39,8 +39,23 @@ export default function SignUp() {
       }
     >
       <form onSubmit={submit} noValidate>
-        <TextField label="Organisation name" autoComplete="organization" required value={organisationName} onChange={(event) => setOrganisationName(event.target.value)} problems={problems('organisationName')} />
-        <TextField label="Your email" type="email" autoComplete="email" required value={email} onChange={(event) => setEmail(event.target.value)} problems={problems('email')} />
+        <TextField
+          label="Organisation name"
+          autoComplete="organization"
+          required
+          value={organisationName}
+          onChange={(event) => setOrganisationName(event.target.value)}
+          problems={problems('organisationName')}
+        />
+        <TextField
+          label="Your email"
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+          problems={problems('email')}
+        />
         <TextField
           label="Password"
           type="password"

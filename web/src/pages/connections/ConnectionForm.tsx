@@ -20,7 +20,17 @@ const SECRETS = [
  * Creates or edits a connection. Credentials are write-only: they are stored encrypted and never shown
  * again; on edit, filling any of them replaces the whole set.
  */
-export function ConnectionForm({ connection, connectors, onCancel, onSaved }: { connection: Connection | null; connectors: Connector[]; onCancel: () => void; onSaved: () => void }) {
+export function ConnectionForm({
+  connection,
+  connectors,
+  onCancel,
+  onSaved,
+}: {
+  connection: Connection | null;
+  connectors: Connector[];
+  onCancel: () => void;
+  onSaved: () => void;
+}) {
   const [connectorId, setConnectorId] = useState(connection?.connectorId ?? connectors[0]?.id ?? '');
   const [name, setName] = useState(connection?.name ?? '');
   const [baseUrl, setBaseUrl] = useState(connection?.baseUrl ?? '');
@@ -36,7 +46,11 @@ export function ConnectionForm({ connection, connectors, onCancel, onSaved }: { 
         }),
       );
     } else {
-      await call(api.POST('/connections-api/connections', { body: { connectorId, name: name.trim(), credentials: filled, ...(baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}), active } }));
+      await call(
+        api.POST('/connections-api/connections', {
+          body: { connectorId, name: name.trim(), credentials: filled, ...(baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}), active },
+        }),
+      );
     }
     onSaved();
   });
@@ -62,18 +76,37 @@ export function ConnectionForm({ connection, connectors, onCancel, onSaved }: { 
       )}
       <div className="grid-2">
         <TextField label="Name" value={name} onChange={(event) => setName(event.target.value)} required problems={problems('name')} />
-        <TextField label="Base URL" type="url" value={baseUrl} onChange={(event) => setBaseUrl(event.target.value)} hint="Replaces the document's server URL; required when it has none" problems={problems('baseUrl')} />
+        <TextField
+          label="Base URL"
+          type="url"
+          value={baseUrl}
+          onChange={(event) => setBaseUrl(event.target.value)}
+          hint="Replaces the document's server URL; required when it has none"
+          problems={problems('baseUrl')}
+        />
       </div>
       <fieldset className="kv">
         <legend>{connection ? 'Replace the credentials (leave empty to keep them)' : 'Credentials'}</legend>
         <p className="hint">Stored encrypted and never shown again. Fill what the supplier's security scheme uses.</p>
         <div className="grid-2">
           {SECRETS.map(([field, label]) => (
-            <TextField key={field} label={label} type={field === 'username' ? 'text' : 'password'} autoComplete="off" value={credentials[field] ?? ''} onChange={(event) => setCredentials({ ...credentials, [field]: event.target.value })} />
+            <TextField
+              key={field}
+              label={label}
+              type={field === 'username' ? 'text' : 'password'}
+              autoComplete="off"
+              value={credentials[field] ?? ''}
+              onChange={(event) => setCredentials({ ...credentials, [field]: event.target.value })}
+            />
           ))}
         </div>
       </fieldset>
-      <Checkbox label="Active" checked={active} onChange={(event) => setActive(event.target.checked)} hint="An inactive connection refuses calls (CONNECTION_INACTIVE)" />
+      <Checkbox
+        label="Active"
+        checked={active}
+        onChange={(event) => setActive(event.target.checked)}
+        hint="An inactive connection refuses calls (CONNECTION_INACTIVE)"
+      />
       <ErrorNotice error={save.error} title="The connection was not saved." />
       <div className="row-actions">
         <button type="submit" className="button button-primary" disabled={save.pending || !name.trim() || (!connection && !connectorId)}>

@@ -15,8 +15,17 @@ export default function Connections() {
   const connections = useLoad(() => call(api.GET('/connections-api/connections')), []);
   return (
     <>
-      <PageHeader title="Connections" lead="Call suppliers (KYC, payments, game providers) in one canonical format: “entity.action” with your field names; the gateway finds the endpoint, renames the fields and adds the credentials." />
-      <ConnectorsPanel connectors={connectors} onChanged={() => { connectors.reload(); connections.reload(); }} />
+      <PageHeader
+        title="Connections"
+        lead="Call suppliers (KYC, payments, game providers) in one canonical format: “entity.action” with your field names; the gateway finds the endpoint, renames the fields and adds the credentials."
+      />
+      <ConnectorsPanel
+        connectors={connectors}
+        onChanged={() => {
+          connectors.reload();
+          connections.reload();
+        }}
+      />
       <ConnectionsPanel connections={connections} connectors={connectors.data?.data ?? []} onChanged={connections.reload} />
       <TryOperation connections={connections.data?.data ?? []} />
     </>

@@ -10,7 +10,15 @@ type Connection = components['schemas']['Connection'];
 /** A connector as the list returns it (without its document and operations). */
 type Connector = Omit<components['schemas']['Connector'], 'operations' | 'securitySchemes' | 'openapi'>;
 
-export function ConnectionsPanel({ connections, connectors, onChanged }: { connections: Loaded<{ data: Connection[] }>; connectors: Connector[]; onChanged: () => void }) {
+export function ConnectionsPanel({
+  connections,
+  connectors,
+  onChanged,
+}: {
+  connections: Loaded<{ data: Connection[] }>;
+  connectors: Connector[];
+  onChanged: () => void;
+}) {
   const manage = useCanManage();
   const [editing, setEditing] = useState<Connection | 'new' | null>(null);
   const list = connections.data?.data ?? [];

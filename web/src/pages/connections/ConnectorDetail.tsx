@@ -32,7 +32,9 @@ export function ConnectorDetail({ id, onClose }: { id: string; onClose: () => vo
                   {data.operations.map((operation) => (
                     <tr key={`${operation.method} ${operation.path}`}>
                       <td>{operation.method.toUpperCase()}</td>
-                      <td><code>{operation.path}</code></td>
+                      <td>
+                        <code>{operation.path}</code>
+                      </td>
                       <td>{operation.operationId ?? '—'}</td>
                       <td>{operation.summary ?? '—'}</td>
                     </tr>
@@ -54,7 +56,11 @@ export function ConnectorDetail({ id, onClose }: { id: string; onClose: () => vo
             </ul>
           )}
           <h3>Authentication</h3>
-          <p>{Object.entries(data.securitySchemes).map(([name, scheme]) => `${name}: ${scheme.kind}${scheme.name ? ` (${scheme.in ?? ''} ${scheme.name})` : ''}`).join(' · ') || 'None declared: a bearer token from the credentials'}</p>
+          <p>
+            {Object.entries(data.securitySchemes)
+              .map(([name, scheme]) => `${name}: ${scheme.kind}${scheme.name ? ` (${scheme.in ?? ''} ${scheme.name})` : ''}`)
+              .join(' · ') || 'None declared: a bearer token from the credentials'}
+          </p>
         </>
       )}
     </Dialog>

@@ -14,7 +14,12 @@ export function ConnectorForm({ onCancel, onSaved }: { onCancel: () => void; onS
   const save = useAction(async () => {
     await call(
       api.POST('/connections-api/connectors', {
-        body: { name: name.trim(), provider: provider.trim(), ...(document.trim() ? { openapi: document } : {}), schemaMap: schemaMap as Record<string, string> },
+        body: {
+          name: name.trim(),
+          provider: provider.trim(),
+          ...(document.trim() ? { openapi: document } : {}),
+          schemaMap: schemaMap as Record<string, string>,
+        },
       }),
     );
     onSaved();
@@ -32,11 +37,23 @@ export function ConnectorForm({ onCancel, onSaved }: { onCancel: () => void; onS
       <h3>New connector</h3>
       <div className="grid-2">
         <TextField label="Name" value={name} onChange={(event) => setName(event.target.value)} required problems={problems('name')} />
-        <TextField label="Provider" value={provider} onChange={(event) => setProvider(event.target.value)} required hint="A short id, e.g. verikyc" problems={problems('provider')} />
+        <TextField
+          label="Provider"
+          value={provider}
+          onChange={(event) => setProvider(event.target.value)}
+          required
+          hint="A short id, e.g. verikyc"
+          problems={problems('provider')}
+        />
       </div>
       <div className="field">
         <label htmlFor="openapi-file">OpenAPI or Swagger document (JSON or YAML)</label>
-        <input id="openapi-file" type="file" accept=".json,.yaml,.yml,application/json,application/yaml,text/yaml" onChange={(event) => void event.target.files?.[0]?.text().then(setDocument)} />
+        <input
+          id="openapi-file"
+          type="file"
+          accept=".json,.yaml,.yml,application/json,application/yaml,text/yaml"
+          onChange={(event) => void event.target.files?.[0]?.text().then(setDocument)}
+        />
       </div>
       <TextArea label="Or paste the document" value={document} onChange={(event) => setDocument(event.target.value)} rows={6} problems={problems('openapi')} />
       <KeyValueEditor

@@ -56,7 +56,9 @@ export function ConnectorsPanel({ connectors, onChanged }: { connectors: Loaded<
                 <th scope="col">Name</th>
                 <th scope="col">Provider</th>
                 <th scope="col">Document</th>
-                <th scope="col" className="num">Operations</th>
+                <th scope="col" className="num">
+                  Operations
+                </th>
                 <th scope="col">Server</th>
                 <th scope="col">Actions</th>
               </tr>

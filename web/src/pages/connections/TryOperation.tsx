@@ -22,7 +22,11 @@ export function TryOperation({ connections }: { connections: Connection[] }) {
   return (
     <section aria-labelledby="try-title">
       <h2 id="try-title">Try an operation</h2>
-      {connections.length === 0 ? <p>Add a connection first.</p> : <DataKeyGate purpose="Calling a supplier through the gateway">{(key) => <TryForm apiKey={key} connections={connections} />}</DataKeyGate>}
+      {connections.length === 0 ? (
+        <p>Add a connection first.</p>
+      ) : (
+        <DataKeyGate purpose="Calling a supplier through the gateway">{(key) => <TryForm apiKey={key} connections={connections} />}</DataKeyGate>
+      )}
     </section>
   );
 }
@@ -36,7 +40,12 @@ function TryForm({ apiKey, connections }: { apiKey: string; connections: Connect
     setOutcome(null);
     const { data, error, response } = await api.POST('/gateway', { headers: withKey(apiKey), body: { connectionId, operation: operation.trim(), params } });
     const body = (data ?? error) as { data?: unknown; latencyMs?: number } | undefined;
-    setOutcome({ status: response.status, latencyMs: body?.latencyMs, data: body?.data, failure: response.ok ? null : failureOf(response.status, error, response.headers) });
+    setOutcome({
+      status: response.status,
+      latencyMs: body?.latencyMs,
+      data: body?.data,
+      failure: response.ok ? null : failureOf(response.status, error, response.headers),
+    });
   });
   return (
     <form
@@ -55,9 +64,23 @@ function TryForm({ apiKey, connections }: { apiKey: string; connections: Connect
             </option>
           ))}
         </SelectField>
-        <TextField label="Operation" value={operation} onChange={(event) => setOperation(event.target.value)} placeholder="kyc.status" hint="entity.action, in your words: kyc.status, player.create, payment.refund" required />
+        <TextField
+          label="Operation"
+          value={operation}
+          onChange={(event) => setOperation(event.target.value)}
+          placeholder="kyc.status"
+          hint="entity.action, in your words: kyc.status, player.create, payment.refund"
+          required
+        />
       </div>
-      <KeyValueEditor legend="Parameters" keyLabel="Field" valueLabel="Value" value={params} onChange={setParams} hint="In your field names; the connector's map renames them." />
+      <KeyValueEditor
+        legend="Parameters"
+        keyLabel="Field"
+        valueLabel="Value"
+        value={params}
+        onChange={setParams}
+        hint="In your field names; the connector's map renames them."
+      />
       <button type="submit" className="button button-primary" disabled={send.pending || !operation.trim()}>
         {send.pending ? 'Calling…' : 'Call the supplier'}
       </button>

@@ -21,7 +21,10 @@ export default function BatchJobs() {
 
   return (
     <>
-      <PageHeader title="Batch jobs" lead="Send up to 1,000 players, 5,000 events or 1,000 states at once. Valid items are stored even when others fail; each failure is listed with its reason." />
+      <PageHeader
+        title="Batch jobs"
+        lead="Send up to 1,000 players, 5,000 events or 1,000 states at once. Valid items are stored even when others fail; each failure is listed with its reason."
+      />
       <DataKeyGate purpose="Uploading a batch">
         {(key) => (
           <>

@@ -6,7 +6,10 @@ import { formatDateTime } from '../../format';
 
 /** One job, polled every second while it is queued or running. */
 export function JobCard({ id, apiKey, onDismiss }: { id: string; apiKey: string; onDismiss: () => void }) {
-  const job = useLoad(() => call(api.GET('/operator-data-api/batch/jobs/{jobId}', { params: { path: { jobId: id } }, headers: withKey(apiKey) })), [id, apiKey]);
+  const job = useLoad(
+    () => call(api.GET('/operator-data-api/batch/jobs/{jobId}', { params: { path: { jobId: id } }, headers: withKey(apiKey) })),
+    [id, apiKey],
+  );
   const data = job.data?.data;
   const live = !data || data.status === 'queued' || data.status === 'running';
   useEffect(() => {
@@ -41,7 +44,9 @@ export function JobCard({ id, apiKey, onDismiss }: { id: string; apiKey: string;
                 <caption>Items that failed</caption>
                 <thead>
                   <tr>
-                    <th scope="col" className="num">Item</th>
+                    <th scope="col" className="num">
+                      Item
+                    </th>
                     <th scope="col">External ID</th>
                     <th scope="col">Code</th>
                     <th scope="col">Reason</th>
@@ -52,7 +57,9 @@ export function JobCard({ id, apiKey, onDismiss }: { id: string; apiKey: string;
                     <tr key={error.index}>
                       <td className="num">{error.index}</td>
                       <td>{error.externalId ?? '—'}</td>
-                      <td><code>{error.code}</code></td>
+                      <td>
+                        <code>{error.code}</code>
+                      </td>
                       <td>{error.message}</td>
                     </tr>
                   ))}

@@ -5,7 +5,11 @@ import { SelectField, TextArea } from '../../components/Field';
 import { ErrorNotice } from '../../components/Status';
 
 const KINDS = {
-  events: { label: 'Events', limit: 5000, example: '[{ "externalId": "p-1", "eventType": "transaction", "data": { "type": "deposit", "amount": 5000, "currency": "EUR" } }]' },
+  events: {
+    label: 'Events',
+    limit: 5000,
+    example: '[{ "externalId": "p-1", "eventType": "transaction", "data": { "type": "deposit", "amount": 5000, "currency": "EUR" } }]',
+  },
   entities: { label: 'Players', limit: 1000, example: '[{ "entityType": "player", "externalId": "p-1", "data": { "first_name": "Ada", "country": "GB" } }]' },
   states: { label: 'States', limit: 1000, example: '[{ "externalId": "p-1", "key": "risk_score", "value": { "score": 12, "level": "low" } }]' },
 } as const;

@@ -40,7 +40,10 @@ export default function ApiKeys() {
 
   return (
     <>
-      <PageHeader title="API keys" lead="Keys let your systems send data, call suppliers through the gateway and use MCP. Only a key's SHA-256 is stored: the key itself is shown once, when it is created." />
+      <PageHeader
+        title="API keys"
+        lead="Keys let your systems send data, call suppliers through the gateway and use MCP. Only a key's SHA-256 is stored: the key itself is shown once, when it is created."
+      />
       {manage && (
         <form
           className="panel inline-form"
@@ -50,7 +53,13 @@ export default function ApiKeys() {
             void create.run();
           }}
         >
-          <TextField label="Label for a new key" value={label} onChange={(event) => setLabel(event.target.value)} placeholder="e.g. Production backend" maxLength={200} />
+          <TextField
+            label="Label for a new key"
+            value={label}
+            onChange={(event) => setLabel(event.target.value)}
+            placeholder="e.g. Production backend"
+            maxLength={200}
+          />
           <button type="submit" className="button button-primary" disabled={create.pending}>
             {create.pending ? 'Creating…' : 'Create key'}
           </button>
@@ -79,7 +88,15 @@ export default function ApiKeys() {
             </thead>
             <tbody>
               {list.map((key) => (
-                <KeyRow key={key.id} record={key} manage={manage} onChanged={keys.reload} onMcp={() => setMcpKey(key)} onRevoke={() => setPending({ kind: 'revoke', key })} onDelete={() => setPending({ kind: 'delete', key })} />
+                <KeyRow
+                  key={key.id}
+                  record={key}
+                  manage={manage}
+                  onChanged={keys.reload}
+                  onMcp={() => setMcpKey(key)}
+                  onRevoke={() => setPending({ kind: 'revoke', key })}
+                  onDelete={() => setPending({ kind: 'delete', key })}
+                />
               ))}
             </tbody>
           </table>

@@ -14,7 +14,9 @@ export function McpDialog({ record, onClose, onSaved }: { record: ApiKey; onClos
   const [allowed, setAllowed] = useState<string[]>(record.mcp_workflow_allowlist ?? []);
   const workflows = useLoad(() => call(api.GET('/workflows-api/workflows', { params: { query: { limit: 100 } } })), []);
   const save = useAction(async () => {
-    await call(api.PATCH('/api-keys/{id}/mcp', { params: { path: { id: record.id } }, body: { mcp_enabled: enabled, mcp_workflow_allowlist: limit ? allowed : null } }));
+    await call(
+      api.PATCH('/api-keys/{id}/mcp', { params: { path: { id: record.id } }, body: { mcp_enabled: enabled, mcp_workflow_allowlist: limit ? allowed : null } }),
+    );
     onSaved();
   });
   const list = workflows.data?.data ?? [];

@@ -13,20 +13,38 @@ export function GamesPanel({ version }: { version: number }) {
     <section className="panel" aria-labelledby="games-title">
       <h2 id="games-title">Games</h2>
       <LoadStatus load={games} />
-      {data && rows.length === 0 && <p>No game rounds yet. They come from events of type <code>game_activity</code>.</p>}
+      {data && rows.length === 0 && (
+        <p>
+          No game rounds yet. They come from events of type <code>game_activity</code>.
+        </p>
+      )}
       {data && rows.length > 0 && (
         <>
-          <LazyChart kind="bar" summary={`GGR of the ${rows.length} games listed below, in ${data.currency}`} x={rows.map((row) => row.game_name)} series={[{ label: `GGR (${data.currency})`, values: rows.map((row) => toMajor(row.ggr, data.currency)), color: COLORS.ggr }]} height={220} />
+          <LazyChart
+            kind="bar"
+            summary={`GGR of the ${rows.length} games listed below, in ${data.currency}`}
+            x={rows.map((row) => row.game_name)}
+            series={[{ label: `GGR (${data.currency})`, values: rows.map((row) => toMajor(row.ggr, data.currency)), color: COLORS.ggr }]}
+            height={220}
+          />
           <div className="table-wrap">
             <table>
               <caption>Games</caption>
               <thead>
                 <tr>
                   <th scope="col">Game</th>
-                  <th scope="col" className="num">Rounds</th>
-                  <th scope="col" className="num">GGR</th>
-                  <th scope="col" className="num">Players</th>
-                  <th scope="col" className="num">Average bet</th>
+                  <th scope="col" className="num">
+                    Rounds
+                  </th>
+                  <th scope="col" className="num">
+                    GGR
+                  </th>
+                  <th scope="col" className="num">
+                    Players
+                  </th>
+                  <th scope="col" className="num">
+                    Average bet
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -57,19 +75,35 @@ export function ProvidersPanel({ version }: { version: number }) {
     <section className="panel" aria-labelledby="providers-title">
       <h2 id="providers-title">Payment providers</h2>
       <LoadStatus load={providers} />
-      {data && rows.length === 0 && <p>No payments yet. They come from <code>transaction</code> events carrying a <code>provider</code>.</p>}
+      {data && rows.length === 0 && (
+        <p>
+          No payments yet. They come from <code>transaction</code> events carrying a <code>provider</code>.
+        </p>
+      )}
       {data && rows.length > 0 && (
         <>
-          <LazyChart kind="bar" summary={`Transactions per payment provider, ${rows.length} providers listed below`} x={rows.map((row) => row.provider)} series={[{ label: 'Transactions', values: rows.map((row) => row.volume), color: COLORS.volume }]} height={220} />
+          <LazyChart
+            kind="bar"
+            summary={`Transactions per payment provider, ${rows.length} providers listed below`}
+            x={rows.map((row) => row.provider)}
+            series={[{ label: 'Transactions', values: rows.map((row) => row.volume), color: COLORS.volume }]}
+            height={220}
+          />
           <div className="table-wrap">
             <table>
               <caption>Payment providers</caption>
               <thead>
                 <tr>
                   <th scope="col">Provider</th>
-                  <th scope="col" className="num">Transactions</th>
-                  <th scope="col" className="num">Amount</th>
-                  <th scope="col" className="num">Success rate</th>
+                  <th scope="col" className="num">
+                    Transactions
+                  </th>
+                  <th scope="col" className="num">
+                    Amount
+                  </th>
+                  <th scope="col" className="num">
+                    Success rate
+                  </th>
                 </tr>
               </thead>
               <tbody>

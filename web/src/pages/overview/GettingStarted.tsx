@@ -21,10 +21,39 @@ export function GettingStarted({ totalPlayers }: { totalPlayers: number }) {
   const data = state.data;
   if (!data) return null;
   const steps: Array<{ done: boolean | null; text: ReactNode }> = [
-    { done: data.template !== null ? true : key ? false : null, text: <><Link to="/settings">Select a data template</Link>{data.template ? ` (${data.template})` : ' — it says which players, events and states you send'}</> },
-    { done: data.keys > 0, text: <><Link to="/keys">Create an API key</Link> for your systems to send data</> },
-    { done: totalPlayers > 0, text: <>Send players and events (<a href="/docs">API reference</a>) or <Link to="/jobs">upload a batch</Link></> },
-    { done: data.workflows > 0, text: <><Link to="/workflows">Build an automation</Link>: a trigger, a condition, actions</> },
+    {
+      done: data.template !== null ? true : key ? false : null,
+      text: (
+        <>
+          <Link to="/settings">Select a data template</Link>
+          {data.template ? ` (${data.template})` : ' — it says which players, events and states you send'}
+        </>
+      ),
+    },
+    {
+      done: data.keys > 0,
+      text: (
+        <>
+          <Link to="/keys">Create an API key</Link> for your systems to send data
+        </>
+      ),
+    },
+    {
+      done: totalPlayers > 0,
+      text: (
+        <>
+          Send players and events (<a href="/docs">API reference</a>) or <Link to="/jobs">upload a batch</Link>
+        </>
+      ),
+    },
+    {
+      done: data.workflows > 0,
+      text: (
+        <>
+          <Link to="/workflows">Build an automation</Link>: a trigger, a condition, actions
+        </>
+      ),
+    },
   ];
   if (steps.every((step) => step.done)) return null;
   return (
@@ -38,7 +67,9 @@ export function GettingStarted({ totalPlayers }: { totalPlayers: number }) {
             </span>
             <span>
               {step.text}
-              <span className="visually-hidden">{step.done ? ' (done)' : step.done === null ? ' (not checked: needs an API key in this tab)' : ' (to do)'}</span>
+              <span className="visually-hidden">
+                {step.done ? ' (done)' : step.done === null ? ' (not checked: needs an API key in this tab)' : ' (to do)'}
+              </span>
             </span>
           </li>
         ))}

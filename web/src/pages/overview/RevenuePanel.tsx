@@ -68,10 +68,18 @@ export function RevenuePanel({ version }: { version: number }) {
                 <thead>
                   <tr>
                     <th scope="col">Date</th>
-                    <th scope="col" className="num">GGR</th>
-                    <th scope="col" className="num">Deposits</th>
-                    <th scope="col" className="num">Depositing players</th>
-                    <th scope="col" className="num">Active players</th>
+                    <th scope="col" className="num">
+                      GGR
+                    </th>
+                    <th scope="col" className="num">
+                      Deposits
+                    </th>
+                    <th scope="col" className="num">
+                      Depositing players
+                    </th>
+                    <th scope="col" className="num">
+                      Active players
+                    </th>
                   </tr>
                 </thead>
                 <tbody>

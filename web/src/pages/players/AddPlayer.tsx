@@ -25,7 +25,9 @@ function PlayerForm({ apiKey, onSaved }: { apiKey: string; onSaved: () => void }
   const [saved, setSaved] = useState<string | null>(null);
   const save = useAction(async () => {
     setSaved(null);
-    const result = await call(api.POST('/operator-data-api/entities', { headers: withKey(apiKey), body: { entityType: 'player', externalId: externalId.trim(), data: fields } }));
+    const result = await call(
+      api.POST('/operator-data-api/entities', { headers: withKey(apiKey), body: { entityType: 'player', externalId: externalId.trim(), data: fields } }),
+    );
     setSaved(`Player ${result.data.externalId} ${result.data.action}.`);
     onSaved();
   });
@@ -37,8 +39,21 @@ function PlayerForm({ apiKey, onSaved }: { apiKey: string; onSaved: () => void }
         void save.run();
       }}
     >
-      <TextField label="External ID" value={externalId} onChange={(event) => setExternalId(event.target.value)} hint="Your system's id for the player, e.g. p-1" problems={save.error?.problemsAt('externalId')} />
-      <KeyValueEditor legend="Fields" keyLabel="Field" value={fields} onChange={setFields} hint="Template fields such as country, first_name, email (personal fields are encrypted at rest)." problems={save.error?.problemsAt('data')} />
+      <TextField
+        label="External ID"
+        value={externalId}
+        onChange={(event) => setExternalId(event.target.value)}
+        hint="Your system's id for the player, e.g. p-1"
+        problems={save.error?.problemsAt('externalId')}
+      />
+      <KeyValueEditor
+        legend="Fields"
+        keyLabel="Field"
+        value={fields}
+        onChange={setFields}
+        hint="Template fields such as country, first_name, email (personal fields are encrypted at rest)."
+        problems={save.error?.problemsAt('data')}
+      />
       <ErrorNotice error={save.error} title="The player was not saved." fieldsShown />
       {saved && <Success>{saved}</Success>}
       <button type="submit" className="button button-primary" disabled={save.pending || externalId.trim() === ''}>

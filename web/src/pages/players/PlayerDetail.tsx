@@ -25,8 +25,15 @@ export default function PlayerDetail() {
       <p>
         <Link to="/players">← All players</Link>
       </p>
-      <PageHeader title={`Player ${externalId}`} lead={data ? `Created ${formatDateTime(data.created_at)} · updated ${formatDateTime(data.updated_at)}` : undefined} />
-      <ErrorNotice error={player.error} onRetry={player.error?.status === 404 ? undefined : player.reload} title={player.error?.status === 404 ? 'No such player (or the player was erased).' : undefined} />
+      <PageHeader
+        title={`Player ${externalId}`}
+        lead={data ? `Created ${formatDateTime(data.created_at)} · updated ${formatDateTime(data.updated_at)}` : undefined}
+      />
+      <ErrorNotice
+        error={player.error}
+        onRetry={player.error?.status === 404 ? undefined : player.reload}
+        title={player.error?.status === 404 ? 'No such player (or the player was erased).' : undefined}
+      />
       {player.loading && !data && <Loading />}
       {data && (
         <>
@@ -59,7 +66,9 @@ export default function PlayerDetail() {
                     {data.states.map((state) => (
                       <tr key={state.state_key}>
                         <td>{state.state_key}</td>
-                        <td><code>{formatValue(state.value)}</code></td>
+                        <td>
+                          <code>{formatValue(state.value)}</code>
+                        </td>
                         <td>{formatDateTime(state.updated_at)}</td>
                       </tr>
                     ))}
@@ -88,7 +97,9 @@ export default function PlayerDetail() {
                       <tr key={event.id}>
                         <td>{formatDateTime(event.created_at)}</td>
                         <td>{event.event_type}</td>
-                        <td><pre>{pretty(event.data)}</pre></td>
+                        <td>
+                          <pre>{pretty(event.data)}</pre>
+                        </td>
                       </tr>
                     ))}
                   </tbody>
@@ -119,7 +130,10 @@ export default function PlayerDetail() {
                     }}
                     onConfirm={() => void erase.run(key)}
                   >
-                    <p>Their personal fields are deleted, their events become <code>{'{ "_redacted": true }'}</code> and their states are removed. Any later data for this external ID is refused.</p>
+                    <p>
+                      Their personal fields are deleted, their events become <code>{'{ "_redacted": true }'}</code> and their states are removed. Any later data
+                      for this external ID is refused.
+                    </p>
                   </ConfirmDialog>
                 </>
               )}

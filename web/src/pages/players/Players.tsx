@@ -31,7 +31,16 @@ export default function Players() {
       json(
         await call(
           api.GET('/analytics-api/analytics/players', {
-            params: { query: { entity_type: 'player', sort: sort as 'created_at', direction, limit: String(PAGE), offset: String(offset), ...(search ? { search } : {}) } },
+            params: {
+              query: {
+                entity_type: 'player',
+                sort: sort as 'created_at',
+                direction,
+                limit: String(PAGE),
+                offset: String(offset),
+                ...(search ? { search } : {}),
+              },
+            },
           }),
         ),
       ),
@@ -41,7 +50,10 @@ export default function Players() {
 
   return (
     <>
-      <PageHeader title="Players" lead="Personal fields (names, email, phone, date of birth) stay encrypted in this list, as the API returns them; open a player to read them." />
+      <PageHeader
+        title="Players"
+        lead="Personal fields (names, email, phone, date of birth) stay encrypted in this list, as the API returns them; open a player to read them."
+      />
       {erased && <Success>Player {erased} was erased: their personal data is gone and their events are redacted.</Success>}
       <form className="toolbar" role="search" onSubmit={(event) => event.preventDefault()}>
         <TextField label="Search by external ID" type="search" value={typed} onChange={(event) => setTyped(event.target.value)} />

@@ -32,7 +32,11 @@ export function DataSettings({ apiKey }: { apiKey: string }) {
     await call(
       api.PUT('/operator-data-api/settings', {
         headers: withKey(apiKey),
-        body: { ...(templateId ? { templateId } : {}), reportingCurrency: currency.trim().toUpperCase(), dataRetentionDays: retention.trim() === '' ? null : Number(retention) },
+        body: {
+          ...(templateId ? { templateId } : {}),
+          reportingCurrency: currency.trim().toUpperCase(),
+          dataRetentionDays: retention.trim() === '' ? null : Number(retention),
+        },
       }),
     );
     setSaved(true);
@@ -53,8 +57,15 @@ export function DataSettings({ apiKey }: { apiKey: string }) {
       }}
     >
       <h2>Data</h2>
-      {!loaded.data?.settings.template && <p className="notice notice-warn">No template is selected yet: the data API refuses players and events until one is (TEMPLATE_NOT_CONFIGURED).</p>}
-      <SelectField label="Data template" value={templateId} onChange={(event) => setTemplateId(event.target.value)} problems={save.error?.problemsAt('templateId')}>
+      {!loaded.data?.settings.template && (
+        <p className="notice notice-warn">No template is selected yet: the data API refuses players and events until one is (TEMPLATE_NOT_CONFIGURED).</p>
+      )}
+      <SelectField
+        label="Data template"
+        value={templateId}
+        onChange={(event) => setTemplateId(event.target.value)}
+        problems={save.error?.problemsAt('templateId')}
+      >
         <option value="">Select a template</option>
         {templates.map((template) => (
           <option key={template.id} value={template.id}>
@@ -64,11 +75,27 @@ export function DataSettings({ apiKey }: { apiKey: string }) {
       </SelectField>
       {current && (
         <p className="hint">
-          Players: {Object.keys(current.schema.entity_types).join(', ')} · events: {Object.keys(current.schema.event_types).join(', ')} · states: {current.schema.state_keys.join(', ')}
+          Players: {Object.keys(current.schema.entity_types).join(', ')} · events: {Object.keys(current.schema.event_types).join(', ')} · states:{' '}
+          {current.schema.state_keys.join(', ')}
         </p>
       )}
-      <TextField label="Reporting currency" value={currency} onChange={(event) => setCurrency(event.target.value)} maxLength={3} hint="ISO 4217, e.g. EUR: analytics add up amounts in this currency" problems={save.error?.problemsAt('reportingCurrency')} />
-      <TextField label="Keep data for (days)" type="number" min={1} value={retention} onChange={(event) => setRetention(event.target.value)} hint="Empty: keep everything" problems={save.error?.problemsAt('dataRetentionDays')} />
+      <TextField
+        label="Reporting currency"
+        value={currency}
+        onChange={(event) => setCurrency(event.target.value)}
+        maxLength={3}
+        hint="ISO 4217, e.g. EUR: analytics add up amounts in this currency"
+        problems={save.error?.problemsAt('reportingCurrency')}
+      />
+      <TextField
+        label="Keep data for (days)"
+        type="number"
+        min={1}
+        value={retention}
+        onChange={(event) => setRetention(event.target.value)}
+        hint="Empty: keep everything"
+        problems={save.error?.problemsAt('dataRetentionDays')}
+      />
       <ErrorNotice error={save.error} title="The settings were not saved." />
       {saved && <Success>Settings saved.</Success>}
       <button type="submit" className="button button-primary" disabled={save.pending || templateId === ''}>

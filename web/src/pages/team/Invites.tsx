@@ -43,7 +43,13 @@ export function Invites() {
           void invite.run();
         }}
       >
-        <TextField label="Email to invite" type="email" value={email} onChange={(event) => setEmail(event.target.value)} problems={invite.error?.problemsAt('email')} />
+        <TextField
+          label="Email to invite"
+          type="email"
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+          problems={invite.error?.problemsAt('email')}
+        />
         <SelectField label="Role" value={role} onChange={(event) => setRole(event.target.value as 'member' | 'admin')}>
           <option value="member">Member</option>
           {me.role === 'owner' && <option value="admin">Admin</option>}
@@ -78,10 +84,22 @@ export function Invites() {
                   </td>
                   <td>
                     <div className="row-actions">
-                      <button type="button" className="button button-small" disabled={resend.pending} onClick={() => void resend.run(item.id, item.email)} aria-label={`Resend the invite to ${item.email}`}>
+                      <button
+                        type="button"
+                        className="button button-small"
+                        disabled={resend.pending}
+                        onClick={() => void resend.run(item.id, item.email)}
+                        aria-label={`Resend the invite to ${item.email}`}
+                      >
                         Resend
                       </button>
-                      <button type="button" className="button button-small" disabled={revoke.pending} onClick={() => void revoke.run(item.id)} aria-label={`Withdraw the invite to ${item.email}`}>
+                      <button
+                        type="button"
+                        className="button button-small"
+                        disabled={revoke.pending}
+                        onClick={() => void revoke.run(item.id)}
+                        aria-label={`Withdraw the invite to ${item.email}`}
+                      >
                         Withdraw
                       </button>
                     </div>

@@ -38,7 +38,9 @@ export default function Team() {
       {list.length > 0 && (
         <div className="table-wrap">
           <table>
-            <caption>{list.length} member{list.length === 1 ? '' : 's'}</caption>
+            <caption>
+              {list.length} member{list.length === 1 ? '' : 's'}
+            </caption>
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -63,7 +65,12 @@ export default function Team() {
                         <label className="visually-hidden" htmlFor={`role-${member.id}`}>
                           Role of {member.email}
                         </label>
-                        <select id={`role-${member.id}`} value={member.role} disabled={change.pending} onChange={(event) => void change.run(member, { role: event.target.value as 'admin' | 'member' })}>
+                        <select
+                          id={`role-${member.id}`}
+                          value={member.role}
+                          disabled={change.pending}
+                          onChange={(event) => void change.run(member, { role: event.target.value as 'admin' | 'member' })}
+                        >
                           <option value="admin">Admin</option>
                           <option value="member">Member</option>
                         </select>
@@ -84,7 +91,12 @@ export default function Team() {
                             Suspend
                           </button>
                         ) : (
-                          <button type="button" className="button button-small" onClick={() => void change.run(member, { status: 'active' })} aria-label={`Reinstate ${member.email}`}>
+                          <button
+                            type="button"
+                            className="button button-small"
+                            onClick={() => void change.run(member, { status: 'active' })}
+                            aria-label={`Reinstate ${member.email}`}
+                          >
                             Reinstate
                           </button>
                         ))}

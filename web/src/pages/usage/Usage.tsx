@@ -28,7 +28,8 @@ export default function Usage() {
         title="Usage"
         lead={
           <>
-            Every action a <Link to="/workflows">workflow</Link> runs is one Action; AI actions also count as AI Actions. Quotas reset on the 1st of each month (UTC); a run that would go over fails before it starts.
+            Every action a <Link to="/workflows">workflow</Link> runs is one Action; AI actions also count as AI Actions. Quotas reset on the 1st of each month
+            (UTC); a run that would go over fails before it starts.
           </>
         }
       />

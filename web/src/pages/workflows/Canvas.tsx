@@ -1,4 +1,14 @@
-import { addEdge, Background, Controls, ReactFlow, type Connection, type Edge, type OnEdgesChange, type OnNodesChange, type ReactFlowInstance } from '@xyflow/react';
+import {
+  addEdge,
+  Background,
+  Controls,
+  ReactFlow,
+  type Connection,
+  type Edge,
+  type OnEdgesChange,
+  type OnNodesChange,
+  type ReactFlowInstance,
+} from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useEffect, useState, type Dispatch, type SetStateAction } from 'react';
 import { CATALOG, isTriggerType } from './catalog';
@@ -35,13 +45,25 @@ export function Canvas({ nodes, edges, editable, onNodesChange, onEdgesChange, s
     const timer = setTimeout(() => void instance?.fitView({ padding: 0.2, maxZoom: 1 }), 60);
     return () => clearTimeout(timer);
   }, [instance, nodes.length]);
-  const shownNodes = nodes.map((node) => ({ ...node, ariaLabel: `${CATALOG[node.data.type].label} step ${node.id}${problems.byNode.has(node.id) ? ', has problems' : ''}` }));
+  const shownNodes = nodes.map((node) => ({
+    ...node,
+    ariaLabel: `${CATALOG[node.data.type].label} step ${node.id}${problems.byNode.has(node.id) ? ', has problems' : ''}`,
+  }));
   const shownEdges = edges.map((edge) => (problems.byEdge.has(edge.id) ? { ...edge, className: 'edge-error', label: `${edge.label ?? ''} ⚠`.trim() } : edge));
   const connect = (connection: Connection) => {
     if (!connectable(nodes, edges, connection)) return;
     const fromCondition = nodes.find((node) => node.id === connection.source)?.data.type === 'condition';
     const when = connection.sourceHandle === 'false' ? 'false' : 'true';
-    setEdges((current) => addEdge({ ...connection, id: edgeId(connection.source, connection.target), ...(fromCondition ? { sourceHandle: when, label: when === 'true' ? 'yes' : 'no' } : { sourceHandle: null }) }, current));
+    setEdges((current) =>
+      addEdge(
+        {
+          ...connection,
+          id: edgeId(connection.source, connection.target),
+          ...(fromCondition ? { sourceHandle: when, label: when === 'true' ? 'yes' : 'no' } : { sourceHandle: null }),
+        },
+        current,
+      ),
+    );
   };
   return (
     <section className="canvas" aria-label="Workflow graph">

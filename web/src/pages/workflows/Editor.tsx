@@ -86,12 +86,36 @@ export function Editor(props: Props) {
         }}
       >
         <div className="grid-2">
-          <TextField label="Name" value={meta.name} disabled={!editable} onChange={(event) => onMeta({ ...meta, name: event.target.value })} problems={problems.general.filter((problem) => problem.field === 'name')} />
-          <TextField label="Description" value={meta.description} disabled={!editable} onChange={(event) => onMeta({ ...meta, description: event.target.value })} problems={problems.general.filter((problem) => problem.field === 'description')} />
+          <TextField
+            label="Name"
+            value={meta.name}
+            disabled={!editable}
+            onChange={(event) => onMeta({ ...meta, name: event.target.value })}
+            problems={problems.general.filter((problem) => problem.field === 'name')}
+          />
+          <TextField
+            label="Description"
+            value={meta.description}
+            disabled={!editable}
+            onChange={(event) => onMeta({ ...meta, description: event.target.value })}
+            problems={problems.general.filter((problem) => problem.field === 'description')}
+          />
         </div>
         <div className="toolbar">
-          <Checkbox label="Active" hint="Events, webhooks and schedules run it only while active; a test run works either way." checked={meta.active} disabled={!editable} onChange={(event) => onMeta({ ...meta, active: event.target.checked })} />
-          <Checkbox label="Expose over MCP" hint="AI assistants with an MCP-enabled key can call it as a tool (API keys → MCP)." checked={meta.mcp_exposed} disabled={!editable} onChange={(event) => onMeta({ ...meta, mcp_exposed: event.target.checked })} />
+          <Checkbox
+            label="Active"
+            hint="Events, webhooks and schedules run it only while active; a test run works either way."
+            checked={meta.active}
+            disabled={!editable}
+            onChange={(event) => onMeta({ ...meta, active: event.target.checked })}
+          />
+          <Checkbox
+            label="Expose over MCP"
+            hint="AI assistants with an MCP-enabled key can call it as a tool (API keys → MCP)."
+            checked={meta.mcp_exposed}
+            disabled={!editable}
+            onChange={(event) => onMeta({ ...meta, mcp_exposed: event.target.checked })}
+          />
         </div>
         {editable && (
           <div className="row-actions">
@@ -112,22 +136,66 @@ export function Editor(props: Props) {
         )}
         {!editable && <p className="hint">You can look but not change: editing and test runs need the Owner or an Admin.</p>}
         {justSaved && <Success>Saved as version {saved?.version}.</Success>}
-        {save.error && (invalid ? (
-          <div className="notice notice-error" role="alert">
-            <p><strong>Not saved: {problemCount} problem{problemCount === 1 ? '' : 's'}.</strong> Steps with problems are marked in red; select one to see its problems next to its fields.</p>
-            {problems.general.length > 0 && <ul>{problems.general.map((problem, index) => <li key={index}><code>{problem.field}</code>: {problem.message}</li>)}</ul>}
-          </div>
-        ) : (
-          <ErrorNotice error={save.error} title="Not saved." />
-        ))}
+        {save.error &&
+          (invalid ? (
+            <div className="notice notice-error" role="alert">
+              <p>
+                <strong>
+                  Not saved: {problemCount} problem{problemCount === 1 ? '' : 's'}.
+                </strong>{' '}
+                Steps with problems are marked in red; select one to see its problems next to its fields.
+              </p>
+              {problems.general.length > 0 && (
+                <ul>
+                  {problems.general.map((problem, index) => (
+                    <li key={index}>
+                      <code>{problem.field}</code>: {problem.message}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
+          ) : (
+            <ErrorNotice error={save.error} title="Not saved." />
+          ))}
       </form>
       <div className="editor">
         {editable ? <Palette onAdd={add} /> : <div />}
-        <Canvas nodes={nodes} edges={edges} editable={editable} onNodesChange={props.onNodesChange} onEdgesChange={props.onEdgesChange} setEdges={setEdges} selected={selected} onSelect={setSelected} />
+        <Canvas
+          nodes={nodes}
+          edges={edges}
+          editable={editable}
+          onNodesChange={props.onNodesChange}
+          onEdgesChange={props.onEdgesChange}
+          setEdges={setEdges}
+          selected={selected}
+          onSelect={setSelected}
+        />
         <Inspector nodes={nodes} edges={edges} setNodes={setNodes} setEdges={setEdges} selected={selected} onSelect={setSelected} editable={editable} />
       </div>
-      {saved && testing && <TestRunDialog workflow={saved} onClose={() => setTesting(false)} onRun={(runId) => { setTesting(false); props.onRun(runId); }} />}
-      <ConfirmDialog open={deleting} title={`Delete “${saved?.name ?? ''}”?`} confirmLabel="Delete workflow" danger pending={remove.pending} error={remove.error} onCancel={() => { setDeleting(false); remove.clear(); }} onConfirm={() => void remove.run()}>
+      {saved && testing && (
+        <TestRunDialog
+          workflow={saved}
+          onClose={() => setTesting(false)}
+          onRun={(runId) => {
+            setTesting(false);
+            props.onRun(runId);
+          }}
+        />
+      )}
+      <ConfirmDialog
+        open={deleting}
+        title={`Delete “${saved?.name ?? ''}”?`}
+        confirmLabel="Delete workflow"
+        danger
+        pending={remove.pending}
+        error={remove.error}
+        onCancel={() => {
+          setDeleting(false);
+          remove.clear();
+        }}
+        onConfirm={() => void remove.run()}
+      >
         <p>Its schedules and webhook URLs stop at once. Its runs stay readable.</p>
       </ConfirmDialog>
     </ProblemsContext.Provider>

@@ -29,7 +29,12 @@ export default function EditorPage() {
 
   const reset = (definition: Workflow | (typeof recipe)['definition']) => {
     const graph = fromDefinition(definition);
-    setMeta({ name: definition.name, description: definition.description ?? '', active: definition.active ?? true, mcp_exposed: definition.mcp_exposed ?? false });
+    setMeta({
+      name: definition.name,
+      description: definition.description ?? '',
+      active: definition.active ?? true,
+      mcp_exposed: definition.mcp_exposed ?? false,
+    });
     setNodes(graph.nodes);
     setEdges(graph.edges);
   };
@@ -50,8 +55,14 @@ export default function EditorPage() {
   if (id && loaded.error) {
     return (
       <>
-        <p><Link to="/workflows">← All workflows</Link></p>
-        <ErrorNotice error={loaded.error} title={loaded.error.status === 404 ? 'No such workflow.' : undefined} onRetry={loaded.error.status === 404 ? undefined : loaded.reload} />
+        <p>
+          <Link to="/workflows">← All workflows</Link>
+        </p>
+        <ErrorNotice
+          error={loaded.error}
+          title={loaded.error.status === 404 ? 'No such workflow.' : undefined}
+          onRetry={loaded.error.status === 404 ? undefined : loaded.reload}
+        />
       </>
     );
   }
@@ -59,8 +70,27 @@ export default function EditorPage() {
 
   return (
     <>
-      <p><Link to="/workflows">← All workflows</Link></p>
-      <PageHeader title={saved ? saved.name : 'New workflow'} lead={saved ? <>Version {saved.version} · <StatusBadge status={saved.active ? 'active' : 'inactive'} />{saved.mcp_exposed && <> · MCP tool <code>{saved.mcp_tool_name}</code></>}</> : 'Not saved yet.'} />
+      <p>
+        <Link to="/workflows">← All workflows</Link>
+      </p>
+      <PageHeader
+        title={saved ? saved.name : 'New workflow'}
+        lead={
+          saved ? (
+            <>
+              Version {saved.version} · <StatusBadge status={saved.active ? 'active' : 'inactive'} />
+              {saved.mcp_exposed && (
+                <>
+                  {' '}
+                  · MCP tool <code>{saved.mcp_tool_name}</code>
+                </>
+              )}
+            </>
+          ) : (
+            'Not saved yet.'
+          )
+        }
+      />
       {saved && (
         <div className="tabs" role="tablist" aria-label="Workflow">
           <button type="button" role="tab" id="tab-design" aria-controls="panel-design" aria-selected={tab === 'design'} onClick={() => setTab('design')}>
@@ -86,7 +116,9 @@ export default function EditorPage() {
             onEdgesChange={onEdgesChange}
             onSaved={(workflow) => {
               setSaved(workflow);
-              setNodes((current) => fromDefinition(workflow).nodes.map((node) => ({ ...node, position: current.find((known) => known.id === node.id)?.position ?? node.position })));
+              setNodes((current) =>
+                fromDefinition(workflow).nodes.map((node) => ({ ...node, position: current.find((known) => known.id === node.id)?.position ?? node.position })),
+              );
               if (!id) navigate(`/workflows/${workflow.id}`, { replace: true });
             }}
             onDeleted={() => navigate('/workflows')}
@@ -95,7 +127,13 @@ export default function EditorPage() {
         </div>
       ) : (
         <div role="tabpanel" id="panel-runs" aria-labelledby="tab-runs">
-          <RunsPanel workflow={saved} nodes={nodes} edges={edges} selected={search.get('run')} onSelect={(runId) => setSearch({ run: runId }, { replace: true })} />
+          <RunsPanel
+            workflow={saved}
+            nodes={nodes}
+            edges={edges}
+            selected={search.get('run')}
+            onSelect={(runId) => setSearch({ run: runId }, { replace: true })}
+          />
         </div>
       )}
     </>

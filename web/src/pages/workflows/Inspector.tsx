@@ -37,7 +37,10 @@ function Overview({ nodes, onSelect }: Props) {
   return (
     <>
       <h2>Steps</h2>
-      <p className="hint">Select a step on the graph or here to edit it. Add steps from “Add a step”; connect them by dragging from a step's right edge to another's left edge, or from the step's form.</p>
+      <p className="hint">
+        Select a step on the graph or here to edit it. Add steps from “Add a step”; connect them by dragging from a step's right edge to another's left edge, or
+        from the step's form.
+      </p>
       <ul>
         {nodes.map((step) => (
           <li key={step.id}>
@@ -68,7 +71,14 @@ function EdgeInfo({ edge, setEdges, onSelect, editable }: Props & { edge: Edge }
         </p>
       ))}
       {editable && (
-        <button type="button" className="button button-danger" onClick={() => { setEdges((current) => current.filter((candidate) => candidate.id !== edge.id)); onSelect(null); }}>
+        <button
+          type="button"
+          className="button button-danger"
+          onClick={() => {
+            setEdges((current) => current.filter((candidate) => candidate.id !== edge.id));
+            onSelect(null);
+          }}
+        >
           Remove connection
         </button>
       )}
@@ -82,18 +92,21 @@ function NodeForm({ node, nodes, edges, setNodes, setEdges, onSelect, editable }
   const [newId, setNewId] = useState(node.id);
   const [target, setTarget] = useState('');
   const [branch, setBranch] = useState<'true' | 'false'>('true');
-  const setParams = (params: Params) => setNodes((current) => current.map((candidate) => (candidate.id === node.id ? { ...candidate, data: { ...candidate.data, params } } : candidate)));
+  const setParams = (params: Params) =>
+    setNodes((current) => current.map((candidate) => (candidate.id === node.id ? { ...candidate, data: { ...candidate.data, params } } : candidate)));
   const fieldProblems = (name: string): FieldProblem[] => problems.filter((problem) => paramOf(problem.field) === name);
   const nodeProblems = problems.filter((problem) => paramOf(problem.field) === null || !spec.fields.some((field) => field.name === paramOf(problem.field)));
   const idTaken = newId !== node.id && nodes.some((candidate) => candidate.id === newId);
   const rename = () => {
     if (!NODE_ID.test(newId) || idTaken || newId === node.id) return;
     setNodes((current) => current.map((candidate) => (candidate.id === node.id ? { ...candidate, id: newId } : candidate)));
-    setEdges((current) => current.map((item) => {
-      const source = item.source === node.id ? newId : item.source;
-      const targetId = item.target === node.id ? newId : item.target;
-      return { ...item, id: edgeId(source, targetId), source, target: targetId };
-    }));
+    setEdges((current) =>
+      current.map((item) => {
+        const source = item.source === node.id ? newId : item.source;
+        const targetId = item.target === node.id ? newId : item.target;
+        return { ...item, id: edgeId(source, targetId), source, target: targetId };
+      }),
+    );
     onSelect(newId);
   };
   const outgoing = edges.filter((item) => item.source === node.id);
@@ -102,7 +115,10 @@ function NodeForm({ node, nodes, edges, setNodes, setEdges, onSelect, editable }
   const connect = () => {
     if (!target) return;
     const isCondition = node.data.type === 'condition';
-    setEdges((current) => [...current, { id: edgeId(node.id, target), source: node.id, target, ...(isCondition ? { sourceHandle: branch, label: branch === 'true' ? 'yes' : 'no' } : {}) }]);
+    setEdges((current) => [
+      ...current,
+      { id: edgeId(node.id, target), source: node.id, target, ...(isCondition ? { sourceHandle: branch, label: branch === 'true' ? 'yes' : 'no' } : {}) },
+    ]);
     setTarget('');
   };
   const remove = () => {
@@ -117,12 +133,36 @@ function NodeForm({ node, nodes, edges, setNodes, setEdges, onSelect, editable }
       <p className="hint">{spec.description}</p>
       {nodeProblems.length > 0 && (
         <ul className="notice notice-error" role="alert">
-          {nodeProblems.map((problem, index) => <li key={index}>{problem.message}</li>)}
+          {nodeProblems.map((problem, index) => (
+            <li key={index}>{problem.message}</li>
+          ))}
         </ul>
       )}
-      <form className="inline-form" onSubmit={(event) => { event.preventDefault(); rename(); }}>
-        <TextField label="Step id" value={newId} onChange={(event) => setNewId(event.target.value)} problems={!NODE_ID.test(newId) ? [{ field: 'id', message: '1 to 64 of A-Z, a-z, 0-9, _ and -' }] : idTaken ? [{ field: 'id', message: 'another step has this id' }] : undefined} hint="Expressions read its output as nodes.<id>" />
-        {newId !== node.id && <button type="submit" className="button button-small">Rename</button>}
+      <form
+        className="inline-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          rename();
+        }}
+      >
+        <TextField
+          label="Step id"
+          value={newId}
+          onChange={(event) => setNewId(event.target.value)}
+          problems={
+            !NODE_ID.test(newId)
+              ? [{ field: 'id', message: '1 to 64 of A-Z, a-z, 0-9, _ and -' }]
+              : idTaken
+                ? [{ field: 'id', message: 'another step has this id' }]
+                : undefined
+          }
+          hint="Expressions read its output as nodes.<id>"
+        />
+        {newId !== node.id && (
+          <button type="submit" className="button button-small">
+            Rename
+          </button>
+        )}
       </form>
       {spec.fields.map((field) => (
         <ParamField key={field.name} field={field} params={node.data.params} onChange={setParams} problems={fieldProblems(field.name)} />
@@ -130,11 +170,24 @@ function NodeForm({ node, nodes, edges, setNodes, setEdges, onSelect, editable }
       <h3>Connections</h3>
       {incoming.length === 0 && outgoing.length === 0 && <p className="hint">Not connected yet.</p>}
       <ul>
-        {incoming.map((item) => <li key={item.id}>from {item.source}{item.label ? ` (${item.label})` : ''}</li>)}
+        {incoming.map((item) => (
+          <li key={item.id}>
+            from {item.source}
+            {item.label ? ` (${item.label})` : ''}
+          </li>
+        ))}
         {outgoing.map((item) => (
           <li key={item.id}>
-            to {item.target}{item.label ? ` (when ${item.label})` : ''}{' '}
-            <button type="button" className="button button-small" onClick={() => setEdges((current) => current.filter((candidate) => candidate.id !== item.id))} aria-label={`Remove the connection to ${item.target}`}>Remove</button>
+            to {item.target}
+            {item.label ? ` (when ${item.label})` : ''}{' '}
+            <button
+              type="button"
+              className="button button-small"
+              onClick={() => setEdges((current) => current.filter((candidate) => candidate.id !== item.id))}
+              aria-label={`Remove the connection to ${item.target}`}
+            >
+              Remove
+            </button>
           </li>
         ))}
       </ul>
@@ -144,7 +197,11 @@ function NodeForm({ node, nodes, edges, setNodes, setEdges, onSelect, editable }
             <label htmlFor={`connect-${node.id}`}>Then go to</label>
             <select id={`connect-${node.id}`} value={target} onChange={(event) => setTarget(event.target.value)}>
               <option value="">Choose a step</option>
-              {targets.map((candidate) => <option key={candidate.id} value={candidate.id}>{candidate.id}</option>)}
+              {targets.map((candidate) => (
+                <option key={candidate.id} value={candidate.id}>
+                  {candidate.id}
+                </option>
+              ))}
             </select>
           </div>
           {node.data.type === 'condition' && (
@@ -156,11 +213,15 @@ function NodeForm({ node, nodes, edges, setNodes, setEdges, onSelect, editable }
               </select>
             </div>
           )}
-          <button type="button" className="button button-small" onClick={connect} disabled={!target}>Connect</button>
+          <button type="button" className="button button-small" onClick={connect} disabled={!target}>
+            Connect
+          </button>
         </div>
       )}
       <p>
-        <button type="button" className="button button-danger button-small" onClick={remove}>Delete this step</button>
+        <button type="button" className="button button-danger button-small" onClick={remove}>
+          Delete this step
+        </button>
       </p>
     </fieldset>
   );

@@ -36,44 +36,117 @@ export function ParamField({ field, params, onChange, problems }: Props) {
   const value = params[field.name];
   switch (field.kind) {
     case 'text': {
-      const common = { label: field.label, hint: field.hint, problems, value: typeof value === 'string' ? value : formatValue(value), placeholder: field.placeholder };
+      const common = {
+        label: field.label,
+        hint: field.hint,
+        problems,
+        value: typeof value === 'string' ? value : formatValue(value),
+        placeholder: field.placeholder,
+      };
       const update = (text: string) => onChange(set(params, field.name, text, field.required ?? false));
       if (field.multiline) return <TextArea {...common} rows={4} onChange={(event) => update(event.target.value)} />;
       return (
         <>
-          <TextField {...common} type="text" inputMode={field.type === 'email' ? 'email' : field.type === 'url' ? 'url' : undefined} list={field.suggestions ? listId : undefined} onChange={(event) => update(event.target.value)} />
+          <TextField
+            {...common}
+            type="text"
+            inputMode={field.type === 'email' ? 'email' : field.type === 'url' ? 'url' : undefined}
+            list={field.suggestions ? listId : undefined}
+            onChange={(event) => update(event.target.value)}
+          />
           {field.suggestions && (
             <datalist id={listId}>
-              {field.suggestions.map((option) => <option key={option} value={option} />)}
+              {field.suggestions.map((option) => (
+                <option key={option} value={option} />
+              ))}
             </datalist>
           )}
         </>
       );
     }
     case 'expression':
-      return <TextArea label={field.label} hint={field.hint} problems={problems} rows={2} placeholder={field.placeholder} spellCheck={false} value={typeof value === 'string' ? value : ''} onChange={(event) => onChange(set(params, field.name, event.target.value, field.required ?? false))} />;
+      return (
+        <TextArea
+          label={field.label}
+          hint={field.hint}
+          problems={problems}
+          rows={2}
+          placeholder={field.placeholder}
+          spellCheck={false}
+          value={typeof value === 'string' ? value : ''}
+          onChange={(event) => onChange(set(params, field.name, event.target.value, field.required ?? false))}
+        />
+      );
     case 'select':
       return (
-        <SelectField label={field.label} problems={problems} value={typeof value === 'string' ? value : ''} onChange={(event) => onChange(set(params, field.name, event.target.value, true))}>
-          {field.options.map(([option, label]) => <option key={option} value={option}>{label}</option>)}
+        <SelectField
+          label={field.label}
+          problems={problems}
+          value={typeof value === 'string' ? value : ''}
+          onChange={(event) => onChange(set(params, field.name, event.target.value, true))}
+        >
+          {field.options.map(([option, label]) => (
+            <option key={option} value={option}>
+              {label}
+            </option>
+          ))}
         </SelectField>
       );
     case 'number':
-      return <TextField label={field.label} hint={field.hint} problems={problems} type="number" min={field.min} max={field.max} value={typeof value === 'number' ? String(value) : ''} onChange={(event) => onChange(set(params, field.name, event.target.value === '' ? undefined : Number(event.target.value), true))} />;
+      return (
+        <TextField
+          label={field.label}
+          hint={field.hint}
+          problems={problems}
+          type="number"
+          min={field.min}
+          max={field.max}
+          value={typeof value === 'number' ? String(value) : ''}
+          onChange={(event) => onChange(set(params, field.name, event.target.value === '' ? undefined : Number(event.target.value), true))}
+        />
+      );
     case 'value':
       return <ValueField field={field} params={params} onChange={onChange} problems={problems} />;
     case 'object':
-      return <KeyValueEditor legend={field.label} hint={field.hint} keyLabel={field.keyLabel ?? 'Field'} stringsOnly={field.stringsOnly} value={(value ?? undefined) as Record<string, unknown> | undefined} onChange={(object) => onChange(set(params, field.name, Object.keys(object).length === 0 && field.name !== 'data' ? undefined : object, field.name === 'data'))} problems={problems} />;
+      return (
+        <KeyValueEditor
+          legend={field.label}
+          hint={field.hint}
+          keyLabel={field.keyLabel ?? 'Field'}
+          stringsOnly={field.stringsOnly}
+          value={(value ?? undefined) as Record<string, unknown> | undefined}
+          onChange={(object) =>
+            onChange(set(params, field.name, Object.keys(object).length === 0 && field.name !== 'data' ? undefined : object, field.name === 'data'))
+          }
+          problems={problems}
+        />
+      );
     case 'schema':
       return <SchemaEditor legend={field.label} value={value} onChange={(schema) => onChange(set(params, field.name, schema, false))} problems={problems} />;
     case 'secret':
       return <SecretField params={params} onChange={onChange} problems={problems} />;
     case 'connection':
-      return <ConnectionField label={field.label} value={typeof value === 'string' ? value : ''} onChange={(id) => onChange(set(params, field.name, id, true))} problems={problems} />;
+      return (
+        <ConnectionField
+          label={field.label}
+          value={typeof value === 'string' ? value : ''}
+          onChange={(id) => onChange(set(params, field.name, id, true))}
+          problems={problems}
+        />
+      );
     case 'timezone':
       return (
-        <SelectField label={field.label} problems={problems} value={typeof value === 'string' ? value : 'UTC'} onChange={(event) => onChange(set(params, field.name, event.target.value, true))}>
-          {TIMEZONES.map((zone) => <option key={zone} value={zone}>{zone}</option>)}
+        <SelectField
+          label={field.label}
+          problems={problems}
+          value={typeof value === 'string' ? value : 'UTC'}
+          onChange={(event) => onChange(set(params, field.name, event.target.value, true))}
+        >
+          {TIMEZONES.map((zone) => (
+            <option key={zone} value={zone}>
+              {zone}
+            </option>
+          ))}
         </SelectField>
       );
   }
@@ -83,7 +156,18 @@ export function ParamField({ field, params, onChange, problems }: Props) {
 function ValueField({ field, params, onChange, problems }: Props & { field: Extract<FieldSpec, { kind: 'value' }> }) {
   const [text, setText] = useState(() => formatValue(params[field.name]));
   const parsed = useMemo(() => (text === '' ? undefined : parseValue(text)), [text]);
-  const kind = parsed === undefined ? 'nothing' : Array.isArray(parsed) ? 'a list' : parsed === null ? 'null' : typeof parsed === 'object' ? 'an object' : typeof parsed === 'string' ? 'text' : `a ${typeof parsed}`;
+  const kind =
+    parsed === undefined
+      ? 'nothing'
+      : Array.isArray(parsed)
+        ? 'a list'
+        : parsed === null
+          ? 'null'
+          : typeof parsed === 'object'
+            ? 'an object'
+            : typeof parsed === 'string'
+              ? 'text'
+              : `a ${typeof parsed}`;
   return (
     <TextField
       label={field.label}
@@ -92,7 +176,9 @@ function ValueField({ field, params, onChange, problems }: Props & { field: Extr
       value={text}
       onChange={(event) => {
         setText(event.target.value);
-        onChange(set(params, field.name, event.target.value === '' ? (field.required ? '' : undefined) : parseValue(event.target.value), field.required ?? false));
+        onChange(
+          set(params, field.name, event.target.value === '' ? (field.required ? '' : undefined) : parseValue(event.target.value), field.required ?? false),
+        );
       }}
     />
   );
@@ -110,7 +196,11 @@ function SecretField({ params, onChange, problems }: Omit<Props, 'field'>) {
         autoComplete="off"
         value={typed}
         problems={problems}
-        hint={hasSecret ? 'A secret is set; leave empty to keep it. Senders sign the body: X-Service-Signature = hex HMAC-SHA256.' : '16 to 256 characters. Senders then sign each body (X-Service-Signature, hex HMAC-SHA256).'}
+        hint={
+          hasSecret
+            ? 'A secret is set; leave empty to keep it. Senders sign the body: X-Service-Signature = hex HMAC-SHA256.'
+            : '16 to 256 characters. Senders then sign each body (X-Service-Signature, hex HMAC-SHA256).'
+        }
         onChange={(event) => onChange(set(params, 'secret', event.target.value, false))}
       />
       {hasSecret && (
@@ -131,9 +221,19 @@ function ConnectionField({ label, value, onChange, problems }: { label: string; 
   const connections = useLoad(() => call(api.GET('/connections-api/connections')), []);
   const list = connections.data?.data ?? [];
   return (
-    <SelectField label={label} value={value} problems={problems} hint={list.length === 0 && connections.data ? 'No connections yet: add one under Connections.' : undefined} onChange={(event) => onChange(event.target.value)}>
+    <SelectField
+      label={label}
+      value={value}
+      problems={problems}
+      hint={list.length === 0 && connections.data ? 'No connections yet: add one under Connections.' : undefined}
+      onChange={(event) => onChange(event.target.value)}
+    >
       <option value="">Choose a connection</option>
-      {list.map((connection) => <option key={connection.id} value={connection.id}>{connection.name}</option>)}
+      {list.map((connection) => (
+        <option key={connection.id} value={connection.id}>
+          {connection.name}
+        </option>
+      ))}
       {value && !list.some((connection) => connection.id === value) && <option value={value}>{value}</option>}
     </SelectField>
   );

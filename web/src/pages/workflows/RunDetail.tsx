@@ -37,7 +37,8 @@ export function RunDetail({ runId, nodes, edges, onChanged }: { runId: string; n
       {data && (
         <>
           <p>
-            {data.source} run of version {data.workflowVersion} · started {formatDateTime(data.startedAt)} · {running ? 'still running' : `took ${formatDuration(data.durationMs)}`}
+            {data.source} run of version {data.workflowVersion} · started {formatDateTime(data.startedAt)} ·{' '}
+            {running ? 'still running' : `took ${formatDuration(data.durationMs)}`}
             {temporal && (
               <>
                 {' · '}
@@ -56,7 +57,16 @@ export function RunDetail({ runId, nodes, edges, onChanged }: { runId: string; n
           <RunStatusContext.Provider value={statuses}>
             <div className="run-canvas" style={{ height: 260 }}>
               <ReactFlowProvider>
-                <Canvas nodes={nodes.map((node) => ({ ...node, selected: false }))} edges={edges} editable={false} onNodesChange={() => undefined} onEdgesChange={() => undefined} setEdges={() => undefined} selected={null} onSelect={() => undefined} />
+                <Canvas
+                  nodes={nodes.map((node) => ({ ...node, selected: false }))}
+                  edges={edges}
+                  editable={false}
+                  onNodesChange={() => undefined}
+                  onEdgesChange={() => undefined}
+                  setEdges={() => undefined}
+                  selected={null}
+                  onSelect={() => undefined}
+                />
               </ReactFlowProvider>
             </div>
           </RunStatusContext.Provider>

@@ -8,8 +8,23 @@ import type { StepNode, Workflow } from './graph';
 import { RunDetail } from './RunDetail';
 
 /** A workflow's runs, newest first (`/workflows/:id/runs`), refreshed while any is running; one opened in full. */
-export function RunsPanel({ workflow, nodes, edges, selected, onSelect }: { workflow: Workflow; nodes: StepNode[]; edges: Edge[]; selected: string | null; onSelect: (runId: string) => void }) {
-  const runs = useLoad(() => call(api.GET('/workflows-api/workflows/{id}/runs', { params: { path: { id: workflow.id }, query: { limit: 50 } } })), [workflow.id]);
+export function RunsPanel({
+  workflow,
+  nodes,
+  edges,
+  selected,
+  onSelect,
+}: {
+  workflow: Workflow;
+  nodes: StepNode[];
+  edges: Edge[];
+  selected: string | null;
+  onSelect: (runId: string) => void;
+}) {
+  const runs = useLoad(
+    () => call(api.GET('/workflows-api/workflows/{id}/runs', { params: { path: { id: workflow.id }, query: { limit: 50 } } })),
+    [workflow.id],
+  );
   const list = runs.data?.data ?? [];
   const live = list.some((run) => run.status === 'running');
   useEffect(() => {
@@ -35,7 +50,9 @@ export function RunsPanel({ workflow, nodes, edges, selected, onSelect }: { work
                 <th scope="col">Started</th>
                 <th scope="col">Source</th>
                 <th scope="col">Status</th>
-                <th scope="col" className="num">Duration</th>
+                <th scope="col" className="num">
+                  Duration
+                </th>
                 <th scope="col">Version</th>
                 <th scope="col">Run</th>
               </tr>
@@ -52,7 +69,13 @@ export function RunsPanel({ workflow, nodes, edges, selected, onSelect }: { work
                   <td className="num">{formatDuration(run.durationMs)}</td>
                   <td>{run.workflowVersion}</td>
                   <td>
-                    <button type="button" className="button button-small" onClick={() => onSelect(run.id)} aria-current={run.id === selected ? 'true' : undefined} aria-label={`Open run ${run.id}`}>
+                    <button
+                      type="button"
+                      className="button button-small"
+                      onClick={() => onSelect(run.id)}
+                      aria-current={run.id === selected ? 'true' : undefined}
+                      aria-label={`Open run ${run.id}`}
+                    >
                       Open
                     </button>
                   </td>

@@ -34,8 +34,12 @@ export function StepView({ id, data, selected }: NodeProps<StepNode>) {
         <>
           <Handle type="source" id="true" position={Position.Right} style={{ top: '30%' }} />
           <Handle type="source" id="false" position={Position.Right} style={{ top: '75%' }} />
-          <span className="handle-label" style={{ right: '-2.2rem', top: '18%' }} aria-hidden="true">yes</span>
-          <span className="handle-label" style={{ right: '-2rem', top: '64%' }} aria-hidden="true">no</span>
+          <span className="handle-label" style={{ right: '-2.2rem', top: '18%' }} aria-hidden="true">
+            yes
+          </span>
+          <span className="handle-label" style={{ right: '-2rem', top: '64%' }} aria-hidden="true">
+            no
+          </span>
         </>
       ) : (
         <Handle type="source" position={Position.Right} />

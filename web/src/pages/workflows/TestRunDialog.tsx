@@ -68,12 +68,34 @@ export function TestRunDialog({ workflow, onClose, onRun }: { workflow: Workflow
       <p className="notice notice-warn" id={`${id}-warning`}>
         A test run is live: its actions really happen (data is written, emails are sent, suppliers are called) and count against this month's quota.
       </p>
-      {input.player && <TextField label="Player (external ID)" value={player} onChange={(event) => setPlayer(event.target.value)} hint="The player the event is about: trigger.entity.externalId" />}
+      {input.player && (
+        <TextField
+          label="Player (external ID)"
+          value={player}
+          onChange={(event) => setPlayer(event.target.value)}
+          hint="The player the event is about: trigger.entity.externalId"
+        />
+      )}
       {input.fields.map((name) => (
-        <TextField key={name} label={`${name}${input.required.includes(name) ? ' (required)' : ''}`} value={values[name] ?? ''} onChange={(event) => setValues({ ...values, [name]: event.target.value })} />
+        <TextField
+          key={name}
+          label={`${name}${input.required.includes(name) ? ' (required)' : ''}`}
+          value={values[name] ?? ''}
+          onChange={(event) => setValues({ ...values, [name]: event.target.value })}
+        />
       ))}
-      <KeyValueEditor legend={input.fields.length > 0 ? 'Other fields' : 'Input fields'} value={extra} onChange={setExtra} hint="Numbers and true/false are read as such." />
-      <Checkbox label="I understand this run has real effects" checked={confirmed} onChange={(event) => setConfirmed(event.target.checked)} aria-describedby={`${id}-warning`} />
+      <KeyValueEditor
+        legend={input.fields.length > 0 ? 'Other fields' : 'Input fields'}
+        value={extra}
+        onChange={setExtra}
+        hint="Numbers and true/false are read as such."
+      />
+      <Checkbox
+        label="I understand this run has real effects"
+        checked={confirmed}
+        onChange={(event) => setConfirmed(event.target.checked)}
+        aria-describedby={`${id}-warning`}
+      />
       <ErrorNotice error={run.error} title="The run did not start." />
     </Dialog>
   );

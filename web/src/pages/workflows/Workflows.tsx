@@ -27,7 +27,10 @@ export default function Workflows() {
 
   return (
     <>
-      <PageHeader title="Workflows" lead="Automations: a trigger (an event, a webhook, a schedule or a manual run), optional conditions, then actions. Each run is durable: it survives restarts and retries what failed.">
+      <PageHeader
+        title="Workflows"
+        lead="Automations: a trigger (an event, a webhook, a schedule or a manual run), optional conditions, then actions. Each run is durable: it survives restarts and retries what failed."
+      >
         {manage && list.length > 0 && (
           <Link className="button button-primary" to="/workflows/new?recipe=blank">
             New workflow
@@ -38,7 +41,11 @@ export default function Workflows() {
       {workflows.data && list.length === 0 && (
         <section className="empty" aria-labelledby="no-workflows">
           <h2 id="no-workflows">No workflows yet</h2>
-          {manage ? <p>Pick a starting point: you can change every step in the editor.</p> : <p>An Owner or Admin can create one; you can follow their runs here.</p>}
+          {manage ? (
+            <p>Pick a starting point: you can change every step in the editor.</p>
+          ) : (
+            <p>An Owner or Admin can create one; you can follow their runs here.</p>
+          )}
           {manage && recipes}
         </section>
       )}
@@ -51,7 +58,9 @@ export default function Workflows() {
                 <th scope="col">Name</th>
                 <th scope="col">Status</th>
                 <th scope="col">MCP tool</th>
-                <th scope="col" className="num">Version</th>
+                <th scope="col" className="num">
+                  Version
+                </th>
                 <th scope="col">Updated</th>
               </tr>
             </thead>
@@ -60,7 +69,12 @@ export default function Workflows() {
                 <tr key={workflow.id}>
                   <td>
                     <Link to={`/workflows/${workflow.id}`}>{workflow.name}</Link>
-                    {workflow.description && <span className="hint"><br />{workflow.description}</span>}
+                    {workflow.description && (
+                      <span className="hint">
+                        <br />
+                        {workflow.description}
+                      </span>
+                    )}
                   </td>
                   <td>
                     <StatusBadge status={workflow.active ? 'active' : 'inactive'} />

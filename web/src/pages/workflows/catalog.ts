@@ -6,7 +6,17 @@ export type Group = 'trigger' | 'condition' | 'action';
 
 /** How one param is edited in the inspector; `name` is the key in `params`. */
 export type FieldSpec =
-  | { kind: 'text'; name: string; label: string; required?: boolean; hint?: string; placeholder?: string; suggestions?: readonly string[]; multiline?: boolean; type?: 'email' | 'url' }
+  | {
+      kind: 'text';
+      name: string;
+      label: string;
+      required?: boolean;
+      hint?: string;
+      placeholder?: string;
+      suggestions?: readonly string[];
+      multiline?: boolean;
+      type?: 'email' | 'url';
+    }
   | { kind: 'expression'; name: string; label: string; required?: boolean; hint?: string; placeholder?: string }
   | { kind: 'select'; name: string; label: string; options: ReadonlyArray<readonly [string, string]> }
   | { kind: 'number'; name: string; label: string; min: number; max: number; hint?: string }
@@ -72,8 +82,21 @@ export const CATALOG: Record<NodeType, NodeSpec> = {
     group: 'trigger',
     description: 'Runs when your data changes: an event is recorded, a player is created, a state is set.',
     fields: [
-      { kind: 'text', name: 'event', label: 'Event', required: true, suggestions: EVENTS, hint: 'e.g. entity_event.transaction; provider.webhook.<name> for a named webhook' },
-      { kind: 'expression', name: 'filter', label: 'Only when (optional)', placeholder: 'trigger.data.type = "deposit"', hint: 'A JSONata condition over the event' },
+      {
+        kind: 'text',
+        name: 'event',
+        label: 'Event',
+        required: true,
+        suggestions: EVENTS,
+        hint: 'e.g. entity_event.transaction; provider.webhook.<name> for a named webhook',
+      },
+      {
+        kind: 'expression',
+        name: 'filter',
+        label: 'Only when (optional)',
+        placeholder: 'trigger.data.type = "deposit"',
+        hint: 'A JSONata condition over the event',
+      },
     ],
     defaults: { event: 'entity_event.transaction' },
     summary: (params) => text(params.event) + (params.filter ? ` if ${text(params.filter, 24)}` : ''),
@@ -95,7 +118,14 @@ export const CATALOG: Record<NodeType, NodeSpec> = {
     group: 'trigger',
     description: 'Runs on a schedule (cron), in your time zone.',
     fields: [
-      { kind: 'text', name: 'cron', label: 'Cron (5 fields)', required: true, placeholder: '0 9 * * 1', hint: 'minute hour day-of-month month day-of-week; 0 9 * * 1 is Mondays at 09:00' },
+      {
+        kind: 'text',
+        name: 'cron',
+        label: 'Cron (5 fields)',
+        required: true,
+        placeholder: '0 9 * * 1',
+        hint: 'minute hour day-of-month month day-of-week; 0 9 * * 1 is Mondays at 09:00',
+      },
       { kind: 'timezone', name: 'timezone', label: 'Time zone' },
     ],
     defaults: { cron: '0 9 * * *', timezone: 'Europe/London' },
@@ -105,7 +135,16 @@ export const CATALOG: Record<NodeType, NodeSpec> = {
     label: 'Condition',
     group: 'condition',
     description: 'Takes the “yes” or the “no” branch.',
-    fields: [{ kind: 'expression', name: 'expression', label: 'Condition', required: true, placeholder: 'trigger.data.amount > 100000', hint: 'JSONata: trigger is the event or input; nodes.<id> is a node’s output' }],
+    fields: [
+      {
+        kind: 'expression',
+        name: 'expression',
+        label: 'Condition',
+        required: true,
+        placeholder: 'trigger.data.amount > 100000',
+        hint: 'JSONata: trigger is the event or input; nodes.<id> is a node’s output',
+      },
+    ],
     defaults: { expression: 'trigger.data.amount > 100000' },
     summary: (params) => text(params.expression),
   },

@@ -66,7 +66,12 @@ export function fromDefinition(definition: Pick<WorkflowInput, 'nodes' | 'edges'
   const edges = definition.edges ?? [];
   const positions = layout(definition.nodes, edges);
   return {
-    nodes: definition.nodes.map((node) => ({ id: node.id, type: 'step', position: positions.get(node.id) ?? { x: 0, y: 0 }, data: { type: node.type, params: { ...(node.params ?? {}) } } })),
+    nodes: definition.nodes.map((node) => ({
+      id: node.id,
+      type: 'step',
+      position: positions.get(node.id) ?? { x: 0, y: 0 },
+      data: { type: node.type, params: { ...(node.params ?? {}) } },
+    })),
     edges: edges.map(toEdge),
   };
 }
@@ -106,7 +111,10 @@ export function newStep(type: NodeType, nodes: StepNode[], near?: StepNode): Ste
  * The API's problems (`nodes[2].params.url`, `edges[0].when`, `name`) sorted to where they belong:
  * by node id (the index is the node's place in the body that was sent), by edge id, or the form.
  */
-export function placeProblems(details: FieldProblem[], sent: WorkflowInput): { byNode: Map<string, FieldProblem[]>; byEdge: Map<string, FieldProblem[]>; general: FieldProblem[] } {
+export function placeProblems(
+  details: FieldProblem[],
+  sent: WorkflowInput,
+): { byNode: Map<string, FieldProblem[]>; byEdge: Map<string, FieldProblem[]>; general: FieldProblem[] } {
   const byNode = new Map<string, FieldProblem[]>();
   const byEdge = new Map<string, FieldProblem[]>();
   const general: FieldProblem[] = [];

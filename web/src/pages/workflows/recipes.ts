@@ -41,7 +41,11 @@ export const RECIPES: Recipe[] = [
       nodes: [
         { id: 'created', type: 'trigger.event', params: { event: 'entity.created' } },
         { id: 'tier', type: 'action.set_state', params: { externalId: '{{ trigger.entity.externalId }}', key: 'loyalty_tier', value: 'bronze' } },
-        { id: 'bonus', type: 'action.record_event', params: { externalId: '{{ trigger.entity.externalId }}', eventType: 'bonus', data: { type: 'welcome', amount: 1000, currency: 'EUR' } } },
+        {
+          id: 'bonus',
+          type: 'action.record_event',
+          params: { externalId: '{{ trigger.entity.externalId }}', eventType: 'bonus', data: { type: 'welcome', amount: 1000, currency: 'EUR' } },
+        },
       ],
       edges: [
         { from: 'created', to: 'tier' },
@@ -53,6 +57,13 @@ export const RECIPES: Recipe[] = [
     id: 'blank',
     title: 'Start from scratch',
     description: 'One manual trigger; add the steps yourself.',
-    definition: { name: 'New workflow', description: '', active: false, mcp_exposed: false, nodes: [{ id: 'start', type: 'trigger.manual', params: {} }], edges: [] },
+    definition: {
+      name: 'New workflow',
+      description: '',
+      active: false,
+      mcp_exposed: false,
+      nodes: [{ id: 'start', type: 'trigger.manual', params: {} }],
+      edges: [],
+    },
   },
 ];
