@@ -81,7 +81,7 @@ export function stillRunningToolResult(runId: string, elapsedMs: number): ToolCa
 /**
  * The `tools/call` result for a finished (or still running) run: a completed run's output as JSON text, and as
  * `structuredContent` when the tool declares an `outputSchema` (the output then is an object of that schema by
- * construction: core/workflows-api/runOutput.ts); a failed run's error code and message; a cancelled run as
+ * construction: core/automations/runOutput.ts); a failed run's error code and message; a cancelled run as
  * `RUN_CANCELLED`; a run still going after the wait as `RUN_STILL_RUNNING`, since the caller gets no answer it can
  * act on yet (the run carries on durably and can be read by its id).
  *

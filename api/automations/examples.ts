@@ -1,5 +1,5 @@
 /** Examples of the workflows document (automations/routes.ts); test/integration/openapi-examples.test.ts validates them. */
-const workflowId = 'wf_7d3e9a1c5b2f4e8a0c6d1b9f3e7a5c2d';
+const automationId = 'wf_7d3e9a1c5b2f4e8a0c6d1b9f3e7a5c2d';
 const runId = 'run_8a2c6e0f4b9d3e7a1c5f9b3d7e1a5c0f';
 
 /** The "Big deposit alert" of docs/workflows.md and the dashboard's recipes: an event trigger filtered to deposits, a condition, a state write. */
@@ -20,7 +20,7 @@ export const automationBody = {
 };
 
 const automationRecord = {
-  id: workflowId,
+  id: automationId,
   ...automationBody,
   mcp_tool_name: 'big_deposit_alert',
   version: 1,
@@ -31,13 +31,13 @@ const automationRecord = {
 export const workflow = { success: true, data: automationRecord };
 export const automationUpdated = { success: true, data: { ...automationRecord, version: 2, updated_at: '2026-03-15T09:12:44.310Z' } };
 export const automationList = { success: true, data: [automationRecord], count: 1 };
-export const automationDeleted = { success: true, data: { id: workflowId, deleted: true } };
+export const automationDeleted = { success: true, data: { id: automationId, deleted: true } };
 
 export const testPayload = { data: { type: 'deposit', amount: 250000, currency: 'EUR' }, entity: { externalId: 'p-42' } };
 
 const runRecord = {
   id: runId,
-  workflowId,
+  workflowId: automationId,
   workflowVersion: 1,
   source: 'manual',
   status: 'completed',

@@ -27,11 +27,11 @@ export const AutomationNodeSchema = z
     type: z.enum(NODE_TYPES),
     params: z.record(z.string(), z.unknown()).optional().describe('Exactly the params the node type takes (docs/workflows.md)'),
   })
-  .openapi('AutomationNode', { example: { id: 'start', type: 'trigger.event', params: { event: 'entity_event.transaction' } } });
+  .openapi('WorkflowNode', { example: { id: 'start', type: 'trigger.event', params: { event: 'entity_event.transaction' } } });
 
 export const AutomationEdgeSchema = z
   .object({ from: z.string(), to: z.string(), when: z.boolean().optional().describe('Only and always on edges leaving a condition') })
-  .openapi('AutomationEdge');
+  .openapi('WorkflowEdge');
 
 export const AutomationBodySchema = z
   .object({
@@ -102,7 +102,7 @@ export const RunRecord = z
     completedAt: z.string().nullable(),
     durationMs: z.number().nullable(),
   })
-  .openapi('AutomationRunRecord');
+  .openapi('WorkflowRun');
 
 const Counter = z.object({ used: z.number().int(), limit: z.number().int(), remaining: z.number().int() });
-export const UsageRecord = z.object({ month: z.string().describe('YYYY-MM (UTC)'), actions: Counter, aiActions: Counter }).openapi('AutomationUsage');
+export const UsageRecord = z.object({ month: z.string().describe('YYYY-MM (UTC)'), actions: Counter, aiActions: Counter }).openapi('WorkflowUsage');

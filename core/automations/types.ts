@@ -1,6 +1,6 @@
 /**
  * The workflow definition format (DESIGN.md "Workflows"): trigger, condition and action nodes joined by edges.
- * Every node's `params` are checked by `validateDefinition` (core/workflows-api/definition.ts) before a definition is stored.
+ * Every node's `params` are checked by `validateDefinition` (core/automations/definition.ts) before a definition is stored.
  */
 export const TRIGGER_TYPES = ['trigger.manual', 'trigger.event', 'trigger.webhook', 'trigger.schedule'] as const;
 export const ACTION_TYPES = [
