@@ -1,24 +1,11 @@
-import type { Payload } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
+import { payloadsIn } from '../../temporal/historyPayloads';
 import { KeyringPayloadCodec } from '../../temporal/payloadCodec';
 import type { TestApp } from './app';
 
 type History = temporal.api.history.v1.IHistory;
 
-/** Every `Payload` in a history (inputs, results, memos, failure attributes, Update outcomes…), found by shape. */
-export function payloadsIn(node: unknown, found: Payload[] = []): Payload[] {
-  if (node === null || typeof node !== 'object' || node instanceof Uint8Array) return found;
-  const candidate = node as { metadata?: unknown; data?: unknown };
-  if (
-    candidate.metadata &&
-    typeof candidate.metadata === 'object' &&
-    (candidate.data === undefined || candidate.data === null || candidate.data instanceof Uint8Array)
-  ) {
-    found.push(candidate as Payload);
-  }
-  for (const child of Array.isArray(node) ? node : Object.values(node)) payloadsIn(child, found);
-  return found;
-}
+export { payloadsIn };
 
 /**
  * The history of a workflow exactly as the Temporal server stores and serves it: one `GetWorkflowExecutionHistory`
