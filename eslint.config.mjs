@@ -17,15 +17,16 @@ import tseslint from 'typescript-eslint';
  */
 const LAYERS = {
   core: [],
+  sandbox: ['core'],
   db: ['core'],
   devstack: ['core', 'db'],
-  commands: ['core', 'db'],
-  activities: ['core', 'db', 'commands'],
-  workflows: ['core', 'activities'],
-  temporal: ['core', 'workflows'],
-  api: ['core', 'db', 'commands', 'temporal'],
-  worker: ['core', 'db', 'commands', 'activities', 'workflows', 'temporal'],
-  processes: ['core', 'db', 'devstack', 'commands', 'activities', 'workflows', 'temporal', 'api', 'worker'],
+  commands: ['core', 'db', 'sandbox'],
+  activities: ['core', 'db', 'sandbox', 'commands'],
+  workflows: ['core', 'sandbox', 'activities'],
+  temporal: ['core', 'db', 'workflows'],
+  api: ['core', 'sandbox', 'db', 'commands', 'temporal'],
+  worker: ['core', 'sandbox', 'db', 'commands', 'activities', 'workflows', 'temporal'],
+  processes: ['core', 'sandbox', 'db', 'devstack', 'commands', 'activities', 'workflows', 'temporal', 'api', 'worker'],
 };
 const SERVER = Object.keys(LAYERS);
 const zones = Object.entries(LAYERS)

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../core/config';
 import type { Keyring } from '../core/crypto';
 import type { Db } from '../db/knex';
+import type { ExpressionEvaluator } from '../sandbox/tasks';
 import { createAnalyticsActivities } from './analytics';
 import { createAutomationActivities } from './automation';
 import { createDiagnosticsActivities } from './diagnostics';
@@ -22,6 +23,8 @@ export interface ActivityDeps {
    * provides it, since the pass starts runs through `temporal/` and is the worker's own LISTEN loop's too.
    */
   dispatchOutbox?: () => Promise<{ claimed: number; started: number }>;
+  /** Where run conditions and templates are evaluated (`sandbox/`); the worker always gives it. */
+  sandbox?: ExpressionEvaluator;
   /** The worker's metrics (docs/metrics.md); none when absent. */
   metrics?: ActivityMetrics;
 }

@@ -101,6 +101,10 @@ const envSchema = z.object({
 
   QUOTA_ACTIONS_PER_MONTH: z.coerce.number().int().min(0).default(10_000),
   QUOTA_AI_ACTIONS_PER_MONTH: z.coerce.number().int().min(0).default(1_000),
+  /** Tenant expressions (conditions, filters, `{{ }}` templates) run in sandbox processes: wall-clock budget of one evaluation, old-space heap of each process, processes per worker. */
+  EXPRESSION_TIMEOUT_MS: positiveInt.max(10_000).default(50),
+  EXPRESSION_MEMORY_MB: z.coerce.number().int().min(32).max(4096).default(128),
+  EXPRESSION_PROCESSES: z.coerce.number().int().min(1).max(32).default(2),
   WORKFLOW_HTTP_TIMEOUT_MS: positiveInt.default(15_000),
   WORKFLOW_TEST_WAIT_MS: positiveInt.default(60_000),
   EVENT_DISPATCH_ENABLED: bool.default(true),

@@ -2,6 +2,7 @@ import { Runtime, type TelemetryOptions } from '@temporalio/worker';
 import type { MetricCounter, MetricHistogram } from '@temporalio/common';
 import type { ActivityMetrics } from '../activities/metrics';
 import type { Config } from '../core/config';
+import type { FilterDropReason } from './eventFilters';
 
 const BATCH_SECONDS = [0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800];
 
@@ -23,12 +24,20 @@ export function workerTelemetry(config: Config): TelemetryOptions | undefined {
   };
 }
 
+/** The worker's series: the activities' and those of the sandbox and the event dispatcher. */
+export interface WorkerMetrics extends ActivityMetrics {
+  /** A tenant expression stopped by its budget, in a run or an event filter. */
+  expressionOverBudget(code: 'EXPRESSION_TIMEOUT' | 'EXPRESSION_MEMORY_LIMIT'): void;
+  /** An event not dispatched to an automation because of its trigger filter's failure or suspension. */
+  eventFilterDropped(reason: FilterDropReason): void;
+}
+
 /**
  * The worker's own series, on the Temporal runtime's meter (exported with the SDK's series, unprefixed; a
  * no-op when no exporter was installed). Tagged instruments are kept per label set, so a call costs one
  * lookup and one native `add`.
  */
-export function createWorkerMetrics(): ActivityMetrics {
+export function createWorkerMetrics(): WorkerMetrics {
   const meter = Runtime.instance().metricMeter;
   const gatewayCalls = meter.createCounter(
     'platform_gateway_calls_total',
@@ -37,6 +46,16 @@ export function createWorkerMetrics(): ActivityMetrics {
   );
   const batchSeconds = meter.createHistogram('platform_batch_job_duration_seconds', 'float', 's', 'Batch jobs from creation to their end, by type and status');
   const runsFinished = meter.createCounter('platform_automation_runs_finished_total', 'runs', 'Automation runs that ended, by source and status');
+  const overBudget = meter.createCounter(
+    'platform_expression_over_budget_total',
+    'evaluations',
+    'Tenant expressions stopped by their time or memory budget, by code',
+  );
+  const filterDrops = meter.createCounter(
+    'platform_event_filter_dropped_total',
+    'events',
+    'Events not dispatched to an automation because its trigger filter failed or is suspended, by reason',
+  );
   const tagged = <T>(cache: Map<string, T>, key: string, make: () => T): T => {
     let instrument = cache.get(key);
     if (!instrument) cache.set(key, (instrument = make()));
@@ -45,9 +64,13 @@ export function createWorkerMetrics(): ActivityMetrics {
   const gatewayCache = new Map<string, MetricCounter>();
   const batchCache = new Map<string, MetricHistogram>();
   const runCache = new Map<string, MetricCounter>();
+  const budgetCache = new Map<string, MetricCounter>();
+  const dropCache = new Map<string, MetricCounter>();
   return {
     gatewayCall: (provider, outcome) => tagged(gatewayCache, `${provider} ${outcome}`, () => gatewayCalls.withTags({ provider, outcome })).add(1),
     batchJobFinished: (type, status, seconds) => tagged(batchCache, `${type} ${status}`, () => batchSeconds.withTags({ type, status })).record(seconds),
     runFinished: (source, status) => tagged(runCache, `${source} ${status}`, () => runsFinished.withTags({ source, status })).add(1),
+    expressionOverBudget: (code) => tagged(budgetCache, code, () => overBudget.withTags({ code })).add(1),
+    eventFilterDropped: (reason) => tagged(dropCache, reason, () => filterDrops.withTags({ reason })).add(1),
   };
 }

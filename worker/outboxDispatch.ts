@@ -2,7 +2,6 @@ import type { Logger } from 'pino';
 import type { Keyring } from '../core/crypto';
 import type { InternalEvent } from '../core/events';
 import { openEventPii } from '../core/pii';
-import { evaluate, isTruthy } from '../core/automations/expressions';
 import type { Db } from '../db/knex';
 import { readOutboxEvents } from '../db/queries/outbox';
 import {
@@ -14,6 +13,7 @@ import {
   type PendingOutboxRow,
 } from '../db/queries/outboxDispatch';
 import type { AutomationRunInput } from '../core/workflowContracts';
+import type { EventFilters } from './eventFilters';
 
 /** Starts the run one event fires for one automation; `duplicate` when that pair already has one. */
 export type StartEventRun = (input: AutomationRunInput & { eventId: string }) => Promise<'started' | 'duplicate'>;
@@ -23,29 +23,14 @@ export interface DispatchDeps {
   logger: Logger;
   keyring: Keyring;
   startEventRun: StartEventRun;
+  /** Trigger filters, evaluated in the sandbox. */
+  filters: EventFilters;
 }
 
 type EventRun = AutomationRunInput & { eventId: string };
 
 const BATCH = 500;
 const START_CONCURRENCY = 16;
-
-async function passesFilter(deps: DispatchDeps, automation: EventAutomationRow, filter: unknown, event: InternalEvent): Promise<boolean> {
-  if (typeof filter !== 'string' || filter.trim() === '') return true;
-  try {
-    const context = {
-      trigger: event,
-      nodes: {},
-      workflow: { id: automation.id, name: automation.name, version: automation.version },
-      run: { id: '', source: 'event' },
-    };
-    return isTruthy(await evaluate(filter, context));
-  } catch {
-    // JSONata messages can quote the event's values (personal data), so the log names the automation and event only.
-    deps.logger.warn({ automationId: automation.id, eventId: event.id }, 'event filter failed; event not dispatched to this automation');
-    return false;
-  }
-}
 
 /** Same operator, listening to the event, created (or re-activated) before it, and not the automation whose run wrote it. */
 const fires = (automation: EventAutomationRow, row: PendingOutboxRow) =>
@@ -64,7 +49,10 @@ function triggerOf(deps: DispatchDeps, event: InternalEvent): InternalEvent {
   }
 }
 
-/** The runs one event starts: each listening automation once, through its first trigger node whose filter passes. */
+/**
+ * The runs one event starts: each listening automation once, through its first trigger node whose filter passes. An
+ * event's filters are evaluated one after another (the first that passes wins); events are judged concurrently.
+ */
 async function runsFor(deps: DispatchDeps, stored: InternalEvent, claimed: PendingOutboxRow, automations: EventAutomationRow[]): Promise<EventRun[]> {
   const runs: EventRun[] = [];
   const event = triggerOf(deps, stored);
@@ -72,7 +60,7 @@ async function runsFor(deps: DispatchDeps, stored: InternalEvent, claimed: Pendi
     if (!fires(automation, claimed)) continue;
     for (const node of automation.nodes) {
       if (node.type !== 'trigger.event' || node.params.event !== event.event) continue;
-      if (!(await passesFilter(deps, automation, node.params.filter, event))) continue;
+      if (!(await deps.filters.passes(automation, node, event))) continue;
       runs.push({ operatorId: claimed.operator_id, automationId: automation.id, source: 'event', input: event, triggerNodeId: node.id, eventId: event.id });
       break;
     }
@@ -114,9 +102,8 @@ async function dispatchBatch(deps: DispatchDeps): Promise<{ claimed: number; sta
     if (relevant.length > 0) {
       const bySeq = new Map(relevant.map((row) => [row.seq, row]));
       const records = await readOutboxEvents(trx, { claimed: { seqs: relevant.map((row) => row.seq), operatorIds }, limit: relevant.length });
-      const runs = [];
-      for (const record of records) runs.push(...(await runsFor(deps, record.event, bySeq.get(record.seq)!, automations)));
-      started = await startAll(deps, runs);
+      const runs = await Promise.all(records.map((record) => runsFor(deps, record.event, bySeq.get(record.seq)!, automations)));
+      started = await startAll(deps, runs.flat());
     }
     await markDispatched(
       trx,

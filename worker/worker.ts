@@ -5,9 +5,11 @@ import type { Config } from '../core/config';
 import type { Keyring } from '../core/crypto';
 import type { Db } from '../db/knex';
 import { startEventRun } from '../temporal/automationRuns';
+import { ExpressionSandbox } from '../sandbox/expressionSandbox';
 import { temporalClientOnWorker, type TemporalClient } from '../temporal/client';
 import { platformDataConverter } from '../temporal/dataConverter';
 import { startEventDispatcher } from './eventDispatcher';
+import { EventFilters } from './eventFilters';
 import { createWorkerMetrics, workerTelemetry } from './metrics';
 import { dispatchPendingEvents, type DispatchDeps } from './outboxDispatch';
 
@@ -59,7 +61,19 @@ export async function createWorker(options: {
   const keyring = options.keyring;
   const namespace = options.config.TEMPORAL_NAMESPACE;
   const temporal = temporalClientOnWorker(connection, { namespace, taskQueue: options.config.TEMPORAL_TASK_QUEUE, keyring });
-  const dispatchDeps: DispatchDeps = { db: options.db, logger: options.logger, keyring, startEventRun: (input) => startEventRun(temporal, input) };
+  const metrics = createWorkerMetrics();
+  const { config, logger } = options;
+  const sandbox = new ExpressionSandbox({
+    timeoutMs: config.EXPRESSION_TIMEOUT_MS,
+    memoryMb: config.EXPRESSION_MEMORY_MB,
+    processes: config.EXPRESSION_PROCESSES,
+    onOverBudget: ({ operatorId, code, field }) => {
+      metrics.expressionOverBudget(code);
+      logger.warn({ operatorId, code, field }, 'tenant expression stopped by its budget');
+    },
+  });
+  const filters = new EventFilters({ sandbox, logger, onDropped: (reason) => metrics.eventFilterDropped(reason) });
+  const dispatchDeps: DispatchDeps = { db: options.db, logger, keyring, filters, startEventRun: (input) => startEventRun(temporal, input) };
   const worker = await Worker.create({
     connection,
     namespace,
@@ -75,7 +89,8 @@ export async function createWorker(options: {
       logger: options.logger,
       keyring,
       dispatchOutbox: () => dispatchPendingEvents(dispatchDeps),
-      metrics: createWorkerMetrics(),
+      sandbox,
+      metrics,
     }),
     ...(options.config.WORKFLOW_BUNDLE_PATH
       ? { workflowBundle: { codePath: options.config.WORKFLOW_BUNDLE_PATH } }
@@ -88,6 +103,7 @@ export async function createWorker(options: {
     temporal,
     async close() {
       await dispatcher?.stop();
+      await sandbox.close();
       await connection.close();
     },
   };

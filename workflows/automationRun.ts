@@ -1,10 +1,11 @@
 import { CancellationScope, CancelledFailure, defineQuery, isCancellation, proxyLocalActivities, setHandler, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { evaluate, isTruthy, renderParams, type RunContext } from '../core/automations/expressions';
+import type { RunContext } from '../core/automations/expressions';
 import { GraphIndex, topologicalOrder } from '../core/automations/graph';
 import { triggerContextOf } from '../core/automations/triggerPayload';
 import { isAction, isTrigger, type NodeResult, type RunError } from '../core/automations/types';
 import { runAction } from './automation/actions';
+import { conditionHolds, renderedParams } from './automation/expressions';
 import { nodeErrorOf } from './automation/nodeError';
 import type { AutomationProgress, AutomationRunInput, AutomationRunResult } from '../core/workflowContracts';
 
@@ -82,7 +83,7 @@ export async function automationRunWorkflow(started: AutomationRunInput): Promis
     try {
       let output: unknown;
       if (node.type === 'condition') {
-        const result = isTruthy(await evaluate(String(node.params.expression), context));
+        const result = await conditionHolds(node, context, input.operatorId);
         branches.set(nodeId, result);
         output = { result };
       } else {
@@ -90,7 +91,7 @@ export async function automationRunWorkflow(started: AutomationRunInput): Promis
           executed.actions += 1;
           if (node.type === 'action.ai') executed.aiActions += 1;
         }
-        const params = (await renderParams(node.params, context)) as Record<string, unknown>;
+        const params = await renderedParams(node, context, input.operatorId);
         output = await runAction(node, params, { operatorId: input.operatorId, automationId: input.automationId, runId });
         lastOutput = output;
       }

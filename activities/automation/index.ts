@@ -1,6 +1,7 @@
 import type { ActivityDeps } from '..';
 import { createAiActivity } from './ai';
 import { createDataActivities } from './data';
+import { createExpressionActivity } from './expressions';
 import { createHttpActivity } from './http';
 import { createRunActivities } from './runs';
 
@@ -11,6 +12,7 @@ export function createAutomationActivities(deps: ActivityDeps) {
     ...createHttpActivity(deps),
     ...createDataActivities(deps),
     ...createAiActivity(deps),
+    ...createExpressionActivity(deps),
 
     /** The `outbox-sweep` Schedule's pass: dispatches whatever the listener missed, with the dispatcher's own pass. */
     async sweepOutboxEvents(): Promise<{ claimed: number; started: number }> {

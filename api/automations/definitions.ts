@@ -4,6 +4,7 @@ import { validateAutomationBody, type AutomationBody } from '../../core/automati
 import { deleteWebhooksOfAutomation, replaceWebhooks, webhooksOfAutomation } from '../../db/queries/automationWebhooks';
 import { findAutomation, insertAutomation, listAutomations, softDeleteAutomation, updateAutomation, type AutomationRow } from '../../db/queries/automations';
 import { syncAutomationSchedules } from '../../temporal/automationSchedules';
+import { regexProblems } from '../../sandbox/redos';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { operatorOf } from '../middleware/authenticate';
@@ -12,11 +13,16 @@ import { freeToolName, sealWebhooks, withToolNameRetry, automationWrite } from '
 import { ListAutomationsQuery, AutomationIdParams } from './schema';
 import { toAutomationRecord } from './presenters';
 
-function validBody(ctx: Context): AutomationBody {
+/**
+ * The body validated (every problem at once), then its regexes checked for catastrophic backtracking
+ * (`sandbox/redos.ts`): a 400 `VALIDATION_FAILED` names each field.
+ */
+async function validBody(ctx: Context): Promise<AutomationBody> {
   const result = validateAutomationBody(ctx.request.body);
-  if (!result.ok) {
-    const summary = result.details.map((problem) => `${problem.field}: ${problem.message}`).join('; ');
-    throw new AppError(400, 'VALIDATION_FAILED', `Invalid workflow: ${summary}`, { details: result.details });
+  const details = result.ok ? await regexProblems(result.value.nodes) : result.details;
+  if (!result.ok || details.length > 0) {
+    const summary = details.map((problem) => `${problem.field}: ${problem.message}`).join('; ');
+    throw new AppError(400, 'VALIDATION_FAILED', `Invalid workflow: ${summary}`, { details });
   }
   return result.value;
 }
@@ -33,7 +39,7 @@ export async function requireAutomation(deps: AppDeps, operatorId: string, id: s
  * transaction, so a workflow never exists without its triggers. 201 with the record.
  */
 export async function createAutomationHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const body = validBody(ctx);
+  const body = await validBody(ctx);
   const operatorId = operatorOf(ctx);
   const id = prefixedId('wf');
   const row = await withToolNameRetry(() =>
@@ -66,7 +72,7 @@ export async function getAutomationHandler(deps: AppDeps, ctx: Context): Promise
  */
 export async function updateAutomationHandler(deps: AppDeps, ctx: Context): Promise<void> {
   const { params } = inputOf(ctx, { params: AutomationIdParams });
-  const body = validBody(ctx);
+  const body = await validBody(ctx);
   const operatorId = operatorOf(ctx);
   const row = await withToolNameRetry(() =>
     deps.db.transaction(async (trx) => {

@@ -154,27 +154,74 @@ async function renderString(text: string, context: RunContext): Promise<unknown>
   return parts.join('');
 }
 
+/** Called with each templated field's path (`params.body.text`) before its templates are evaluated. */
+export type FieldVisitor = (field: string) => void;
+
 /**
  * Fills the `{{ }}` templates of node params at any depth before a node runs. A string that is a single template keeps
  * the value's type (a number stays a number, undefined becomes null); templates inside text are interpolated
- * (undefined → '', other non-strings as JSON). Object keys are never templated.
+ * (undefined → '', other non-strings as JSON). Object keys are never templated. `onField` hears the path of each
+ * templated string before it is evaluated, so a sandbox that stops an evaluation can name the field it was in.
  *
  * @example await renderParams({ amount: '{{ trigger.amount }}', note: 'paid {{ trigger.amount }}' }, context)
  * // { amount: 100, note: 'paid 100' }
  */
-export async function renderParams(value: unknown, context: RunContext): Promise<unknown> {
-  if (typeof value === 'string') return value.includes('{{') ? renderString(value, context) : value;
+export async function renderParams(value: unknown, context: RunContext, field = 'params', onField?: FieldVisitor): Promise<unknown> {
+  if (typeof value === 'string') {
+    if (!value.includes('{{')) return value;
+    onField?.(field);
+    return renderString(value, context);
+  }
   if (Array.isArray(value)) {
     const items: unknown[] = [];
-    for (const item of value) items.push(await renderParams(item, context));
+    for (const [index, item] of value.entries()) items.push(await renderParams(item, context, `${field}[${index}]`, onField));
     return items;
   }
   if (typeof value !== 'object' || value === null) return value;
   const rendered: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {
-    Object.defineProperty(rendered, key, { value: await renderParams(inner, context), enumerable: true, writable: true, configurable: true });
+    const next = await renderParams(inner, context, `${field}.${key}`, onField);
+    Object.defineProperty(rendered, key, { value: next, enumerable: true, writable: true, configurable: true });
   }
   return rendered;
+}
+
+/** True when any string at any depth of `value` holds a `{{ }}` template: only then do params need rendering. */
+export function hasTemplates(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('{{');
+  if (Array.isArray(value)) return value.some(hasTemplates);
+  if (typeof value === 'object' && value !== null) return Object.values(value).some(hasTemplates);
+  return false;
+}
+
+/** Every JSONata source in `value`: the whole string for a condition, the inside of each `{{ }}` otherwise. */
+function sourcesIn(value: unknown, found: string[] = []): string[] {
+  if (typeof value === 'string') found.push(...templateExpressions(value));
+  else if (Array.isArray(value)) for (const item of value) sourcesIn(item, found);
+  else if (typeof value === 'object' && value !== null) for (const inner of Object.values(value)) sourcesIn(inner, found);
+  return found;
+}
+
+/** `nodes` used other than as `nodes.<id>`, or the context itself (`$`, `$$`): every node output may be read. */
+const READS_ALL_NODES = /\bnodes\b(?!\s*\.\s*[A-Za-z0-9_-])|\$(?![A-Za-z0-9_])/;
+
+/**
+ * The part of a run context that `expression` (a condition) or the templates of `params` can read: the trigger,
+ * workflow and run, and only the node outputs whose id appears in a source — all of them when a source reads `nodes`
+ * as a whole or the context root. A superset by construction (an id counts wherever its characters appear), so the
+ * result of evaluating over it is the result over the whole context; it keeps what crosses into the sandbox small.
+ *
+ * @example contextFor({ expression: 'nodes.kyc.data.status = "ok"' }, context).nodes // { kyc: … } only
+ */
+export function contextFor(what: { expression: string } | { params: unknown }, context: RunContext): RunContext {
+  const sources = 'expression' in what ? [what.expression] : sourcesIn(what.params);
+  if (sources.some((source) => READS_ALL_NODES.test(source))) return context;
+  const nodes: Record<string, unknown> = {};
+  for (const [id, output] of Object.entries(context.nodes)) {
+    if (sources.some((source) => source.includes(id)))
+      Object.defineProperty(nodes, id, { value: output, enumerable: true, writable: true, configurable: true });
+  }
+  return { ...context, nodes };
 }
 
 /**

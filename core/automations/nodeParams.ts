@@ -13,6 +13,9 @@ interface Param {
 }
 
 const MAX_DEPTH = 32;
+/** The longest condition, filter or `{{ }}` expression: a size budget at definition time, beside the time and memory budgets of a run. */
+export const MAX_EXPRESSION_LENGTH = 4_000;
+const TOO_LONG = `must be at most ${MAX_EXPRESSION_LENGTH} characters of expression`;
 
 /** Every string at any depth may embed `{{ <JSONata> }}`; each must compile. Depth is bounded so no body overflows the stack. */
 function templates(value: unknown, field: string, problems: Problems, depth = 0): void {
@@ -20,6 +23,10 @@ function templates(value: unknown, field: string, problems: Problems, depth = 0)
   if (typeof value === 'string') {
     if (hasUnclosedTemplate(value)) problems.push({ field, message: "has a '{{' without a closing '}}'" });
     for (const source of templateExpressions(value)) {
+      if (source.length > MAX_EXPRESSION_LENGTH) {
+        problems.push({ field, message: `a {{ }} template ${TOO_LONG}` });
+        continue;
+      }
       const problem = compileProblem(source);
       if (problem) problems.push({ field, message: `invalid expression: ${problem}` });
     }
@@ -46,6 +53,7 @@ const text =
 
 const expression: Check = (value, field, problems) => {
   if (typeof value !== 'string' || value.trim() === '') return void problems.push({ field, message: 'must be a non-empty JSONata expression' });
+  if (value.length > MAX_EXPRESSION_LENGTH) return void problems.push({ field, message: TOO_LONG });
   const problem = compileProblem(value);
   if (problem) problems.push({ field, message: `invalid expression: ${problem}` });
 };

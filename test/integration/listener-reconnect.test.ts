@@ -5,6 +5,7 @@ import { createLogger } from '../../core/logger';
 import { ChangeFeed, CACHE_INVALIDATION_CHANNEL, type ChangeListener } from '../../db/changeFeed';
 import { createDb, type Db } from '../../db/knex';
 import { ReconnectingListener, type ReconnectingListenerOptions } from '../../db/listener';
+import { EventFilters } from '../../worker/eventFilters';
 import { startEventDispatcher } from '../../worker/eventDispatcher';
 
 const databaseUrl = loadConfig().DATABASE_URL!;
@@ -199,7 +200,13 @@ describe('the event dispatcher', () => {
     };
     const applicationName = unique('dispatcher-test');
     const dispatcher = startEventDispatcher(
-      { db: dispatcherDb, logger: createLogger('silent'), keyring: new Keyring(randomBytes(32)), startEventRun: async () => 'started' },
+      {
+        db: dispatcherDb,
+        logger: createLogger('silent'),
+        keyring: new Keyring(randomBytes(32)),
+        filters: new EventFilters({ sandbox: { evaluate: async () => ({ ok: true, value: true }) }, logger: createLogger('silent') }),
+        startEventRun: async () => 'started',
+      },
       urlNamed(applicationName),
     );
     try {

@@ -1,4 +1,13 @@
-import { compileProblem, evaluate, isTruthy, renderParams, templateExpressions, type RunContext } from '../../core/automations/expressions';
+import {
+  compileProblem,
+  contextFor,
+  evaluate,
+  hasTemplates,
+  isTruthy,
+  renderParams,
+  templateExpressions,
+  type RunContext,
+} from '../../core/automations/expressions';
 
 const context: RunContext = {
   trigger: { amount: 150000, name: 'Ada', tags: ['vip', 'new'], entity: { externalId: 'p-1' }, missing: null },
@@ -78,5 +87,25 @@ describe('workflow expressions', () => {
   it('applies JSONata truthiness to condition results', () => {
     for (const falsy of [undefined, null, false, 0, '', [], {}, [0, false, ''], [[]]]) expect(isTruthy(falsy)).toBe(false);
     for (const truthy of [true, 1, -1, 'x', [0, 1], { a: 1 }, ['x']]) expect(isTruthy(truthy)).toBe(true);
+  });
+
+  it('reports the path of each templated field as it renders', async () => {
+    const fields: string[] = [];
+    await renderParams({ url: 'https://x.test', body: { items: ['{{ 1 }}', 'plain'], text: 'a {{ 2 }}' } }, context, 'params', (field) => fields.push(field));
+    expect(fields).toEqual(['params.body.items[0]', 'params.body.text']);
+    expect(hasTemplates({ a: [{ b: 'x {{ 1 }}' }] })).toBe(true);
+    expect(hasTemplates({ a: [{ b: 'x { 1 }' }], n: 3 })).toBe(false);
+  });
+
+  it('sends the sandbox only the node outputs an expression can read: those it names, or all when it reads nodes or the root whole', () => {
+    const wide: RunContext = { ...context, nodes: { fetch: { status: 200 }, kyc: { ok: true }, other: { big: 'x' } } };
+    expect(Object.keys(contextFor({ expression: 'nodes.fetch.status = 200' }, wide).nodes)).toEqual(['fetch']);
+    expect(
+      Object.keys(contextFor({ params: { a: '{{ nodes.kyc.ok }}', b: ['{{ nodes.fetch.status }}'], c: 'nodes.other (not a template)' } }, wide).nodes),
+    ).toEqual(['fetch', 'kyc']);
+    for (const expression of ['$keys(nodes)', 'nodes.*.status', '$lookup(nodes, "kyc")', '$.nodes.kyc', '$$.nodes.other', 'nodes.`kyc`.ok']) {
+      expect(Object.keys(contextFor({ expression }, wide).nodes)).toEqual(['fetch', 'kyc', 'other']);
+    }
+    expect(contextFor({ expression: 'trigger.amount > 5' }, wide)).toEqual({ ...wide, nodes: {} });
   });
 });

@@ -1,0 +1,133 @@
+import { SandboxProcess } from './sandboxProcess';
+import type { ExpressionOutcome, ExpressionTask } from './tasks';
+
+export interface SandboxOptions {
+  /** Wall-clock budget of one task, counted from the moment the sandbox process begins it (queueing excluded). */
+  timeoutMs: number;
+  /** Old-space heap of each sandbox process; a task that needs more ends its process. */
+  memoryMb: number;
+  /** Sandbox processes; one operator holds at most `processes - 1` of them while another waits. */
+  processes: number;
+  /** Hears every task stopped by a budget, for the logs and metrics of the caller. */
+  onOverBudget?: (event: { operatorId: string; code: 'EXPRESSION_TIMEOUT' | 'EXPRESSION_MEMORY_LIMIT'; field: string }) => void;
+}
+
+interface Waiting {
+  operatorId: string;
+  task: ExpressionTask;
+  resolve(outcome: ExpressionOutcome): void;
+  reject(error: Error): void;
+}
+
+/** The sandbox is closed, or a process could not begin a task: a platform fault, retried by the caller, never the tenant's. */
+export class SandboxUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SandboxUnavailableError';
+  }
+}
+
+/**
+ * Where tenant expressions run: child processes (`sandbox/sandboxProcess.ts`), each with a heap limit and no secret in
+ * its environment, so no expression runs on a thread that serves requests or other workflows. A task past its
+ * wall-clock budget has its process killed (a backtracking regex stops only that way); a task past the heap limit ends
+ * its own process — both come back as tenant failures (`EXPRESSION_TIMEOUT`, `EXPRESSION_MEMORY_LIMIT`), and that
+ * slot takes work again once a new process has said it is ready. Worker threads were measured and rejected: a large
+ * array in a thread with `resourceLimits` aborts the whole Node process instead of the thread (docs/security.md).
+ *
+ * Tasks queue per operator and are taken round robin, and one operator never holds every process while another
+ * waits — the restart its over-budget task causes counts as its own: a tenant flooding the sandbox delays its own
+ * evaluations, not the others'.
+ *
+ * @example const outcome = await sandbox.evaluate(operatorId, { kind: 'condition', expression: 'trigger.amount > 10', field: 'params.expression', context })
+ */
+export class ExpressionSandbox {
+  private readonly slots: Array<{ process: SandboxProcess; busy: boolean }>;
+  private readonly waiting = new Map<string, Waiting[]>();
+  private readonly active = new Map<string, number>();
+  private readonly perOperator: number;
+  private closed = false;
+
+  constructor(private readonly options: SandboxOptions) {
+    this.perOperator = Math.max(1, options.processes - 1);
+    this.slots = Array.from({ length: options.processes }, () => ({ process: new SandboxProcess(options.memoryMb), busy: false }));
+    for (const slot of this.slots) void slot.process.prepare().catch(() => undefined);
+  }
+
+  /** Evaluates one task for an operator, within the budgets; rejects only with {@link SandboxUnavailableError}. */
+  evaluate(operatorId: string, task: ExpressionTask): Promise<ExpressionOutcome> {
+    if (this.closed) return Promise.reject(new SandboxUnavailableError('the expression sandbox is closed'));
+    return new Promise<ExpressionOutcome>((resolve, reject) => {
+      const queue = this.waiting.get(operatorId) ?? [];
+      queue.push({ operatorId, task, resolve, reject });
+      this.waiting.set(operatorId, queue);
+      this.pump();
+    });
+  }
+
+  /** Tasks waiting for a process, over every operator. */
+  get queued(): number {
+    let count = 0;
+    for (const queue of this.waiting.values()) count += queue.length;
+    return count;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const queue of this.waiting.values()) for (const item of queue) item.reject(new SandboxUnavailableError('the expression sandbox is closed'));
+    this.waiting.clear();
+    for (const slot of this.slots) slot.process.kill();
+  }
+
+  private pump(): void {
+    for (const slot of this.slots) {
+      if (slot.busy || this.closed) continue;
+      const next = this.takeNext();
+      if (!next) return;
+      void this.execute(slot, next);
+    }
+  }
+
+  /** The oldest task of the next operator in turn that may take another process; that operator moves to the back. */
+  private takeNext(): Waiting | undefined {
+    for (const [operatorId, queue] of this.waiting) {
+      if ((this.active.get(operatorId) ?? 0) >= this.perOperator) continue;
+      const item = queue.shift()!;
+      this.waiting.delete(operatorId);
+      if (queue.length > 0) this.waiting.set(operatorId, queue);
+      return item;
+    }
+    return undefined;
+  }
+
+  private async execute(slot: { process: SandboxProcess; busy: boolean }, item: Waiting): Promise<void> {
+    const { operatorId } = item;
+    slot.busy = true;
+    this.active.set(operatorId, (this.active.get(operatorId) ?? 0) + 1);
+    try {
+      const result = await slot.process.run(item.task, this.options.timeoutMs).catch((error: Error) => error);
+      if (result instanceof Error) item.reject(new SandboxUnavailableError(`expression sandbox failed: ${result.message}`));
+      else if (result.kind === 'outcome') item.resolve(result.outcome);
+      else if (result.kind === 'timeout') item.resolve(this.overBudget(operatorId, 'EXPRESSION_TIMEOUT', result.field));
+      else if (result.started) item.resolve(this.overBudget(operatorId, 'EXPRESSION_MEMORY_LIMIT', result.field));
+      else item.reject(new SandboxUnavailableError('the expression sandbox process could not take the task'));
+      // A killed process is replaced before the slot takes work again; the restart counts against the operator.
+      if (!this.closed && !(result instanceof Error) && result.kind !== 'outcome') await slot.process.prepare().catch(() => undefined);
+    } finally {
+      const left = (this.active.get(operatorId) ?? 1) - 1;
+      if (left > 0) this.active.set(operatorId, left);
+      else this.active.delete(operatorId);
+      slot.busy = false;
+      this.pump();
+    }
+  }
+
+  private overBudget(operatorId: string, code: 'EXPRESSION_TIMEOUT' | 'EXPRESSION_MEMORY_LIMIT', field: string): ExpressionOutcome {
+    this.options.onOverBudget?.({ operatorId, code, field });
+    const message =
+      code === 'EXPRESSION_TIMEOUT'
+        ? `Evaluating ${field} took longer than the ${this.options.timeoutMs} ms an expression may run`
+        : `Evaluating ${field} needed more than the ${this.options.memoryMb} MB an expression may use`;
+    return { ok: false, code, message, field };
+  }
+}

@@ -1,0 +1,29 @@
+import type { RunContext } from '../core/automations/expressions';
+
+/**
+ * One evaluation the sandbox runs for a tenant: a condition or event filter (`expression`, answered true or false
+ * with JSONata's truthiness) or the `{{ }}` templates of a node's params (answered with the rendered params).
+ * `field` names where the expression sits in the definition (`params.expression`, `params.filter`); templates report
+ * their own path as they go.
+ */
+export type ExpressionTask =
+  { kind: 'condition'; expression: string; field: string; context: RunContext } | { kind: 'render'; params: Record<string, unknown>; context: RunContext };
+
+export type ExpressionFailureCode = 'EXPRESSION_ERROR' | 'EXPRESSION_TIMEOUT' | 'EXPRESSION_MEMORY_LIMIT';
+
+/** The outcome of one task: tenant failures are values (nothing to retry); only a broken sandbox throws. */
+export type ExpressionOutcome = { ok: true; value: unknown } | { ok: false; code: ExpressionFailureCode; message: string; field: string };
+
+/** Parent → sandbox process: one task at a time. */
+export interface ParentMessage {
+  id: number;
+  task: ExpressionTask;
+}
+
+/** Sandbox process → parent: it is ready, it began a task (the budget starts), it entered a field, or the outcome. */
+export type SandboxMessage = { ready: true } | { id: number; started: true } | { id: number; field: string } | { id: number; outcome: ExpressionOutcome };
+
+/** What evaluates tenant expressions for a caller: the worker's sandbox (`sandbox/expressionSandbox.ts`), within its budgets. */
+export interface ExpressionEvaluator {
+  evaluate(operatorId: string, task: ExpressionTask): Promise<ExpressionOutcome>;
+}

@@ -1,0 +1,42 @@
+import { patched, proxyLocalActivities } from '@temporalio/workflow';
+import type { Activities } from '../../activities';
+import { contextFor, evaluate, hasTemplates, isTruthy, renderParams, type RunContext } from '../../core/automations/expressions';
+import type { AutomationNode } from '../../core/automations/types';
+import type { ExpressionTask } from '../../sandbox/tasks';
+import { NodeError } from './nodeError';
+
+/**
+ * The patch that moved tenant expressions out of the workflow isolate (docs/workflows.md#versioning). Runs that
+ * evaluated an expression inline before it replay that part inline; everything they evaluate from here on, and all of
+ * a new run, goes through the sandbox as a local activity whose outcome history records.
+ */
+export const EXPRESSIONS_IN_SANDBOX = 'expressions-in-sandbox';
+
+/** Queueing in the sandbox included; a sandbox that cannot take the task is retried, a tenant's failure is an outcome. */
+const { automationEvaluate } = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 5, initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds' },
+});
+
+async function inSandbox(operatorId: string, task: ExpressionTask): Promise<unknown> {
+  const outcome = await automationEvaluate({ operatorId, task });
+  if (!outcome.ok) throw new NodeError(outcome.code, outcome.message);
+  return outcome.value;
+}
+
+/** Whether a condition node takes its `when: true` branch. */
+export async function conditionHolds(node: AutomationNode, context: RunContext, operatorId: string): Promise<boolean> {
+  const expression = String(node.params.expression);
+  if (!patched(EXPRESSIONS_IN_SANDBOX)) return isTruthy(await evaluate(expression, context));
+  return (await inSandbox(operatorId, { kind: 'condition', expression, field: 'params.expression', context: contextFor({ expression }, context) })) === true;
+}
+
+/** An action node's params with their `{{ }}` templates filled; params without templates need no evaluation. */
+export async function renderedParams(node: AutomationNode, context: RunContext, operatorId: string): Promise<Record<string, unknown>> {
+  if (!patched(EXPRESSIONS_IN_SANDBOX)) return (await renderParams(node.params, context)) as Record<string, unknown>;
+  if (!hasTemplates(node.params)) return node.params;
+  return (await inSandbox(operatorId, { kind: 'render', params: node.params, context: contextFor({ params: node.params }, context) })) as Record<
+    string,
+    unknown
+  >;
+}
