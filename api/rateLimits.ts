@@ -1,5 +1,5 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import type { RateLimitClass } from '../core/config';
+import type { RateLimitClass, RateLimitRule } from '../core/config';
 import { hotQuery, type HotStatement } from '../db/hot';
 import type { Db } from '../db/knex';
 
@@ -8,18 +8,16 @@ export interface RateLimitDecision {
   retryAfterSeconds: number;
 }
 
-const WINDOW_MS = 60_000;
-
 /**
- * Takes `$2` points of the counter `$1` in its current one-minute window, opening a new window when the
+ * Takes `$2` points of the counter `$1` in its current window of `$3` milliseconds, opening a new window when the
  * last one has ended; answers the window's total after this take and when it ends, on the database's clock
  * so that API instances with drifting clocks agree.
  */
 const TAKE_POINTS: HotStatement = {
-  name: 'rate-limit-take-v1',
+  name: 'rate-limit-take-v2',
   text: `WITH clock AS (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS now)
          INSERT INTO rate_limits AS r (key, points, expire)
-         SELECT $1, $2, clock.now + ${WINDOW_MS} FROM clock
+         SELECT $1, $2, clock.now + $3::bigint FROM clock
          ON CONFLICT (key) DO UPDATE SET
            points = CASE WHEN r.expire <= (SELECT now FROM clock) THEN excluded.points ELSE r.points + excluded.points END,
            expire = CASE WHEN r.expire <= (SELECT now FROM clock) THEN excluded.expire ELSE r.expire END
@@ -37,7 +35,8 @@ interface Lease {
 }
 
 /**
- * Named rate-limit classes counted per subject (operator or client address) per minute, shared by every API
+ * Named rate-limit classes counted per subject (operator, user or client address) per window (a minute, an hour for
+ * invites), shared by every API
  * instance through PostgreSQL (`rate_limits`) without a database write per request: an instance takes the
  * window's points in leases (a hundredth of the limit, at least one) and hands them out from memory. The
  * database grants each lease only what is left of the limit, so all instances together never allow more than
@@ -52,19 +51,19 @@ export class RateLimits {
 
   constructor(
     private readonly db: Db,
-    private readonly limitsPerMinute: Record<RateLimitClass, number>,
+    private readonly rules: Record<RateLimitClass, RateLimitRule>,
     /** Told of every refusal (the metrics' refusal counter). */
     private readonly onRefusal?: (name: RateLimitClass) => void,
   ) {
-    for (const [name, points] of Object.entries(limitsPerMinute) as Array<[RateLimitClass, number]>) {
-      this.fallback.set(name, new RateLimiterMemory({ keyPrefix: name, points, duration: WINDOW_MS / 1000 }));
+    for (const [name, rule] of Object.entries(rules) as Array<[RateLimitClass, RateLimitRule]>) {
+      this.fallback.set(name, new RateLimiterMemory({ keyPrefix: name, points: rule.points, duration: rule.windowSeconds }));
     }
   }
 
-  /** Counts one request of `name` for `subject` (an operator id or a client address). */
+  /** Counts one request of `name` for `subject` (an operator id, a user id or a client address). */
   async consume(name: RateLimitClass, subject: string): Promise<RateLimitDecision> {
-    const limit = this.limitsPerMinute[name];
-    if (limit === undefined) throw new Error(`unknown rate-limit class ${name}`);
+    const rule = this.rules[name];
+    if (rule === undefined) throw new Error(`unknown rate-limit class ${name}`);
     const key = `${name}:${subject}`;
     for (;;) {
       const lease = this.leaseOf(key);
@@ -79,7 +78,7 @@ export class RateLimits {
         }
       }
       if (!lease.taking) {
-        lease.taking = this.take(key, limit, lease).finally(() => {
+        lease.taking = this.take(key, rule, lease).finally(() => {
           lease.taking = null;
         });
       }
@@ -101,11 +100,11 @@ export class RateLimits {
     return lease;
   }
 
-  private async take(key: string, limit: number, lease: Lease): Promise<void> {
-    const size = Math.max(1, Math.floor(limit / 100));
-    const [row] = await hotQuery<{ points: number; expire: string; now: string }>(this.db, TAKE_POINTS, [key, size]);
+  private async take(key: string, rule: RateLimitRule, lease: Lease): Promise<void> {
+    const size = Math.max(1, Math.floor(rule.points / 100));
+    const [row] = await hotQuery<{ points: number; expire: string; now: string }>(this.db, TAKE_POINTS, [key, size, rule.windowSeconds * 1000]);
     if (!row) throw new Error('rate limit take returned no row');
-    const granted = Math.max(0, Math.min(size, limit - (row.points - size)));
+    const granted = Math.max(0, Math.min(size, rule.points - (row.points - size)));
     lease.endsAt = Date.now() + (Number(row.expire) - Number(row.now));
     lease.remaining = granted;
     lease.exhausted = granted < size;

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-/** Rate-limit classes: each is counted per operator (or per client IP for `auth`) per minute. */
+/**
+ * Rate-limit classes: each is counted per operator (per client IP for `auth` and `invites:public`, per acting user
+ * for `invites:member`) per window, one minute unless `RATE_LIMIT_WINDOW_SECONDS` names another.
+ */
 export const RATE_LIMIT_CLASSES = {
   'ingest:realtime': 'RATE_LIMIT_INGEST_REALTIME',
   'ingest:batch': 'RATE_LIMIT_INGEST_BATCH',
@@ -10,8 +13,20 @@ export const RATE_LIMIT_CLASSES = {
   'analytics:refresh': 'RATE_LIMIT_ANALYTICS_REFRESH',
   mcp: 'RATE_LIMIT_MCP',
   auth: 'RATE_LIMIT_AUTH',
+  'invites:operator': 'RATE_LIMIT_INVITES_PER_OPERATOR',
+  'invites:member': 'RATE_LIMIT_INVITES_PER_MEMBER',
+  'invites:public': 'RATE_LIMIT_INVITES_PUBLIC',
 } as const;
 export type RateLimitClass = keyof typeof RATE_LIMIT_CLASSES;
+
+/** Classes counted per hour rather than per minute: each invite sends an email to an address the caller chose. */
+export const RATE_LIMIT_WINDOW_SECONDS: Partial<Record<RateLimitClass, number>> = { 'invites:operator': 3600, 'invites:member': 3600 };
+
+/** A class's limit: at most `points` requests per subject in each window of `windowSeconds`. */
+export interface RateLimitRule {
+  points: number;
+  windowSeconds: number;
+}
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -96,6 +111,9 @@ const envSchema = z.object({
   RATE_LIMIT_ANALYTICS_REFRESH: positiveInt.default(1),
   RATE_LIMIT_MCP: positiveInt.default(600),
   RATE_LIMIT_AUTH: positiveInt.default(60),
+  RATE_LIMIT_INVITES_PER_OPERATOR: positiveInt.default(20),
+  RATE_LIMIT_INVITES_PER_MEMBER: positiveInt.default(10),
+  RATE_LIMIT_INVITES_PUBLIC: positiveInt.default(30),
 
   BATCH_CHUNK_SIZE: z.coerce.number().int().min(1).max(5000).default(1000),
 
@@ -119,7 +137,7 @@ export type RawEnv = z.infer<typeof envSchema>;
 export interface Config extends RawEnv {
   appUrl: string;
   allowedOrigins: '*' | string[];
-  rateLimitsPerMinute: Record<RateLimitClass, number>;
+  rateLimits: Record<RateLimitClass, RateLimitRule>;
 }
 
 /** Thrown at start-up when an environment variable is invalid; the message names every bad variable. */
@@ -144,10 +162,12 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   }
   const raw = result.data;
   const origins = raw.ALLOWED_ORIGINS.trim();
-  const rateLimitsPerMinute = Object.fromEntries(Object.entries(RATE_LIMIT_CLASSES).map(([name, variable]) => [name, raw[variable]])) as Record<
-    RateLimitClass,
-    number
-  >;
+  const rateLimits = Object.fromEntries(
+    Object.entries(RATE_LIMIT_CLASSES).map(([name, variable]) => [
+      name,
+      { points: raw[variable], windowSeconds: RATE_LIMIT_WINDOW_SECONDS[name as RateLimitClass] ?? 60 },
+    ]),
+  ) as Record<RateLimitClass, RateLimitRule>;
   return {
     ...raw,
     appUrl: (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, ''),
@@ -158,7 +178,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
             .split(',')
             .map((origin) => origin.trim())
             .filter(Boolean),
-    rateLimitsPerMinute,
+    rateLimits,
   };
 }
 

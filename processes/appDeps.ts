@@ -32,7 +32,7 @@ export async function buildAppDeps(
     db,
     temporal,
     logger,
-    rateLimits: new RateLimits(db, config.rateLimitsPerMinute, metrics?.rateLimitRefused),
+    rateLimits: new RateLimits(db, config.rateLimits, metrics?.rateLimitRefused),
     keyUsage,
     caches: createCaches(db, config, logger),
     jwtSecret: resolveJwtSecret(config),

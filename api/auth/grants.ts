@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { sha256Hex } from '../../core/apiKeyToken';
 import { verifyAgainstDummy, verifyPassword } from '../../core/password';
 import { findLoginByEmail, findMember, findUser } from '../../db/queries/identity';
-import { consumeRefreshToken } from '../../db/queries/refreshTokens';
+import { consumeRefreshToken, revokeFamilyOfReusedToken } from '../../db/queries/refreshTokens';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { inputOf } from '../middleware/validate';
@@ -30,12 +30,25 @@ async function passwordGrant(deps: AppDeps, ctx: Context): Promise<void> {
   ctx.body = await issueSession(deps, login.user, login.member);
 }
 
-/** `grant_type=refresh_token`: single use; the new tokens stay in the same session (its id carries over). */
+/**
+ * `grant_type=refresh_token`: single use; the new tokens stay in the same session (its id carries over). A token
+ * that was already rotated ends its whole session family, and the answer stays the same `invalid_grant`.
+ */
 async function refreshGrant(deps: AppDeps, ctx: Context): Promise<void> {
   const parsed = RefreshGrantBody.safeParse(ctx.request.body);
   if (!parsed.success) throw new AppError(400, 'invalid_request', 'refresh_token is required');
-  const token = await consumeRefreshToken(deps.db, sha256Hex(parsed.data.refresh_token));
-  if (!token) throw invalidGrant('Invalid or expired refresh token');
+  const tokenHash = sha256Hex(parsed.data.refresh_token);
+  const token = await consumeRefreshToken(deps.db, tokenHash);
+  if (!token) {
+    const reused = await revokeFamilyOfReusedToken(deps.db, tokenHash);
+    if (reused) {
+      ctx.state.log.warn(
+        { operatorId: reused.operator_id, memberId: reused.member_id, sessionId: reused.session_id, revoked: reused.revoked },
+        'rotated refresh token presented again; its session family is revoked',
+      );
+    }
+    throw invalidGrant('Invalid or expired refresh token');
+  }
   const member = await findMember(deps.db, token.operator_id, token.member_id);
   if (!member || member.status !== 'active' || member.session_version !== token.session_version) {
     throw invalidGrant('Invalid or expired refresh token');

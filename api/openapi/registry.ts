@@ -35,6 +35,14 @@ export const webhookSignature = registry.registerComponent('securitySchemes', 'w
     "HMAC-SHA256 of the raw request body, keyed with the webhook trigger's verification secret. Required only when the trigger has a secret; otherwise the request is 401.",
 });
 
+export const standardWebhooks = registry.registerComponent('securitySchemes', 'standardWebhooks', {
+  type: 'apiKey',
+  in: 'header',
+  name: 'webhook-signature',
+  description:
+    'Standard Webhooks (standardwebhooks.com): `webhook-signature` `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, with `webhook-id` and `webhook-timestamp` (Unix seconds, within 5 minutes). The key is the trigger secret: the decoded bytes of a `whsec_<base64>` secret, else its UTF-8 bytes. A repeated `webhook-id` starts no second run.',
+});
+
 /** `{ success: false, error: { code, message, details? } }` (data API, gateway, analytics, workflows, connections, signup) */
 export const CodedError = registry.register(
   'CodedError',

@@ -19,6 +19,7 @@ export const refused = (refusal: TeamRefusal) => new AppError(REFUSAL_STATUS[ref
 export const memberNotFound = () => new AppError(404, 'NOT_FOUND', 'Member not found');
 export const inviteNotFound = () => new AppError(404, 'NOT_FOUND', 'No pending invite with that id');
 export const alreadyMember = () => new AppError(409, 'ALREADY_MEMBER', 'This email already has an account');
+export const alreadyInOrganisation = () => new AppError(409, 'ALREADY_MEMBER', 'This email already has an account in this organisation');
 
 /** Every validation failure of the area is 400 `INVALID_INPUT` (spec 7.5), naming each offending field. */
 export function invalidInput(result: { problems: FieldProblem[] }): AppError {

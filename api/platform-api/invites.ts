@@ -4,13 +4,13 @@ import { isUuid, secretToken } from '../../core/ids';
 import { acceptUrlFor, inviteExpiresAt, inviteTokenContext } from '../../core/invites';
 import { refuseInviteAction } from '../../core/teamRules';
 import { createInvite, findPendingInvite, listPendingInvites, reissueInvite, revokeInvite, type InviteRow } from '../../db/queries/invites';
-import { emailHasAccount } from '../../db/queries/team';
+import { emailIsMember } from '../../db/queries/team';
 import { startInviteEmail } from '../../temporal/emails';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { operatorOf } from '../middleware/authenticate';
 import { inputOf } from '../middleware/validate';
-import { alreadyMember, inviteNotFound, refused, sessionOf } from './errors';
+import { alreadyInOrganisation, inviteNotFound, refused, sessionOf } from './errors';
 import { inviteRecord } from './presenters';
 import { CreateInviteBody, IdParams } from './schema';
 
@@ -48,12 +48,17 @@ export async function listInvites(deps: AppDeps, ctx: Context): Promise<void> {
   ctx.body = { success: true, data: { invites, count: invites.length } };
 }
 
+/**
+ * `POST /operators/me/invites`: `ALREADY_MEMBER` only for an email of this organisation's members; an address with
+ * an account elsewhere is invited like any other (its holder learns at accept), so the answer reveals nothing
+ * about other organisations. Throttled per user and per organisation by the route's guards.
+ */
 export async function createInviteHandler(deps: AppDeps, ctx: Context): Promise<void> {
   const caller = sessionOf(ctx);
   const { body } = inputOf(ctx, { body: CreateInviteBody });
   const refusal = refuseInviteAction(caller.role, body.role);
   if (refusal) throw refused(refusal);
-  if (await emailHasAccount(deps.db, body.email)) throw alreadyMember();
+  if (await emailIsMember(deps.db, operatorOf(ctx), body.email)) throw alreadyInOrganisation();
   const token = secretToken('inv');
   const invite = await createInvite(
     deps.db,
@@ -80,7 +85,7 @@ export async function createInviteHandler(deps: AppDeps, ctx: Context): Promise<
 /** Resend: a new token (the old link stops working) and a fresh 7-day window, then a new email. */
 export async function resendInvite(deps: AppDeps, ctx: Context): Promise<void> {
   const current = await pendingInviteFor(deps, ctx);
-  if (await emailHasAccount(deps.db, current.email)) throw alreadyMember();
+  if (await emailIsMember(deps.db, current.operator_id, current.email)) throw alreadyInOrganisation();
   const token = secretToken('inv');
   const invite = await reissueInvite(deps.db, current.operator_id, current.id, { tokenHash: sha256Hex(token), expiresAt: inviteExpiresAt(new Date()) });
   if (!invite) throw inviteNotFound();

@@ -6,6 +6,7 @@ import type { AppDeps } from '../deps';
 import { defineArea } from '../endpoint';
 import { AppError } from '../errors';
 import { authenticate } from '../middleware/authenticate';
+import { rateLimit } from '../middleware/rateLimit';
 import { bearerSession, jsonContent, TeamError } from '../openapi/registry';
 import { AUTH_TEXT, invalidInput, sessionOf } from './errors';
 import * as examples from './examples';
@@ -22,7 +23,10 @@ const requireTeamManager: Middleware = async (ctx, next) => {
 
 /**
  * Team management (spec 4.5, 7.5): members and invites behind a session JWT (an API key is 401), plus
- * the public invite lookup and accept. Errors are `{ success: false, code, error }`.
+ * the public invite lookup and accept. Errors are `{ success: false, code, error }`. Every invite sent (created
+ * or resent) emails an address the caller chose, so it counts against the acting user's hourly budget, then the
+ * organisation's (in that order, so one user over budget spends none of the others'); the public endpoints count
+ * per client address.
  */
 const team = defineArea({
   prefix: '/platform-api',
@@ -30,6 +34,9 @@ const team = defineArea({
   guards: (deps) => ({
     session: authenticate(deps, { accept: ['session'], onFailure: (reason) => new AppError(401, 'UNAUTHORIZED', AUTH_TEXT[reason]) }),
     manager: requireTeamManager,
+    userInvites: rateLimit(deps.rateLimits, 'invites:member', (ctx) => sessionOf(ctx).userId),
+    operatorInvites: rateLimit(deps.rateLimits, 'invites:operator', (ctx) => sessionOf(ctx).operatorId),
+    byAddress: rateLimit(deps.rateLimits, 'invites:public', (ctx) => ctx.ip),
   }),
   inputError: invalidInput,
 });
@@ -38,6 +45,12 @@ const ok = (data: z.ZodType, description: string, example: unknown) => jsonConte
 const error = (description: string) => jsonContent(TeamError, description);
 const unauthorized = { 401: error('UNAUTHORIZED: no, invalid or revoked session, or an API key') };
 const managerOnly = { ...unauthorized, 403: error('FORBIDDEN: not the Owner or an Admin, or an Admin acting beyond Members') };
+const inviteBudget = {
+  429: error(
+    'RATE_LIMITED: over the invites sent per hour by this user (RATE_LIMIT_INVITES_PER_MEMBER) or this organisation (RATE_LIMIT_INVITES_PER_OPERATOR); see Retry-After',
+  ),
+};
+const addressBudget = { 429: error('RATE_LIMITED: over RATE_LIMIT_INVITES_PUBLIC requests per minute from this address; see Retry-After') };
 
 team.endpoint({
   method: 'get',
@@ -93,7 +106,7 @@ team.endpoint({
   method: 'post',
   path: '/operators/me/invites',
   summary: 'Invite someone by email (Owner; Admin: role member only); a pending invite for the same email is revoked',
-  guards: ['session', 'manager'],
+  guards: ['session', 'manager', 'userInvites', 'operatorInvites'],
   input: { body: CreateInviteBody },
   request: { body: { description: 'Email and role', example: examples.createInviteBody } },
   responses: {
@@ -104,7 +117,8 @@ team.endpoint({
     ),
     400: error('INVALID_INPUT'),
     ...managerOnly,
-    409: error('ALREADY_MEMBER: the email already has an account'),
+    409: error('ALREADY_MEMBER: the email already belongs to a member of this organisation'),
+    ...inviteBudget,
   },
   handler: createInviteHandler,
 });
@@ -113,13 +127,14 @@ team.endpoint({
   method: 'post',
   path: '/operators/me/invites/:id/resend',
   summary: 'Resend an invite: new token (the old link stops working) and a fresh 7-day expiry (Owner, Admin)',
-  guards: ['session', 'manager'],
+  guards: ['session', 'manager', 'userInvites', 'operatorInvites'],
   input: { params: IdParams },
   responses: {
     200: ok(TokenGrant, 'Reissued', examples.inviteResent),
     ...managerOnly,
     404: error('NOT_FOUND: no pending invite with that id'),
-    409: error('ALREADY_MEMBER'),
+    409: error('ALREADY_MEMBER: the email already belongs to a member of this organisation'),
+    ...inviteBudget,
   },
   handler: resendInvite,
 });
@@ -141,8 +156,9 @@ team.endpoint({
 team.endpoint({
   method: 'get',
   path: '/invites/lookup',
-  summary: 'Public: what an invite token is for; always 200',
+  summary: 'Public: what an invite token is for; always 200 (429 only over the per-address rate limit)',
   security: 'none',
+  guards: ['byAddress'],
   request: { query: LookupQuery },
   responses: {
     200: ok(
@@ -153,6 +169,7 @@ team.endpoint({
       'Valid invite, or the reason it is not',
       examples.inviteLookup,
     ),
+    ...addressBudget,
   },
   handler: lookupInvite,
 });
@@ -162,6 +179,7 @@ team.endpoint({
   path: '/invites/accept',
   summary: 'Public: accept an invite, creating the login in the inviting organisation; returns a session',
   security: 'none',
+  guards: ['byAddress'],
   input: { body: AcceptInviteBody },
   request: { body: { description: 'Invite token, password (at least 8 characters) and name', example: examples.acceptInviteBody } },
   responses: {
@@ -169,6 +187,7 @@ team.endpoint({
     400: error('INVALID_INPUT or INVALID_TOKEN'),
     409: error('INVITE_USED or ALREADY_MEMBER'),
     410: error('INVITE_EXPIRED'),
+    ...addressBudget,
   },
   handler: acceptInviteHandler,
 });

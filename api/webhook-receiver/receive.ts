@@ -7,7 +7,7 @@ import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { hasUnstorableText } from '../middleware/jsonBody';
 import { webhookSecretContext } from '../automations/persist';
-import { validSignature } from './signature';
+import { authenticateDelivery, startOnce } from './delivery';
 
 function parsedBody(ctx: Context, limitBytes: number): unknown {
   const raw = ctx.request.rawBody ?? Buffer.alloc(0);
@@ -25,30 +25,30 @@ function parsedBody(ctx: Context, limitBytes: number): unknown {
 
 /**
  * `POST /webhook-receiver/:webhookId` (spec 4.7): unknown or inactive webhook → 404, bad or missing
- * signature when the trigger has a secret → 401, body not JSON → 400, over the limit → 413; otherwise
- * the run starts in Temporal (source `webhook`) and the answer is 202 at once. A trigger that names a
- * provider also emits `provider.webhook.<name>` with the body as data.
+ * signature when the trigger has a secret → 401 (`delivery.ts` says which headers), malformed `webhook-id` → 400,
+ * body not JSON → 400, over the limit → 413; otherwise the run starts in Temporal (source `webhook`) and the answer
+ * is 202 at once. A delivery id seen before for this webhook answers 202 with the first delivery's run and starts
+ * nothing. A trigger that names a provider also emits `provider.webhook.<name>` with the body as data.
  */
 export async function receiveHandler(deps: AppDeps, ctx: Context): Promise<void> {
   const webhookId = String(ctx.params.webhookId);
   const webhook = webhookId.startsWith('whk_') ? await findActiveWebhook(deps.db, webhookId) : undefined;
   if (!webhook) throw new AppError(404, 'WEBHOOK_NOT_FOUND', 'Webhook not found');
-  if (webhook.secret_ciphertext) {
-    const secret = deps.keyring.decrypt(webhook.secret_ciphertext, webhookSecretContext(webhook.operator_id, webhook.id));
-    if (!validSignature(ctx.request.rawBody ?? Buffer.alloc(0), secret, ctx.get('x-service-signature') || undefined)) {
-      throw new AppError(401, 'INVALID_SIGNATURE', 'X-Service-Signature must be the hex HMAC-SHA256 of the raw body');
-    }
-  }
+  const secret = webhook.secret_ciphertext ? deps.keyring.decrypt(webhook.secret_ciphertext, webhookSecretContext(webhook.operator_id, webhook.id)) : null;
+  const deliveryId = authenticateDelivery(ctx, secret);
   const body = parsedBody(ctx, deps.config.WEBHOOK_BODY_LIMIT_BYTES);
-  if (webhook.provider_name) {
-    await appendOutboxEvents(deps.db, [internalEvent(webhook.operator_id, `provider.webhook.${webhook.provider_name}`, null, body)]);
-  }
-  const { runId } = await startAutomationRun(deps.temporal, {
-    operatorId: webhook.operator_id,
-    automationId: webhook.workflow_id,
-    source: 'webhook',
-    input: body,
-    triggerNodeId: webhook.node_id,
+  const runId = await startOnce(deps, ctx, { operatorId: webhook.operator_id, webhookId: webhook.id, deliveryId }, async (db) => {
+    if (webhook.provider_name) {
+      await appendOutboxEvents(db, [internalEvent(webhook.operator_id, `provider.webhook.${webhook.provider_name}`, null, body)]);
+    }
+    const started = await startAutomationRun(deps.temporal, {
+      operatorId: webhook.operator_id,
+      automationId: webhook.workflow_id,
+      source: 'webhook',
+      input: body,
+      triggerNodeId: webhook.node_id,
+    });
+    return started.runId;
   });
   ctx.status = 202;
   ctx.body = { success: true, data: { accepted: true, runId } };

@@ -1,40 +1,42 @@
-import { BlockList, isIP } from 'node:net';
-
-/** Addresses a supplier API never lives at: private, loopback, link-local and other non-public ranges. */
-const NON_PUBLIC: Array<[address: string, prefix: number, family: 'ipv4' | 'ipv6']> = [
-  ['0.0.0.0', 8, 'ipv4'], // "this network"
-  ['10.0.0.0', 8, 'ipv4'],
-  ['100.64.0.0', 10, 'ipv4'], // carrier-grade NAT
-  ['127.0.0.0', 8, 'ipv4'],
-  ['169.254.0.0', 16, 'ipv4'], // link-local, cloud metadata
-  ['172.16.0.0', 12, 'ipv4'],
-  ['192.0.0.0', 24, 'ipv4'],
-  ['192.168.0.0', 16, 'ipv4'],
-  ['198.18.0.0', 15, 'ipv4'], // benchmarking
-  ['224.0.0.0', 3, 'ipv4'], // multicast and reserved
-  ['::', 128, 'ipv6'],
-  ['::1', 128, 'ipv6'],
-  ['64:ff9b:1::', 48, 'ipv6'], // local-use NAT64
-  ['fc00::', 7, 'ipv6'], // unique local
-  ['fe80::', 10, 'ipv6'], // link-local
-  ['ff00::', 8, 'ipv6'], // multicast
-];
-
-const blocked = new BlockList();
-for (const [address, prefix, family] of NON_PUBLIC) blocked.addSubnet(address, prefix, family);
+import ipaddr from 'ipaddr.js';
+import { isIP } from 'node:net';
 
 /**
- * True for an IP literal the gateway may connect to without `GATEWAY_ALLOW_PRIVATE_NETWORKS`;
- * IPv4-mapped IPv6 addresses are judged by their IPv4 part. Anything that is not an IP is refused.
+ * IANA's global unicast block. ipaddr.js names the special-purpose ranges inside it and calls everything else
+ * `unicast`, including addresses outside it that no supplier can live at: the deprecated IPv4-compatible `::a.b.c.d`
+ * (written in hex, `::808:808`, the library calls it unicast) and the rest of `::/8`.
+ */
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
+
+/**
+ * The address exactly as the socket will see it. The WHATWG URL serializer writes IPv6 in hex without a dotted
+ * quad, so `::1.2.3.4` (IPv4-compatible) and `::ffff:1.2.3.4` (IPv4-mapped) stay apart: ipaddr.js 2.5.0 parses the
+ * dotted `::a.b.c.d` as if it were `::ffff:a.b.c.d`, and the resolver prints IPv4-compatible answers that way.
+ */
+function canonical(address: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  const family = isIP(address);
+  if (family === 4) return ipaddr.IPv4.parse(address);
+  if (family !== 6) return undefined;
+  return ipaddr.IPv6.parse(new URL(`http://[${address}]/`).hostname.slice(1, -1));
+}
+
+/**
+ * True for an IP literal the gateway may connect to without `GATEWAY_ALLOW_PRIVATE_NETWORKS`: what ipaddr.js
+ * classifies as public unicast (`range() === 'unicast'`; IPv6 also inside 2000::/3), an IPv4-mapped address judged
+ * by its IPv4 part. Every other range is refused, the IPv4-embedding ones too (6to4, Teredo, NAT64 64:ff9b::/96 and
+ * /48, IPv4-compatible `::a.b.c.d`, SIIT `::ffff:0:a.b.c.d`): what they reach is up to a relay, not this check.
+ * A zone index (`fe80::1%eth0`) only qualifies non-global addresses; anything that is not an IP is refused.
  *
  * @example isPublicAddress('93.184.216.34') // true
- * @example isPublicAddress('169.254.169.254') // false
+ * @example isPublicAddress('192.0.2.1') // false (TEST-NET-1)
  */
 export function isPublicAddress(address: string): boolean {
-  const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare)?.[1];
-  const candidate = mapped ?? bare;
-  const family = isIP(candidate);
-  if (family === 0) return false;
-  return !blocked.check(candidate, family === 4 ? 'ipv4' : 'ipv6');
+  const bare = address.replace(/^\[(.*)\]$/, '$1');
+  if (bare.includes('%')) return false;
+  const parsed = canonical(bare);
+  if (!parsed) return false;
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range() === 'unicast';
+  return v6.range() === 'unicast' && v6.match(GLOBAL_UNICAST_V6);
 }

@@ -16,20 +16,56 @@ export async function insertRefreshToken(
 
 /**
  * Marks a refresh token used and returns its owner, atomically: a token works exactly once, and an
- * expired, revoked or already-used token returns nothing.
+ * expired, revoked or already-used token returns nothing. Nor does a token of a session family with any
+ * revoked token: a family is ended as a whole (logout, reuse), and this also refuses a token that a
+ * concurrent rotation inserted just after its family was revoked.
  */
 export async function consumeRefreshToken(
   db: Db,
   tokenHash: string,
 ): Promise<{ operator_id: string; member_id: string; session_id: string | null; session_version: number } | undefined> {
-  const [row] = await db('refresh_tokens')
-    .where({ token_hash: tokenHash })
-    .whereNull('used_at')
-    .whereNull('revoked_at')
-    .where('expires_at', '>', db.fn.now())
+  const [row] = await db('refresh_tokens as t')
+    .where({ 't.token_hash': tokenHash })
+    .whereNull('t.used_at')
+    .whereNull('t.revoked_at')
+    .where('t.expires_at', '>', db.fn.now())
+    .whereNotExists((ended) =>
+      ended
+        .select(db.raw('1'))
+        .from('refresh_tokens as f')
+        .whereRaw('f.operator_id = t.operator_id AND f.member_id = t.member_id AND f.session_id = t.session_id')
+        .whereNotNull('f.revoked_at'),
+    )
     .update({ used_at: db.fn.now() })
     .returning(['operator_id', 'member_id', 'session_id', 'session_version']);
   return row;
+}
+
+/** The session family a reused refresh token belonged to, as `revokeFamilyOfReusedToken` found it. */
+export interface ReusedToken {
+  operator_id: string;
+  member_id: string;
+  session_id: string | null;
+  revoked: number;
+}
+
+/**
+ * Reuse detection (OAuth 2.0 Security BCP, refresh token rotation): when `tokenHash` names a token that a
+ * rotation already consumed, someone holds a copy, so every token of its session family is revoked — the
+ * newest one the legitimate client holds included, and the consumed ones too, which keeps the family ended
+ * should a concurrent rotation insert another token. A token from before session ids revokes all of its
+ * member's tokens. Returns the family, or nothing when the token is unknown, unused or was only revoked.
+ */
+export async function revokeFamilyOfReusedToken(db: Db, tokenHash: string): Promise<ReusedToken | undefined> {
+  const reused = await db('refresh_tokens')
+    .where({ token_hash: tokenHash })
+    .whereNotNull('used_at')
+    .first<{ operator_id: string; member_id: string; session_id: string | null } | undefined>('operator_id', 'member_id', 'session_id');
+  if (!reused) return undefined;
+  const family = db('refresh_tokens').where({ operator_id: reused.operator_id, member_id: reused.member_id }).whereNull('revoked_at');
+  if (reused.session_id !== null) family.where({ session_id: reused.session_id });
+  const revoked = await family.update({ revoked_at: db.fn.now() });
+  return { ...reused, revoked };
 }
 
 /** Which of a member's sessions a logout ends (`POST /auth/v1/logout?scope=`). */

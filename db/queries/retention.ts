@@ -9,6 +9,7 @@ export interface RetentionCounts {
   deletedEvents: number;
   deletedStates: number;
   deletedIdempotencyKeys: number;
+  deletedWebhookDeliveries: number;
 }
 
 async function repeat(step: () => Promise<number>): Promise<number> {
@@ -60,7 +61,7 @@ export async function applyOperatorRetention(
   policy: RetentionPolicy | null,
   dataRetentionDays: number | null,
   asOf: Date,
-): Promise<Omit<RetentionCounts, 'deletedIdempotencyKeys'>> {
+): Promise<Omit<RetentionCounts, 'deletedIdempotencyKeys' | 'deletedWebhookDeliveries'>> {
   const counts = { archivedEvents: 0, archivedStates: 0, deletedEvents: 0, deletedStates: 0 };
   const stateKey = 'operator_id, entity_id, state_key';
   if (policy?.entity_events) {

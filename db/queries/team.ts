@@ -56,9 +56,24 @@ export async function suspendMember(trx: Knex.Transaction, operatorId: string, m
 
 /**
  * Whether an email already has a login anywhere. Not scoped by operator on purpose: a login belongs to
- * exactly one organisation and emails are unique across all of them (spec 3.3 "email has no account").
+ * exactly one organisation and emails are unique across all of them, so accepting an invite needs a free email.
+ * Only the invite's own holder may learn the answer (accept); an inviter asks `emailIsMember`.
  */
 export async function emailHasAccount(db: Db | Knex.Transaction, email: string): Promise<boolean> {
   const row = await db('users').whereRaw('lower(email) = lower(?)', [email]).first('id');
+  return row !== undefined;
+}
+
+/**
+ * Whether an email already belongs to a member (active or suspended) of this organisation: what an invite answers
+ * `ALREADY_MEMBER` for (spec 3.3 "email has no account", read within the inviting organisation), so an inviter
+ * never learns of accounts in other organisations.
+ */
+export async function emailIsMember(db: Db | Knex.Transaction, operatorId: string, email: string): Promise<boolean> {
+  const row = await db('members as m')
+    .join('users as u', 'u.id', 'm.user_id')
+    .where('m.operator_id', operatorId)
+    .whereRaw('lower(u.email) = lower(?)', [email])
+    .first('m.id');
   return row !== undefined;
 }

@@ -48,7 +48,7 @@ describe('GET /openapi.json', () => {
     expect(served.openapi).toBe('3.1.0');
   });
 
-  it('names the /functions/v1 server, the three security schemes and the area error shapes', () => {
+  it('names the /functions/v1 server, the four security schemes and the area error shapes', () => {
     const document = buildOpenApiDocument() as any;
     expect(document.servers[0].url).toBe('/functions/v1');
     expect(document.components.securitySchemes).toEqual(
@@ -56,6 +56,7 @@ describe('GET /openapi.json', () => {
         apiKey: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
         session: expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }),
         webhookSignature: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Service-Signature' }),
+        standardWebhooks: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'webhook-signature' }),
       }),
     );
     const errorRef = (path: string, method: string, status: string) => document.paths[path][method].responses[status].content['application/json'].schema.$ref;

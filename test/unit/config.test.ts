@@ -35,32 +35,36 @@ describe('parseConfig defaults', () => {
     expect(config.allowedOrigins).toBe('*');
   });
 
-  it('has a per-minute rate limit for every class in RATE_LIMIT_CLASSES', () => {
+  it('has a rate limit for every class in RATE_LIMIT_CLASSES: per minute, invites sent per hour', () => {
     const classes = Object.keys(RATE_LIMIT_CLASSES).sort();
-    expect(Object.keys(config.rateLimitsPerMinute).sort()).toEqual(classes);
+    expect(Object.keys(config.rateLimits).sort()).toEqual(classes);
     for (const name of classes as RateLimitClass[]) {
-      const limit = config.rateLimitsPerMinute[name];
-      expect(Number.isInteger(limit)).toBe(true);
-      expect(limit).toBeGreaterThan(0);
-      expect(limit).toBe(config[RATE_LIMIT_CLASSES[name]]);
+      const { points } = config.rateLimits[name];
+      expect(Number.isInteger(points)).toBe(true);
+      expect(points).toBeGreaterThan(0);
+      expect(points).toBe(config[RATE_LIMIT_CLASSES[name]]);
     }
-    expect(config.rateLimitsPerMinute).toEqual({
-      'ingest:realtime': 60000,
-      'ingest:batch': 120,
-      'gateway:execute': 6000,
-      'analytics:read': 200,
-      'analytics:export': 5,
-      'analytics:refresh': 1,
-      mcp: 600,
-      auth: 60,
+    const minute = (points: number) => ({ points, windowSeconds: 60 });
+    expect(config.rateLimits).toEqual({
+      'ingest:realtime': minute(60000),
+      'ingest:batch': minute(120),
+      'gateway:execute': minute(6000),
+      'analytics:read': minute(200),
+      'analytics:export': minute(5),
+      'analytics:refresh': minute(1),
+      mcp: minute(600),
+      auth: minute(60),
+      'invites:operator': { points: 20, windowSeconds: 3600 },
+      'invites:member': { points: 10, windowSeconds: 3600 },
+      'invites:public': minute(30),
     });
   });
 
   it('maps each RATE_LIMIT_* variable onto its class', () => {
     const env = Object.fromEntries(Object.values(RATE_LIMIT_CLASSES).map((variable, index) => [variable, String(1000 + index)]));
-    const limits = parseConfig(env).rateLimitsPerMinute;
+    const limits = parseConfig(env).rateLimits;
     Object.entries(RATE_LIMIT_CLASSES).forEach(([name, _variable], index) => {
-      expect(limits[name as RateLimitClass]).toBe(1000 + index);
+      expect(limits[name as RateLimitClass].points).toBe(1000 + index);
     });
   });
 });
