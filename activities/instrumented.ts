@@ -2,12 +2,11 @@ import type { Db } from '../db/knex';
 import { batchJobTiming } from '../db/queries/metrics';
 import type { ActivityMetrics } from './metrics';
 import type { BatchJobRef } from './ingest';
-import type { BeginRunInput, BeginRunResult, FinishRunInput } from './automation/types';
-import type { AutomationRunRecord } from '../core/automations/types';
+import type { BeginRunInput, BeginRunResult, FinishRunInput, FinishRunResult } from './automation/types';
 
 interface Instrumentable {
   beginAutomationRun(input: BeginRunInput): Promise<BeginRunResult>;
-  finishAutomationRun(input: FinishRunInput): Promise<AutomationRunRecord>;
+  finishAutomationRun(input: FinishRunInput): Promise<FinishRunResult>;
   completeBatchJob(input: BatchJobRef): Promise<void>;
   failBatchJob(input: BatchJobRef & { message: string }): Promise<void>;
 }
@@ -26,7 +25,7 @@ export function instrumentEnds(activities: Instrumentable, deps: { db: Db; metri
   return {
     async beginAutomationRun(input) {
       const result = await activities.beginAutomationRun(input);
-      if (result.kind === 'rejected') metrics.runFinished(result.run.source, result.run.status);
+      if (result.kind === 'rejected') metrics.runFinished(result.source, 'failed');
       return result;
     },
     async finishAutomationRun(input) {

@@ -1,13 +1,22 @@
 import { Context } from '@temporalio/activity';
 import type { Db } from '../db/knex';
 import { applyOperatorRetention, operatorsWithRetention, purgeExpiredIdempotencyKeys, type RetentionCounts } from '../db/queries/retention';
+import { purgeGatewayCalls } from '../db/queries/gatewayCalls';
+import { purgeTemporalPayloads } from '../db/queries/temporalPayloads';
 import { purgeExpiredWebhookDeliveries } from '../db/queries/webhookDeliveries';
+
+/**
+ * How long a stored payload outlives its owner: the namespace keeps a closed history 24 hours, after which nothing reads
+ * it; owners other than runs (batch jobs, e-mails, the platform's jobs) finish within minutes of their payloads.
+ */
+const PAYLOAD_GRACE_MS = 25 * 60 * 60_000;
 
 export function createRetentionActivities({ db }: { db: Db }) {
   return {
     /**
      * Applies every operator's retention policy as of `asOf` (an ISO timestamp), heartbeating per operator, then
-     * forgets expired idempotency keys and webhook delivery ids.
+     * forgets expired idempotency keys and webhook delivery ids, payloads kept out of Temporal that no history can
+     * still need (a run's, a day after it closed: past the namespace's retention), and gateway calls past theirs.
      */
     async applyRetention(input: { asOf: string }): Promise<RetentionCounts> {
       const asOf = new Date(input.asOf);
@@ -18,6 +27,8 @@ export function createRetentionActivities({ db }: { db: Db }) {
         deletedStates: 0,
         deletedIdempotencyKeys: 0,
         deletedWebhookDeliveries: 0,
+        deletedTemporalPayloads: 0,
+        deletedGatewayCalls: 0,
       };
       for (const settings of await operatorsWithRetention(db)) {
         Context.current().heartbeat(settings.operator_id);
@@ -29,6 +40,8 @@ export function createRetentionActivities({ db }: { db: Db }) {
       }
       totals.deletedIdempotencyKeys = await purgeExpiredIdempotencyKeys(db, asOf);
       totals.deletedWebhookDeliveries = await purgeExpiredWebhookDeliveries(db, asOf);
+      totals.deletedTemporalPayloads = await purgeTemporalPayloads(db, { closedRunGraceMs: PAYLOAD_GRACE_MS, otherOwnersMaxAgeMs: PAYLOAD_GRACE_MS });
+      totals.deletedGatewayCalls = await purgeGatewayCalls(db);
       return totals;
     },
   };

@@ -57,6 +57,13 @@ const envSchema = z.object({
   TEMPORAL_ADDRESS: optionalString,
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('operator-platform'),
+  /** The largest payload handed to Temporal; larger ones rest in PostgreSQL behind a reference (temporal/claimCheckCodec.ts). */
+  TEMPORAL_PAYLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024)
+    .default(128 * 1024),
   TEMPORAL_CLI_PATH: optionalString,
   TEMPORAL_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(8233),

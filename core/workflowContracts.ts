@@ -3,7 +3,7 @@
  * starters in `temporal/` and the activities that serve them. Types only, so every layer may import it.
  */
 import type { BatchKind } from './ingestItems';
-import type { RunSource, AutomationRunRecord } from './automations/types';
+import type { RunSource } from './automations/types';
 
 /** `automationRunWorkflow`: one run of an operator automation. */
 export interface AutomationRunInput {
@@ -39,8 +39,11 @@ export type AutomationRunResult =
   | { kind: 'ignored'; reason: string }
   /** This Temporal workflow id already recorded a run (a repeated start). */
   | { kind: 'duplicate'; runId: string }
-  /** Refused before any node, or ran to its end: the stored run, as `GET /runs/:id` shows it. */
-  | { kind: 'rejected' | 'finished'; runId: string; run: AutomationRunRecord };
+  /**
+   * Refused before any node, or ran to its end: the run's id only — the record, with every node's output, is read from
+   * PostgreSQL (`findRunRecord`), so no run's size reaches Temporal as a workflow result.
+   */
+  | { kind: 'rejected' | 'finished'; runId: string };
 
 /** One gateway call in the canonical format (spec 4.3); `action.gateway` of automations sends the same. */
 export interface GatewayCallInput {
@@ -50,6 +53,19 @@ export interface GatewayCallInput {
   operation: string;
   /** Canonical params, translated through the connector's schemaMap before sending. */
   params?: Record<string, unknown>;
+  /**
+   * Names the call, and is sent to the provider as `Idempotency-Key`: `gwc_…` for `POST /gateway`, `<runId>:<nodeId>` for
+   * an automation's `action.gateway` — the same on every attempt of the call.
+   */
+  callId: string;
+  /**
+   * `api` (`POST /gateway`): a POST or PATCH is recorded in `gateway_calls` and sent at most once per call id, and an
+   * answer too large for Temporal is handed over through PostgreSQL. `run`: an automation's action, whose answer feeds
+   * the run (its size is the payload codec's to bound).
+   */
+  caller: 'api' | 'run';
+  /** `api` calls: after this instant (epoch ms) the call is not sent any more — its caller stops waiting soon after. */
+  sendBy?: number;
 }
 
 /** Per-call limits chosen by the caller (from its configuration); workflows cannot read the environment. */
@@ -58,12 +74,22 @@ export interface GatewayLimits {
   maxAttempts: number;
 }
 
-export type GatewayCallRequest = GatewayCallInput & { limits?: GatewayLimits };
+export type GatewayCallRequest = GatewayCallInput & {
+  limits?: GatewayLimits;
+  /** A lane accepts the call only until this instant (epoch ms); its caller may then safely try another lane. */
+  acceptBy?: number;
+};
 
 /** The outcome of a call that reached the provider (or tried to): 2xx is `ok`, anything else a provider error. */
-export type GatewayCallResult =
+export type GatewayCallResult = (
   | { ok: true; status: number; data: unknown; providerLatencyMs: number; attempts: number }
-  | { ok: false; status: number | null; data: unknown; message: string; providerLatencyMs: number; attempts: number };
+  | { ok: false; status: number | null; data: unknown; message: string; providerLatencyMs: number; attempts: number }
+) & {
+  /** `api` calls whose answer was too large for Temporal: `data` is null here and the answer waits in `gateway_calls`. */
+  answerStored?: true;
+  /** The call id was sent before (a retry with the same Idempotency-Key): this is that send's stored outcome. */
+  replayed?: true;
+};
 
 /** `gatewayLaneWorkflow`: serves one operator's synchronous gateway calls as Updates. */
 export interface GatewayLaneInput {

@@ -6,6 +6,7 @@ import { createApiMetrics } from '../api/metrics/apiMetrics';
 import { RateLimits } from '../api/rateLimits';
 import type { Config } from '../core/config';
 import { createDb, type Db } from '../db/knex';
+import { postgresPayloadStore } from '../db/queries/temporalPayloads';
 import { connectTemporal, type TemporalClient } from '../temporal/client';
 import { databaseUrlOf, temporalAddressOf } from './addresses';
 import { resolveJwtSecret, resolveKeyring } from './devSecrets';
@@ -23,7 +24,13 @@ export async function buildAppDeps(
   const keyring = resolveKeyring(config);
   const temporal =
     temporalClient ??
-    (await connectTemporal({ address: temporalAddressOf(config), namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE, keyring }));
+    (await connectTemporal({
+      address: temporalAddressOf(config),
+      namespace: config.TEMPORAL_NAMESPACE,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      keyring,
+      payloads: { store: postgresPayloadStore(db), maxBytes: config.TEMPORAL_PAYLOAD_MAX_BYTES },
+    }));
   const keyUsage = new KeyUsageTracker(db, config.API_KEY_USAGE_FLUSH_MS, logger);
   keyUsage.start();
   const metrics = config.METRICS_PORT === undefined ? undefined : createApiMetrics(db, logger);

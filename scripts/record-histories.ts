@@ -16,7 +16,8 @@ import { IGAMING_TEMPLATE_ID } from '../core/templates';
 import { startThrowawayServices } from '../devstack/throwawayServices';
 import { startStack } from '../processes/stack';
 import { post, signUpOperator } from '../processes/stackClient';
-import { KeyringPayloadCodec } from '../temporal/payloadCodec';
+import { postgresPayloadStore } from '../db/queries/temporalPayloads';
+import { PlatformPayloadCodec } from '../temporal/dataConverter';
 import { historyJson, payloadsIn } from '../temporal/historyPayloads';
 import { recordScenarios, type Recorder } from './replayScenarios';
 
@@ -40,7 +41,10 @@ async function main(): Promise<void> {
     const { deps, url } = stack.api;
     const operator = await signUpOperator(url);
     await post(url, '/operator-data-api/settings', { templateId: IGAMING_TEMPLATE_ID }, operator.apiKey, 'PUT');
-    const codec = new KeyringPayloadCodec(deps.keyring, deps.config.TEMPORAL_NAMESPACE);
+    const codec = new PlatformPayloadCodec(deps.keyring, deps.config.TEMPORAL_NAMESPACE, {
+      store: postgresPayloadStore(deps.db),
+      maxBytes: deps.config.TEMPORAL_PAYLOAD_MAX_BYTES,
+    });
     const written: string[] = [];
     const partial = `${dir}.partial`;
     rmSync(partial, { recursive: true, force: true });

@@ -1,3 +1,4 @@
+import { prefixedId } from '../core/ids';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppDeps } from '../api/deps';
@@ -238,7 +239,8 @@ async function recordLane(recorder: Recorder, connectionId: string): Promise<voi
   const { client, taskQueue } = deps.temporal;
   const lanes = new GatewayLanes({ client, taskQueue, instanceId: 'replay' }, { callsPerRun: 2 });
   const limits = { timeoutMs: 10_000, maxAttempts: 3 };
-  const call = (operation: string) => lanes.call({ operatorId: operator.operatorId, connectionId, operation, params: { playerId: 'p-1' }, limits });
+  const call = (operation: string) =>
+    lanes.call({ operatorId: operator.operatorId, connectionId, operation, params: { playerId: 'p-1' }, callId: prefixedId('gwc'), caller: 'api', limits });
   await call('kyc.status');
   await call('verification.start');
   await call('kyc.status');

@@ -117,6 +117,8 @@ export async function runAutomationNow(
     onProgress?: (progress: AutomationProgress) => void;
     /** Called once the run is started, before any wait: its ids, so the caller can cancel it meanwhile. */
     onStarted?: (started: { runId: string; temporalWorkflowId: string }) => void;
+    /** Reads the stored run (`findRunRecord`) once it has ended: the workflow hands back only its id. */
+    readRun: (runId: string) => Promise<AutomationRunRecord | undefined>;
   },
 ): Promise<RunNowOutcome> {
   const { runId, handle } = await startAutomationRun(temporal, input);
@@ -136,7 +138,9 @@ export async function runAutomationNow(
     if (outcome === 'cancelled') return { kind: 'cancelled', runId };
     if (outcome.kind === 'ignored') return { kind: 'not_found' };
     if (outcome.kind === 'duplicate') throw new Error(`run ${runId} was started twice`);
-    return { kind: 'finished', run: outcome.run };
+    const run = await options.readRun(outcome.runId);
+    if (!run) throw new Error(`run ${outcome.runId} ended but its record is missing`);
+    return { kind: 'finished', run };
   } finally {
     clearTimeout(timer);
     stopPolling();

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client, Connection, type ConnectionLike } from '@temporalio/client';
 import type { Keyring } from '../core/crypto';
-import { platformDataConverter } from './dataConverter';
+import { platformDataConverter, type PayloadLimits } from './dataConverter';
 import { GatewayLanes } from './gatewayCalls';
 
 /**
@@ -29,10 +29,16 @@ interface ClientOptions {
   taskQueue: string;
   /** Seals every payload this client sends (`temporal/payloadCodec.ts`); the worker's keyring must open them. */
   keyring: Keyring;
+  /** Keeps every payload under Temporal's limits (`temporal/claimCheckCodec.ts`); every process with a database gives it. */
+  payloads?: PayloadLimits;
 }
 
 function temporalClient(connection: ConnectionLike, options: ClientOptions & { eagerStart: boolean; close: () => Promise<void> }): TemporalClient {
-  const client = new Client({ connection, namespace: options.namespace, dataConverter: platformDataConverter(options.keyring, options.namespace) });
+  const client = new Client({
+    connection,
+    namespace: options.namespace,
+    dataConverter: platformDataConverter(options.keyring, options.namespace, options.payloads),
+  });
   const instanceId = randomBytes(4).toString('hex');
   const base = { client, taskQueue: options.taskQueue, eagerStart: options.eagerStart, instanceId };
   return { ...base, connection, gatewayLanes: new GatewayLanes(base), close: options.close };

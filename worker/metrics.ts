@@ -30,6 +30,8 @@ export interface WorkerMetrics extends ActivityMetrics {
   expressionOverBudget(code: 'EXPRESSION_TIMEOUT' | 'EXPRESSION_MEMORY_LIMIT'): void;
   /** An event not dispatched to an automation because of its trigger filter's failure or suspension. */
   eventFilterDropped(reason: FilterDropReason): void;
+  /** A payload over TEMPORAL_PAYLOAD_MAX_BYTES stored in PostgreSQL instead of Temporal. */
+  payloadStored(bytes: number): void;
 }
 
 /**
@@ -51,6 +53,16 @@ export function createWorkerMetrics(): WorkerMetrics {
     'evaluations',
     'Tenant expressions stopped by their time or memory budget, by code',
   );
+  const payloadsStored = meter.createCounter(
+    'platform_temporal_payloads_stored_total',
+    'payloads',
+    'Payloads over TEMPORAL_PAYLOAD_MAX_BYTES kept in PostgreSQL',
+  );
+  const payloadBytes = meter.createCounter(
+    'platform_temporal_payload_bytes_stored_total',
+    'bytes',
+    'Bytes of the payloads kept in PostgreSQL instead of Temporal',
+  );
   const filterDrops = meter.createCounter(
     'platform_event_filter_dropped_total',
     'events',
@@ -71,6 +83,10 @@ export function createWorkerMetrics(): WorkerMetrics {
     batchJobFinished: (type, status, seconds) => tagged(batchCache, `${type} ${status}`, () => batchSeconds.withTags({ type, status })).record(seconds),
     runFinished: (source, status) => tagged(runCache, `${source} ${status}`, () => runsFinished.withTags({ source, status })).add(1),
     expressionOverBudget: (code) => tagged(budgetCache, code, () => overBudget.withTags({ code })).add(1),
+    payloadStored: (bytes) => {
+      payloadsStored.add(1);
+      payloadBytes.add(bytes);
+    },
     eventFilterDropped: (reason) => tagged(dropCache, reason, () => filterDrops.withTags({ reason })).add(1),
   };
 }

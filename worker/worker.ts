@@ -4,10 +4,11 @@ import { createActivities } from '../activities';
 import type { Config } from '../core/config';
 import type { Keyring } from '../core/crypto';
 import type { Db } from '../db/knex';
+import { postgresPayloadStore } from '../db/queries/temporalPayloads';
 import { startEventRun } from '../temporal/automationRuns';
 import { ExpressionSandbox } from '../sandbox/expressionSandbox';
 import { temporalClientOnWorker, type TemporalClient } from '../temporal/client';
-import { platformDataConverter } from '../temporal/dataConverter';
+import { platformDataConverter, type PayloadLimits } from '../temporal/dataConverter';
 import { startEventDispatcher } from './eventDispatcher';
 import { EventFilters } from './eventFilters';
 import { createWorkerMetrics, workerTelemetry } from './metrics';
@@ -60,8 +61,13 @@ export async function createWorker(options: {
   const connection = await NativeConnection.connect({ address: options.address });
   const keyring = options.keyring;
   const namespace = options.config.TEMPORAL_NAMESPACE;
-  const temporal = temporalClientOnWorker(connection, { namespace, taskQueue: options.config.TEMPORAL_TASK_QUEUE, keyring });
   const metrics = createWorkerMetrics();
+  const payloads: PayloadLimits = {
+    store: postgresPayloadStore(options.db),
+    maxBytes: options.config.TEMPORAL_PAYLOAD_MAX_BYTES,
+    onStored: (bytes) => metrics.payloadStored(bytes),
+  };
+  const temporal = temporalClientOnWorker(connection, { namespace, taskQueue: options.config.TEMPORAL_TASK_QUEUE, keyring, payloads });
   const { config, logger } = options;
   const sandbox = new ExpressionSandbox({
     timeoutMs: config.EXPRESSION_TIMEOUT_MS,
@@ -79,7 +85,7 @@ export async function createWorker(options: {
     namespace,
     taskQueue: options.config.TEMPORAL_TASK_QUEUE,
     // The same codec as every client: what the worker sends back (results, Update outcomes, heartbeats, failures) is sealed too.
-    dataConverter: platformDataConverter(keyring, namespace),
+    dataConverter: platformDataConverter(keyring, namespace, payloads),
     // On shutdown, in-flight activities get 10 s to finish, then are cancelled (Temporal retries them elsewhere).
     shutdownGraceTime: '10 seconds',
     shutdownForceTime: '20 seconds',

@@ -47,7 +47,8 @@ export async function automationRunWorkflow(started: AutomationRunInput): Promis
   );
   if (begun.kind === 'ignored') return begun;
   if (begun.kind === 'duplicate') return { kind: 'duplicate', runId: begun.runId };
-  if (begun.kind === 'rejected') return { kind: 'rejected', runId: begun.run.id, run: begun.run };
+  // Histories from before runs were returned by id hold the whole record here.
+  if (begun.kind === 'rejected') return { kind: 'rejected', runId: begun.runId ?? (begun as { run?: { id: string } }).run?.id ?? runId };
 
   const graph = new GraphIndex(begun.definition);
   const order = topologicalOrder(begun.definition);
@@ -122,7 +123,7 @@ export async function automationRunWorkflow(started: AutomationRunInput): Promis
     message: 'The run was cancelled',
     ...(cancellation.nodeId ? { nodeId: cancellation.nodeId } : {}),
   };
-  const run = await CancellationScope.nonCancellable(() =>
+  await CancellationScope.nonCancellable(() =>
     finishAutomationRun({
       operatorId: input.operatorId,
       runId,
@@ -134,5 +135,5 @@ export async function automationRunWorkflow(started: AutomationRunInput): Promis
     }),
   );
   if (cancellation) throw cancellation.error;
-  return { kind: 'finished', runId, run };
+  return { kind: 'finished', runId };
 }

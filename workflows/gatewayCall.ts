@@ -13,6 +13,12 @@ import type { GatewayCallRequest, GatewayCallResult, GatewayLaneInput, GatewayLi
 
 /** Used when a caller gives no limits; they equal the documented defaults of GATEWAY_TIMEOUT_MS and GATEWAY_MAX_ATTEMPTS. */
 const DEFAULT_LIMITS: GatewayLimits = { timeoutMs: 10_000, maxAttempts: 3 };
+/**
+ * How long a POST or PATCH may wait for a worker to begin sending it. Past it, Temporal never hands the activity out:
+ * the call was not sent, and the caller — who waits longer than this plus the send (`gatewayCallDeadlineMs`) — can
+ * tell the client so.
+ */
+export const SEND_START_TIMEOUT_MS = 5_000;
 
 /**
  * One gateway call, for any workflow. A local activity resolves the call and, for GET, PUT and DELETE, sends
@@ -33,7 +39,11 @@ export async function executeGatewayCall(request: GatewayCallRequest): Promise<G
   });
   const outcome = await gatewayCallLocal({ ...call, limits });
   if (outcome.kind === 'sent') return outcome.result;
-  const { sendPreparedGatewayCall } = proxyActivities<Activities>({ startToCloseTimeout, retry: { maximumAttempts: 1 } });
+  const { sendPreparedGatewayCall } = proxyActivities<Activities>({
+    scheduleToStartTimeout: SEND_START_TIMEOUT_MS,
+    startToCloseTimeout,
+    retry: { maximumAttempts: 1 },
+  });
   return sendPreparedGatewayCall({ ...call, prepared: outcome.prepared, limits });
 }
 
@@ -69,6 +79,9 @@ export async function gatewayLaneWorkflow(input: GatewayLaneInput): Promise<void
     {
       validator: (request) => {
         if (request.operatorId !== input.operatorId) throw new Error("a call for another operator's lane");
+        // Workflow time is this task's start: a call that reaches a lane stalled past its caller's patience is refused,
+        // so the caller may send it through another lane without it ever being sent twice.
+        if (request.acceptBy !== undefined && Date.now() > request.acceptBy) throw new Error('the call reached the lane after its caller stopped waiting');
       },
     },
   );

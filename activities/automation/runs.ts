@@ -1,14 +1,13 @@
 import { actionBudget, triggerFor } from '../../core/automations/graph';
 import { triggerFieldsOf } from '../../core/automations/triggerPayload';
 import { effectiveInputSchema, missingTriggerFields } from '../../core/automations/triggerSchema';
-import type { RunError, AutomationRunRecord } from '../../core/automations/types';
-import { toRunRecord } from '../../core/automations/runRecord';
+import type { RunError } from '../../core/automations/types';
 import { finishRun, insertRun, rejectRun } from '../../db/queries/automationRuns';
 import { findAutomation } from '../../db/queries/automations';
 import { getSettings } from '../../db/queries/settings';
 import { quotaLimits, reserveActions, usageMonthOf } from '../../db/queries/automationUsage';
 import type { ActivityDeps } from '..';
-import type { BeginRunInput, BeginRunResult, FinishRunInput } from './types';
+import type { BeginRunInput, BeginRunResult, FinishRunInput, FinishRunResult } from './types';
 
 const AUTOMATIC_SOURCES = new Set(['event', 'schedule', 'webhook']);
 
@@ -60,12 +59,12 @@ export function createRunActivities({ db, config, keyring }: ActivityDeps) {
           // The same run id is this begin retried after it committed (a lost result, a timeout): carry on with what it stored.
           if (row.id !== input.runId) return { kind: 'duplicate', runId: row.id };
           if (row.status === 'running') return { ...started, reserved: { actions: row.reserved_actions, aiActions: row.reserved_ai_actions } };
-          return { kind: 'rejected', run: toRunRecord(row, keyring) };
+          return { kind: 'rejected', runId: row.id, source: row.source };
         }
 
         const reject = async (error: RunError): Promise<BeginRunResult> => {
-          const closed = await rejectRun(trx, keyring, input.operatorId, row.id, error);
-          return { kind: 'rejected', run: toRunRecord(closed ?? row, keyring) };
+          await rejectRun(trx, keyring, input.operatorId, row.id, error);
+          return { kind: 'rejected', runId: row.id, source: row.source };
         };
         if (missing.length > 0) {
           return reject({ code: 'MISSING_TRIGGER_FIELD', message: `Missing required trigger field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}` });
@@ -83,7 +82,7 @@ export function createRunActivities({ db, config, keyring }: ActivityDeps) {
     },
 
     /** Returns the run as stored, so whoever waits for the run has it without reading it again. */
-    async finishAutomationRun(input: FinishRunInput): Promise<AutomationRunRecord> {
+    async finishAutomationRun(input: FinishRunInput): Promise<FinishRunResult> {
       const row = await finishRun(db, keyring, input.operatorId, input.runId, {
         status: input.status,
         output: input.output,
@@ -92,7 +91,7 @@ export function createRunActivities({ db, config, keyring }: ActivityDeps) {
         executed: input.executed,
       });
       if (!row) throw new Error(`run ${input.runId} vanished before it finished`);
-      return toRunRecord(row, keyring);
+      return { runId: row.id, source: row.source, status: row.status };
     },
   };
 }

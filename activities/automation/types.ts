@@ -1,4 +1,4 @@
-import type { NodeResult, RunError, AutomationDefinition, AutomationRunRecord } from '../../core/automations/types';
+import type { NodeResult, RunError, AutomationDefinition, RunSource, RunStatus } from '../../core/automations/types';
 import type { AutomationRunInput } from '../../core/workflowContracts';
 
 export interface BeginRunInput extends AutomationRunInput {
@@ -12,8 +12,8 @@ export type BeginRunResult =
   | { kind: 'ignored'; reason: string }
   /** This Temporal workflow id already has a run (a repeated start): nothing more to do. */
   | { kind: 'duplicate'; runId: string }
-  /** Refused before any node (MISSING_TRIGGER_FIELD, QUOTA_EXCEEDED): the run is stored as failed. */
-  | { kind: 'rejected'; run: AutomationRunRecord }
+  /** Refused before any node (MISSING_TRIGGER_FIELD, QUOTA_EXCEEDED): the run is stored as failed, and read from there. */
+  | { kind: 'rejected'; runId: string; source: RunSource }
   | {
       kind: 'started';
       runId: string;
@@ -32,6 +32,13 @@ export interface FinishRunInput {
   nodes: NodeResult[];
   error: RunError | null;
   executed: { actions: number; aiActions: number };
+}
+
+/** What the end step hands back: ids and status only; the record, outputs and all, is PostgreSQL's to give. */
+export interface FinishRunResult {
+  runId: string;
+  source: RunSource;
+  status: RunStatus;
 }
 
 export interface HttpRequestInput {

@@ -5,6 +5,7 @@ import type { Keyring } from '../../core/crypto';
 import type { Db } from '../../db/knex';
 import type { ActivityMetrics } from '../metrics';
 import { findConnection } from '../../db/queries/connections';
+import { ANSWER_HANDOFF_MS, beginSend, findGatewayCall, outcomeOf, SENT_CALL_RETENTION_MS, storeOutcome } from '../../db/queries/gatewayCalls';
 import type { GatewayCallInput, GatewayCallResult, GatewayLimits } from '../../core/workflowContracts';
 import { isIdempotentMethod, prepareGatewayCall } from './prepare';
 import { sendGatewayRequest } from './send';
@@ -12,10 +13,43 @@ import type { ConnectorBlueprint, PreparedGatewayCall } from './types';
 
 export type GatewayCallOutcome = { kind: 'sent'; result: GatewayCallResult } | { kind: 'prepared'; prepared: PreparedGatewayCall };
 
+type Deps = { db: Db; config: Config; logger: Logger; keyring: Keyring; metrics: ActivityMetrics };
+
+/** What goes into gateway_calls of a call: its key and what it was. */
+const callKey = (input: GatewayCallInput, method: string, keepMs: number) => ({
+  operatorId: input.operatorId,
+  callId: input.callId,
+  connectionId: input.connectionId,
+  operation: input.operation,
+  method,
+  keepMs,
+});
+
+/**
+ * An `api` call's answer too large to travel back through Temporal (over half the payload limit, leaving room for the
+ * rest of the result) waits in `gateway_calls` for the API instead; the result says so. Automation runs keep theirs:
+ * the run needs it, and the payload codec bounds what reaches history.
+ */
+async function handOver(deps: Deps, input: GatewayCallInput, method: string, result: GatewayCallResult, stored: boolean): Promise<GatewayCallResult> {
+  if (input.caller !== 'api' || Buffer.byteLength(JSON.stringify(result.data ?? null)) <= deps.config.TEMPORAL_PAYLOAD_MAX_BYTES / 2) return result;
+  if (!stored) {
+    const message = result.ok ? null : result.message;
+    await storeOutcome(deps.db, deps.keyring, callKey(input, method, ANSWER_HANDOFF_MS), {
+      ok: result.ok,
+      status: result.status,
+      data: result.data,
+      message,
+      latencyMs: result.providerLatencyMs,
+    });
+  }
+  return { ...result, data: null, answerStored: true };
+}
+
 /** The gateway's activities: resolve a call and send it when a repeat is harmless (local), or send a resolved POST once. */
-export function createGatewayActivities(deps: { db: Db; config: Config; logger: Logger; keyring: Keyring; metrics: ActivityMetrics }) {
+export function createGatewayActivities(deps: Deps) {
   const logger = deps.logger.child({ area: 'gateway' });
   const connectors = new Map<string, ConnectorBlueprint>();
+  const sendDeps = { ...deps, logger };
   return {
     /**
      * Resolves the call (spec 4.3 processing order) and sends it when its method is GET, PUT or DELETE; a POST
@@ -24,16 +58,47 @@ export function createGatewayActivities(deps: { db: Db; config: Config; logger: 
     async gatewayCallLocal(input: GatewayCallInput & { limits: GatewayLimits }): Promise<GatewayCallOutcome> {
       const { limits, ...call } = input;
       const resolved = await prepareGatewayCall({ db: deps.db, logger, connectors }, call);
-      if (!isIdempotentMethod(resolved.prepared.plan.method)) return { kind: 'prepared', prepared: resolved.prepared };
-      return { kind: 'sent', result: await sendGatewayRequest({ ...deps, logger }, { ...call, ...resolved, limits, idempotent: true }) };
+      const { method } = resolved.prepared.plan;
+      if (!isIdempotentMethod(method)) return { kind: 'prepared', prepared: resolved.prepared };
+      const result = await sendGatewayRequest(sendDeps, { ...call, ...resolved, limits, idempotent: true });
+      return { kind: 'sent', result: await handOver(deps, call, method, result, false) };
     },
 
-    /** Sends a resolved POST or PATCH, once: the workflow gives this activity a single attempt. */
+    /**
+     * Sends a resolved POST or PATCH, once: the workflow gives this activity a single attempt, a start deadline, and
+     * `api` calls a `sendBy` past which nothing is sent. An `api` call claims its id in `gateway_calls` before sending
+     * and stores the outcome after, so a second send of the same id (a client's retry with its Idempotency-Key) gets
+     * the first one's outcome, or `GATEWAY_CALL_IN_PROGRESS` while it is still on its way.
+     */
     async sendPreparedGatewayCall(input: GatewayCallInput & { prepared: PreparedGatewayCall; limits: GatewayLimits }): Promise<GatewayCallResult> {
+      if (input.sendBy !== undefined && Date.now() > input.sendBy)
+        throw ApplicationFailure.create({ type: 'CALL_EXPIRED', message: 'Not sent: the caller stopped waiting for this call', nonRetryable: true });
       const connection = await findConnection(deps.db, input.operatorId, input.connectionId);
       if (!connection)
         throw ApplicationFailure.create({ type: 'CONNECTION_NOT_FOUND', message: `Connection ${input.connectionId} not found`, nonRetryable: true });
-      return sendGatewayRequest({ ...deps, logger }, { ...input, sealedCredentials: connection.credentials_ciphertext, idempotent: false });
+      const { method } = input.prepared.plan;
+      const tracked = input.caller === 'api';
+      if (tracked && !(await beginSend(deps.db, callKey(input, method, SENT_CALL_RETENTION_MS)))) {
+        const earlier = await findGatewayCall(deps.db, input.operatorId, input.callId);
+        if (earlier?.state !== 'answered')
+          throw ApplicationFailure.create({ type: 'GATEWAY_CALL_IN_PROGRESS', message: `Call ${input.callId} is already being sent`, nonRetryable: true });
+        const stored = outcomeOf(earlier, deps.keyring);
+        const base = { status: stored.status, data: stored.data, providerLatencyMs: stored.latencyMs, attempts: 0, replayed: true as const };
+        const result: GatewayCallResult = stored.ok
+          ? { ...base, ok: true, status: stored.status ?? 200 }
+          : { ...base, ok: false, message: stored.message ?? '' };
+        return handOver(deps, input, method, result, true);
+      }
+      const result = await sendGatewayRequest(sendDeps, { ...input, sealedCredentials: connection.credentials_ciphertext, idempotent: false });
+      if (!tracked) return result;
+      await storeOutcome(deps.db, deps.keyring, callKey(input, method, SENT_CALL_RETENTION_MS), {
+        ok: result.ok,
+        status: result.status,
+        data: result.data,
+        message: result.ok ? null : result.message,
+        latencyMs: result.providerLatencyMs,
+      });
+      return handOver(deps, input, method, result, true);
     },
   };
 }

@@ -85,6 +85,7 @@ export async function sendGatewayRequest(deps: SendDeps, input: SendGatewayReque
     accept: 'application/json',
     'accept-encoding': 'identity',
     'user-agent': 'operator-platform-gateway',
+    'idempotency-key': input.callId,
     ...plan.headers,
     ...(bodyText !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(bodyText)) } : {}),
     ...auth.headers,

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { toRunRecord, toRunSummary } from '../../core/automations/runRecord';
-import { findRun, listRuns } from '../../db/queries/automationRuns';
+import { findRun, findRunRecord, listRuns } from '../../db/queries/automationRuns';
 import { quotaLimits, usageMonthOf, usageOf } from '../../db/queries/automationUsage';
 import { runAutomationNow } from '../../temporal/automationRuns';
 import type { AppDeps } from '../deps';
@@ -30,7 +30,7 @@ export async function testAutomationHandler(deps: AppDeps, ctx: Context): Promis
   const outcome = await runAutomationNow(
     deps.temporal,
     { operatorId, automationId: automation.id, source: 'manual', input: body },
-    { waitMs: deps.config.WORKFLOW_TEST_WAIT_MS },
+    { waitMs: deps.config.WORKFLOW_TEST_WAIT_MS, readRun: (runId) => findRunRecord(deps.db, deps.keyring, operatorId, runId) },
   );
   if (outcome.kind === 'not_found') throw new AppError(404, 'WORKFLOW_NOT_FOUND', 'Workflow not found');
   if (outcome.kind === 'finished') {

@@ -1,12 +1,21 @@
+import { TimeoutFailure } from '@temporalio/common';
 import type { Context } from 'koa';
+import { sha256Hex } from '../../core/apiKeyToken';
 import { CIRCUIT_OPEN_SECONDS, GATEWAY_FAILURE_STATUS } from '../../core/gateway/failures';
-import { runGatewayCall } from '../../temporal/gatewayCalls';
+import { prefixedId } from '../../core/ids';
+import { findGatewayCall, outcomeOf, takeAnswer, type StoredOutcome } from '../../db/queries/gatewayCalls';
+import { CallDeadlineError, LaneStalledError, runGatewayCall } from '../../temporal/gatewayCalls';
 import type { GatewayCallInput } from '../../core/workflowContracts';
+import { isDependencyOutage, serviceUnavailable } from '../dependencyOutage';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { operatorOf } from '../middleware/authenticate';
 import { describeIssues, defaultValidationError } from '../middleware/validate';
+import { idempotencyKeyOf } from '../operator-data-api/idempotency';
 import { GatewayBody } from './schema';
+
+/** Names the call in every answer, so a client can read its outcome later (`GET /gateway/calls/:callId`). */
+export const CALL_ID_HEADER = 'Gateway-Call-Id';
 
 const blank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
@@ -24,20 +33,82 @@ function gatewayInput(body: unknown) {
   return { connectionId: parsed.data.connectionId, operation: parsed.data.operation.trim(), params: parsed.data.params ?? undefined };
 }
 
-/** `POST /gateway`: the body is checked here rather than by `validate`, so that a blank field counts as missing. */
-export async function executeHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const input = gatewayInput(ctx.request.body);
-  await respondWithGatewayCall(deps, ctx, { operatorId: operatorOf(ctx), ...input });
+/** A client's Idempotency-Key names one call of its operator for as long as the outcome is kept; else every request is a new call. */
+const callIdOf = (operatorId: string, key: string | undefined) =>
+  key === undefined ? prefixedId('gwc') : `gwc_${sha256Hex(`${operatorId}\n${key}`).slice(0, 32)}`;
+
+/** Why the caller may simply try again: the call was certainly not sent, or its method is safe to repeat. */
+function retryable(error: unknown): boolean {
+  for (let current = error, depth = 0; depth < 6 && current instanceof Error; depth += 1, current = current.cause) {
+    if (current instanceof CallDeadlineError || current instanceof LaneStalledError || current instanceof TimeoutFailure) return true;
+    if ((current as { type?: unknown }).type === 'CALL_EXPIRED') return true;
+  }
+  return isDependencyOutage(error);
 }
 
-/** Spec 4.3 response shapes: 200 with translated data, 502 with the provider's body, 503 with Retry-After, coded errors otherwise. */
-async function respondWithGatewayCall(deps: AppDeps, ctx: Context, call: GatewayCallInput): Promise<void> {
+/** Spec 4.3 response shapes for a provider outcome: 200 with translated data, 502 with the provider's body. */
+function respondWith(ctx: Context, outcome: StoredOutcome & { replayed?: boolean }, latencyMs: number): void {
+  if (outcome.replayed) ctx.set('Idempotent-Replayed', 'true');
+  if (outcome.ok) {
+    ctx.body = { success: true, data: outcome.data, latencyMs };
+    return;
+  }
+  ctx.status = 502;
+  ctx.body = { success: false, error: { code: 'PROVIDER_ERROR', message: outcome.message ?? 'Provider error' }, data: outcome.data, latencyMs };
+}
+
+/**
+ * What the client hears when the call's outcome did not come back: the recorded answer if there is one by now; 504
+ * `GATEWAY_OUTCOME_UNKNOWN` naming the call id while its POST or PATCH is (or was) on its way — retrying could send
+ * it twice; a 503 to retry when nothing was sent (a POST is not sent after `sendBy`, and a GET, PUT or DELETE is safe
+ * to repeat).
+ */
+async function settleUnknown(deps: AppDeps, ctx: Context, call: GatewayCallInput, error: unknown, latencyMs: number): Promise<void> {
+  const row = await findGatewayCall(deps.db, call.operatorId, call.callId).catch((lookup: unknown) => {
+    throw serviceUnavailable(lookup);
+  });
+  if (row?.state === 'answered') return respondWith(ctx, outcomeOf(row, deps.keyring), latencyMs);
+  if (row) {
+    throw new AppError(
+      504,
+      'GATEWAY_OUTCOME_UNKNOWN',
+      `Call ${call.callId} was sent to the provider and its outcome is not known yet; do not retry it: read it at GET /gateway/calls/${call.callId}`,
+      { details: { callId: call.callId }, cause: error },
+    );
+  }
+  if (retryable(error)) throw serviceUnavailable(error);
+  throw new AppError(500, 'INTERNAL_ERROR', 'Internal server error', { cause: error });
+}
+
+/**
+ * `POST /gateway`: the body is checked here rather than by `validate`, so that a blank field counts as missing. With an
+ * `Idempotency-Key`, a repeat of a call already answered gets that answer (header `Idempotent-Replayed`) and is not
+ * sent again; one still on its way is 409 `GATEWAY_CALL_IN_PROGRESS`; the same key for another connection or
+ * operation is 409 `IDEMPOTENCY_KEY_REUSED`.
+ */
+export async function executeHandler(deps: AppDeps, ctx: Context): Promise<void> {
+  const input = gatewayInput(ctx.request.body);
+  const operatorId = operatorOf(ctx);
+  const key = idempotencyKeyOf(ctx);
+  const call: GatewayCallInput = { operatorId, ...input, callId: callIdOf(operatorId, key), caller: 'api' };
+  ctx.set(CALL_ID_HEADER, call.callId);
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
+  if (key !== undefined) {
+    const earlier = await findGatewayCall(deps.db, operatorId, call.callId);
+    if (earlier && (earlier.connection_id !== call.connectionId || earlier.operation !== call.operation)) {
+      throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for another gateway call');
+    }
+    if (earlier?.state === 'answered') return respondWith(ctx, { ...outcomeOf(earlier, deps.keyring), replayed: true }, latency());
+    if (earlier) throw new AppError(409, 'GATEWAY_CALL_IN_PROGRESS', `Call ${call.callId} is already being sent`);
+  }
   const limits = { timeoutMs: deps.config.GATEWAY_TIMEOUT_MS, maxAttempts: deps.config.GATEWAY_MAX_ATTEMPTS };
-  const outcome = await runGatewayCall(deps.temporal, call, limits).catch((error: unknown) => {
-    throw new AppError(500, 'INTERNAL_ERROR', 'Internal server error', { cause: error });
-  });
+  let outcome: Awaited<ReturnType<typeof runGatewayCall>>;
+  try {
+    outcome = await runGatewayCall(deps.temporal, call, limits);
+  } catch (error) {
+    return settleUnknown(deps, ctx, call, error, latency());
+  }
   if (outcome.kind === 'refused') {
     if (outcome.code !== 'CIRCUIT_OPEN') throw new AppError(GATEWAY_FAILURE_STATUS[outcome.code], outcome.code, outcome.message);
     ctx.status = 503;
@@ -46,10 +117,14 @@ async function respondWithGatewayCall(deps: AppDeps, ctx: Context, call: Gateway
     return;
   }
   const { result } = outcome;
-  if (result.ok) {
-    ctx.body = { success: true, data: result.data, latencyMs: latency() };
-    return;
-  }
-  ctx.status = 502;
-  ctx.body = { success: false, error: { code: 'PROVIDER_ERROR', message: result.message }, data: result.data, latencyMs: latency() };
+  const stored = result.answerStored ? await takeAnswer(deps.db, deps.keyring, operatorId, call.callId) : undefined;
+  if (result.answerStored && !stored) throw new AppError(500, 'INTERNAL_ERROR', 'Internal server error');
+  const answer = stored ?? {
+    ok: result.ok,
+    status: result.status,
+    data: result.data,
+    message: result.ok ? null : result.message,
+    latencyMs: result.providerLatencyMs,
+  };
+  respondWith(ctx, { ...answer, ...(result.replayed ? { replayed: true } : {}) }, latency());
 }

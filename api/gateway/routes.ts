@@ -6,8 +6,9 @@ import { authenticate } from '../middleware/authenticate';
 import { rateLimit } from '../middleware/rateLimit';
 import { bearerApiKey, CodedError, jsonContent } from '../openapi/registry';
 import * as examples from './examples';
+import { gatewayCallHandler } from './calls';
 import { executeHandler } from './execute';
-import { GatewayBody, ProviderFailure } from './schema';
+import { GatewayBody, GatewayCallParams, GatewayCallRecord, ProviderFailure } from './schema';
 
 /** Spec 5 rule 3: the gateway speaks AUTH_MISSING / AUTH_INVALID / AUTH_REVOKED; a session token is not a key. */
 function gatewayAuthError(reason: AuthFailure): AppError {
@@ -33,6 +34,9 @@ gateway.endpoint({
   description:
     'The action keyword picks the HTTP method (verify/get/list… GET, create/submit… POST, update… PATCH, replace/set PUT, delete/cancel… DELETE, else POST); ' +
     "the best-matching endpoint of the connector's OpenAPI document is called with the connection's credentials. " +
+    'Every answer names the call in the Gateway-Call-Id header, which the provider receives as Idempotency-Key. ' +
+    'With an Idempotency-Key header a repeated call is not sent again: an answered one gets its recorded answer (Idempotent-Replayed: true). ' +
+    'A POST or PATCH whose outcome did not come back in time is 504 GATEWAY_OUTCOME_UNKNOWN: read it at GET /gateway/calls/{callId} rather than retrying. ' +
     'Other methods on /gateway answer 405 METHOD_NOT_ALLOWED. Rate class gateway:execute.',
   guards: ['auth', 'limit'],
   request: { body: { schema: GatewayBody, description: 'Connection, operation and canonical params', example: examples.gatewayBody } },
@@ -45,15 +49,37 @@ gateway.endpoint({
     400: jsonContent(CodedError, 'MISSING_FIELDS, VALIDATION_FAILED, CONNECTION_INACTIVE, BLUEPRINT_NO_SPEC or DESTINATION_NOT_ALLOWED'),
     401: jsonContent(CodedError, 'AUTH_MISSING, AUTH_INVALID or AUTH_REVOKED'),
     404: jsonContent(CodedError, 'CONNECTION_NOT_FOUND, CONNECTOR_NOT_FOUND or OPERATION_NOT_FOUND'),
+    409: jsonContent(CodedError, 'GATEWAY_CALL_IN_PROGRESS (this Idempotency-Key is being sent) or IDEMPOTENCY_KEY_REUSED (it named another call)'),
     429: jsonContent(CodedError, 'RATE_LIMITED (gateway:execute), with Retry-After'),
     500: jsonContent(CodedError, 'INTERNAL_ERROR'),
     502: jsonContent(ProviderFailure, 'PROVIDER_ERROR: the provider answered non-2xx, or not at all'),
     503: jsonContent(
-      z.object({ success: z.literal(false), error: z.object({ code: z.literal('CIRCUIT_OPEN'), message: z.string() }), latencyMs: z.number() }),
-      'CIRCUIT_OPEN, with Retry-After: 30',
+      z.object({
+        success: z.literal(false),
+        error: z.object({ code: z.enum(['CIRCUIT_OPEN', 'SERVICE_UNAVAILABLE']), message: z.string() }),
+        latencyMs: z.number().optional(),
+      }),
+      'CIRCUIT_OPEN, with Retry-After: 30; or SERVICE_UNAVAILABLE, with Retry-After: the call was not sent (or is safe to repeat), retry it',
     ),
+    504: jsonContent(CodedError, 'GATEWAY_OUTCOME_UNKNOWN: a POST or PATCH was sent and its outcome is not known yet; details.callId names it'),
   },
   handler: executeHandler,
+});
+
+gateway.endpoint({
+  method: 'get',
+  path: '/calls/:callId',
+  summary: 'The recorded outcome of a POST or PATCH sent through POST /gateway (kept 24 hours)',
+  guards: ['auth', 'limit'],
+  input: { params: GatewayCallParams },
+  responses: {
+    200: jsonContent(z.object({ success: z.literal(true), data: GatewayCallRecord }), 'The call: sending, or answered with its outcome'),
+    400: jsonContent(CodedError, 'VALIDATION_FAILED: not a gateway call id'),
+    401: jsonContent(CodedError, 'AUTH_MISSING, AUTH_INVALID or AUTH_REVOKED'),
+    404: jsonContent(CodedError, "GATEWAY_CALL_NOT_FOUND: unknown, another operator's, expired, a GET, PUT or DELETE, or never sent"),
+    429: jsonContent(CodedError, 'RATE_LIMITED (gateway:execute), with Retry-After'),
+  },
+  handler: gatewayCallHandler,
 });
 
 export const createGatewayRouter = (deps: AppDeps) => gateway.router(deps);

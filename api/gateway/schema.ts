@@ -16,3 +16,19 @@ export const ProviderFailure = z.object({
   data: z.unknown().describe("The provider's body as received"),
   latencyMs: z.number(),
 });
+
+export const GatewayCallParams = z.object({ callId: z.string().regex(/^gwc_[0-9a-f]{32}$/, 'must be a gateway call id (gwc_…)') });
+
+export const GatewayCallRecord = z.object({
+  callId: z.string(),
+  state: z.enum(['sending', 'answered']).describe('sending: on its way to the provider; answered: the outcome below'),
+  connectionId: z.string(),
+  operation: z.string(),
+  method: z.enum(['POST', 'PATCH']),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+  outcome: z
+    .object({ ok: z.boolean(), status: z.number().nullable(), data: z.unknown(), message: z.string().nullable(), latencyMs: z.number() })
+    .nullable()
+    .describe('The provider status, translated answer (as POST /gateway returns it) and latency; null while sending'),
+});

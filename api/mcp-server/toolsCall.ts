@@ -4,7 +4,7 @@ import { argumentProblems, errorToolResult, stillRunningToolResult, toolResultOf
 import type { AutomationRunRecord } from '../../core/automations/types';
 import { findMcpTool } from './tools';
 import { toRunRecord } from '../../core/automations/runRecord';
-import { findRun } from '../../db/queries/automationRuns';
+import { findRun, findRunRecord } from '../../db/queries/automationRuns';
 import { runAutomationNow } from '../../temporal/automationRuns';
 import type { AutomationProgress } from '../../core/workflowContracts';
 import type { DispatchContext, McpAnswer } from './methods';
@@ -97,6 +97,7 @@ export async function callTool(context: DispatchContext, id: JsonRpcId, params: 
       { operatorId: principal.operatorId, automationId: tool.automationId, source: 'mcp', input: args, ...(requestKey ? { mcpRequest: requestKey } : {}) },
       {
         waitMs: deps.config.MCP_CALL_WAIT_MS,
+        readRun: (runId) => findRunRecord(deps.db, deps.keyring, principal.operatorId, runId),
         ...(forwarder.onProgress ? { onProgress: forwarder.onProgress } : {}),
         onStarted: ({ temporalWorkflowId }) => {
           if (requestKey) untrack = context.cancellation.track(principal.operatorId, requestKey, { temporalWorkflowId, onCancel: forwarder.silence });

@@ -1,14 +1,14 @@
 import type { Context, Middleware } from 'koa';
-import type { KeyringPayloadCodec } from '../../temporal/payloadCodec';
+import type { PayloadCodec } from '@temporalio/common';
 import { AppError } from '../errors';
 import { operatorOf, principalOf, type SessionPrincipal } from '../middleware/authenticate';
 import { inputOf } from '../middleware/validate';
 import { clearCodecCookie, setCodecCookie } from './access';
 import { CodecBody, fromJson, toJson } from './payloads';
 
-/** What the codec routes share, built once: the platform's payload codec for its namespace. */
+/** What the codec routes share, built once: the platform's payload codec for its namespace (sealing and stored payloads). */
 export interface CodecSetup {
-  codec: KeyringPayloadCodec;
+  codec: PayloadCodec;
   namespace: string;
 }
 
@@ -34,8 +34,8 @@ export async function decodeHandler({ codec }: CodecSetup, ctx: Context): Promis
         return toJson((await codec.decode([fromJson(payload)]))[0]!);
       } catch {
         const field = `payloads.${index}`;
-        throw new AppError(422, 'PAYLOAD_UNREADABLE', `${field} cannot be decrypted: unknown key or altered data`, {
-          details: [{ field, message: 'unknown key or altered data' }],
+        throw new AppError(422, 'PAYLOAD_UNREADABLE', `${field} cannot be decrypted: unknown key, altered data or a stored payload no longer kept`, {
+          details: [{ field, message: 'unknown key, altered data or a stored payload no longer kept' }],
         });
       }
     }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { KeyringPayloadCodec } from '../../temporal/payloadCodec';
+import { postgresPayloadStore } from '../../db/queries/temporalPayloads';
+import { PlatformPayloadCodec } from '../../temporal/dataConverter';
 import type { AppDeps } from '../deps';
 import { defineArea } from '../endpoint';
 import { bearerSession, CodedError, jsonContent } from '../openapi/registry';
@@ -16,7 +17,13 @@ import { CodecBody } from './payloads';
  */
 const codecServer = defineArea({
   prefix: TEMPORAL_CODEC_PREFIX,
-  setup: (deps): CodecSetup => ({ namespace: deps.config.TEMPORAL_NAMESPACE, codec: new KeyringPayloadCodec(deps.keyring, deps.config.TEMPORAL_NAMESPACE) }),
+  setup: (deps): CodecSetup => ({
+    namespace: deps.config.TEMPORAL_NAMESPACE,
+    codec: new PlatformPayloadCodec(deps.keyring, deps.config.TEMPORAL_NAMESPACE, {
+      store: postgresPayloadStore(deps.db),
+      maxBytes: deps.config.TEMPORAL_PAYLOAD_MAX_BYTES,
+    }),
+  }),
   guards: (setup, deps) => {
     const readers = codecReadersOf(deps.config);
     return {

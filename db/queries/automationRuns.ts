@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { Keyring } from '../../core/crypto';
-import { REDACTED_MESSAGE, type StoredRun } from '../../core/automations/runRecord';
+import { REDACTED_MESSAGE, toRunRecord, type StoredRun } from '../../core/automations/runRecord';
 import { REDACTED, runSubjectCandidates, sealRunInput, sealRunResult } from '../../core/runSeal';
-import type { NodeResult, RunError, RunSource, RunStatus } from '../../core/automations/types';
+import type { AutomationRunRecord, NodeResult, RunError, RunSource, RunStatus } from '../../core/automations/types';
 import type { Db } from '../knex';
 
 type Runner = Db | Knex.Transaction;
@@ -104,6 +104,12 @@ export async function rejectRun(trx: Runner, keyring: Keyring, operatorId: strin
 
 export async function findRun(db: Runner, operatorId: string, runId: string): Promise<RunRow | undefined> {
   return db<RunRow>('workflow_runs').where({ operator_id: operatorId, id: runId }).first();
+}
+
+/** One run as the API shows it, its sealed parts opened (`toRunRecord`); undefined when the operator has no such run. */
+export async function findRunRecord(db: Runner, keyring: Keyring, operatorId: string, runId: string): Promise<AutomationRunRecord | undefined> {
+  const row = await findRun(db, operatorId, runId);
+  return row && toRunRecord(row, keyring);
 }
 
 /** The running run an MCP `tools/call` started (`mcpRequestKey`), to cancel it; nothing once it has ended. */

@@ -10,6 +10,10 @@ export interface RetentionCounts {
   deletedStates: number;
   deletedIdempotencyKeys: number;
   deletedWebhookDeliveries: number;
+  /** Payloads kept out of Temporal (`temporal_payloads`) that no history can need any more. */
+  deletedTemporalPayloads: number;
+  /** Gateway calls past their retention (`gateway_calls`). */
+  deletedGatewayCalls: number;
 }
 
 async function repeat(step: () => Promise<number>): Promise<number> {
@@ -61,7 +65,7 @@ export async function applyOperatorRetention(
   policy: RetentionPolicy | null,
   dataRetentionDays: number | null,
   asOf: Date,
-): Promise<Omit<RetentionCounts, 'deletedIdempotencyKeys' | 'deletedWebhookDeliveries'>> {
+): Promise<Omit<RetentionCounts, 'deletedIdempotencyKeys' | 'deletedWebhookDeliveries' | 'deletedTemporalPayloads' | 'deletedGatewayCalls'>> {
   const counts = { archivedEvents: 0, archivedStates: 0, deletedEvents: 0, deletedStates: 0 };
   const stateKey = 'operator_id, entity_id, state_key';
   if (policy?.entity_events) {

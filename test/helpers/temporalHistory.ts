@@ -1,6 +1,7 @@
 import { temporal } from '@temporalio/proto';
 import { payloadsIn } from '../../temporal/historyPayloads';
-import { KeyringPayloadCodec } from '../../temporal/payloadCodec';
+import { postgresPayloadStore } from '../../db/queries/temporalPayloads';
+import { PlatformPayloadCodec } from '../../temporal/dataConverter';
 import type { TestApp } from './app';
 
 type History = temporal.api.history.v1.IHistory;
@@ -31,7 +32,8 @@ export async function rawHistory(app: TestApp, workflowId: string): Promise<{ hi
 /** Every payload of a workflow's history opened with the platform's codec, as text: what an Owner reads in the Temporal UI. */
 export async function decodedHistoryText(app: TestApp, workflowId: string): Promise<string> {
   const { history } = await rawHistory(app, workflowId);
-  const codec = new KeyringPayloadCodec(app.deps.keyring, app.deps.config.TEMPORAL_NAMESPACE);
+  const { keyring, config, db } = app.deps;
+  const codec = new PlatformPayloadCodec(keyring, config.TEMPORAL_NAMESPACE, { store: postgresPayloadStore(db), maxBytes: config.TEMPORAL_PAYLOAD_MAX_BYTES });
   const decoded = await codec.decode(payloadsIn(history));
   return decoded.map((payload) => Buffer.from(payload.data ?? []).toString('utf8')).join('\n');
 }

@@ -27,8 +27,8 @@ describe('an automation run started with the input written before the rename', (
       taskQueue: app.deps.temporal.taskQueue,
       workflowId: `legacy-input-${automation.id}`,
     });
-    expect(result).toMatchObject({ kind: 'finished', run: { workflowId: automation.id, status: 'completed' } });
-    const stored = await app.deps.db('workflow_runs').where({ operator_id: client.operator.operatorId, workflow_id: automation.id }).first('status');
-    expect(stored).toEqual({ status: 'completed' });
+    expect(result).toEqual({ kind: 'finished', runId: expect.stringMatching(/^run_/) });
+    const stored = await app.deps.db('workflow_runs').where({ operator_id: client.operator.operatorId, workflow_id: automation.id }).first('id', 'status');
+    expect(stored).toEqual({ id: result.kind === 'finished' ? result.runId : '', status: 'completed' });
   });
 });

@@ -1,3 +1,4 @@
+import { prefixedId } from '../../core/ids';
 import { GatewayLanes, runGatewayCall } from '../../temporal/gatewayCalls';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { http } from '../helpers/http';
@@ -221,11 +222,12 @@ describe('tenant isolation', () => {
 
 describe('the door into Temporal (temporal/gatewayCalls.ts)', () => {
   const limits = { timeoutMs: 5_000, maxAttempts: 2 };
+  const apiCall = () => ({ callId: prefixedId('gwc'), caller: 'api' as const });
 
   it("runs a call as an Update of the operator's lane and returns the provider outcome", async () => {
     const outcome = await runGatewayCall(
       app.deps.temporal,
-      { operatorId: alice.operatorId, connectionId, operation: 'kyc.status', params: { playerId: 'p-9' } },
+      { ...apiCall(), operatorId: alice.operatorId, connectionId, operation: 'kyc.status', params: { playerId: 'p-9' } },
       limits,
     );
     expect(outcome).toMatchObject({ kind: 'completed', result: { ok: true, status: 200, attempts: 1, data: { playerId: 'p-9', status: 'approved' } } });
@@ -238,7 +240,7 @@ describe('the door into Temporal (temporal/gatewayCalls.ts)', () => {
   });
 
   it('answers a refusal as a result typed with the spec code, scoped by operator', async () => {
-    const outcome = await runGatewayCall(app.deps.temporal, { operatorId: bob.operatorId, connectionId, operation: 'kyc.status' }, limits);
+    const outcome = await runGatewayCall(app.deps.temporal, { ...apiCall(), operatorId: bob.operatorId, connectionId, operation: 'kyc.status' }, limits);
     expect(outcome).toEqual({ kind: 'refused', code: 'CONNECTION_NOT_FOUND', message: `Connection ${connectionId} not found` });
   });
 
@@ -257,7 +259,7 @@ describe('the door into Temporal (temporal/gatewayCalls.ts)', () => {
           outcomes.push(
             await runGatewayCall(
               { gatewayLanes: lanes },
-              { operatorId: alice.operatorId, connectionId, operation: 'kyc.status', params: { playerId } },
+              { ...apiCall(), operatorId: alice.operatorId, connectionId, operation: 'kyc.status', params: { playerId } },
               limits,
             ),
           );
@@ -281,11 +283,15 @@ describe('the door into Temporal (temporal/gatewayCalls.ts)', () => {
 
   it('starts the lane again when it has ended', async () => {
     const laneId = `gateway-lane-${alice.operatorId}-${app.deps.temporal.instanceId}-0`;
-    await runGatewayCall(app.deps.temporal, { operatorId: alice.operatorId, connectionId, operation: 'kyc.status', params: { playerId: 'p-1' } }, limits);
+    await runGatewayCall(
+      app.deps.temporal,
+      { ...apiCall(), operatorId: alice.operatorId, connectionId, operation: 'kyc.status', params: { playerId: 'p-1' } },
+      limits,
+    );
     await app.deps.temporal.client.workflow.getHandle(laneId).terminate('test: the lane ended');
     const outcome = await runGatewayCall(
       app.deps.temporal,
-      { operatorId: alice.operatorId, connectionId, operation: 'kyc.status', params: { playerId: 'p-2' } },
+      { ...apiCall(), operatorId: alice.operatorId, connectionId, operation: 'kyc.status', params: { playerId: 'p-2' } },
       limits,
     );
     expect(outcome).toMatchObject({ kind: 'completed', result: { ok: true, data: { playerId: 'p-2' } } });

@@ -136,8 +136,8 @@ describe('Temporal codec endpoint: errors', () => {
       success: false,
       error: {
         code: 'PAYLOAD_UNREADABLE',
-        message: 'payloads.1 cannot be decrypted: unknown key or altered data',
-        details: [{ field: 'payloads.1', message: 'unknown key or altered data' }],
+        message: 'payloads.1 cannot be decrypted: unknown key, altered data or a stored payload no longer kept',
+        details: [{ field: 'payloads.1', message: 'unknown key, altered data or a stored payload no longer kept' }],
       },
     });
     expect(altered.text).not.toContain(email);

@@ -64,6 +64,8 @@ export async function runAction(
           connectionId: str(params.connectionId),
           operation: str(params.operation),
           params: (params.params ?? {}) as Record<string, unknown>,
+          callId: once.idempotencyKey,
+          caller: 'run',
         }),
       );
       if (!result.ok)

@@ -1,0 +1,33 @@
+import type { Context } from 'koa';
+import { findGatewayCall, outcomeOf } from '../../db/queries/gatewayCalls';
+import type { AppDeps } from '../deps';
+import { AppError } from '../errors';
+import { operatorOf } from '../middleware/authenticate';
+import { inputOf } from '../middleware/validate';
+import { GatewayCallParams } from './schema';
+
+/**
+ * `GET /gateway/calls/:callId`: the recorded outcome of a POST or PATCH sent for `POST /gateway` (kept 24 hours), for
+ * a client that was answered 504 `GATEWAY_OUTCOME_UNKNOWN`: `sending` while it is on its way, `answered` with the
+ * provider's status and translated answer once it is back. Calls of other operators, GETs, PUTs and DELETEs (safe to
+ * repeat, never recorded) and calls never sent are 404 `GATEWAY_CALL_NOT_FOUND`.
+ */
+export async function gatewayCallHandler(deps: AppDeps, ctx: Context): Promise<void> {
+  const { params } = inputOf(ctx, { params: GatewayCallParams });
+  const row = await findGatewayCall(deps.db, operatorOf(ctx), params.callId);
+  if (!row || !['POST', 'PATCH'].includes(row.method)) throw new AppError(404, 'GATEWAY_CALL_NOT_FOUND', 'Gateway call not found');
+  const outcome = row.state === 'answered' ? outcomeOf(row, deps.keyring) : null;
+  ctx.body = {
+    success: true,
+    data: {
+      callId: row.id,
+      state: row.state,
+      connectionId: row.connection_id,
+      operation: row.operation,
+      method: row.method,
+      createdAt: row.created_at.toISOString(),
+      finishedAt: row.finished_at?.toISOString() ?? null,
+      outcome: outcome && { ok: outcome.ok, status: outcome.status, data: outcome.data, message: outcome.message, latencyMs: outcome.latencyMs },
+    },
+  };
+}
