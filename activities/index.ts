@@ -23,6 +23,8 @@ export interface ActivityDeps {
    * provides it, since the pass starts runs through `temporal/` and is the worker's own LISTEN loop's too.
    */
   dispatchOutbox?: () => Promise<{ claimed: number; started: number }>;
+  /** The run watchdog's pass (`worker/runWatchdog.ts`), which the `run-watchdog` activity runs: it asks Temporal, so the worker provides it. */
+  reconcileRuns?: () => Promise<{ checked: number; closed: number }>;
   /** Where run conditions and templates are evaluated (`sandbox/`); the worker always gives it. */
   sandbox?: ExpressionEvaluator;
   /** The worker's metrics (docs/metrics.md); none when absent. */

@@ -130,6 +130,8 @@ const envSchema = z.object({
   EXPRESSION_TIMEOUT_MS: positiveInt.max(10_000).default(50),
   EXPRESSION_MEMORY_MB: z.coerce.number().int().min(32).max(4096).default(128),
   EXPRESSION_PROCESSES: z.coerce.number().int().min(1).max(32).default(2),
+  /** Failed workflow task attempts in a row after which the run watchdog stops a run and records it failed (worker/runWatchdog.ts). */
+  RUN_POISON_TASK_ATTEMPTS: z.coerce.number().int().min(2).max(1000).default(5),
   WORKFLOW_HTTP_TIMEOUT_MS: positiveInt.default(15_000),
   WORKFLOW_TEST_WAIT_MS: positiveInt.default(60_000),
   EVENT_DISPATCH_ENABLED: bool.default(true),

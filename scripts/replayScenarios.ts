@@ -6,7 +6,7 @@ import { startSupplier, SUPPLIER_KEY, supplierDocument } from '../devstack/loopb
 import { post } from '../processes/stackClient';
 import { cancelAutomationRun, startAutomationRun } from '../temporal/automationRuns';
 import { GatewayLanes } from '../temporal/gatewayCalls';
-import { analyticsRefreshWorkflow, diagnosticsWorkflow, outboxSweepWorkflow, retentionWorkflow, sendEmailWorkflow } from '../workflows';
+import { analyticsRefreshWorkflow, diagnosticsWorkflow, outboxSweepWorkflow, retentionWorkflow, runWatchdogWorkflow, sendEmailWorkflow } from '../workflows';
 
 export interface Recorder {
   url: string;
@@ -294,6 +294,7 @@ async function recordOthers(recorder: Recorder, temporal: { client: AppDeps['tem
     ['outbox-sweep', () => client.workflow.execute(outboxSweepWorkflow, { taskQueue, workflowId: 'replay-outbox-sweep', args: [] })],
     ['analytics-refresh', () => client.workflow.execute(analyticsRefreshWorkflow, { taskQueue, workflowId: 'replay-analytics-refresh', args: [] })],
     ['retention', () => client.workflow.execute(retentionWorkflow, { taskQueue, workflowId: 'replay-retention', args: [{}] })],
+    ['run-watchdog', () => client.workflow.execute(runWatchdogWorkflow, { taskQueue, workflowId: 'replay-run-watchdog', args: [] })],
   ];
   for (const [name, run] of plain) {
     await run();

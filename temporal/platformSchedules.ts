@@ -2,10 +2,12 @@ import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type Schedu
 import { analyticsRefreshWorkflow } from '../workflows/analyticsRefresh';
 import { outboxSweepWorkflow } from '../workflows/outboxSweep';
 import { retentionWorkflow } from '../workflows/retention';
+import { runWatchdogWorkflow } from '../workflows/runWatchdog';
 
 export const RETENTION_SCHEDULE_ID = 'retention-daily';
 export const ANALYTICS_REFRESH_SCHEDULE_ID = 'analytics-refresh';
 export const OUTBOX_SWEEP_SCHEDULE_ID = 'outbox-sweep';
+export const RUN_WATCHDOG_SCHEDULE_ID = 'run-watchdog';
 
 async function createUnlessExists(client: Client, options: ScheduleOptions): Promise<void> {
   try {
@@ -18,7 +20,7 @@ async function createUnlessExists(client: Client, options: ScheduleOptions): Pro
 /**
  * Creates the platform's own Temporal Schedules if they do not exist yet (safe to call from every
  * API instance at start): the daily retention run at 03:00 UTC, the analytics view refresh every 15 minutes and
- * the outbox sweep of event-driven triggers every minute.
+ * the outbox sweep of event-driven triggers and the run watchdog every minute.
  */
 export async function ensurePlatformSchedules(temporal: { client: Client; taskQueue: string }): Promise<void> {
   const { client, taskQueue } = temporal;
@@ -32,6 +34,12 @@ export async function ensurePlatformSchedules(temporal: { client: Client; taskQu
     scheduleId: OUTBOX_SWEEP_SCHEDULE_ID,
     spec: { intervals: [{ every: '1 minute' }] },
     action: { type: 'startWorkflow', workflowType: outboxSweepWorkflow, args: [], taskQueue, workflowId: 'outbox-sweep' },
+    policies: { overlap: ScheduleOverlapPolicy.SKIP },
+  });
+  await createUnlessExists(client, {
+    scheduleId: RUN_WATCHDOG_SCHEDULE_ID,
+    spec: { intervals: [{ every: '1 minute' }] },
+    action: { type: 'startWorkflow', workflowType: runWatchdogWorkflow, args: [], taskQueue, workflowId: 'run-watchdog' },
     policies: { overlap: ScheduleOverlapPolicy.SKIP },
   });
   await createUnlessExists(client, {

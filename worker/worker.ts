@@ -11,6 +11,7 @@ import { temporalClientOnWorker, type TemporalClient } from '../temporal/client'
 import { platformDataConverter, type PayloadLimits } from '../temporal/dataConverter';
 import { startEventDispatcher } from './eventDispatcher';
 import { EventFilters } from './eventFilters';
+import { reconcileRuns } from './runWatchdog';
 import { createWorkerMetrics, workerTelemetry } from './metrics';
 import { dispatchPendingEvents, type DispatchDeps } from './outboxDispatch';
 
@@ -95,6 +96,7 @@ export async function createWorker(options: {
       logger: options.logger,
       keyring,
       dispatchOutbox: () => dispatchPendingEvents(dispatchDeps),
+      reconcileRuns: () => reconcileRuns({ db: options.db, client: temporal.client, keyring, logger, poisonAttempts: config.RUN_POISON_TASK_ATTEMPTS }),
       sandbox,
       metrics,
     }),

@@ -7,3 +7,4 @@ export * from './retention';
 export * from './sendEmail';
 export * from './automationRun';
 export * from './outboxSweep';
+export * from './runWatchdog';

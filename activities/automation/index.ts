@@ -14,6 +14,12 @@ export function createAutomationActivities(deps: ActivityDeps) {
     ...createAiActivity(deps),
     ...createExpressionActivity(deps),
 
+    /** The `run-watchdog` Schedule's pass: closes runs whose workflow cannot finish (docs/workflows.md#runs-that-cannot-finish). */
+    async watchRuns(): Promise<{ checked: number; closed: number }> {
+      if (!deps.reconcileRuns) throw new Error('the worker was created without the run watchdog');
+      return deps.reconcileRuns();
+    },
+
     /** The `outbox-sweep` Schedule's pass: dispatches whatever the listener missed, with the dispatcher's own pass. */
     async sweepOutboxEvents(): Promise<{ claimed: number; started: number }> {
       if (!deps.dispatchOutbox) throw new Error('the worker was created without the outbox dispatch pass');

@@ -2,7 +2,7 @@ import { actionBudget, triggerFor } from '../../core/automations/graph';
 import { triggerFieldsOf } from '../../core/automations/triggerPayload';
 import { effectiveInputSchema, missingTriggerFields } from '../../core/automations/triggerSchema';
 import type { RunError } from '../../core/automations/types';
-import { finishRun, insertRun, rejectRun } from '../../db/queries/automationRuns';
+import { finishRun, insertRun, markRunWaiting, rejectRun } from '../../db/queries/automationRuns';
 import { findAutomation } from '../../db/queries/automations';
 import { getSettings } from '../../db/queries/settings';
 import { quotaLimits, reserveActions, usageMonthOf } from '../../db/queries/automationUsage';
@@ -82,6 +82,11 @@ export function createRunActivities({ db, config, keyring }: ActivityDeps) {
     },
 
     /** Returns the run as stored, so whoever waits for the run has it without reading it again. */
+    /** Notes that the run sleeps until `until` (a long `action.delay`), so the run watchdog does not ask about it meanwhile. */
+    async markAutomationRunWaiting(input: { operatorId: string; runId: string; until: string }): Promise<void> {
+      await markRunWaiting(db, input.operatorId, input.runId, new Date(input.until));
+    },
+
     async finishAutomationRun(input: FinishRunInput): Promise<FinishRunResult> {
       const row = await finishRun(db, keyring, input.operatorId, input.runId, {
         status: input.status,

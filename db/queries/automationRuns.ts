@@ -236,3 +236,39 @@ export async function redactEntityRuns(trx: Runner, operatorId: string, external
       error: trx.raw(`CASE WHEN error IS NULL THEN NULL ELSE jsonb_set(error, '{message}', ?::jsonb) END`, [JSON.stringify(REDACTED_MESSAGE)]),
     });
 }
+
+/** Notes that a run sleeps until `until` (a long `action.delay`), so the watchdog leaves it alone until then. */
+export async function markRunWaiting(db: Runner, operatorId: string, runId: string, until: Date): Promise<void> {
+  await db('workflow_runs').where({ operator_id: operatorId, id: runId, status: 'running' }).update({ waiting_until: until });
+}
+
+/** A running run the watchdog should look at in Temporal. */
+export interface WatchedRun {
+  operator_id: string;
+  id: string;
+  temporal_workflow_id: string;
+}
+
+/**
+ * Running runs worth a look, oldest look first: started over `quietMs` ago and not found healthy in the last
+ * `recheckMs` — or, for a run asleep in a delay (`waiting_until` ahead), in the last `sleepingRecheckMs`, so a run
+ * whose workflow was ended by hand while it slept is found before it would have woken. Across operators on purpose,
+ * like the outbox claim: one watchdog serves every tenant, and each run is then handled with its own operator id.
+ */
+export async function runsToWatch(db: Db, options: { quietMs: number; recheckMs: number; sleepingRecheckMs: number; limit: number }): Promise<WatchedRun[]> {
+  const { rows } = await db.raw<{ rows: WatchedRun[] }>(
+    `SELECT operator_id, id, temporal_workflow_id FROM workflow_runs
+      WHERE status = 'running'
+        AND started_at < now() - :quiet::float8 * interval '1 millisecond'
+        AND (checked_at IS NULL OR checked_at < now() - (CASE WHEN waiting_until >= now() - :quiet::float8 * interval '1 millisecond'
+                                                              THEN :sleeping::float8 ELSE :recheck::float8 END) * interval '1 millisecond')
+      ORDER BY checked_at NULLS FIRST, started_at
+      LIMIT :limit`,
+    { quiet: options.quietMs, recheck: options.recheckMs, sleeping: options.sleepingRecheckMs, limit: options.limit },
+  );
+  return rows;
+}
+
+export async function markRunChecked(db: Db, run: Pick<WatchedRun, 'operator_id' | 'id'>): Promise<void> {
+  await db('workflow_runs').where({ operator_id: run.operator_id, id: run.id, status: 'running' }).update({ checked_at: db.fn.now() });
+}

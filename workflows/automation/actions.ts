@@ -1,4 +1,4 @@
-import { CancellationScope, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import { CancellationScope, patched, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import type { DataWriteInput, HttpRequestInput } from '../../activities/automation/types';
 import type { AutomationNode } from '../../core/automations/types';
@@ -28,6 +28,11 @@ const email = proxyActivities<Activities>({
 });
 
 const writeData = (input: DataWriteInput) => CancellationScope.nonCancellable(() => data.automationWriteData(input));
+
+/** The patch that records long sleeps for the run watchdog (docs/workflows.md#versioning). */
+export const WAITING_RECORDED = 'run-waiting-recorded';
+/** Delays up to this long are not recorded: the watchdog does not look at a run that quiet anyway. */
+const RECORDED_DELAY_SECONDS = 60;
 
 const str = (value: unknown): string =>
   typeof value === 'string' ? value : value === undefined || value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
@@ -83,6 +88,10 @@ export async function runAction(
       return writeData({ ...once, kind: 'entity', entityType: str(params.entityType), externalId: str(params.externalId), data: params.data });
     case 'action.delay': {
       const seconds = Number(params.seconds);
+      if (seconds > RECORDED_DELAY_SECONDS && patched(WAITING_RECORDED)) {
+        const until = new Date(Date.now() + seconds * 1000).toISOString();
+        await CancellationScope.nonCancellable(() => data.markAutomationRunWaiting({ operatorId, runId: scope.runId, until }));
+      }
       await sleep(seconds * 1000);
       return { waitedSeconds: seconds };
     }

@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import { createLogger } from '../../core/logger';
+import { reconcileRuns } from '../../worker/runWatchdog';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { chain, automationsClient, type AutomationsClient } from '../helpers/automations';
+import { spawnWorker, type WorkerProcess } from '../helpers/worker';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(200);
+  }
+}
+
+/**
+ * A run that cannot finish: its (large) trigger payload rests in temporal_payloads, which is emptied while the run
+ * sleeps and its worker is replaced, so the new worker cannot replay the history — every workflow task fails.
+ */
+describe('the run watchdog closes runs that cannot finish', () => {
+  const queue = `watchdog-${randomUUID()}`;
+  let worker: WorkerProcess;
+  let app: TestApp;
+  let client: AutomationsClient;
+  const watchdog = (poisonAttempts: number) =>
+    reconcileRuns({
+      db: app.deps.db,
+      client: app.deps.temporal.client,
+      keyring: app.deps.keyring,
+      logger: createLogger('silent'),
+      poisonAttempts,
+      quietMs: 0,
+      recheckMs: 0,
+      sleepingRecheckMs: 0,
+    });
+  const usage = async () => (await client.wf('/usage')).body.data.actions.used as number;
+
+  beforeAll(async () => {
+    worker = await spawnWorker({ TEMPORAL_TASK_QUEUE: queue });
+    app = await startTestApp({ TEMPORAL_TASK_QUEUE: queue, WORKFLOW_TEST_WAIT_MS: '200' });
+    client = await automationsClient(app);
+    expect((await client.call('/entities', { method: 'POST', body: { externalId: 'p-1', entityType: 'player', data: {} } })).status).toBe(201);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await worker?.stop();
+  });
+
+  it('a run whose workflow task keeps failing is stopped, recorded failed with the reason, and its quota returned; the worker lives', async () => {
+    const automation = await client.create(
+      chain('Poisoned', [
+        { id: 'wait', type: 'action.delay', params: { seconds: 2 } },
+        { id: 'mark', type: 'action.set_state', params: { externalId: 'p-1', key: 'risk_score', value: 3 } },
+      ]),
+    );
+    const usedBefore = await usage();
+    const started = await client.wf(`/workflows/${automation.id}/test`, { method: 'POST', body: { note: 'n'.repeat(300 * 1024) } });
+    expect(started.status).toBe(202);
+    const run = started.body.data;
+    expect(await usage()).toBe(usedBefore + 2);
+    const handle = app.deps.temporal.client.workflow.getHandle(run.temporalWorkflowId);
+    await until('the delay', async () => (await handle.fetchHistory()).events?.some((event) => event.timerStartedEventAttributes));
+
+    await worker.kill();
+    const removed = await app.deps.db('temporal_payloads').where({ owner: run.temporalWorkflowId }).delete();
+    expect(removed).toBeGreaterThan(0);
+    worker = await spawnWorker({ TEMPORAL_TASK_QUEUE: queue });
+
+    // Healthy until the task has failed often enough.
+    expect(await watchdog(1_000)).toMatchObject({ closed: 0 });
+    await until('a failing workflow task', async () => ((await handle.describe()).raw.pendingWorkflowTask?.attempt ?? 0) >= 2);
+    const pass = await until('the watchdog to close the run', async () => {
+      const result = await watchdog(2);
+      return result.closed > 0 ? result : undefined;
+    });
+    expect(pass.closed).toBe(1);
+
+    const closed = (await client.wf(`/runs/${run.id}`)).body.data;
+    expect(closed).toMatchObject({ status: 'failed', error: { code: 'WORKFLOW_TASK_FAILED' } });
+    expect(closed.error.message).toMatch(/^The run was stopped after its workflow task failed \d+ times: .*Stored payload [0-9a-f-]+ is gone/);
+    expect((await handle.describe()).status.name).toBe('TERMINATED');
+    expect(await usage()).toBe(usedBefore);
+    expect(worker.child.exitCode).toBeNull();
+    expect(await watchdog(2)).toMatchObject({ closed: 0 });
+  }, 120_000);
+
+  it('a run whose workflow ended without recording its outcome is recorded failed (RUN_ABANDONED)', async () => {
+    const automation = await client.create(chain('Terminated', [{ id: 'wait', type: 'action.delay', params: { seconds: 600 } }]));
+    const run = (await client.wf(`/workflows/${automation.id}/test`, { method: 'POST', body: {} })).body.data;
+    const handle = app.deps.temporal.client.workflow.getHandle(run.temporalWorkflowId);
+    await until('the delay', async () => (await handle.fetchHistory()).events?.some((event) => event.timerStartedEventAttributes));
+    await handle.terminate('an operator of Temporal, by hand');
+    await until('the watchdog', async () => (await watchdog(5)).closed > 0);
+    expect((await client.wf(`/runs/${run.id}`)).body.data).toMatchObject({
+      status: 'failed',
+      error: { code: 'RUN_ABANDONED', message: "The run's workflow ended (terminated) without recording an outcome" },
+    });
+  });
+});

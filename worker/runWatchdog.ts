@@ -1,0 +1,129 @@
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { decodeOptionalFailureToOptionalError } from '@temporalio/common/lib/internal-non-workflow/codec-helpers';
+import type { Logger } from 'pino';
+import type { Keyring } from '../core/crypto';
+import type { RunError } from '../core/automations/types';
+import type { Db } from '../db/knex';
+import { finishRun, markRunChecked, runsToWatch, type WatchedRun } from '../db/queries/automationRuns';
+
+export interface WatchdogDeps {
+  db: Db;
+  client: Client;
+  keyring: Keyring;
+  logger: Logger;
+  /** Workflow task attempts after which a run is given up (RUN_POISON_TASK_ATTEMPTS). */
+  poisonAttempts: number;
+  /**
+   * A run quiet this long is looked at (default a minute); one found healthy is not looked at again for `recheckMs`
+   * (five minutes), or `sleepingRecheckMs` (a day) while it sleeps in a delay.
+   */
+  quietMs?: number;
+  recheckMs?: number;
+  sleepingRecheckMs?: number;
+}
+
+const QUIET_MS = 60_000;
+const RECHECK_MS = 5 * 60_000;
+const SLEEPING_RECHECK_MS = 24 * 60 * 60_000;
+const BATCH = 200;
+const CONCURRENCY = 8;
+const MESSAGE_LIMIT = 500;
+
+const clip = (text: string) => (text.length > MESSAGE_LIMIT ? `${text.slice(0, MESSAGE_LIMIT - 1)}…` : text);
+
+/** Why the run's last workflow task failed, from its history (newest first), opened with the platform's codec. */
+async function lastTaskFailure(client: Client, workflowId: string): Promise<string | undefined> {
+  const { history } = await client.workflowService.getWorkflowExecutionHistoryReverse({
+    namespace: client.options.namespace,
+    execution: { workflowId },
+    maximumPageSize: 50,
+  });
+  const failed = history?.events?.find((event) => event.workflowTaskFailedEventAttributes)?.workflowTaskFailedEventAttributes;
+  const error = await decodeOptionalFailureToOptionalError(client.options.loadedDataConverter, failed?.failure).catch(() => undefined);
+  return error?.message;
+}
+
+type Verdict = { kind: 'healthy' } | { kind: 'fail'; error: RunError; terminate: boolean };
+
+async function judge(deps: WatchdogDeps, run: WatchedRun): Promise<Verdict> {
+  let description;
+  try {
+    description = await deps.client.workflow.getHandle(run.temporal_workflow_id).describe();
+  } catch (error) {
+    if (!(error instanceof WorkflowNotFoundError)) throw error;
+    return { kind: 'fail', terminate: false, error: { code: 'RUN_LOST', message: 'Temporal holds no workflow for this run any more: it cannot finish' } };
+  }
+  const status = description.status.name;
+  if (status !== 'RUNNING') {
+    const how = status.toLowerCase().replace(/_/g, ' ');
+    return { kind: 'fail', terminate: false, error: { code: 'RUN_ABANDONED', message: `The run's workflow ended (${how}) without recording an outcome` } };
+  }
+  const attempt = description.raw.pendingWorkflowTask?.attempt ?? 0;
+  if (attempt < deps.poisonAttempts) return { kind: 'healthy' };
+  const reason = await lastTaskFailure(deps.client, run.temporal_workflow_id).catch(() => undefined);
+  const message = `The run was stopped after its workflow task failed ${attempt} times${reason ? `: ${reason}` : ''}`;
+  return { kind: 'fail', terminate: true, error: { code: 'WORKFLOW_TASK_FAILED', message: clip(message) } };
+}
+
+async function watch(deps: WatchdogDeps, run: WatchedRun): Promise<boolean> {
+  const verdict = await judge(deps, run);
+  if (verdict.kind === 'healthy') {
+    await markRunChecked(deps.db, run);
+    return false;
+  }
+  if (verdict.terminate) {
+    await deps.client.workflow
+      .getHandle(run.temporal_workflow_id)
+      .terminate(`run watchdog: ${verdict.error.code}`)
+      .catch((error: unknown) => {
+        if (!(error instanceof WorkflowNotFoundError)) throw error;
+      });
+  }
+  // Nodes are unknown here (the history that holds them cannot run); nothing counts as executed, so the whole reservation goes back.
+  const closed = await finishRun(deps.db, deps.keyring, run.operator_id, run.id, {
+    status: 'failed',
+    output: null,
+    nodes: [],
+    error: verdict.error,
+    executed: { actions: 0, aiActions: 0 },
+  });
+  deps.logger.warn(
+    { operatorId: run.operator_id, runId: run.id, code: verdict.error.code, status: closed?.status },
+    'run watchdog closed a run that cannot finish',
+  );
+  return true;
+}
+
+/**
+ * One pass of the run watchdog (the `run-watchdog` Schedule, every minute): every run PostgreSQL holds `running` that has
+ * been quiet for a minute is looked up in Temporal (a run asleep in a long delay once a day). A run whose workflow task has failed
+ * `poisonAttempts` times in a row (a history no worker can replay, a payload it cannot open — whatever it is, it fails as
+ * a task, retried by Temporal with backoff, never ending a worker) is terminated and recorded `failed`
+ * (`WORKFLOW_TASK_FAILED`, with the task's own reason); a run whose workflow is gone or closed without recording its
+ * outcome is recorded `failed` too (`RUN_LOST`, `RUN_ABANDONED`). Either way its reserved Actions go back to the month's
+ * quota. Healthy runs are looked at again after five minutes.
+ *
+ * @example await reconcileRuns({ db, client, keyring, logger, poisonAttempts: 5 }) // { checked: 12, closed: 1 }
+ */
+export async function reconcileRuns(deps: WatchdogDeps): Promise<{ checked: number; closed: number }> {
+  const runs = await runsToWatch(deps.db, {
+    quietMs: deps.quietMs ?? QUIET_MS,
+    recheckMs: deps.recheckMs ?? RECHECK_MS,
+    sleepingRecheckMs: deps.sleepingRecheckMs ?? SLEEPING_RECHECK_MS,
+    limit: BATCH,
+  });
+  let next = 0;
+  let closed = 0;
+  const worker = async () => {
+    while (next < runs.length) {
+      const run = runs[next++]!;
+      try {
+        if (await watch(deps, run)) closed += 1;
+      } catch (error) {
+        deps.logger.warn({ runId: run.id, err: { message: (error as Error).message } }, 'run watchdog could not look at a run');
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, runs.length) }, worker));
+  return { checked: runs.length, closed };
+}
