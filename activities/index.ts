@@ -12,6 +12,7 @@ import { createEmailActivities } from './email';
 import { createGatewayActivities } from './gateway';
 import { instrumentEnds } from './instrumented';
 import { noActivityMetrics, type ActivityMetrics } from './metrics';
+import type { PayloadBudget } from './payloadBudget';
 
 export interface ActivityDeps {
   db: Db;
@@ -27,6 +28,8 @@ export interface ActivityDeps {
   reconcileRuns?: () => Promise<{ checked: number; closed: number }>;
   /** Where run conditions and templates are evaluated (`sandbox/`); the worker always gives it. */
   sandbox?: ExpressionEvaluator;
+  /** How much large data each operator may bring in (`activities/payloadBudget.ts`); unlimited when absent. */
+  payloadBudget?: PayloadBudget;
   /** The worker's metrics (docs/metrics.md); none when absent. */
   metrics?: ActivityMetrics;
 }

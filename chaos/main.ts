@@ -11,6 +11,7 @@ import { createDb } from '../db/knex';
 import { apiKills } from './apiKills';
 import { automationKill } from './automationKill';
 import { formatResult, type ChaosContext, type Scenario, type ScenarioResult } from './lib';
+import { noisyTenant } from './noisyTenant';
 import { postgresRestart } from './postgresRestart';
 import { temporalRestart } from './temporalRestart';
 import { workerKills } from './workerKills';
@@ -21,6 +22,7 @@ const SCENARIOS: Array<[number, string, Scenario]> = [
   [3, 'PostgreSQL restart', postgresRestart],
   [4, 'Temporal restart', temporalRestart],
   [5, 'worker SIGKILL in a run', automationKill],
+  [6, 'noisy tenant', noisyTenant],
 ];
 
 /** Copies the API and worker logs out of the throw-away directory before it goes. */

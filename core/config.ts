@@ -16,6 +16,7 @@ export const RATE_LIMIT_CLASSES = {
   'invites:operator': 'RATE_LIMIT_INVITES_PER_OPERATOR',
   'invites:member': 'RATE_LIMIT_INVITES_PER_MEMBER',
   'invites:public': 'RATE_LIMIT_INVITES_PUBLIC',
+  'runs:start': 'RATE_LIMIT_RUNS',
 } as const;
 export type RateLimitClass = keyof typeof RATE_LIMIT_CLASSES;
 
@@ -121,6 +122,8 @@ const envSchema = z.object({
   RATE_LIMIT_INVITES_PER_OPERATOR: positiveInt.default(20),
   RATE_LIMIT_INVITES_PER_MEMBER: positiveInt.default(10),
   RATE_LIMIT_INVITES_PUBLIC: positiveInt.default(30),
+  /** Runs an operator may start by hand (`POST /workflows/:id/test`) and through its webhooks, per minute. */
+  RATE_LIMIT_RUNS: positiveInt.default(600),
 
   BATCH_CHUNK_SIZE: z.coerce.number().int().min(1).max(5000).default(1000),
 
@@ -130,7 +133,16 @@ const envSchema = z.object({
   EXPRESSION_TIMEOUT_MS: positiveInt.max(10_000).default(50),
   EXPRESSION_MEMORY_MB: z.coerce.number().int().min(32).max(4096).default(128),
   EXPRESSION_PROCESSES: z.coerce.number().int().min(1).max(32).default(2),
+  /** The share of one sandbox process an operator may use over time, and at once (ms): past it, its evaluations wait. */
+  EXPRESSION_OPERATOR_SHARE: z.coerce.number().min(0.01).max(64).default(0.1),
+  EXPRESSION_OPERATOR_BURST_MS: positiveInt.default(1_000),
   /** Failed workflow task attempts in a row after which the run watchdog stops a run and records it failed (worker/runWatchdog.ts). */
+  /** Large answers (over 64 KiB) an operator may bring into one worker per second, and at once (activities/payloadBudget.ts). */
+  LARGE_PAYLOAD_BYTES_PER_SECOND: positiveInt.default(512 * 1024),
+  LARGE_PAYLOAD_BURST_BYTES: positiveInt.default(8 * 1024 * 1024),
+  /** Runs an operator's events may start through one worker's dispatcher per second, and at once; past it events wait in the outbox. */
+  EVENT_RUNS_PER_SECOND: positiveInt.default(50),
+  EVENT_RUNS_BURST: positiveInt.default(500),
   RUN_POISON_TASK_ATTEMPTS: z.coerce.number().int().min(2).max(1000).default(5),
   WORKFLOW_HTTP_TIMEOUT_MS: positiveInt.default(15_000),
   WORKFLOW_TEST_WAIT_MS: positiveInt.default(60_000),

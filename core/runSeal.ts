@@ -1,4 +1,5 @@
-import { Keyring } from './crypto';
+import type { Keyring } from './crypto';
+import { isSealedText, openText, sealText } from './sealedText';
 import { isRecord, type NodeResult, type RunError } from './automations/types';
 
 /**
@@ -28,19 +29,27 @@ const contextOf = (operatorId: string, runId: string, part: 'input' | 'result') 
 /** The marker erasure leaves in a run's sealed parts (`{ _redacted: true }`, as on erased events). */
 export const REDACTED = Object.freeze({ _redacted: true });
 
-export function sealRunInput(keyring: Keyring, operatorId: string, runId: string, input: unknown): string {
-  return keyring.encryptJson(input ?? null, contextOf(operatorId, runId, 'input'));
+/** Seals a run's trigger payload (deflated first when large: `core/sealedText.ts`). */
+export function sealRunInput(keyring: Keyring, operatorId: string, runId: string, input: unknown): Promise<string> {
+  return sealText(keyring, JSON.stringify(input ?? null), contextOf(operatorId, runId, 'input'));
 }
 
-/** Splits a finished run's outcome into what is stored in the clear and one ciphertext of the rest. */
-export function sealRunResult(keyring: Keyring, operatorId: string, runId: string, result: { output: unknown; nodes: NodeResult[]; error: RunError | null }) {
+const openJson = async (keyring: Keyring, sealed: string, context: string): Promise<unknown> => JSON.parse(await openText(keyring, sealed, context));
+
+/** Splits a finished run's outcome into what is stored in the clear and one ciphertext of the rest (deflated first when large). */
+export async function sealRunResult(
+  keyring: Keyring,
+  operatorId: string,
+  runId: string,
+  result: { output: unknown; nodes: NodeResult[]; error: RunError | null },
+) {
   const sealed: SealedResult = { output: result.output ?? null, nodes: {}, errorMessage: result.error?.message ?? null };
   for (const node of result.nodes) {
     if (node.output !== undefined || node.error !== undefined)
       sealed.nodes[node.id] = { ...(node.output !== undefined ? { output: node.output } : {}), ...(node.error ? { error: node.error } : {}) };
   }
   return {
-    output: keyring.encryptJson(sealed, contextOf(operatorId, runId, 'result')),
+    output: await sealText(keyring, JSON.stringify(sealed), contextOf(operatorId, runId, 'result')),
     nodes: result.nodes.map(nodeSummary),
     error: result.error ? errorSummary(result.error) : null,
   };
@@ -63,12 +72,12 @@ export function errorSummary(error: RunError): Omit<RunError, 'message'> {
  * Opens a stored run for the one caller allowed to read it whole. Rows written before sealing (plaintext
  * `input`, `output`, `nodes`, `error`) and rows erasure redacted read as they are stored.
  */
-export function openRunParts(keyring: Keyring, operatorId: string, runId: string, stored: StoredRunParts): StoredRunParts {
-  const input = Keyring.isCiphertext(stored.input) ? keyring.decryptJson(stored.input, contextOf(operatorId, runId, 'input')) : stored.input;
-  if (!Keyring.isCiphertext(stored.output)) {
+export async function openRunParts(keyring: Keyring, operatorId: string, runId: string, stored: StoredRunParts): Promise<StoredRunParts> {
+  const input = isSealedText(stored.input) ? await openJson(keyring, stored.input, contextOf(operatorId, runId, 'input')) : stored.input;
+  if (!isSealedText(stored.output)) {
     return { input, output: stored.output, nodes: stored.nodes, error: stored.error ? { ...stored.error, message: stored.error.message ?? '' } : null };
   }
-  const sealed = keyring.decryptJson(stored.output, contextOf(operatorId, runId, 'result')) as SealedResult;
+  const sealed = (await openJson(keyring, stored.output, contextOf(operatorId, runId, 'result'))) as SealedResult;
   return {
     input,
     output: sealed.output,

@@ -113,7 +113,9 @@ export async function startProcessStack(
     const start = (kind: 'api' | 'worker', extraEnv: Record<string, string>) => {
       const logFile = path.join(services.dir, `${kind}-${++spawned}.log`);
       const fd = openSync(logFile, 'a');
-      const child = spawn(process.execPath, ['--import', 'tsx', `processes/${kind}.ts`], {
+      // PROCESS_PROFILE_DIR: each process writes a V8 CPU profile there when it exits (a chaos or soak run to profile).
+      const profile = process.env.PROCESS_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROCESS_PROFILE_DIR}`] : [];
+      const child = spawn(process.execPath, [...profile, '--import', 'tsx', `processes/${kind}.ts`], {
         cwd: ROOT,
         env: { ...process.env, ...stackEnv, ...extraEnv },
         stdio: ['ignore', fd, fd],

@@ -1,13 +1,23 @@
+import { TokenBuckets } from '../core/tokenBuckets';
 import { SandboxProcess } from './sandboxProcess';
 import type { ExpressionOutcome, ExpressionTask } from './tasks';
 
 export interface SandboxOptions {
-  /** Wall-clock budget of one task, counted from the moment the sandbox process begins it (queueing excluded). */
+  /**
+   * CPU budget of one task (its process's own CPU time from the moment it begins the task: queueing and a starved
+   * machine excluded); ten times as long in wall-clock time is the hard stop.
+   */
   timeoutMs: number;
   /** Old-space heap of each sandbox process; a task that needs more ends its process. */
   memoryMb: number;
   /** Sandbox processes; one operator holds at most `processes - 1` of them while another waits. */
   processes: number;
+  /**
+   * The share of one sandbox process an operator may use over time (0.25: 250 ms of evaluation and restarts a second),
+   * with `burstMs` to spend at once. An operator past it waits until its share has refilled: its own runs slow down.
+   */
+  operatorShare?: number;
+  burstMs?: number;
   /** Hears every task stopped by a budget, for the logs and metrics of the caller. */
   onOverBudget?: (event: { operatorId: string; code: 'EXPRESSION_TIMEOUT' | 'EXPRESSION_MEMORY_LIMIT'; field: string }) => void;
 }
@@ -18,6 +28,13 @@ interface Waiting {
   resolve(outcome: ExpressionOutcome): void;
   reject(error: Error): void;
 }
+
+/** Each task's first milliseconds are free: everyday expressions take one or two, so only heavy ones spend the share. */
+const FREE_MS = 5;
+/** Tasks of one operator that may wait for a process at once. */
+const MAX_QUEUED = 32;
+/** The longest an operator's task may wait for its share of sandbox time to refill. */
+const MAX_OWED_MS = 10_000;
 
 /** The sandbox is closed, or a process could not begin a task: a platform fault, retried by the caller, never the tenant's. */
 export class SandboxUnavailableError extends Error {
@@ -46,17 +63,32 @@ export class ExpressionSandbox {
   private readonly waiting = new Map<string, Waiting[]>();
   private readonly active = new Map<string, number>();
   private readonly perOperator: number;
+  /** Each operator's sandbox time (ms), refilled at `operatorShare` ms a ms up to `burstMs`. */
+  private readonly time: TokenBuckets | undefined;
+  private refillTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(private readonly options: SandboxOptions) {
     this.perOperator = Math.max(1, options.processes - 1);
+    this.time = options.operatorShare ? new TokenBuckets(options.operatorShare * 1000, options.burstMs ?? 2_000) : undefined;
     this.slots = Array.from({ length: options.processes }, () => ({ process: new SandboxProcess(options.memoryMb), busy: false }));
     for (const slot of this.slots) void slot.process.prepare().catch(() => undefined);
   }
 
-  /** Evaluates one task for an operator, within the budgets; rejects only with {@link SandboxUnavailableError}. */
+  /**
+   * Evaluates one task for an operator, within the budgets; rejects only with {@link SandboxUnavailableError}. An
+   * operator with {@link MAX_QUEUED} tasks waiting already, or so far past its share that a task would wait over
+   * {@link MAX_OWED_MS}, gets `EXPRESSION_BUDGET_EXCEEDED` at once: its callers (activities holding worker slots) must
+   * not pile up behind its budget.
+   */
   evaluate(operatorId: string, task: ExpressionTask): Promise<ExpressionOutcome> {
     if (this.closed) return Promise.reject(new SandboxUnavailableError('the expression sandbox is closed'));
+    const queued = this.waiting.get(operatorId)?.length ?? 0;
+    if (queued >= MAX_QUEUED || this.owedMs(operatorId) > MAX_OWED_MS) {
+      const field = task.kind === 'condition' ? task.field : 'params';
+      const message = `Evaluating ${field} was refused: this organisation's expressions have used their share of the sandbox for now`;
+      return Promise.resolve({ ok: false, code: 'EXPRESSION_BUDGET_EXCEEDED', message, field });
+    }
     return new Promise<ExpressionOutcome>((resolve, reject) => {
       const queue = this.waiting.get(operatorId) ?? [];
       queue.push({ operatorId, task, resolve, reject });
@@ -77,6 +109,7 @@ export class ExpressionSandbox {
     for (const queue of this.waiting.values()) for (const item of queue) item.reject(new SandboxUnavailableError('the expression sandbox is closed'));
     this.waiting.clear();
     for (const slot of this.slots) slot.process.kill();
+    clearTimeout(this.refillTimer);
   }
 
   private pump(): void {
@@ -90,20 +123,38 @@ export class ExpressionSandbox {
 
   /** The oldest task of the next operator in turn that may take another process; that operator moves to the back. */
   private takeNext(): Waiting | undefined {
+    let soonestMs = Infinity;
     for (const [operatorId, queue] of this.waiting) {
       if ((this.active.get(operatorId) ?? 0) >= this.perOperator) continue;
+      const owedMs = this.owedMs(operatorId);
+      if (owedMs > 0) {
+        soonestMs = Math.min(soonestMs, owedMs);
+        continue;
+      }
       const item = queue.shift()!;
       this.waiting.delete(operatorId);
       if (queue.length > 0) this.waiting.set(operatorId, queue);
       return item;
     }
+    if (soonestMs < Infinity && !this.refillTimer) {
+      this.refillTimer = setTimeout(() => {
+        this.refillTimer = undefined;
+        this.pump();
+      }, soonestMs);
+    }
     return undefined;
+  }
+
+  /** How long until the operator's share of sandbox time is back above zero: 0 when it may run now. */
+  private owedMs(operatorId: string): number {
+    return this.time?.waitMs(operatorId) ?? 0;
   }
 
   private async execute(slot: { process: SandboxProcess; busy: boolean }, item: Waiting): Promise<void> {
     const { operatorId } = item;
     slot.busy = true;
     this.active.set(operatorId, (this.active.get(operatorId) ?? 0) + 1);
+    const started = performance.now();
     try {
       const result = await slot.process.run(item.task, this.options.timeoutMs).catch((error: Error) => error);
       if (result instanceof Error) item.reject(new SandboxUnavailableError(`expression sandbox failed: ${result.message}`));
@@ -114,6 +165,7 @@ export class ExpressionSandbox {
       // A killed process is replaced before the slot takes work again; the restart counts against the operator.
       if (!this.closed && !(result instanceof Error) && result.kind !== 'outcome') await slot.process.prepare().catch(() => undefined);
     } finally {
+      this.time?.spend(operatorId, Math.max(0, performance.now() - started - FREE_MS));
       const left = (this.active.get(operatorId) ?? 1) - 1;
       if (left > 0) this.active.set(operatorId, left);
       else this.active.delete(operatorId);
@@ -126,7 +178,7 @@ export class ExpressionSandbox {
     this.options.onOverBudget?.({ operatorId, code, field });
     const message =
       code === 'EXPRESSION_TIMEOUT'
-        ? `Evaluating ${field} took longer than the ${this.options.timeoutMs} ms an expression may run`
+        ? `Evaluating ${field} took more than the ${this.options.timeoutMs} ms of CPU an expression may use`
         : `Evaluating ${field} needed more than the ${this.options.memoryMb} MB an expression may use`;
     return { ok: false, code, message, field };
   }

@@ -9,7 +9,7 @@ import type { RunContext } from '../core/automations/expressions';
 export type ExpressionTask =
   { kind: 'condition'; expression: string; field: string; context: RunContext } | { kind: 'render'; params: Record<string, unknown>; context: RunContext };
 
-export type ExpressionFailureCode = 'EXPRESSION_ERROR' | 'EXPRESSION_TIMEOUT' | 'EXPRESSION_MEMORY_LIMIT';
+export type ExpressionFailureCode = 'EXPRESSION_ERROR' | 'EXPRESSION_TIMEOUT' | 'EXPRESSION_MEMORY_LIMIT' | 'EXPRESSION_BUDGET_EXCEEDED';
 
 /** The outcome of one task: tenant failures are values (nothing to retry); only a broken sandbox throws. */
 export type ExpressionOutcome = { ok: true; value: unknown } | { ok: false; code: ExpressionFailureCode; message: string; field: string };

@@ -123,16 +123,21 @@ export async function runAutomationNow(
 ): Promise<RunNowOutcome> {
   const { runId, handle } = await startAutomationRun(temporal, input);
   options.onStarted?.({ runId, temporalWorkflowId: handle.workflowId });
+  const abandon = new AbortController();
   const stopPolling = options.onProgress ? pollProgress(handle, options.onProgress) : () => undefined;
   let timer: NodeJS.Timeout | undefined;
   try {
     const waited = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), options.waitMs);
     });
-    const result = handle.result().catch((error: unknown) => {
-      if (error instanceof WorkflowFailedError && error.cause instanceof CancelledFailure) return 'cancelled' as const;
-      throw error;
-    });
+    // A run still going when the caller stops waiting must not leave its long poll behind on the connection.
+    const result = temporal.client
+      .withAbortSignal(abandon.signal, () => handle.result())
+      .catch((error: unknown) => {
+        if (error instanceof WorkflowFailedError && error.cause instanceof CancelledFailure) return 'cancelled' as const;
+        if (abandon.signal.aborted) return 'timeout' as const;
+        throw error;
+      });
     const outcome: AutomationRunResult | 'timeout' | 'cancelled' = await Promise.race([result, waited]);
     if (outcome === 'timeout') return { kind: 'running', runId };
     if (outcome === 'cancelled') return { kind: 'cancelled', runId };
@@ -144,6 +149,7 @@ export async function runAutomationNow(
   } finally {
     clearTimeout(timer);
     stopPolling();
+    abandon.abort();
   }
 }
 

@@ -2,6 +2,7 @@ import type { DataConverter, Payload, PayloadCodec, SerializationContext } from 
 import type { Keyring } from '../core/crypto';
 import type { PayloadStore } from '../db/queries/temporalPayloads';
 import { ClaimCheckCodec } from './claimCheckCodec';
+import { CompressionCodec } from './compressionCodec';
 import { KeyringPayloadCodec } from './payloadCodec';
 
 /** The module of `failureConverter`, for `bundleWorkflowCode({ failureConverterPath })` and the data converter. */
@@ -16,11 +17,12 @@ export interface PayloadLimits {
 }
 
 /**
- * The platform's payload codec: every payload sealed with the keyring (`temporal/payloadCodec.ts`), then, when
- * `limits` are given, any sealed payload over `limits.maxBytes` stored in PostgreSQL with a reference in its place
- * (`temporal/claimCheckCodec.ts`). Decoding undoes both, in reverse.
+ * The platform's payload codec: large payloads deflated (`temporal/compressionCodec.ts`), every payload sealed with the
+ * keyring (`temporal/payloadCodec.ts`), then, when `limits` are given, any sealed payload over `limits.maxBytes` stored
+ * in PostgreSQL with a reference in its place (`temporal/claimCheckCodec.ts`). Decoding undoes each, in reverse.
  */
 export class PlatformPayloadCodec implements PayloadCodec {
+  private readonly compression = new CompressionCodec();
   private readonly sealing: KeyringPayloadCodec;
   private readonly claims: ClaimCheckCodec | undefined;
 
@@ -30,12 +32,12 @@ export class PlatformPayloadCodec implements PayloadCodec {
   }
 
   async encode(payloads: Payload[], context?: SerializationContext): Promise<Payload[]> {
-    const sealed = await this.sealing.encode(payloads);
+    const sealed = await this.sealing.encode(await this.compression.encode(payloads));
     return this.claims ? this.claims.encode(sealed, context) : sealed;
   }
 
   async decode(payloads: Payload[]): Promise<Payload[]> {
-    return this.sealing.decode(this.claims ? await this.claims.decode(payloads) : payloads);
+    return this.compression.decode(await this.sealing.decode(this.claims ? await this.claims.decode(payloads) : payloads));
   }
 }
 

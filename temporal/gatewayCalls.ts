@@ -24,14 +24,17 @@ export class CallDeadlineError extends Error {
 export type GatewayCallOutcome =
   /** The provider answered (2xx or not), or could not be reached after every attempt allowed. */
   | { kind: 'completed'; result: GatewayCallResult }
-  /** The gateway refused before or instead of contacting the provider (spec 7.3 codes). */
-  | { kind: 'refused'; code: GatewayFailureCode; message: string };
+  /** The gateway refused before or instead of contacting the provider (spec 7.3 codes); `RATE_LIMITED` says when to retry. */
+  | { kind: 'refused'; code: GatewayFailureCode; message: string; retryAfterSeconds?: number };
 
 /** The gateway refusal inside a failed Update or workflow (… → ActivityFailure → ApplicationFailure), if any. */
-export function gatewayFailureOf(error: unknown): { code: GatewayFailureCode; message: string } | null {
+export function gatewayFailureOf(error: unknown): { code: GatewayFailureCode; message: string; retryAfterSeconds?: number } | null {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
-    if (current instanceof ApplicationFailure && isGatewayFailureCode(current.type)) return { code: current.type, message: current.message };
+    if (current instanceof ApplicationFailure && isGatewayFailureCode(current.type)) {
+      const retryAfterSeconds = (current.details?.[0] as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+      return { code: current.type, message: current.message, ...(typeof retryAfterSeconds === 'number' ? { retryAfterSeconds } : {}) };
+    }
     current = current.cause;
   }
   return null;

@@ -13,6 +13,7 @@ import {
   type PendingOutboxRow,
 } from '../db/queries/outboxDispatch';
 import type { AutomationRunInput } from '../core/workflowContracts';
+import type { TokenBuckets } from '../core/tokenBuckets';
 import type { EventFilters } from './eventFilters';
 
 /** Starts the run one event fires for one automation; `duplicate` when that pair already has one. */
@@ -25,6 +26,8 @@ export interface DispatchDeps {
   startEventRun: StartEventRun;
   /** Trigger filters, evaluated in the sandbox. */
   filters: EventFilters;
+  /** Event-run starts each operator may make (`EVENT_RUNS_PER_SECOND`); unlimited when absent. */
+  starts?: TokenBuckets;
 }
 
 type EventRun = AutomationRunInput & { eventId: string };
@@ -68,6 +71,9 @@ async function runsFor(deps: DispatchDeps, stored: InternalEvent, claimed: Pendi
   return runs;
 }
 
+/** Operators that may not start another event run now: their pending events are left out of this pass's claim. */
+const throttledOperators = (deps: DispatchDeps): string[] => (deps.starts ? deps.starts.exhausted() : []);
+
 async function startAll(deps: DispatchDeps, runs: EventRun[]): Promise<number> {
   let started = 0;
   let next = 0;
@@ -92,22 +98,29 @@ async function dispatchBatch(deps: DispatchDeps): Promise<{ claimed: number; sta
   const settled = await settleUnheardOutbox(deps.db, BATCH);
   if (settled.heard === 0) return { claimed: settled.taken, started: 0 };
   const dispatched = await deps.db.transaction(async (trx) => {
-    const claimed = await claimPendingOutbox(trx, BATCH);
+    const claimed = await claimPendingOutbox(trx, BATCH, throttledOperators(deps));
     if (claimed.length === 0) return { claimed: 0, started: 0 };
     // The claim spans tenants; from here on every query is bounded by the claimed rows' own operators.
     const operatorIds = [...new Set(claimed.map((row) => row.operator_id))];
     const automations = await automationsListeningTo(trx, operatorIds, [...new Set(claimed.map((row) => row.event))]);
     const relevant = claimed.filter((row) => automations.some((automation) => fires(automation, row)));
     let started = 0;
+    const deferred = new Set<string>();
     if (relevant.length > 0) {
       const bySeq = new Map(relevant.map((row) => [row.seq, row]));
       const records = await readOutboxEvents(trx, { claimed: { seqs: relevant.map((row) => row.seq), operatorIds }, limit: relevant.length });
-      const runs = await Promise.all(records.map((record) => runsFor(deps, record.event, bySeq.get(record.seq)!, automations)));
-      started = await startAll(deps, runs.flat());
+      const runs = (await Promise.all(records.map((record) => runsFor(deps, record.event, bySeq.get(record.seq)!, automations)))).flat();
+      const seqOf = new Map(records.map((record) => [record.event.id, record.seq]));
+      // An operator past its budget of run starts keeps the events it could not start pending, for a later pass.
+      for (const run of runs) if (deps.starts && !deps.starts.take(run.operatorId)) deferred.add(seqOf.get(run.eventId)!);
+      started = await startAll(
+        deps,
+        runs.filter((run) => !deferred.has(seqOf.get(run.eventId)!)),
+      );
     }
     await markDispatched(
       trx,
-      claimed.map((row) => row.seq),
+      claimed.filter((row) => !deferred.has(row.seq)).map((row) => row.seq),
       operatorIds,
     );
     return { claimed: claimed.length, started };

@@ -1,6 +1,8 @@
 import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { createActivities } from '../activities';
+import { TokenBuckets } from '../core/tokenBuckets';
+import { PayloadBudget } from '../activities/payloadBudget';
 import type { Config } from '../core/config';
 import type { Keyring } from '../core/crypto';
 import type { Db } from '../db/knex';
@@ -9,8 +11,10 @@ import { startEventRun } from '../temporal/automationRuns';
 import { ExpressionSandbox } from '../sandbox/expressionSandbox';
 import { temporalClientOnWorker, type TemporalClient } from '../temporal/client';
 import { platformDataConverter, type PayloadLimits } from '../temporal/dataConverter';
+import { PayloadRefs } from '../temporal/payloadRefs';
 import { startEventDispatcher } from './eventDispatcher';
 import { EventFilters } from './eventFilters';
+import { payloadRefInterceptor } from './payloadRefInterceptor';
 import { reconcileRuns } from './runWatchdog';
 import { createWorkerMetrics, workerTelemetry } from './metrics';
 import { dispatchPendingEvents, type DispatchDeps } from './outboxDispatch';
@@ -74,19 +78,24 @@ export async function createWorker(options: {
     timeoutMs: config.EXPRESSION_TIMEOUT_MS,
     memoryMb: config.EXPRESSION_MEMORY_MB,
     processes: config.EXPRESSION_PROCESSES,
+    operatorShare: config.EXPRESSION_OPERATOR_SHARE,
+    burstMs: config.EXPRESSION_OPERATOR_BURST_MS,
     onOverBudget: ({ operatorId, code, field }) => {
       metrics.expressionOverBudget(code);
       logger.warn({ operatorId, code, field }, 'tenant expression stopped by its budget');
     },
   });
+  const payloadBudget = new PayloadBudget(config.LARGE_PAYLOAD_BYTES_PER_SECOND, config.LARGE_PAYLOAD_BURST_BYTES);
   const filters = new EventFilters({ sandbox, logger, onDropped: (reason) => metrics.eventFilterDropped(reason) });
-  const dispatchDeps: DispatchDeps = { db: options.db, logger, keyring, filters, startEventRun: (input) => startEventRun(temporal, input) };
+  const starts = new TokenBuckets(config.EVENT_RUNS_PER_SECOND, config.EVENT_RUNS_BURST);
+  const dispatchDeps: DispatchDeps = { db: options.db, logger, keyring, filters, starts, startEventRun: (input) => startEventRun(temporal, input) };
   const worker = await Worker.create({
     connection,
     namespace,
     taskQueue: options.config.TEMPORAL_TASK_QUEUE,
     // The same codec as every client: what the worker sends back (results, Update outcomes, heartbeats, failures) is sealed too.
     dataConverter: platformDataConverter(keyring, namespace, payloads),
+    interceptors: { activity: [payloadRefInterceptor(new PayloadRefs(payloads.store, keyring, namespace, payloads.maxBytes), payloadBudget)] },
     // On shutdown, in-flight activities get 10 s to finish, then are cancelled (Temporal retries them elsewhere).
     shutdownGraceTime: '10 seconds',
     shutdownForceTime: '20 seconds',
@@ -98,6 +107,7 @@ export async function createWorker(options: {
       dispatchOutbox: () => dispatchPendingEvents(dispatchDeps),
       reconcileRuns: () => reconcileRuns({ db: options.db, client: temporal.client, keyring, logger, poisonAttempts: config.RUN_POISON_TASK_ATTEMPTS }),
       sandbox,
+      payloadBudget,
       metrics,
     }),
     ...(options.config.WORKFLOW_BUNDLE_PATH

@@ -1,5 +1,6 @@
 import { addressPolicy, DestinationNotAllowedError, ResponseTooLargeError, safeFetch } from '../gateway/safeFetch';
 import type { ActivityDeps } from '..';
+import { pauseForPayloadBudget } from '../payloadBudget';
 import { nodeFailure } from './failures';
 import type { HttpRequestInput, HttpRequestOutput } from './types';
 
@@ -40,6 +41,7 @@ export function createHttpActivity(deps: ActivityDeps) {
       if (hasBody && !has('content-type')) headers['content-type'] = 'application/json';
       if (input.idempotencyKey && !has('idempotency-key')) headers['idempotency-key'] = input.idempotencyKey;
       const body = hasBody ? (typeof input.body === 'string' ? input.body : JSON.stringify(input.body)) : undefined;
+      await pauseForPayloadBudget(deps.payloadBudget, input.operatorId ?? '');
       let response;
       try {
         response = await safeFetch(
@@ -55,6 +57,7 @@ export function createHttpActivity(deps: ActivityDeps) {
         if (error instanceof ResponseTooLargeError) throw nodeFailure('RESPONSE_TOO_LARGE', error.message);
         throw new Error(`request to ${url.host} failed: ${(error as Error).message}`, { cause: error });
       }
+      deps.payloadBudget?.charge(input.operatorId ?? '', response.body.length);
       const output: HttpRequestOutput = {
         status: response.status,
         headers: Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)])),

@@ -42,6 +42,8 @@ export interface FinishRunResult {
 }
 
 export interface HttpRequestInput {
+  /** Whose budget of large answers the response counts against (`activities/payloadBudget.ts`). */
+  operatorId?: string;
   method: string;
   url: string;
   headers?: Record<string, string>;

@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { Logger } from 'pino';
 import type { Config } from '../../core/config';
 import type { Keyring } from '../../core/crypto';
+import { nextTurn } from '../../core/eventLoop';
 import type { Db } from '../../db/knex';
 import type { ActivityMetrics } from '../metrics';
 import { findConnection } from '../../db/queries/connections';
@@ -31,13 +32,16 @@ const callKey = (input: GatewayCallInput, method: string, keepMs: number) => ({
  * the run needs it, and the payload codec bounds what reaches history.
  */
 async function handOver(deps: Deps, input: GatewayCallInput, method: string, result: GatewayCallResult, stored: boolean): Promise<GatewayCallResult> {
-  if (input.caller !== 'api' || Buffer.byteLength(JSON.stringify(result.data ?? null)) <= deps.config.TEMPORAL_PAYLOAD_MAX_BYTES / 2) return result;
+  if (input.caller !== 'api') return result;
+  const dataJson = JSON.stringify(result.data ?? null);
+  if (dataJson.length <= deps.config.TEMPORAL_PAYLOAD_MAX_BYTES / 2) return result;
+  await nextTurn();
   if (!stored) {
     const message = result.ok ? null : result.message;
     await storeOutcome(deps.db, deps.keyring, callKey(input, method, ANSWER_HANDOFF_MS), {
       ok: result.ok,
       status: result.status,
-      data: result.data,
+      dataJson,
       message,
       latencyMs: result.providerLatencyMs,
     });
@@ -82,8 +86,14 @@ export function createGatewayActivities(deps: Deps) {
         const earlier = await findGatewayCall(deps.db, input.operatorId, input.callId);
         if (earlier?.state !== 'answered')
           throw ApplicationFailure.create({ type: 'GATEWAY_CALL_IN_PROGRESS', message: `Call ${input.callId} is already being sent`, nonRetryable: true });
-        const stored = outcomeOf(earlier, deps.keyring);
-        const base = { status: stored.status, data: stored.data, providerLatencyMs: stored.latencyMs, attempts: 0, replayed: true as const };
+        const stored = await outcomeOf(earlier, deps.keyring);
+        const base = {
+          status: stored.status,
+          data: JSON.parse(stored.dataJson) as unknown,
+          providerLatencyMs: stored.latencyMs,
+          attempts: 0,
+          replayed: true as const,
+        };
         const result: GatewayCallResult = stored.ok
           ? { ...base, ok: true, status: stored.status ?? 200 }
           : { ...base, ok: false, message: stored.message ?? '' };
@@ -94,7 +104,7 @@ export function createGatewayActivities(deps: Deps) {
       await storeOutcome(deps.db, deps.keyring, callKey(input, method, SENT_CALL_RETENTION_MS), {
         ok: result.ok,
         status: result.status,
-        data: result.data,
+        dataJson: JSON.stringify(result.data ?? null),
         message: result.ok ? null : result.message,
         latencyMs: result.providerLatencyMs,
       });

@@ -4,10 +4,12 @@ import type { Config } from '../../core/config';
 import type { Keyring } from '../../core/crypto';
 import { CIRCUIT_OPEN_SECONDS } from '../../core/gateway/failures';
 import { credentialsContext, outboundAuth, type ConnectionCredentials } from '../../core/gateway/outboundAuth';
+import { nextTurnAfter } from '../../core/eventLoop';
 import { urlOf } from '../../core/gateway/requestPlan';
 import { toCanonicalFields } from '../../core/gateway/schemaMap';
 import type { Db } from '../../db/knex';
 import { gatewayOutcomeOf, type ActivityMetrics } from '../metrics';
+import { pauseForPayloadBudget, type PayloadBudget } from '../payloadBudget';
 import { admitCall, recordProviderFailure, recordProviderSuccess } from '../../db/queries/circuitBreakers';
 import { recordGatewayCall } from './record';
 import { addressPolicy, DestinationNotAllowedError, ResponseTooLargeError, safeFetch, type OutboundResponse } from './safeFetch';
@@ -20,6 +22,7 @@ export interface SendDeps {
   logger: Logger;
   keyring: Keyring;
   metrics: ActivityMetrics;
+  payloadBudget?: PayloadBudget;
 }
 
 function parseBody(response: OutboundResponse): unknown {
@@ -67,6 +70,18 @@ export async function sendGatewayRequest(deps: SendDeps, input: SendGatewayReque
     return recordGatewayCall(deps, { ...input, method: plan.method, path: plan.pathTemplate, status, latencyMs, ok, code, attempts: attempt });
   };
 
+  // An operator over its budget of large answers: a POST /gateway caller hears 429 at once, a run's call pauses first.
+  const budgetWaitMs = deps.payloadBudget?.waitMs(operatorId) ?? 0;
+  if (budgetWaitMs > 0 && input.caller === 'api') {
+    const seconds = Math.ceil(budgetWaitMs / 1000);
+    throw ApplicationFailure.create({
+      type: 'RATE_LIMITED',
+      message: `Large answers of this organisation exceed its budget of ${deps.payloadBudget!.bytesPerSecond} bytes a second; retry after ${seconds} s`,
+      nonRetryable: true,
+      details: [{ retryAfterSeconds: seconds }],
+    });
+  }
+  await pauseForPayloadBudget(deps.payloadBudget, operatorId);
   const trialLeaseSeconds = Math.ceil(limits.timeoutMs / 1000) + 5;
   const breaker = await admitCall(deps.db, operatorId, prepared.provider, CIRCUIT_OPEN_SECONDS, trialLeaseSeconds);
   if (breaker.admission === 'open') {
@@ -126,7 +141,15 @@ export async function sendGatewayRequest(deps: SendDeps, input: SendGatewayReque
   if (response.status >= 500 && retryable) throw new Error(`provider answered ${response.status}`);
   const ok = response.status >= 200 && response.status < 300;
   await record(ok, response.status, latencyMs);
+  const size = response.body.length;
+  deps.payloadBudget?.charge(operatorId, size);
+  await nextTurnAfter(size);
   const body = parseBody(response);
-  if (ok) return { ok, status: response.status, data: toCanonicalFields(body, prepared.schemaMap), providerLatencyMs: latencyMs, attempts: attempt };
+  await nextTurnAfter(size);
+  if (ok) {
+    const data = toCanonicalFields(body, prepared.schemaMap);
+    await nextTurnAfter(size);
+    return { ok, status: response.status, data, providerLatencyMs: latencyMs, attempts: attempt };
+  }
   return { ok, status: response.status, data: body, message: `Provider returned HTTP ${response.status}`, providerLatencyMs: latencyMs, attempts: attempt };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps';
+import { rateLimit } from '../middleware/rateLimit';
 import { defineArea } from '../endpoint';
 import { AppError } from '../errors';
 import { authenticate } from '../middleware/authenticate';
@@ -19,7 +20,7 @@ const automations = defineArea({
   prefix: '/workflows-api',
   security: [{ [bearerApiKey.name]: [] }, { [bearerSession.name]: [] }],
   use: (deps) => [authenticate(deps, { accept: ['apiKey', 'session'], onFailure: (reason) => new AppError(401, 'UNAUTHORIZED', AUTH_FAILURE_TEXT[reason]) })],
-  guards: () => ({ manager: requireManager('workflows') }),
+  guards: (deps) => ({ manager: requireManager('workflows'), runs: rateLimit(deps.rateLimits, 'runs:start') }),
 });
 
 const ok = (schema: z.ZodType, description: string, example: unknown) =>
@@ -87,7 +88,8 @@ automations.endpoint({
   method: 'post',
   path: '/workflows/:id/test',
   summary: 'Run now, live (real side effects), with the body as the trigger payload',
-  guards: ['manager'],
+  description: 'Rate class runs:start (RATE_LIMIT_RUNS a minute per organisation, shared with its webhooks).',
+  guards: ['manager', 'runs'],
   input: { params: AutomationIdParams },
   request: { body: { schema: z.record(z.string(), z.unknown()), description: 'The trigger payload', example: examples.testPayload } },
   responses: {
@@ -96,6 +98,7 @@ automations.endpoint({
     400: invalid,
     ...writes,
     404: notFound,
+    429: jsonContent(CodedError, 'RATE_LIMITED (runs:start), with Retry-After'),
   },
   handler: testAutomationHandler,
 });

@@ -40,7 +40,7 @@ export async function testAutomationHandler(deps: AppDeps, ctx: Context): Promis
   const stored = await findRun(deps.db, operatorId, outcome.runId);
   // A run cancelled in Temporal (its Web UI) has closed its record: it is finished, not running.
   ctx.status = outcome.kind === 'cancelled' && stored ? 200 : 202;
-  ctx.body = { success: true, data: stored ? toRunRecord(stored, deps.keyring) : runningRunRecord(outcome.runId, automation, body) };
+  ctx.body = { success: true, data: stored ? await toRunRecord(stored, deps.keyring) : runningRunRecord(outcome.runId, automation, body) };
 }
 
 /** A workflow's runs without their sealed parts (payloads, outputs, error messages): `GET /runs/:runId` opens one. */
@@ -56,7 +56,7 @@ export async function getRunHandler(deps: AppDeps, ctx: Context): Promise<void> 
   const { params } = inputOf(ctx, { params: RunIdParams });
   const row = await findRun(deps.db, operatorOf(ctx), params.runId);
   if (!row) throw new AppError(404, 'RUN_NOT_FOUND', 'Run not found');
-  ctx.body = { success: true, data: toRunRecord(row, deps.keyring) };
+  ctx.body = { success: true, data: await toRunRecord(row, deps.keyring) };
 }
 
 /** `GET /usage`: this month's Actions and AI Actions against the operator's limits. */

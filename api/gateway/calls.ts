@@ -16,7 +16,7 @@ export async function gatewayCallHandler(deps: AppDeps, ctx: Context): Promise<v
   const { params } = inputOf(ctx, { params: GatewayCallParams });
   const row = await findGatewayCall(deps.db, operatorOf(ctx), params.callId);
   if (!row || !['POST', 'PATCH'].includes(row.method)) throw new AppError(404, 'GATEWAY_CALL_NOT_FOUND', 'Gateway call not found');
-  const outcome = row.state === 'answered' ? outcomeOf(row, deps.keyring) : null;
+  const outcome = row.state === 'answered' ? await outcomeOf(row, deps.keyring) : null;
   ctx.body = {
     success: true,
     data: {
@@ -27,7 +27,13 @@ export async function gatewayCallHandler(deps: AppDeps, ctx: Context): Promise<v
       method: row.method,
       createdAt: row.created_at.toISOString(),
       finishedAt: row.finished_at?.toISOString() ?? null,
-      outcome: outcome && { ok: outcome.ok, status: outcome.status, data: outcome.data, message: outcome.message, latencyMs: outcome.latencyMs },
+      outcome: outcome && {
+        ok: outcome.ok,
+        status: outcome.status,
+        data: JSON.parse(outcome.dataJson) as unknown,
+        message: outcome.message,
+        latencyMs: outcome.latencyMs,
+      },
     },
   };
 }

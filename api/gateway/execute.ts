@@ -46,15 +46,29 @@ function retryable(error: unknown): boolean {
   return isDependencyOutage(error);
 }
 
-/** Spec 4.3 response shapes for a provider outcome: 200 with translated data, 502 with the provider's body. */
-function respondWith(ctx: Context, outcome: StoredOutcome & { replayed?: boolean }, latencyMs: number): void {
+/** Stands for the answer in a body serialized around it. */
+const DATA = '\u0000answer\u0000';
+
+/**
+ * Spec 4.3 response shapes for a provider outcome: 200 with translated data, 502 with the provider's body. A stored
+ * answer (`dataJson`) is written into the body as the text it is: a 3 MB answer is neither parsed nor serialized here.
+ */
+function respondWith(
+  ctx: Context,
+  outcome: Omit<StoredOutcome, 'dataJson'> & { data?: unknown; dataJson?: string; replayed?: boolean },
+  latencyMs: number,
+): void {
   if (outcome.replayed) ctx.set('Idempotent-Replayed', 'true');
-  if (outcome.ok) {
-    ctx.body = { success: true, data: outcome.data, latencyMs };
+  const body = outcome.ok
+    ? { success: true, data: DATA, latencyMs }
+    : { success: false, error: { code: 'PROVIDER_ERROR', message: outcome.message ?? 'Provider error' }, data: DATA, latencyMs };
+  if (!outcome.ok) ctx.status = 502;
+  if (outcome.dataJson === undefined) {
+    ctx.body = { ...body, data: outcome.data };
     return;
   }
-  ctx.status = 502;
-  ctx.body = { success: false, error: { code: 'PROVIDER_ERROR', message: outcome.message ?? 'Provider error' }, data: outcome.data, latencyMs };
+  ctx.type = 'application/json';
+  ctx.body = JSON.stringify(body).replace(JSON.stringify(DATA), () => outcome.dataJson!);
 }
 
 /**
@@ -67,7 +81,7 @@ async function settleUnknown(deps: AppDeps, ctx: Context, call: GatewayCallInput
   const row = await findGatewayCall(deps.db, call.operatorId, call.callId).catch((lookup: unknown) => {
     throw serviceUnavailable(lookup);
   });
-  if (row?.state === 'answered') return respondWith(ctx, outcomeOf(row, deps.keyring), latencyMs);
+  if (row?.state === 'answered') return respondWith(ctx, await outcomeOf(row, deps.keyring), latencyMs);
   if (row) {
     throw new AppError(
       504,
@@ -99,7 +113,7 @@ export async function executeHandler(deps: AppDeps, ctx: Context): Promise<void>
     if (earlier && (earlier.connection_id !== call.connectionId || earlier.operation !== call.operation)) {
       throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for another gateway call');
     }
-    if (earlier?.state === 'answered') return respondWith(ctx, { ...outcomeOf(earlier, deps.keyring), replayed: true }, latency());
+    if (earlier?.state === 'answered') return respondWith(ctx, { ...(await outcomeOf(earlier, deps.keyring)), replayed: true }, latency());
     if (earlier) throw new AppError(409, 'GATEWAY_CALL_IN_PROGRESS', `Call ${call.callId} is already being sent`);
   }
   const limits = { timeoutMs: deps.config.GATEWAY_TIMEOUT_MS, maxAttempts: deps.config.GATEWAY_MAX_ATTEMPTS };
@@ -110,7 +124,8 @@ export async function executeHandler(deps: AppDeps, ctx: Context): Promise<void>
     return settleUnknown(deps, ctx, call, error, latency());
   }
   if (outcome.kind === 'refused') {
-    if (outcome.code !== 'CIRCUIT_OPEN') throw new AppError(GATEWAY_FAILURE_STATUS[outcome.code], outcome.code, outcome.message);
+    const headers = outcome.retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(outcome.retryAfterSeconds) };
+    if (outcome.code !== 'CIRCUIT_OPEN') throw new AppError(GATEWAY_FAILURE_STATUS[outcome.code], outcome.code, outcome.message, headers ? { headers } : {});
     ctx.status = 503;
     ctx.set('Retry-After', String(CIRCUIT_OPEN_SECONDS));
     ctx.body = { success: false, error: { code: outcome.code, message: outcome.message }, latencyMs: latency() };

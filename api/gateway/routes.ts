@@ -73,7 +73,7 @@ gateway.endpoint({
   guards: ['auth', 'limit'],
   input: { params: GatewayCallParams },
   responses: {
-    200: jsonContent(z.object({ success: z.literal(true), data: GatewayCallRecord }), 'The call: sending, or answered with its outcome'),
+    200: jsonContent(z.object({ success: z.literal(true), data: GatewayCallRecord }), 'The call: sending, or answered with its outcome', examples.gatewayCall),
     400: jsonContent(CodedError, 'VALIDATION_FAILED: not a gateway call id'),
     401: jsonContent(CodedError, 'AUTH_MISSING, AUTH_INVALID or AUTH_REVOKED'),
     404: jsonContent(CodedError, "GATEWAY_CALL_NOT_FOUND: unknown, another operator's, expired, a GET, PUT or DELETE, or never sent"),

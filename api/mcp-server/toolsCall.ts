@@ -57,7 +57,7 @@ function progressForwarder(context: DispatchContext, token: JsonRpcId | undefine
 async function cancelledAnswer(context: DispatchContext, id: JsonRpcId, runId: string, elapsedMs: number): Promise<McpAnswer> {
   const row = await findRun(context.deps.db, context.principal.operatorId, runId);
   const result = row
-    ? toolResultOf(toRunRecord(row, context.deps.keyring), elapsedMs)
+    ? toolResultOf(await toRunRecord(row, context.deps.keyring), elapsedMs)
     : errorToolResult('RUN_CANCELLED', `Run ${runId} was cancelled`, runId, elapsedMs);
   return { response: resultResponse(id, result), cancelled: true };
 }

@@ -26,6 +26,7 @@ function parsedBody(ctx: Context, limitBytes: number): unknown {
 /**
  * `POST /webhook-receiver/:webhookId` (spec 4.7): unknown or inactive webhook → 404, bad or missing
  * signature when the trigger has a secret → 401 (`delivery.ts` says which headers), malformed `webhook-id` → 400,
+ * the organisation past its runs:start limit → 429,
  * body not JSON → 400, over the limit → 413; otherwise the run starts in Temporal (source `webhook`) and the answer
  * is 202 at once. A delivery id seen before for this webhook answers 202 with the first delivery's run and starts
  * nothing. A trigger that names a provider also emits `provider.webhook.<name>` with the body as data.
@@ -36,6 +37,13 @@ export async function receiveHandler(deps: AppDeps, ctx: Context): Promise<void>
   if (!webhook) throw new AppError(404, 'WEBHOOK_NOT_FOUND', 'Webhook not found');
   const secret = webhook.secret_ciphertext ? deps.keyring.decrypt(webhook.secret_ciphertext, webhookSecretContext(webhook.operator_id, webhook.id)) : null;
   const deliveryId = authenticateDelivery(ctx, secret);
+  // Counted once the delivery is authentic: an unsigned guess spends nothing of the organisation's run budget.
+  const decision = await deps.rateLimits.consume('runs:start', webhook.operator_id);
+  if (!decision.allowed) {
+    throw new AppError(429, 'RATE_LIMITED', `Rate limit exceeded for runs:start; retry after ${decision.retryAfterSeconds} s`, {
+      headers: { 'Retry-After': String(decision.retryAfterSeconds) },
+    });
+  }
   const body = parsedBody(ctx, deps.config.WEBHOOK_BODY_LIMIT_BYTES);
   const runId = await startOnce(deps, ctx, { operatorId: webhook.operator_id, webhookId: webhook.id, deliveryId }, async (db) => {
     if (webhook.provider_name) {

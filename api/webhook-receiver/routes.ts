@@ -44,6 +44,7 @@ webhooks.endpoint({
     ),
     404: jsonContent(CodedError, 'WEBHOOK_NOT_FOUND: unknown webhook, or its workflow is inactive or deleted'),
     413: jsonContent(CodedError, 'PAYLOAD_TOO_LARGE: over WEBHOOK_BODY_LIMIT_BYTES'),
+    429: jsonContent(CodedError, "RATE_LIMITED: the workflow's organisation started RATE_LIMIT_RUNS runs this minute (runs:start), with Retry-After"),
   },
   handler: receiveHandler,
 });

@@ -1,4 +1,5 @@
 import jsonata from 'jsonata';
+import { isPayloadRef } from '../payloadRef';
 
 /**
  * JSONata expressions and `{{ }}` templates of workflow nodes (DESIGN.md "Workflows"). This module runs inside the
@@ -186,9 +187,13 @@ export async function renderParams(value: unknown, context: RunContext, field = 
   return rendered;
 }
 
-/** True when any string at any depth of `value` holds a `{{ }}` template: only then do params need rendering. */
+/**
+ * True when any string at any depth of `value` holds a `{{ }}` template — or may: a reference to a value kept out of
+ * the workflow (`core/payloadRef.ts`) is rendered too. Only then do params need rendering.
+ */
 export function hasTemplates(value: unknown): boolean {
   if (typeof value === 'string') return value.includes('{{');
+  if (isPayloadRef(value)) return true;
   if (Array.isArray(value)) return value.some(hasTemplates);
   if (typeof value === 'object' && value !== null) return Object.values(value).some(hasTemplates);
   return false;

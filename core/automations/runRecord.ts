@@ -48,8 +48,8 @@ function recordOf(row: StoredRun, parts: { input: unknown; output: unknown; node
  * The API shape of one run (DESIGN.md "Run"), its sealed parts opened: only for a caller reading that run. A run
  * erasure redacted reads as stored, `{ _redacted: true }` and `REDACTED_MESSAGE`.
  */
-export function toRunRecord(row: StoredRun, keyring: Keyring): AutomationRunRecord {
-  return recordOf(row, openRunParts(keyring, row.operator_id, row.id, row));
+export async function toRunRecord(row: StoredRun, keyring: Keyring): Promise<AutomationRunRecord> {
+  return recordOf(row, await openRunParts(keyring, row.operator_id, row.id, row));
 }
 
 /**

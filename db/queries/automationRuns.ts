@@ -65,7 +65,7 @@ export async function insertRun(trx: Runner, keyring: Keyring, run: NewRun): Pro
       temporal_workflow_id: run.temporalWorkflowId,
       mcp_request: run.mcpRequest ?? null,
       subject_external_ids: subjects.externalIds,
-      input: JSON.stringify(subjects.erased ? REDACTED : sealRunInput(keyring, run.operatorId, run.id, run.input)),
+      input: JSON.stringify(subjects.erased ? REDACTED : await sealRunInput(keyring, run.operatorId, run.id, run.input)),
       usage_month: run.usageMonth,
       reserved_actions: run.reserved.actions,
       reserved_ai_actions: run.reserved.aiActions,
@@ -86,7 +86,7 @@ const DURATION_MS = 'greatest(0, round(extract(epoch FROM (clock_timestamp() - s
  * reservation and ran nothing. Returns undefined when the run was no longer running.
  */
 export async function rejectRun(trx: Runner, keyring: Keyring, operatorId: string, runId: string, error: RunError): Promise<RunRow | undefined> {
-  const sealed = sealRunResult(keyring, operatorId, runId, { output: null, nodes: [], error });
+  const sealed = await sealRunResult(keyring, operatorId, runId, { output: null, nodes: [], error });
   const [row] = (await trx('workflow_runs')
     .where({ operator_id: operatorId, id: runId, status: 'running' })
     .update({
@@ -109,7 +109,7 @@ export async function findRun(db: Runner, operatorId: string, runId: string): Pr
 /** One run as the API shows it, its sealed parts opened (`toRunRecord`); undefined when the operator has no such run. */
 export async function findRunRecord(db: Runner, keyring: Keyring, operatorId: string, runId: string): Promise<AutomationRunRecord | undefined> {
   const row = await findRun(db, operatorId, runId);
-  return row && toRunRecord(row, keyring);
+  return row && (await toRunRecord(row, keyring));
 }
 
 /** The running run an MCP `tools/call` started (`mcpRequestKey`), to cancel it; nothing once it has ended. */
@@ -172,7 +172,7 @@ export async function finishRun(
     executed: { actions: number; aiActions: number };
   },
 ): Promise<RunRow | undefined> {
-  const sealed = sealRunResult(keyring, operatorId, runId, result);
+  const sealed = await sealRunResult(keyring, operatorId, runId, result);
   const closed = await db.raw<{ rows: RunRow[] }>(
     `WITH closed AS (
        UPDATE workflow_runs SET status = ?, output = CASE WHEN input = ?::jsonb THEN input ELSE ?::jsonb END, nodes = ?::jsonb,

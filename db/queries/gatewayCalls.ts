@@ -1,4 +1,5 @@
 import type { Keyring } from '../../core/crypto';
+import { openText, sealText } from '../../core/sealedText';
 import type { Db } from '../knex';
 
 /** How long a POST's or PATCH's outcome stays readable (`GET /gateway/calls/:callId`, a retry with its Idempotency-Key). */
@@ -22,11 +23,11 @@ export interface GatewayCallRow {
   finished_at: Date | null;
 }
 
-/** A call's outcome as stored: the provider's status and translated answer, opened. */
+/** A call's outcome as stored: the provider's status and its translated answer as JSON text, opened. */
 export interface StoredOutcome {
   ok: boolean;
   status: number | null;
-  data: unknown;
+  dataJson: string;
   message: string | null;
   latencyMs: number;
 }
@@ -59,7 +60,10 @@ export async function beginSend(db: Db, call: CallKey & { connectionId: string; 
   return inserted.length === 1;
 }
 
-/** Stores a call's outcome, sealed: after a send (`beginSend`), or for a large answer the API collects (`takeAnswer`). */
+/**
+ * Stores a call's outcome, its answer sealed (deflated first when large): after a send (`beginSend`), or for a large
+ * answer the API collects (`takeAnswer`).
+ */
 export async function storeOutcome(
   db: Db,
   keyring: Keyring,
@@ -77,7 +81,7 @@ export async function storeOutcome(
     ok: outcome.ok,
     message: outcome.message,
     latency_ms: outcome.latencyMs,
-    answer: keyring.encryptJson(outcome.data ?? null, answerContext(call.operatorId, call.callId)),
+    answer: await sealText(keyring, outcome.dataJson, answerContext(call.operatorId, call.callId)),
     finished_at: db.fn.now(),
     expires_at: new Date(Date.now() + call.keepMs),
   };
@@ -89,11 +93,11 @@ export async function findGatewayCall(db: Db, operatorId: string, callId: string
 }
 
 /** The stored outcome of an answered call, its answer opened. */
-export function outcomeOf(row: GatewayCallRow, keyring: Keyring): StoredOutcome {
+export async function outcomeOf(row: GatewayCallRow, keyring: Keyring): Promise<StoredOutcome> {
   return {
     ok: row.ok === true,
     status: row.provider_status,
-    data: row.answer === null ? null : keyring.decryptJson(row.answer, answerContext(row.operator_id, row.id)),
+    dataJson: row.answer === null ? 'null' : await openText(keyring, row.answer, answerContext(row.operator_id, row.id)),
     message: row.message,
     latencyMs: row.latency_ms ?? 0,
   };
@@ -107,7 +111,7 @@ export async function takeAnswer(db: Db, keyring: Keyring, operatorId: string, c
   const key = { operator_id: operatorId, id: callId, state: 'answered' };
   const [taken] = (await db('gateway_calls').where(key).whereIn('method', ['GET', 'PUT', 'DELETE']).delete().returning('*')) as GatewayCallRow[];
   const row = taken ?? (await db<GatewayCallRow>('gateway_calls').where(key).first());
-  return row && outcomeOf(row, keyring);
+  return row && (await outcomeOf(row, keyring));
 }
 
 /** Deletes calls past their retention (the daily retention run). */

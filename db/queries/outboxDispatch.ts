@@ -23,18 +23,19 @@ export interface EventAutomationRow {
 
 /**
  * Claims up to `limit` undispatched outbox rows in `seq` order for this transaction; rows another
- * dispatcher holds are skipped, so several workers share the backlog without blocking each other.
+ * dispatcher holds are skipped, so several workers share the backlog without blocking each other, and so are the
+ * rows of `skipOperators` (past their budget of run starts), so their backlog cannot hold back anyone else's events.
  *
  * Across every operator, on purpose: a dispatcher serves every tenant from one outbox ordered by `seq`, and
  * claiming per operator would cost a query per operator per pass on the path every event takes. It answers
  * only what routing needs (no payload), and each row's `operator_id` then scopes every later step of the pass
  * (docs/workflows.md, "The outbox dispatcher").
  */
-export async function claimPendingOutbox(trx: Knex.Transaction, limit: number): Promise<PendingOutboxRow[]> {
+export async function claimPendingOutbox(trx: Knex.Transaction, limit: number, skipOperators: string[] = []): Promise<PendingOutboxRow[]> {
   const result = await trx.raw<{ rows: PendingOutboxRow[] }>(
     `SELECT seq, operator_id, event, occurred_at, origin_workflow_id FROM outbox_events
-      WHERE dispatched_at IS NULL ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED`,
-    [limit],
+      WHERE dispatched_at IS NULL AND NOT (operator_id = ANY(?::uuid[])) ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED`,
+    [skipOperators, limit],
   );
   return result.rows.map((row) => ({ ...row, seq: String(row.seq) }));
 }

@@ -8,8 +8,8 @@ import type { Db } from '../knex';
 export interface PayloadStore {
   /** Stores sealed payload bytes for `owner`; `ttlMs` sets an expiry at once (short-lived owners). */
   put(owner: string, sealed: Uint8Array, ttlMs?: number): Promise<string>;
-  /** The sealed bytes of a stored payload, or undefined when it is gone. */
-  get(id: string): Promise<Uint8Array | undefined>;
+  /** The sealed bytes of a stored payload (only if `owner` owns it, when given), or undefined when it is gone. */
+  get(id: string, owner?: string): Promise<Uint8Array | undefined>;
 }
 
 /**
@@ -30,8 +30,10 @@ export function postgresPayloadStore(db: Db): PayloadStore {
       });
       return id;
     },
-    async get(id) {
-      const row = await db('temporal_payloads').where({ id }).first<{ sealed: Buffer } | undefined>('sealed');
+    async get(id, owner) {
+      const row = await db('temporal_payloads')
+        .where({ id, ...(owner === undefined ? {} : { owner }) })
+        .first<{ sealed: Buffer } | undefined>('sealed');
       return row?.sealed;
     },
   };

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createLogger } from '../../core/logger';
 import { reconcileRuns } from '../../worker/runWatchdog';
 import { startTestApp, type TestApp } from '../helpers/app';
@@ -58,17 +58,19 @@ describe('the run watchdog closes runs that cannot finish', () => {
       ]),
     );
     const usedBefore = await usage();
-    const started = await client.wf(`/workflows/${automation.id}/test`, { method: 'POST', body: { note: 'n'.repeat(300 * 1024) } });
+    // Random text: compression leaves it over TEMPORAL_PAYLOAD_MAX_BYTES, so the run's input rests in temporal_payloads.
+    const started = await client.wf(`/workflows/${automation.id}/test`, { method: 'POST', body: { note: randomBytes(240 * 1024).toString('base64') } });
     expect(started.status).toBe(202);
     const run = started.body.data;
-    expect(await usage()).toBe(usedBefore + 2);
-    const handle = app.deps.temporal.client.workflow.getHandle(run.temporalWorkflowId);
+    await until('the run to reserve its Actions', async () => (await usage()) === usedBefore + 2);
+    const workflowId = `automation-manual-${run.id}`;
+    const handle = app.deps.temporal.client.workflow.getHandle(workflowId);
     await until('the delay', async () => (await handle.fetchHistory()).events?.some((event) => event.timerStartedEventAttributes));
 
     await worker.kill();
-    const removed = await app.deps.db('temporal_payloads').where({ owner: run.temporalWorkflowId }).delete();
-    expect(removed).toBeGreaterThan(0);
+    const removed = await app.deps.db('temporal_payloads').where({ owner: workflowId }).delete();
     worker = await spawnWorker({ TEMPORAL_TASK_QUEUE: queue });
+    expect(removed).toBeGreaterThan(0);
 
     // Healthy until the task has failed often enough.
     expect(await watchdog(1_000)).toMatchObject({ closed: 0 });
@@ -91,7 +93,7 @@ describe('the run watchdog closes runs that cannot finish', () => {
   it('a run whose workflow ended without recording its outcome is recorded failed (RUN_ABANDONED)', async () => {
     const automation = await client.create(chain('Terminated', [{ id: 'wait', type: 'action.delay', params: { seconds: 600 } }]));
     const run = (await client.wf(`/workflows/${automation.id}/test`, { method: 'POST', body: {} })).body.data;
-    const handle = app.deps.temporal.client.workflow.getHandle(run.temporalWorkflowId);
+    const handle = app.deps.temporal.client.workflow.getHandle(`automation-manual-${run.id}`);
     await until('the delay', async () => (await handle.fetchHistory()).events?.some((event) => event.timerStartedEventAttributes));
     await handle.terminate('an operator of Temporal, by hand');
     await until('the watchdog', async () => (await watchdog(5)).closed > 0);

@@ -125,13 +125,17 @@ describe('Temporal histories hold no plaintext personal data or secrets', () => 
         expect({ workflowId, name, found }).toEqual({ workflowId, name, found: [] });
       }
       // A local activity's marker keeps the SDK core's own bookkeeping (`data`: seq, attempt, activity type, times)
-      // unencoded; its `result` is sealed like any payload.
-      const markerMeta = new Set(
-        (history.events ?? []).flatMap((event) =>
-          event.markerRecordedEventAttributes?.markerName === 'core_local_activity' ? (event.markerRecordedEventAttributes.details?.data?.payloads ?? []) : [],
-        ),
+      // unencoded; its `result` is sealed like any payload. A patch's marker and the TemporalChangeVersion search
+      // attribute it sets name the patch (code, docs/workflows.md#versioning), written by the SDK core, never data.
+      const coreMeta = new Set(
+        (history.events ?? []).flatMap((event) => {
+          const marker = event.markerRecordedEventAttributes;
+          if (marker?.markerName === 'core_local_activity') return marker.details?.data?.payloads ?? [];
+          if (marker?.markerName === 'core_patch') return Object.values(marker.details ?? {}).flatMap((details) => details.payloads ?? []);
+          return Object.values(event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {});
+        }),
       );
-      const payloads = payloadsIn(history).filter((payload) => !markerMeta.has(payload));
+      const payloads = payloadsIn(history).filter((payload) => !coreMeta.has(payload));
       expect(payloads.length).toBeGreaterThan(0);
       const unsealed = payloads.filter((payload) => Buffer.from(payload.metadata?.encoding ?? []).toString() !== 'binary/encrypted');
       expect({ workflowId, unsealed: unsealed.map((payload) => Buffer.from(payload.data ?? []).toString()) }).toEqual({ workflowId, unsealed: [] });

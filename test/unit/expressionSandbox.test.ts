@@ -76,7 +76,7 @@ describe('the expression sandbox (child processes with a time and a memory budge
     expect(outcome).toEqual({
       ok: false,
       code: 'EXPRESSION_TIMEOUT',
-      message: 'Evaluating params.text took longer than the 200 ms an expression may run',
+      message: 'Evaluating params.text took more than the 200 ms of CPU an expression may use',
       field: 'params.text',
     });
     expect(stall).toBeLessThan(100);

@@ -56,6 +56,7 @@ export async function runAction(
   switch (node.type) {
     case 'action.http_request':
       return http.automationHttpRequest({
+        operatorId,
         method: str(params.method).toUpperCase(),
         url: str(params.url),
         ...(params.headers ? { headers: Object.fromEntries(Object.entries(params.headers as Record<string, unknown>).map(([k, v]) => [k, str(v)])) } : {}),

@@ -26,9 +26,11 @@ async function inSandbox(operatorId: string, task: ExpressionTask): Promise<unkn
 
 /** Whether a condition node takes its `when: true` branch. */
 export async function conditionHolds(node: AutomationNode, context: RunContext, operatorId: string): Promise<boolean> {
-  const expression = String(node.params.expression);
-  if (!patched(EXPRESSIONS_IN_SANDBOX)) return isTruthy(await evaluate(expression, context));
-  return (await inSandbox(operatorId, { kind: 'condition', expression, field: 'params.expression', context: contextFor({ expression }, context) })) === true;
+  if (!patched(EXPRESSIONS_IN_SANDBOX)) return isTruthy(await evaluate(String(node.params.expression), context));
+  // Passed as it is: a long expression of a large definition may be a reference, which the activity resolves.
+  const expression = node.params.expression as string;
+  const visible = typeof expression === 'string' ? contextFor({ expression }, context) : context;
+  return (await inSandbox(operatorId, { kind: 'condition', expression, field: 'params.expression', context: visible })) === true;
 }
 
 /** An action node's params with their `{{ }}` templates filled; params without templates need no evaluation. */
