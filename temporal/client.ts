@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { Client, Connection, type ConnectionLike } from '@temporalio/client';
+import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, type ConnectionLike } from '@temporalio/client';
 import type { Keyring } from '../core/crypto';
+import { closedChannelGuard } from './closedChannelGuard';
 import { platformDataConverter, type PayloadLimits } from './dataConverter';
 import { GatewayLanes } from './gatewayCalls';
 
@@ -52,7 +53,11 @@ export async function connectTemporal(options: ClientOptions & { address: string
   const deadline = Date.now() + (options.waitMs ?? 30_000);
   for (;;) {
     try {
-      const connection = await Connection.connect({ address: options.address, connectTimeout: 5000 });
+      const connection = await Connection.connect({
+        address: options.address,
+        connectTimeout: 5000,
+        interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions()), closedChannelGuard],
+      });
       return temporalClient(connection, { ...options, eagerStart: false, close: () => connection.close() });
     } catch (error) {
       if (Date.now() > deadline) throw error;
