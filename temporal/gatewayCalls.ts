@@ -1,8 +1,8 @@
-import { ApplicationFailure, type Client, WithStartWorkflowOperation, WorkflowNotFoundError } from '@temporalio/client';
+import { ApplicationFailure, type Client, WithStartWorkflowOperation, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { isGatewayFailureCode, type GatewayFailureCode } from '../core/gateway/failures';
 import type { GatewayCallInput, GatewayCallRequest, GatewayCallResult, GatewayLimits } from '../core/workflowContracts';
-import { gatewayCallUpdate, gatewayLaneWorkflow, SEND_START_TIMEOUT_MS } from '../workflows/gatewayCall';
+import { CALL_TOO_LATE, gatewayCallUpdate, gatewayLaneWorkflow, SEND_START_TIMEOUT_MS } from '../workflows/gatewayCall';
 
 /** Lanes per operator in this process: a call takes an idle one, and a new one while fewer exist. */
 const MAX_LANES = 16;
@@ -157,7 +157,13 @@ export class GatewayLanes {
   private async send(lane: Lane, operatorId: string, request: GatewayCallRequest): Promise<GatewayCallResult> {
     const abort = new AbortController();
     const acceptBy = Date.now() + ACCEPT_WINDOW_MS;
-    const result = this.temporal.client.withAbortSignal(abort.signal, () => this.update(lane, operatorId, { ...request, acceptBy }));
+    const stall = () => new LaneStalledError(`lane ${lane.id} did not accept call ${request.callId} within ${ACCEPT_WINDOW_MS} ms`);
+    // An Update held up by the client's own retries (Temporal away) can reach the lane after `acceptBy`: refused, never sent.
+    const result = this.temporal.client
+      .withAbortSignal(abort.signal, () => this.update(lane, operatorId, { ...request, acceptBy }))
+      .catch((error: unknown) => {
+        throw error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure && error.cause.type === CALL_TOO_LATE ? stall() : error;
+      });
     let timer: NodeJS.Timeout | undefined;
     const stalled = new Promise<'check'>((resolve) => {
       timer = setTimeout(() => resolve('check'), ACCEPT_WINDOW_MS + ACCEPT_MARGIN_MS);
@@ -168,7 +174,7 @@ export class GatewayLanes {
       if (await this.accepted(lane, request.callId)) return await result;
       abort.abort();
       result.catch(() => undefined);
-      throw new LaneStalledError(`lane ${lane.id} did not accept call ${request.callId} within ${ACCEPT_WINDOW_MS} ms`);
+      throw stall();
     } finally {
       clearTimeout(timer);
     }

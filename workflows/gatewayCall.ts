@@ -1,4 +1,5 @@
 import {
+  ApplicationFailure,
   allHandlersFinished,
   condition,
   continueAsNew,
@@ -10,6 +11,9 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { GatewayCallRequest, GatewayCallResult, GatewayLaneInput, GatewayLimits } from '../core/workflowContracts';
+
+/** The failure type of an Update a lane refused for arriving past its `acceptBy`: it was never sent, another lane may take it. */
+export const CALL_TOO_LATE = 'CALL_TOO_LATE';
 
 /** Used when a caller gives no limits; they equal the documented defaults of GATEWAY_TIMEOUT_MS and GATEWAY_MAX_ATTEMPTS. */
 const DEFAULT_LIMITS: GatewayLimits = { timeoutMs: 10_000, maxAttempts: 3 };
@@ -81,7 +85,8 @@ export async function gatewayLaneWorkflow(input: GatewayLaneInput): Promise<void
         if (request.operatorId !== input.operatorId) throw new Error("a call for another operator's lane");
         // Workflow time is this task's start: a call that reaches a lane stalled past its caller's patience is refused,
         // so the caller may send it through another lane without it ever being sent twice.
-        if (request.acceptBy !== undefined && Date.now() > request.acceptBy) throw new Error('the call reached the lane after its caller stopped waiting');
+        if (request.acceptBy !== undefined && Date.now() > request.acceptBy)
+          throw ApplicationFailure.create({ type: CALL_TOO_LATE, nonRetryable: true, message: 'the call reached the lane after its caller stopped waiting' });
       },
     },
   );
