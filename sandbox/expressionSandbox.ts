@@ -18,8 +18,8 @@ export interface SandboxOptions {
    */
   operatorShare?: number;
   burstMs?: number;
-  /** Hears every task stopped by a budget, for the logs and metrics of the caller. */
-  onOverBudget?: (event: { operatorId: string; code: 'EXPRESSION_TIMEOUT' | 'EXPRESSION_MEMORY_LIMIT'; field: string }) => void;
+  /** Hears every task stopped by a budget or refused for its operator's share, for the logs and metrics of the caller. */
+  onOverBudget?: (event: { operatorId: string; code: 'EXPRESSION_TIMEOUT' | 'EXPRESSION_MEMORY_LIMIT' | 'EXPRESSION_BUDGET_EXCEEDED'; field: string }) => void;
 }
 
 interface Waiting {
@@ -32,7 +32,7 @@ interface Waiting {
 /** Each task's first milliseconds are free: everyday expressions take one or two, so only heavy ones spend the share. */
 const FREE_MS = 5;
 /** Tasks of one operator that may wait for a process at once. */
-const MAX_QUEUED = 32;
+export const MAX_QUEUED = 32;
 /** The longest an operator's task may wait for its share of sandbox time to refill. */
 const MAX_OWED_MS = 10_000;
 
@@ -46,11 +46,12 @@ export class SandboxUnavailableError extends Error {
 
 /**
  * Where tenant expressions run: child processes (`sandbox/sandboxProcess.ts`), each with a heap limit and no secret in
- * its environment, so no expression runs on a thread that serves requests or other workflows. A task past its
- * wall-clock budget has its process killed (a backtracking regex stops only that way); a task past the heap limit ends
- * its own process — both come back as tenant failures (`EXPRESSION_TIMEOUT`, `EXPRESSION_MEMORY_LIMIT`), and that
- * slot takes work again once a new process has said it is ready. Worker threads were measured and rejected: a large
- * array in a thread with `resourceLimits` aborts the whole Node process instead of the thread (docs/security.md).
+ * its environment, so no expression runs on a thread that serves requests or other workflows. A task past its CPU
+ * budget (or ten times it in wall-clock time) has its process killed (a backtracking regex stops only that way); a task
+ * past the heap limit ends its own process — both come back as tenant failures (`EXPRESSION_TIMEOUT`,
+ * `EXPRESSION_MEMORY_LIMIT`), and that slot takes work again once a new process has said it is ready. Worker threads
+ * were measured and rejected: a large array in a thread with `resourceLimits` aborts the whole Node process instead of
+ * the thread (docs/security.md).
  *
  * Tasks queue per operator and are taken round robin, and one operator never holds every process while another
  * waits — the restart its over-budget task causes counts as its own: a tenant flooding the sandbox delays its own
@@ -87,6 +88,7 @@ export class ExpressionSandbox {
     if (queued >= MAX_QUEUED || this.owedMs(operatorId) > MAX_OWED_MS) {
       const field = task.kind === 'condition' ? task.field : 'params';
       const message = `Evaluating ${field} was refused: this organisation's expressions have used their share of the sandbox for now`;
+      this.options.onOverBudget?.({ operatorId, code: 'EXPRESSION_BUDGET_EXCEEDED', field });
       return Promise.resolve({ ok: false, code: 'EXPRESSION_BUDGET_EXCEEDED', message, field });
     }
     return new Promise<ExpressionOutcome>((resolve, reject) => {

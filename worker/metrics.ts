@@ -27,7 +27,7 @@ export function workerTelemetry(config: Config): TelemetryOptions | undefined {
 /** The worker's series: the activities' and those of the sandbox and the event dispatcher. */
 export interface WorkerMetrics extends ActivityMetrics {
   /** A tenant expression stopped by its budget, in a run or an event filter. */
-  expressionOverBudget(code: 'EXPRESSION_TIMEOUT' | 'EXPRESSION_MEMORY_LIMIT'): void;
+  expressionOverBudget(code: 'EXPRESSION_TIMEOUT' | 'EXPRESSION_MEMORY_LIMIT' | 'EXPRESSION_BUDGET_EXCEEDED'): void;
   /** An event not dispatched to an automation because of its trigger filter's failure or suspension. */
   eventFilterDropped(reason: FilterDropReason): void;
   /** A payload over TEMPORAL_PAYLOAD_MAX_BYTES stored in PostgreSQL instead of Temporal. */
@@ -51,7 +51,7 @@ export function createWorkerMetrics(): WorkerMetrics {
   const overBudget = meter.createCounter(
     'platform_expression_over_budget_total',
     'evaluations',
-    'Tenant expressions stopped by their time or memory budget, by code',
+    "Tenant expressions stopped by their time or memory budget, or refused for their operator's share, by code",
   );
   const payloadsStored = meter.createCounter(
     'platform_temporal_payloads_stored_total',

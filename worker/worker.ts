@@ -82,7 +82,8 @@ export async function createWorker(options: {
     burstMs: config.EXPRESSION_OPERATOR_BURST_MS,
     onOverBudget: ({ operatorId, code, field }) => {
       metrics.expressionOverBudget(code);
-      logger.warn({ operatorId, code, field }, 'tenant expression stopped by its budget');
+      // A refusal is cheap and comes in floods from one operator; the counter is its record.
+      if (code !== 'EXPRESSION_BUDGET_EXCEEDED') logger.warn({ operatorId, code, field }, 'tenant expression stopped by its budget');
     },
   });
   const payloadBudget = new PayloadBudget(config.LARGE_PAYLOAD_BYTES_PER_SECOND, config.LARGE_PAYLOAD_BURST_BYTES);

@@ -1,6 +1,6 @@
 import { createLogger } from '../../core/logger';
 import type { RunContext } from '../../core/automations/expressions';
-import { ExpressionSandbox } from '../../sandbox/expressionSandbox';
+import { ExpressionSandbox, MAX_QUEUED } from '../../sandbox/expressionSandbox';
 import { EventFilters, FILTER_SUSPEND_MS, type FilterDropReason } from '../../worker/eventFilters';
 
 const context: RunContext = {
@@ -107,6 +107,42 @@ describe('the expression sandbox (child processes with a time and a memory budge
     const outcomes = await Promise.all(flood);
     expect(outcomes.every((outcome) => !outcome.ok && outcome.code === 'EXPRESSION_TIMEOUT')).toBe(true);
     expect(Math.max(...waits)).toBeLessThan(100);
+  });
+});
+
+describe("an operator's share of the sandbox", () => {
+  it('refuses, at once and counted, what an operator queues past its share, and serves the others', async () => {
+    const refused: string[] = [];
+    const shared = new ExpressionSandbox({
+      timeoutMs: 200,
+      memoryMb: 64,
+      processes: 2,
+      operatorShare: 0.1,
+      burstMs: 100,
+      onOverBudget: (event) => refused.push(`${event.operatorId} ${event.code}`),
+    });
+    try {
+      expect(await shared.evaluate('noisy', condition(SLOW))).toMatchObject({ ok: false, code: 'EXPRESSION_TIMEOUT' });
+      const started = performance.now();
+      const flood = Array.from({ length: MAX_QUEUED + 8 }, () => shared.evaluate('noisy', condition('1 = 1')));
+      const early = await Promise.race([Promise.all(flood.slice(MAX_QUEUED)), new Promise((resolve) => setTimeout(resolve, 50, 'late'))]);
+      expect(early).toEqual(
+        Array.from({ length: 8 }, () => ({
+          ok: false,
+          code: 'EXPRESSION_BUDGET_EXCEEDED',
+          field: 'params.expression',
+          message: "Evaluating params.expression was refused: this organisation's expressions have used their share of the sandbox for now",
+        })),
+      );
+      expect(await shared.evaluate('quiet', condition('1 = 1'))).toEqual({ ok: true, value: true });
+      expect(performance.now() - started).toBeLessThan(500);
+      const served = await Promise.all(flood.slice(0, MAX_QUEUED));
+      expect(served.every((outcome) => outcome.ok)).toBe(true);
+      expect(performance.now() - started).toBeGreaterThan(500);
+      expect(refused.filter((line) => line === 'noisy EXPRESSION_BUDGET_EXCEEDED')).toHaveLength(8);
+    } finally {
+      await shared.close();
+    }
   });
 });
 
