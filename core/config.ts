@@ -129,20 +129,20 @@ const envSchema = z.object({
 
   QUOTA_ACTIONS_PER_MONTH: z.coerce.number().int().min(0).default(10_000),
   QUOTA_AI_ACTIONS_PER_MONTH: z.coerce.number().int().min(0).default(1_000),
-  /** Tenant expressions (conditions, filters, `{{ }}` templates) run in sandbox processes: wall-clock budget of one evaluation, old-space heap of each process, processes per worker. */
+  /** Tenant expressions (conditions, filters, `{{ }}` templates) run in sandbox processes: CPU budget of one evaluation (its wall clock is cut at ten times that), old-space heap of each process, processes per worker. */
   EXPRESSION_TIMEOUT_MS: positiveInt.max(10_000).default(50),
   EXPRESSION_MEMORY_MB: z.coerce.number().int().min(32).max(4096).default(128),
   EXPRESSION_PROCESSES: z.coerce.number().int().min(1).max(32).default(2),
   /** The share of one sandbox process an operator may use over time, and at once (ms): past it, its evaluations wait. */
   EXPRESSION_OPERATOR_SHARE: z.coerce.number().min(0.01).max(64).default(0.1),
   EXPRESSION_OPERATOR_BURST_MS: positiveInt.default(1_000),
-  /** Failed workflow task attempts in a row after which the run watchdog stops a run and records it failed (worker/runWatchdog.ts). */
   /** Large answers (over 64 KiB) an operator may bring into one worker per second, and at once (activities/payloadBudget.ts). */
   LARGE_PAYLOAD_BYTES_PER_SECOND: positiveInt.default(512 * 1024),
-  LARGE_PAYLOAD_BURST_BYTES: positiveInt.default(8 * 1024 * 1024),
+  LARGE_PAYLOAD_BURST_BYTES: positiveInt.default(4 * 1024 * 1024),
   /** Runs an operator's events may start through one worker's dispatcher per second, and at once; past it events wait in the outbox. */
   EVENT_RUNS_PER_SECOND: positiveInt.default(50),
   EVENT_RUNS_BURST: positiveInt.default(500),
+  /** Failed workflow task attempts in a row after which the run watchdog stops a run and records it failed (worker/runWatchdog.ts). */
   RUN_POISON_TASK_ATTEMPTS: z.coerce.number().int().min(2).max(1000).default(5),
   WORKFLOW_HTTP_TIMEOUT_MS: positiveInt.default(15_000),
   WORKFLOW_TEST_WAIT_MS: positiveInt.default(60_000),

@@ -10,3 +10,10 @@ export function isPayloadRef(value: unknown): value is { [PAYLOAD_REF_KEY]: stri
   const keys = Object.keys(value);
   return keys.length === 1 && keys[0] === PAYLOAD_REF_KEY && typeof (value as Record<string, unknown>)[PAYLOAD_REF_KEY] === 'string';
 }
+
+/** Whether a reference sits anywhere in `value` (activity arguments: small, since workflows only hold references). */
+export function holdsPayloadRef(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (isPayloadRef(value)) return true;
+  return (Array.isArray(value) ? value : Object.values(value)).some(holdsPayloadRef);
+}

@@ -1,6 +1,7 @@
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import { pauseForPayloadBudget, type PayloadBudget } from '../activities/payloadBudget';
 import type { PayloadRefs } from '../temporal/payloadRefs';
+import { holdsPayloadRef } from '../core/payloadRef';
 
 /**
  * Activities whose results workflow code reads whole: the run's definition must reach the workflow intact (its
@@ -27,7 +28,8 @@ const operatorOf = (args: unknown[]) => {
  * activity's workflow: large values live in PostgreSQL, and workflows only pass references along. What an activity
  * brings back in counts against its operator's budget of large data (`activities/payloadBudget.ts`): an operator in
  * debt pauses before its next one, so one tenant's megabytes — parsed, copied into the sandbox, sealed — cannot take
- * the worker from the others.
+ * the worker from the others. Each execution is a scope of the budget's turns: one that resolves references, or whose
+ * answer is large, works on it in its operator's turn, and holds it until its own large result is stored.
  */
 export function payloadRefInterceptor(refs: PayloadRefs, budget?: PayloadBudget): ActivityInterceptorsFactory {
   return (context) => ({
@@ -35,12 +37,16 @@ export function payloadRefInterceptor(refs: PayloadRefs, budget?: PayloadBudget)
       async execute(input, next) {
         const owner = context.info.workflowExecution?.workflowId ?? '';
         const operatorId = operatorOf(input.args);
-        const tally = { bytes: 0 };
-        if (operatorId && PAUSING.has(context.info.activityType)) await pauseForPayloadBudget(budget, operatorId);
-        const args = (await refs.resolve(input.args, owner, tally)) as unknown[];
-        if (operatorId) budget?.charge(operatorId, tally.bytes);
-        const result = await next({ ...input, args });
-        return READ_WHOLE.has(context.info.activityType) ? result : refs.externalize(result, owner);
+        const run = async () => {
+          const tally = { bytes: 0 };
+          if (operatorId && PAUSING.has(context.info.activityType)) await pauseForPayloadBudget(budget, operatorId);
+          if (holdsPayloadRef(input.args)) await budget?.takeTurn();
+          const args = (await refs.resolve(input.args, owner, tally)) as unknown[];
+          if (operatorId) budget?.charge(operatorId, tally.bytes);
+          const result = await next({ ...input, args });
+          return READ_WHOLE.has(context.info.activityType) ? result : refs.externalize(result, owner);
+        };
+        return budget && operatorId ? budget.scoped(operatorId, run) : run();
       },
     },
   });

@@ -41,7 +41,9 @@ export function createHttpActivity(deps: ActivityDeps) {
       if (hasBody && !has('content-type')) headers['content-type'] = 'application/json';
       if (input.idempotencyKey && !has('idempotency-key')) headers['idempotency-key'] = input.idempotencyKey;
       const body = hasBody ? (typeof input.body === 'string' ? input.body : JSON.stringify(input.body)) : undefined;
-      await pauseForPayloadBudget(deps.payloadBudget, input.operatorId ?? '');
+      const operatorId = input.operatorId ?? '';
+      await pauseForPayloadBudget(deps.payloadBudget, operatorId);
+      const call = deps.payloadBudget?.reserve(operatorId);
       let response;
       try {
         response = await safeFetch(
@@ -56,8 +58,10 @@ export function createHttpActivity(deps: ActivityDeps) {
         if (error instanceof DestinationNotAllowedError) throw nodeFailure('DESTINATION_NOT_ALLOWED', error.message);
         if (error instanceof ResponseTooLargeError) throw nodeFailure('RESPONSE_TOO_LARGE', error.message);
         throw new Error(`request to ${url.host} failed: ${(error as Error).message}`, { cause: error });
+      } finally {
+        if (call && !response) deps.payloadBudget!.release(call);
       }
-      deps.payloadBudget?.charge(input.operatorId ?? '', response.body.length);
+      if (call) await deps.payloadBudget!.arrived(call, response.body.length);
       const output: HttpRequestOutput = {
         status: response.status,
         headers: Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)])),

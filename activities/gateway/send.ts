@@ -61,6 +61,31 @@ async function settleBreaker(deps: SendDeps, input: SendGatewayRequestInput, hea
  * which returns the provider error. Refusals throw non-retryable failures typed with the spec code.
  */
 export async function sendGatewayRequest(deps: SendDeps, input: SendGatewayRequestInput): Promise<GatewayCallResult> {
+  const budget = deps.payloadBudget;
+  if (!budget) return exchange(deps, input, async () => undefined);
+  const { operatorId } = input;
+  // An operator over its budget of large answers: a POST /gateway caller hears 429 at once, a run's call pauses first.
+  const budgetWaitMs = budget.waitMs(operatorId);
+  if (budgetWaitMs > 0 && input.caller === 'api') {
+    const seconds = Math.ceil(budgetWaitMs / 1000);
+    throw ApplicationFailure.create({
+      type: 'RATE_LIMITED',
+      message: `Large answers of this organisation exceed its budget of ${budget.bytesPerSecond} bytes a second; retry after ${seconds} s`,
+      nonRetryable: true,
+      details: [{ retryAfterSeconds: seconds }],
+    });
+  }
+  await pauseForPayloadBudget(budget, operatorId);
+  const call = budget.reserve(operatorId);
+  try {
+    return await exchange(deps, input, (bytes) => budget.arrived(call, bytes));
+  } finally {
+    budget.release(call);
+  }
+}
+
+/** The exchange itself; `arrived` hears the answer's size before it is worked on. */
+async function exchange(deps: SendDeps, input: SendGatewayRequestInput, arrived: (bytes: number) => Promise<void>): Promise<GatewayCallResult> {
   const { operatorId, connectionId, prepared, limits } = input;
   const { plan } = prepared;
   const attempt = activityInfo().attempt;
@@ -69,19 +94,6 @@ export async function sendGatewayRequest(deps: SendDeps, input: SendGatewayReque
     deps.metrics.gatewayCall(prepared.provider, gatewayOutcomeOf(ok, status, code));
     return recordGatewayCall(deps, { ...input, method: plan.method, path: plan.pathTemplate, status, latencyMs, ok, code, attempts: attempt });
   };
-
-  // An operator over its budget of large answers: a POST /gateway caller hears 429 at once, a run's call pauses first.
-  const budgetWaitMs = deps.payloadBudget?.waitMs(operatorId) ?? 0;
-  if (budgetWaitMs > 0 && input.caller === 'api') {
-    const seconds = Math.ceil(budgetWaitMs / 1000);
-    throw ApplicationFailure.create({
-      type: 'RATE_LIMITED',
-      message: `Large answers of this organisation exceed its budget of ${deps.payloadBudget!.bytesPerSecond} bytes a second; retry after ${seconds} s`,
-      nonRetryable: true,
-      details: [{ retryAfterSeconds: seconds }],
-    });
-  }
-  await pauseForPayloadBudget(deps.payloadBudget, operatorId);
   const trialLeaseSeconds = Math.ceil(limits.timeoutMs / 1000) + 5;
   const breaker = await admitCall(deps.db, operatorId, prepared.provider, CIRCUIT_OPEN_SECONDS, trialLeaseSeconds);
   if (breaker.admission === 'open') {
@@ -142,7 +154,7 @@ export async function sendGatewayRequest(deps: SendDeps, input: SendGatewayReque
   const ok = response.status >= 200 && response.status < 300;
   await record(ok, response.status, latencyMs);
   const size = response.body.length;
-  deps.payloadBudget?.charge(operatorId, size);
+  await arrived(size);
   await nextTurnAfter(size);
   const body = parseBody(response);
   await nextTurnAfter(size);
