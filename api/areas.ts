@@ -1,5 +1,5 @@
 /**
- * The error body an area speaks (DESIGN.md "Error bodies"):
+ * The error body an area speaks (DESIGN.md "Error bodies"), declared with the area (`defineArea({ errorFormat })`):
  * - `text`: `{ success: false, error: "<text>" }` (key management)
  * - `coded`: `{ success: false, error: { code, message, details? } }` (data API, gateway, analytics, workflows, connections)
  * - `team`: `{ success: false, code, error: "<text>" }` (team management)
@@ -8,18 +8,25 @@
  */
 export type ErrorFormat = 'text' | 'coded' | 'team' | 'oauth' | 'jsonrpc';
 
-const AREA_FORMATS: Array<[prefix: string, format: ErrorFormat]> = [
-  ['/api-keys', 'text'],
-  ['/platform-api', 'team'],
-  ['/auth/v1/token', 'oauth'],
-  ['/auth/v1/user', 'oauth'],
-  ['/auth/v1/logout', 'oauth'],
-  ['/mcp-server', 'jsonrpc'],
-];
+/** Path prefixes and the format their areas or endpoints declared, longest first; everything else is `coded`. */
+const declared: Array<[prefix: string, format: ErrorFormat]> = [];
 
-/** The error format for a request path (after the `/functions/v1` prefix is stripped). */
+/**
+ * Records the error format of every path under `prefix` (an area's prefix, or one endpoint's full path). Areas declare
+ * at import, so the table is complete before the app serves: errors raised before routing (a malformed body, an
+ * unknown path under the prefix) speak it too.
+ */
+export function declareErrorFormat(prefix: string, format: ErrorFormat): void {
+  const known = declared.find(([existing]) => existing === prefix);
+  if (known && known[1] !== format) throw new Error(`${prefix}: declared both as ${known[1]} and ${format}`);
+  if (known) return;
+  declared.push([prefix, format]);
+  declared.sort(([a], [b]) => b.length - a.length);
+}
+
+/** The error format for a request path (after the `/functions/v1` prefix is stripped) or a documented path. */
 export function errorFormatFor(path: string): ErrorFormat {
-  for (const [prefix, format] of AREA_FORMATS) {
+  for (const [prefix, format] of declared) {
     if (path === prefix || path.startsWith(`${prefix}/`)) return format;
   }
   return 'coded';

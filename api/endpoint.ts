@@ -1,7 +1,8 @@
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import Router from '@koa/router';
-import type { Context, Middleware, Next } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { z } from 'zod';
+import { declareErrorFormat, type ErrorFormat } from './areas';
 import type { AppDeps } from './deps';
 import type { AppError } from './errors';
 import { defaultValidationError, validate, type FieldProblem } from './middleware/validate';
@@ -13,12 +14,19 @@ type Security = NonNullable<RouteConfig['security']>;
 type ParameterSchema = z.ZodObject | z.ZodPipe;
 type InputError = (result: { missing: string[]; problems: FieldProblem[] }) => AppError;
 
-/** The request parts validated before the handler runs (read with `inputOf`); each is also documented. */
+/** The request parts validated before the handler runs, which gets them parsed as its `input`; each is also documented. */
 export interface EndpointInput {
   params?: ParameterSchema;
   query?: ParameterSchema;
   body?: z.ZodType;
 }
+
+/**
+ * What a handler receives for its endpoint's declared `input`: each part as its schema parses it. A handler declares
+ * its parameter with the same schemas (`input: InputOf<{ params: typeof IdParams }>`), so a route whose declaration
+ * and handler disagree does not compile.
+ */
+export type InputOf<I extends EndpointInput> = { [K in keyof I]-?: I[K] extends z.ZodType ? z.output<I[K]> : never };
 
 /** The JSON body as the document shows it; `schema` defaults to the validated `input.body`. */
 export interface DocumentedBody {
@@ -42,7 +50,7 @@ export interface DocumentedRequest {
  * One endpoint: its route, the middleware it runs, its handler and its OpenAPI operation. `S` is what the
  * area hands every handler (the app's deps unless the area builds something else), `G` the names of its guards.
  */
-export interface Endpoint<S, G extends string> {
+export interface Endpoint<S, G extends string, I extends EndpointInput = EndpointInput> {
   method: Method;
   /** Koa path under the area prefix (`/entities/:externalId`); `/` is the prefix itself. */
   path: string;
@@ -55,12 +63,14 @@ export interface Endpoint<S, G extends string> {
   security?: Security | 'none';
   /** The area's guards this route runs, in order, before validation (auth, role checks, rate limits). */
   guards?: readonly G[];
-  input?: EndpointInput;
+  input?: I;
   /** The 4xx a validation failure becomes; defaults to the area's, then `defaultValidationError`. */
   inputError?: InputError;
+  /** The error body of this endpoint when it differs from its area's (the token endpoint among identity's). */
+  errorFormat?: ErrorFormat;
   request?: DocumentedRequest;
   responses: RouteConfig['responses'];
-  handler: (setup: S, ctx: Context, next: Next) => unknown;
+  handler: (setup: S, ctx: Context, input: InputOf<I>) => unknown;
 }
 
 export interface AreaOptions<S, G extends string> {
@@ -74,11 +84,13 @@ export interface AreaOptions<S, G extends string> {
   guards?: (setup: S, deps: AppDeps) => Record<G, Middleware>;
   security?: Security;
   inputError?: InputError;
+  /** The error body every path under the prefix speaks, also before routing (`api/areas.ts`); `coded` when absent. */
+  errorFormat?: ErrorFormat;
 }
 
 export interface Area<S, G extends string> {
   /** Registers the endpoint's OpenAPI operation now and keeps its route for `router`. */
-  endpoint(spec: Endpoint<S, G>): void;
+  endpoint<I extends EndpointInput = Record<never, never>>(spec: Endpoint<S, G, I>): void;
   /**
    * The area's router, every route in declaration order — Koa tries matching routes in that order, so a literal
    * path (`/events`) is declared before a parameterised one of the same method (`/:operatorId`).
@@ -88,10 +100,15 @@ export interface Area<S, G extends string> {
 
 const OPERATION_FIELDS = new Set(['summary', 'description', 'security']);
 
+/** A route as `router` mounts it: the endpoint with its handler's input type forgotten, as Koa passes no types along. */
+type Route<S, G extends string> = Omit<Endpoint<S, G>, 'handler'> & { handler: (setup: S, ctx: Context, input: unknown) => unknown };
+
+/** `/gateway` + `/` → `/gateway`. */
+const fullPath = (prefix: string, path: string) => (path === '/' && prefix ? prefix : `${prefix}${path}`);
+
 /** `/gateway` + `/` → `/gateway`; `:id` → `{id}`. */
 function documentedPath(prefix: string, path: string): string {
-  const joined = path === '/' && prefix ? prefix : `${prefix}${path}`;
-  return joined.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+  return fullPath(prefix, path).replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
 
 function requestOf(label: string, input: EndpointInput = {}, request: DocumentedRequest = {}): RouteConfig['request'] {
@@ -110,7 +127,7 @@ function requestOf(label: string, input: EndpointInput = {}, request: Documented
   return Object.keys(documented).length > 0 ? documented : undefined;
 }
 
-function register<S, G extends string>(prefix: string, areaSecurity: Security | undefined, spec: Endpoint<S, G>): void {
+function register<S, G extends string, I extends EndpointInput>(prefix: string, areaSecurity: Security | undefined, spec: Endpoint<S, G, I>): void {
   const path = documentedPath(prefix, spec.path);
   const operation: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(spec)) if (OPERATION_FIELDS.has(key) && value !== undefined) operation[key] = value;
@@ -133,11 +150,16 @@ function register<S, G extends string>(prefix: string, areaSecurity: Security | 
  */
 export function defineArea<S = AppDeps, G extends string = never>(options: AreaOptions<S, G>): Area<S, G> {
   const prefix = options.prefix ?? '';
-  const endpoints: Array<Endpoint<S, G>> = [];
+  if (options.errorFormat) declareErrorFormat(prefix, options.errorFormat);
+  const endpoints: Array<Route<S, G>> = [];
   return {
     endpoint(spec) {
       register(prefix, options.security, spec);
-      endpoints.push(spec);
+      if (spec.errorFormat) {
+        if (spec.path.includes(':')) throw new Error(`${spec.path}: an error format is declared for a literal path or a whole area`);
+        declareErrorFormat(fullPath(prefix, spec.path), spec.errorFormat);
+      }
+      endpoints.push(spec as Route<S, G>);
     },
     router(deps) {
       const setup = options.setup ? options.setup(deps) : (deps as S);
@@ -148,7 +170,7 @@ export function defineArea<S = AppDeps, G extends string = never>(options: AreaO
         const stack: Middleware[] = (spec.guards ?? []).map((name) => guards[name]);
         if (spec.input) stack.push(validate(spec.input, spec.inputError ?? options.inputError ?? defaultValidationError));
         const { handler } = spec;
-        stack.push((ctx, next) => handler(setup, ctx, next));
+        stack.push((ctx) => handler(setup, ctx, ctx.state.input ?? {}));
         (router as unknown as Record<Method, (path: string, ...middleware: Middleware[]) => Router>)[spec.method](spec.path, ...stack);
       }
       return router;

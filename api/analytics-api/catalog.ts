@@ -4,10 +4,10 @@ import { rawGames, rawProviders } from '../../db/queries/analyticsRaw';
 import { lastAnalyticsRefresh } from '../../db/queries/analyticsRefresh';
 import { viewGames, viewProviders } from '../../db/queries/analyticsViews';
 import type { AppDeps } from '../deps';
-import { inputOf } from '../middleware/validate';
+import type { InputOf } from '../endpoint';
 import { rangeOf, scopeOf } from './context';
 import { sendCsv, sendRows } from './respond';
-import { GamesQuery, ProvidersQuery } from './schema';
+import { type GamesQuery, type ProvidersQuery } from './schema';
 
 const GAME_COLUMNS = ['game_name', 'rounds', 'ggr', 'unique_players', 'avg_bet'];
 /** With no refresh yet and no `range`, the raw path covers everything from the epoch to today (the view's all-time figures). */
@@ -17,8 +17,7 @@ const ALL_TIME = (): { start: string; end: string } => ({ start: '1970-01-01', e
  * `GET /games`: the all-time view once refreshed; a `range` (spec: applies only to the raw path) or no refresh yet
  * reads the raw tables.
  */
-export async function gamesHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const { query } = inputOf(ctx, { query: GamesQuery });
+export async function gamesHandler(deps: AppDeps, ctx: Context, { query }: InputOf<{ query: typeof GamesQuery }>): Promise<void> {
   const range = query.range === undefined ? undefined : rangeOf(query.range, ALL_TIME());
   const scope = await scopeOf(deps, ctx, query.currency);
   const refreshedAt = range ? null : await lastAnalyticsRefresh(deps.db);
@@ -29,8 +28,7 @@ export async function gamesHandler(deps: AppDeps, ctx: Context): Promise<void> {
 }
 
 /** `GET /providers`: all-time transaction volume per `data.provider`. */
-export async function providersHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const { query } = inputOf(ctx, { query: ProvidersQuery });
+export async function providersHandler(deps: AppDeps, ctx: Context, { query }: InputOf<{ query: typeof ProvidersQuery }>): Promise<void> {
   const scope = await scopeOf(deps, ctx, query.currency);
   const refreshedAt = await lastAnalyticsRefresh(deps.db);
   const providers = refreshedAt ? await viewProviders(deps.db, scope) : await rawProviders(deps.db, scope);

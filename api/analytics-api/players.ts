@@ -5,17 +5,16 @@ import { listStates } from '../../db/queries/entities';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { operatorOf } from '../middleware/authenticate';
-import { inputOf } from '../middleware/validate';
+import type { InputOf } from '../endpoint';
 import { playerDetail, playerItem } from './presenters';
 import { sendCsv, sendRows } from './respond';
-import { PlayerParams, PlayersQuery } from './schema';
+import { type PlayerParams, type PlayersQuery } from './schema';
 
 const RECENT_EVENTS = 20;
 const PLAYER_COLUMNS = ['id', 'external_id', 'entity_type', 'data', 'created_at', 'updated_at'];
 
 /** `GET /players`: a page of live entities of `entity_type`; PII stays sealed. */
-export async function listPlayersHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const { query } = inputOf(ctx, { query: PlayersQuery });
+export async function listPlayersHandler(deps: AppDeps, ctx: Context, { query }: InputOf<{ query: typeof PlayersQuery }>): Promise<void> {
   const page = await listPlayers(deps.db, operatorOf(ctx), {
     entityType: query.entity_type,
     search: query.search,
@@ -30,8 +29,7 @@ export async function listPlayersHandler(deps: AppDeps, ctx: Context): Promise<v
 }
 
 /** `GET /players/:id` (external id): PII opened, states and the 20 most recent events. Erased players are 404. */
-export async function getPlayerHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const { params } = inputOf(ctx, { params: PlayerParams });
+export async function getPlayerHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof PlayerParams }>): Promise<void> {
   const operatorId = operatorOf(ctx);
   const entity = await findLivePlayer(deps.db, operatorId, params.id);
   if (!entity) throw new AppError(404, 'NOT_FOUND', `No player with external id ${params.id}`);

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { AppDeps } from '../deps';
 import { defineArea } from '../endpoint';
 import { rateLimit } from '../middleware/rateLimit';
-import { bearerApiKey, bearerSession, CodedError, jsonContent } from '../openapi/registry';
+import { bearerApiKey, bearerSession, jsonContent } from '../openapi/registry';
+import { codedErrors } from '../openapi/responses';
 import { gamesHandler, providersHandler } from './catalog';
 import { analyticsAuth, queryError, readOrExportLimit } from './context';
 import * as examples from './examples';
@@ -33,13 +34,14 @@ const analytics = defineArea({
   inputError: queryError,
 });
 
-const errors = (extra: Record<number, string> = {}) => ({
-  400: jsonContent(CodedError, 'INVALID_PARAM (or MISSING_FILTER on /players)'),
-  401: jsonContent(CodedError, 'UNAUTHORIZED'),
-  429: jsonContent(CodedError, 'RATE_LIMITED (Retry-After header)'),
-  ...Object.fromEntries(Object.entries(extra).map(([status, description]) => [status, jsonContent(CodedError, description)])),
-  500: jsonContent(CodedError, 'INTERNAL_ERROR'),
-});
+const errors = (extra: Record<number, string> = {}) =>
+  codedErrors(
+    [400, 'INVALID_PARAM (or MISSING_FILTER on /players)'],
+    [401, 'UNAUTHORIZED'],
+    [429, 'RATE_LIMITED (Retry-After header)'],
+    ...Object.entries(extra).map(([status, description]): [number, string] => [Number(status), description]),
+    [500, 'INTERNAL_ERROR'],
+  );
 /** JSON, or with `format=csv` a CSV export (header row first, `X-Truncated` says whether rows were cut at 1 MB). */
 const jsonOrCsv = (schema: z.ZodType, description: string, example: unknown) => ({
   description,

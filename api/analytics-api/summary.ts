@@ -5,17 +5,16 @@ import { rawKpis, rawRevenue } from '../../db/queries/analyticsRaw';
 import type { Unit } from '../../db/queries/analyticsTypes';
 import { viewKpis, viewRevenue } from '../../db/queries/analyticsViews';
 import type { AppDeps } from '../deps';
-import { inputOf } from '../middleware/validate';
+import type { InputOf } from '../endpoint';
 import { activeWindow, rangeOf, scopeOf } from './context';
 import { sendCsv, sendRows } from './respond';
-import { KpisQuery, RevenueQuery } from './schema';
+import { type KpisQuery, type RevenueQuery } from './schema';
 
 const UNIT: Record<Period, Unit> = { daily: 'day', weekly: 'week', monthly: 'month' };
 const REVENUE_COLUMNS = ['date', 'total_ggr', 'total_deposits', 'depositing_players', 'active_players'];
 
 /** `GET /kpis`: money over `range` (default 30 days); views once refreshed, raw tables before. */
-export async function kpisHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const { query } = inputOf(ctx, { query: KpisQuery });
+export async function kpisHandler(deps: AppDeps, ctx: Context, { query }: InputOf<{ query: typeof KpisQuery }>): Promise<void> {
   const range = rangeOf(query.range, lastDays(30, new Date()));
   const scope = await scopeOf(deps, ctx, query.currency);
   const refreshedAt = await lastAnalyticsRefresh(deps.db);
@@ -24,8 +23,7 @@ export async function kpisHandler(deps: AppDeps, ctx: Context): Promise<void> {
 }
 
 /** `GET /revenue`: one row per bucket of the range, empty buckets included; `format=csv` exports. */
-export async function revenueHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const { query } = inputOf(ctx, { query: RevenueQuery });
+export async function revenueHandler(deps: AppDeps, ctx: Context, { query }: InputOf<{ query: typeof RevenueQuery }>): Promise<void> {
   const range = rangeOf(query.range, defaultRevenueRange(query.period, new Date()));
   const scope = await scopeOf(deps, ctx, query.currency);
   const refreshedAt = await lastAnalyticsRefresh(deps.db);

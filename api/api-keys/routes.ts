@@ -17,6 +17,7 @@ const requireKeyManager = requireManager('API keys');
  */
 const apiKeys = defineArea({
   prefix: '/api-keys',
+  errorFormat: 'text',
   security: [{ [bearerApiKey.name]: [] }, { [bearerSession.name]: [] }],
   guards: (deps) => ({
     auth: authenticate(deps, { accept: ['apiKey', 'session'], onFailure: (reason) => new AppError(401, 'UNAUTHORIZED', AUTH_FAILURE_TEXT[reason]) }),

@@ -5,15 +5,15 @@ import { findLoginByEmail, findMember, findUser } from '../../db/queries/identit
 import { consumeRefreshToken, revokeFamilyOfReusedToken } from '../../db/queries/refreshTokens';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
-import { inputOf } from '../middleware/validate';
-import { PasswordGrantBody, RefreshGrantBody, TokenQuery } from './schema';
+import type { InputOf } from '../endpoint';
+import { PasswordGrantBody, RefreshGrantBody, type TokenQuery } from './schema';
 import { issueSession } from './session';
 
 const invalidGrant = (description: string) => new AppError(400, 'invalid_grant', description);
 
 /** `POST /auth/v1/token`: the grant type from the query (supabase-js) or, failing that, the body. */
-export async function tokenHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const grant = inputOf(ctx, { query: TokenQuery }).query.grant_type ?? (ctx.request.body as { grant_type?: unknown } | undefined)?.grant_type;
+export async function tokenHandler(deps: AppDeps, ctx: Context, { query }: InputOf<{ query: typeof TokenQuery }>): Promise<void> {
+  const grant = query.grant_type ?? (ctx.request.body as { grant_type?: unknown } | undefined)?.grant_type;
   if (grant === 'password') return passwordGrant(deps, ctx);
   if (grant === 'refresh_token') return refreshGrant(deps, ctx);
   throw new AppError(400, 'unsupported_grant_type', 'grant_type must be password or refresh_token');

@@ -66,6 +66,7 @@ auth.endpoint({
 auth.endpoint({
   method: 'post',
   path: '/token',
+  errorFormat: 'oauth',
   summary: 'Sign in (grant_type=password) or renew a session (grant_type=refresh_token)',
   guards: ['limitByAddress'],
   input: { query: TokenQuery },
@@ -84,6 +85,7 @@ auth.endpoint({
 auth.endpoint({
   method: 'get',
   path: '/user',
+  errorFormat: 'oauth',
   summary: 'The signed-in user, with organisation and role (supabase-js auth.getUser)',
   security: sessionOnly,
   responses: {
@@ -96,6 +98,7 @@ auth.endpoint({
 auth.endpoint({
   method: 'post',
   path: '/logout',
+  errorFormat: 'oauth',
   summary: 'Sign out: revoke refresh tokens (supabase-js auth.signOut)',
   security: sessionOnly,
   request: { query: LogoutQuery },

@@ -3,14 +3,13 @@ import { hashPassword } from '../../core/password';
 import { createOrganisation, EmailTakenError } from '../../db/queries/identity';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
-import { inputOf } from '../middleware/validate';
+import type { InputOf } from '../endpoint';
 import { signedUpRecord } from './presenters';
-import { SignupBody } from './schema';
+import { type SignupBody } from './schema';
 import { issueSession } from './session';
 
 /** `POST /auth/v1/signup`: a new organisation with the caller as its Owner, signed in at once. */
-export async function signupHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const { body } = inputOf(ctx, { body: SignupBody });
+export async function signupHandler(deps: AppDeps, ctx: Context, { body }: InputOf<{ body: typeof SignupBody }>): Promise<void> {
   let created;
   try {
     created = await createOrganisation(deps.db, {

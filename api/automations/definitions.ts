@@ -8,9 +8,9 @@ import { regexProblems } from '../../sandbox/redos';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { operatorOf } from '../middleware/authenticate';
-import { inputOf } from '../middleware/validate';
+import type { InputOf } from '../endpoint';
 import { freeToolName, sealWebhooks, withToolNameRetry, automationWrite } from './persist';
-import { ListAutomationsQuery, AutomationIdParams } from './schema';
+import { type ListAutomationsQuery, type AutomationIdParams } from './schema';
 import { toAutomationRecord } from './presenters';
 
 /**
@@ -55,14 +55,12 @@ export async function createAutomationHandler(deps: AppDeps, ctx: Context): Prom
   ctx.body = { success: true, data: toAutomationRecord(row) };
 }
 
-export async function listAutomationsHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const { query } = inputOf(ctx, { query: ListAutomationsQuery });
+export async function listAutomationsHandler(deps: AppDeps, ctx: Context, { query }: InputOf<{ query: typeof ListAutomationsQuery }>): Promise<void> {
   const { rows, count } = await listAutomations(deps.db, operatorOf(ctx), query);
   ctx.body = { success: true, data: rows.map(toAutomationRecord), count };
 }
 
-export async function getAutomationHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const { params } = inputOf(ctx, { params: AutomationIdParams });
+export async function getAutomationHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof AutomationIdParams }>): Promise<void> {
   ctx.body = { success: true, data: toAutomationRecord(await requireAutomation(deps, operatorOf(ctx), params.id)) };
 }
 
@@ -70,8 +68,7 @@ export async function getAutomationHandler(deps: AppDeps, ctx: Context): Promise
  * `PUT /workflows/:id`: replaces the definition and bumps `version`; schedules follow (created, updated,
  * removed, or all removed when deactivated), webhooks of removed nodes stop answering.
  */
-export async function updateAutomationHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const { params } = inputOf(ctx, { params: AutomationIdParams });
+export async function updateAutomationHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof AutomationIdParams }>): Promise<void> {
   const body = await validBody(ctx);
   const operatorId = operatorOf(ctx);
   const row = await withToolNameRetry(() =>
@@ -90,8 +87,7 @@ export async function updateAutomationHandler(deps: AppDeps, ctx: Context): Prom
 }
 
 /** `DELETE /workflows/:id`: soft delete; its schedules and webhooks are removed, its runs stay readable. */
-export async function deleteAutomationHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const { params } = inputOf(ctx, { params: AutomationIdParams });
+export async function deleteAutomationHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof AutomationIdParams }>): Promise<void> {
   const operatorId = operatorOf(ctx);
   await deps.db.transaction(async (trx) => {
     const existing = await findAutomation(trx, operatorId, params.id, { forUpdate: true });

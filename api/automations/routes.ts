@@ -6,6 +6,7 @@ import { AppError } from '../errors';
 import { authenticate } from '../middleware/authenticate';
 import { AUTH_FAILURE_TEXT, requireManager } from '../middleware/requireManager';
 import { bearerApiKey, bearerSession, CodedError, jsonContent } from '../openapi/registry';
+import { ok, page } from '../openapi/responses';
 import { createAutomationHandler, deleteAutomationHandler, getAutomationHandler, listAutomationsHandler, updateAutomationHandler } from './definitions';
 import * as examples from './examples';
 import { getRunHandler, listRunsHandler, testAutomationHandler, usageHandler } from './runs';
@@ -23,10 +24,6 @@ const automations = defineArea({
   guards: (deps) => ({ manager: requireManager('workflows'), runs: rateLimit(deps.rateLimits, 'runs:start') }),
 });
 
-const ok = (schema: z.ZodType, description: string, example: unknown) =>
-  jsonContent(z.object({ success: z.literal(true), data: schema }), description, example);
-const page = (schema: z.ZodType, description: string, example: unknown) =>
-  jsonContent(z.object({ success: z.literal(true), data: z.array(schema), count: z.number().int() }), description, example);
 const auth = {
   401: jsonContent(CodedError, 'UNAUTHORIZED: missing, invalid or revoked credentials'),
 };

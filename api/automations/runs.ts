@@ -6,10 +6,10 @@ import { runAutomationNow } from '../../temporal/automationRuns';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { operatorOf } from '../middleware/authenticate';
-import { inputOf } from '../middleware/validate';
+import type { InputOf } from '../endpoint';
 import { requireAutomation } from './definitions';
 import { runningRunRecord } from './presenters';
-import { ListRunsQuery, RunIdParams, AutomationIdParams } from './schema';
+import { type ListRunsQuery, type RunIdParams, type AutomationIdParams } from './schema';
 
 /**
  * `POST /workflows/:id/test`: runs the automation now, live (real side effects), with the body as the
@@ -17,8 +17,7 @@ import { ListRunsQuery, RunIdParams, AutomationIdParams } from './schema';
  * failed (`error.code` says why: `MISSING_TRIGGER_FIELD`, `QUOTA_EXCEEDED`, a node's code); 202 with
  * the running run when it outlasts `WORKFLOW_TEST_WAIT_MS` (a long delay); 200 with a run cancelled meanwhile.
  */
-export async function testAutomationHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const { params } = inputOf(ctx, { params: AutomationIdParams });
+export async function testAutomationHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof AutomationIdParams }>): Promise<void> {
   const operatorId = operatorOf(ctx);
   const body = ctx.request.body ?? {};
   if (typeof body !== 'object' || Array.isArray(body)) {
@@ -44,16 +43,18 @@ export async function testAutomationHandler(deps: AppDeps, ctx: Context): Promis
 }
 
 /** A workflow's runs without their sealed parts (payloads, outputs, error messages): `GET /runs/:runId` opens one. */
-export async function listRunsHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const { params, query } = inputOf(ctx, { params: AutomationIdParams, query: ListRunsQuery });
+export async function listRunsHandler(
+  deps: AppDeps,
+  ctx: Context,
+  { params, query }: InputOf<{ params: typeof AutomationIdParams; query: typeof ListRunsQuery }>,
+): Promise<void> {
   const operatorId = operatorOf(ctx);
   await requireAutomation(deps, operatorId, params.id);
   const { rows, count } = await listRuns(deps.db, operatorId, params.id, query);
   ctx.body = { success: true, data: rows.map(toRunSummary), count };
 }
 
-export async function getRunHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const { params } = inputOf(ctx, { params: RunIdParams });
+export async function getRunHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof RunIdParams }>): Promise<void> {
   const row = await findRun(deps.db, operatorOf(ctx), params.runId);
   if (!row) throw new AppError(404, 'RUN_NOT_FOUND', 'Run not found');
   ctx.body = { success: true, data: await toRunRecord(row, deps.keyring) };

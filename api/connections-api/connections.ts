@@ -6,10 +6,10 @@ import { findConnectorBlueprint } from '../../db/queries/connectors';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { operatorOf } from '../middleware/authenticate';
-import { inputOf } from '../middleware/validate';
+import type { InputOf } from '../endpoint';
 import { connectorNotFound } from './connectors';
 import { connectionRecord } from './presenters';
-import { CreateConnectionBody, IdParams, UpdateConnectionBody } from './schema';
+import { type CreateConnectionBody, type IdParams, type UpdateConnectionBody } from './schema';
 
 const connectionNotFound = (id: string) => new AppError(404, 'CONNECTION_NOT_FOUND', `Connection ${id} not found`);
 
@@ -24,8 +24,7 @@ async function requireReachable(deps: AppDeps, operatorId: string, connectorId: 
   }
 }
 
-export async function createConnection(deps: AppDeps, ctx: Context): Promise<void> {
-  const { body } = inputOf(ctx, { body: CreateConnectionBody });
+export async function createConnection(deps: AppDeps, ctx: Context, { body }: InputOf<{ body: typeof CreateConnectionBody }>): Promise<void> {
   const operatorId = operatorOf(ctx);
   const baseUrl = body.baseUrl ?? null;
   await requireReachable(deps, operatorId, body.connectorId, baseUrl);
@@ -48,15 +47,17 @@ export async function listConnectionRecords(deps: AppDeps, ctx: Context): Promis
   ctx.body = { success: true, data: rows.map(connectionRecord) };
 }
 
-export async function getConnection(deps: AppDeps, ctx: Context): Promise<void> {
-  const { params } = inputOf(ctx, { params: IdParams });
+export async function getConnection(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof IdParams }>): Promise<void> {
   const row = await findConnection(deps.db, operatorOf(ctx), params.id);
   if (!row) throw connectionNotFound(params.id);
   ctx.body = { success: true, data: connectionRecord(row) };
 }
 
-export async function patchConnection(deps: AppDeps, ctx: Context): Promise<void> {
-  const { params, body } = inputOf(ctx, { params: IdParams, body: UpdateConnectionBody });
+export async function patchConnection(
+  deps: AppDeps,
+  ctx: Context,
+  { params, body }: InputOf<{ params: typeof IdParams; body: typeof UpdateConnectionBody }>,
+): Promise<void> {
   const operatorId = operatorOf(ctx);
   const existing = await findConnection(deps.db, operatorId, params.id);
   if (!existing) throw connectionNotFound(params.id);

@@ -7,9 +7,9 @@ import { deleteConnector, findConnector, insertConnector, listConnectors } from 
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { operatorOf } from '../middleware/authenticate';
-import { inputOf } from '../middleware/validate';
+import type { InputOf } from '../endpoint';
 import { connectorDetail, connectorSummary } from './presenters';
-import { CreateConnectorBody, IdParams } from './schema';
+import { type CreateConnectorBody, type IdParams } from './schema';
 
 export const connectorNotFound = (id: string) => new AppError(404, 'CONNECTOR_NOT_FOUND', `Connector ${id} not found`);
 
@@ -26,8 +26,7 @@ async function documentOf(openapi: unknown): Promise<{ document: Record<string, 
   }
 }
 
-export async function createConnector(deps: AppDeps, ctx: Context): Promise<void> {
-  const { body } = inputOf(ctx, { body: CreateConnectorBody });
+export async function createConnector(deps: AppDeps, ctx: Context, { body }: InputOf<{ body: typeof CreateConnectorBody }>): Promise<void> {
   const schemaMap = body.schemaMap ?? {};
   const ambiguous = ambiguousProviderFields(schemaMap);
   if (ambiguous.length > 0) {
@@ -54,15 +53,13 @@ export async function listConnectorRecords(deps: AppDeps, ctx: Context): Promise
   ctx.body = { success: true, data: rows.map(connectorSummary) };
 }
 
-export async function getConnector(deps: AppDeps, ctx: Context): Promise<void> {
-  const { params } = inputOf(ctx, { params: IdParams });
+export async function getConnector(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof IdParams }>): Promise<void> {
   const row = await findConnector(deps.db, operatorOf(ctx), params.id);
   if (!row) throw connectorNotFound(params.id);
   ctx.body = { success: true, data: connectorDetail(row) };
 }
 
-export async function removeConnector(deps: AppDeps, ctx: Context): Promise<void> {
-  const { params } = inputOf(ctx, { params: IdParams });
+export async function removeConnector(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof IdParams }>): Promise<void> {
   if (!(await deleteConnector(deps.db, operatorOf(ctx), params.id))) throw connectorNotFound(params.id);
   ctx.body = { success: true, data: { id: params.id, deleted: true } };
 }

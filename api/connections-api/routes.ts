@@ -5,6 +5,7 @@ import { AppError } from '../errors';
 import { authenticate } from '../middleware/authenticate';
 import { AUTH_FAILURE_TEXT, requireManager } from '../middleware/requireManager';
 import { bearerApiKey, bearerSession, CodedError, jsonContent } from '../openapi/registry';
+import { ok } from '../openapi/responses';
 import { createConnection, getConnection, listConnectionRecords, patchConnection } from './connections';
 import { createConnector, getConnector, listConnectorRecords, removeConnector } from './connectors';
 import * as examples from './examples';
@@ -20,8 +21,6 @@ const connections = defineArea({
   }),
 });
 
-const ok = (schema: z.ZodType, description: string, example: unknown) =>
-  jsonContent(z.object({ success: z.literal(true), data: schema }), description, example);
 const authErrors = {
   401: jsonContent(CodedError, 'UNAUTHORIZED: missing, invalid or revoked credentials'),
   403: jsonContent(CodedError, 'FORBIDDEN: writes need an API key or the Owner or an Admin'),

@@ -3,8 +3,8 @@ import { findGatewayCall, outcomeOf } from '../../db/queries/gatewayCalls';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { operatorOf } from '../middleware/authenticate';
-import { inputOf } from '../middleware/validate';
-import { GatewayCallParams } from './schema';
+import type { InputOf } from '../endpoint';
+import { type GatewayCallParams } from './schema';
 
 /**
  * `GET /gateway/calls/:callId`: the recorded outcome of a POST or PATCH sent for `POST /gateway` (kept 24 hours), for
@@ -12,8 +12,7 @@ import { GatewayCallParams } from './schema';
  * provider's status and translated answer once it is back. Calls of other operators, GETs, PUTs and DELETEs (safe to
  * repeat, never recorded) and calls never sent are 404 `GATEWAY_CALL_NOT_FOUND`.
  */
-export async function gatewayCallHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const { params } = inputOf(ctx, { params: GatewayCallParams });
+export async function gatewayCallHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof GatewayCallParams }>): Promise<void> {
   const row = await findGatewayCall(deps.db, operatorOf(ctx), params.callId);
   if (!row || !['POST', 'PATCH'].includes(row.method)) throw new AppError(404, 'GATEWAY_CALL_NOT_FOUND', 'Gateway call not found');
   const outcome = row.state === 'answered' ? await outcomeOf(row, deps.keyring) : null;

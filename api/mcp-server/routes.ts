@@ -14,7 +14,7 @@ import { createMcpServices } from './services';
  * legacy path) for list changes. OPTIONS is answered by CORS and the root router; other methods are 405. Every
  * route authenticates in its handler, so that each failure is a JSON-RPC error.
  */
-const mcp = defineArea({ prefix: '/mcp-server', security: [{ [bearerApiKey.name]: [] }], setup: createMcpServices });
+const mcp = defineArea({ prefix: '/mcp-server', errorFormat: 'jsonrpc', security: [{ [bearerApiKey.name]: [] }], setup: createMcpServices });
 
 const eventStream = { description: 'The event stream', content: { 'text/event-stream': { schema: z.string() } } };
 const unauthenticated = jsonContent(JsonRpcError, '-32001 code: AUTH_MISSING, AUTH_INVALID_FORMAT, AUTH_INVALID or AUTH_REVOKED');

@@ -1,4 +1,4 @@
-import type { Context, Middleware } from 'koa';
+import type { Middleware } from 'koa';
 import type { z } from 'zod';
 import { AppError } from '../errors';
 
@@ -8,8 +8,7 @@ export interface FieldProblem {
 }
 
 type Part = 'body' | 'query' | 'params';
-export type InputSchemas = Partial<Record<Part, z.ZodType>>;
-export type InputOf<S extends InputSchemas> = { [K in keyof S]: S[K] extends z.ZodType ? z.output<S[K]> : never };
+type InputSchemas = Partial<Record<Part, z.ZodType>>;
 
 function valueAt(root: unknown, path: PropertyKey[]): unknown {
   let current = root;
@@ -52,7 +51,7 @@ function rejectNul(raw: Record<string, unknown>, toError: typeof defaultValidati
 
 /**
  * Validates body, query and route params with zod before the handler runs; the parsed values are on
- * `ctx.state.input`, read with `inputOf`. The 4xx names every offending field.
+ * `ctx.state.input`, which `defineArea` hands the handler as its typed `input`. The 4xx names every offending field.
  *
  * @example router.post('/signup', validate({ body: SignupBody }), signup)
  */
@@ -71,8 +70,4 @@ export function validate(schemas: InputSchemas, toError = defaultValidationError
     ctx.state.input = input;
     await next();
   };
-}
-
-export function inputOf<S extends InputSchemas>(ctx: Context, _schemas?: S): InputOf<S> {
-  return ctx.state.input as InputOf<S>;
 }

@@ -7,9 +7,9 @@ import type { BatchIngestInput } from '../../core/workflowContracts';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { operatorOf } from '../middleware/authenticate';
-import { inputOf } from '../middleware/validate';
+import type { InputOf } from '../endpoint';
 import { requireTemplate } from './context';
-import { BATCH_LIMITS, JobParams } from './schema';
+import { BATCH_LIMITS, type JobParams } from './schema';
 import { batchJobRecord } from './presenters';
 
 /**
@@ -39,8 +39,7 @@ export async function submitBatchHandler(deps: AppDeps, ctx: Context, kind: Batc
 }
 
 /** `GET /batch/jobs/:jobId`, scoped to the caller's operator (another operator's job is 404). */
-export async function getBatchJobHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const { params } = inputOf(ctx, { params: JobParams });
+export async function getBatchJobHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof JobParams }>): Promise<void> {
   const job = await findBatchJob(deps.db, operatorOf(ctx), params.jobId);
   if (!job) throw new AppError(404, 'NOT_FOUND', `No batch job ${params.jobId}`);
   ctx.body = { success: true, data: batchJobRecord(job) };

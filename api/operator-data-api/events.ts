@@ -5,14 +5,17 @@ import type { Db } from '../../db/knex';
 import { listEvents } from '../../db/queries/entities';
 import type { AppDeps } from '../deps';
 import { operatorOf } from '../middleware/authenticate';
-import { inputOf } from '../middleware/validate';
+import type { InputOf } from '../endpoint';
 import { itemErrorToAppError, requireEntity, requireTemplate } from './context';
 import { idempotencyKeyOf, withIdempotency } from './idempotency';
-import { EventBody, EventsQuery, ExternalIdParams } from './schema';
+import { type EventBody, type EventsQuery, type ExternalIdParams } from './schema';
 
 /** `POST /entities/:externalId/events`: appends one event; 201 `{ id }`, or the original id with `action: "duplicate"`. */
-export async function recordEventHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const { params, body } = inputOf(ctx, { params: ExternalIdParams, body: EventBody });
+export async function recordEventHandler(
+  deps: AppDeps,
+  ctx: Context,
+  { params, body }: InputOf<{ params: typeof ExternalIdParams; body: typeof EventBody }>,
+): Promise<void> {
   const operatorId = operatorOf(ctx);
   const key = idempotencyKeyOf(ctx);
   const settings = await requireTemplate(deps, operatorId);
@@ -33,8 +36,11 @@ export async function recordEventHandler(deps: AppDeps, ctx: Context): Promise<v
 }
 
 /** `GET /entities/:externalId/events`: newest first, filtered by `type`, paged by `limit` (≤ 100) and `offset`. */
-export async function listEventsHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const { params, query } = inputOf(ctx, { params: ExternalIdParams, query: EventsQuery });
+export async function listEventsHandler(
+  deps: AppDeps,
+  ctx: Context,
+  { params, query }: InputOf<{ params: typeof ExternalIdParams; query: typeof EventsQuery }>,
+): Promise<void> {
   const operatorId = operatorOf(ctx);
   const entity = await requireEntity(deps, operatorId, params.externalId);
   const { events, count } = await listEvents(deps.db, operatorId, entity.id, query);

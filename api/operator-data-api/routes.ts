@@ -4,7 +4,8 @@ import { defineArea } from '../endpoint';
 import { AppError } from '../errors';
 import { rateLimit } from '../middleware/rateLimit';
 import type { defaultValidationError } from '../middleware/validate';
-import { bearerApiKey, CodedError, jsonContent } from '../openapi/registry';
+import { bearerApiKey, jsonContent } from '../openapi/registry';
+import { codedErrors, successBody } from '../openapi/responses';
 import { getBatchJobHandler, submitBatchHandler } from './batches';
 import { dataApiAuth } from './context';
 import { eraseEntityHandler, getEntityHandler, upsertEntityHandler } from './entities';
@@ -45,12 +46,7 @@ const data = defineArea({
   guards: (deps) => ({ realtime: rateLimit(deps.rateLimits, 'ingest:realtime'), batch: rateLimit(deps.rateLimits, 'ingest:batch') }),
 });
 
-const ok = <T extends z.ZodType>(schema: T) => z.object({ success: z.literal(true), data: schema });
-const errors = (...codes: Array<[number, string]>) => ({
-  401: jsonContent(CodedError, 'UNAUTHORIZED: missing or invalid API key'),
-  ...Object.fromEntries(codes.map(([status, description]) => [status, jsonContent(CodedError, description)])),
-  500: jsonContent(CodedError, 'INTERNAL_ERROR'),
-});
+const errors = (...codes: Array<[number, string]>) => codedErrors([401, 'UNAUTHORIZED: missing or invalid API key'], ...codes, [500, 'INTERNAL_ERROR']);
 const rateLimited: [number, string] = [429, 'RATE_LIMITED'];
 const badParam: [number, string] = [400, 'VALIDATION_FAILED: a path parameter is too long'];
 const noTemplate: [number, string] = [400, 'MISSING_FIELDS, VALIDATION_FAILED or TEMPLATE_NOT_CONFIGURED'];
@@ -59,14 +55,14 @@ data.endpoint({
   method: 'get',
   path: '/templates',
   summary: 'List templates',
-  responses: { 200: jsonContent(ok(z.array(Template)), 'Templates', examples.templates), ...errors() },
+  responses: { 200: jsonContent(successBody(z.array(Template)), 'Templates', examples.templates), ...errors() },
   handler: listTemplatesHandler,
 });
 data.endpoint({
   method: 'get',
   path: '/settings',
   summary: "The operator's settings",
-  responses: { 200: jsonContent(ok(Settings), 'Settings', examples.settings), ...errors() },
+  responses: { 200: jsonContent(successBody(Settings), 'Settings', examples.settings), ...errors() },
   handler: getSettingsHandler,
 });
 data.endpoint({
@@ -76,7 +72,7 @@ data.endpoint({
   input: { body: SettingsBody },
   inputError: settingsError,
   request: { body: { description: 'Any of the settings', example: examples.settingsBody } },
-  responses: { 200: jsonContent(ok(Settings), 'Updated settings', examples.settings), ...errors([400, 'VALIDATION_FAILED']) },
+  responses: { 200: jsonContent(successBody(Settings), 'Updated settings', examples.settings), ...errors([400, 'VALIDATION_FAILED']) },
   handler: putSettingsHandler,
 });
 
@@ -89,12 +85,12 @@ data.endpoint({
   request: { headers: IdempotencyHeader, body: { description: 'The entity', example: examples.entityBody } },
   responses: {
     200: jsonContent(
-      ok(z.object({ id: z.string(), externalId: z.string(), entityType: z.string(), action: z.enum(['updated', 'duplicate']) })),
+      successBody(z.object({ id: z.string(), externalId: z.string(), entityType: z.string(), action: z.enum(['updated', 'duplicate']) })),
       'Updated, or a repeated Idempotency-Key',
       examples.entityUpdated,
     ),
     201: jsonContent(
-      ok(z.object({ id: z.string(), externalId: z.string(), entityType: z.string(), action: z.literal('created') })),
+      successBody(z.object({ id: z.string(), externalId: z.string(), entityType: z.string(), action: z.literal('created') })),
       'Created',
       examples.entityCreated,
     ),
@@ -107,7 +103,7 @@ data.endpoint({
   path: '/entities/:externalId',
   summary: 'Read an entity (PII decrypted)',
   input: { params: ExternalIdParams },
-  responses: { 200: jsonContent(ok(Entity), 'The entity', examples.entity), ...errors(badParam, [404, 'ENTITY_NOT_FOUND']) },
+  responses: { 200: jsonContent(successBody(Entity), 'The entity', examples.entity), ...errors(badParam, [404, 'ENTITY_NOT_FOUND']) },
   handler: getEntityHandler,
 });
 data.endpoint({
@@ -116,7 +112,7 @@ data.endpoint({
   summary: 'Erase an entity (data protection)',
   input: { params: ExternalIdParams },
   responses: {
-    200: jsonContent(ok(z.object({ id: z.string(), externalId: z.string(), deleted: z.literal(true) })), 'Erased', examples.entityErased),
+    200: jsonContent(successBody(z.object({ id: z.string(), externalId: z.string(), deleted: z.literal(true) })), 'Erased', examples.entityErased),
     ...errors(badParam, [404, 'ENTITY_NOT_FOUND']),
   },
   handler: eraseEntityHandler,
@@ -129,8 +125,8 @@ data.endpoint({
   input: { params: ExternalIdParams, body: EventBody },
   request: { headers: IdempotencyHeader, body: { description: 'The event', example: examples.eventBody } },
   responses: {
-    200: jsonContent(ok(z.object({ id: z.string(), action: z.literal('duplicate') })), 'A repeated Idempotency-Key', examples.eventDuplicate),
-    201: jsonContent(ok(z.object({ id: z.string() })), 'Recorded', examples.eventRecorded),
+    200: jsonContent(successBody(z.object({ id: z.string(), action: z.literal('duplicate') })), 'A repeated Idempotency-Key', examples.eventDuplicate),
+    201: jsonContent(successBody(z.object({ id: z.string() })), 'Recorded', examples.eventRecorded),
     ...errors(noTemplate, [404, 'ENTITY_NOT_FOUND'], [409, 'ENTITY_ERASED or IDEMPOTENCY_KEY_REUSED'], rateLimited),
   },
   handler: recordEventHandler,
@@ -153,7 +149,10 @@ data.endpoint({
   guards: ['realtime'],
   input: { params: StateParams },
   request: { body: { schema: z.unknown(), description: 'The value', example: examples.stateBody } },
-  responses: { 200: jsonContent(ok(State), 'Stored', examples.state), ...errors(noTemplate, [404, 'ENTITY_NOT_FOUND'], [409, 'ENTITY_ERASED'], rateLimited) },
+  responses: {
+    200: jsonContent(successBody(State), 'Stored', examples.state),
+    ...errors(noTemplate, [404, 'ENTITY_NOT_FOUND'], [409, 'ENTITY_ERASED'], rateLimited),
+  },
   handler: putStateHandler,
 });
 data.endpoint({
@@ -161,7 +160,7 @@ data.endpoint({
   path: '/entities/:externalId/state',
   summary: "All of an entity's states",
   input: { params: ExternalIdParams },
-  responses: { 200: jsonContent(ok(z.array(State)), 'States', examples.states), ...errors(badParam, [404, 'ENTITY_NOT_FOUND']) },
+  responses: { 200: jsonContent(successBody(z.array(State)), 'States', examples.states), ...errors(badParam, [404, 'ENTITY_NOT_FOUND']) },
   handler: listStatesHandler,
 });
 data.endpoint({
@@ -169,7 +168,7 @@ data.endpoint({
   path: '/entities/:externalId/state/:key',
   summary: 'One state value',
   input: { params: StateParams },
-  responses: { 200: jsonContent(ok(State), 'The state', examples.state), ...errors(badParam, [404, 'ENTITY_NOT_FOUND or NOT_FOUND']) },
+  responses: { 200: jsonContent(successBody(State), 'The state', examples.state), ...errors(badParam, [404, 'ENTITY_NOT_FOUND or NOT_FOUND']) },
   handler: getStateHandler,
 });
 
@@ -187,7 +186,7 @@ for (const [kind, item] of [
     guards: ['batch'],
     request: { body: { schema: z.array(item).min(1).max(limit), description: 'The items', example: examples.batchBodies[kind] } },
     responses: {
-      202: jsonContent(ok(z.object({ jobId: z.string(), status: z.literal('queued') })), 'Accepted', examples.batchQueued),
+      202: jsonContent(successBody(z.object({ jobId: z.string(), status: z.literal('queued') })), 'Accepted', examples.batchQueued),
       ...errors([400, 'INVALID_INPUT or TEMPLATE_NOT_CONFIGURED'], rateLimited),
     },
     handler: (deps, ctx) => submitBatchHandler(deps, ctx, kind),
@@ -198,7 +197,7 @@ data.endpoint({
   path: '/batch/jobs/:jobId',
   summary: 'A batch job and its per-item errors',
   input: { params: JobParams },
-  responses: { 200: jsonContent(ok(Job), 'The job', examples.batchJob), ...errors(badParam, [404, 'NOT_FOUND']) },
+  responses: { 200: jsonContent(successBody(Job), 'The job', examples.batchJob), ...errors(badParam, [404, 'NOT_FOUND']) },
   handler: getBatchJobHandler,
 });
 

@@ -4,9 +4,9 @@ import { findState, listStates, type StateRow } from '../../db/queries/entities'
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { operatorOf } from '../middleware/authenticate';
-import { inputOf } from '../middleware/validate';
+import type { InputOf } from '../endpoint';
 import { itemErrorToAppError, requireEntity, requireTemplate } from './context';
-import { ExternalIdParams, StateParams } from './schema';
+import { type ExternalIdParams, type StateParams } from './schema';
 import { stateRecord } from './presenters';
 
 /** The body is `{ value: x }` (exactly that one field) or the value itself. */
@@ -19,8 +19,7 @@ function valueOf(body: unknown): unknown {
 }
 
 /** `PUT /entities/:externalId/state/:key`: upserts one of the template's state keys. */
-export async function putStateHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const { params } = inputOf(ctx, { params: StateParams });
+export async function putStateHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof StateParams }>): Promise<void> {
   if (ctx.request.body === undefined) {
     throw new AppError(400, 'MISSING_FIELDS', 'Missing required fields: value', { details: [{ field: 'value', message: 'is required' }] });
   }
@@ -34,15 +33,13 @@ export async function putStateHandler(deps: AppDeps, ctx: Context): Promise<void
   ctx.body = { success: true, data: stateRecord(outcome.row as unknown as StateRow) };
 }
 
-export async function listStatesHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const { params } = inputOf(ctx, { params: ExternalIdParams });
+export async function listStatesHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof ExternalIdParams }>): Promise<void> {
   const operatorId = operatorOf(ctx);
   const entity = await requireEntity(deps, operatorId, params.externalId);
   ctx.body = { success: true, data: (await listStates(deps.db, operatorId, entity.id)).map(stateRecord) };
 }
 
-export async function getStateHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const { params } = inputOf(ctx, { params: StateParams });
+export async function getStateHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof StateParams }>): Promise<void> {
   const operatorId = operatorOf(ctx);
   const entity = await requireEntity(deps, operatorId, params.externalId);
   const state = await findState(deps.db, operatorId, entity.id, params.key);

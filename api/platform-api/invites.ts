@@ -9,10 +9,10 @@ import { startInviteEmail } from '../../temporal/emails';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { operatorOf } from '../middleware/authenticate';
-import { inputOf } from '../middleware/validate';
+import type { InputOf } from '../endpoint';
 import { alreadyInOrganisation, inviteNotFound, refused, sessionOf } from './errors';
 import { inviteRecord } from './presenters';
-import { CreateInviteBody, IdParams } from './schema';
+import { type CreateInviteBody, type IdParams } from './schema';
 
 /**
  * Starts the email workflow without waiting for it. The token travels sealed with the keyring, so
@@ -32,9 +32,8 @@ async function emailInvite(deps: AppDeps, ctx: Context, invite: InviteRow, token
 }
 
 /** A pending invite of the caller's organisation that the caller's role may act on; 404 for anything else. */
-async function pendingInviteFor(deps: AppDeps, ctx: Context): Promise<InviteRow> {
+async function pendingInviteFor(deps: AppDeps, ctx: Context, id: string): Promise<InviteRow> {
   const caller = sessionOf(ctx);
-  const { id } = inputOf(ctx, { params: IdParams }).params;
   const invite = isUuid(id) ? await findPendingInvite(deps.db, operatorOf(ctx), id) : undefined;
   if (!invite) throw inviteNotFound();
   const refusal = refuseInviteAction(caller.role, invite.role);
@@ -53,9 +52,8 @@ export async function listInvites(deps: AppDeps, ctx: Context): Promise<void> {
  * an account elsewhere is invited like any other (its holder learns at accept), so the answer reveals nothing
  * about other organisations. Throttled per user and per organisation by the route's guards.
  */
-export async function createInviteHandler(deps: AppDeps, ctx: Context): Promise<void> {
+export async function createInviteHandler(deps: AppDeps, ctx: Context, { body }: InputOf<{ body: typeof CreateInviteBody }>): Promise<void> {
   const caller = sessionOf(ctx);
-  const { body } = inputOf(ctx, { body: CreateInviteBody });
   const refusal = refuseInviteAction(caller.role, body.role);
   if (refusal) throw refused(refusal);
   if (await emailIsMember(deps.db, operatorOf(ctx), body.email)) throw alreadyInOrganisation();
@@ -83,8 +81,8 @@ export async function createInviteHandler(deps: AppDeps, ctx: Context): Promise<
 }
 
 /** Resend: a new token (the old link stops working) and a fresh 7-day window, then a new email. */
-export async function resendInvite(deps: AppDeps, ctx: Context): Promise<void> {
-  const current = await pendingInviteFor(deps, ctx);
+export async function resendInvite(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof IdParams }>): Promise<void> {
+  const current = await pendingInviteFor(deps, ctx, params.id);
   if (await emailIsMember(deps.db, current.operator_id, current.email)) throw alreadyInOrganisation();
   const token = secretToken('inv');
   const invite = await reissueInvite(deps.db, current.operator_id, current.id, { tokenHash: sha256Hex(token), expiresAt: inviteExpiresAt(new Date()) });
@@ -93,8 +91,8 @@ export async function resendInvite(deps: AppDeps, ctx: Context): Promise<void> {
   ctx.body = { success: true, data: { id: invite.id, expiresAt: invite.expires_at.toISOString(), acceptUrl: acceptUrlFor(deps.config.appUrl, token), token } };
 }
 
-export async function revokeInviteHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const current = await pendingInviteFor(deps, ctx);
+export async function revokeInviteHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof IdParams }>): Promise<void> {
+  const current = await pendingInviteFor(deps, ctx, params.id);
   const invite = await revokeInvite(deps.db, current.operator_id, current.id);
   if (!invite) throw inviteNotFound();
   ctx.body = { success: true, data: { id: invite.id, status: invite.status } };

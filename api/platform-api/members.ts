@@ -6,10 +6,10 @@ import type { MemberRow } from '../../db/queries/identity';
 import { listTeamMembers, lockMember, suspendMember, updateMember } from '../../db/queries/team';
 import type { AppDeps } from '../deps';
 import { operatorOf } from '../middleware/authenticate';
-import { inputOf } from '../middleware/validate';
+import type { InputOf } from '../endpoint';
 import { memberNotFound, refused, sessionOf } from './errors';
 import { memberRecord } from './presenters';
-import { IdParams, PatchMemberBody } from './schema';
+import { type IdParams, type PatchMemberBody } from './schema';
 
 export async function listMembers(deps: AppDeps, ctx: Context): Promise<void> {
   const caller = sessionOf(ctx);
@@ -24,11 +24,11 @@ export async function listMembers(deps: AppDeps, ctx: Context): Promise<void> {
 async function actOnMember(
   deps: AppDeps,
   ctx: Context,
+  id: string,
   action: MemberAction,
   change: (trx: Knex.Transaction, target: MemberRow) => Promise<MemberRow>,
 ): Promise<MemberRow> {
   const caller = sessionOf(ctx);
-  const { id } = inputOf(ctx, { params: IdParams }).params;
   if (!isUuid(id)) throw memberNotFound();
   const changed = await deps.db.transaction(async (trx) => {
     const target = await lockMember(trx, operatorOf(ctx), id);
@@ -42,9 +42,12 @@ async function actOnMember(
 }
 
 /** PATCH: role change and/or reinstatement (spec 3.2); the status is untouched by a role change. */
-export async function patchMember(deps: AppDeps, ctx: Context): Promise<void> {
-  const { body } = inputOf(ctx, { body: PatchMemberBody });
-  const row = await actOnMember(deps, ctx, { kind: 'update', role: body.role }, (trx, target) =>
+export async function patchMember(
+  deps: AppDeps,
+  ctx: Context,
+  { params, body }: InputOf<{ params: typeof IdParams; body: typeof PatchMemberBody }>,
+): Promise<void> {
+  const row = await actOnMember(deps, ctx, params.id, { kind: 'update', role: body.role }, (trx, target) =>
     updateMember(trx, target.operator_id, target.id, {
       ...(body.role !== undefined ? { role: body.role } : {}),
       ...(body.status !== undefined ? { status: body.status } : {}),
@@ -54,7 +57,7 @@ export async function patchMember(deps: AppDeps, ctx: Context): Promise<void> {
 }
 
 /** DELETE: revoke (suspend) — signed out at once, blocked from signing in; their API keys keep working (spec 5 rule 8). */
-export async function revokeMember(deps: AppDeps, ctx: Context): Promise<void> {
-  const row = await actOnMember(deps, ctx, { kind: 'suspend' }, (trx, target) => suspendMember(trx, target.operator_id, target.id));
+export async function revokeMember(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof IdParams }>): Promise<void> {
+  const row = await actOnMember(deps, ctx, params.id, { kind: 'suspend' }, (trx, target) => suspendMember(trx, target.operator_id, target.id));
   ctx.body = { success: true, data: { id: row.id, status: row.status } };
 }

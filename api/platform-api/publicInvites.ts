@@ -7,9 +7,9 @@ import { emailHasAccount } from '../../db/queries/team';
 import { issueSession } from '../auth/session';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
-import { inputOf } from '../middleware/validate';
+import type { InputOf } from '../endpoint';
 import { alreadyMember } from './errors';
-import { AcceptInviteBody } from './schema';
+import { type AcceptInviteBody } from './schema';
 
 const invalidToken = () => new AppError(400, 'INVALID_TOKEN', 'This invite link is malformed or no longer valid');
 const inviteUsed = () => new AppError(409, 'INVITE_USED', 'This invite has already been accepted');
@@ -36,8 +36,7 @@ export async function lookupInvite(deps: AppDeps, ctx: Context): Promise<void> {
  * signs the new member in. The state is checked again under a row lock inside `acceptInvite`, so two
  * concurrent accepts create one login.
  */
-export async function acceptInviteHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const { body } = inputOf(ctx, { body: AcceptInviteBody });
+export async function acceptInviteHandler(deps: AppDeps, ctx: Context, { body }: InputOf<{ body: typeof AcceptInviteBody }>): Promise<void> {
   const invite = await inviteOfToken(deps, body.token);
   if (!invite) throw invalidToken();
   const state = inviteState(invite, new Date());

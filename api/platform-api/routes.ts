@@ -7,7 +7,8 @@ import { defineArea } from '../endpoint';
 import { AppError } from '../errors';
 import { authenticate } from '../middleware/authenticate';
 import { rateLimit } from '../middleware/rateLimit';
-import { bearerSession, jsonContent, TeamError } from '../openapi/registry';
+import { bearerSession } from '../openapi/registry';
+import { ok, teamError } from '../openapi/responses';
 import { AUTH_TEXT, invalidInput, sessionOf } from './errors';
 import * as examples from './examples';
 import { createInviteHandler, listInvites, resendInvite, revokeInviteHandler } from './invites';
@@ -30,6 +31,7 @@ const requireTeamManager: Middleware = async (ctx, next) => {
  */
 const team = defineArea({
   prefix: '/platform-api',
+  errorFormat: 'team',
   security: [{ [bearerSession.name]: [] }],
   guards: (deps) => ({
     session: authenticate(deps, { accept: ['session'], onFailure: (reason) => new AppError(401, 'UNAUTHORIZED', AUTH_TEXT[reason]) }),
@@ -41,8 +43,7 @@ const team = defineArea({
   inputError: invalidInput,
 });
 
-const ok = (data: z.ZodType, description: string, example: unknown) => jsonContent(z.object({ success: z.literal(true), data }), description, example);
-const error = (description: string) => jsonContent(TeamError, description);
+const error = teamError;
 const unauthorized = { 401: error('UNAUTHORIZED: no, invalid or revoked session, or an API key') };
 const managerOnly = { ...unauthorized, 403: error('FORBIDDEN: not the Owner or an Admin, or an Admin acting beyond Members') };
 const inviteBudget = {

@@ -2,9 +2,9 @@ import type { Context, Middleware } from 'koa';
 import type { PayloadCodec } from '@temporalio/common';
 import { AppError } from '../errors';
 import { operatorOf, principalOf, type SessionPrincipal } from '../middleware/authenticate';
-import { inputOf } from '../middleware/validate';
+import type { InputOf } from '../endpoint';
 import { clearCodecCookie, setCodecCookie } from './access';
-import { CodecBody, fromJson, toJson } from './payloads';
+import { type CodecBody, fromJson, toJson } from './payloads';
 
 /** What the codec routes share, built once: the platform's payload codec for its namespace (sealing and stored payloads). */
 export interface CodecSetup {
@@ -26,8 +26,7 @@ export function namespaceIs(namespace: string): Middleware {
 }
 
 /** `POST /temporal-codec/decode`: every payload opened, or 422 naming the first that cannot be. */
-export async function decodeHandler({ codec }: CodecSetup, ctx: Context): Promise<void> {
-  const { payloads } = inputOf(ctx, { body: CodecBody }).body;
+export async function decodeHandler({ codec }: CodecSetup, ctx: Context, { body: { payloads } }: InputOf<{ body: typeof CodecBody }>): Promise<void> {
   const decoded = await Promise.all(
     payloads.map(async (payload, index) => {
       try {
@@ -46,8 +45,7 @@ export async function decodeHandler({ codec }: CodecSetup, ctx: Context): Promis
 }
 
 /** `POST /temporal-codec/encode`: every payload sealed with the current key. */
-export async function encodeHandler({ codec }: CodecSetup, ctx: Context): Promise<void> {
-  const { payloads } = inputOf(ctx, { body: CodecBody }).body;
+export async function encodeHandler({ codec }: CodecSetup, ctx: Context, { body: { payloads } }: InputOf<{ body: typeof CodecBody }>): Promise<void> {
   ctx.body = { payloads: (await codec.encode(payloads.map(fromJson))).map(toJson) };
 }
 
