@@ -56,7 +56,7 @@ export interface Endpoint<S, G extends string, I extends EndpointInput = Endpoin
   path: string;
   /**
    * The operation's documented fields (`summary`, `description`, `security`, …) are published in the order they
-   * are written here; `security` defaults to the area's, `'none'` documents none.
+   * are written here; `security` defaults to the area's, `'none'` documents a public operation (`security: []`).
    */
   summary: string;
   description?: string;
@@ -132,7 +132,7 @@ function register<S, G extends string, I extends EndpointInput>(prefix: string, 
   const operation: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(spec)) if (OPERATION_FIELDS.has(key) && value !== undefined) operation[key] = value;
   if (operation.security === undefined && areaSecurity) operation.security = areaSecurity;
-  if (operation.security === 'none') delete operation.security;
+  if (operation.security === 'none') operation.security = [];
   const request = requestOf(`${spec.method.toUpperCase()} ${path}`, spec.input, spec.request);
   registry.registerPath({ method: spec.method, path, ...operation, ...(request ? { request } : {}), responses: spec.responses });
 }

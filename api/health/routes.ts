@@ -43,6 +43,7 @@ health.endpoint({
   method: 'get',
   path: '/healthz',
   summary: 'Liveness and readiness: 200 once PostgreSQL and Temporal answer, 503 otherwise',
+  security: 'none',
   responses: {
     200: jsonContent(Health, 'Ready', { status: 'ok', checks: { database: 'ok', temporal: 'ok' } }),
     503: jsonContent(Health, 'A dependency is unreachable', { status: 'unavailable', checks: { database: 'ok', temporal: 'unavailable' } }),

@@ -171,6 +171,7 @@ team.endpoint({
       examples.inviteLookup,
     ),
     ...addressBudget,
+    500: error('INTERNAL_ERROR'),
   },
   handler: lookupInvite,
 });

@@ -4,6 +4,7 @@ import { PlatformPayloadCodec } from '../../temporal/dataConverter';
 import type { AppDeps } from '../deps';
 import { defineArea } from '../endpoint';
 import { bearerSession, CodedError, jsonContent } from '../openapi/registry';
+import { codedError } from '../openapi/responses';
 import { codecReadersOf, requireCodecReader } from './access';
 import { TEMPORAL_CODEC_PREFIX } from './cors';
 import { closeSessionHandler, decodeHandler, encodeHandler, namespaceIs, openSessionHandler, type CodecSetup } from './handlers';
@@ -94,7 +95,8 @@ codecServer.endpoint({
   method: 'delete',
   path: '/session',
   summary: 'Remove the codec cookie',
-  responses: { 204: { description: 'Cookie removed' } },
+  security: 'none',
+  responses: { 204: { description: 'Cookie removed' }, 500: codedError('INTERNAL_ERROR') },
   handler: closeSessionHandler,
 });
 

@@ -34,6 +34,24 @@ describe('OpenAPI document', () => {
     const missing = servedRoutes().filter((route) => !documented.has(route) && !undocumentable.has(route));
     expect(missing).toEqual([]);
   });
+
+  it('gives every operation its security, an explicit [] when public, and at least one error response', () => {
+    const operations = Object.entries(buildOpenApiDocument().paths ?? {}).flatMap(([path, item]) =>
+      Object.entries(item ?? {}).map(([method, operation]) => ({ route: `${method.toUpperCase()} ${path}`, ...(operation as any) })),
+    );
+    expect(operations.filter((operation) => operation.security === undefined).map((operation) => operation.route)).toEqual([]);
+    expect(
+      operations.filter((operation) => !Object.keys(operation.responses).some((status) => Number(status) >= 400)).map((operation) => operation.route),
+    ).toEqual([]);
+    expect(operations.filter((operation) => operation.security.length === 0).map((operation) => operation.route)).toEqual([
+      'POST /auth/v1/signup',
+      'POST /auth/v1/token',
+      'GET /healthz',
+      'GET /platform-api/invites/lookup',
+      'POST /platform-api/invites/accept',
+      'DELETE /temporal-codec/session',
+    ]);
+  });
 });
 
 describe('GET /openapi.json', () => {
