@@ -1,4 +1,4 @@
-import type { ActivityDeps } from '..';
+import type { ActivityDeps } from '../deps';
 import { nodeFailure } from './failures';
 import type { AiChatInput, AiChatOutput } from './types';
 

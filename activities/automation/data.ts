@@ -3,7 +3,7 @@ import type { ItemError } from '../../core/ingestItems';
 import { prepareItem, writeItem } from '../../commands/ingest';
 import { claimIdempotencyKey, recordIdempotentResponse } from '../../db/queries/idempotency';
 import { getSettings } from '../../db/queries/settings';
-import type { ActivityDeps } from '..';
+import type { ActivityDeps } from '../deps';
 import { nodeFailure } from './failures';
 import type { DataWriteInput } from './types';
 

@@ -1,4 +1,4 @@
-import type { ActivityDeps } from '..';
+import type { ActivityDeps } from '../deps';
 import type { ExpressionOutcome, ExpressionTask } from '../../sandbox/tasks';
 
 export interface EvaluateInput {

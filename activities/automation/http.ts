@@ -1,5 +1,5 @@
 import { addressPolicy, DestinationNotAllowedError, ResponseTooLargeError, safeFetch } from '../gateway/safeFetch';
-import type { ActivityDeps } from '..';
+import type { ActivityDeps } from '../deps';
 import { pauseForPayloadBudget } from '../payloadBudget';
 import { nodeFailure } from './failures';
 import type { HttpRequestInput, HttpRequestOutput } from './types';

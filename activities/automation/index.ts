@@ -1,4 +1,4 @@
-import type { ActivityDeps } from '..';
+import type { ActivityDeps } from '../deps';
 import { createAiActivity } from './ai';
 import { createDataActivities } from './data';
 import { createExpressionActivity } from './expressions';

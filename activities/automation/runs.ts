@@ -6,7 +6,7 @@ import { finishRun, insertRun, markRunWaiting, rejectRun } from '../../db/querie
 import { findAutomation } from '../../db/queries/automations';
 import { getSettings } from '../../db/queries/settings';
 import { quotaLimits, reserveActions, usageMonthOf } from '../../db/queries/automationUsage';
-import type { ActivityDeps } from '..';
+import type { ActivityDeps } from '../deps';
 import type { BeginRunInput, BeginRunResult, FinishRunInput, FinishRunResult } from './types';
 
 const AUTOMATIC_SOURCES = new Set(['event', 'schedule', 'webhook']);

@@ -1,12 +1,9 @@
-import type { Context } from 'koa';
 import { name as packageName, version } from '../../package.json';
 import { errorResponse, isPlainObject, JSONRPC_ERROR, MCP_PROTOCOL_VERSION, resultResponse, type JsonRpcId, type JsonRpcResponse } from '../../core/mcpJsonRpc';
 import { listMcpTools } from './tools';
 import type { AppDeps } from '../deps';
 import type { ApiKeyPrincipal } from '../middleware/authenticate';
-import type { McpCallCancellation } from './callCancellation';
-import type { EventStreamResponse } from './eventStreamResponse';
-import type { McpStreamHub } from './streamHub';
+import type { DispatchContext, McpAnswer } from './dispatchContext';
 import { callTool } from './toolsCall';
 
 /** `serverInfo` of `initialize` (spec 4.6, 9): the service's own short name and its release version. */
@@ -16,24 +13,6 @@ export interface McpRequest {
   id: JsonRpcId;
   method: string;
   params: Record<string, unknown> | unknown[] | undefined;
-}
-
-export interface DispatchContext {
-  deps: AppDeps;
-  hub: McpStreamHub;
-  cancellation: McpCallCancellation;
-  ctx: Context;
-  principal: ApiKeyPrincipal;
-  sessionId: string | undefined;
-  /** Present when the client accepts `text/event-stream`: answers the request with a stream from now on. */
-  openStream: (() => EventStreamResponse) | undefined;
-  log: (error: Error) => void;
-}
-
-/** The answer to one request; `cancelled` when its client cancelled it, so a stream ends without it (MCP). */
-export interface McpAnswer {
-  response: JsonRpcResponse;
-  cancelled?: boolean;
 }
 
 function initialize(id: JsonRpcId, params: Record<string, unknown>): JsonRpcResponse {

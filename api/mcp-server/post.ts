@@ -6,7 +6,8 @@ import { AppError } from '../errors';
 import type { ApiKeyPrincipal } from '../middleware/authenticate';
 import { authenticateMcp, checkOrigin, checkProtocolVersion, sessionIdOf } from './auth';
 import { acceptsEventStream, EventStreamResponse } from './eventStreamResponse';
-import { dispatch, type DispatchContext, type McpRequest } from './methods';
+import type { DispatchContext } from './dispatchContext';
+import { dispatch, type McpRequest } from './methods';
 import { sendAccepted, sendFailure, sendJsonRpc } from './respond';
 import type { McpServices } from './services';
 

@@ -7,7 +7,7 @@ import { toRunRecord } from '../../core/automations/runRecord';
 import { findRun, findRunRecord } from '../../db/queries/automationRuns';
 import { runAutomationNow } from '../../temporal/automationRuns';
 import type { AutomationProgress } from '../../core/workflowContracts';
-import type { DispatchContext, McpAnswer } from './methods';
+import type { DispatchContext, McpAnswer } from './dispatchContext';
 import type { EventStreamResponse } from './eventStreamResponse';
 
 const invalidParams = (id: JsonRpcId, message: string, data?: unknown): McpAnswer => ({

@@ -1,5 +1,5 @@
 import { createDataActivities } from '../../activities/automation/data';
-import type { ActivityDeps } from '../../activities';
+import type { ActivityDeps } from '../../activities/deps';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dataClient, type DataClient } from '../helpers/data';
 
