@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { CommandDeps, ScheduleSync } from '../commands/deps';
 import type { Config } from '../core/config';
 import type { Keyring } from '../core/crypto';
 import type { Db } from '../db/knex';
@@ -9,7 +10,7 @@ import type { ApiMetrics } from './metrics/apiMetrics';
 import type { RateLimits } from './rateLimits';
 
 /** Everything a route needs, built once per process and passed down explicitly. */
-export interface AppDeps {
+export interface AppDeps extends CommandDeps {
   config: Config;
   db: Db;
   /** The way into Temporal: every start, update and query goes through a starter of `temporal/`. */
@@ -23,6 +24,8 @@ export interface AppDeps {
   jwtSecret: string;
   /** AES-256-GCM keyring for PII and credentials. */
   keyring: Keyring;
+  /** The automations' Temporal Schedules, kept in step by the automation commands (temporal/automationSchedules.ts). */
+  syncSchedules: ScheduleSync;
   /** Present when METRICS_PORT is set: the registry the metrics listener serves. */
   metrics?: ApiMetrics;
 }

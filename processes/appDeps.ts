@@ -7,6 +7,7 @@ import { RateLimits } from '../api/rateLimits';
 import type { Config } from '../core/config';
 import { createDb, type Db } from '../db/knex';
 import { postgresPayloadStore } from '../db/queries/temporalPayloads';
+import { syncAutomationSchedules } from '../temporal/automationSchedules';
 import { connectTemporal, type TemporalClient } from '../temporal/client';
 import { databaseUrlOf, temporalAddressOf } from './addresses';
 import { resolveJwtSecret, resolveKeyring } from './devSecrets';
@@ -44,6 +45,7 @@ export async function buildAppDeps(
     caches: createCaches(db, config, logger),
     jwtSecret: resolveJwtSecret(config),
     keyring,
+    syncSchedules: (change) => syncAutomationSchedules(temporal, change),
     ...(metrics ? { metrics } : {}),
   };
 }

@@ -12,13 +12,12 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { generateApiKey, sha256Hex } from '../core/apiKeyToken';
+import { createApiKey } from '../commands/apiKeys/create';
+import { signup } from '../commands/signup';
 import { loadConfig } from '../core/config';
-import { hashPassword } from '../core/password';
 import { createDb, type Db } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
-import { insertApiKey } from '../db/queries/apiKeys';
-import { createOrganisation, findOperator } from '../db/queries/identity';
+import { findOperator } from '../db/queries/identity';
 import { quotaLimits, setQuotaOverride, usageMonthOf, usageOf } from '../db/queries/automationUsage';
 import { startEmbeddedPostgres } from '../devstack/embeddedPostgres';
 import { isListening } from '../devstack/freePort';
@@ -70,15 +69,9 @@ async function bootstrap(argv: string[]): Promise<void> {
   const parsed = BootstrapArgs.safeParse(values);
   if (!parsed.success) throw new Error(parsed.error.issues.map((issue) => issue.message).join('; '));
   const result = await withDatabase(async (db) => {
-    const { operator, user, member } = await createOrganisation(db, {
-      organisationName: parsed.data.org,
-      email: parsed.data.email,
-      passwordHash: await hashPassword(parsed.data.password),
-      displayName: parsed.data.email.split('@')[0] ?? parsed.data.email,
-    });
-    const apiKey = generateApiKey();
-    await insertApiKey(db, { operatorId: operator.id, keyHash: sha256Hex(apiKey), label: 'bootstrap', createdByMemberId: member.id });
-    return { operatorId: operator.id, userId: user.id, apiKey };
+    const { operator, user, member } = await signup({ db }, { organisationName: parsed.data.org, email: parsed.data.email, password: parsed.data.password });
+    const { key } = await createApiKey({ db }, { operatorId: operator.id, label: 'bootstrap', createdByMemberId: member.id });
+    return { operatorId: operator.id, userId: user.id, apiKey: key };
   });
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }

@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { requireAutomation } from '../../commands/automations/lookup';
 import { toRunRecord, toRunSummary } from '../../core/automations/runRecord';
 import { findRun, findRunRecord, listRuns } from '../../db/queries/automationRuns';
 import { quotaLimits, usageMonthOf, usageOf } from '../../db/queries/automationUsage';
@@ -7,7 +8,6 @@ import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { operatorOf } from '../middleware/authenticate';
 import type { InputOf } from '../endpoint';
-import { requireAutomation } from './definitions';
 import { runningRunRecord } from './presenters';
 import { type ListRunsQuery, type RunIdParams, type AutomationIdParams } from './schema';
 

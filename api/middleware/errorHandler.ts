@@ -1,6 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import { errorFormatFor, type ErrorFormat } from '../areas';
 import { isDependencyOutage, serviceUnavailable } from '../dependencyOutage';
+import { CommandError } from '../../commands/errors';
 import { AppError } from '../errors';
 
 const JSONRPC_CODES: Record<string, number> = {
@@ -46,6 +47,8 @@ function describeForLog(error: unknown): Record<string, unknown> {
  * Temporal out of reach (directly or as the cause of a handler's 500) is a 503 the client may retry.
  */
 function fromUnknown(error: unknown): AppError {
+  if (error instanceof CommandError)
+    return new AppError(error.status, error.code, error.message, error.details === undefined ? {} : { details: error.details });
   if (error instanceof AppError) return error.status === 500 && isDependencyOutage(error.options.cause) ? serviceUnavailable(error.options.cause) : error;
   if (isDependencyOutage(error)) return serviceUnavailable(error);
   const status = (error as { status?: unknown }).status;

@@ -1,4 +1,3 @@
-import type { ItemError } from '../../core/ingestItems';
 import type { TemplateSchema } from '../../core/templates';
 import { findEntity, type EntityRow } from '../../db/queries/entities';
 import { getSettings, type OperatorSettings } from '../../db/queries/settings';
@@ -26,11 +25,4 @@ export async function requireEntity(deps: AppDeps, operatorId: string, externalI
   const entity = await findEntity(deps.db, operatorId, externalId);
   if (!entity) throw new AppError(404, 'ENTITY_NOT_FOUND', `No entity with externalId ${externalId}`);
   return entity;
-}
-
-const STATUS: Record<ItemError['code'], number> = { MISSING_FIELDS: 400, VALIDATION_FAILED: 400, ENTITY_NOT_FOUND: 404, ENTITY_ERASED: 409 };
-
-/** An item-level failure of a single write, as the HTTP error of that write. */
-export function itemErrorToAppError(error: ItemError): AppError {
-  return new AppError(STATUS[error.code], error.code, error.message, error.details ? { details: error.details } : {});
 }

@@ -1,12 +1,12 @@
 import type { Context } from 'koa';
-import { prepareItem, writeItem } from '../../commands/ingest';
+import { upsertEntity } from '../../commands/ingestOne';
 import { eraseEntity } from '../../db/ingest/erasure';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { operatorOf } from '../middleware/authenticate';
 import type { InputOf } from '../endpoint';
-import { itemErrorToAppError, requireEntity, requireTemplate } from './context';
-import { idempotencyKeyOf, withIdempotency } from './idempotency';
+import { requireEntity, requireTemplate } from './context';
+import { idempotencyKeyOf } from './idempotency';
 import { type EntityBody, type ExternalIdParams } from './schema';
 import { entityRecord } from './presenters';
 
@@ -15,17 +15,7 @@ export async function upsertEntityHandler(deps: AppDeps, ctx: Context, { body }:
   const operatorId = operatorOf(ctx);
   const key = idempotencyKeyOf(ctx);
   const settings = await requireTemplate(deps, operatorId);
-  const prepared = prepareItem('entities', settings.templateSchema, deps.keyring, operatorId, body);
-  if (!prepared.ok) throw itemErrorToAppError(prepared.error);
-
-  const result = await deps.db.transaction((trx) =>
-    withIdempotency(trx, { operatorId, key, route: 'POST /entities', body }, async () => {
-      const outcome = await writeItem('entities', trx, operatorId, prepared.write);
-      if (!outcome.ok) throw itemErrorToAppError(outcome.error);
-      const data = { id: outcome.id, externalId: body.externalId, entityType: body.entityType, action: outcome.action! };
-      return { status: outcome.action === 'created' ? 201 : 200, body: { success: true as const, data } };
-    }),
-  );
+  const result = await upsertEntity(deps, { operatorId, template: settings.templateSchema, entity: body, idempotency: { key, route: 'POST /entities', body } });
   ctx.status = result.status;
   ctx.body = result.body;
 }

@@ -1,13 +1,11 @@
-import type { Knex } from 'knex';
 import type { Context } from 'koa';
-import { prepareItem, writeItem } from '../../commands/ingest';
-import type { Db } from '../../db/knex';
+import { recordEvent } from '../../commands/ingestOne';
 import { listEvents } from '../../db/queries/entities';
 import type { AppDeps } from '../deps';
 import { operatorOf } from '../middleware/authenticate';
 import type { InputOf } from '../endpoint';
-import { itemErrorToAppError, requireEntity, requireTemplate } from './context';
-import { idempotencyKeyOf, withIdempotency } from './idempotency';
+import { requireEntity, requireTemplate } from './context';
+import { idempotencyKeyOf } from './idempotency';
 import { type EventBody, type EventsQuery, type ExternalIdParams } from './schema';
 
 /** `POST /entities/:externalId/events`: appends one event; 201 `{ id }`, or the original id with `action: "duplicate"`. */
@@ -19,18 +17,13 @@ export async function recordEventHandler(
   const operatorId = operatorOf(ctx);
   const key = idempotencyKeyOf(ctx);
   const settings = await requireTemplate(deps, operatorId);
-  const prepared = prepareItem('events', settings.templateSchema, deps.keyring, operatorId, { ...body, externalId: params.externalId });
-  if (!prepared.ok) throw itemErrorToAppError(prepared.error);
-
-  const write = async (runner: Db | Knex.Transaction) => {
-    const outcome = await writeItem('events', runner, operatorId, prepared.write);
-    if (!outcome.ok) throw itemErrorToAppError(outcome.error);
-    return { status: 201, body: { success: true as const, data: { id: outcome.id } } };
-  };
-  // Without a key the write is one autocommitted statement; with one, the key's claim joins it in a transaction.
-  const result = key
-    ? await deps.db.transaction((trx) => withIdempotency(trx, { operatorId, key, route: `POST /entities/${params.externalId}/events`, body }, () => write(trx)))
-    : await write(deps.db);
+  const result = await recordEvent(deps, {
+    operatorId,
+    template: settings.templateSchema,
+    externalId: params.externalId,
+    event: body,
+    idempotency: { key, route: `POST /entities/${params.externalId}/events`, body },
+  });
   ctx.status = result.status;
   ctx.body = result.body;
 }

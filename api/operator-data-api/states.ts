@@ -1,11 +1,11 @@
 import type { Context } from 'koa';
-import { prepareItem, writeItem } from '../../commands/ingest';
-import { findState, listStates, type StateRow } from '../../db/queries/entities';
+import { putState } from '../../commands/ingestOne';
+import { findState, listStates } from '../../db/queries/entities';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { operatorOf } from '../middleware/authenticate';
 import type { InputOf } from '../endpoint';
-import { itemErrorToAppError, requireEntity, requireTemplate } from './context';
+import { requireEntity, requireTemplate } from './context';
 import { type ExternalIdParams, type StateParams } from './schema';
 import { stateRecord } from './presenters';
 
@@ -25,12 +25,14 @@ export async function putStateHandler(deps: AppDeps, ctx: Context, { params }: I
   }
   const operatorId = operatorOf(ctx);
   const settings = await requireTemplate(deps, operatorId);
-  const item = { externalId: params.externalId, stateKey: params.key, value: valueOf(ctx.request.body) };
-  const prepared = prepareItem('states', settings.templateSchema, deps.keyring, operatorId, item);
-  if (!prepared.ok) throw itemErrorToAppError(prepared.error);
-  const outcome = await deps.db.transaction((trx) => writeItem('states', trx, operatorId, prepared.write));
-  if (!outcome.ok) throw itemErrorToAppError(outcome.error);
-  ctx.body = { success: true, data: stateRecord(outcome.row as unknown as StateRow) };
+  const state = await putState(deps, {
+    operatorId,
+    template: settings.templateSchema,
+    externalId: params.externalId,
+    stateKey: params.key,
+    value: valueOf(ctx.request.body),
+  });
+  ctx.body = { success: true, data: stateRecord(state) };
 }
 
 export async function listStatesHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof ExternalIdParams }>): Promise<void> {

@@ -1,10 +1,7 @@
 import type { Context } from 'koa';
-import type { TeamRefusal } from '../../core/teamRules';
 import { AppError, type AuthFailure } from '../errors';
 import { principalOf, type SessionPrincipal } from '../middleware/authenticate';
 import type { FieldProblem } from '../middleware/validate';
-
-const REFUSAL_STATUS: Record<TeamRefusal['code'], number> = { INVALID_INPUT: 400, FORBIDDEN: 403, OWNER_PROTECTED: 403 };
 
 export const AUTH_TEXT: Record<AuthFailure, string> = {
   missing: 'Authorization header is required',
@@ -14,12 +11,6 @@ export const AUTH_TEXT: Record<AuthFailure, string> = {
   session_required: 'Team management requires a session token; API keys are not accepted',
   api_key_required: 'Team management requires a session token; API keys are not accepted',
 };
-
-export const refused = (refusal: TeamRefusal) => new AppError(REFUSAL_STATUS[refusal.code], refusal.code, refusal.message);
-export const memberNotFound = () => new AppError(404, 'NOT_FOUND', 'Member not found');
-export const inviteNotFound = () => new AppError(404, 'NOT_FOUND', 'No pending invite with that id');
-export const alreadyMember = () => new AppError(409, 'ALREADY_MEMBER', 'This email already has an account');
-export const alreadyInOrganisation = () => new AppError(409, 'ALREADY_MEMBER', 'This email already has an account in this organisation');
 
 /** Every validation failure of the area is 400 `INVALID_INPUT` (spec 7.5), naming each offending field. */
 export function invalidInput(result: { problems: FieldProblem[] }): AppError {

@@ -1,7 +1,4 @@
-import type { Knex } from 'knex';
 import type { Context } from 'koa';
-import { claimDelivery, recordDeliveryRun, type DeliveryKey } from '../../db/queries/webhookDeliveries';
-import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { standardSignatureProblem, validSignature } from './signature';
 
@@ -39,31 +36,4 @@ export function authenticateDelivery(ctx: Context, secret: string | null): strin
   }
   if (id !== undefined && !DELIVERY_ID.test(id)) throw new AppError(400, 'INVALID_HEADER', 'webhook-id must be 1 to 256 visible ASCII characters');
   return id;
-}
-
-/**
- * Starts the delivery's run at most once per delivery id: the id is claimed, `start` given the transaction (for the
- * writes that go with the run) and the run recorded in one transaction, so a repeat (a sender's retry, a replay)
- * waits for the first and answers its run, and a start that fails leaves the id free for the sender's retry.
- * Without an id, `start` simply runs on the pool.
- */
-export async function startOnce(
-  deps: AppDeps,
-  ctx: Context,
-  key: Omit<DeliveryKey, 'deliveryId'> & { deliveryId: string | undefined },
-  start: (db: Knex | Knex.Transaction) => Promise<string>,
-): Promise<string> {
-  const { deliveryId } = key;
-  if (deliveryId === undefined) return start(deps.db);
-  const delivery = { ...key, deliveryId };
-  return deps.db.transaction(async (trx) => {
-    const claim = await claimDelivery(trx, delivery);
-    if (claim.kind === 'seen') {
-      ctx.state.log.info({ operatorId: key.operatorId, webhookId: key.webhookId, runId: claim.runId }, 'repeated webhook delivery: no new run');
-      return claim.runId;
-    }
-    const runId = await start(trx);
-    await recordDeliveryRun(trx, delivery, runId);
-    return runId;
-  });
 }

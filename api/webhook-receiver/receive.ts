@@ -1,13 +1,12 @@
 import type { Context } from 'koa';
-import { internalEvent } from '../../core/events';
-import { appendOutboxEvents } from '../../db/queries/outbox';
+import { webhookSecretContext } from '../../commands/automations/persist';
+import { startWebhookRun } from '../../commands/webhookDelivery';
 import { findActiveWebhook } from '../../db/queries/automationWebhooks';
 import { startAutomationRun } from '../../temporal/automationRuns';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { hasUnstorableText } from '../middleware/jsonBody';
-import { webhookSecretContext } from '../automations/persist';
-import { authenticateDelivery, startOnce } from './delivery';
+import { authenticateDelivery } from './delivery';
 
 function parsedBody(ctx: Context, limitBytes: number): unknown {
   const raw = ctx.request.rawBody ?? Buffer.alloc(0);
@@ -45,19 +44,24 @@ export async function receiveHandler(deps: AppDeps, ctx: Context): Promise<void>
     });
   }
   const body = parsedBody(ctx, deps.config.WEBHOOK_BODY_LIMIT_BYTES);
-  const runId = await startOnce(deps, ctx, { operatorId: webhook.operator_id, webhookId: webhook.id, deliveryId }, async (db) => {
-    if (webhook.provider_name) {
-      await appendOutboxEvents(db, [internalEvent(webhook.operator_id, `provider.webhook.${webhook.provider_name}`, null, body)]);
-    }
-    const started = await startAutomationRun(deps.temporal, {
-      operatorId: webhook.operator_id,
-      automationId: webhook.workflow_id,
-      source: 'webhook',
-      input: body,
-      triggerNodeId: webhook.node_id,
-    });
-    return started.runId;
+  const { runId, repeated } = await startWebhookRun(deps, {
+    operatorId: webhook.operator_id,
+    webhookId: webhook.id,
+    deliveryId,
+    providerName: webhook.provider_name,
+    body,
+    start: async () => {
+      const started = await startAutomationRun(deps.temporal, {
+        operatorId: webhook.operator_id,
+        automationId: webhook.workflow_id,
+        source: 'webhook',
+        input: body,
+        triggerNodeId: webhook.node_id,
+      });
+      return started.runId;
+    },
   });
+  if (repeated) ctx.state.log.info({ operatorId: webhook.operator_id, webhookId: webhook.id, runId }, 'repeated webhook delivery: no new run');
   ctx.status = 202;
   ctx.body = { success: true, data: { accepted: true, runId } };
 }

@@ -1,0 +1,23 @@
+import { deleteWebhooksOfAutomation } from '../../db/queries/automationWebhooks';
+import { softDeleteAutomation } from '../../db/queries/automations';
+import type { CommandDeps } from '../deps';
+import { lockAutomation } from './lookup';
+
+export interface DeleteAutomationInput {
+  operatorId: string;
+  id: string;
+}
+
+/**
+ * Soft-deletes a workflow: its schedules and webhooks are removed in the same transaction, so nothing starts it
+ * again, while its runs stay readable. 404 `WORKFLOW_NOT_FOUND` for an unknown or already deleted workflow.
+ */
+export async function deleteAutomation(deps: Pick<CommandDeps, 'db' | 'syncSchedules'>, input: DeleteAutomationInput): Promise<void> {
+  const { operatorId } = input;
+  await deps.db.transaction(async (trx) => {
+    const existing = await lockAutomation(trx, operatorId, input.id);
+    await softDeleteAutomation(trx, operatorId, existing.id);
+    await deleteWebhooksOfAutomation(trx, operatorId, existing.id);
+    await deps.syncSchedules({ operatorId, automationId: existing.id, previous: existing.nodes, next: null });
+  });
+}

@@ -1,0 +1,74 @@
+import type { Blueprint } from '../core/gateway/blueprint';
+import { InvalidOpenApiError, loadOpenApiDocument } from '../core/gateway/openapiDocument';
+import { ambiguousProviderFields, type SchemaMap } from '../core/gateway/schemaMap';
+import { prefixedId } from '../core/ids';
+import { deleteConnector as deleteConnectorRow, insertConnector, type ConnectorRow } from '../db/queries/connectors';
+import type { CommandDeps } from './deps';
+import { CommandError } from './errors';
+
+export const connectorNotFound = (id: string) => new CommandError(404, 'CONNECTOR_NOT_FOUND', `Connector ${id} not found`);
+
+export interface CreateConnectorInput {
+  operatorId: string;
+  name: string;
+  provider: string;
+  /** OpenAPI 3.x or Swagger 2.0, as an object or JSON/YAML text; left out or null: a connector without a document. */
+  openapi?: string | Record<string, unknown> | null;
+  /** Canonical field → provider field; left out: none. */
+  schemaMap?: SchemaMap;
+}
+
+export interface ConnectorRef {
+  operatorId: string;
+  id: string;
+}
+
+/** Parses and validates the document; a broken one is 400 `INVALID_OPENAPI` listing what is wrong. */
+async function documentOf(openapi: unknown): Promise<{ document: Record<string, unknown> | null; blueprint: Blueprint | null }> {
+  if (openapi === undefined || openapi === null) return { document: null, blueprint: null };
+  try {
+    return await loadOpenApiDocument(openapi);
+  } catch (error) {
+    if (error instanceof InvalidOpenApiError) {
+      throw new CommandError(
+        400,
+        'INVALID_OPENAPI',
+        error.message,
+        error.problems.map((message) => ({ field: 'openapi', message })),
+      );
+    }
+    throw error;
+  }
+}
+
+/**
+ * Registers a provider's API: its document is compiled once into the blueprint every gateway call reads. A schema
+ * map sending two canonical fields to one provider field is refused, since the response could not be mapped back.
+ */
+export async function createConnector(deps: Pick<CommandDeps, 'db'>, input: CreateConnectorInput): Promise<ConnectorRow> {
+  const schemaMap = input.schemaMap ?? {};
+  const ambiguous = ambiguousProviderFields(schemaMap);
+  if (ambiguous.length > 0) {
+    throw new CommandError(
+      400,
+      'VALIDATION_FAILED',
+      `schemaMap maps several canonical fields to the same provider field: ${ambiguous.join(', ')}`,
+      ambiguous.map((field) => ({ field: 'schemaMap', message: `provider field ${field} is used more than once` })),
+    );
+  }
+  const { document, blueprint } = await documentOf(input.openapi);
+  return insertConnector(deps.db, {
+    id: prefixedId('cnr'),
+    operatorId: input.operatorId,
+    name: input.name,
+    provider: input.provider,
+    openapi: document,
+    blueprint,
+    schemaMap,
+  });
+}
+
+/** Deletes one of the operator's connectors. Its connections stay, their connector unset, so no call goes through them. */
+export async function deleteConnector(deps: Pick<CommandDeps, 'db'>, input: ConnectorRef): Promise<void> {
+  if (!(await deleteConnectorRow(deps.db, input.operatorId, input.id))) throw connectorNotFound(input.id);
+}

@@ -1,0 +1,87 @@
+/**
+ * The data API's single writes (`POST /entities`, `POST /entities/:externalId/events`, `PUT …/state/:key`) as use
+ * cases: the item is prepared and stored by the same rules as every ingest write (commands/ingest.ts), and an
+ * entity or event sent under an Idempotency-Key is written at most once (commands/idempotency.ts). The caller loads
+ * the operator's template (the API through its settings cache).
+ */
+import type { ItemError } from '../core/ingestItems';
+import type { TemplateSchema } from '../core/templates';
+import type { StateRow } from '../db/queries/entities';
+import type { CommandDeps } from './deps';
+import { CommandError } from './errors';
+import { withIdempotency, type IdempotencyScope, type IdempotentWrite } from './idempotency';
+import { prepareItem, writeItem, type RunnerOf } from './ingest';
+
+const STATUS: Record<ItemError['code'], number> = { MISSING_FIELDS: 400, VALIDATION_FAILED: 400, ENTITY_NOT_FOUND: 404, ENTITY_ERASED: 409 };
+
+/** An item's refusal as the refusal of its single write. */
+function refusal(error: ItemError): CommandError {
+  return new CommandError(STATUS[error.code], error.code, error.message, error.details);
+}
+
+interface SingleWrite {
+  operatorId: string;
+  template: TemplateSchema;
+}
+
+export interface UpsertEntityInput extends SingleWrite {
+  entity: { entityType: string; externalId: string; data: Record<string, unknown> };
+  idempotency: IdempotencyScope;
+}
+
+/**
+ * Creates or updates one entity, its PII sealed: 201 `created` or 200 `updated`, or for a repeated key the first
+ * answer as 200 `duplicate`. The entity is read before it is written, so the write always takes a transaction.
+ */
+export async function upsertEntity(deps: Pick<CommandDeps, 'db' | 'keyring'>, input: UpsertEntityInput): Promise<IdempotentWrite> {
+  const { operatorId, entity } = input;
+  const prepared = prepareItem('entities', input.template, deps.keyring, operatorId, entity);
+  if (!prepared.ok) throw refusal(prepared.error);
+  return deps.db.transaction((trx) =>
+    withIdempotency(trx, operatorId, input.idempotency, async () => {
+      const outcome = await writeItem('entities', trx, operatorId, prepared.write);
+      if (!outcome.ok) throw refusal(outcome.error);
+      const data = { id: outcome.id, externalId: entity.externalId, entityType: entity.entityType, action: outcome.action! };
+      return { status: outcome.action === 'created' ? 201 : 200, body: { success: true as const, data } };
+    }),
+  );
+}
+
+export interface RecordEventInput extends SingleWrite {
+  externalId: string;
+  event: { eventType: string; data: Record<string, unknown> };
+  idempotency: IdempotencyScope;
+}
+
+/**
+ * Appends one event to a live entity: 201 `{ id }`, or for a repeated key the original id as 200 `duplicate`.
+ * Without a key the write is one autocommitted statement; with one, the key's claim joins it in a transaction.
+ */
+export async function recordEvent(deps: Pick<CommandDeps, 'db' | 'keyring'>, input: RecordEventInput): Promise<IdempotentWrite> {
+  const { operatorId } = input;
+  const prepared = prepareItem('events', input.template, deps.keyring, operatorId, { ...input.event, externalId: input.externalId });
+  if (!prepared.ok) throw refusal(prepared.error);
+  const write = async (runner: RunnerOf<'events'>): Promise<IdempotentWrite> => {
+    const outcome = await writeItem('events', runner, operatorId, prepared.write);
+    if (!outcome.ok) throw refusal(outcome.error);
+    return { status: 201, body: { success: true as const, data: { id: outcome.id } } };
+  };
+  if (!input.idempotency.key) return write(deps.db);
+  return deps.db.transaction((trx) => withIdempotency(trx, operatorId, input.idempotency, () => write(trx)));
+}
+
+export interface PutStateInput extends SingleWrite {
+  externalId: string;
+  stateKey: string;
+  value: unknown;
+}
+
+/** Sets one of the template's state keys of a live entity and answers the stored state. */
+export async function putState(deps: Pick<CommandDeps, 'db' | 'keyring'>, input: PutStateInput): Promise<StateRow> {
+  const item = { externalId: input.externalId, stateKey: input.stateKey, value: input.value };
+  const prepared = prepareItem('states', input.template, deps.keyring, input.operatorId, item);
+  if (!prepared.ok) throw refusal(prepared.error);
+  const outcome = await deps.db.transaction((trx) => writeItem('states', trx, input.operatorId, prepared.write));
+  if (!outcome.ok) throw refusal(outcome.error);
+  return outcome.row as unknown as StateRow;
+}
