@@ -5,8 +5,7 @@
  * the quiet baseline (target ≤ 1.5), sequential and 4 concurrent. Starts its own embedded PostgreSQL, Temporal
  * dev server, in-process worker and API; loopback only; bounded in request count and time; stops by itself.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startLoopbackServer, type LoopbackServer } from '../devstack/loopbackServer';
 import { bareWorkflowRoundTrip, runBench } from './lib/baseline';
 import { cpuMeter, formatCpu } from './lib/cpu';
 import { startProfile } from './lib/profile';
@@ -20,25 +19,15 @@ const PHASE_TIME_LIMIT_MS = 60_000;
 /** The pause before each call of the quiet baseline: long enough for every poller to be waiting again. */
 const QUIET_GAP_MS = 200;
 
-async function startTarget(): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer((request, response) => {
-    request.resume();
-    request.on('end', () => {
+/** The workflow's HTTP target: answers every request at once, so the figures are the platform's alone. */
+function startTarget(): Promise<LoopbackServer> {
+  return startLoopbackServer(
+    (_request, _body, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end('{"ok":true}');
-    });
-  });
-  server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+    },
+    { keepAliveTimeout: 30_000 },
+  );
 }
 
 function row(name: string, phase: Measured) {

@@ -1,5 +1,6 @@
+import { startLoopbackServer } from '../devstack/loopbackServer';
 import { post } from '../processes/stackClient';
-import { eventAutomation, settleRuns, startLoopbackServer } from './fixtures';
+import { eventAutomation, settleRuns } from './fixtures';
 import { chaosOperator, result, sleep, waitUntil, type Scenario } from './lib';
 
 /** How long the receiver holds each POST before answering, so a kill can land while requests are in flight. */

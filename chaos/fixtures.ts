@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { post } from '../processes/stackClient';
 import { startSupplier, SUPPLIER_KEY, supplierDocument } from '../devstack/loopbackSupplier';
 import type { Db } from '../db/knex';
@@ -111,32 +109,6 @@ export async function storedCounts(db: Db, operatorId: string, field: string, ac
     duplicated: [...stored.values()].reduce((sum, count) => sum + count - 1, 0),
     /** Stored but never acknowledged: a client gave up on an event the platform had in fact taken. */
     unacknowledged: [...stored.keys()].filter((ref) => !acked.has(ref)).length,
-  };
-}
-
-export interface LoopbackServer {
-  url: string;
-  close(): Promise<void>;
-}
-
-/** An HTTP server on 127.0.0.1 answering with `handle` (the raw body is read first). */
-export async function startLoopbackServer(
-  handle: (request: http.IncomingMessage, body: string, response: http.ServerResponse) => void,
-): Promise<LoopbackServer> {
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => handle(request, Buffer.concat(chunks).toString('utf8'), response));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
   };
 }
 

@@ -1,7 +1,7 @@
+import { startLoopbackServer, type LoopbackServer } from '../devstack/loopbackServer';
 import { SUPPLIER_KEY, supplierDocument } from '../devstack/loopbackSupplier';
 import { post, signUpOperator } from '../processes/stackClient';
 import { IGAMING_TEMPLATE_ID } from '../core/templates';
-import { startLoopbackServer, type LoopbackServer } from './fixtures';
 
 /** The issue's backtracking regex, hidden from the definition-time checker by `$eval`: only the sandbox's budget stops it. */
 export const HIDDEN_REGEX = `$eval('$contains("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!", /^(a+)+$/)')`;

@@ -1,5 +1,4 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startLoopbackServer, type LoopbackServer } from './loopbackServer';
 
 export const SUPPLIER_KEY = 'bench-supplier-key';
 
@@ -7,26 +6,15 @@ export const SUPPLIER_KEY = 'bench-supplier-key';
  * A KYC-like supplier on 127.0.0.1 that checks its API key and answers a small JSON document; `/ping` answers
  * without a key (a target for `action.http_request`).
  */
-export async function startSupplier(): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer((request, response) => {
-    request.resume();
-    request.on('end', () => {
+export function startSupplier(): Promise<LoopbackServer> {
+  return startLoopbackServer(
+    (request, _body, response) => {
       const authorised = request.url?.startsWith('/ping') || request.headers['x-api-key'] === SUPPLIER_KEY;
       response.writeHead(authorised ? 200 : 401, { 'content-type': 'application/json' });
       response.end(JSON.stringify(authorised ? { player_ref: 'p-1', kyc_state: 'approved', checked_on: '2026-01-02T03:04:05Z' } : { error: 'unauthorised' }));
-    });
-  });
-  server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+    },
+    { keepAliveTimeout: 30_000 },
+  );
 }
 
 /** The supplier's OpenAPI document: `kyc.status` (GET) and `verification.start` (POST) behind an API-key header. */

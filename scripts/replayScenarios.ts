@@ -1,7 +1,7 @@
 import { prefixedId } from '../core/ids';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import type { AppDeps } from '../api/deps';
+import { startLoopbackServer } from '../devstack/loopbackServer';
 import { startSupplier, SUPPLIER_KEY, supplierDocument } from '../devstack/loopbackSupplier';
 import { post } from '../processes/stackClient';
 import { cancelAutomationRun, startAutomationRun } from '../temporal/automationRuns';
@@ -33,23 +33,18 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
 /** A loopback server whose `/hold` requests wait until `release()`; anything else answers 200, `/missing` 404. */
 async function startHoldingServer() {
   const held: http.ServerResponse[] = [];
-  const server = http.createServer((request, response) => {
-    request.resume();
-    request.on('end', () => {
-      if (request.url?.startsWith('/hold')) return void held.push(response);
-      response.writeHead(request.url?.startsWith('/missing') ? 404 : 200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ received: true }));
-    });
+  const server = await startLoopbackServer((request, _body, response) => {
+    if (request.url?.startsWith('/hold')) return void held.push(response);
+    response.writeHead(request.url?.startsWith('/missing') ? 404 : 200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ received: true }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     held: () => held.length,
     release() {
       for (const response of held.splice(0)) response.writeHead(200, { 'content-type': 'application/json' }).end('{"released":true}');
     },
-    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+    close: server.close,
   };
 }
 

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import http, { type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
+import { startLoopbackServer } from '../../devstack/loopbackServer';
 
 /** A request as the supplier API received it. */
 export interface ReceivedRequest {
@@ -75,48 +75,37 @@ export function authorised(request: ReceivedRequest, auth: ProviderAuth): boolea
 export async function startProvider(handler: ProviderHandler): Promise<TestProvider> {
   let current = handler;
   const requests: ReceivedRequest[] = [];
-  const server = http.createServer((incoming, outgoing) => {
-    const chunks: Buffer[] = [];
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-    incoming.on('end', async () => {
-      const url = new URL(incoming.url ?? '/', 'http://provider.test');
-      const body = Buffer.concat(chunks).toString('utf8');
-      let json: unknown;
-      try {
-        json = body ? JSON.parse(body) : undefined;
-      } catch {
-        json = undefined;
-      }
-      const request: ReceivedRequest = { method: incoming.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: incoming.headers, body, json };
-      requests.push(request);
-      const reply = await current(request);
-      if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
-      if (outgoing.destroyed) return;
-      if (reply.destroy) {
-        incoming.socket.destroy();
-        return;
-      }
-      const payload = reply.raw ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
-      outgoing.writeHead(reply.status, {
-        ...(reply.raw === undefined && reply.body !== undefined ? { 'content-type': 'application/json' } : {}),
-        ...reply.headers,
-      });
-      outgoing.end(payload);
+  const server = await startLoopbackServer(async (incoming, body, outgoing) => {
+    const url = new URL(incoming.url ?? '/', 'http://provider.test');
+    let json: unknown;
+    try {
+      json = body ? JSON.parse(body) : undefined;
+    } catch {
+      json = undefined;
+    }
+    const request: ReceivedRequest = { method: incoming.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: incoming.headers, body, json };
+    requests.push(request);
+    const reply = await current(request);
+    if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
+    if (outgoing.destroyed) return;
+    if (reply.destroy) {
+      incoming.socket.destroy();
+      return;
+    }
+    const payload = reply.raw ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
+    outgoing.writeHead(reply.status, {
+      ...(reply.raw === undefined && reply.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...reply.headers,
     });
+    outgoing.end(payload);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
-    port,
+    url: server.url,
+    port: server.port,
     requests,
     handle: (next) => {
       current = next;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: server.close,
   };
 }
