@@ -1,11 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { api, call } from '../../api/client';
 import { useAction, useLoad } from '../../api/useLoad';
 import { auth } from '../../auth/client';
 import { useSession } from '../../auth/session';
-import { TextField } from '../../components/Field';
 import { ErrorNotice, Loading } from '../../components/Status';
+import { AccountForm, startSession, type AccountField, type AccountValues } from './AccountForm';
 import { AuthLayout } from './AuthLayout';
 
 const REASONS: Record<string, string> = {
@@ -15,20 +15,25 @@ const REASONS: Record<string, string> = {
   revoked: 'This invite was withdrawn. Ask your organisation for a new one.',
 };
 
+type Field = 'first_name' | 'last_name';
+
+const FIELDS: readonly AccountField<Field>[] = [
+  { name: 'first_name', label: 'First name', autoComplete: 'given-name' },
+  { name: 'last_name', label: 'Last name', autoComplete: 'family-name' },
+];
+
 /** The page behind `{APP_URL}/accept-invite?token=…` in invite emails: look the invite up, then join. */
 export default function AcceptInvite() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const session = useSession();
-  const [first, setFirst] = useState('');
-  const [last, setLast] = useState('');
-  const [password, setPassword] = useState('');
   const [joined, setJoined] = useState(false);
   const lookup = useLoad(() => call(api.GET('/platform-api/invites/lookup', { params: { query: { token } } })), [token]);
-  const accept = useAction(async () => {
-    const joined = await call(api.POST('/platform-api/invites/accept', { body: { token, password, first_name: first.trim(), last_name: last.trim() } }));
-    const { error } = await auth.setSession({ access_token: joined.data.access_token, refresh_token: joined.data.refresh_token });
-    if (error) throw error;
+  const accept = useAction(async ({ fields, password }: AccountValues<Field>) => {
+    const joined = await call(
+      api.POST('/platform-api/invites/accept', { body: { token, password, first_name: fields.first_name, last_name: fields.last_name } }),
+    );
+    await startSession(joined.data);
     setJoined(true);
   });
 
@@ -73,49 +78,19 @@ export default function AcceptInvite() {
       </AuthLayout>
     );
   }
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    void accept.run();
-  };
-  const problems = (field: string) => accept.error?.problemsAt(field);
   return (
     <AuthLayout title={`Join ${'orgName' in invite ? invite.orgName : ''}`}>
       <p>
         You were invited as <strong>{'role' in invite ? invite.role : ''}</strong> with the email <strong>{'email' in invite ? invite.email : ''}</strong>.
       </p>
-      <form onSubmit={submit} noValidate>
-        <TextField
-          label="First name"
-          autoComplete="given-name"
-          required
-          value={first}
-          onChange={(event) => setFirst(event.target.value)}
-          problems={problems('first_name')}
-        />
-        <TextField
-          label="Last name"
-          autoComplete="family-name"
-          required
-          value={last}
-          onChange={(event) => setLast(event.target.value)}
-          problems={problems('last_name')}
-        />
-        <TextField
-          label="Choose a password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          hint="At least 8 characters"
-          problems={problems('password')}
-        />
-        <ErrorNotice error={accept.error} title="The invite could not be accepted." fieldsShown />
-        <button type="submit" className="button button-primary button-block" disabled={accept.pending}>
-          {accept.pending ? 'Joining…' : 'Accept and sign in'}
-        </button>
-      </form>
+      <AccountForm
+        fields={FIELDS}
+        passwordLabel="Choose a password"
+        action={accept}
+        failureTitle="The invite could not be accepted."
+        submitLabel="Accept and sign in"
+        pendingLabel="Joining…"
+      />
     </AuthLayout>
   );
 }

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { api, call } from '../../api/client';
 import { useAction, useLoad } from '../../api/useLoad';
-import type { components } from '../../api/schema';
 import { useDataKey } from '../../auth/dataKey';
 import { useCanManage, useMember } from '../../auth/session';
 import { CopyField } from '../../components/CopyButton';
@@ -9,9 +8,9 @@ import { ConfirmDialog, Dialog } from '../../components/Dialog';
 import { TextField } from '../../components/Field';
 import { EmptyState, ErrorNotice, LoadStatus, PageHeader, StatusBadge } from '../../components/Status';
 import { KeyRow } from './KeyRow';
+import { keyName, type ApiKey } from './keys';
 import { McpDialog } from './McpDialog';
 
-export type ApiKey = components['schemas']['ApiKeyRecord'];
 type Pending = { kind: 'revoke' | 'delete'; key: ApiKey } | null;
 
 /** API keys (spec 4.1): create (the plaintext is shown once), rename, revoke, delete, MCP access. */
@@ -134,10 +133,10 @@ export default function ApiKeys() {
         onConfirm={() => pending && void remove.run(pending)}
       >
         {pending?.kind === 'delete' ? (
-          <p>The revoked key “{pending.key.label || 'unlabelled'}” and its record are removed.</p>
+          <p>The revoked key “{keyName(pending.key)}” and its record are removed.</p>
         ) : (
           <p>
-            Requests with “{pending?.key.label || 'unlabelled'}” stop working at once. The record stays (<StatusBadge status="revoked" />) until you delete it.
+            Requests with “{keyName(pending?.key)}” stop working at once. The record stays (<StatusBadge status="revoked" />) until you delete it.
           </p>
         )}
       </ConfirmDialog>

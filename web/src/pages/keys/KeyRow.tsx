@@ -3,7 +3,7 @@ import { api, call } from '../../api/client';
 import { useAction } from '../../api/useLoad';
 import { ErrorNotice, StatusBadge } from '../../components/Status';
 import { formatDateTime } from '../../format';
-import type { ApiKey } from './ApiKeys';
+import { keyName, type ApiKey } from './keys';
 
 interface Props {
   record: ApiKey;
@@ -23,7 +23,7 @@ export function KeyRow({ record, manage, onChanged, onMcp, onRevoke, onDelete }:
     setEditing(false);
     onChanged();
   });
-  const name = record.label || 'unlabelled';
+  const name = keyName(record);
   return (
     <tr>
       <td>

@@ -5,7 +5,7 @@ import { useAction, useLoad } from '../../api/useLoad';
 import { Dialog } from '../../components/Dialog';
 import { Checkbox } from '../../components/Field';
 import { ErrorNotice, Loading } from '../../components/Status';
-import type { ApiKey } from './ApiKeys';
+import { keyName, type ApiKey } from './keys';
 
 /** MCP access of a key (`PATCH /api-keys/:id/mcp`): on or off, and which exposed workflows it lists. */
 export function McpDialog({ record, onClose, onSaved }: { record: ApiKey; onClose: () => void; onSaved: () => void }) {
@@ -23,7 +23,7 @@ export function McpDialog({ record, onClose, onSaved }: { record: ApiKey; onClos
   return (
     <Dialog
       open
-      title={`MCP access of “${record.label || 'unlabelled'}”`}
+      title={`MCP access of “${keyName(record)}”`}
       onClose={onClose}
       actions={
         <>
