@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import type { Db } from '../db/knex';
 import { applyOperatorRetention, operatorsWithRetention, purgeExpiredIdempotencyKeys, type RetentionCounts } from '../db/queries/retention';
 import { purgeGatewayCalls } from '../db/queries/gatewayCalls';
+import { purgeExpiredMcpTasks } from '../db/queries/mcpTasks';
 import { purgeTemporalPayloads } from '../db/queries/temporalPayloads';
 import { purgeExpiredWebhookDeliveries } from '../db/queries/webhookDeliveries';
 
@@ -29,6 +30,7 @@ export function createRetentionActivities({ db }: { db: Db }) {
         deletedWebhookDeliveries: 0,
         deletedTemporalPayloads: 0,
         deletedGatewayCalls: 0,
+        deletedMcpTasks: 0,
       };
       for (const settings of await operatorsWithRetention(db)) {
         Context.current().heartbeat(settings.operator_id);
@@ -42,6 +44,7 @@ export function createRetentionActivities({ db }: { db: Db }) {
       totals.deletedWebhookDeliveries = await purgeExpiredWebhookDeliveries(db, asOf);
       totals.deletedTemporalPayloads = await purgeTemporalPayloads(db, { closedRunGraceMs: PAYLOAD_GRACE_MS, otherOwnersMaxAgeMs: PAYLOAD_GRACE_MS });
       totals.deletedGatewayCalls = await purgeGatewayCalls(db);
+      totals.deletedMcpTasks = await purgeExpiredMcpTasks(db);
       return totals;
     },
   };

@@ -6,10 +6,10 @@
 export const MCP_PROTOCOL_VERSION = '2025-06-18';
 
 /**
- * Versions a client may name in `MCP-Protocol-Version`. `initialize` always answers 2025-06-18 (spec 9);
- * clients that negotiated it, or that speak an older revision whose HTTP framing is the same, may send the header.
+ * Versions a client may name in `MCP-Protocol-Version`. `initialize` answers 2025-06-18 (spec 9), or 2025-11-25 to a
+ * client asking for it; older revisions share the HTTP framing; 2026-07-28 requests are stateless (core/mcpRevision.ts).
  */
-export const ACCEPTED_PROTOCOL_VERSIONS: readonly string[] = ['2025-06-18', '2025-03-26', '2024-11-05', '2025-11-25'];
+export const ACCEPTED_PROTOCOL_VERSIONS: readonly string[] = ['2025-06-18', '2025-03-26', '2024-11-05', '2025-11-25', '2026-07-28'];
 
 export const JSONRPC_ERROR = {
   PARSE_ERROR: -32700,

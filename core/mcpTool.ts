@@ -17,6 +17,8 @@ export interface McpTool {
   inputSchema: { type: 'object'; properties: Record<string, unknown>; required: string[] };
   outputSchema: ObjectSchema | null;
   annotations: ToolAnnotations;
+  /** The longest its run can wait on purpose (the sum of its `action.delay` seconds), in ms: what decides its task support. */
+  waitsMs: number;
 }
 
 /** The columns of an exposed automation a tool is built from (db/queries/mcpTools.ts). */
@@ -47,5 +49,6 @@ export function toMcpTool(source: McpToolSource): McpTool {
     inputSchema,
     outputSchema: trigger ? runOutputSchema(definition, trigger.id) : null,
     annotations: trigger ? toolAnnotations(definition, trigger.id) : toolAnnotations({ nodes: [], edges: [] }, ''),
+    waitsMs: source.nodes.reduce((sum, node) => sum + (node.type === 'action.delay' ? Number(node.params.seconds ?? 0) * 1000 : 0), 0),
   };
 }

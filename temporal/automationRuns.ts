@@ -36,8 +36,8 @@ const PROGRESS_POLL_MS = 150;
 export async function startAutomationRun(
   temporal: Starter,
   input: StartRunInput,
+  runId = prefixedId('run'),
 ): Promise<{ runId: string; handle: WorkflowHandle<typeof automationRunWorkflow> }> {
-  const runId = prefixedId('run');
   const handle = await temporal.client.workflow.start(automationRunWorkflow, {
     taskQueue: temporal.taskQueue,
     workflowId: apiRunWorkflowId(input.source, runId),
@@ -150,6 +150,38 @@ export async function runAutomationNow(
     clearTimeout(timer);
     stopPolling();
     abandon.abort();
+  }
+}
+
+/** The Temporal workflow id `startAutomationRun` gives a run of this source and id, known before it starts. */
+export const automationRunWorkflowId = apiRunWorkflowId;
+
+/**
+ * Waits for a run to end (an MCP task's `tasks/result`): Temporal's long poll on its result, not a poll of ours.
+ * `cancelled` when it was cancelled; `ignored` when it never recorded itself (its automation was gone). Rejects with
+ * an AbortError when `signal` aborts first.
+ */
+export async function awaitAutomationRun(
+  temporal: Pick<Starter, 'client'>,
+  temporalWorkflowId: string,
+  signal: AbortSignal,
+): Promise<'ended' | 'cancelled' | 'ignored'> {
+  const handle = temporal.client.workflow.getHandle<typeof automationRunWorkflow>(temporalWorkflowId);
+  try {
+    const result = await temporal.client.withAbortSignal(signal, () => handle.result());
+    return result.kind === 'ignored' ? 'ignored' : 'ended';
+  } catch (error) {
+    if (error instanceof WorkflowFailedError && error.cause instanceof CancelledFailure) return 'cancelled';
+    throw error;
+  }
+}
+
+/** How far a run is, by one query of its workflow; undefined when it cannot answer (not started yet, or closed). */
+export async function automationRunProgress(temporal: Pick<Starter, 'client'>, temporalWorkflowId: string): Promise<AutomationProgress | undefined> {
+  try {
+    return await temporal.client.workflow.getHandle<typeof automationRunWorkflow>(temporalWorkflowId).query(automationProgressQuery);
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import type { JsonRpcResponse } from '../../core/mcpJsonRpc';
+import type { Revision } from '../../core/mcpRevision';
 import type { AppDeps } from '../deps';
 import type { ApiKeyPrincipal } from '../middleware/authenticate';
 import type { McpCallCancellation } from './callCancellation';
@@ -17,6 +18,8 @@ export interface DispatchContext {
   ctx: Context;
   principal: ApiKeyPrincipal;
   sessionId: string | undefined;
+  /** The MCP revision this request is of (core/mcpRevision.ts): its result shapes and whether it may get a task. */
+  revision: Revision;
   /** Present when the client accepts `text/event-stream`: answers the request with a stream from now on. */
   openStream: (() => EventStreamResponse) | undefined;
   log: (error: Error) => void;
@@ -26,4 +29,6 @@ export interface DispatchContext {
 export interface McpAnswer {
   response: JsonRpcResponse;
   cancelled?: boolean;
+  /** The HTTP status of an error the revision answers with its own (2026-07-28's 400 for a missing capability). */
+  status?: number;
 }

@@ -1,11 +1,12 @@
 import type { Context } from 'koa';
 import { commentFrame } from '../../core/mcpEvents';
-import { isValidSessionId } from '../../core/mcpJsonRpc';
+import { errorResponse, isValidSessionId } from '../../core/mcpJsonRpc';
+import { MODERN_REVISION } from '../../core/mcpRevision';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { authenticateMcp, checkOrigin, checkProtocolVersion, sessionIdOf } from './auth';
 import { acceptsEventStream, EventStreamResponse } from './eventStreamResponse';
-import { sendFailure } from './respond';
+import { sendFailure, sendJsonRpc } from './respond';
 import type { McpServices } from './services';
 import type { McpStreamHub } from './streamHub';
 
@@ -72,6 +73,12 @@ export async function standaloneStreamHandler({ deps, hub }: McpServices, ctx: C
     checkOrigin(deps, ctx);
     const principal = await authenticateMcp(deps, ctx, ctx.params.operatorId);
     checkProtocolVersion(ctx);
+    if (ctx.get('MCP-Protocol-Version') === MODERN_REVISION) {
+      // 2026-07-28 is stateless: no standalone stream to open.
+      ctx.set('Allow', 'POST');
+      sendJsonRpc(ctx, errorResponse(null, -32000, 'Method not allowed.'), 405);
+      return;
+    }
     sessionIdOf(ctx);
     if (!acceptsEventStream(ctx)) throw new AppError(406, 'NOT_ACCEPTABLE', 'GET /mcp-server answers text/event-stream only');
     await serveHubStream(deps, hub, ctx, principal.operatorId, null);

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { messageFrame } from '../../core/mcpEvents';
 import { cancelledRequestOf, errorResponse, JSONRPC_ERROR, mcpRequestKey, parseMessage, type JsonRpcId } from '../../core/mcpJsonRpc';
+import { isRevisionProblem, revisionOf, type Revision } from '../../core/mcpRevision';
 import { secretToken } from '../../core/ids';
 import { AppError } from '../errors';
 import type { ApiKeyPrincipal } from '../middleware/authenticate';
@@ -22,7 +23,14 @@ function peekId(body: unknown): JsonRpcId | null {
  * the last frame of that stream, which then ends. A request its client cancelled ends its stream without an answer
  * (MCP cancellation); a failure after the stream opened becomes a `-32603` frame, the HTTP status being sent.
  */
-async function answer(services: McpServices, ctx: Context, principal: ApiKeyPrincipal, sessionId: string | undefined, request: McpRequest): Promise<void> {
+async function answer(
+  services: McpServices,
+  ctx: Context,
+  principal: ApiKeyPrincipal,
+  sessionId: string | undefined,
+  revision: Revision,
+  request: McpRequest,
+): Promise<void> {
   const { deps, hub, cancellation } = services;
   let stream: EventStreamResponse | undefined;
   let opened: () => void = () => undefined;
@@ -36,6 +44,7 @@ async function answer(services: McpServices, ctx: Context, principal: ApiKeyPrin
     ctx,
     principal,
     sessionId,
+    revision,
     openStream: acceptsEventStream(ctx)
       ? () => {
           stream = new EventStreamResponse();
@@ -50,9 +59,11 @@ async function answer(services: McpServices, ctx: Context, principal: ApiKeyPrin
   await Promise.race([answered, streamOpened]);
   const own = stream;
   if (!own) {
-    const { response } = await answered;
+    const { response, status } = await answered;
     if (request.method === 'initialize' && 'result' in response) ctx.set('Mcp-Session-Id', secretToken('mcps'));
-    sendJsonRpc(ctx, response);
+    // 2026-07-28 answers an unknown method with 404, as its servers do; the spec's revision keeps 200.
+    const unknown = revision.modern && 'error' in response && response.error.code === JSONRPC_ERROR.METHOD_NOT_FOUND;
+    sendJsonRpc(ctx, response, unknown ? 404 : status);
     return;
   }
   answered
@@ -65,6 +76,20 @@ async function answer(services: McpServices, ctx: Context, principal: ApiKeyPrin
     })
     .finally(() => own.end());
 }
+
+/** A 2026-07-28 header value, decoded when the client had to send it as `=?base64?…?=` (not plain ASCII). */
+function headerValue(ctx: Context, name: string): string | undefined {
+  const value = ctx.get(name);
+  if (value === '') return undefined;
+  const encoded = /^=\?base64\?(.*)\?=$/.exec(value);
+  return encoded ? Buffer.from(encoded[1] ?? '', 'base64').toString('utf8') : value;
+}
+
+const mcpHeaders = (ctx: Context) => ({
+  protocolVersion: headerValue(ctx, 'MCP-Protocol-Version'),
+  method: headerValue(ctx, 'Mcp-Method'),
+  name: headerValue(ctx, 'Mcp-Name'),
+});
 
 /** `notifications/cancelled` for a `tools/call` of the same session cancels its run; without a session it cannot name one. */
 async function cancelRequested(
@@ -114,7 +139,12 @@ export async function postHandler(services: McpServices, ctx: Context): Promise<
       sendAccepted(ctx);
       return;
     }
-    await answer(services, ctx, principal, sessionId, message);
+    const revision = revisionOf(mcpHeaders(ctx), message);
+    if (isRevisionProblem(revision)) {
+      sendJsonRpc(ctx, errorResponse(message.id, revision.code, revision.message, revision.data), 400);
+      return;
+    }
+    await answer(services, ctx, principal, sessionId, revision, message);
   } catch (error) {
     sendFailure(ctx, error, id);
   }

@@ -9,6 +9,10 @@ import { runAutomationNow } from '../../temporal/automationRuns';
 import type { AutomationProgress } from '../../core/workflowContracts';
 import type { DispatchContext, McpAnswer } from './dispatchContext';
 import type { EventStreamResponse } from './eventStreamResponse';
+import { isPlainObject } from '../../core/mcpJsonRpc';
+import { LEGACY_TASKS_REVISION, REVISION_ERROR } from '../../core/mcpRevision';
+import { TASKS_EXTENSION, taskSupportOf } from '../../core/mcpTasks';
+import { createToolTask } from './tasks';
 
 const invalidParams = (id: JsonRpcId, message: string, data?: unknown): McpAnswer => ({
   response: errorResponse(id, JSONRPC_ERROR.INVALID_PARAMS, message, data),
@@ -85,6 +89,23 @@ export async function callTool(context: DispatchContext, id: JsonRpcId, params: 
   if (!tool) return invalidParams(id, `Unknown tool: ${name}`);
   const problems = argumentProblems(tool.inputSchema, args);
   if (problems.length > 0) return invalidParams(id, `Invalid arguments: ${problems.join('; ')}`, { problems });
+
+  const { revision } = context;
+  const required = taskSupportOf(tool.waitsMs, deps.config.MCP_CALL_WAIT_MS) === 'required';
+  if (revision.modern && required) {
+    if (revision.tasks) return createToolTask(context, id, tool, args, undefined);
+    return {
+      response: errorResponse(id, REVISION_ERROR.MISSING_CAPABILITY, `Tool ${name} runs as a task: declare the ${TASKS_EXTENSION} extension`, {
+        requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+      }),
+      status: 400,
+    };
+  }
+  // 2026-07-28 ignores a legacy `task` parameter: a tool that answers at once is not made a task.
+  if (!revision.modern && isPlainObject(params.task)) return createToolTask(context, id, tool, args, params.task.ttl);
+  if (!revision.modern && required && revision.version === LEGACY_TASKS_REVISION) {
+    return { response: errorResponse(id, JSONRPC_ERROR.METHOD_NOT_FOUND, `Tool ${name} runs as a task: call it with params.task`) };
+  }
 
   const started = Date.now();
   const own = progress.token !== undefined ? context.openStream?.() : undefined;

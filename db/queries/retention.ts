@@ -14,6 +14,7 @@ export interface RetentionCounts {
   deletedTemporalPayloads: number;
   /** Gateway calls past their retention (`gateway_calls`). */
   deletedGatewayCalls: number;
+  deletedMcpTasks: number;
 }
 
 async function repeat(step: () => Promise<number>): Promise<number> {
@@ -65,7 +66,7 @@ export async function applyOperatorRetention(
   policy: RetentionPolicy | null,
   dataRetentionDays: number | null,
   asOf: Date,
-): Promise<Omit<RetentionCounts, 'deletedIdempotencyKeys' | 'deletedWebhookDeliveries' | 'deletedTemporalPayloads' | 'deletedGatewayCalls'>> {
+): Promise<Omit<RetentionCounts, 'deletedIdempotencyKeys' | 'deletedWebhookDeliveries' | 'deletedTemporalPayloads' | 'deletedGatewayCalls' | 'deletedMcpTasks'>> {
   const counts = { archivedEvents: 0, archivedStates: 0, deletedEvents: 0, deletedStates: 0 };
   const stateKey = 'operator_id, entity_id, state_key';
   if (policy?.entity_events) {

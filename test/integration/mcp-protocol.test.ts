@@ -190,7 +190,7 @@ describe('transport', () => {
     const response = await mcpPost(app.url, alice.key, bad, { headers: { 'mcp-protocol-version': '1999-01-01' } });
     expect(response.status).toBe(400);
     expect(response.body).toEqual(
-      protocolError(bad.id, -32600, 'Unsupported MCP-Protocol-Version: 1999-01-01 (supported: 2025-06-18, 2025-03-26, 2024-11-05, 2025-11-25)'),
+      protocolError(bad.id, -32600, 'Unsupported MCP-Protocol-Version: 1999-01-01 (supported: 2025-06-18, 2025-03-26, 2024-11-05, 2025-11-25, 2026-07-28)'),
     );
   });
 

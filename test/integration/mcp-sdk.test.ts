@@ -30,7 +30,8 @@ describe('the official MCP SDK client (StreamableHTTPClientTransport)', () => {
     try {
       await client.connect(transport);
       expect(client.getServerVersion()).toEqual({ name: 'operator-platform', version: '0.1.0' });
-      expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true } });
+      // The SDK asks for 2025-11-25, the revision of tasks, and gets it with the tasks capability (mcp-tasks.test.ts).
+      expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } });
       expect(transport.sessionId).toMatch(/^mcps_/);
 
       const { tools } = await client.listTools();
@@ -42,6 +43,7 @@ describe('the official MCP SDK client (StreamableHTTPClientTransport)', () => {
           inputSchema: { type: 'object', properties: { playerId: { type: 'string' } }, required: ['playerId'] },
           outputSchema: expect.objectContaining({ type: 'object', required: ['status', 'headers', 'body'] }),
           annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+          execution: { taskSupport: 'optional' },
         },
       ]);
 

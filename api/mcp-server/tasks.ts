@@ -1,0 +1,179 @@
+import { prefixedId } from '../../core/ids';
+import { errorResponse, JSONRPC_ERROR, resultResponse, type JsonRpcId } from '../../core/mcpJsonRpc';
+import {
+  decodeTaskCursor,
+  encodeTaskCursor,
+  grantedTtlMs,
+  isTerminal,
+  RELATED_TASK_META_KEY,
+  TASK_LIST_PAGE,
+  TASK_POLL_INTERVAL_MS,
+  taskStatusOf,
+  type TaskStatus,
+} from '../../core/mcpTasks';
+import type { McpTool } from '../../core/mcpTool';
+import { errorToolResult, toolResultOf, type ToolCallResult } from '../../core/mcpToolCall';
+import { findRunRecord } from '../../db/queries/automationRuns';
+import {
+  deleteMcpTask,
+  findMcpTask,
+  insertMcpTask,
+  listMcpTasks,
+  markMcpTaskCancelRequested,
+  recordMcpTaskProgress,
+  type McpTaskRow,
+  type TaskOwner,
+} from '../../db/queries/mcpTasks';
+import { automationRunProgress, automationRunWorkflowId, awaitAutomationRun, cancelAutomationRun, startAutomationRun } from '../../temporal/automationRuns';
+import type { DispatchContext, McpAnswer } from './dispatchContext';
+
+/** Progress older than this is refreshed from the run in the background; a read never waits for Temporal. */
+const PROGRESS_REFRESH_MS = 3_000;
+const refreshing = new Set<string>();
+
+const ownerOf = (context: DispatchContext): TaskOwner => ({ operatorId: context.principal.operatorId, apiKeyId: context.principal.keyId });
+const invalidParams = (id: JsonRpcId, message: string): McpAnswer => ({ response: errorResponse(id, JSONRPC_ERROR.INVALID_PARAMS, message) });
+
+interface TaskView {
+  taskId: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+}
+
+function viewOf(row: McpTaskRow): TaskView {
+  const status = taskStatusOf(row.run_status, row.cancel_requested);
+  const updated = row.run_completed_at && row.run_completed_at > row.last_updated_at ? row.run_completed_at : row.last_updated_at;
+  const message = status === 'working' ? row.status_message : status === 'cancelled' ? 'The run was cancelled' : 'The run has ended';
+  return {
+    taskId: row.id,
+    status,
+    ...(message ? { statusMessage: message } : {}),
+    createdAt: row.created_at.toISOString(),
+    lastUpdatedAt: updated.toISOString(),
+  };
+}
+
+/** A task as the revision shows it: 2025-11-25 `ttl` / `pollInterval`, 2026-07-28 `ttlMs` / `pollIntervalMs`. */
+function taskOf(context: DispatchContext, row: McpTaskRow): Record<string, unknown> {
+  const view = viewOf(row);
+  return context.revision.modern
+    ? { ...view, ttlMs: row.ttl_ms, pollIntervalMs: row.poll_interval_ms }
+    : { ...view, ttl: row.ttl_ms, pollInterval: row.poll_interval_ms };
+}
+
+/** Reads the run's progress into the task's status message, once at a time per task in this process. */
+function refreshProgress(context: DispatchContext, row: McpTaskRow): void {
+  const stale = !row.progress_checked_at || Date.now() - row.progress_checked_at.getTime() > PROGRESS_REFRESH_MS;
+  if (!stale || refreshing.has(row.id) || viewOf(row).status !== 'working') return;
+  refreshing.add(row.id);
+  void automationRunProgress(context.deps.temporal, row.temporal_workflow_id)
+    .then((progress) => {
+      const message = progress ? `${progress.progress}/${progress.total} steps${progress.message ? `: ${progress.message}` : ''}` : null;
+      return recordMcpTaskProgress(context.deps.db, ownerOf(context), row.id, message);
+    })
+    .catch(context.log)
+    .finally(() => refreshing.delete(row.id));
+}
+
+/**
+ * A `tools/call` run as a task: the task is stored before its run starts (so a crash leaves no run without a handle),
+ * then the run starts and the call answers at once — 2025-11-25 `{ task }`, 2026-07-28 `resultType: "task"`.
+ */
+export async function createToolTask(context: DispatchContext, id: JsonRpcId, tool: McpTool, args: unknown, requestedTtl: unknown): Promise<McpAnswer> {
+  const { deps, principal } = context;
+  const owner = ownerOf(context);
+  const runId = prefixedId('run');
+  const row = await insertMcpTask(deps.db, {
+    id: prefixedId('task'),
+    operatorId: owner.operatorId,
+    apiKeyId: owner.apiKeyId,
+    runId,
+    temporalWorkflowId: automationRunWorkflowId('mcp', runId),
+    toolName: tool.name,
+    structured: tool.outputSchema !== null,
+    ttlMs: grantedTtlMs(requestedTtl),
+    pollIntervalMs: TASK_POLL_INTERVAL_MS,
+  });
+  try {
+    await startAutomationRun(deps.temporal, { operatorId: principal.operatorId, automationId: tool.automationId, source: 'mcp', input: args }, runId);
+  } catch (error) {
+    await deleteMcpTask(deps.db, owner, row.id);
+    throw error;
+  }
+  const task = taskOf(context, { ...row, status_message: 'started' });
+  return { response: resultResponse(id, context.revision.modern ? { resultType: 'task', ...task } : { task }) };
+}
+
+async function requireTask(context: DispatchContext, params: Record<string, unknown>): Promise<McpTaskRow | string> {
+  if (typeof params.taskId !== 'string' || params.taskId === '') return 'Invalid params: taskId must be a non-empty string';
+  const row = await findMcpTask(context.deps.db, ownerOf(context), params.taskId);
+  return row ?? `Task not found: ${params.taskId.slice(0, 100)}`;
+}
+
+/** The call's result once its run has ended; a run that never recorded itself had lost its automation. */
+async function resultOf(context: DispatchContext, row: McpTaskRow): Promise<ToolCallResult> {
+  const run = await findRunRecord(context.deps.db, context.deps.keyring, row.operator_id, row.run_id);
+  if (!run) return errorToolResult('WORKFLOW_NOT_FOUND', 'The workflow behind this tool no longer exists', null, 0);
+  return toolResultOf(run, run.durationMs ?? 0, row.structured);
+}
+
+/** `tasks/get`: one read of the task and its run; a 2026-07-28 task that has ended carries its result. */
+export async function getTask(context: DispatchContext, id: JsonRpcId, params: Record<string, unknown>): Promise<McpAnswer> {
+  const row = await requireTask(context, params);
+  if (typeof row === 'string') return invalidParams(id, row);
+  refreshProgress(context, row);
+  const task = taskOf(context, row);
+  if (!context.revision.modern) return { response: resultResponse(id, task) };
+  const ended = task.status === 'completed' ? { result: await resultOf(context, row) } : {};
+  return { response: resultResponse(id, { ...task, ...ended }) };
+}
+
+/**
+ * `tasks/result` (2025-11-25): the call's result, waiting for the run to end if it has not — on Temporal's long poll
+ * of the workflow's result, given up when the client goes away.
+ */
+export async function taskResult(context: DispatchContext, id: JsonRpcId, params: Record<string, unknown>): Promise<McpAnswer> {
+  let row = await requireTask(context, params);
+  if (typeof row === 'string') return invalidParams(id, row);
+  if (!isTerminal(viewOf(row).status) || row.run_status === 'running' || row.run_status === null) {
+    const gone = new AbortController();
+    const onClose = () => gone.abort();
+    context.ctx.req.once('close', onClose);
+    try {
+      await awaitAutomationRun(context.deps.temporal, row.temporal_workflow_id, gone.signal);
+    } finally {
+      context.ctx.req.off('close', onClose);
+    }
+    row = (await findMcpTask(context.deps.db, ownerOf(context), row.id)) ?? row;
+  }
+  const result = await resultOf(context, row);
+  return { response: resultResponse(id, { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId: row.id } } }) };
+}
+
+/** `tasks/cancel`: cancels the run's Temporal workflow; an ended task is `-32602` (2025-11-25) or acknowledged (2026-07-28). */
+export async function cancelTask(context: DispatchContext, id: JsonRpcId, params: Record<string, unknown>): Promise<McpAnswer> {
+  const row = await requireTask(context, params);
+  if (typeof row === 'string') return invalidParams(id, row);
+  const status = viewOf(row).status;
+  if (isTerminal(status)) {
+    if (context.revision.modern) return { response: resultResponse(id, {}) };
+    return invalidParams(id, `Cannot cancel task: already in terminal status ${status}`);
+  }
+  await markMcpTaskCancelRequested(context.deps.db, ownerOf(context), row.id);
+  await cancelAutomationRun(context.deps.temporal, row.temporal_workflow_id);
+  if (context.revision.modern) return { response: resultResponse(id, {}) };
+  return { response: resultResponse(id, taskOf(context, { ...row, cancel_requested: true, last_updated_at: new Date() })) };
+}
+
+/** `tasks/list` (2025-11-25): the key's live tasks, newest first, a page at a time. */
+export async function listTasks(context: DispatchContext, id: JsonRpcId, params: Record<string, unknown>): Promise<McpAnswer> {
+  const after = decodeTaskCursor(params.cursor);
+  if (after === 'invalid') return invalidParams(id, 'Invalid params: cursor is not one this server gave');
+  const rows = await listMcpTasks(context.deps.db, ownerOf(context), { limit: TASK_LIST_PAGE + 1, ...(after ? { after } : {}) });
+  const page = rows.slice(0, TASK_LIST_PAGE);
+  const last = page.at(-1);
+  const nextCursor = rows.length > TASK_LIST_PAGE && last ? encodeTaskCursor(last.created_at, last.id) : undefined;
+  return { response: resultResponse(id, { tasks: page.map((row) => taskOf(context, row)), ...(nextCursor ? { nextCursor } : {}) }) };
+}
