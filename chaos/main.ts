@@ -11,6 +11,7 @@ import { createDb } from '../db/knex';
 import { apiKills } from './apiKills';
 import { automationKill } from './automationKill';
 import { formatResult, type ChaosContext, type Scenario, type ScenarioResult } from './lib';
+import { mcpTaskRestart } from './mcpTaskRestart';
 import { noisyTenant } from './noisyTenant';
 import { postgresRestart } from './postgresRestart';
 import { temporalRestart } from './temporalRestart';
@@ -23,6 +24,7 @@ const SCENARIOS: Array<[number, string, Scenario]> = [
   [4, 'Temporal restart', temporalRestart],
   [5, 'worker SIGKILL in a run', automationKill],
   [6, 'noisy tenant', noisyTenant],
+  [7, 'MCP task across an API restart', mcpTaskRestart],
 ];
 
 /** Copies the API and worker logs out of the throw-away directory before it goes. */
