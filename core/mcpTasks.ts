@@ -27,14 +27,15 @@ export function grantedTtlMs(requested: unknown): number {
 }
 
 /**
- * A task's status from its run's: a run not yet recorded, or running, is `working`; one whose cancellation was asked
+ * A task's status from its run's: a run not yet recorded, or running, is `working` — `input_required` while it waits in
+ * an `action.approval` —; one whose cancellation was asked
  * is `cancelled` at once (the run stops before its next node and closes `cancelled`). A tool error (a failed run) is a
  * completed call whose result has `isError: true`: MCP keeps `failed` for a call that produced no result at all.
  */
-export function taskStatusOf(run: RunStatus | null, cancelRequested: boolean): TaskStatus {
+export function taskStatusOf(run: RunStatus | null, cancelRequested: boolean, awaitingInput = false): TaskStatus {
   if (run === 'completed' || run === 'failed') return 'completed';
   if (run === 'cancelled' || cancelRequested) return 'cancelled';
-  return 'working';
+  return awaitingInput ? 'input_required' : 'working';
 }
 
 export const isTerminal = (status: TaskStatus) => TERMINAL_TASK_STATUSES.includes(status);

@@ -1,3 +1,4 @@
+import { DEFAULT_APPROVAL_TIMEOUT_SECONDS } from './automations/approval';
 import { triggerFor } from './automations/graph';
 import { runOutputSchema, type ObjectSchema } from './automations/runOutput';
 import { effectiveInputSchema } from './automations/triggerSchema';
@@ -17,7 +18,7 @@ export interface McpTool {
   inputSchema: { type: 'object'; properties: Record<string, unknown>; required: string[] };
   outputSchema: ObjectSchema | null;
   annotations: ToolAnnotations;
-  /** The longest its run can wait on purpose (the sum of its `action.delay` seconds), in ms: what decides its task support. */
+  /** The longest its run can wait on purpose (its delays, and its approvals until they time out), in ms: what decides its task support. */
   waitsMs: number;
 }
 
@@ -31,6 +32,13 @@ export interface McpToolSource {
   edges: AutomationEdge[];
   /** The operator's template, read only for automations with an event trigger (their schema is the event's fields). */
   template_schema: TemplateSchema | null;
+}
+
+/** Seconds a node may hold its run on purpose. */
+function waitOf(node: AutomationNode): number {
+  if (node.type === 'action.delay') return Number(node.params.seconds ?? 0);
+  if (node.type === 'action.approval') return Number(node.params.timeoutSeconds ?? DEFAULT_APPROVAL_TIMEOUT_SECONDS);
+  return 0;
 }
 
 /**
@@ -49,6 +57,6 @@ export function toMcpTool(source: McpToolSource): McpTool {
     inputSchema,
     outputSchema: trigger ? runOutputSchema(definition, trigger.id) : null,
     annotations: trigger ? toolAnnotations(definition, trigger.id) : toolAnnotations({ nodes: [], edges: [] }, ''),
-    waitsMs: source.nodes.reduce((sum, node) => sum + (node.type === 'action.delay' ? Number(node.params.seconds ?? 0) * 1000 : 0), 0),
+    waitsMs: source.nodes.reduce((sum, node) => sum + waitOf(node) * 1000, 0),
   };
 }

@@ -41,6 +41,7 @@ function effectOf(node: AutomationNode): ToolAnnotations {
     case 'action.ai':
       return READ_OUTSIDE;
     case 'action.delay':
+    case 'action.approval':
       return READ;
     default:
       return UNKNOWN_WRITE_OUTSIDE;

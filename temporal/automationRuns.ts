@@ -1,6 +1,7 @@
 import {
   CancelledFailure,
   WorkflowExecutionAlreadyStartedError,
+  WorkflowUpdateFailedError,
   WorkflowFailedError,
   WorkflowNotFoundError,
   type Client,
@@ -8,7 +9,8 @@ import {
 } from '@temporalio/client';
 import { prefixedId } from '../core/ids';
 import type { AutomationRunRecord } from '../core/automations/types';
-import { automationProgressQuery, automationRunWorkflow } from '../workflows/automationRun';
+import type { ApprovalAnswer } from '../core/automations/approval';
+import { answerApprovalUpdate, automationProgressQuery, automationRunWorkflow } from '../workflows/automationRun';
 import type { AutomationProgress, AutomationRunInput, AutomationRunResult } from '../core/workflowContracts';
 
 interface Starter {
@@ -198,6 +200,26 @@ export async function cancelAutomationRun(temporal: Pick<Starter, 'client'>, tem
     return 'requested';
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) return 'not_running';
+    throw error;
+  }
+}
+
+/**
+ * Answers the approval a run waits in (an Update of its workflow). `not_waiting` when the run waits for no such answer
+ * (the validator refused it: answered already, timed out, another node) or has ended.
+ *
+ * @example await answerRunApproval(temporal, 'automation-mcp-run_…', { nodeId: 'approve', approved: true, answeredBy: 'member:…' })
+ */
+export async function answerRunApproval(
+  temporal: Pick<Starter, 'client'>,
+  temporalWorkflowId: string,
+  answer: ApprovalAnswer,
+): Promise<'answered' | 'not_waiting'> {
+  try {
+    await temporal.client.workflow.getHandle<typeof automationRunWorkflow>(temporalWorkflowId).executeUpdate(answerApprovalUpdate, { args: [answer] });
+    return 'answered';
+  } catch (error) {
+    if (error instanceof WorkflowUpdateFailedError || error instanceof WorkflowNotFoundError) return 'not_waiting';
     throw error;
   }
 }

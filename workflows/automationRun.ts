@@ -1,5 +1,17 @@
-import { CancellationScope, CancelledFailure, defineQuery, isCancellation, proxyLocalActivities, setHandler, uuid4, workflowInfo } from '@temporalio/workflow';
+import {
+  CancellationScope,
+  CancelledFailure,
+  condition,
+  defineQuery,
+  defineUpdate,
+  isCancellation,
+  proxyLocalActivities,
+  setHandler,
+  uuid4,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { DEFAULT_APPROVAL_TIMEOUT_SECONDS, type ApprovalAnswer, type ApprovalOutput } from '../core/automations/approval';
 import type { RunContext } from '../core/automations/expressions';
 import { GraphIndex, topologicalOrder } from '../core/automations/graph';
 import { triggerContextOf } from '../core/automations/triggerPayload';
@@ -10,13 +22,19 @@ import { nodeErrorOf } from './automation/nodeError';
 import type { AutomationProgress, AutomationRunInput, AutomationRunResult } from '../core/workflowContracts';
 
 /** Run bookkeeping is a short database write: a local activity, retried, with no task-queue round trip. */
-const { beginAutomationRun, finishAutomationRun } = proxyLocalActivities<Activities>({
+const { beginAutomationRun, finishAutomationRun, markAutomationRunAwaitingInput } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10 seconds',
   retry: { maximumAttempts: 20, initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
 });
 
 /** Read by callers waiting on a run (MCP progress notifications): how far the interpreter is. */
 export const automationProgressQuery = defineQuery<AutomationProgress>('automationProgress');
+
+/**
+ * Answers the `action.approval` the run waits in (an Owner or Admin in the dashboard, an agent through its MCP task).
+ * Refused unless the run waits in that very node, so a late or repeated answer changes nothing.
+ */
+export const answerApprovalUpdate = defineUpdate<{ accepted: true }, [ApprovalAnswer]>('answerApproval');
 
 /**
  * Interprets one automation run (DESIGN.md "Workflows"). The begin step records the run, checks the
@@ -39,6 +57,40 @@ export async function automationRunWorkflow(started: AutomationRunInput): Promis
   const runId = input.runId ?? `run_${uuid4().replace(/-/g, '')}`;
   let progress: AutomationProgress = { progress: 0, total: 1, message: 'starting' };
   setHandler(automationProgressQuery, () => progress);
+  let awaitingNode: string | null = null;
+  let answer: ApprovalAnswer | null = null;
+  setHandler(
+    answerApprovalUpdate,
+    (given) => {
+      answer = given;
+      return { accepted: true as const };
+    },
+    {
+      validator: (given) => {
+        if (awaitingNode === null || given.nodeId !== awaitingNode || answer !== null) throw new Error('The run is not waiting for this answer');
+      },
+    },
+  );
+  /** An `action.approval`: recorded as awaited (so its MCP task reads `input_required`), then the answer or the timeout. */
+  const awaitApproval = async (nodeId: string, params: Record<string, unknown>): Promise<ApprovalOutput> => {
+    const seconds = typeof params.timeoutSeconds === 'number' ? params.timeoutSeconds : DEFAULT_APPROVAL_TIMEOUT_SECONDS;
+    const until = new Date(Date.now() + seconds * 1000).toISOString();
+    const message = typeof params.message === 'string' ? params.message : JSON.stringify(params.message ?? '');
+    awaitingNode = nodeId;
+    answer = null;
+    const record = (awaiting: { nodeId: string; message: string; until: string } | null) =>
+      CancellationScope.nonCancellable(() => markAutomationRunAwaitingInput({ operatorId: input.operatorId, runId, awaiting }));
+    await record({ nodeId, message, until });
+    try {
+      const answered = await condition(() => answer !== null, seconds * 1000);
+      const given = answer as ApprovalAnswer | null;
+      if (!answered || !given) return { approved: false, answeredBy: null, comment: null, timedOut: true };
+      return { approved: given.approved, answeredBy: given.answeredBy, comment: given.comment ?? null, timedOut: false };
+    } finally {
+      awaitingNode = null;
+      await record(null);
+    }
+  };
 
   const startedAt = new Date(info.startTime).toISOString();
   const payload = input.source === 'schedule' ? { scheduledAt: startedAt, triggerNodeId: input.triggerNodeId ?? null } : input.input;
@@ -93,7 +145,10 @@ export async function automationRunWorkflow(started: AutomationRunInput): Promis
           if (node.type === 'action.ai') executed.aiActions += 1;
         }
         const params = await renderedParams(node, context, input.operatorId);
-        output = await runAction(node, params, { operatorId: input.operatorId, automationId: input.automationId, runId });
+        output =
+          node.type === 'action.approval'
+            ? await awaitApproval(nodeId, params)
+            : await runAction(node, params, { operatorId: input.operatorId, automationId: input.automationId, runId });
         lastOutput = output;
       }
       context.nodes[nodeId] = output;

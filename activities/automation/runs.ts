@@ -2,7 +2,8 @@ import { actionBudget, triggerFor } from '../../core/automations/graph';
 import { triggerFieldsOf } from '../../core/automations/triggerPayload';
 import { effectiveInputSchema, missingTriggerFields } from '../../core/automations/triggerSchema';
 import type { RunError } from '../../core/automations/types';
-import { finishRun, insertRun, markRunWaiting, rejectRun } from '../../db/queries/automationRuns';
+import type { AwaitingInput } from '../../core/automations/approval';
+import { finishRun, insertRun, markRunAwaitingInput, markRunWaiting, rejectRun } from '../../db/queries/automationRuns';
 import { findAutomation } from '../../db/queries/automations';
 import { getSettings } from '../../db/queries/settings';
 import { quotaLimits, reserveActions, usageMonthOf } from '../../db/queries/automationUsage';
@@ -81,12 +82,17 @@ export function createRunActivities({ db, config, keyring }: ActivityDeps) {
       });
     },
 
-    /** Returns the run as stored, so whoever waits for the run has it without reading it again. */
     /** Notes that the run sleeps until `until` (a long `action.delay`), so the run watchdog does not ask about it meanwhile. */
     async markAutomationRunWaiting(input: { operatorId: string; runId: string; until: string }): Promise<void> {
       await markRunWaiting(db, input.operatorId, input.runId, new Date(input.until));
     },
 
+    /** Records what the run now waits for a person or an agent to answer (an `action.approval`), or that it no longer waits. */
+    async markAutomationRunAwaitingInput(input: { operatorId: string; runId: string; awaiting: AwaitingInput | null }): Promise<void> {
+      await markRunAwaitingInput(db, keyring, input.operatorId, input.runId, input.awaiting);
+    },
+
+    /** Returns the run as stored, so whoever waits for the run has it without reading it again. */
     async finishAutomationRun(input: FinishRunInput): Promise<FinishRunResult> {
       const row = await finishRun(db, keyring, input.operatorId, input.runId, {
         status: input.status,

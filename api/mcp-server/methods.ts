@@ -4,7 +4,7 @@ import { LEGACY_TASKS_REVISION, META_KEY, MODERN_REVISION } from '../../core/mcp
 import { TASKS_EXTENSION, taskSupportOf } from '../../core/mcpTasks';
 import { listMcpTools } from './tools';
 import type { DispatchContext, McpAnswer } from './dispatchContext';
-import { cancelTask, getTask, listTasks, taskResult } from './tasks';
+import { cancelTask, getTask, listTasks, taskResult, updateTask } from './tasks';
 import { callTool } from './toolsCall';
 
 /** `serverInfo` of `initialize` (spec 4.6, 9): the service's own short name and its release version. */
@@ -114,8 +114,7 @@ async function dispatchMethod(context: DispatchContext, request: McpRequest): Pr
     case 'tasks/list':
       return listTasks(context, id, params);
     case 'tasks/update':
-      // No task of this server asks for input yet: an answer to nothing is acknowledged.
-      return { response: resultResponse(id, {}) };
+      return updateTask(context, id, params);
     default:
       return callTool(context, id, params);
   }

@@ -1,5 +1,6 @@
 import { prefixedId } from '../../core/ids';
-import { errorResponse, JSONRPC_ERROR, resultResponse, type JsonRpcId } from '../../core/mcpJsonRpc';
+import { APPROVAL_FORM_SCHEMA } from '../../core/automations/approval';
+import { errorResponse, isPlainObject, JSONRPC_ERROR, resultResponse, type JsonRpcId } from '../../core/mcpJsonRpc';
 import {
   decodeTaskCursor,
   encodeTaskCursor,
@@ -13,7 +14,7 @@ import {
 } from '../../core/mcpTasks';
 import type { McpTool } from '../../core/mcpTool';
 import { errorToolResult, toolResultOf, type ToolCallResult } from '../../core/mcpToolCall';
-import { findRunRecord } from '../../db/queries/automationRuns';
+import { awaitingInputOf, findRunRecord } from '../../db/queries/automationRuns';
 import {
   deleteMcpTask,
   findMcpTask,
@@ -24,7 +25,14 @@ import {
   type McpTaskRow,
   type TaskOwner,
 } from '../../db/queries/mcpTasks';
-import { automationRunProgress, automationRunWorkflowId, awaitAutomationRun, cancelAutomationRun, startAutomationRun } from '../../temporal/automationRuns';
+import {
+  answerRunApproval,
+  automationRunProgress,
+  automationRunWorkflowId,
+  awaitAutomationRun,
+  cancelAutomationRun,
+  startAutomationRun,
+} from '../../temporal/automationRuns';
 import type { DispatchContext, McpAnswer } from './dispatchContext';
 
 /** Progress older than this is refreshed from the run in the background; a read never waits for Temporal. */
@@ -43,9 +51,15 @@ interface TaskView {
 }
 
 function viewOf(row: McpTaskRow): TaskView {
-  const status = taskStatusOf(row.run_status, row.cancel_requested);
+  const status = taskStatusOf(row.run_status, row.cancel_requested, row.awaiting_input !== null);
   const updated = row.run_completed_at && row.run_completed_at > row.last_updated_at ? row.run_completed_at : row.last_updated_at;
-  const message = status === 'working' ? row.status_message : status === 'cancelled' ? 'The run was cancelled' : 'The run has ended';
+  const message = {
+    working: row.status_message,
+    input_required: 'The run waits for an approval',
+    cancelled: 'The run was cancelled',
+    completed: 'The run has ended',
+    failed: 'The run could not be started',
+  }[status];
   return {
     taskId: row.id,
     status,
@@ -127,7 +141,39 @@ export async function getTask(context: DispatchContext, id: JsonRpcId, params: R
   const task = taskOf(context, row);
   if (!context.revision.modern) return { response: resultResponse(id, task) };
   const ended = task.status === 'completed' ? { result: await resultOf(context, row) } : {};
-  return { response: resultResponse(id, { ...task, ...ended }) };
+  const asks = task.status === 'input_required' ? await inputRequestsOf(context, row) : {};
+  return { response: resultResponse(id, { ...task, ...ended, ...asks }) };
+}
+
+/** 2026-07-28's `inputRequests` of a task whose run waits in an approval: one form, keyed by the node's id. */
+async function inputRequestsOf(context: DispatchContext, row: McpTaskRow): Promise<{ inputRequests?: Record<string, unknown> }> {
+  const awaiting = await awaitingInputOf(context.deps.keyring, { operator_id: row.operator_id, id: row.run_id, awaiting_input: row.awaiting_input });
+  if (!awaiting) return {};
+  const form = { method: 'elicitation/create', params: { mode: 'form', message: awaiting.message, requestedSchema: APPROVAL_FORM_SCHEMA } };
+  return { inputRequests: { [awaiting.nodeId]: form } };
+}
+
+/**
+ * `tasks/update` (2026-07-28): the agent's answers to the task's `inputRequests`. An accepted form with `approved:
+ * true` approves, anything else (declined, cancelled, `approved: false`) refuses; answers to nothing the run waits for
+ * are ignored, as the revision allows partial and repeated answers.
+ */
+export async function updateTask(context: DispatchContext, id: JsonRpcId, params: Record<string, unknown>): Promise<McpAnswer> {
+  const row = await requireTask(context, params);
+  if (typeof row === 'string') return invalidParams(id, row);
+  if (!isPlainObject(params.inputResponses)) return invalidParams(id, 'Invalid params: inputResponses must be an object');
+  const awaiting = await awaitingInputOf(context.deps.keyring, { operator_id: row.operator_id, id: row.run_id, awaiting_input: row.awaiting_input });
+  const response = awaiting ? params.inputResponses[awaiting.nodeId] : undefined;
+  if (awaiting && isPlainObject(response)) {
+    const content = isPlainObject(response.content) ? response.content : {};
+    await answerRunApproval(context.deps.temporal, row.temporal_workflow_id, {
+      nodeId: awaiting.nodeId,
+      approved: response.action === 'accept' && content.approved === true,
+      answeredBy: `key:${context.principal.keyId}`,
+      ...(typeof content.comment === 'string' ? { comment: content.comment.slice(0, 1000) } : {}),
+    });
+  }
+  return { response: resultResponse(id, {}) };
 }
 
 /**

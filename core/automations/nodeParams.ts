@@ -169,6 +169,7 @@ const PARAMS: Record<NodeType, Record<string, Param>> = {
     text: need(text({ max: 100_000 })),
   },
   'action.ai': { prompt: need(text({ max: 100_000 })), model: may(text({ max: 200 })) },
+  'action.approval': { message: need(text({ max: 2_000 })), timeoutSeconds: may(integer(1, 2_592_000)) },
 };
 
 /**

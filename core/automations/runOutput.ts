@@ -28,6 +28,7 @@ export const ACTION_OUTPUT_SCHEMAS: Record<ActionType, ObjectSchema> = {
   'action.delay': objectOf({ waitedSeconds: { type: 'integer' } }, ['waitedSeconds']),
   'action.send_email': objectOf({ delivery: { enum: ['smtp', 'file'] }, messageId: text, file: text }, ['delivery']),
   'action.ai': objectOf({ text, model: text, usage: {} }, ['text', 'model', 'usage']),
+  'action.approval': objectOf({ approved: { type: 'boolean' }, answeredBy: {}, comment: {}, timedOut: { type: 'boolean' } }, ['approved', 'timedOut']),
 };
 
 /** Whether an edge is taken on every run that completes `from`: no branch (`when`), or both branches of a condition. */

@@ -12,6 +12,7 @@ export const ACTION_TYPES = [
   'action.delay',
   'action.send_email',
   'action.ai',
+  'action.approval',
 ] as const;
 export const NODE_TYPES = [...TRIGGER_TYPES, 'condition', ...ACTION_TYPES] as const;
 

@@ -3,6 +3,8 @@ import type { Keyring } from '../../core/crypto';
 import { REDACTED_MESSAGE, toRunRecord, type StoredRun } from '../../core/automations/runRecord';
 import { REDACTED, runSubjectCandidates, sealRunInput, sealRunResult } from '../../core/runSeal';
 import type { AutomationRunRecord, NodeResult, RunError, RunSource, RunStatus } from '../../core/automations/types';
+import type { AwaitingInput } from '../../core/automations/approval';
+import { openText, sealText } from '../../core/sealedText';
 import type { Db } from '../knex';
 
 type Runner = Db | Knex.Transaction;
@@ -177,7 +179,7 @@ export async function finishRun(
     `WITH closed AS (
        UPDATE workflow_runs SET status = ?, output = CASE WHEN input = ?::jsonb THEN input ELSE ?::jsonb END, nodes = ?::jsonb,
               error = CASE WHEN input = ?::jsonb THEN jsonb_set(?::jsonb, '{message}', ?::jsonb) ELSE ?::jsonb END, completed_at = now(),
-              duration_ms = ${DURATION_MS}
+              duration_ms = ${DURATION_MS}, awaiting_input = NULL
         WHERE operator_id = ? AND id = ? AND status = 'running'
        RETURNING *),
      given_back AS (
@@ -235,6 +237,28 @@ export async function redactEntityRuns(trx: Runner, operatorId: string, external
       ),
       error: trx.raw(`CASE WHEN error IS NULL THEN NULL ELSE jsonb_set(error, '{message}', ?::jsonb) END`, [JSON.stringify(REDACTED_MESSAGE)]),
     });
+}
+
+/**
+ * Records what a running run waits for a person or an agent to answer (sealed), or that it no longer waits (null);
+ * the watchdog leaves it alone until the approval times out.
+ */
+export async function markRunAwaitingInput(db: Runner, keyring: Keyring, operatorId: string, runId: string, awaiting: AwaitingInput | null): Promise<void> {
+  const sealed = awaiting ? await sealText(keyring, JSON.stringify(awaiting), awaitingContext(operatorId, runId)) : null;
+  await db('workflow_runs')
+    .where({ operator_id: operatorId, id: runId, status: 'running' })
+    .update({ awaiting_input: sealed, ...(awaiting ? { waiting_until: new Date(awaiting.until) } : {}) });
+}
+
+const awaitingContext = (operatorId: string, runId: string) => `run-awaiting:${operatorId}:${runId}`;
+
+/** The input a run waits for, opened; undefined when it waits for none. */
+export async function awaitingInputOf(
+  keyring: Keyring,
+  row: { operator_id: string; id: string; awaiting_input?: string | null },
+): Promise<AwaitingInput | undefined> {
+  if (!row.awaiting_input) return undefined;
+  return JSON.parse(await openText(keyring, row.awaiting_input, awaitingContext(row.operator_id, row.id))) as AwaitingInput;
 }
 
 /** Notes that a run sleeps until `until` (a long `action.delay`), so the watchdog leaves it alone until then. */

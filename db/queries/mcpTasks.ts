@@ -21,6 +21,8 @@ export interface McpTaskRow {
   /** The run's status; null until the run has recorded itself (the moment after it was started). */
   run_status: RunStatus | null;
   run_completed_at: Date | null;
+  /** What the running run waits for someone to answer, sealed (db/queries/automationRuns.ts `awaitingInputOf`). */
+  awaiting_input: string | null;
 }
 
 export interface NewMcpTask {
@@ -46,7 +48,7 @@ const withRun = (db: Db) =>
     .leftJoin('workflow_runs as r', function joinRun() {
       this.on('r.operator_id', '=', 't.operator_id').andOn('r.id', '=', 't.run_id');
     })
-    .select('t.*', 'r.status as run_status', 'r.completed_at as run_completed_at');
+    .select('t.*', 'r.status as run_status', 'r.completed_at as run_completed_at', 'r.awaiting_input as awaiting_input');
 
 export async function insertMcpTask(db: Db, task: NewMcpTask): Promise<McpTaskRow> {
   const [row] = await db('mcp_tasks')
@@ -65,7 +67,7 @@ export async function insertMcpTask(db: Db, task: NewMcpTask): Promise<McpTaskRo
       expires_at: db.raw(`now() + make_interval(secs => ?)`, [task.ttlMs / 1000]),
     })
     .returning('*');
-  return { ...(row as McpTaskRow), run_status: null, run_completed_at: null };
+  return { ...(row as McpTaskRow), run_status: null, run_completed_at: null, awaiting_input: null };
 }
 
 /** A live (unexpired) task of this key, with its run's status. */
@@ -122,4 +124,43 @@ export async function purgeExpiredMcpTasks(db: Db, limit = 5_000): Promise<numbe
   return db('mcp_tasks')
     .whereIn('id', db('mcp_tasks').select('id').where('expires_at', '<=', db.fn.now()).limit(limit))
     .delete();
+}
+
+/** The task behind a run an agent started as an MCP task: its id and what its status is derived from (core/mcpTasks.ts). */
+export interface RunTaskRow {
+  id: string;
+  run_id: string;
+  cancel_requested: boolean;
+  /** Whether its run waits for someone to answer (an `action.approval`): the task is then `input_required`. */
+  awaiting_input: boolean;
+}
+
+/**
+ * The live (unexpired) tasks behind these runs of the operator, whatever key created them, in one read: the run record
+ * of `/workflows-api` names its task while an agent can still read it. Only runs of source `mcp` can have one.
+ */
+export async function findMcpTasksOfRuns(db: Db, operatorId: string, runIds: readonly string[]): Promise<RunTaskRow[]> {
+  if (runIds.length === 0) return [];
+  return db('mcp_tasks as t')
+    .leftJoin('workflow_runs as r', function joinRun() {
+      this.on('r.operator_id', '=', 't.operator_id').andOn('r.id', '=', 't.run_id');
+    })
+    .where({ 't.operator_id': operatorId })
+    .whereIn('t.run_id', [...runIds])
+    .where('t.expires_at', '>', db.fn.now())
+    .select<RunTaskRow[]>('t.id', 't.run_id', 't.cancel_requested', db.raw('(r.awaiting_input IS NOT NULL) AS awaiting_input'));
+}
+
+/**
+ * As `markMcpTaskCancelRequested`, by the run's id and for any key of the operator: a run cancelled from the dashboard
+ * or the workflows API reads `cancelled` to the agent polling its task. Returns the task's id, undefined when the run
+ * has no live task.
+ */
+export async function markMcpTaskOfRunCancelRequested(db: Db, operatorId: string, runId: string): Promise<string | undefined> {
+  const [row] = (await db('mcp_tasks')
+    .where({ operator_id: operatorId, run_id: runId })
+    .where('expires_at', '>', db.fn.now())
+    .update({ cancel_requested: true, last_updated_at: db.fn.now() })
+    .returning('id')) as Array<{ id: string }>;
+  return row?.id;
 }

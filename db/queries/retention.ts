@@ -66,7 +66,9 @@ export async function applyOperatorRetention(
   policy: RetentionPolicy | null,
   dataRetentionDays: number | null,
   asOf: Date,
-): Promise<Omit<RetentionCounts, 'deletedIdempotencyKeys' | 'deletedWebhookDeliveries' | 'deletedTemporalPayloads' | 'deletedGatewayCalls' | 'deletedMcpTasks'>> {
+): Promise<
+  Omit<RetentionCounts, 'deletedIdempotencyKeys' | 'deletedWebhookDeliveries' | 'deletedTemporalPayloads' | 'deletedGatewayCalls' | 'deletedMcpTasks'>
+> {
   const counts = { archivedEvents: 0, archivedStates: 0, deletedEvents: 0, deletedStates: 0 };
   const stateKey = 'operator_id, entity_id, state_key';
   if (policy?.entity_events) {

@@ -240,6 +240,17 @@ export const CATALOG: Record<NodeType, NodeSpec> = {
     defaults: { prompt: 'Summarise this event: {{ $string(trigger) }}' },
     summary: (params) => text(params.prompt, 30),
   },
+  'action.approval': {
+    label: 'Ask for approval',
+    group: 'action',
+    description: 'Waits until an Owner or Admin (in the run) or the agent (through its MCP task) approves or refuses.',
+    fields: [
+      { kind: 'text', name: 'message', label: 'What to approve', required: true, multiline: true, hint: TEMPLATE_HINT },
+      { kind: 'number', name: 'timeoutSeconds', label: 'Give up after (seconds)', min: 1, max: 2_592_000, hint: 'Refused when nobody answers; 1 day if empty' },
+    ],
+    defaults: { message: 'Approve a bonus for {{ trigger.playerId }}?' },
+    summary: (params) => text(params.message, 30),
+  },
 };
 
 export const NODE_TYPES = Object.keys(CATALOG) as NodeType[];
