@@ -2,8 +2,11 @@
  * `npm run bench:mcp`: p50/p95 of MCP `tools/call` for a one-action workflow (an HTTP request to a loopback
  * server) beside a bare Temporal workflow+activity round trip (the diagnostics workflow) measured in the same
  * run — as a quiet server sees it (a pause before each call) and back to back — and the ratio of tools/call to
- * the quiet baseline (target ≤ 1.5), sequential and 4 concurrent. Starts its own embedded PostgreSQL, Temporal
- * dev server, in-process worker and API; loopback only; bounded in request count and time; stops by itself.
+ * the quiet baseline (target ≤ 1.5), sequential and 4 concurrent. Beside the synchronous call, the same tool run as a
+ * 2025-11-25 task: the create call alone, create → `completed` polled by `tasks/get`, and create → `tasks/result`;
+ * then `tasks/get` of a working task beside `ping` (the endpoint's auth, rate limit and JSON-RPC, no task read),
+ * idle and while 4 clients call the tool synchronously. Starts its own embedded PostgreSQL, Temporal dev server,
+ * in-process worker and API; loopback only; bounded in request count and time; stops by itself.
  */
 import { startLoopbackServer, type LoopbackServer } from '../devstack/loopbackServer';
 import { bareWorkflowRoundTrip, runBench } from './lib/baseline';
@@ -18,6 +21,19 @@ const CONCURRENCY = 4;
 const PHASE_TIME_LIMIT_MS = 60_000;
 /** The pause before each call of the quiet baseline: long enough for every poller to be waiting again. */
 const QUIET_GAP_MS = 200;
+/** The revision of tasks: a raw request names it in its header (no session needed). */
+const TASKS_HEADERS = { 'MCP-Protocol-Version': '2025-11-25' };
+const TASK_TTL_MS = 60_000;
+/** The bench polls `tasks/get` this often; a real client waits the task's `pollInterval` (2 s) between polls. */
+const POLL_MS = 20;
+/** A task not completed by then fails the bench rather than hang it. */
+const TASK_DEADLINE_MS = 30_000;
+/** `tasks/get` and `ping` requests each, idle and under load. */
+const READS = 400;
+/** How long the synchronous load runs before the reads start. */
+const LOAD_SETTLE_MS = 2_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The workflow's HTTP target: answers every request at once, so the figures are the platform's alone. */
 function startTarget(): Promise<LoopbackServer> {
@@ -30,10 +46,37 @@ function startTarget(): Promise<LoopbackServer> {
   );
 }
 
-function row(name: string, phase: Measured) {
+interface Row {
+  name: string;
+  count: number;
+  p50: number;
+  p95: number;
+  /** NaN when the row has no rate of its own (the create call, timed inside a phase of whole tasks). */
+  rps: number;
+}
+
+function row(name: string, phase: Measured): Row {
   const { latencies, seconds } = phase;
   return { name, count: latencies.length, p50: percentile(latencies, 50), p95: percentile(latencies, 95), rps: latencies.length / seconds };
 }
+
+const printRow = (line: Row) =>
+  say(
+    `${line.name.padEnd(24)} ${String(line.count).padStart(6)} ${line.p50.toFixed(2).padStart(8)} ${line.p95.toFixed(2).padStart(8)} ${(Number.isFinite(line.rps) ? line.rps.toFixed(1) : '—').padStart(8)}`,
+  );
+
+interface Task {
+  taskId: string;
+  status: string;
+}
+
+/** What one task phase gathers beside its timings: each create call's latency, and the tasks to check afterwards. */
+interface TaskPhase {
+  creates: number[];
+  taskIds: string[];
+}
+
+const taskPhase = (): TaskPhase => ({ creates: [], taskIds: [] });
 
 async function main(): Promise<void> {
   say('starting PostgreSQL, Temporal, worker and API…');
@@ -44,6 +87,11 @@ async function main(): Promise<void> {
     const { operatorId, accessToken } = await benchOperator(url);
     const key = await post(url, '/api-keys', { operatorId, label: 'mcp bench' }, accessToken);
     await post(url, `/api-keys/${key.data.id}/mcp`, { mcp_enabled: true }, accessToken, 'PATCH');
+    const trigger = {
+      id: 'start',
+      type: 'trigger.manual',
+      params: { inputSchema: { type: 'object', properties: { playerId: { type: 'string' } }, required: ['playerId'] } },
+    };
     const workflow = await post(
       url,
       '/workflows-api/workflows',
@@ -52,19 +100,27 @@ async function main(): Promise<void> {
         description: 'One HTTP request',
         active: true,
         mcp_exposed: true,
-        nodes: [
-          {
-            id: 'start',
-            type: 'trigger.manual',
-            params: { inputSchema: { type: 'object', properties: { playerId: { type: 'string' } }, required: ['playerId'] } },
-          },
-          { id: 'ping', type: 'action.http_request', params: { method: 'GET', url: `${target.url}/ping?player={{ trigger.playerId }}` } },
-        ],
+        nodes: [trigger, { id: 'ping', type: 'action.http_request', params: { method: 'GET', url: `${target.url}/ping?player={{ trigger.playerId }}` } }],
         edges: [{ from: 'start', to: 'ping' }],
       },
       accessToken,
     );
+    // A run that stays working while its task is read: a delay longer than any bench (cancelled at the end).
+    const waiting = await post(
+      url,
+      '/workflows-api/workflows',
+      {
+        name: 'Bench wait',
+        description: 'Waits ten minutes',
+        active: true,
+        mcp_exposed: true,
+        nodes: [trigger, { id: 'wait', type: 'action.delay', params: { seconds: 600 } }],
+        edges: [{ from: 'start', to: 'wait' }],
+      },
+      accessToken,
+    );
     const toolName = workflow.data.mcp_tool_name as string;
+    const waitingToolName = waiting.data.mcp_tool_name as string;
     const apiKey = key.data.key as string;
 
     let id = 0;
@@ -77,47 +133,154 @@ async function main(): Promise<void> {
       );
       if (answer.result?.isError !== false) throw new Error(`tools/call failed: ${JSON.stringify(answer).slice(0, 300)}`);
     };
+    /** A raw 2025-11-25 request: its result, or a throw on a non-2xx answer or a JSON-RPC error. */
+    const rpc = async <T>(method: string, params: Record<string, unknown>): Promise<T> => {
+      const response = await fetch(`${url}/mcp-server`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}`, ...TASKS_HEADERS },
+        body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
+      });
+      const text = await response.text();
+      const answer = JSON.parse(text) as { result?: T; error?: unknown };
+      if (!response.ok || answer.result === undefined) throw new Error(`${method}: HTTP ${response.status} ${text.slice(0, 300)}`);
+      return answer.result;
+    };
+    const createTask = async (phase: TaskPhase, name = toolName, ttl = TASK_TTL_MS): Promise<string> => {
+      const begin = performance.now();
+      const { task } = await rpc<{ task: Task }>('tools/call', { name, arguments: { playerId: 'p-1' }, task: { ttl } });
+      phase.creates.push(performance.now() - begin);
+      if (task.status !== 'working') throw new Error(`tools/call with task answered ${JSON.stringify(task).slice(0, 300)}`);
+      phase.taskIds.push(task.taskId);
+      return task.taskId;
+    };
+    /** Create → `completed`, read by `tasks/get` every POLL_MS (the result itself is checked after the phase). */
+    const polledTask = (phase: TaskPhase) => async () => {
+      const taskId = await createTask(phase);
+      const deadline = Date.now() + TASK_DEADLINE_MS;
+      for (;;) {
+        await sleep(POLL_MS);
+        const task = await rpc<Task>('tasks/get', { taskId });
+        if (task.status === 'completed') return;
+        if (task.status !== 'working' || Date.now() > deadline) throw new Error(`task ${taskId} is ${task.status}`);
+      }
+    };
+    /** Create → the result, by `tasks/result` (which waits for the run on Temporal's long poll). */
+    const awaitedTask = (phase: TaskPhase) => async () => {
+      const taskId = await createTask(phase);
+      const result = await rpc<{ isError?: boolean }>('tasks/result', { taskId });
+      if (result.isError !== false) throw new Error(`task ${taskId} failed: ${JSON.stringify(result).slice(0, 300)}`);
+    };
+    /** Every polled task's run succeeded: `tasks/get` reads a failed run as `completed` too. */
+    const checkResults = async (phase: TaskPhase) => {
+      const ids = [...phase.taskIds];
+      const lane = async () => {
+        for (let taskId = ids.pop(); taskId !== undefined; taskId = ids.pop()) {
+          const result = await rpc<{ isError?: boolean }>('tasks/result', { taskId });
+          if (result.isError !== false) throw new Error(`task ${taskId} failed: ${JSON.stringify(result).slice(0, 300)}`);
+        }
+      };
+      await Promise.all(Array.from({ length: CONCURRENCY }, lane));
+    };
+    const createRow = (name: string, phase: TaskPhase): Row => ({ ...row(name, { latencies: phase.creates.sort((a, b) => a - b), seconds: NaN }), rps: NaN });
     const bareWorkflow = bareWorkflowRoundTrip(deps);
 
     say('warming up…');
     await measure(bareWorkflow, { count: 20, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS });
     await measure(toolCall, { count: 20, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS });
+    const warm = taskPhase();
+    await measure(polledTask(warm), { count: 20, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS });
+    await measure(awaitedTask(warm), { count: 20, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS });
+    await checkResults(warm);
     say('measuring…');
     const sequential = { count: CALLS, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS };
-    const quiet = row(`bare, ${QUIET_GAP_MS} ms apart`, await measure(bareWorkflow, { ...sequential, gapMs: QUIET_GAP_MS }));
-    const bareMeter = cpuMeter({
+    const concurrent = { count: CONCURRENT_CALLS, concurrency: CONCURRENCY, timeLimitMs: PHASE_TIME_LIMIT_MS };
+    const processes = {
       node: { pid: stack.pids.node, tree: false },
       postgres: { pid: stack.pids.postgres, tree: true },
       temporal: { pid: stack.pids.temporal, tree: true },
-    });
+    };
+    const quiet = row(`bare, ${QUIET_GAP_MS} ms apart`, await measure(bareWorkflow, { ...sequential, gapMs: QUIET_GAP_MS }));
+    const bareMeter = cpuMeter(processes);
     const bare = row('bare, back to back', await measure(bareWorkflow, sequential));
     const bareCpu = bareMeter.perOperation(bare.count);
-    const meter = cpuMeter({
-      node: { pid: stack.pids.node, tree: false },
-      postgres: { pid: stack.pids.postgres, tree: true },
-      temporal: { pid: stack.pids.temporal, tree: true },
-    });
+    const meter = cpuMeter(processes);
     const mcp = row('MCP tools/call', await measure(toolCall, sequential));
     const cpu = meter.perOperation(mcp.count);
-    const bareConc = row(
-      `bare x${CONCURRENCY}`,
-      await measure(bareWorkflow, { count: CONCURRENT_CALLS, concurrency: CONCURRENCY, timeLimitMs: PHASE_TIME_LIMIT_MS }),
-    );
-    const mcpConc = row(
-      `tools/call x${CONCURRENCY}`,
-      await measure(toolCall, { count: CONCURRENT_CALLS, concurrency: CONCURRENCY, timeLimitMs: PHASE_TIME_LIMIT_MS }),
-    );
+    const polled = taskPhase();
+    const polledMeter = cpuMeter(processes);
+    const taskPolled = row('task → completed', await measure(polledTask(polled), sequential));
+    const polledCpu = polledMeter.perOperation(taskPolled.count);
+    await checkResults(polled);
+    const awaited = taskPhase();
+    const awaitedMeter = cpuMeter(processes);
+    const taskAwaited = row('task → tasks/result', await measure(awaitedTask(awaited), sequential));
+    const awaitedCpu = awaitedMeter.perOperation(taskAwaited.count);
+    const bareConc = row(`bare x${CONCURRENCY}`, await measure(bareWorkflow, concurrent));
+    const mcpConc = row(`tools/call x${CONCURRENCY}`, await measure(toolCall, concurrent));
+    const polledConc = taskPhase();
+    const taskPolledConc = row(`task → completed x${CONCURRENCY}`, await measure(polledTask(polledConc), concurrent));
+    await checkResults(polledConc);
+    const taskAwaitedConc = row(`task → tasks/result x${CONCURRENCY}`, await measure(awaitedTask(taskPhase()), concurrent));
+
+    say('reading a working task…');
+    const held = taskPhase();
+    const taskId = await createTask(held, waitingToolName, 10 * 60_000);
+    const readTask = async () => {
+      const task = await rpc<Task>('tasks/get', { taskId });
+      if (task.status !== 'working') throw new Error(`task ${taskId} is ${task.status}`);
+    };
+    const ping = () => rpc<object>('ping', {}).then(() => undefined);
+    /** `tasks/get` and `ping` one after the other, in turns (each goes first every other time): both see the same server. */
+    const reads = async (): Promise<{ get: Measured; ping: Measured }> => {
+      const latencies = { get: [] as number[], ping: [] as number[] };
+      const time = async (request: () => Promise<void>, into: number[]) => {
+        const begin = performance.now();
+        await request();
+        into.push(performance.now() - begin);
+      };
+      for (let i = 0; i < READS; i += 1) {
+        if (i % 2 === 0) await time(readTask, latencies.get).then(() => time(ping, latencies.ping));
+        else await time(ping, latencies.ping).then(() => time(readTask, latencies.get));
+      }
+      const measured = (list: number[]) => ({ latencies: list.sort((a, b) => a - b), seconds: list.reduce((sum, ms) => sum + ms, 0) / 1000 });
+      return { get: measured(latencies.get), ping: measured(latencies.ping) };
+    };
+    await reads();
+    const idle = await reads();
+    let loading = true;
+    let loadCalls = 0;
+    let loadFailure: unknown;
+    const loadLane = async () => {
+      while (loading) {
+        await toolCall();
+        loadCalls += 1;
+      }
+    };
+    const loadStarted = performance.now();
+    const load = Promise.all(Array.from({ length: CONCURRENCY }, loadLane)).catch((error: unknown) => {
+      loadFailure = error;
+      loading = false;
+    });
+    await sleep(LOAD_SETTLE_MS);
+    const loadedFrom = loadCalls;
+    const readsFrom = performance.now();
+    const loaded = await reads();
+    const loadRate = (loadCalls - loadedFrom) / ((performance.now() - readsFrom) / 1000);
+    loading = false;
+    await load;
+    const loadSeconds = (performance.now() - loadStarted) / 1000;
+    if (loadFailure) throw loadFailure;
+    const cancelled = await rpc<Task>('tasks/cancel', { taskId });
+    if (cancelled.status !== 'cancelled') throw new Error(`tasks/cancel answered ${JSON.stringify(cancelled).slice(0, 300)}`);
+
     const profiling = await startProfile();
     const profiled = await measure(toolCall, { count: CALLS / 2, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS });
     const profile = await profiling.stop('mcp-tools-call', profiled.latencies.length);
 
     say('');
     say(`${'case'.padEnd(24)} ${'calls'.padStart(6)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'calls/s'.padStart(8)}`);
-    for (const line of [quiet, bare, mcp, bareConc, mcpConc]) {
-      say(
-        `${line.name.padEnd(24)} ${String(line.count).padStart(6)} ${line.p50.toFixed(2).padStart(8)} ${line.p95.toFixed(2).padStart(8)} ${line.rps.toFixed(1).padStart(8)}`,
-      );
-    }
+    for (const line of [quiet, bare, mcp, createRow('task create', polled), taskPolled, taskAwaited]) printRow(line);
+    for (const line of [bareConc, mcpConc, createRow(`task create x${CONCURRENCY}`, polledConc), taskPolledConc, taskAwaitedConc]) printRow(line);
     say('');
     say(
       `ratio tools/call / quiet bare: sequential p50 ${(mcp.p50 / quiet.p50).toFixed(2)}, ${CONCURRENCY} concurrent p50 ${(mcpConc.p50 / quiet.p50).toFixed(2)} (target ≤ 1.5)`,
@@ -125,9 +288,27 @@ async function main(): Promise<void> {
     say(
       `ratio tools/call / back-to-back bare: sequential p50 ${(mcp.p50 / bare.p50).toFixed(2)}, ${CONCURRENCY} concurrent p50 ${(mcpConc.p50 / bareConc.p50).toFixed(2)}`,
     );
+    say(
+      `ratio task → completed / tools/call: sequential p50 ${(taskPolled.p50 / mcp.p50).toFixed(2)}, ${CONCURRENCY} concurrent p50 ${(taskPolledConc.p50 / mcpConc.p50).toFixed(2)}`,
+    );
     say(`CPU per sequential call — tools/call: ${formatCpu(cpu)}; bare: ${formatCpu(bareCpu)}`);
+    say(`CPU per sequential task — polled: ${formatCpu(polledCpu)}; tasks/result: ${formatCpu(awaitedCpu)}`);
+    say('');
+    say(`${'read of a working task'.padEnd(24)} ${'calls'.padStart(6)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'calls/s'.padStart(8)}`);
+    const [idleGet, idlePing, loadedGet, loadedPing] = [
+      row('tasks/get, idle', idle.get),
+      row('ping, idle', idle.ping),
+      row('tasks/get, under load', loaded.get),
+      row('ping, under load', loaded.ping),
+    ];
+    for (const line of [idleGet, idlePing, loadedGet, loadedPing]) printRow(line);
+    say(
+      `tasks/get − ping p50: idle ${(idleGet.p50 - idlePing.p50).toFixed(2)} ms, under load ${(loadedGet.p50 - loadedPing.p50).toFixed(2)} ms; load: ${CONCURRENCY} clients calling tools/call, ${loadRate.toFixed(1)} calls/s during the reads (${loadCalls} in ${loadSeconds.toFixed(1)} s)`,
+    );
     say(`profiled round: ${profile}`);
     say('(bare: the diagnostics workflow, one normal activity, started and awaited through temporal/ as the API starts its runs;');
+    say(` task: tools/call with params.task on 2025-11-25; → completed polls tasks/get every ${POLL_MS} ms (a client polls at pollInterval, 2 s);`);
+    say(' task create: that tools/call alone, timed in the → completed rows; reads: one lane, tasks/get and ping in turns;');
     say(' node: this process — caller, API and worker; postgres: the server and its backends; temporal: the dev server)');
   } finally {
     await target.close();
