@@ -60,6 +60,21 @@ export const runStillRunning = {
   data: { ...runRecord, status: 'running', output: null, nodes: runRecord.nodes.slice(0, 2), completedAt: null, durationMs: null },
 };
 export const runList = { success: true, data: [runRecord], count: 1 };
+/** A run an agent started as an MCP task, just after `POST /runs/:runId/cancel`: still closing, its task already cancelled. */
+export const runCancelRequested = {
+  success: true,
+  data: {
+    ...runRecord,
+    source: 'mcp',
+    status: 'running',
+    temporalWorkflowId: `automation-mcp-${runId}`,
+    output: null,
+    nodes: runRecord.nodes.slice(0, 2),
+    completedAt: null,
+    durationMs: null,
+    task: { id: 'task_5e1b9d3f7a2c6e0b4d8f1a5c9e3b7d2f', status: 'cancelled' },
+  },
+};
 
 export const usage = {
   success: true,

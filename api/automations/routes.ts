@@ -9,7 +9,7 @@ import { bearerApiKey, bearerSession, CodedError, jsonContent } from '../openapi
 import { ok, page } from '../openapi/responses';
 import { createAutomationHandler, deleteAutomationHandler, getAutomationHandler, listAutomationsHandler, updateAutomationHandler } from './definitions';
 import * as examples from './examples';
-import { getRunHandler, listRunsHandler, testAutomationHandler, usageHandler } from './runs';
+import { cancelRunHandler, getRunHandler, listRunsHandler, testAutomationHandler, usageHandler } from './runs';
 import { AutomationBodySchema, AutomationIdParams, AutomationRecord, ListAutomationsQuery, ListRunsQuery, RunIdParams, RunRecord, UsageRecord } from './schema';
 
 /**
@@ -30,6 +30,7 @@ const auth = {
 const writes = { ...auth, 403: jsonContent(CodedError, 'FORBIDDEN: writes need an API key or the Owner or an Admin') };
 const invalid = jsonContent(CodedError, 'VALIDATION_FAILED: `details` names every problem (field path and message)');
 const notFound = jsonContent(CodedError, "WORKFLOW_NOT_FOUND (also for another operator's workflow)");
+const runNotFound = jsonContent(CodedError, "RUN_NOT_FOUND (also for another operator's run)");
 
 automations.endpoint({
   method: 'post',
@@ -112,8 +113,25 @@ automations.endpoint({
   path: '/runs/:runId',
   summary: 'Get a run with every node outcome',
   input: { params: RunIdParams },
-  responses: { 200: ok(RunRecord, 'The run', examples.run), 400: invalid, ...auth, 404: jsonContent(CodedError, 'RUN_NOT_FOUND') },
+  responses: { 200: ok(RunRecord, 'The run', examples.run), 400: invalid, ...auth, 404: runNotFound },
   handler: getRunHandler,
+});
+automations.endpoint({
+  method: 'post',
+  path: '/runs/:runId/cancel',
+  summary: 'Cancel a running run, whatever started it (an agent’s MCP task too)',
+  description:
+    'Cancels the run’s Temporal workflow: it stops before its next node (a running delay is cut short, an action already sent finishes) and closes `cancelled`. A run an agent started as an MCP task has its task marked cancelled: `tasks/get` says `cancelled` at once.',
+  guards: ['manager'],
+  input: { params: RunIdParams },
+  responses: {
+    202: ok(RunRecord, 'Cancellation requested: the run as it stands (usually still `running`; poll GET /runs/{runId})', examples.runCancelRequested),
+    400: invalid,
+    ...writes,
+    404: runNotFound,
+    409: jsonContent(CodedError, 'RUN_NOT_RUNNING: the run has already ended (completed, failed or cancelled), or its workflow closed without recording it'),
+  },
+  handler: cancelRunHandler,
 });
 automations.endpoint({
   method: 'get',

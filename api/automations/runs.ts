@@ -1,14 +1,16 @@
 import type { Context } from 'koa';
 import { requireAutomation } from '../../commands/automations/lookup';
+import { cancelRun } from '../../commands/runs/cancel';
 import { toRunRecord, toRunSummary } from '../../core/automations/runRecord';
-import { findRun, findRunRecord, listRuns } from '../../db/queries/automationRuns';
+import { findRun, findRunRecord, listRuns, type RunRow } from '../../db/queries/automationRuns';
 import { quotaLimits, usageMonthOf, usageOf } from '../../db/queries/automationUsage';
-import { runAutomationNow } from '../../temporal/automationRuns';
+import { findMcpTasksOfRuns, type RunTaskRow } from '../../db/queries/mcpTasks';
+import { cancelAutomationRun, runAutomationNow } from '../../temporal/automationRuns';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { operatorOf } from '../middleware/authenticate';
 import type { InputOf } from '../endpoint';
-import { runningRunRecord } from './presenters';
+import { runningRunRecord, withTask } from './presenters';
 import { type ListRunsQuery, type RunIdParams, type AutomationIdParams } from './schema';
 
 /**
@@ -42,6 +44,19 @@ export async function testAutomationHandler(deps: AppDeps, ctx: Context, { param
   ctx.body = { success: true, data: stored ? await toRunRecord(stored, deps.keyring) : runningRunRecord(outcome.runId, automation, body) };
 }
 
+/** The live MCP tasks behind these runs by run id, in one read; only an `mcp` run can be one (docs/mcp.md "Tasks"). */
+async function tasksOf(deps: AppDeps, operatorId: string, rows: Array<Pick<RunRow, 'id' | 'source'>>): Promise<Map<string, RunTaskRow>> {
+  const ids = rows.filter((row) => row.source === 'mcp').map((row) => row.id);
+  const tasks = await findMcpTasksOfRuns(deps.db, operatorId, ids);
+  return new Map(tasks.map((task) => [task.run_id, task]));
+}
+
+/** One stored run as the API shows it, its sealed parts opened and its MCP task named. */
+async function presentRun(deps: AppDeps, operatorId: string, row: RunRow) {
+  const tasks = await tasksOf(deps, operatorId, [row]);
+  return withTask(await toRunRecord(row, deps.keyring), tasks.get(row.id));
+}
+
 /** A workflow's runs without their sealed parts (payloads, outputs, error messages): `GET /runs/:runId` opens one. */
 export async function listRunsHandler(
   deps: AppDeps,
@@ -51,13 +66,29 @@ export async function listRunsHandler(
   const operatorId = operatorOf(ctx);
   await requireAutomation(deps, operatorId, params.id);
   const { rows, count } = await listRuns(deps.db, operatorId, params.id, query);
-  ctx.body = { success: true, data: rows.map(toRunSummary), count };
+  const tasks = await tasksOf(deps, operatorId, rows);
+  ctx.body = { success: true, data: rows.map((row) => withTask(toRunSummary(row), tasks.get(row.id))), count };
 }
 
 export async function getRunHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof RunIdParams }>): Promise<void> {
-  const row = await findRun(deps.db, operatorOf(ctx), params.runId);
+  const operatorId = operatorOf(ctx);
+  const row = await findRun(deps.db, operatorId, params.runId);
   if (!row) throw new AppError(404, 'RUN_NOT_FOUND', 'Run not found');
-  ctx.body = { success: true, data: await toRunRecord(row, deps.keyring) };
+  ctx.body = { success: true, data: await presentRun(deps, operatorId, row) };
+}
+
+/**
+ * `POST /runs/:runId/cancel`: `cancelRun` cancels the running run (any source) and marks its MCP task cancelled;
+ * 202 with the run as it stands — it closes `cancelled` before its next node. 404 `RUN_NOT_FOUND`, 409 `RUN_NOT_RUNNING`.
+ */
+export async function cancelRunHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof RunIdParams }>): Promise<void> {
+  const operatorId = operatorOf(ctx);
+  const row = await cancelRun(
+    { db: deps.db, cancelRunWorkflow: (temporalWorkflowId) => cancelAutomationRun(deps.temporal, temporalWorkflowId) },
+    { operatorId, runId: params.runId },
+  );
+  ctx.status = 202;
+  ctx.body = { success: true, data: await presentRun(deps, operatorId, row) };
 }
 
 /** `GET /usage`: this month's Actions and AI Actions against the operator's limits. */

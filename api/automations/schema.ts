@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import '../openapi/registry';
 import { NODE_TYPES, RUN_SOURCES } from '../../core/automations/types';
+import type { TaskStatus } from '../../core/mcpTasks';
 
 export const AutomationIdParams = z.object({ id: z.string().min(1).max(200) });
 export const RunIdParams = z.object({ runId: z.string().min(1).max(200) });
@@ -76,6 +77,20 @@ export const AutomationRecord = z
   })
   .openapi('Workflow');
 
+/** Every status of an MCP task (core/mcpTasks.ts `TaskStatus`). */
+const TASK_STATUSES = ['working', 'input_required', 'completed', 'failed', 'cancelled'] as const satisfies readonly TaskStatus[];
+
+export const RunTask = z
+  .object({
+    id: z.string().describe('task_…, the id the agent polls with tasks/get'),
+    status: z
+      .enum(TASK_STATUSES)
+      .describe(
+        'as tasks/get reads it: working while the run runs (input_required while it waits for an approval), completed once it ended (failed runs too), cancelled at once when its cancellation was asked',
+      ),
+  })
+  .openapi('WorkflowRunTask');
+
 const RunErrorSchema = z.object({ code: z.string(), message: z.string(), nodeId: z.string().optional() });
 
 export const RunRecord = z
@@ -84,7 +99,9 @@ export const RunRecord = z
     workflowId: z.string(),
     workflowVersion: z.number().int(),
     source: z.enum(RUN_SOURCES),
-    status: z.enum(['running', 'completed', 'failed', 'cancelled']).describe('cancelled: stopped on an MCP client’s notifications/cancelled'),
+    status: z
+      .enum(['running', 'completed', 'failed', 'cancelled'])
+      .describe('cancelled: stopped on an MCP client’s notifications/cancelled or tasks/cancel, or by POST /workflows-api/runs/{runId}/cancel'),
     temporalWorkflowId: z.string().optional().describe('the Temporal workflow id of the run (Temporal Web UI); absent only while a run is not recorded yet'),
     input: z.unknown(),
     output: z.unknown(),
@@ -101,6 +118,9 @@ export const RunRecord = z
     startedAt: z.string(),
     completedAt: z.string().nullable(),
     durationMs: z.number().nullable(),
+    task: RunTask.optional().describe(
+      'Only on a run an agent started as an MCP task (docs/mcp.md "Tasks"), while the task lives (its TTL); absent on every other run',
+    ),
   })
   .openapi('WorkflowRun');
 

@@ -27,6 +27,7 @@ export async function up(db: Knex): Promise<void> {
     table.timestamp('expires_at', { useTz: true }).notNullable();
     table.index(['operator_id', 'api_key_id', 'created_at'], 'mcp_tasks_key_idx');
     table.index(['expires_at'], 'mcp_tasks_expires_idx');
+    table.index(['operator_id', 'run_id'], 'mcp_tasks_run_idx');
   });
 }
 

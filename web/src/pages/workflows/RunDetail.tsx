@@ -2,16 +2,22 @@ import { ReactFlowProvider, type Edge } from '@xyflow/react';
 import { useEffect, useMemo } from 'react';
 import { api, call } from '../../api/client';
 import { useLoad } from '../../api/useLoad';
+import { useCanManage } from '../../auth/session';
 import { ErrorNotice, Loading, StatusBadge } from '../../components/Status';
 import { temporalRunUrl } from '../../config';
 import { formatDateTime, formatDuration, pretty } from '../../format';
 import { startTemporalCodecSession } from '../../temporalCodec';
+import { CancelRun } from './CancelRun';
 import { Canvas } from './Canvas';
 import type { StepNode } from './graph';
 import { RunStatusContext } from './problems';
 
-/** One run (`/workflows-api/runs/:id`): each node's status, input, output, error and timing, the graph coloured by it, and its Temporal history. */
+/**
+ * One run (`/workflows-api/runs/:id`): each node's status, input, output, error and timing, the graph coloured by it,
+ * and its Temporal history; the agent's task behind it, if any; "Cancel run" while it runs (Owner and Admins).
+ */
 export function RunDetail({ runId, nodes, edges, onChanged }: { runId: string; nodes: StepNode[]; edges: Edge[]; onChanged: () => void }) {
+  const manage = useCanManage();
   const run = useLoad(() => call(api.GET('/workflows-api/runs/{runId}', { params: { path: { runId } } })), [runId]);
   const data = run.data?.data;
   const running = data?.status === 'running';
@@ -48,6 +54,23 @@ export function RunDetail({ runId, nodes, edges, onChanged }: { runId: string; n
               </>
             )}
           </p>
+          {data.task && (
+            <p className="run-task">
+              Agent task <code>{data.task.id}</code> · <StatusBadge status={data.task.status} />
+            </p>
+          )}
+          {running && manage && (
+            <div className="row-actions">
+              <CancelRun
+                runId={runId}
+                agentTask={data.task !== undefined}
+                onCancelled={() => {
+                  reload();
+                  onChanged();
+                }}
+              />
+            </div>
+          )}
           {data.error && (
             <p className="notice notice-error">
               <strong>{data.error.code}</strong>: {data.error.message}

@@ -61,7 +61,10 @@ export function RunsPanel({
               {list.map((run) => (
                 <tr key={run.id} className={run.id === selected ? 'selected' : undefined}>
                   <td>{formatDateTime(run.startedAt)}</td>
-                  <td>{run.source}</td>
+                  <td>
+                    {run.source}
+                    {run.task && <span className="hint"> · agent task</span>}
+                  </td>
                   <td>
                     <StatusBadge status={run.status} />
                     {run.error && <span className="hint"> {run.error.code}</span>}
