@@ -80,3 +80,5 @@ export const usage = {
   success: true,
   data: { month: '2026-03', actions: { used: 1240, limit: 10000, remaining: 8760 }, aiActions: { used: 12, limit: 1000, remaining: 988 } },
 };
+
+export const approvalBody = { approved: true, comment: 'Bonus within policy' };

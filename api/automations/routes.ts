@@ -9,8 +9,18 @@ import { bearerApiKey, bearerSession, CodedError, jsonContent } from '../openapi
 import { ok, page } from '../openapi/responses';
 import { createAutomationHandler, deleteAutomationHandler, getAutomationHandler, listAutomationsHandler, updateAutomationHandler } from './definitions';
 import * as examples from './examples';
-import { cancelRunHandler, getRunHandler, listRunsHandler, testAutomationHandler, usageHandler } from './runs';
-import { AutomationBodySchema, AutomationIdParams, AutomationRecord, ListAutomationsQuery, ListRunsQuery, RunIdParams, RunRecord, UsageRecord } from './schema';
+import { approvalHandler, cancelRunHandler, getRunHandler, listRunsHandler, testAutomationHandler, usageHandler } from './runs';
+import {
+  ApprovalBody,
+  AutomationBodySchema,
+  AutomationIdParams,
+  AutomationRecord,
+  ListAutomationsQuery,
+  ListRunsQuery,
+  RunIdParams,
+  RunRecord,
+  UsageRecord,
+} from './schema';
 
 /**
  * Workflow management (DESIGN.md "Workflows"), served at `/workflows-api`: API key or session; anyone of the
@@ -132,6 +142,24 @@ automations.endpoint({
     409: jsonContent(CodedError, 'RUN_NOT_RUNNING: the run has already ended (completed, failed or cancelled), or its workflow closed without recording it'),
   },
   handler: cancelRunHandler,
+});
+automations.endpoint({
+  method: 'post',
+  path: '/runs/:runId/approval',
+  summary: 'Approve or refuse the approval step a run waits in',
+  description:
+    'Answers the `action.approval` the run waits in (its `awaitingInput`): the step completes with `{ approved, answeredBy, comment, timedOut: false }` and the run goes on by its edges. `answeredBy` is `member:<id>` or `key:<id>`.',
+  guards: ['manager'],
+  input: { params: RunIdParams, body: ApprovalBody },
+  request: { body: { description: 'The answer', example: examples.approvalBody } },
+  responses: {
+    200: ok(RunRecord, 'Answered: the run as it stands (still running; poll GET /runs/{runId})', examples.runCancelRequested),
+    400: invalid,
+    ...writes,
+    404: runNotFound,
+    409: jsonContent(CodedError, 'RUN_NOT_AWAITING_INPUT: the run waits for no approval (ended, answered already, timed out)'),
+  },
+  handler: approvalHandler,
 });
 automations.endpoint({
   method: 'get',

@@ -1,17 +1,18 @@
 import type { Context } from 'koa';
 import { requireAutomation } from '../../commands/automations/lookup';
+import { answerApproval } from '../../commands/runs/answerApproval';
 import { cancelRun } from '../../commands/runs/cancel';
 import { toRunRecord, toRunSummary } from '../../core/automations/runRecord';
-import { findRun, findRunRecord, listRuns, type RunRow } from '../../db/queries/automationRuns';
+import { awaitingInputOf, findRun, findRunRecord, listRuns, type RunRow } from '../../db/queries/automationRuns';
 import { quotaLimits, usageMonthOf, usageOf } from '../../db/queries/automationUsage';
 import { findMcpTasksOfRuns, type RunTaskRow } from '../../db/queries/mcpTasks';
-import { cancelAutomationRun, runAutomationNow } from '../../temporal/automationRuns';
+import { answerRunApproval, cancelAutomationRun, runAutomationNow } from '../../temporal/automationRuns';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
-import { operatorOf } from '../middleware/authenticate';
+import { operatorOf, principalOf } from '../middleware/authenticate';
 import type { InputOf } from '../endpoint';
 import { runningRunRecord, withTask } from './presenters';
-import { type ListRunsQuery, type RunIdParams, type AutomationIdParams } from './schema';
+import { type ApprovalBody, type ListRunsQuery, type RunIdParams, type AutomationIdParams } from './schema';
 
 /**
  * `POST /workflows/:id/test`: runs the automation now, live (real side effects), with the body as the
@@ -54,7 +55,8 @@ async function tasksOf(deps: AppDeps, operatorId: string, rows: Array<Pick<RunRo
 /** One stored run as the API shows it, its sealed parts opened and its MCP task named. */
 async function presentRun(deps: AppDeps, operatorId: string, row: RunRow) {
   const tasks = await tasksOf(deps, operatorId, [row]);
-  return withTask(await toRunRecord(row, deps.keyring), tasks.get(row.id));
+  const awaitingInput = row.status === 'running' ? await awaitingInputOf(deps.keyring, row) : undefined;
+  return { ...withTask(await toRunRecord(row, deps.keyring), tasks.get(row.id)), ...(awaitingInput ? { awaitingInput } : {}) };
 }
 
 /** A workflow's runs without their sealed parts (payloads, outputs, error messages): `GET /runs/:runId` opens one. */
@@ -88,6 +90,30 @@ export async function cancelRunHandler(deps: AppDeps, ctx: Context, { params }: 
     { operatorId, runId: params.runId },
   );
   ctx.status = 202;
+  ctx.body = { success: true, data: await presentRun(deps, operatorId, row) };
+}
+
+/**
+ * `POST /runs/:runId/approval`: answers the approval the run waits in — as the signed-in member (`member:<id>`) or the
+ * API key (`key:<id>`); 200 with the run. 404 `RUN_NOT_FOUND`, 409 `RUN_NOT_AWAITING_INPUT`.
+ */
+export async function approvalHandler(
+  deps: AppDeps,
+  ctx: Context,
+  { params, body }: InputOf<{ params: typeof RunIdParams; body: typeof ApprovalBody }>,
+): Promise<void> {
+  const principal = principalOf(ctx);
+  const operatorId = principal.operatorId;
+  const row = await answerApproval(
+    { db: deps.db, keyring: deps.keyring, answerRunApproval: (workflowId, answer) => answerRunApproval(deps.temporal, workflowId, answer) },
+    {
+      operatorId,
+      runId: params.runId,
+      approved: body.approved,
+      answeredBy: principal.kind === 'session' ? `member:${principal.memberId}` : `key:${principal.keyId}`,
+      ...(body.comment ? { comment: body.comment } : {}),
+    },
+  );
   ctx.body = { success: true, data: await presentRun(deps, operatorId, row) };
 }
 

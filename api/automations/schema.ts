@@ -118,6 +118,10 @@ export const RunRecord = z
     startedAt: z.string(),
     completedAt: z.string().nullable(),
     durationMs: z.number().nullable(),
+    awaitingInput: z
+      .object({ nodeId: z.string(), message: z.string(), until: z.string() })
+      .optional()
+      .describe('Only on GET /runs/{runId} of a run waiting in an action.approval: the question, and when it gives up (approved: false)'),
     task: RunTask.optional().describe(
       'Only on a run an agent started as an MCP task (docs/mcp.md "Tasks"), while the task lives (its TTL); absent on every other run',
     ),
@@ -126,3 +130,8 @@ export const RunRecord = z
 
 const Counter = z.object({ used: z.number().int(), limit: z.number().int(), remaining: z.number().int() });
 export const UsageRecord = z.object({ month: z.string().describe('YYYY-MM (UTC)'), actions: Counter, aiActions: Counter }).openapi('WorkflowUsage');
+
+export const ApprovalBody = z
+  .object({ approved: z.boolean(), comment: z.string().max(1000).optional() })
+  .strict()
+  .openapi('WorkflowRunApproval');

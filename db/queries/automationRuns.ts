@@ -14,6 +14,8 @@ export interface RunRow extends StoredRun {
   trigger_node_id: string | null;
   mcp_request: string | null;
   subject_external_ids: string[] | null;
+  /** Sealed: what the running run waits for someone to answer (`awaitingInputOf`); null otherwise. */
+  awaiting_input: string | null;
   usage_month: string;
   reserved_actions: number;
   reserved_ai_actions: number;

@@ -1,4 +1,5 @@
 import { startTestApp, type TestApp } from '../helpers/app';
+import { http } from '../helpers/http';
 import { createWorkflow, mcpOperator, mcpPost, rpc, toolAutomation, type McpOperator } from '../helpers/mcp';
 import { settledRun } from '../helpers/mcpClients';
 import { startProvider, type TestProvider } from '../helpers/providerServer';
@@ -110,6 +111,36 @@ describe('an approval step: the task asks its agent for input and the answer res
       answeredBy: null,
       comment: null,
       timedOut: true,
+    });
+  });
+
+  it('an Owner answers in the workflows API (what the dashboard calls); a second answer is 409, another operator 404', async () => {
+    const tool = await bonusTool('owner', 600);
+    const { taskId, runId } = await startTask(tool, 'p-13');
+    await taskUntil(taskId, 'input_required');
+    const shown = await http(`${app.url}/workflows-api/runs/${runId}`, { token: alice.accessToken });
+    expect(shown.body.data.awaitingInput).toEqual({ nodeId: 'approve', message: 'Approve a bonus for p-13?', until: expect.any(String) });
+    expect(shown.body.data.task).toEqual({ id: taskId, status: 'input_required' });
+
+    const bob = await mcpOperator(app.url);
+    const foreign = await http(`${app.url}/workflows-api/runs/${runId}/approval`, { token: bob.accessToken, body: { approved: true } });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual({ success: false, error: { code: 'RUN_NOT_FOUND', message: 'Run not found' } });
+    const invalid = await http(`${app.url}/workflows-api/runs/${runId}/approval`, { token: alice.accessToken, body: { approved: 'yes' } });
+    expect(invalid.status).toBe(400);
+
+    const answered = await http(`${app.url}/workflows-api/runs/${runId}/approval`, { token: alice.accessToken, body: { approved: true, comment: 'ok' } });
+    expect(answered.status).toBe(200);
+    const again = await http(`${app.url}/workflows-api/runs/${runId}/approval`, { token: alice.accessToken, body: { approved: false } });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toEqual({ code: 'RUN_NOT_AWAITING_INPUT', message: 'The run is not waiting for an approval' });
+    await taskUntil(taskId, 'completed');
+    const run = await settledRun(app.url, alice.key, runId);
+    expect(run.nodes.find((node: { id: string }) => node.id === 'approve').output).toEqual({
+      approved: true,
+      answeredBy: expect.stringMatching(/^member:/),
+      comment: 'ok',
+      timedOut: false,
     });
   });
 

@@ -7,6 +7,7 @@ import { ErrorNotice, Loading, StatusBadge } from '../../components/Status';
 import { temporalRunUrl } from '../../config';
 import { formatDateTime, formatDuration, pretty } from '../../format';
 import { startTemporalCodecSession } from '../../temporalCodec';
+import { AnswerApproval } from './AnswerApproval';
 import { CancelRun } from './CancelRun';
 import { Canvas } from './Canvas';
 import type { StepNode } from './graph';
@@ -14,7 +15,8 @@ import { RunStatusContext } from './problems';
 
 /**
  * One run (`/workflows-api/runs/:id`): each node's status, input, output, error and timing, the graph coloured by it,
- * and its Temporal history; the agent's task behind it, if any; "Cancel run" while it runs (Owner and Admins).
+ * and its Temporal history; the agent's task behind it, if any; the question of an approval it waits in; "Cancel run"
+ * while it runs (Owner and Admins).
  */
 export function RunDetail({ runId, nodes, edges, onChanged }: { runId: string; nodes: StepNode[]; edges: Edge[]; onChanged: () => void }) {
   const manage = useCanManage();
@@ -58,6 +60,17 @@ export function RunDetail({ runId, nodes, edges, onChanged }: { runId: string; n
             <p className="run-task">
               Agent task <code>{data.task.id}</code> · <StatusBadge status={data.task.status} />
             </p>
+          )}
+          {running && data.awaitingInput && (
+            <AnswerApproval
+              runId={runId}
+              awaiting={data.awaitingInput}
+              canAnswer={manage}
+              onAnswered={() => {
+                reload();
+                onChanged();
+              }}
+            />
           )}
           {running && manage && (
             <div className="row-actions">
