@@ -4,7 +4,7 @@ import type { AppDeps } from '../api/deps';
 import { startLoopbackServer } from '../devstack/loopbackServer';
 import { startSupplier, SUPPLIER_KEY, supplierDocument } from '../devstack/loopbackSupplier';
 import { post } from '../processes/stackClient';
-import { cancelAutomationRun, startAutomationRun } from '../temporal/automationRuns';
+import { answerRunApproval, cancelAutomationRun, startAutomationRun } from '../temporal/automationRuns';
 import { GatewayLanes } from '../temporal/gatewayCalls';
 import { analyticsRefreshWorkflow, diagnosticsWorkflow, outboxSweepWorkflow, retentionWorkflow, runWatchdogWorkflow, sendEmailWorkflow } from '../workflows';
 
@@ -132,6 +132,27 @@ export async function recordScenarios(recorder: Recorder): Promise<void> {
     const completed = await start(everything, { playerId: 'p-1', amount: 500 });
     await finished(completed.workflowId);
     await recorder.save('automation-run-completed', completed.workflowId);
+
+    // An approval step answered through the workflow's Update, then the step after it.
+    const approving = await automation(
+      'Replay: approval',
+      [
+        manual,
+        { id: 'approve', type: 'action.approval', params: { message: 'Approve {{ trigger.playerId }}?', timeoutSeconds: 600 } },
+        { id: 'after', type: 'action.set_state', params: { externalId: '{{ trigger.playerId }}', key: 'approved', value: '{{ nodes.approve.approved }}' } },
+      ],
+      chain([manual, { id: 'approve', type: 'action.approval', params: {} }, { id: 'after', type: 'action.set_state', params: {} }]),
+    );
+    const approved = await start(approving, { playerId: 'p-1' });
+    await until('the approval awaited', async () =>
+      (await deps.db('workflow_runs').where({ operator_id: operator.operatorId, temporal_workflow_id: approved.workflowId }).first('awaiting_input'))
+        ?.awaiting_input
+        ? true
+        : undefined,
+    );
+    await answerRunApproval(deps.temporal, approved.workflowId, { nodeId: 'approve', approved: true, answeredBy: 'member:replay' });
+    await finished(approved.workflowId);
+    await recorder.save('automation-run-approved', approved.workflowId);
 
     const failingNodes: Node[] = [
       manual,
