@@ -1,4 +1,4 @@
-import { isPlainObject } from './mcpJsonRpc';
+import { isPlainObject, JSONRPC_ERROR } from './mcpJsonRpc';
 import { TASKS_EXTENSION } from './mcpTasks';
 
 /**
@@ -44,10 +44,11 @@ const metaOf = (params: unknown): Record<string, unknown> | undefined => {
 export const claimsModern = (params: unknown) => metaOf(params)?.[META_KEY.protocolVersion] !== undefined;
 
 /**
- * The revision of one request, or why 2026-07-28 refuses it: a version other than 2026-07-28 in `_meta`
- * (-32022, naming the supported ones), or headers that disagree with the body (-32020): `MCP-Protocol-Version` must
- * equal the `_meta` version, `Mcp-Method` the method, and `Mcp-Name` the tool's name or the task id where the
- * revision asks for it.
+ * The revision of one request, or why 2026-07-28 refuses it: headers that disagree with the body (-32020):
+ * `MCP-Protocol-Version` must equal the `_meta` version, `Mcp-Method` the method, and `Mcp-Name` the tool's name or
+ * the task id where the revision asks for it; a version other than 2026-07-28 in both (-32022, naming the supported
+ * ones); a request sent as 2026-07-28 (`MCP-Protocol-Version: 2026-07-28`) whose `_meta` lacks the protocol version
+ * or the client's capabilities (-32602). Each is sent with HTTP 400.
  */
 export function revisionOf(
   headers: { protocolVersion?: string; method?: string; name?: string },
@@ -55,10 +56,21 @@ export function revisionOf(
 ): Revision | RevisionProblem {
   const meta = metaOf(request.params);
   const claimed = meta?.[META_KEY.protocolVersion];
+  const invalidMeta = (missing: string): RevisionProblem => ({
+    code: JSONRPC_ERROR.INVALID_PARAMS,
+    message: `Invalid params: a ${MODERN_REVISION} request carries ${missing} in params._meta`,
+  });
   if (claimed === undefined) {
+    if (headers.protocolVersion === MODERN_REVISION) return invalidMeta(META_KEY.protocolVersion);
     const version = headers.protocolVersion ?? '2025-06-18';
     return { version, modern: false, tasks: version === LEGACY_TASKS_REVISION };
   }
+  const mismatch = (header: string, expected: string, actual: string | undefined): RevisionProblem => ({
+    code: REVISION_ERROR.HEADER_MISMATCH,
+    message: `Header ${header} ${actual === undefined ? 'is missing' : 'does not match the request body'}`,
+    data: { mismatch: { header, expected, actual: actual ?? null } },
+  });
+  if (headers.protocolVersion !== claimed) return mismatch('MCP-Protocol-Version', String(claimed).slice(0, 40), headers.protocolVersion);
   if (claimed !== MODERN_REVISION) {
     return {
       code: REVISION_ERROR.UNSUPPORTED_VERSION,
@@ -66,17 +78,12 @@ export function revisionOf(
       data: { supported: [MODERN_REVISION], requested: claimed },
     };
   }
-  const mismatch = (header: string, expected: string, actual: string | undefined): RevisionProblem => ({
-    code: REVISION_ERROR.HEADER_MISMATCH,
-    message: `Header ${header} ${actual === undefined ? 'is missing' : 'does not match the request body'}`,
-    data: { mismatch: { header, expected, actual: actual ?? null } },
-  });
-  if (headers.protocolVersion !== MODERN_REVISION) return mismatch('MCP-Protocol-Version', MODERN_REVISION, headers.protocolVersion);
+  const capabilities = meta?.[META_KEY.clientCapabilities];
+  if (!isPlainObject(capabilities)) return invalidMeta(META_KEY.clientCapabilities);
   if (headers.method !== request.method) return mismatch('Mcp-Method', request.method, headers.method);
   const named = nameOf(request);
   if (named !== undefined && headers.name !== named) return mismatch('Mcp-Name', named, headers.name);
-  const capabilities = meta?.[META_KEY.clientCapabilities];
-  const extensions = isPlainObject(capabilities) && isPlainObject(capabilities.extensions) ? capabilities.extensions : {};
+  const extensions = isPlainObject(capabilities.extensions) ? capabilities.extensions : {};
   return { version: MODERN_REVISION, modern: true, tasks: extensions[TASKS_EXTENSION] !== undefined };
 }
 

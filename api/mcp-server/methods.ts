@@ -1,6 +1,6 @@
 import { name as packageName, version } from '../../package.json';
 import { errorResponse, isPlainObject, JSONRPC_ERROR, MCP_PROTOCOL_VERSION, resultResponse, type JsonRpcId, type JsonRpcResponse } from '../../core/mcpJsonRpc';
-import { LEGACY_TASKS_REVISION, META_KEY, MODERN_REVISION } from '../../core/mcpRevision';
+import { LEGACY_TASKS_REVISION, META_KEY, MODERN_REVISION, REVISION_ERROR } from '../../core/mcpRevision';
 import { TASKS_EXTENSION, taskSupportOf } from '../../core/mcpTasks';
 import { listMcpTools } from './tools';
 import type { DispatchContext, McpAnswer } from './dispatchContext';
@@ -73,7 +73,10 @@ function modernResult(response: JsonRpcResponse): JsonRpcResponse {
 }
 
 const SESSION_METHODS = ['initialize', 'ping', 'tools/list', 'tools/call', 'tasks/get', 'tasks/result', 'tasks/cancel', 'tasks/list'];
-const MODERN_METHODS = ['server/discover', 'ping', 'tools/list', 'tools/call', 'tasks/get', 'tasks/update', 'tasks/cancel'];
+// 2026-07-28 removed `ping` (and `initialize`): they are 404 -32601 there.
+const MODERN_METHODS = ['server/discover', 'tools/list', 'tools/call', 'tasks/get', 'tasks/update', 'tasks/cancel'];
+/** The methods of the tasks extension (2026-07-28): a request that does not declare the extension is refused them. */
+const MODERN_TASK_METHODS = ['tasks/get', 'tasks/update', 'tasks/cancel'];
 
 /**
  * Answers one MCP request (spec 4.6 method table); anything else is `-32601`. Params, when given, must be an
@@ -91,6 +94,11 @@ async function dispatchMethod(context: DispatchContext, request: McpRequest): Pr
   const known = context.revision.modern ? MODERN_METHODS : SESSION_METHODS;
   if (!known.includes(method) && method !== 'server/discover') {
     return { response: errorResponse(id, JSONRPC_ERROR.METHOD_NOT_FOUND, `Method not found: ${method.slice(0, 100)}`) };
+  }
+  if (context.revision.modern && !context.revision.tasks && MODERN_TASK_METHODS.includes(method)) {
+    const message = `${method} belongs to the ${TASKS_EXTENSION} extension: declare it in _meta["${META_KEY.clientCapabilities}"].extensions`;
+    const data = { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } };
+    return { response: errorResponse(id, REVISION_ERROR.MISSING_CAPABILITY, message, data), status: 400 };
   }
   if (request.params !== undefined && !isPlainObject(request.params)) {
     return { response: errorResponse(id, JSONRPC_ERROR.INVALID_PARAMS, 'Invalid params: params must be an object') };

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { messageFrame } from '../../core/mcpEvents';
 import { cancelledRequestOf, errorResponse, JSONRPC_ERROR, mcpRequestKey, parseMessage, type JsonRpcId } from '../../core/mcpJsonRpc';
-import { isRevisionProblem, revisionOf, type Revision } from '../../core/mcpRevision';
+import { claimsModern, isRevisionProblem, revisionOf, type Revision } from '../../core/mcpRevision';
 import { secretToken } from '../../core/ids';
 import { AppError } from '../errors';
 import type { ApiKeyPrincipal } from '../middleware/authenticate';
@@ -125,7 +125,8 @@ export async function postHandler(services: McpServices, ctx: Context): Promise<
     if (!decision.allowed) {
       throw new AppError(429, 'RATE_LIMITED', 'Rate limit exceeded for mcp', { headers: { 'Retry-After': String(decision.retryAfterSeconds) } });
     }
-    checkProtocolVersion(ctx);
+    // A 2026-07-28 request names its version in `_meta` too: revisionOf answers an unsupported one with -32022 (or -32020).
+    if (!claimsModern((body as { params?: unknown } | null | undefined)?.params)) checkProtocolVersion(ctx);
     const sessionId = sessionIdOf(ctx);
     const message = parseMessage(body);
     if (message.kind === 'invalid') {

@@ -59,7 +59,8 @@ const legacy = (key: string, method: string, params: Record<string, unknown>) =>
   mcpPost(app.url, key, rpc(method, params), { headers: { 'MCP-Protocol-Version': '2025-11-25' } });
 
 async function v2Client(key: string) {
-  const client = new ClientV2({ name: 'v2-agent', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+  // Declares the tasks extension: without it 2026-07-28 refuses tasks/get, tasks/update and tasks/cancel (-32021).
+  const client = new ClientV2({ name: 'v2-agent', version: '1.0.0' }, { capabilities: { extensions: { [TASKS]: {} } }, versionNegotiation: { mode: 'auto' } });
   await client.connect(new TransportV2(new URL(`${app.url}/mcp-server`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
   return client;
 }
@@ -132,7 +133,7 @@ describe('MCP 2026-07-28 (stateless), with the official v2 client in auto negoti
     const wrongName = await modern(app.url, alice.key, 'tools/call', { name: tools.quick, arguments: {} }, { headers: { 'Mcp-Name': 'other' } });
     expect(wrongName.body.error.code).toBe(-32020);
     const message = rpc('tools/list', { _meta: { 'io.modelcontextprotocol/protocolVersion': '2027-01-01' } });
-    const version = await mcpPost(app.url, alice.key, message, { headers: { 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/list' } });
+    const version = await mcpPost(app.url, alice.key, message, { headers: { 'MCP-Protocol-Version': '2027-01-01', 'Mcp-Method': 'tools/list' } });
     expect(version.status).toBe(400);
     expect(version.body.error).toMatchObject({ code: -32022, data: { supported: [MODERN], requested: '2027-01-01' } });
     const removed = await modern(app.url, alice.key, 'tasks/list', {});
