@@ -1,7 +1,7 @@
 /**
  * The last line of `.ci/run`: `N passed, M failed` over every test CI ran — each jest run's counts
  * (`TEST_RESULTS_DIR/jest-*.json`, written by test/setup/resultsFile.js), the chaos scenarios (the
- * `N passed, M failed` line in `chaos.log`) and the fuzz cases (`fuzz.log`). `exitCode` is the run's: a failed
+ * `N passed, M failed` line in `chaos.log`), the fuzz cases (`fuzz.log`) and the conformance scenario runs (`conformance.log`). `exitCode` is the run's: a failed
  * run whose failure no test reported (type check, install, a crashed runner) counts as one more failure.
  *
  * @example tsx scripts/ci-totals.ts /tmp/ci-results 0   # 1234 passed, 0 failed
@@ -47,10 +47,20 @@ function fuzzTotals(dir: string): Totals {
   return match[2] === '0' ? { passed: Number(match[1]), failed: 0 } : { passed: 0, failed: 1 };
 }
 
+/** The conformance run's closing count: scenario runs that pass; those failing only where expected are not counted. */
+function conformanceTotals(dir: string): Totals {
+  const match = lastMatch(
+    path.join(dir, 'conformance.log'),
+    /^conformance: (\d+) scenario runs pass, (\d+) fail only where expected, (\d+) fail unexpectedly, (\d+) pass where/,
+  );
+  if (!match) return { passed: 0, failed: 0 };
+  return { passed: Number(match[1]), failed: Number(match[3]) + Number(match[4]) };
+}
+
 function main(): void {
   const [dir, exitCode = '0'] = process.argv.slice(2);
   if (!dir) throw new Error('usage: ci-totals <results dir> [exit code]');
-  const parts = existsSync(dir) ? [jestTotals(dir), chaosTotals(dir), fuzzTotals(dir)] : [];
+  const parts = existsSync(dir) ? [jestTotals(dir), chaosTotals(dir), fuzzTotals(dir), conformanceTotals(dir)] : [];
   const passed = parts.reduce((sum, part) => sum + part.passed, 0);
   let failed = parts.reduce((sum, part) => sum + part.failed, 0);
   if (exitCode !== '0' && failed === 0) failed = 1;
