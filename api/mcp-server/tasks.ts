@@ -184,13 +184,16 @@ export async function taskResult(context: DispatchContext, id: JsonRpcId, params
   let row = await requireTask(context, params);
   if (typeof row === 'string') return invalidParams(id, row);
   if (!isTerminal(viewOf(row).status) || row.run_status === 'running' || row.run_status === null) {
+    // The response closing before it is sent is the client going away (the request's own 'close' fires once its body is read).
     const gone = new AbortController();
     const onClose = () => gone.abort();
-    context.ctx.req.once('close', onClose);
+    context.ctx.res.once('close', onClose);
     try {
       await awaitAutomationRun(context.deps.temporal, row.temporal_workflow_id, gone.signal);
+    } catch (error) {
+      if (!gone.signal.aborted) throw error;
     } finally {
-      context.ctx.req.off('close', onClose);
+      context.ctx.res.off('close', onClose);
     }
     row = (await findMcpTask(context.deps.db, ownerOf(context), row.id)) ?? row;
   }
