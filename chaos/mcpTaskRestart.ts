@@ -26,8 +26,8 @@ function modern(method: string, params: Record<string, unknown>, name: string) {
  * 7. An agent's durable tool call across an API SIGKILL: a tool whose automation waits 10 minutes (1 minute with
  * `--short`) and then POSTs to a loopback receiver is called as an MCP task (2026-07-28 with the tasks extension). The
  * task must be created in under 1 s; the API process is killed and started again; the new process must report the
- * task `working`, and once the delay is over `tasks/result` (2025-11-25) must return the run's output, the receiver
- * having been called exactly once.
+ * task `working`; polled with `tasks/get` it completes once the delay is over, and `tasks/result` (2025-11-25) must
+ * return the run's output, the receiver having been called exactly once.
  */
 export const mcpTaskRestart: Scenario = async (context) => {
   const delaySeconds = context.short ? 60 : 600;
@@ -91,12 +91,22 @@ export const mcpTaskRestart: Scenario = async (context) => {
     recoveryMs = Date.now() - killedAt;
     if (after.body.result?.status !== 'working') failures.push(`after the restart the task is ${JSON.stringify(after.body.result ?? after.body)}`);
 
+    // As agents do: poll tasks/get at the task's pollInterval, then read the result (one long poll of 10 minutes would
+    // outlast fetch's own 5-minute wait for response headers).
     const waitedFrom = Date.now();
+    await waitUntil(
+      async () => {
+        const answer = await request(context.api.url, '/mcp-server', { key: apiKey, body: get.body, headers: get.headers }).catch(() => undefined);
+        return answer?.body?.result?.status === 'completed' ? true : undefined;
+      },
+      (delaySeconds + 180) * 1000,
+      'the task to complete',
+      2_000,
+    );
     const final = await request(context.api.url, '/mcp-server', {
       key: apiKey,
       body: { jsonrpc: '2.0', id: 'result', method: 'tasks/result', params: { taskId } },
       headers: { 'MCP-Protocol-Version': '2025-11-25' },
-      timeoutMs: (delaySeconds + 180) * 1000,
     });
     const output = final.body?.result;
     if (output?.isError !== false || output?.structuredContent?.status !== 200) failures.push(`tasks/result: ${final.text.slice(0, 200)}`);
