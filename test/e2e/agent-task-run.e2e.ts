@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { createWorkflow, mcpOperator, mcpPost, rpc, toolAutomation, type McpOperator } from '../helpers/mcp';
+import { createWorkflow, legacyPost, mcpOperator, runOfTask, toolAutomation, type McpOperator } from '../helpers/mcp';
 import { addMemberAndSignIn } from '../helpers/members';
 import { newPage } from './browser';
 import { checkPage, signedInBrowser, signIn } from './steps';
@@ -10,7 +10,6 @@ import { checkPage, signedInBrowser, signIn } from './steps';
  * sees it without the "Cancel run" button, and the Owner cancels it — the run ends cancelled and the agent's
  * `tasks/get` says cancelled.
  */
-const LEGACY = { 'MCP-Protocol-Version': '2025-11-25' };
 let app: TestApp;
 let browser: Browser;
 let page: Page;
@@ -31,11 +30,9 @@ beforeAll(async () => {
     ]),
   );
   workflowId = tool.id;
-  const created = await mcpPost(app.url, owner.key, rpc('tools/call', { name: tool.mcp_tool_name, arguments: { playerId: 'p-7' }, task: { ttl: 60_000 } }), {
-    headers: LEGACY,
-  });
+  const created = await legacyPost(app.url, owner.key, 'tools/call', { name: tool.mcp_tool_name, arguments: { playerId: 'p-7' }, task: { ttl: 60_000 } });
   taskId = created.body.result.task.taskId;
-  runId = (await app.deps.db('mcp_tasks').where({ operator_id: owner.operatorId, id: taskId }).first('run_id')).run_id;
+  runId = await runOfTask(app.deps.db, taskId);
   ({ browser, page } = await signedInBrowser(app.url, owner));
 });
 afterAll(async () => {
@@ -43,7 +40,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-const taskStatus = async () => (await mcpPost(app.url, owner.key, rpc('tasks/get', { taskId }), { headers: LEGACY })).body.result.status;
+const taskStatus = async () => (await legacyPost(app.url, owner.key, 'tasks/get', { taskId })).body.result.status;
 
 describe('a run an agent started as a task', () => {
   it('shows the task and its status in the run and the runs list', async () => {

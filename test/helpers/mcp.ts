@@ -1,4 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { Knex } from 'knex';
 import { http, type HttpResult } from './http';
 import { createApiKey, signupOperator, type TestOperator } from './identity';
 import { startProvider, type TestProvider } from './providerServer';
@@ -37,6 +38,42 @@ let nextId = 1;
 /** A JSON-RPC request with a fresh id. */
 export function rpc(method: string, params?: unknown): { jsonrpc: '2.0'; id: number; method: string; params?: unknown } {
   return { jsonrpc: '2.0', id: nextId++, method, ...(params !== undefined ? { params } : {}) };
+}
+
+/**
+ * A 2026-07-28 request as its clients send it: the envelope in `_meta` (the tasks extension declared unless `tasks` is
+ * false), the method and the tool or task repeated in headers; `headers` override them.
+ */
+export function modernPost(
+  baseUrl: string,
+  key: string,
+  method: string,
+  params: Record<string, unknown>,
+  options: { tasks?: boolean; headers?: Record<string, string> } = {},
+): Promise<HttpResult> {
+  const capabilities = options.tasks === false ? {} : { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+  const name = method === 'tools/call' ? params.name : params.taskId;
+  const message = rpc(method, {
+    ...params,
+    _meta: {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'raw-modern', version: '1.0.0' },
+      'io.modelcontextprotocol/clientCapabilities': capabilities,
+    },
+  });
+  const headers = { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': method, ...(typeof name === 'string' ? { 'Mcp-Name': name } : {}), ...options.headers };
+  return mcpPost(baseUrl, key, message, { headers });
+}
+
+/** A request of a 2025-11-25 session (after `initialize` negotiated it). */
+export const legacyPost = (baseUrl: string, key: string, method: string, params: Record<string, unknown>): Promise<HttpResult> =>
+  mcpPost(baseUrl, key, rpc(method, params), { headers: { 'MCP-Protocol-Version': '2025-11-25' } });
+
+/** The run an MCP task drives (the task row names it). */
+export async function runOfTask(db: Knex, taskId: string): Promise<string> {
+  const row = await db('mcp_tasks').where({ id: taskId }).first('run_id');
+  if (!row) throw new Error(`no task ${taskId}`);
+  return row.run_id as string;
 }
 
 /** A manual-trigger workflow exposed as an MCP tool; `actions` follow the trigger in a chain. */

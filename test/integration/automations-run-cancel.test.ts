@@ -1,7 +1,7 @@
 import { startTestApp, type TestApp } from '../helpers/app';
 import { automationsClient, chain, type AutomationsClient } from '../helpers/automations';
 import { http } from '../helpers/http';
-import { createWorkflow, mcpOperator, mcpPost, rpc, toolAutomation, type McpOperator } from '../helpers/mcp';
+import { createWorkflow, legacyPost, mcpOperator, runOfTask, toolAutomation, type McpOperator } from '../helpers/mcp';
 import { settledRun } from '../helpers/mcpClients';
 import { addMemberAndSignIn } from '../helpers/members';
 
@@ -20,7 +20,6 @@ const LONG = chain('Long wait', [
   { id: 'wait', type: 'action.delay', params: { seconds: 600 } },
   { id: 'after', type: 'action.delay', params: { seconds: 1 } },
 ]);
-const LEGACY = { 'MCP-Protocol-Version': '2025-11-25' };
 const runNotFound = { success: false, error: { code: 'RUN_NOT_FOUND', message: 'Run not found' } };
 
 beforeAll(async () => {
@@ -124,43 +123,39 @@ describe('cancelling', () => {
   });
 
   it("an agent's task: the run names it working; the Owner's session cancels the run; tasks/get says cancelled", async () => {
-    const created = await mcpPost(app.url, agent.key, rpc('tools/call', { name: longToolName, arguments: { playerId: 'p-1' }, task: { ttl: 60_000 } }), {
-      headers: LEGACY,
-    });
+    const created = await legacyPost(app.url, agent.key, 'tools/call', { name: longToolName, arguments: { playerId: 'p-1' }, task: { ttl: 60_000 } });
     expect(created.status).toBe(200);
     const { taskId } = created.body.result.task;
     expect(taskId).toMatch(/^task_[0-9a-f]{32}$/);
-    const { run_id: runId } = await app.deps.db('mcp_tasks').where({ operator_id: agent.operatorId, id: taskId }).first('run_id');
+    const runId = await runOfTask(app.deps.db, taskId);
 
     const recorded = await recordedRun(agent.accessToken, runId);
     expect(recorded).toMatchObject({ id: runId, source: 'mcp', status: 'running', task: { id: taskId, status: 'working' } });
     const workflowId = recorded.workflowId;
     const listed = await http(`${app.url}/workflows-api/workflows/${workflowId}/runs`, { token: agent.accessToken });
     expect(listed.body.data).toEqual([expect.objectContaining({ id: runId, task: { id: taskId, status: 'working' } })]);
-    expect((await mcpPost(app.url, agent.key, rpc('tasks/get', { taskId }), { headers: LEGACY })).body.result).toMatchObject({ taskId, status: 'working' });
+    expect((await legacyPost(app.url, agent.key, 'tasks/get', { taskId })).body.result).toMatchObject({ taskId, status: 'working' });
 
     const cancelled = await http(`${app.url}/workflows-api/runs/${runId}/cancel`, { method: 'POST', token: agent.accessToken });
     expect(cancelled.status).toBe(202);
     expect(cancelled.body.data).toMatchObject({ id: runId, source: 'mcp', task: { id: taskId, status: 'cancelled' } });
-    expect((await mcpPost(app.url, agent.key, rpc('tasks/get', { taskId }), { headers: LEGACY })).body.result).toMatchObject({ taskId, status: 'cancelled' });
+    expect((await legacyPost(app.url, agent.key, 'tasks/get', { taskId })).body.result).toMatchObject({ taskId, status: 'cancelled' });
     expect(await app.deps.db('mcp_tasks').where({ id: taskId }).first('cancel_requested')).toEqual({ cancel_requested: true });
 
     const ended = await settledRun(app.url, agent.key, runId);
     expect(ended).toMatchObject({ status: 'cancelled', task: { id: taskId, status: 'cancelled' } });
-    const result = await mcpPost(app.url, agent.key, rpc('tasks/get', { taskId }), { headers: LEGACY });
+    const result = await legacyPost(app.url, agent.key, 'tasks/get', { taskId });
     expect(result.body.result).toMatchObject({ taskId, status: 'cancelled' });
   });
 
   it("another operator neither sees an agent's task in its runs nor reaches the run", async () => {
-    const created = await mcpPost(app.url, agent.key, rpc('tools/call', { name: longToolName, arguments: { playerId: 'p-2' }, task: { ttl: 60_000 } }), {
-      headers: LEGACY,
-    });
+    const created = await legacyPost(app.url, agent.key, 'tools/call', { name: longToolName, arguments: { playerId: 'p-2' }, task: { ttl: 60_000 } });
     const { taskId } = created.body.result.task;
-    const { run_id: runId } = await app.deps.db('mcp_tasks').where({ id: taskId }).first('run_id');
+    const runId = await runOfTask(app.deps.db, taskId);
     await recordedRun(agent.key, runId);
     expect(await rival.wf(`/runs/${runId}`)).toMatchObject({ status: 404, body: runNotFound });
     expect(await rival.wf(`/runs/${runId}/cancel`, { method: 'POST' })).toMatchObject({ status: 404, body: runNotFound });
-    expect((await mcpPost(app.url, agent.key, rpc('tasks/get', { taskId }), { headers: LEGACY })).body.result.status).toBe('working');
+    expect((await legacyPost(app.url, agent.key, 'tasks/get', { taskId })).body.result.status).toBe('working');
     expect((await http(`${app.url}/workflows-api/runs/${runId}/cancel`, { method: 'POST', token: agent.key })).status).toBe(202);
     expect((await settledRun(app.url, agent.key, runId)).status).toBe('cancelled');
   });

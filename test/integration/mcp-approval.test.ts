@@ -1,11 +1,8 @@
 import { startTestApp, type TestApp } from '../helpers/app';
 import { http } from '../helpers/http';
-import { createWorkflow, mcpOperator, mcpPost, rpc, toolAutomation, type McpOperator } from '../helpers/mcp';
+import { createWorkflow, mcpOperator, modernPost, runOfTask, toolAutomation, type McpOperator } from '../helpers/mcp';
 import { settledRun } from '../helpers/mcpClients';
 import { startProvider, type TestProvider } from '../helpers/providerServer';
-
-const TASKS = 'io.modelcontextprotocol/tasks';
-const MODERN = '2026-07-28';
 
 let app: TestApp;
 let provider: TestProvider;
@@ -29,23 +26,10 @@ async function bonusTool(label: string, timeoutSeconds: number): Promise<string>
   return (await createWorkflow(app.url, alice.accessToken, definition)).mcp_tool_name;
 }
 
-async function modern(key: string, method: string, params: Record<string, unknown>) {
-  const name = method === 'tools/call' ? params.name : params.taskId;
-  const message = rpc(method, {
-    ...params,
-    _meta: {
-      'io.modelcontextprotocol/protocolVersion': MODERN,
-      'io.modelcontextprotocol/clientInfo': { name: 'approver', version: '1' },
-      'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS]: {} } },
-    },
-  });
-  return mcpPost(app.url, key, message, { headers: { 'MCP-Protocol-Version': MODERN, 'Mcp-Method': method, 'Mcp-Name': String(name) } });
-}
-
 async function taskUntil(taskId: string, status: string, timeoutMs = 20_000): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const task = (await modern(alice.key, 'tasks/get', { taskId })).body.result;
+    const task = (await modernPost(app.url, alice.key, 'tasks/get', { taskId })).body.result;
     if (task.status === status) return task;
     if (Date.now() > deadline) throw new Error(`task ${taskId} is ${JSON.stringify(task)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -53,11 +37,10 @@ async function taskUntil(taskId: string, status: string, timeoutMs = 20_000): Pr
 }
 
 async function startTask(tool: string, playerId: string): Promise<{ taskId: string; runId: string }> {
-  const created = await modern(alice.key, 'tools/call', { name: tool, arguments: { playerId } });
+  const created = await modernPost(app.url, alice.key, 'tools/call', { name: tool, arguments: { playerId } });
   expect(created.body.result).toMatchObject({ resultType: 'task', status: 'working' });
   const { taskId } = created.body.result;
-  const row = await app.deps.db('mcp_tasks').where({ id: taskId }).first();
-  return { taskId, runId: row.run_id };
+  return { taskId, runId: await runOfTask(app.deps.db, taskId) };
 }
 
 describe('an approval step: the task asks its agent for input and the answer resumes the run', () => {
@@ -74,7 +57,7 @@ describe('an approval step: the task asks its agent for input and the answer res
     const stored = await app.deps.db('workflow_runs').where({ id: runId }).first();
     expect(stored.awaiting_input).not.toContain('p-9');
 
-    const ack = await modern(alice.key, 'tasks/update', {
+    const ack = await modernPost(app.url, alice.key, 'tasks/update', {
       taskId,
       inputResponses: { approve: { action: 'accept', content: { approved: true, comment: 'fine' } } },
     });
@@ -95,15 +78,15 @@ describe('an approval step: the task asks its agent for input and the answer res
     const tool = await bonusTool('no', 600);
     const { taskId, runId } = await startTask(tool, 'p-10');
     await taskUntil(taskId, 'input_required');
-    await modern(alice.key, 'tasks/update', { taskId, inputResponses: { other: { action: 'accept', content: { approved: true } } } });
-    expect((await modern(alice.key, 'tasks/get', { taskId })).body.result.status).toBe('input_required');
-    await modern(alice.key, 'tasks/update', { taskId, inputResponses: { approve: { action: 'decline' } } });
+    await modernPost(app.url, alice.key, 'tasks/update', { taskId, inputResponses: { other: { action: 'accept', content: { approved: true } } } });
+    expect((await modernPost(app.url, alice.key, 'tasks/get', { taskId })).body.result.status).toBe('input_required');
+    await modernPost(app.url, alice.key, 'tasks/update', { taskId, inputResponses: { approve: { action: 'decline' } } });
     await taskUntil(taskId, 'completed');
     const run = await settledRun(app.url, alice.key, runId);
     expect(run.nodes.find((node: { id: string }) => node.id === 'approve').output).toMatchObject({ approved: false, timedOut: false });
 
     // An approval that gives up within a synchronous call's wait is answered in the call itself, no task needed.
-    const direct = await modern(alice.key, 'tools/call', { name: await bonusTool('late', 1), arguments: { playerId: 'p-11' } });
+    const direct = await modernPost(app.url, alice.key, 'tools/call', { name: await bonusTool('late', 1), arguments: { playerId: 'p-11' } });
     expect(direct.body.result).toMatchObject({ resultType: 'complete', isError: false });
     const late = await settledRun(app.url, alice.key, direct.body.result._meta.execution_id);
     expect(late.nodes.find((node: { id: string }) => node.id === 'approve').output).toEqual({
@@ -144,14 +127,28 @@ describe('an approval step: the task asks its agent for input and the answer res
     });
   });
 
+  it('a question rendered longer than 2,000 characters is cut there', async () => {
+    const definition = toolAutomation('Bonus long', [
+      { id: 'approve', type: 'action.approval', params: { message: "{{ $pad('', 5000, 'x') }}", timeoutSeconds: 600 } },
+    ]);
+    const tool = (await createWorkflow(app.url, alice.accessToken, definition)).mcp_tool_name;
+    const { taskId } = await startTask(tool, 'p-14');
+    const waiting = await taskUntil(taskId, 'input_required');
+    expect(waiting.inputRequests.approve.params.message).toBe('x'.repeat(2_000));
+    await modernPost(app.url, alice.key, 'tasks/cancel', { taskId });
+  });
+
   it("another operator's key cannot answer the task", async () => {
     const tool = await bonusTool('guarded', 600);
     const { taskId } = await startTask(tool, 'p-12');
     await taskUntil(taskId, 'input_required');
     const bob = await mcpOperator(app.url);
-    const answer = await modern(bob.key, 'tasks/update', { taskId, inputResponses: { approve: { action: 'accept', content: { approved: true } } } });
+    const answer = await modernPost(app.url, bob.key, 'tasks/update', {
+      taskId,
+      inputResponses: { approve: { action: 'accept', content: { approved: true } } },
+    });
     expect(answer.body.error).toEqual({ code: -32602, message: `Task not found: ${taskId}` });
-    expect((await modern(alice.key, 'tasks/get', { taskId })).body.result.status).toBe('input_required');
-    await modern(alice.key, 'tasks/cancel', { taskId });
+    expect((await modernPost(app.url, alice.key, 'tasks/get', { taskId })).body.result.status).toBe('input_required');
+    await modernPost(app.url, alice.key, 'tasks/cancel', { taskId });
   });
 });

@@ -3,7 +3,7 @@ import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createApiKey } from '../helpers/identity';
-import { createWorkflow, mcpOperator, mcpPost, rpc, setMcp, toolAutomation, type McpOperator } from '../helpers/mcp';
+import { createWorkflow, legacyPost, mcpOperator, mcpPost, modernPost, rpc, setMcp, toolAutomation, type McpOperator } from '../helpers/mcp';
 import { sdkClient, settledRun } from '../helpers/mcpClients';
 import { startProvider, type TestProvider } from '../helpers/providerServer';
 
@@ -31,32 +31,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([app?.close(), provider?.close()]);
 });
-
-/** A 2026-07-28 request as its clients send it: the envelope in `_meta`, the method and name repeated in headers. */
-async function modern(
-  baseUrl: string,
-  key: string,
-  method: string,
-  params: Record<string, unknown>,
-  options: { tasks?: boolean; headers?: Record<string, string> } = {},
-) {
-  const capabilities = options.tasks === false ? {} : { extensions: { [TASKS]: {} } };
-  const name = method === 'tools/call' ? params.name : typeof params.taskId === 'string' ? params.taskId : undefined;
-  const message = rpc(method, {
-    ...params,
-    _meta: {
-      'io.modelcontextprotocol/protocolVersion': MODERN,
-      'io.modelcontextprotocol/clientInfo': { name: 'raw-modern', version: '1.0.0' },
-      'io.modelcontextprotocol/clientCapabilities': capabilities,
-    },
-  });
-  const headers = { 'MCP-Protocol-Version': MODERN, 'Mcp-Method': method, ...(typeof name === 'string' ? { 'Mcp-Name': name } : {}), ...options.headers };
-  return mcpPost(baseUrl, key, message, { headers });
-}
-
-/** A 2025-11-25 session's request (after `initialize` negotiated it). */
-const legacy = (key: string, method: string, params: Record<string, unknown>) =>
-  mcpPost(app.url, key, rpc(method, params), { headers: { 'MCP-Protocol-Version': '2025-11-25' } });
 
 async function v2Client(key: string) {
   // Declares the tasks extension: without it 2026-07-28 refuses tasks/get, tasks/update and tasks/cancel (-32021).
@@ -88,7 +62,7 @@ describe('MCP 2026-07-28 (stateless), with the official v2 client in auto negoti
     expect(result.structuredContent).toMatchObject({ status: 200, body: { path: '/quick', ok: true } });
     await client.close();
 
-    const raw = await modern(app.url, alice.key, 'tools/list', {});
+    const raw = await modernPost(app.url, alice.key, 'tools/list', {});
     expect(raw.status).toBe(200);
     expect(raw.body.result).toMatchObject({ resultType: 'complete', ttlMs: 30_000, cacheScope: 'private' });
     expect(raw.body.result._meta['io.modelcontextprotocol/serverInfo']).toEqual({ name: 'operator-platform', version: expect.any(String) });
@@ -98,7 +72,7 @@ describe('MCP 2026-07-28 (stateless), with the official v2 client in auto negoti
   it('a tool that can wait answers at once with a task; tasks/get reports it working, then completed with the result', async () => {
     const client = await v2Client(alice.key);
     const started = Date.now();
-    const created = await modern(app.url, alice.key, 'tools/call', { name: tools.slow, arguments: { playerId: 'p-2' } });
+    const created = await modernPost(app.url, alice.key, 'tools/call', { name: tools.slow, arguments: { playerId: 'p-2' } });
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(created.status).toBe(200);
     expect(created.body.result).toMatchObject({ resultType: 'task', status: 'working', ttlMs: 86_400_000, pollIntervalMs: 2_000 });
@@ -112,9 +86,9 @@ describe('MCP 2026-07-28 (stateless), with the official v2 client in auto negoti
 
   it('tasks/cancel cancels the run: the task and the run end cancelled, the delay cut short', async () => {
     const client = await v2Client(alice.key);
-    const created = await modern(app.url, alice.key, 'tools/call', { name: tools.long, arguments: { playerId: 'p-3' } });
+    const created = await modernPost(app.url, alice.key, 'tools/call', { name: tools.long, arguments: { playerId: 'p-3' } });
     const { taskId } = created.body.result;
-    const ack = await modern(app.url, alice.key, 'tasks/cancel', { taskId });
+    const ack = await modernPost(app.url, alice.key, 'tasks/cancel', { taskId });
     expect(ack.body.result).toMatchObject({ resultType: 'complete' });
     expect(await client.request({ method: 'tasks/cancel', params: { taskId } } as never, z.looseObject({}))).toBeDefined();
     expect((await pollModern(client, taskId, (status) => status !== 'working')).status).toBe('cancelled');
@@ -124,19 +98,19 @@ describe('MCP 2026-07-28 (stateless), with the official v2 client in auto negoti
   });
 
   it('refuses what the revision refuses: no tasks extension (-32021), headers that disagree (-32020), another version (-32022), removed methods (-32601)', async () => {
-    const withoutExtension = await modern(app.url, alice.key, 'tools/call', { name: tools.slow, arguments: {} }, { tasks: false });
+    const withoutExtension = await modernPost(app.url, alice.key, 'tools/call', { name: tools.slow, arguments: {} }, { tasks: false });
     expect(withoutExtension.status).toBe(400);
     expect(withoutExtension.body.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [TASKS]: {} } } } });
-    const mismatch = await modern(app.url, alice.key, 'tools/list', {}, { headers: { 'Mcp-Method': 'tools/call' } });
+    const mismatch = await modernPost(app.url, alice.key, 'tools/list', {}, { headers: { 'Mcp-Method': 'tools/call' } });
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.error).toMatchObject({ code: -32020, data: { mismatch: { header: 'Mcp-Method', expected: 'tools/list', actual: 'tools/call' } } });
-    const wrongName = await modern(app.url, alice.key, 'tools/call', { name: tools.quick, arguments: {} }, { headers: { 'Mcp-Name': 'other' } });
+    const wrongName = await modernPost(app.url, alice.key, 'tools/call', { name: tools.quick, arguments: {} }, { headers: { 'Mcp-Name': 'other' } });
     expect(wrongName.body.error.code).toBe(-32020);
     const message = rpc('tools/list', { _meta: { 'io.modelcontextprotocol/protocolVersion': '2027-01-01' } });
     const version = await mcpPost(app.url, alice.key, message, { headers: { 'MCP-Protocol-Version': '2027-01-01', 'Mcp-Method': 'tools/list' } });
     expect(version.status).toBe(400);
     expect(version.body.error).toMatchObject({ code: -32022, data: { supported: [MODERN], requested: '2027-01-01' } });
-    const removed = await modern(app.url, alice.key, 'tasks/list', {});
+    const removed = await modernPost(app.url, alice.key, 'tasks/list', {});
     expect(removed.status).toBe(404);
     expect(removed.body.error.code).toBe(-32601);
     const stream = await fetch(`${app.url}/mcp-server`, {
@@ -184,10 +158,10 @@ describe('MCP 2025-11-25 sessions: tasks as that revision shapes them', () => {
       protocolVersion: '2025-11-25',
       capabilities: { tools: { listChanged: true }, tasks: { requests: { tools: { call: {} } } } },
     });
-    const direct = await legacy(alice.key, 'tools/call', { name: tools.slow, arguments: { playerId: 'p-5' } });
+    const direct = await legacyPost(app.url, alice.key, 'tools/call', { name: tools.slow, arguments: { playerId: 'p-5' } });
     expect(direct.body.error).toMatchObject({ code: -32601 });
 
-    const created = await legacy(alice.key, 'tools/call', { name: tools.slow, arguments: { playerId: 'p-5' }, task: { ttl: 5 } });
+    const created = await legacyPost(app.url, alice.key, 'tools/call', { name: tools.slow, arguments: { playerId: 'p-5' }, task: { ttl: 5 } });
     expect(created.body.result.task).toMatchObject({
       status: 'working',
       ttl: 60_000,
@@ -196,10 +170,10 @@ describe('MCP 2025-11-25 sessions: tasks as that revision shapes them', () => {
       lastUpdatedAt: expect.any(String),
     });
     const { taskId } = created.body.result.task;
-    const result = await legacy(alice.key, 'tasks/result', { taskId });
+    const result = await legacyPost(app.url, alice.key, 'tasks/result', { taskId });
     expect(result.body.result).toMatchObject({ isError: false, _meta: { 'io.modelcontextprotocol/related-task': { taskId } } });
-    expect((await legacy(alice.key, 'tasks/get', { taskId })).body.result).toMatchObject({ taskId, status: 'completed' });
-    const late = await legacy(alice.key, 'tasks/cancel', { taskId });
+    expect((await legacyPost(app.url, alice.key, 'tasks/get', { taskId })).body.result).toMatchObject({ taskId, status: 'completed' });
+    const late = await legacyPost(app.url, alice.key, 'tasks/cancel', { taskId });
     expect(late.body.error).toEqual({ code: -32602, message: 'Cannot cancel task: already in terminal status completed' });
   });
 
@@ -213,20 +187,20 @@ describe('MCP 2025-11-25 sessions: tasks as that revision shapes them', () => {
 
 describe('tasks belong to the key that created them', () => {
   it("another operator's key, and another key of the same operator, can neither read nor cancel a task", async () => {
-    const created = await modern(app.url, alice.key, 'tools/call', { name: tools.long, arguments: { playerId: 'p-6' } });
+    const created = await modernPost(app.url, alice.key, 'tools/call', { name: tools.long, arguments: { playerId: 'p-6' } });
     const { taskId } = created.body.result;
     const bob = await mcpOperator(app.url);
     const sibling = await createApiKey(app.url, alice, 'second');
     await setMcp(app.url, alice, sibling.id, { mcp_enabled: true, mcp_workflow_allowlist: null });
     for (const key of [bob.key, sibling.key]) {
       for (const method of ['tasks/get', 'tasks/cancel', 'tasks/result']) {
-        const answer = await legacy(key, method, { taskId });
+        const answer = await legacyPost(app.url, key, method, { taskId });
         expect(answer.body.error).toEqual({ code: -32602, message: `Task not found: ${taskId}` });
       }
-      expect((await legacy(key, 'tasks/list', {})).body.result.tasks).toEqual([]);
+      expect((await legacyPost(app.url, key, 'tasks/list', {})).body.result.tasks).toEqual([]);
     }
-    expect((await legacy(alice.key, 'tasks/get', { taskId })).body.result.status).toBe('working');
-    expect((await legacy(alice.key, 'tasks/cancel', { taskId })).body.result.status).toBe('cancelled');
+    expect((await legacyPost(app.url, alice.key, 'tasks/get', { taskId })).body.result.status).toBe('working');
+    expect((await legacyPost(app.url, alice.key, 'tasks/cancel', { taskId })).body.result.status).toBe('cancelled');
   });
 });
 
@@ -234,18 +208,18 @@ describe('a task outlives the API instance that created it', () => {
   it('created in under 1 s; after a restart the new instance reports it and returns its result', async () => {
     const first = await startTestApp(SETTINGS);
     const started = Date.now();
-    const ten = await modern(first.url, alice.key, 'tools/call', { name: tools.long, arguments: { playerId: 'p-7' } });
-    const slow = await modern(first.url, alice.key, 'tools/call', { name: tools.slow, arguments: { playerId: 'p-8' } });
+    const ten = await modernPost(first.url, alice.key, 'tools/call', { name: tools.long, arguments: { playerId: 'p-7' } });
+    const slow = await modernPost(first.url, alice.key, 'tools/call', { name: tools.slow, arguments: { playerId: 'p-8' } });
     expect(Date.now() - started).toBeLessThan(2_000);
     await first.close();
 
     const second = await startTestApp(SETTINGS);
     try {
-      const get = await modern(second.url, alice.key, 'tasks/get', { taskId: ten.body.result.taskId });
+      const get = await modernPost(second.url, alice.key, 'tasks/get', { taskId: ten.body.result.taskId });
       expect(get.body.result).toMatchObject({ taskId: ten.body.result.taskId, status: 'working' });
       const result = await mcpPost(second.url, alice.key, rpc('tasks/result', { taskId: slow.body.result.taskId }));
       expect(result.body.result).toMatchObject({ isError: false, structuredContent: { body: { path: '/slow-done' } } });
-      await modern(second.url, alice.key, 'tasks/cancel', { taskId: ten.body.result.taskId });
+      await modernPost(second.url, alice.key, 'tasks/cancel', { taskId: ten.body.result.taskId });
     } finally {
       await second.close();
     }
