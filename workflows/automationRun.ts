@@ -11,7 +11,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { DEFAULT_APPROVAL_TIMEOUT_SECONDS, type ApprovalAnswer, type ApprovalOutput } from '../core/automations/approval';
+import { DEFAULT_APPROVAL_TIMEOUT_SECONDS, MAX_APPROVAL_MESSAGE_CHARS, type ApprovalAnswer, type ApprovalOutput } from '../core/automations/approval';
 import type { RunContext } from '../core/automations/expressions';
 import { GraphIndex, topologicalOrder } from '../core/automations/graph';
 import { triggerContextOf } from '../core/automations/triggerPayload';
@@ -75,7 +75,7 @@ export async function automationRunWorkflow(started: AutomationRunInput): Promis
   const awaitApproval = async (nodeId: string, params: Record<string, unknown>): Promise<ApprovalOutput> => {
     const seconds = typeof params.timeoutSeconds === 'number' ? params.timeoutSeconds : DEFAULT_APPROVAL_TIMEOUT_SECONDS;
     const until = new Date(Date.now() + seconds * 1000).toISOString();
-    const message = typeof params.message === 'string' ? params.message : JSON.stringify(params.message ?? '');
+    const message = (typeof params.message === 'string' ? params.message : JSON.stringify(params.message ?? '')).slice(0, MAX_APPROVAL_MESSAGE_CHARS);
     awaitingNode = nodeId;
     answer = null;
     const record = (awaiting: { nodeId: string; message: string; until: string } | null) =>

@@ -21,6 +21,9 @@ export interface ApprovalOutput {
   timedOut: boolean;
 }
 
+/** The longest question an approval asks: its template is bounded, what it renders from the run's data is cut here. */
+export const MAX_APPROVAL_MESSAGE_CHARS = 2_000;
+
 /** How long an approval waits when its node names no `timeoutSeconds`. */
 export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 24 * 60 * 60;
 

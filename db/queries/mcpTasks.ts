@@ -80,21 +80,16 @@ export async function findMcpTask(db: Db, owner: TaskOwner, taskId: string): Pro
 
 /** The key's live tasks, newest first, from after `cursor` (the last id of the page before). */
 export async function listMcpTasks(db: Db, owner: TaskOwner, options: { limit: number; after?: { createdAt: Date; id: string } }): Promise<McpTaskRow[]> {
-  const query = withRun(db)
+  const { after } = options;
+  return withRun(db)
     .where({ 't.operator_id': owner.operatorId, 't.api_key_id': owner.apiKeyId })
     .where('t.expires_at', '>', db.fn.now())
+    .modify((query) => after && query.whereRaw('(t.created_at, t.id) < (?, ?)', [after.createdAt, after.id]))
     .orderBy([
       { column: 't.created_at', order: 'desc' },
       { column: 't.id', order: 'desc' },
     ])
     .limit(options.limit);
-  if (options.after) {
-    const { createdAt, id } = options.after;
-    void query.where((where) =>
-      where.where('t.created_at', '<', createdAt).orWhere((same) => same.where('t.created_at', '=', createdAt).andWhere('t.id', '<', id)),
-    );
-  }
-  return query;
 }
 
 /** Stores the run's progress as the task's status message; `last_updated_at` moves only when the message changes. */
