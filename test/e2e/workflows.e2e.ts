@@ -50,15 +50,27 @@ const centre = (box: { x: number; y: number; width: number; height: number }) =>
 /**
  * Drags a connection from one handle to another the way a person does with a mouse (React Flow listens to pointer
  * events): press on the source, move onto the target, and let go only once the target shows it would accept the
- * edge (React Flow marks it `connectingto valid`). Under load the view can still shift after the boxes were read, so
- * the pointer follows the target until it lights up, as a hand would; a connection that never becomes valid fails.
+ * edge (React Flow marks it `connectingto valid`). Under load the view can still shift after the boxes were read (the
+ * canvas re-fits on a timer once a step is added), so a press that missed the source is let go and made again, and the
+ * pointer follows the target until it lights up, as a hand would; a connection that never becomes valid fails.
  */
 async function drag(from: string, to: string): Promise<void> {
-  const start = centre(await settledBox(from));
-  await page.mouse.move(start.x, start.y);
-  await page.mouse.down();
-  await page.mouse.move(start.x + 12, start.y + 6, { steps: 3 });
-  await page.locator(`${from}.connectingfrom`).waitFor({ state: 'attached', timeout: 5_000 });
+  for (let presses = 0; ; presses += 1) {
+    const start = centre(await settledBox(from));
+    await page.mouse.move(start.x, start.y);
+    await page.mouse.down();
+    await page.mouse.move(start.x + 12, start.y + 6, { steps: 3 });
+    const held = await page
+      .locator(`${from}.connectingfrom`)
+      .waitFor({ state: 'attached', timeout: 2_000 })
+      .then(
+        () => true,
+        () => false,
+      );
+    if (held) break;
+    await page.mouse.up();
+    if (presses === 4) throw new Error(`${from} never started a connection`);
+  }
   for (let tries = 0; ; tries += 1) {
     const end = centre(await settledBox(to));
     await page.mouse.move(end.x, end.y, { steps: 12 });
