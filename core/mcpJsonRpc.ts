@@ -33,8 +33,8 @@ export type JsonRpcResponse = { jsonrpc: '2.0'; id: JsonRpcId; result: unknown }
 export type ParsedMessage =
   | { kind: 'request'; id: JsonRpcId; method: string; params: Record<string, unknown> | unknown[] | undefined }
   | { kind: 'notification'; method: string; params: Record<string, unknown> | unknown[] | undefined }
-  /** A client's answer to a server request; this server sends none, so it is acknowledged and dropped. */
-  | { kind: 'response' }
+  /** A client's answer to a server request (the only ones this server sends: a task's approval forms). */
+  | { kind: 'response'; id: JsonRpcId | null; result: unknown; error: unknown }
   | { kind: 'invalid'; id: JsonRpcId | null; reason: string };
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -53,7 +53,7 @@ export function parseMessage(body: unknown): ParsedMessage {
   if (body.jsonrpc !== '2.0') return { kind: 'invalid', id, reason: 'jsonrpc must be "2.0"' };
   if ('id' in body && !isId(body.id)) return { kind: 'invalid', id: null, reason: 'id must be a string or a number' };
   if (!('method' in body)) {
-    if ('id' in body && ('result' in body || 'error' in body)) return { kind: 'response' };
+    if ('id' in body && ('result' in body || 'error' in body)) return { kind: 'response', id, result: body.result, error: body.error };
     return { kind: 'invalid', id, reason: 'method is required' };
   }
   if (typeof body.method !== 'string' || body.method === '') return { kind: 'invalid', id, reason: 'method must be a non-empty string' };

@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
 import { messageFrame } from '../../core/mcpEvents';
-import { cancelledRequestOf, errorResponse, JSONRPC_ERROR, mcpRequestKey, parseMessage, type JsonRpcId } from '../../core/mcpJsonRpc';
+import { cancelledRequestOf, errorResponse, isPlainObject, JSONRPC_ERROR, mcpRequestKey, parseMessage, type JsonRpcId } from '../../core/mcpJsonRpc';
 import { claimsModern, isRevisionProblem, revisionOf, type Revision } from '../../core/mcpRevision';
-import { secretToken } from '../../core/ids';
+import { newSessionId } from '../../core/mcpSession';
 import { AppError } from '../errors';
 import type { ApiKeyPrincipal } from '../middleware/authenticate';
 import { authenticateMcp, checkOrigin, checkProtocolVersion, sessionIdOf } from './auth';
@@ -10,6 +10,7 @@ import { acceptsEventStream, EventStreamResponse } from './eventStreamResponse';
 import type { DispatchContext } from './dispatchContext';
 import { dispatch, type McpRequest } from './methods';
 import { sendAccepted, sendFailure, sendJsonRpc } from './respond';
+import { answerTaskInput } from './taskInput';
 import type { McpServices } from './services';
 
 /** The request's id when the body names a usable one, so even auth failures answer the right request. */
@@ -60,7 +61,7 @@ async function answer(
   const own = stream;
   if (!own) {
     const { response, status } = await answered;
-    if (request.method === 'initialize' && 'result' in response) ctx.set('Mcp-Session-Id', secretToken('mcps'));
+    if (request.method === 'initialize' && 'result' in response) ctx.set('Mcp-Session-Id', newSessionId(isPlainObject(request.params) ? request.params : {}));
     // 2026-07-28 answers an unknown method with 404, as its servers do; the spec's revision keeps 200.
     const unknown = revision.modern && 'error' in response && response.error.code === JSONRPC_ERROR.METHOD_NOT_FOUND;
     sendJsonRpc(ctx, response, unknown ? 404 : status);
@@ -136,6 +137,7 @@ export async function postHandler(services: McpServices, ctx: Context): Promise<
     if (message.kind === 'notification' && message.method === 'notifications/cancelled') {
       await cancelRequested(services, ctx, principal, sessionId, message.params);
     }
+    if (message.kind === 'response') await answerTaskInput(deps, { operatorId: principal.operatorId, apiKeyId: principal.keyId }, message);
     if (message.kind !== 'request') {
       sendAccepted(ctx);
       return;

@@ -34,6 +34,8 @@ import {
   startAutomationRun,
 } from '../../temporal/automationRuns';
 import type { DispatchContext, McpAnswer } from './dispatchContext';
+import { approvalAnswerOf, askForTaskInput } from './taskInput';
+import { sessionElicits } from '../../core/mcpSession';
 
 /** Progress older than this is refreshed from the run in the background; a read never waits for Temporal. */
 const PROGRESS_REFRESH_MS = 3_000;
@@ -165,20 +167,16 @@ export async function updateTask(context: DispatchContext, id: JsonRpcId, params
   const awaiting = await awaitingInputOf(context.deps.keyring, { operator_id: row.operator_id, id: row.run_id, awaiting_input: row.awaiting_input });
   const response = awaiting ? params.inputResponses[awaiting.nodeId] : undefined;
   if (awaiting && isPlainObject(response)) {
-    const content = isPlainObject(response.content) ? response.content : {};
-    await answerRunApproval(context.deps.temporal, row.temporal_workflow_id, {
-      nodeId: awaiting.nodeId,
-      approved: response.action === 'accept' && content.approved === true,
-      answeredBy: `key:${context.principal.keyId}`,
-      ...(typeof content.comment === 'string' ? { comment: content.comment.slice(0, 1000) } : {}),
-    });
+    await answerRunApproval(context.deps.temporal, row.temporal_workflow_id, approvalAnswerOf(awaiting.nodeId, response, context.principal.keyId));
   }
   return { response: resultResponse(id, {}) };
 }
 
 /**
  * `tasks/result` (2025-11-25): the call's result, waiting for the run to end if it has not — on Temporal's long poll
- * of the workflow's result, given up when the client goes away.
+ * of the workflow's result, given up when the client goes away. A client accepting `text/event-stream` waits on a
+ * stream (headers at once, a ping every heartbeat, so no client or proxy timeout ends a long wait), and one that
+ * declared form elicitation is asked there for each approval the run waits in (taskInput.ts).
  */
 export async function taskResult(context: DispatchContext, id: JsonRpcId, params: Record<string, unknown>): Promise<McpAnswer> {
   let row = await requireTask(context, params);
@@ -188,12 +186,18 @@ export async function taskResult(context: DispatchContext, id: JsonRpcId, params
     const gone = new AbortController();
     const onClose = () => gone.abort();
     context.ctx.res.once('close', onClose);
+    const stream = context.openStream?.();
+    const ended = new AbortController();
+    const asking =
+      stream && sessionElicits(context.sessionId) ? askForTaskInput(context.deps, ownerOf(context), row.id, stream, ended.signal, context.log) : undefined;
     try {
       await awaitAutomationRun(context.deps.temporal, row.temporal_workflow_id, gone.signal);
     } catch (error) {
       if (!gone.signal.aborted) throw error;
     } finally {
       context.ctx.res.off('close', onClose);
+      ended.abort();
+      await asking;
     }
     row = (await findMcpTask(context.deps.db, ownerOf(context), row.id)) ?? row;
   }

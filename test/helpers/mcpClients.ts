@@ -1,15 +1,19 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { streamSlotLockKey } from '../../core/mcpEvents';
 import type { TestApp } from './app';
 import { followEventStream } from './mcp';
 
 /** The official SDK client on the MCP endpoint with the key as bearer (what an MCP host does). */
-export function sdkClient(baseUrl: string, key: string, options: { path?: string; listChanged?: () => void } = {}) {
+export function sdkClient(baseUrl: string, key: string, options: { path?: string; listChanged?: () => void; capabilities?: ClientCapabilities } = {}) {
   const client = new Client(
     { name: 'sdk-e2e', version: '1.0.0' },
-    options.listChanged ? { listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => options.listChanged!() } } } : {},
+    {
+      ...(options.listChanged ? { listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => options.listChanged!() } } } : {}),
+      ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+    },
   );
   const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}${options.path ?? '/mcp-server'}`), {
     requestInit: { headers: { authorization: `Bearer ${key}` } },

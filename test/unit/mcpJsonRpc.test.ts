@@ -19,8 +19,13 @@ describe('parseMessage', () => {
       method: 'notifications/initialized',
       params: undefined,
     });
-    expect(parseMessage({ jsonrpc: '2.0', id: 3, result: {} })).toEqual({ kind: 'response' });
-    expect(parseMessage({ jsonrpc: '2.0', id: 3, error: { code: 1, message: 'no' } })).toEqual({ kind: 'response' });
+    expect(parseMessage({ jsonrpc: '2.0', id: 3, result: {} })).toEqual({ kind: 'response', id: 3, result: {}, error: undefined });
+    expect(parseMessage({ jsonrpc: '2.0', id: 3, error: { code: 1, message: 'no' } })).toEqual({
+      kind: 'response',
+      id: 3,
+      result: undefined,
+      error: { code: 1, message: 'no' },
+    });
   });
 
   it.each<[string, unknown, number | string | null]>([
