@@ -1,10 +1,13 @@
 /**
- * `npm run bench:gateway`: latency (p50/p99) and throughput of `POST /gateway` beside a direct call to
- * the same loopback supplier, measured in the same run, and the latency the gateway adds. Starts its
- * own embedded PostgreSQL, Temporal dev server, in-process worker and API; loopback only; bounded in
- * request count and time; stops everything by itself.
+ * `npm run bench:gateway`: latency (p50/p99) and throughput of `POST /gateway` beside, in the same run, a direct call
+ * to the same loopback supplier and the bare Temporal shape the gateway is built on (an Update of a running workflow
+ * whose local activity sends the same GET, bench/lib/bareTemporal.ts): the latency the gateway adds, and its p50 and
+ * 8-concurrent throughput against that floor (targets ≤ 1.2× and ≥ 0.8×). Starts its own embedded PostgreSQL,
+ * Temporal server (PLATFORM_TOPOLOGY=cluster: the PostgreSQL-backed one), in-process worker and API; loopback only;
+ * bounded in request count and time; stops everything by itself.
  */
-import { bareWorkflowRoundTrip, runBench } from './lib/baseline';
+import { startBareTemporal } from './lib/bareTemporal';
+import { runBench } from './lib/baseline';
 import { cpuMeter, formatCpu } from './lib/cpu';
 import { startProfile } from './lib/profile';
 import { benchOperator, post, startBenchStack } from './lib/stack';
@@ -38,6 +41,7 @@ async function main(): Promise<void> {
   say('starting PostgreSQL, Temporal, worker and API…');
   const stack = await startBenchStack({ GATEWAY_ALLOW_PRIVATE_NETWORKS: 'true' }, (line) => process.stderr.write(`${line}\n`));
   const supplier = await startSupplier();
+  const stops: Array<() => Promise<void>> = [];
   try {
     const { deps } = stack;
     const { apiKey: key } = await benchOperator(stack.url);
@@ -68,19 +72,27 @@ async function main(): Promise<void> {
       expectOk(fetch(`${api.url}/gateway`, json({ connectionId: conn.data.id, operation, params: { playerId: 'p-1' } }, key)), 'gateway').then((body) => {
         if (body.data.status !== 'approved') throw new Error('gateway answered without translation');
       });
-    const bareWorkflow = bareWorkflowRoundTrip(deps);
+    const bareTemporal = await startBareTemporal({
+      address: stack.temporalAddress,
+      namespace: deps.config.TEMPORAL_NAMESPACE,
+      keyring: deps.keyring,
+      lanes: CONCURRENCY,
+    });
+    stops.push(() => bareTemporal.close());
+    const bareUpdate = () => bareTemporal.update(`${supplier.url}/players/p-1/kyc`, { 'x-api-key': SUPPLIER_KEY, accept: 'application/json' });
 
     say('warming up…');
     await measure(direct, 50, 4);
     await measure(gatewayCall('kyc.status'), 50, 4);
     await measure(gatewayCall('verification.start'), 20, 2);
-    await measure(bareWorkflow, 20, 2);
+    await measure(bareUpdate, 50, 4);
     say('measuring…');
     const directSeq = report('direct GET', await measure(direct, SEQUENTIAL_REQUESTS, 1));
+    const bareSeq = report('bare Update + local act.', await measure(bareUpdate, SEQUENTIAL_REQUESTS, 1));
     const gatewaySeq = report('gateway GET (kyc.status)', await measure(gatewayCall('kyc.status'), SEQUENTIAL_REQUESTS, 1));
     const gatewayPost = report('gateway POST', await measure(gatewayCall('verification.start'), SEQUENTIAL_SLOW_PATH_REQUESTS, 1));
-    const bare = report('bare workflow+activity', await measure(bareWorkflow, SEQUENTIAL_SLOW_PATH_REQUESTS, 1));
     const directConc = report(`direct GET x${CONCURRENCY}`, await measure(direct, CONCURRENT_REQUESTS, CONCURRENCY));
+    const bareConc = report(`bare Update x${CONCURRENCY}`, await measure(bareUpdate, CONCURRENT_REQUESTS, CONCURRENCY));
     const meter = cpuMeter({
       node: { pid: stack.pids.node, tree: false },
       postgres: { pid: stack.pids.postgres, tree: true },
@@ -94,7 +106,7 @@ async function main(): Promise<void> {
 
     say('');
     say(`${'case'.padEnd(26)} ${'requests'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'req/s'.padStart(8)}`);
-    for (const row of [directSeq, gatewaySeq, gatewayPost, bare, directConc, gatewayConc]) {
+    for (const row of [directSeq, bareSeq, gatewaySeq, gatewayPost, directConc, bareConc, gatewayConc]) {
       say(
         `${row.name.padEnd(26)} ${String(row.count).padStart(8)} ${row.p50.toFixed(2).padStart(8)} ${row.p99.toFixed(2).padStart(8)} ${row.rps.toFixed(0).padStart(8)}`,
       );
@@ -108,11 +120,17 @@ async function main(): Promise<void> {
     say(
       `throughput, ${CONCURRENCY} concurrent: gateway ${gatewayConc.rps.toFixed(0)} req/s = ${((gatewayConc.rps / directConc.rps) * 100).toFixed(1)}% of direct`,
     );
+    say(
+      `against the bare shape: GET p50 ${(gatewaySeq.p50 / bareSeq.p50).toFixed(2)}× (target ≤ 1.2×), ` +
+        `${CONCURRENCY}-concurrent throughput ${(gatewayConc.rps / bareConc.rps).toFixed(2)}× (target ≥ 0.8×)`,
+    );
     say(`CPU per gateway call at ${CONCURRENCY} concurrent: ${formatCpu(cpu)}`);
     say(`profiled round: ${profile}`);
-    say('(bare workflow+activity: one Temporal workflow with one normal activity, the floor for any call routed through the server;');
+    say(`(bare Update: an Update of one of ${CONCURRENCY} running workflows whose local activity sends the same GET, on the same server,`);
+    say(" with the platform's payload codec and nothing else of the platform — the floor of the gateway's shape;");
     say(' node: this process — load, API, worker and supplier; postgres: the server and its backends; temporal: the dev server)');
   } finally {
+    for (const stop of stops) await stop();
     await supplier.close();
     await stack.stop();
   }

@@ -3,7 +3,7 @@
  *  (a) events/s for 20 batches of 5,000 events through HTTP until their jobs complete, beside
  *  (b) the same rows inserted straight into PostgreSQL, one multi-row INSERT per 5,000 (target a/b ≥ 0.5);
  *  (c) single `POST /entities/:id/events` requests/s and p50/p99 at 32 concurrent connections, beside
- *  (d) a bare Koa handler doing one pg INSERT of the same row into the same database (target c/d ≥ 0.5,
+ *  (d) a bare Koa handler doing one pg INSERT of the same row into the same database (target c/d ≥ 0.7,
  *      p99 ≤ 3× p50), measured in alternating rounds, with the CPU each request costs per process.
  * Everything runs on a throw-away stack on loopback and stops by itself.
  */
@@ -156,7 +156,7 @@ async function main(): Promise<void> {
     const pairRatios = apiRounds.map((round, i) => round.rps / (bareRounds[i]?.rps ?? NaN)).sort((a, b) => a - b);
     const medianRatio = pairRatios[Math.floor(pairRatios.length / 2)] ?? NaN;
     say(
-      `    ratio c/d = ${fmt(medianRatio, 2)}, the median of ${ROUNDS} adjacent pairs (${pairRatios.map((ratio) => fmt(ratio, 2)).join(', ')}) (target ≥ 0.5, goal 0.7)`,
+      `    ratio c/d = ${fmt(medianRatio, 2)}, the median of ${ROUNDS} adjacent pairs (${pairRatios.map((ratio) => fmt(ratio, 2)).join(', ')}) (target ≥ 0.7)`,
     );
     say(`    API p99/p50 = ${fmt(api.p99 / api.p50, 1)}  (target ≤ 3)`);
     say(`    CPU per request — API: ${formatCpu(api.cpu)}; bare: ${formatCpu(floor.cpu)}`);

@@ -14,6 +14,8 @@ export interface BenchStack {
   /** Process ids of the servers the stack started, for CPU accounting (`bench/lib/cpu.ts`). */
   pids: { node: number; postgres: number | undefined; temporal: number | undefined };
   databaseUrl: string;
+  /** The Temporal server the stack runs on, for a benchmark's bare shapes (bench/lib/bareTemporal.ts). */
+  temporalAddress: string;
   stop(): Promise<void>;
 }
 
@@ -35,6 +37,7 @@ export async function startBenchStack(env: Record<string, string> = {}, log: (li
     deps: stack.api.deps,
     pids: { node: process.pid, ...stack.services.pids() },
     databaseUrl: stack.services.databaseUrl,
+    temporalAddress: stack.services.temporalAddress,
     stop: stack.close,
   };
 }

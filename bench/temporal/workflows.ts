@@ -17,10 +17,13 @@ export async function oneLocalActivity(message: string): Promise<string> {
 
 export const echoUpdate = defineUpdate<string, [string]>('echo');
 
-/** A running workflow answering Updates with a local activity (the gateway lanes' shape). */
+export const fetchUpdate = defineUpdate<unknown, [{ url: string; headers: Record<string, string> }]>('fetch');
+
+/** A running workflow answering Updates with a local activity (the gateway lanes' shape): an echo, or one HTTP GET. */
 export async function updateLane(): Promise<void> {
   let done = false;
   setHandler(echoUpdate, (message) => local.echo(message));
+  setHandler(fetchUpdate, (request) => local.fetchJson(request));
   await condition(() => done, '10 minutes');
   done = true;
 }
