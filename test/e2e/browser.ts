@@ -40,7 +40,7 @@ export async function launchBrowser(): Promise<Browser> {
 export async function newPage(
   browser: Browser,
   baseURL: string,
-  options: Pick<BrowserContextOptions, 'storageState'> = {},
+  options: Pick<BrowserContextOptions, 'storageState' | 'viewport' | 'isMobile' | 'hasTouch'> = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL, viewport: { width: 1360, height: 900 }, ...options });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });

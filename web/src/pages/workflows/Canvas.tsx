@@ -17,6 +17,8 @@ import { useProblems } from './problems';
 import { StepView } from './StepView';
 
 const NODE_TYPES = { step: StepView };
+/** Fitting never zooms out past 70 %: a large graph is panned rather than shrunk to unreadable text. */
+const FIT = { padding: 0.2, maxZoom: 1, minZoom: 0.7 };
 
 interface Props {
   nodes: StepNode[];
@@ -25,8 +27,9 @@ interface Props {
   onNodesChange: OnNodesChange<StepNode>;
   onEdgesChange: OnEdgesChange;
   setEdges: Dispatch<SetStateAction<Edge[]>>;
-  selected: string | null;
   onSelect: (id: string | null) => void;
+  /** Asked before the Delete key removes steps; removing connections alone is not asked about. */
+  confirmRemoval: (ids: string[]) => Promise<boolean>;
 }
 
 /** Whether a drag from one handle to another makes an edge the definition allows. */
@@ -37,12 +40,12 @@ export function connectable(nodes: StepNode[], edges: Edge[], connection: { sour
 }
 
 /** The graph (React Flow): drag steps, drag from a step's right handle to another's left to connect. */
-export function Canvas({ nodes, edges, editable, onNodesChange, onEdgesChange, setEdges, onSelect }: Props) {
+export function Canvas({ nodes, edges, editable, onNodesChange, onEdgesChange, setEdges, onSelect, confirmRemoval }: Props) {
   const problems = useProblems();
   const [instance, setInstance] = useState<ReactFlowInstance<StepNode> | null>(null);
   // A step added (or removed) may be outside the view: fit the graph again once it is measured.
   useEffect(() => {
-    const timer = setTimeout(() => void instance?.fitView({ padding: 0.2, maxZoom: 1 }), 60);
+    const timer = setTimeout(() => void instance?.fitView(FIT), 60);
     return () => clearTimeout(timer);
   }, [instance, nodes.length]);
   const shownNodes = nodes.map((node) => ({
@@ -81,8 +84,9 @@ export function Canvas({ nodes, edges, editable, onNodesChange, onEdgesChange, s
         nodesConnectable={editable}
         edgesFocusable
         deleteKeyCode={editable ? ['Delete', 'Backspace'] : null}
+        onBeforeDelete={async ({ nodes: doomed }) => doomed.length === 0 || confirmRemoval(doomed.map((node) => node.id))}
         fitView
-        fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
+        fitViewOptions={FIT}
         minZoom={0.3}
         ariaLabelConfig={{ 'node.a11yDescription.default': 'Press Enter or Space to select this step, Delete to remove it.' }}
       >

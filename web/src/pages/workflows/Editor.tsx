@@ -1,5 +1,5 @@
 import type { Edge, OnEdgesChange, OnNodesChange } from '@xyflow/react';
-import { useState, type Dispatch, type SetStateAction } from 'react';
+import { useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import { api, call } from '../../api/client';
 import { ApiFailure } from '../../api/errors';
 import { useAction } from '../../api/useLoad';
@@ -28,6 +28,20 @@ interface Props {
   onSaved: (workflow: Workflow) => void;
   onDeleted: () => void;
   onRun: (runId: string) => void;
+  history: { canUndo: boolean; canRedo: boolean; undo: () => void; redo: () => void };
+}
+
+/**
+ * Ctrl/Cmd+Z undoes and Ctrl/Cmd+Shift+Z or Ctrl+Y redoes, anywhere on the page but in a text field (which keeps its
+ * own undo) or an open dialog.
+ */
+function undoKey(event: KeyboardEvent): 'undo' | 'redo' | null {
+  const target = event.target instanceof Element ? event.target : null;
+  if (target?.closest('input, textarea, select, [contenteditable="true"], [role="dialog"]')) return null;
+  if (!(event.ctrlKey || event.metaKey)) return null;
+  const key = event.key.toLowerCase();
+  if (key === 'z') return event.shiftKey ? 'redo' : 'undo';
+  return key === 'y' ? 'redo' : null;
 }
 
 const NO_PROBLEMS: Placed = { byNode: new Map(), byEdge: new Map(), general: [] };
@@ -66,11 +80,50 @@ export function Editor(props: Props) {
     props.onDeleted();
   });
 
+  const [removing, setRemoving] = useState<string[] | null>(null);
+  const answerRemoval = useRef<(confirmed: boolean) => void>(() => undefined);
+  const [formFocus, setFormFocus] = useState(0);
+  const history = useRef(props.history);
+  history.current = props.history;
+  useEffect(() => {
+    if (!editable) return;
+    const onKey = (event: KeyboardEvent) => {
+      const wanted = undoKey(event);
+      if (!wanted) return;
+      event.preventDefault();
+      history.current[wanted]();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [editable]);
+
   const add = (type: NodeType) => {
     const near = nodes.find((node) => node.id === selected);
     const step = newStep(type, nodes, near);
     setNodes((current) => [...current.map((node) => ({ ...node, selected: false })), { ...step, selected: true }]);
     setSelected(step.id);
+  };
+  /** Selects a step or connection on the graph too, so the canvas and the form agree; `focusForm` moves the keyboard into its form. */
+  const select = (id: string | null, focusForm = false) => {
+    setNodes((current) => current.map((node) => (Boolean(node.selected) === (node.id === id) ? node : { ...node, selected: node.id === id })));
+    setEdges((current) => current.map((edge) => (Boolean(edge.selected) === (edge.id === id) ? edge : { ...edge, selected: edge.id === id })));
+    setSelected(id);
+    if (focusForm) setFormFocus((n) => n + 1);
+  };
+  /** Asks before steps go (the Delete key on the graph, or the form's button); connections alone go without asking. */
+  const confirmRemoval = (ids: string[]): Promise<boolean> =>
+    new Promise((resolve) => {
+      answerRemoval.current = (confirmed) => {
+        setRemoving(null);
+        resolve(confirmed);
+      };
+      setRemoving(ids);
+    });
+  const removeSteps = async (ids: string[]) => {
+    if (!(await confirmRemoval(ids))) return;
+    setNodes((current) => current.filter((node) => !ids.includes(node.id)));
+    setEdges((current) => current.filter((edge) => !ids.includes(edge.source) && !ids.includes(edge.target)));
+    setSelected(null);
   };
   const invalid = save.error?.code === 'VALIDATION_FAILED';
   const problemCount = problems.general.length + [...problems.byNode.values(), ...problems.byEdge.values()].reduce((sum, list) => sum + list.length, 0);
@@ -159,20 +212,64 @@ export function Editor(props: Props) {
             <ErrorNotice error={save.error} title="Not saved." />
           ))}
       </form>
-      <div className="editor">
-        {editable ? <Palette onAdd={add} /> : <div />}
-        <Canvas
+      <div className={editable ? 'editor' : 'editor editor-readonly'}>
+        {editable && <Palette onAdd={add} />}
+        <div className="canvas-column">
+          {editable && (
+            <div className="row-actions canvas-tools" role="toolbar" aria-label="Edit history">
+              <button
+                type="button"
+                className="button button-small"
+                onClick={props.history.undo}
+                disabled={!props.history.canUndo}
+                aria-keyshortcuts="Control+Z"
+              >
+                Undo
+              </button>
+              <button
+                type="button"
+                className="button button-small"
+                onClick={props.history.redo}
+                disabled={!props.history.canRedo}
+                aria-keyshortcuts="Control+Shift+Z"
+              >
+                Redo
+              </button>
+            </div>
+          )}
+          <Canvas
+            nodes={nodes}
+            edges={edges}
+            editable={editable}
+            onNodesChange={props.onNodesChange}
+            onEdgesChange={props.onEdgesChange}
+            setEdges={setEdges}
+            onSelect={setSelected}
+            confirmRemoval={confirmRemoval}
+          />
+        </div>
+        <Inspector
           nodes={nodes}
           edges={edges}
-          editable={editable}
-          onNodesChange={props.onNodesChange}
-          onEdgesChange={props.onEdgesChange}
+          setNodes={setNodes}
           setEdges={setEdges}
           selected={selected}
-          onSelect={setSelected}
+          onSelect={select}
+          onRemove={(id) => void removeSteps([id])}
+          focusForm={formFocus}
+          editable={editable}
         />
-        <Inspector nodes={nodes} edges={edges} setNodes={setNodes} setEdges={setEdges} selected={selected} onSelect={setSelected} editable={editable} />
       </div>
+      <ConfirmDialog
+        open={removing !== null}
+        title={removing?.length === 1 ? `Delete step “${removing[0]}”?` : `Delete ${removing?.length ?? 0} steps?`}
+        confirmLabel={removing?.length === 1 ? 'Delete step' : 'Delete steps'}
+        danger
+        onCancel={() => answerRemoval.current(false)}
+        onConfirm={() => answerRemoval.current(true)}
+      >
+        <p>Its connections go too. Undo brings it back until you leave the page.</p>
+      </ConfirmDialog>
       {saved && testing && (
         <TestRunDialog
           workflow={saved}

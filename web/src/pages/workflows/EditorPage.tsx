@@ -1,14 +1,30 @@
 import { useEdgesState, useNodesState, type Edge } from '@xyflow/react';
-import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useBlocker, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, call } from '../../api/client';
 import { useLoad } from '../../api/useLoad';
 import { useCanManage } from '../../auth/session';
+import { ConfirmDialog } from '../../components/Dialog';
 import { ErrorNotice, Loading, PageHeader, StatusBadge } from '../../components/Status';
 import { Editor } from './Editor';
 import { fromDefinition, type Meta, type StepNode, type Workflow } from './graph';
 import { RECIPES } from './recipes';
 import { RunsPanel } from './RunsPanel';
+import { editSignature, useEditHistory, type EditSnapshot } from './useEditHistory';
+
+const NO_META: Meta = { name: '', description: '', active: true, mcp_exposed: false };
+
+/** The editor's state for a definition as loaded or saved. */
+function snapshotOf(definition: Workflow | (typeof RECIPES)[number]['definition']): EditSnapshot {
+  const graph = fromDefinition(definition);
+  const meta = {
+    name: definition.name,
+    description: definition.description ?? '',
+    active: definition.active ?? true,
+    mcp_exposed: definition.mcp_exposed ?? false,
+  };
+  return { meta, nodes: graph.nodes, edges: graph.edges };
+}
 
 /**
  * A workflow: loads it (or a recipe for a new one) and hosts the editor and its runs. `?run=<id>` opens
@@ -27,16 +43,39 @@ export default function EditorPage() {
   const [saved, setSaved] = useState<Workflow | null>(null);
   const tab = search.get('run') !== null || search.get('tab') === 'runs' ? 'runs' : 'design';
 
-  const reset = (definition: Workflow | (typeof recipe)['definition']) => {
-    const graph = fromDefinition(definition);
-    setMeta({
-      name: definition.name,
-      description: definition.description ?? '',
-      active: definition.active ?? true,
-      mcp_exposed: definition.mcp_exposed ?? false,
+  const current: EditSnapshot = { meta: meta ?? NO_META, nodes, edges };
+  // A step or connection selected before an undo stays selected if it is still there.
+  const history = useEditHistory(current, (snapshot) => {
+    setMeta(snapshot.meta);
+    setNodes((now) => {
+      const chosen = new Set(now.filter((node) => node.selected).map((node) => node.id));
+      return snapshot.nodes.map((node) => (chosen.has(node.id) ? { ...node, selected: true } : node));
     });
-    setNodes(graph.nodes);
-    setEdges(graph.edges);
+    setEdges((now) => {
+      const chosen = new Set(now.filter((edge) => edge.selected).map((edge) => edge.id));
+      return snapshot.edges.map((edge) => (chosen.has(edge.id) ? { ...edge, selected: true } : edge));
+    });
+  });
+  // What the last load or save left, without positions (the definition stores none): anything else is unsaved work.
+  const baseline = useRef<string | null>(null);
+  const dirty = baseline.current !== null && editSignature(current, false) !== baseline.current;
+  const unsaved = useRef(false);
+  unsaved.current = dirty;
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => unsaved.current && currentLocation.pathname !== nextLocation.pathname);
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
+
+  const reset = (definition: Workflow | (typeof recipe)['definition']) => {
+    const snapshot = snapshotOf(definition);
+    setMeta(snapshot.meta);
+    setNodes(snapshot.nodes);
+    setEdges(snapshot.edges);
+    baseline.current = editSignature(snapshot, false);
+    history.reset(snapshot);
   };
   useEffect(() => {
     if (loaded.loading) return;
@@ -115,13 +154,20 @@ export default function EditorPage() {
             onNodesChange={onNodesChange}
             onEdgesChange={onEdgesChange}
             onSaved={(workflow) => {
+              const stored = snapshotOf(workflow);
+              const placed = stored.nodes.map((node) => ({ ...node, position: nodes.find((known) => known.id === node.id)?.position ?? node.position }));
               setSaved(workflow);
-              setNodes((current) =>
-                fromDefinition(workflow).nodes.map((node) => ({ ...node, position: current.find((known) => known.id === node.id)?.position ?? node.position })),
-              );
+              setMeta(stored.meta);
+              setNodes(placed);
+              baseline.current = editSignature(stored, false);
+              unsaved.current = false;
               if (!id) navigate(`/workflows/${workflow.id}`, { replace: true });
             }}
-            onDeleted={() => navigate('/workflows')}
+            history={history}
+            onDeleted={() => {
+              unsaved.current = false;
+              navigate('/workflows');
+            }}
             onRun={(runId) => setSearch({ run: runId }, { replace: true })}
           />
         </div>
@@ -136,6 +182,16 @@ export default function EditorPage() {
           />
         </div>
       )}
+      <ConfirmDialog
+        open={blocker.state === 'blocked'}
+        title="Leave without saving?"
+        confirmLabel="Leave and discard"
+        danger
+        onCancel={() => blocker.reset?.()}
+        onConfirm={() => blocker.proceed?.()}
+      >
+        <p>Your changes to this workflow are not saved. Stay to save them, or leave and lose them.</p>
+      </ConfirmDialog>
     </>
   );
 }

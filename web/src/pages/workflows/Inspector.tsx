@@ -1,5 +1,5 @@
 import type { Edge } from '@xyflow/react';
-import { useState, type Dispatch, type SetStateAction } from 'react';
+import { useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import type { FieldProblem } from '../../api/errors';
 import { TextField } from '../../components/Field';
 import { connectable } from './Canvas';
@@ -14,7 +14,12 @@ interface Props {
   setNodes: Dispatch<SetStateAction<StepNode[]>>;
   setEdges: Dispatch<SetStateAction<Edge[]>>;
   selected: string | null;
-  onSelect: (id: string | null) => void;
+  /** `focusForm` moves the keyboard into the chosen step's form (a pick from the Steps list). */
+  onSelect: (id: string | null, focusForm?: boolean) => void;
+  /** Deletes a step, after asking. */
+  onRemove: (id: string) => void;
+  /** Changes each time the selected step's form should take the keyboard focus. */
+  focusForm: number;
   editable: boolean;
 }
 
@@ -44,7 +49,7 @@ function Overview({ nodes, onSelect }: Props) {
       <ul>
         {nodes.map((step) => (
           <li key={step.id}>
-            <button type="button" className="link-button" onClick={() => onSelect(step.id)}>
+            <button type="button" className="link-button" onClick={() => onSelect(step.id, true)}>
               {step.id}
             </button>{' '}
             <span className="hint">{CATALOG[step.data.type].label}</span>
@@ -86,8 +91,12 @@ function EdgeInfo({ edge, setEdges, onSelect, editable }: Props & { edge: Edge }
   );
 }
 
-function NodeForm({ node, nodes, edges, setNodes, setEdges, onSelect, editable }: Props & { node: StepNode }) {
+function NodeForm({ node, nodes, edges, setNodes, setEdges, onSelect, onRemove, focusForm, editable }: Props & { node: StepNode }) {
   const spec = CATALOG[node.data.type];
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (focusForm > 0) heading.current?.focus();
+  }, [focusForm]);
   const problems = useProblems().byNode.get(node.id) ?? [];
   const [newId, setNewId] = useState(node.id);
   const [target, setTarget] = useState('');
@@ -121,15 +130,12 @@ function NodeForm({ node, nodes, edges, setNodes, setEdges, onSelect, editable }
     ]);
     setTarget('');
   };
-  const remove = () => {
-    setNodes((current) => current.filter((candidate) => candidate.id !== node.id));
-    setEdges((current) => current.filter((item) => item.source !== node.id && item.target !== node.id));
-    onSelect(null);
-  };
 
   return (
     <fieldset disabled={!editable} className="inspector-form">
-      <h2>{spec.label}</h2>
+      <h2 ref={heading} tabIndex={-1}>
+        {spec.label}
+      </h2>
       <p className="hint">{spec.description}</p>
       {nodeProblems.length > 0 && (
         <ul className="notice notice-error" role="alert">
@@ -219,7 +225,7 @@ function NodeForm({ node, nodes, edges, setNodes, setEdges, onSelect, editable }
         </div>
       )}
       <p>
-        <button type="button" className="button button-danger button-small" onClick={remove}>
+        <button type="button" className="button button-danger button-small" onClick={() => onRemove(node.id)}>
           Delete this step
         </button>
       </p>

@@ -100,8 +100,8 @@ export function RunDetail({ runId, nodes, edges, onChanged }: { runId: string; n
                   onNodesChange={() => undefined}
                   onEdgesChange={() => undefined}
                   setEdges={() => undefined}
-                  selected={null}
                   onSelect={() => undefined}
+                  confirmRemoval={async () => false}
                 />
               </ReactFlowProvider>
             </div>
