@@ -47,6 +47,7 @@ export function toAutomationRecord(row: AutomationRow) {
     version: row.version,
     nodes: row.nodes,
     edges: row.edges,
+    layout: row.layout,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

@@ -34,6 +34,11 @@ export const AutomationEdgeSchema = z
   .object({ from: z.string(), to: z.string(), when: z.boolean().optional().describe('Only and always on edges leaving a condition') })
   .openapi('WorkflowEdge');
 
+/** Each step's place in the dashboard's editor, by node id (core/automations/definition.ts `AutomationLayout`). */
+export const WorkflowLayout = z
+  .record(z.string(), z.object({ x: z.number(), y: z.number() }))
+  .openapi('WorkflowLayout', { example: { start: { x: 40, y: 40 }, big: { x: 340, y: 40 } } });
+
 export const AutomationBodySchema = z
   .object({
     name: z.string().min(1).max(200),
@@ -42,6 +47,7 @@ export const AutomationBodySchema = z
     mcp_exposed: z.boolean().optional(),
     nodes: z.array(AutomationNodeSchema).max(100),
     edges: z.array(AutomationEdgeSchema).max(200).optional(),
+    layout: WorkflowLayout.optional().describe('Where the editor shows each step; absent on an update keeps the stored places. Never bumps version'),
   })
   .openapi('WorkflowInput', {
     example: {
@@ -69,9 +75,10 @@ export const AutomationRecord = z
     active: z.boolean(),
     mcp_exposed: z.boolean(),
     mcp_tool_name: z.string().describe('Slug of the name, unique per operator'),
-    version: z.number().int().describe('1 at creation, +1 on every update'),
+    version: z.number().int().describe('1 at creation, +1 on every update that changes more than the layout'),
     nodes: z.array(AutomationNodeSchema),
     edges: z.array(AutomationEdgeSchema),
+    layout: WorkflowLayout,
     created_at: z.string(),
     updated_at: z.string(),
   })

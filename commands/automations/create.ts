@@ -22,7 +22,12 @@ export async function createAutomation(deps: Pick<CommandDeps, 'db' | 'keyring' 
   return withToolNameRetry(() =>
     deps.db.transaction(async (trx) => {
       const { nodes, webhooks } = sealWebhooks(body.nodes, [], deps.keyring, operatorId, id);
-      const created = await insertAutomation(trx, operatorId, id, automationWrite(body, nodes, await freeToolName(trx, operatorId, body.name)));
+      const created = await insertAutomation(
+        trx,
+        operatorId,
+        id,
+        automationWrite(body, nodes, await freeToolName(trx, operatorId, body.name), body.layout ?? {}),
+      );
       await replaceWebhooks(trx, operatorId, id, webhooks);
       await deps.syncSchedules({ operatorId, automationId: id, previous: [], next: body.active ? nodes : null });
       return created;

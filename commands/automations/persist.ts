@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Keyring } from '../../core/crypto';
 import { secretToken } from '../../core/ids';
-import type { AutomationBody } from '../../core/automations/definition';
+import type { AutomationBody, AutomationLayout } from '../../core/automations/definition';
 import { toolNameOf, withSuffix } from '../../core/automations/slug';
 import type { AutomationNode } from '../../core/automations/types';
 import type { WebhookRow } from '../../db/queries/automationWebhooks';
@@ -66,9 +66,10 @@ export async function freeToolName(trx: Knex.Transaction, operatorId: string, na
 }
 
 /** The columns of a workflow row for a validated body whose webhook nodes are already sealed. */
-export function automationWrite(body: AutomationBody, nodes: AutomationNode[], toolName: string): AutomationWrite {
+export function automationWrite(body: AutomationBody, nodes: AutomationNode[], toolName: string, layout: AutomationLayout): AutomationWrite {
   const triggerEvents = [...new Set(nodes.filter((node) => node.type === 'trigger.event').map((node) => String(node.params.event)))];
   return {
+    layout,
     name: body.name,
     description: body.description,
     active: body.active,

@@ -1,5 +1,8 @@
 import { replaceWebhooks, webhooksOfAutomation } from '../../db/queries/automationWebhooks';
-import { updateAutomation as writeUpdate, type AutomationRow } from '../../db/queries/automations';
+import type { AutomationLayout } from '../../core/automations/definition';
+import type { AutomationNode } from '../../core/automations/types';
+import { stableStringify } from '../../core/stableJson';
+import { updateAutomation as writeUpdate, type AutomationRow, type AutomationWrite } from '../../db/queries/automations';
 import type { CommandDeps } from '../deps';
 import { lockAutomation } from './lookup';
 import { automationWrite, freeToolName, sealWebhooks, withToolNameRetry } from './persist';
@@ -12,8 +15,21 @@ export interface UpdateAutomationInput {
   body: unknown;
 }
 
+/** The stored places of the steps that are still there, for an update that sends no `layout`. */
+function keptLayout(layout: AutomationLayout, nodes: AutomationNode[]): AutomationLayout {
+  const ids = new Set(nodes.map((node) => node.id));
+  return Object.fromEntries(Object.entries(layout).filter(([id]) => ids.has(id)));
+}
+
+/** Whether anything a run or a caller sees changed: a save that only moved steps keeps the version. */
+function definitionChanged(existing: AutomationRow, write: AutomationWrite): boolean {
+  const of = (row: Pick<AutomationRow, 'name' | 'description' | 'active' | 'mcp_exposed' | 'mcp_tool_name' | 'nodes' | 'edges'>) =>
+    stableStringify([row.name, row.description, row.active, row.mcp_exposed, row.mcp_tool_name, row.nodes, row.edges]);
+  return of(existing) !== of(write);
+}
+
 /**
- * Replaces a workflow's definition and bumps its `version`. Its triggers follow in the same transaction: schedules
+ * Replaces a workflow's definition and bumps its `version` (not for a save that only moved steps: `layout`). Its triggers follow in the same transaction: schedules
  * are created, changed or removed (all of them when it is deactivated), webhooks of removed nodes stop answering,
  * a webhook node keeps its id and, without `secret`, its secret. The tool name changes only with the name.
  * 404 `WORKFLOW_NOT_FOUND` for an unknown or deleted workflow.
@@ -26,7 +42,8 @@ export async function updateAutomation(deps: Pick<CommandDeps, 'db' | 'keyring' 
       const existing = await lockAutomation(trx, operatorId, input.id);
       const { nodes, webhooks } = sealWebhooks(body.nodes, await webhooksOfAutomation(trx, operatorId, existing.id), deps.keyring, operatorId, existing.id);
       const toolName = body.name === existing.name ? existing.mcp_tool_name : await freeToolName(trx, operatorId, body.name, existing.id);
-      const updated = await writeUpdate(trx, operatorId, existing.id, automationWrite(body, nodes, toolName), existing.active);
+      const write = automationWrite(body, nodes, toolName, body.layout ?? keptLayout(existing.layout, nodes));
+      const updated = await writeUpdate(trx, operatorId, existing.id, write, { wasActive: existing.active, bump: definitionChanged(existing, write) });
       await replaceWebhooks(trx, operatorId, existing.id, webhooks);
       await deps.syncSchedules({ operatorId, automationId: existing.id, previous: existing.nodes, next: body.active ? nodes : null });
       return updated;

@@ -10,7 +10,15 @@ export interface AutomationBody {
   mcp_exposed: boolean;
   nodes: AutomationNode[];
   edges: AutomationEdge[];
+  /** Where the editor shows each step; absent on an update keeps the stored places (AutomationLayout). */
+  layout?: AutomationLayout;
 }
+
+/** Each step's place in the dashboard's editor, by node id: not part of what runs, so it never bumps `version`. */
+export type AutomationLayout = Record<string, { x: number; y: number }>;
+
+/** How far from the origin a step may be placed, in the editor's pixels. */
+const MAX_COORDINATE = 1_000_000;
 
 export interface DefinitionProblem {
   field: string;
@@ -26,7 +34,7 @@ const NODE_KEYS = ['id', 'type', 'params'];
 const EDGE_KEYS = ['from', 'to', 'when'];
 /** Record fields a client may send back unchanged from a GET (a GET → PUT round trip); the server sets them. */
 const READ_ONLY_KEYS = ['id', 'version', 'mcp_tool_name', 'created_at', 'updated_at'];
-const BODY_KEYS = ['name', 'description', 'active', 'mcp_exposed', 'nodes', 'edges', ...READ_ONLY_KEYS];
+const BODY_KEYS = ['name', 'description', 'active', 'mcp_exposed', 'nodes', 'edges', 'layout', ...READ_ONLY_KEYS];
 
 function unknownKeys(value: Record<string, unknown>, allowed: readonly string[], prefix: string, problems: Problems): void {
   for (const key of Object.keys(value)) {
@@ -112,6 +120,26 @@ function readEdges(raw: unknown, read: ReadNodes, problems: Problems): { edges: 
   return { edges, allValid };
 }
 
+function readLayout(raw: unknown, read: ReadNodes, problems: Problems): AutomationLayout | undefined {
+  if (raw === undefined) return undefined;
+  if (!isRecord(raw)) return void problems.push({ field: 'layout', message: 'must be an object of node ids to { x, y }' });
+  const layout: AutomationLayout = {};
+  for (const [id, place] of Object.entries(raw)) {
+    const field = `layout.${id}`;
+    if (!read.indexOf.has(id)) {
+      problems.push({ field, message: `unknown node "${id.slice(0, 64)}"` });
+      continue;
+    }
+    const coordinate = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= MAX_COORDINATE;
+    if (!isRecord(place) || !coordinate(place.x) || !coordinate(place.y) || Object.keys(place).some((key) => key !== 'x' && key !== 'y')) {
+      problems.push({ field, message: `must be { x, y } with numbers from -${MAX_COORDINATE} to ${MAX_COORDINATE}` });
+      continue;
+    }
+    layout[id] = { x: Math.round(place.x as number), y: Math.round(place.y as number) };
+  }
+  return layout;
+}
+
 function checkGraph(read: ReadNodes, edges: AutomationEdge[], allEdgesValid: boolean, problems: Problems): void {
   const { nodes } = read;
   const triggers = nodes.filter((node) => isTrigger(node.type));
@@ -132,7 +160,8 @@ function checkGraph(read: ReadNodes, edges: AutomationEdge[], allEdgesValid: boo
 /**
  * Checks a workflow body of `POST`/`PUT /workflows-api/workflows` and reports every problem at once (the dashboard
  * shows them next to the fields): node ids and types, each type's exact params, `{{ }}` templates and JSONata
- * expressions that must compile, edges, a DAG reachable from its triggers. Read-only record fields (`id`, `version`,
+ * expressions that must compile, edges, a DAG reachable from its triggers, and the editor's `layout` (places of known
+ * nodes). Read-only record fields (`id`, `version`,
  * `mcp_tool_name`, `created_at`, `updated_at`) are ignored so a GET → PUT round trip validates.
  *
  * @example validateAutomationBody({ name: 'x', nodes: [{ id: 't', type: 'trigger.manual' }], edges: [] })
@@ -157,9 +186,15 @@ export function validateAutomationBody(raw: unknown): AutomationBodyResult {
   const read = readNodes(raw.nodes, problems);
   const { edges, allValid } = readEdges(raw.edges, read, problems);
   checkGraph(read, edges, allValid, problems);
+  const layout = readLayout(raw.layout, read, problems);
   if (problems.length > 0) return { ok: false, details: problems };
-  return {
-    ok: true,
-    value: { name, description: description as string, active: active as boolean, mcp_exposed: mcpExposed as boolean, nodes: read.nodes, edges },
+  const value: AutomationBody = {
+    name,
+    description: description as string,
+    active: active as boolean,
+    mcp_exposed: mcpExposed as boolean,
+    nodes: read.nodes,
+    edges,
   };
+  return { ok: true, value: layout ? { ...value, layout } : value };
 }

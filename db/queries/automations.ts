@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { AutomationLayout } from '../../core/automations/definition';
 import type { AutomationEdge, AutomationNode } from '../../core/automations/types';
 import type { Db } from '../knex';
 
@@ -16,6 +17,8 @@ export interface AutomationRow {
   nodes: AutomationNode[];
   edges: AutomationEdge[];
   trigger_events: string[];
+  /** The editor's places of the steps (core/automations/definition.ts `AutomationLayout`). */
+  layout: AutomationLayout;
   events_since: Date;
   created_at: Date;
   updated_at: Date;
@@ -31,6 +34,7 @@ export interface AutomationWrite {
   nodes: AutomationNode[];
   edges: AutomationEdge[];
   trigger_events: string[];
+  layout: AutomationLayout;
 }
 
 const live = (db: Runner, operatorId: string) => db<AutomationRow>('workflows').where({ operator_id: operatorId }).whereNull('deleted_at');
@@ -73,20 +77,38 @@ export async function toolNamesLike(db: Runner, operatorId: string, slug: string
 
 export async function insertAutomation(trx: Runner, operatorId: string, id: string, write: AutomationWrite): Promise<AutomationRow> {
   const [row] = (await trx('workflows')
-    .insert({ id, operator_id: operatorId, ...write, nodes: JSON.stringify(write.nodes), edges: JSON.stringify(write.edges) })
+    .insert({
+      id,
+      operator_id: operatorId,
+      ...write,
+      nodes: JSON.stringify(write.nodes),
+      edges: JSON.stringify(write.edges),
+      layout: JSON.stringify(write.layout),
+    })
     .returning('*')) as AutomationRow[];
   return row!;
 }
 
-/** Replaces a definition, bumping `version`; re-activation restarts `events_since` so older events do not fire it. */
-export async function updateAutomation(trx: Runner, operatorId: string, id: string, write: AutomationWrite, wasActive: boolean): Promise<AutomationRow> {
+/**
+ * Replaces a definition, bumping `version` unless only the layout changed (`bump` false); re-activation restarts
+ * `events_since` so older events do not fire it.
+ */
+export async function updateAutomation(
+  trx: Runner,
+  operatorId: string,
+  id: string,
+  write: AutomationWrite,
+  options: { wasActive: boolean; bump: boolean },
+): Promise<AutomationRow> {
+  const wasActive = options.wasActive;
   const [row] = (await live(trx, operatorId)
     .where({ id })
     .update({
       ...write,
       nodes: JSON.stringify(write.nodes),
       edges: JSON.stringify(write.edges),
-      version: trx.raw('version + 1'),
+      layout: JSON.stringify(write.layout),
+      ...(options.bump ? { version: trx.raw('version + 1') } : {}),
       updated_at: trx.fn.now(),
       ...(write.active && !wasActive ? { events_since: trx.fn.now() } : {}),
     } as never)

@@ -105,4 +105,38 @@ describe('the workflow editor keeps work', () => {
     await openFromNav(page, 'Team');
     expect(await leave.count()).toBe(0);
   });
+
+  it('keeps where steps were moved: saved without a new version, there again after a reload', async () => {
+    await page.goBack();
+    await page.waitForURL(/\/workflows\/wf_/);
+    const step = node('deposit');
+    await step.waitFor();
+    const place = async () =>
+      (await step.getAttribute('style'))
+        ?.match(/translate\(([-\d.]+)px, ([-\d.]+)px\)/)
+        ?.slice(1)
+        .map(Number);
+    await page.waitForLoadState('networkidle');
+    await page.getByRole('region', { name: 'Workflow graph' }).scrollIntoViewIfNeeded();
+    let box = (await step.boundingBox())!;
+    for (let tries = 0; tries < 40; tries += 1) {
+      await page.waitForTimeout(100);
+      const now = (await step.boundingBox())!;
+      if (now.x === box.x && now.y === box.y) break;
+      box = now;
+    }
+    const before = (await place())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 10, box.y + box.height / 2 + 10, { steps: 3 });
+    await page.mouse.move(box.x + box.width / 2 + 40, box.y + box.height / 2 + 120, { steps: 8 });
+    await page.mouse.up();
+    const moved = (await place())!;
+    expect(moved).not.toEqual(before);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Saved as version 1.').waitFor();
+    await page.reload();
+    await step.waitFor();
+    expect(await place()).toEqual(moved.map(Math.round));
+  });
 });

@@ -153,6 +153,7 @@ describe('workflow management API (/workflows-api)', () => {
         version: 1,
         nodes: DESIGN_EXAMPLE.nodes,
         edges: DESIGN_EXAMPLE.edges,
+        layout: {},
         created_at: expect.any(String),
         updated_at: expect.any(String),
       });

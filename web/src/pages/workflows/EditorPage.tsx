@@ -56,9 +56,9 @@ export default function EditorPage() {
       return snapshot.edges.map((edge) => (chosen.has(edge.id) ? { ...edge, selected: true } : edge));
     });
   });
-  // What the last load or save left, without positions (the definition stores none): anything else is unsaved work.
+  // What the last load or save left, places of the steps included: anything else is unsaved work.
   const baseline = useRef<string | null>(null);
-  const dirty = baseline.current !== null && editSignature(current, false) !== baseline.current;
+  const dirty = baseline.current !== null && editSignature(current) !== baseline.current;
   const unsaved = useRef(false);
   unsaved.current = dirty;
   const blocker = useBlocker(({ currentLocation, nextLocation }) => unsaved.current && currentLocation.pathname !== nextLocation.pathname);
@@ -74,7 +74,7 @@ export default function EditorPage() {
     setMeta(snapshot.meta);
     setNodes(snapshot.nodes);
     setEdges(snapshot.edges);
-    baseline.current = editSignature(snapshot, false);
+    baseline.current = editSignature(snapshot);
     history.reset(snapshot);
   };
   useEffect(() => {
@@ -155,11 +155,10 @@ export default function EditorPage() {
             onEdgesChange={onEdgesChange}
             onSaved={(workflow) => {
               const stored = snapshotOf(workflow);
-              const placed = stored.nodes.map((node) => ({ ...node, position: nodes.find((known) => known.id === node.id)?.position ?? node.position }));
               setSaved(workflow);
               setMeta(stored.meta);
-              setNodes(placed);
-              baseline.current = editSignature(stored, false);
+              setNodes(stored.nodes);
+              baseline.current = editSignature(stored);
               unsaved.current = false;
               if (!id) navigate(`/workflows/${workflow.id}`, { replace: true });
             }}

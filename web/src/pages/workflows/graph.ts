@@ -61,15 +61,15 @@ export function toEdge(edge: { from: string; to: string; when?: boolean }): Edge
   };
 }
 
-/** The editor's graph from a stored definition. */
-export function fromDefinition(definition: Pick<WorkflowInput, 'nodes' | 'edges'>): { nodes: StepNode[]; edges: Edge[] } {
+/** The editor's graph from a stored definition: steps where the layout put them, the others laid out by column. */
+export function fromDefinition(definition: Pick<WorkflowInput, 'nodes' | 'edges' | 'layout'>): { nodes: StepNode[]; edges: Edge[] } {
   const edges = definition.edges ?? [];
   const positions = layout(definition.nodes, edges);
   return {
     nodes: definition.nodes.map((node) => ({
       id: node.id,
       type: 'step',
-      position: positions.get(node.id) ?? { x: 0, y: 0 },
+      position: definition.layout?.[node.id] ?? positions.get(node.id) ?? { x: 0, y: 0 },
       data: { type: node.type, params: { ...(node.params ?? {}) } },
     })),
     edges: edges.map(toEdge),
@@ -85,6 +85,7 @@ export function toDefinition(meta: Meta, nodes: StepNode[], edges: Edge[]): Work
       const fromCondition = nodes.find((node) => node.id === edge.source)?.data.type === 'condition';
       return fromCondition ? { from: edge.source, to: edge.target, when: edge.sourceHandle !== 'false' } : { from: edge.source, to: edge.target };
     }),
+    layout: Object.fromEntries(nodes.map((node) => [node.id, { x: Math.round(node.position.x), y: Math.round(node.position.y) }])),
   };
 }
 

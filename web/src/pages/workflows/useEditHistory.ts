@@ -25,12 +25,12 @@ const strip = (snapshot: EditSnapshot): EditSnapshot => ({
   })),
 });
 
-/** Equal signatures: nothing a designer would undo has changed. `withPositions` false ignores where steps sit. */
-export function editSignature(snapshot: EditSnapshot, withPositions = true): string {
+/** Equal signatures: nothing a designer would undo, or lose by leaving, has changed (places of steps included). */
+export function editSignature(snapshot: EditSnapshot): string {
   const { meta, nodes, edges } = strip(snapshot);
   return JSON.stringify([
     meta,
-    nodes.map((node) => [node.id, node.data, withPositions ? [Math.round(node.position.x), Math.round(node.position.y)] : null]),
+    nodes.map((node) => [node.id, node.data, [Math.round(node.position.x), Math.round(node.position.y)]]),
     edges.map((edge) => [edge.id, edge.sourceHandle ?? null]),
   ]);
 }
