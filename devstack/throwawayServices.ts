@@ -2,6 +2,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Config } from '../core/config';
+import { platformTopology, startClusterServices } from './cluster';
 import type { DevServices } from './devServices';
 import { startEmbeddedPostgres } from './embeddedPostgres';
 import { freePort } from './freePort';
@@ -31,9 +32,11 @@ export interface ThrowawayOptions {
 /**
  * Embedded PostgreSQL and a Temporal dev server in a temp directory on free loopback ports, for tests, benchmarks
  * and fault runs. PostgreSQL runs without fsync (nothing here outlives the run). `config` gives the Temporal CLI
- * and namespace.
+ * and namespace. `PLATFORM_TOPOLOGY=cluster` puts the Temporal server on that PostgreSQL instead (devstack/cluster.ts).
  */
 export async function startThrowawayServices(config: Config, log: (line: string) => void, options: ThrowawayOptions = {}): Promise<ThrowawayServices> {
+  if (platformTopology() === 'cluster')
+    return startClusterServices(config, log, { prefix: options.prefix ?? 'bench', temporalLogLevel: options.temporalLogLevel });
   const dir = mkdtempSync(path.join(os.tmpdir(), `operator-platform-${options.prefix ?? 'bench'}-`));
   chmodSync(dir, 0o755);
   const stops: Array<() => Promise<void>> = [async () => rmSync(dir, { recursive: true, force: true })];

@@ -1,6 +1,7 @@
 /**
  * Test services for jest's global setup, in their own process so native and ESM-only packages stay out
- * of jest: a throw-away embedded PostgreSQL, an in-memory `temporal server start-dev`, migrations, the
+ * of jest: a throw-away embedded PostgreSQL, an in-memory `temporal server start-dev` (or, with
+ * `PLATFORM_TOPOLOGY=cluster`, the Temporal server on that PostgreSQL: docs/production.md), migrations, the
  * prebuilt workflow bundle, and one shared worker (processes/stack.ts, without the API: each test file starts
  * its own). Prints one JSON line with the addresses, then runs until stdin closes or SIGTERM arrives, and
  * removes everything it made.
