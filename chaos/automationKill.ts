@@ -1,7 +1,17 @@
 import { startLoopbackServer } from '../devstack/loopbackServer';
 import { post } from '../processes/stackClient';
 import { eventAutomation, settleRuns } from './fixtures';
-import { chaosOperator, result, sleep, waitUntil, type Scenario } from './lib';
+import {
+  chaosOperator,
+  recoveryAgainstTarget,
+  result,
+  sleep,
+  waitUntil,
+  withSurvivingWorker,
+  type ChaosContext,
+  type Scenario,
+  type ScenarioResult,
+} from './lib';
 
 /** How long the receiver holds each POST before answering, so a kill can land while requests are in flight. */
 const HOLD_MS = 1500;
@@ -13,7 +23,9 @@ const HOLD_MS = 1500;
  * POST must reach the receiver; a POST repeated by an activity retry carries the same `Idempotency-Key`, so the
  * receiver can tell it apart (the line reports those as `redelivered`).
  */
-export const automationKill: Scenario = async (context) => {
+export const automationKill: Scenario = (context) => withSurvivingWorker(context, () => automationKillBesideSurvivor(context));
+
+async function automationKillBesideSurvivor(context: ChaosContext): Promise<ScenarioResult> {
   const runs = context.short ? 3 : 10;
   const { url } = context.api;
   const { operatorId, key } = await chaosOperator(url);
@@ -60,6 +72,8 @@ export const automationKill: Scenario = async (context) => {
   context.worker = await context.stack.spawnWorker();
   const tally = await settleRuns(context.db, operatorId, workflowId, runs, 120_000);
   const done = Date.now();
+  const target = recoveryAgainstTarget(done - secondKillAt);
+  if (target.failure) failures.push(target.failure);
   await sleep(HOLD_MS);
   await receiver.close();
 
@@ -86,9 +100,9 @@ export const automationKill: Scenario = async (context) => {
       },
       failures,
     ),
-    extra: `redelivered=${redelivered} (same Idempotency-Key) first-kill-to-end=${((done - firstKillAt) / 1000).toFixed(1)}s`,
+    extra: `${target.extra} redelivered=${redelivered} (same Idempotency-Key) first-kill-to-end=${((done - firstKillAt) / 1000).toFixed(1)}s`,
   };
-};
+}
 
 async function settleRunsNow(context: Parameters<Scenario>[0], operatorId: string, workflowId: string): Promise<number> {
   const [row] = await context.db('workflow_runs').where({ operator_id: operatorId, workflow_id: workflowId }).count<Array<{ count: string }>>({ count: '*' });

@@ -89,6 +89,36 @@ export function unclean503(answer: Answer): string | null {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * How soon in-flight work must resume after its worker is SIGKILLed: the sticky-queue, heartbeat and workflow-task
+ * timeouts are chosen for it (docs/production.md, recovery after a worker is lost).
+ */
+export const WORKER_LOSS_RECOVERY_TARGET_MS = 10_000;
+
+/**
+ * Runs a worker-kill scenario beside a second worker that is never killed, as production runs two or more: the
+ * recovery target is about work moving to a surviving worker, not about how fast a replacement process starts.
+ */
+export async function withSurvivingWorker<T>(context: ChaosContext, scenario: () => Promise<T>): Promise<T> {
+  const survivor = await context.stack.spawnWorker();
+  context.log(`surviving worker pid ${survivor.pid}`);
+  try {
+    return await scenario();
+  } finally {
+    await survivor.kill('SIGTERM');
+  }
+}
+
+/** The recovery figure against its target, for the scenario's line, and the failure when it is over. */
+export function recoveryAgainstTarget(recoveryMs: number): { extra: string; failure: string | null } {
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
+  const within = recoveryMs <= WORKER_LOSS_RECOVERY_TARGET_MS;
+  return {
+    extra: `recovery ${seconds(recoveryMs)} ${within ? '≤' : '>'} target ${seconds(WORKER_LOSS_RECOVERY_TARGET_MS)}`,
+    failure: within ? null : `recovery ${seconds(recoveryMs)} over the ${seconds(WORKER_LOSS_RECOVERY_TARGET_MS)} target`,
+  };
+}
+
 /** Polls `probe` until it returns a value other than undefined, or throws after `timeoutMs`. */
 export async function waitUntil<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string, everyMs = 250): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -8,6 +8,7 @@ import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { startProcessStack } from '../processes/processStack';
 import { createDb } from '../db/knex';
+import { apiFailover } from './apiFailover';
 import { apiKills } from './apiKills';
 import { automationKill } from './automationKill';
 import { formatResult, type ChaosContext, type Scenario, type ScenarioResult } from './lib';
@@ -15,6 +16,7 @@ import { mcpTaskRestart } from './mcpTaskRestart';
 import { noisyTenant } from './noisyTenant';
 import { postgresRestart } from './postgresRestart';
 import { temporalRestart } from './temporalRestart';
+import { workerFailover } from './workerFailover';
 import { workerKills } from './workerKills';
 
 const SCENARIOS: Array<[number, string, Scenario]> = [
@@ -25,6 +27,8 @@ const SCENARIOS: Array<[number, string, Scenario]> = [
   [5, 'worker SIGKILL in a run', automationKill],
   [6, 'noisy tenant', noisyTenant],
   [7, 'MCP task across an API restart', mcpTaskRestart],
+  [8, 'one of two APIs SIGKILLed', apiFailover],
+  [9, 'one of two workers SIGKILLed', workerFailover],
 ];
 
 /** Copies the API and worker logs out of the throw-away directory before it goes. */

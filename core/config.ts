@@ -58,6 +58,23 @@ const envSchema = z.object({
   TEMPORAL_ADDRESS: optionalString,
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('operator-platform'),
+  /**
+   * The interactive task queue is TEMPORAL_TASK_QUEUE itself, the background one `<TEMPORAL_TASK_QUEUE>-background`
+   * (temporal/taskQueues.ts); false puts everything on the one queue, as before the split.
+   */
+  TEMPORAL_SPLIT_QUEUES: bool.default(true),
+  /** The queues a worker process polls: production scales the two roles apart (docs/production.md). */
+  WORKER_QUEUES: z.enum(['all', 'interactive', 'background']).default('all'),
+  /** TLS to Temporal: unset = on when a TLS file or TEMPORAL_API_KEY is given; false = off even with an API key. */
+  TEMPORAL_TLS: bool.optional(),
+  /** PEM files: the CA that signed the server's certificate (unset: the system's roots), and the client's mTLS pair. */
+  TEMPORAL_TLS_CA_PATH: optionalString,
+  TEMPORAL_TLS_CERT_PATH: optionalString,
+  TEMPORAL_TLS_KEY_PATH: optionalString,
+  /** The name the server's certificate is checked against, when it is not the host of TEMPORAL_ADDRESS. */
+  TEMPORAL_TLS_SERVER_NAME: optionalString,
+  /** Sent as `authorization: Bearer …` on every call (Temporal Cloud API keys). */
+  TEMPORAL_API_KEY: optionalString,
   /** The largest payload handed to Temporal; larger ones rest in PostgreSQL behind a reference (temporal/claimCheckCodec.ts). */
   TEMPORAL_PAYLOAD_MAX_BYTES: z.coerce
     .number()
@@ -170,6 +187,23 @@ export class ConfigError extends Error {
 }
 
 /**
+ * Combinations the schema cannot see: a client certificate needs its key, TLS files contradict `TEMPORAL_TLS=false`,
+ * and a background-only worker needs the split queues.
+ */
+function temporalConnectionProblems(raw: RawEnv): string[] {
+  const problems: string[] = [];
+  if ((raw.TEMPORAL_TLS_CERT_PATH === undefined) !== (raw.TEMPORAL_TLS_KEY_PATH === undefined))
+    problems.push('TEMPORAL_TLS_CERT_PATH: the client certificate and TEMPORAL_TLS_KEY_PATH go together');
+  const files = (['TEMPORAL_TLS_CA_PATH', 'TEMPORAL_TLS_CERT_PATH', 'TEMPORAL_TLS_KEY_PATH', 'TEMPORAL_TLS_SERVER_NAME'] as const).filter(
+    (name) => raw[name] !== undefined,
+  );
+  if (raw.TEMPORAL_TLS === false && files.length > 0) problems.push(`TEMPORAL_TLS: false contradicts ${files.join(', ')}`);
+  if (raw.WORKER_QUEUES === 'background' && !raw.TEMPORAL_SPLIT_QUEUES)
+    problems.push('WORKER_QUEUES: background needs TEMPORAL_SPLIT_QUEUES (there is no background queue without the split)');
+  return problems;
+}
+
+/**
  * Parses and validates configuration from an environment-like object. Pure: the caller decides
  * where the values come from, so tests can build a config without touching `process.env`.
  *
@@ -182,6 +216,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`));
   }
   const raw = result.data;
+  const temporalProblems = temporalConnectionProblems(raw);
+  if (temporalProblems.length > 0) throw new ConfigError(temporalProblems);
   const origins = raw.ALLOWED_ORIGINS.trim();
   const rateLimits = Object.fromEntries(
     Object.entries(RATE_LIMIT_CLASSES).map(([name, variable]) => [

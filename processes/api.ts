@@ -1,6 +1,8 @@
 /** Production API process: migrations, then the HTTP server. Workers run as separate processes (`processes/worker.ts`). */
+import '../core/tracingPreload';
 import { loadConfig } from '../core/config';
 import { createLogger } from '../core/logger';
+import { startTracing } from '../core/tracing';
 import { createDb } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
 import { ensurePlatformSchedules } from '../temporal/platformSchedules';
@@ -9,6 +11,7 @@ import { startApiServer } from './apiServer';
 import { buildAppDeps } from './appDeps';
 
 async function main(): Promise<void> {
+  const tracing = startTracing('operator-platform-api');
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, { process: 'api' });
   const db = createDb(databaseUrlOf(config), { poolMax: config.DATABASE_POOL_MAX, applicationName: 'operator-platform-api' });
@@ -19,6 +22,7 @@ async function main(): Promise<void> {
   logger.info({ url: api.url, metrics: api.metricsUrl ?? null }, 'API listening');
   const stop = async () => {
     await api.close();
+    await tracing?.shutdown();
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop());

@@ -9,6 +9,8 @@ import { createDb, type Db } from '../db/knex';
 import { postgresPayloadStore } from '../db/queries/temporalPayloads';
 import { syncAutomationSchedules } from '../temporal/automationSchedules';
 import { connectTemporal, type TemporalClient } from '../temporal/client';
+import { temporalConnectionOptions } from '../temporal/connectionOptions';
+import { taskQueuesOf } from '../temporal/taskQueues';
 import { databaseUrlOf, temporalAddressOf } from './addresses';
 import { resolveJwtSecret, resolveKeyring } from './devSecrets';
 
@@ -26,9 +28,9 @@ export async function buildAppDeps(
   const temporal =
     temporalClient ??
     (await connectTemporal({
-      address: temporalAddressOf(config),
+      ...temporalConnectionOptions(config, temporalAddressOf(config)),
       namespace: config.TEMPORAL_NAMESPACE,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      taskQueues: taskQueuesOf(config),
       keyring,
       payloads: { store: postgresPayloadStore(db), maxBytes: config.TEMPORAL_PAYLOAD_MAX_BYTES },
     }));

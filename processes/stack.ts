@@ -1,7 +1,9 @@
+import '../core/tracingPreload';
 import path from 'node:path';
 import type { AppDeps } from '../api/deps';
 import { loadConfig, type Config } from '../core/config';
 import { createLogger } from '../core/logger';
+import { startTracing } from '../core/tracing';
 import { createDb, type Db } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
 import type { DevServices } from '../devstack/devServices';
@@ -83,6 +85,7 @@ export async function startStack<S extends DevServices, A extends boolean = true
   options: StackOptions<S, A, W>,
 ): Promise<Stack<S, A, W>> {
   const log = options.log ?? (() => undefined);
+  if (options.api !== false || options.worker !== false) startTracing('operator-platform');
   const base = loadConfig(options.env ?? {});
   const services = await options.services(base, log);
   const stops: Array<() => Promise<void>> = [() => services.stop()];

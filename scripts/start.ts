@@ -4,6 +4,7 @@
  * and the API with the dashboard (the npm script builds `web/` first when it is stale). Ctrl-C stops all
  * of it, children included.
  */
+import '../core/tracingPreload';
 import { loadConfig } from '../core/config';
 import { createLogger } from '../core/logger';
 import { startLocalStack } from '../devstack/localStack';

@@ -9,21 +9,29 @@ export const ANALYTICS_REFRESH_SCHEDULE_ID = 'analytics-refresh';
 export const OUTBOX_SWEEP_SCHEDULE_ID = 'outbox-sweep';
 export const RUN_WATCHDOG_SCHEDULE_ID = 'run-watchdog';
 
+/**
+ * Creates a Schedule, or moves an existing one to the queue its workflow now belongs on (Schedules created before the
+ * background queue start on the interactive one); nothing else of an existing Schedule changes.
+ */
 async function createUnlessExists(client: Client, options: ScheduleOptions): Promise<void> {
   try {
     await client.schedule.create(options);
   } catch (error) {
     if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+    const handle = client.schedule.getHandle(options.scheduleId);
+    const { action } = await handle.describe();
+    if (action.type !== 'startWorkflow' || action.taskQueue === options.action.taskQueue) return;
+    await handle.update((previous) => ({ ...previous, action: { ...previous.action, taskQueue: options.action.taskQueue } }));
   }
 }
 
 /**
  * Creates the platform's own Temporal Schedules if they do not exist yet (safe to call from every
  * API instance at start): the daily retention run at 03:00 UTC, the analytics view refresh every 15 minutes and
- * the outbox sweep of event-driven triggers and the run watchdog every minute.
+ * the outbox sweep of event-driven triggers and the run watchdog every minute, all on the background queue.
  */
-export async function ensurePlatformSchedules(temporal: { client: Client; taskQueue: string }): Promise<void> {
-  const { client, taskQueue } = temporal;
+export async function ensurePlatformSchedules(temporal: { client: Client; backgroundTaskQueue: string }): Promise<void> {
+  const { client, backgroundTaskQueue: taskQueue } = temporal;
   await createUnlessExists(client, {
     scheduleId: ANALYTICS_REFRESH_SCHEDULE_ID,
     spec: { intervals: [{ every: '15 minutes' }] },

@@ -1,4 +1,4 @@
-import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { createActivities } from '../activities';
 import { TokenBuckets } from '../core/tokenBuckets';
@@ -10,14 +10,20 @@ import { postgresPayloadStore } from '../db/queries/temporalPayloads';
 import { startEventRun } from '../temporal/automationRuns';
 import { ExpressionSandbox } from '../sandbox/expressionSandbox';
 import { temporalClientOnWorker, type TemporalClient } from '../temporal/client';
+import { temporalConnectionOptions } from '../temporal/connectionOptions';
+import { taskQueuesOf } from '../temporal/taskQueues';
+import { explainConnectFailure } from '../temporal/tlsDiagnosis';
 import { platformDataConverter, type PayloadLimits } from '../temporal/dataConverter';
 import { PayloadRefs } from '../temporal/payloadRefs';
 import { startEventDispatcher } from './eventDispatcher';
 import { EventFilters } from './eventFilters';
+import { livenessHeartbeat } from './livenessHeartbeat';
 import { payloadRefInterceptor } from './payloadRefInterceptor';
+import { activityTracingInterceptors, WORKFLOW_INTERCEPTOR_MODULES, workflowTracingSinks } from './tracing';
 import { reconcileRuns } from './runWatchdog';
 import { createWorkerMetrics, workerTelemetry } from './metrics';
 import { dispatchPendingEvents, type DispatchDeps } from './outboxDispatch';
+import { HEARTBEAT_THROTTLE, polledQueues, STICKY_SCHEDULE_TO_START, WorkerGroup, type PolledQueue } from './workerGroup';
 
 let runtimeInstalled = false;
 
@@ -38,8 +44,23 @@ function installRuntimeLogger(logger: Logger, config: Config): void {
   });
 }
 
+/**
+ * The workers' connection, with TLS and the API key when configured (`temporal/connectionOptions.ts`); a failed
+ * handshake is reported in its own words (`temporal/tlsDiagnosis.ts`).
+ */
+export async function connectWorker(config: Config, address: string): Promise<NativeConnection> {
+  const options = temporalConnectionOptions(config, address);
+  try {
+    return await NativeConnection.connect(options);
+  } catch (error) {
+    throw await explainConnectFailure(options, error);
+  }
+}
+
 export interface RunningWorker {
-  worker: Worker;
+  /** One worker per polled queue (`WORKER_QUEUES`), on one connection. */
+  worker: WorkerGroup;
+  queues: PolledQueue[];
   connection: NativeConnection;
   /** A client on the worker's connection: an API in the same process uses it for eager starts. */
   temporal: TemporalClient;
@@ -48,7 +69,8 @@ export interface RunningWorker {
 }
 
 /**
- * Creates the Temporal worker for the configured task queue with every workflow and activity. It uses
+ * Creates the Temporal workers of this process, one per polled task queue (`worker/workerGroup.ts`), each with every
+ * workflow and activity, so either role can finish work found on its queue. It uses
  * a prebuilt workflow bundle when `WORKFLOW_BUNDLE_PATH` is set (tests build it once), and bundles
  * `workflows/` at start otherwise. Unless `EVENT_DISPATCH_ENABLED` is off, the process also runs the event
  * dispatcher (LISTEN on the outbox), so every worker shares the dispatch of event-driven triggers. The process
@@ -63,7 +85,7 @@ export async function createWorker(options: {
   keyring: Keyring;
 }): Promise<RunningWorker> {
   installRuntimeLogger(options.logger, options.config);
-  const connection = await NativeConnection.connect({ address: options.address });
+  const connection = await connectWorker(options.config, options.address);
   const keyring = options.keyring;
   const namespace = options.config.TEMPORAL_NAMESPACE;
   const metrics = createWorkerMetrics();
@@ -72,7 +94,14 @@ export async function createWorker(options: {
     maxBytes: options.config.TEMPORAL_PAYLOAD_MAX_BYTES,
     onStored: (bytes) => metrics.payloadStored(bytes),
   };
-  const temporal = temporalClientOnWorker(connection, { namespace, taskQueue: options.config.TEMPORAL_TASK_QUEUE, keyring, payloads });
+  const queues = polledQueues(options.config);
+  const temporal = temporalClientOnWorker(connection, {
+    namespace,
+    taskQueues: taskQueuesOf(options.config),
+    keyring,
+    payloads,
+    pollsInteractive: queues.some((queue) => queue.role === 'interactive'),
+  });
   const { config, logger } = options;
   const sandbox = new ExpressionSandbox({
     timeoutMs: config.EXPRESSION_TIMEOUT_MS,
@@ -90,34 +119,52 @@ export async function createWorker(options: {
   const filters = new EventFilters({ sandbox, logger, onDropped: (reason) => metrics.eventFilterDropped(reason) });
   const starts = new TokenBuckets(config.EVENT_RUNS_PER_SECOND, config.EVENT_RUNS_BURST);
   const dispatchDeps: DispatchDeps = { db: options.db, logger, keyring, filters, starts, startEventRun: (input) => startEventRun(temporal, input) };
-  const worker = await Worker.create({
-    connection,
-    namespace,
-    taskQueue: options.config.TEMPORAL_TASK_QUEUE,
-    // The same codec as every client: what the worker sends back (results, Update outcomes, heartbeats, failures) is sealed too.
-    dataConverter: platformDataConverter(keyring, namespace, payloads),
-    interceptors: { activity: [payloadRefInterceptor(new PayloadRefs(payloads.store, keyring, namespace, payloads.maxBytes), payloadBudget)] },
-    // On shutdown, in-flight activities get 10 s to finish, then are cancelled (Temporal retries them elsewhere).
-    shutdownGraceTime: '10 seconds',
-    shutdownForceTime: '20 seconds',
-    activities: createActivities({
-      db: options.db,
-      config: options.config,
-      logger: options.logger,
-      keyring,
-      dispatchOutbox: () => dispatchPendingEvents(dispatchDeps),
-      reconcileRuns: () => reconcileRuns({ db: options.db, client: temporal.client, keyring, logger, poisonAttempts: config.RUN_POISON_TASK_ATTEMPTS }),
-      sandbox,
-      payloadBudget,
-      metrics,
-    }),
-    ...(options.config.WORKFLOW_BUNDLE_PATH
-      ? { workflowBundle: { codePath: options.config.WORKFLOW_BUNDLE_PATH } }
-      : { workflowsPath: require.resolve('../workflows') }),
+  const activities = createActivities({
+    db: options.db,
+    config: options.config,
+    logger: options.logger,
+    keyring,
+    dispatchOutbox: () => dispatchPendingEvents(dispatchDeps),
+    reconcileRuns: () => reconcileRuns({ db: options.db, client: temporal.client, keyring, logger, poisonAttempts: config.RUN_POISON_TASK_ATTEMPTS }),
+    sandbox,
+    payloadBudget,
+    metrics,
   });
+  const refs = new PayloadRefs(payloads.store, keyring, namespace, payloads.maxBytes);
+  const workflows = options.config.WORKFLOW_BUNDLE_PATH
+    ? { workflowBundle: { codePath: options.config.WORKFLOW_BUNDLE_PATH } }
+    : {
+        workflowBundle: await bundleWorkflowCode({
+          workflowsPath: require.resolve('../workflows'),
+          workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+          logger: new DefaultLogger('WARN' as LogLevel),
+        }),
+      };
+  const workers = await Promise.all(
+    queues.map((queue) =>
+      Worker.create({
+        connection,
+        namespace,
+        taskQueue: queue.taskQueue,
+        ...queue.slots,
+        stickyQueueScheduleToStartTimeout: STICKY_SCHEDULE_TO_START,
+        maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
+        // The same codec as every client: what the worker sends back (results, Update outcomes, heartbeats, failures) is sealed too.
+        dataConverter: platformDataConverter(keyring, namespace, payloads),
+        interceptors: { activity: [...activityTracingInterceptors(), livenessHeartbeat(), payloadRefInterceptor(refs, payloadBudget)] },
+        sinks: workflowTracingSinks(),
+        // On shutdown, in-flight activities get 10 s to finish, then are cancelled (Temporal retries them elsewhere).
+        shutdownGraceTime: '10 seconds',
+        shutdownForceTime: '20 seconds',
+        activities,
+        ...workflows,
+      }),
+    ),
+  );
   const dispatcher = options.config.EVENT_DISPATCH_ENABLED ? startEventDispatcher(dispatchDeps, options.databaseUrl) : null;
   return {
-    worker,
+    worker: new WorkerGroup(workers),
+    queues,
     connection,
     temporal,
     async close() {

@@ -7,9 +7,13 @@ const bookkeeping = proxyActivities<Activities>({
   retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds' },
 });
 
+/**
+ * The worker heartbeats every activity with a heartbeat timeout while it runs (worker/livenessHeartbeat.ts), so 4 s
+ * without one means its worker is gone: the chunk moves to another worker within the 10-s recovery target.
+ */
 const chunks = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
-  heartbeatTimeout: '20 seconds',
+  heartbeatTimeout: '4 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 20, nonRetryableErrorTypes: ['TEMPLATE_NOT_CONFIGURED'] },
 });
 

@@ -24,6 +24,7 @@ const automationRecord = {
   ...automationBody,
   mcp_tool_name: 'big_deposit_alert',
   version: 1,
+  layout: { start: { x: 40, y: 40 }, big: { x: 340, y: 40 }, flag: { x: 640, y: 40 } },
   created_at: '2026-03-14T11:20:05.902Z',
   updated_at: '2026-03-14T11:20:05.902Z',
 };

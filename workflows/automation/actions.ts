@@ -6,6 +6,11 @@ import { executeGatewayCall } from '../gatewayCall';
 import { NodeError } from './nodeError';
 
 /**
+ * The worker heartbeats the normal activities below while they run (worker/livenessHeartbeat.ts): a silence this long
+ * means the worker died mid-call, and the attempt is retried elsewhere instead of after its whole start-to-close timeout.
+ */
+const LOST_WORKER_AFTER = '4 seconds';
+/**
  * Data writes are short database transactions: local activities, so a run of such actions completes in
  * one workflow task instead of a task-queue round trip per action; retried on transient faults.
  */
@@ -16,14 +21,17 @@ const data = proxyLocalActivities<Activities>({
 /** Outbound HTTP: 5xx, 408, 429 and network errors are retried with backoff; other 4xx fail at once. */
 const http = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
+  heartbeatTimeout: LOST_WORKER_AFTER,
   retry: { maximumAttempts: 5, initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 });
 const ai = proxyActivities<Activities>({
   startToCloseTimeout: '90 seconds',
+  heartbeatTimeout: LOST_WORKER_AFTER,
   retry: { maximumAttempts: 4, initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 });
 const email = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
+  heartbeatTimeout: LOST_WORKER_AFTER,
   retry: { maximumAttempts: 5, initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
