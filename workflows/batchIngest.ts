@@ -9,12 +9,14 @@ const bookkeeping = proxyActivities<Activities>({
 
 /**
  * The worker heartbeats every activity with a heartbeat timeout while it runs (worker/livenessHeartbeat.ts), so 4 s
- * without one means its worker is gone: the chunk moves to another worker within the 10-s recovery target.
+ * without one means its worker is gone: the chunk moves to another worker within the 10-s recovery target. The first
+ * retry follows at 200 ms (a chunk claims its rows, so a retry racing a slow attempt changes nothing): a lost worker's
+ * chunk also waits for a free background slot, and the target has no second to spare for the backoff.
  */
 const chunks = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
   heartbeatTimeout: '4 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 20, nonRetryableErrorTypes: ['TEMPLATE_NOT_CONFIGURED'] },
+  retry: { initialInterval: '200 milliseconds', maximumInterval: '1 minute', maximumAttempts: 20, nonRetryableErrorTypes: ['TEMPLATE_NOT_CONFIGURED'] },
 });
 
 /**
