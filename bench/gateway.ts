@@ -10,9 +10,9 @@ import { startBareTemporal } from './lib/bareTemporal';
 import { runBench } from './lib/baseline';
 import { cpuMeter, formatCpu } from './lib/cpu';
 import { startProfile } from './lib/profile';
-import { benchOperator, post, startBenchStack } from './lib/stack';
+import { benchConnection, benchOperator, startBenchStack } from './lib/stack';
 import { measure as measureWithin, percentile, say, type Measured } from './lib/stats';
-import { startSupplier, SUPPLIER_KEY, supplierDocument } from '../devstack/loopbackSupplier';
+import { startSupplier, SUPPLIER_KEY } from '../devstack/loopbackSupplier';
 
 const SEQUENTIAL_REQUESTS = 300;
 const SEQUENTIAL_SLOW_PATH_REQUESTS = 100;
@@ -45,18 +45,7 @@ async function main(): Promise<void> {
   try {
     const { deps } = stack;
     const { apiKey: key } = await benchOperator(stack.url);
-    const connector = await post(
-      stack.url,
-      '/connections-api/connectors',
-      { name: 'Bench KYC', provider: 'bench', openapi: supplierDocument(supplier.url), schemaMap: { playerId: 'player_ref', status: 'kyc_state' } },
-      key,
-    );
-    const conn = await post(
-      stack.url,
-      '/connections-api/connections',
-      { connectorId: connector.data.id, name: 'bench', credentials: { apiKey: SUPPLIER_KEY } },
-      key,
-    );
+    const connectionId = await benchConnection(stack.url, key, supplier.url);
     const json = (body: unknown, token?: string) => ({
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -69,7 +58,7 @@ async function main(): Promise<void> {
         () => undefined,
       );
     const gatewayCall = (operation: string) => () =>
-      expectOk(fetch(`${api.url}/gateway`, json({ connectionId: conn.data.id, operation, params: { playerId: 'p-1' } }, key)), 'gateway').then((body) => {
+      expectOk(fetch(`${api.url}/gateway`, json({ connectionId, operation, params: { playerId: 'p-1' } }, key)), 'gateway').then((body) => {
         if (body.data.status !== 'approved') throw new Error('gateway answered without translation');
       });
     const bareTemporal = await startBareTemporal({

@@ -6,9 +6,9 @@
  * the other; loopback only; bounded in time; stops everything by itself. `BENCH_QUEUES_MODES=split` runs one mode.
  */
 import { IGAMING_TEMPLATE_ID } from '../core/templates';
-import { startSupplier, SUPPLIER_KEY, supplierDocument } from '../devstack/loopbackSupplier';
+import { startSupplier } from '../devstack/loopbackSupplier';
 import { runBench } from './lib/baseline';
-import { benchOperator, post, startBenchStack } from './lib/stack';
+import { benchConnection, benchOperator, post, startBenchStack } from './lib/stack';
 import { fmt, measure, percentile, say, type Measured } from './lib/stats';
 
 const BATCHES = 20;
@@ -54,23 +54,12 @@ async function runMode(mode: Mode, supplierUrl: string): Promise<Figures> {
   });
   try {
     const { apiKey: key } = await benchOperator(stack.url);
-    const connector = await post(
-      stack.url,
-      '/connections-api/connectors',
-      { name: 'Bench KYC', provider: 'bench', openapi: supplierDocument(supplierUrl), schemaMap: { playerId: 'player_ref', status: 'kyc_state' } },
-      key,
-    );
-    const connection = await post(
-      stack.url,
-      '/connections-api/connections',
-      { connectorId: connector.data.id, name: 'bench', credentials: { apiKey: SUPPLIER_KEY } },
-      key,
-    );
+    const connectionId = await benchConnection(stack.url, key, supplierUrl);
     const gatewayGet = async () => {
       const answer = await fetch(`${stack.url}/gateway`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-        body: JSON.stringify({ connectionId: connection.data.id, operation: 'kyc.status', params: { playerId: 'p-1' } }),
+        body: JSON.stringify({ connectionId, operation: 'kyc.status', params: { playerId: 'p-1' } }),
       });
       if (!answer.ok) throw new Error(`gateway: HTTP ${answer.status} ${(await answer.text()).slice(0, 200)}`);
       await answer.arrayBuffer();
