@@ -10,7 +10,7 @@ import { startBareTemporal } from './lib/bareTemporal';
 import { runBench } from './lib/baseline';
 import { cpuMeter, formatCpu } from './lib/cpu';
 import { startProfile } from './lib/profile';
-import { benchConnection, benchOperator, startBenchStack } from './lib/stack';
+import { supplierConnection, benchOperator, startBenchStack } from './lib/stack';
 import { measure as measureWithin, percentile, say, type Measured } from './lib/stats';
 import { startSupplier, SUPPLIER_KEY } from '../devstack/loopbackSupplier';
 
@@ -45,7 +45,7 @@ async function main(): Promise<void> {
   try {
     const { deps } = stack;
     const { apiKey: key } = await benchOperator(stack.url);
-    const connectionId = await benchConnection(stack.url, key, supplier.url);
+    const connectionId = await supplierConnection(stack.url, key, supplier.url, 'bench');
     const json = (body: unknown, token?: string) => ({
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },

@@ -8,7 +8,7 @@
 import { IGAMING_TEMPLATE_ID } from '../core/templates';
 import { startSupplier } from '../devstack/loopbackSupplier';
 import { runBench } from './lib/baseline';
-import { benchConnection, benchOperator, post, startBenchStack } from './lib/stack';
+import { supplierConnection, benchOperator, post, startBenchStack } from './lib/stack';
 import { fmt, measure, percentile, say, type Measured } from './lib/stats';
 
 const BATCHES = 20;
@@ -54,7 +54,7 @@ async function runMode(mode: Mode, supplierUrl: string): Promise<Figures> {
   });
   try {
     const { apiKey: key } = await benchOperator(stack.url);
-    const connectionId = await benchConnection(stack.url, key, supplierUrl);
+    const connectionId = await supplierConnection(stack.url, key, supplierUrl, 'bench');
     const gatewayGet = async () => {
       const answer = await fetch(`${stack.url}/gateway`, {
         method: 'POST',

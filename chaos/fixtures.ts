@@ -1,5 +1,5 @@
-import { post } from '../processes/stackClient';
-import { startSupplier, SUPPLIER_KEY, supplierDocument } from '../devstack/loopbackSupplier';
+import { post, supplierConnection } from '../processes/stackClient';
+import { startSupplier } from '../devstack/loopbackSupplier';
 import type { Db } from '../db/knex';
 import { waitUntil } from './lib';
 
@@ -115,19 +115,8 @@ export async function storedCounts(db: Db, operatorId: string, field: string, ac
 /** The loopback KYC supplier (devstack/loopbackSupplier.ts) and a gateway connection to it; `body` is one `POST /gateway` of `kyc.status`. */
 export async function gatewayFixture(url: string, key: string): Promise<{ supplier: { close(): Promise<void> }; body: Record<string, unknown> }> {
   const supplier = await startSupplier();
-  const connector = await post(
-    url,
-    '/connections-api/connectors',
-    { name: 'Chaos KYC', provider: 'chaos', openapi: supplierDocument(supplier.url), schemaMap: { playerId: 'player_ref', status: 'kyc_state' } },
-    key,
-  );
-  const connection = await post(
-    url,
-    '/connections-api/connections',
-    { connectorId: connector.data.id, name: 'chaos', credentials: { apiKey: SUPPLIER_KEY } },
-    key,
-  );
-  return { supplier, body: { connectionId: connection.data.id, operation: 'kyc.status', params: { playerId: 'p-1' } } };
+  const connectionId = await supplierConnection(url, key, supplier.url, 'chaos');
+  return { supplier, body: { connectionId, operation: 'kyc.status', params: { playerId: 'p-1' } } };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { startLoopbackServer, type LoopbackServer } from '../devstack/loopbackServer';
-import { SUPPLIER_KEY, supplierDocument } from '../devstack/loopbackSupplier';
-import { post, signUpOperator } from '../processes/stackClient';
+import { SUPPLIER_KEY } from '../devstack/loopbackSupplier';
+import { post, signUpOperator, supplierConnection } from '../processes/stackClient';
 import { IGAMING_TEMPLATE_ID } from '../core/templates';
 
 /** The issue's backtracking regex, hidden from the definition-time checker by `$eval`: only the sandbox's budget stops it. */
@@ -42,14 +42,7 @@ export async function tenant(url: string, supplierUrl: string, name: string): Pr
   const key = created.data.key as string;
   await post(url, '/operator-data-api/settings', { templateId: IGAMING_TEMPLATE_ID }, key, 'PUT');
   await post(url, '/operator-data-api/entities', { entityType: 'player', externalId: 'p-1', data: { country: 'MT' } }, key);
-  const connector = await post(
-    url,
-    '/connections-api/connectors',
-    { name: `${name} KYC`, provider: name, openapi: supplierDocument(supplierUrl), schemaMap: { playerId: 'player_ref', status: 'kyc_state' } },
-    key,
-  );
-  const connection = await post(url, '/connections-api/connections', { connectorId: connector.data.id, name, credentials: { apiKey: SUPPLIER_KEY } }, key);
-  return { operatorId, key, connectionId: connection.data.id as string };
+  return { operatorId, key, connectionId: await supplierConnection(url, key, supplierUrl, name) };
 }
 
 const create = async (url: string, key: string, body: Record<string, unknown>) => (await post(url, '/workflows-api/workflows', body, key)).data;

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { parse } from 'yaml';
+import { stopChild } from './childProcess';
 
 export interface TemporalDevServer {
   address: string;
@@ -24,18 +25,6 @@ export interface TemporalDevServerOptions {
   /** Leave out `deploy/temporal-dynamic-config.yaml` (only `bench:temporal`, to time the server's own defaults). */
   serverDefaults?: boolean;
   log: (line: string) => void;
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.once('exit', () => {
-      clearTimeout(force);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
 }
 
 async function waitUntilReady(address: string, namespace: string, child: ChildProcess, timeoutMs: number): Promise<void> {
@@ -101,13 +90,13 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
   try {
     await waitUntilReady(address, options.namespace, child, 60_000);
   } catch (error) {
-    await stopChild(child);
+    await stopChild(child, 10_000);
     throw error;
   }
   return {
     address,
     uiUrl: options.uiPort ? `http://127.0.0.1:${options.uiPort}` : null,
     pid: child.pid,
-    stop: () => stopChild(child),
+    stop: () => stopChild(child, 10_000),
   };
 }

@@ -6,6 +6,7 @@ import { status } from '@grpc/grpc-js';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import type { TemporalServerBinaries } from './temporalServerBinary';
+import { stopChild } from './childProcess';
 import {
   deployFile,
   TEMPORAL_DATABASE,
@@ -53,18 +54,6 @@ export async function setUpTemporalSchema(binaries: TemporalServerBinaries, post
       SQL_USER: postgres.user,
       SQL_PASSWORD: postgres.password,
     },
-  });
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.once('exit', () => {
-      clearTimeout(force);
-      resolve();
-    });
-    child.kill('SIGTERM');
   });
 }
 
@@ -150,9 +139,9 @@ export async function startTemporalServer(options: TemporalServerOptions): Promi
   try {
     await waitUntilReady(address, options.namespace, child);
   } catch (error) {
-    await stopChild(child);
+    await stopChild(child, 20_000);
     const tail = readFileSync(logFile, 'utf8').trim().split('\n').slice(-10).map(withoutStacktrace);
     throw new Error(`${(error as Error).message}; last lines of ${logFile}:\n${tail.join('\n')}`, { cause: error });
   }
-  return { address, pid: child.pid, stop: () => stopChild(child) };
+  return { address, pid: child.pid, stop: () => stopChild(child, 20_000) };
 }

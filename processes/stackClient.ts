@@ -1,3 +1,5 @@
+import { SUPPLIER_KEY, supplierDocument } from '../devstack/loopbackSupplier';
+
 /**
  * The first calls a load or fault run makes against a stack it started: an operator of its own, and JSON posts
  * that throw on anything but 2xx (setup that fails should stop the run, not skew its figures).
@@ -24,4 +26,20 @@ export async function post(url: string, path: string, body: unknown, token?: str
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${text.slice(0, 200)}`);
   return text ? JSON.parse(text) : undefined;
+}
+
+/**
+ * A connector for the loopback KYC supplier at `supplierUrl` (devstack/loopbackSupplier.ts) and a connection to it,
+ * named `name`; returns the connection's id.
+ */
+export async function supplierConnection(url: string, key: string, supplierUrl: string, name: string): Promise<string> {
+  const schemaMap = { playerId: 'player_ref', status: 'kyc_state' };
+  const connector = await post(
+    url,
+    '/connections-api/connectors',
+    { name: `${name} KYC`, provider: name, openapi: supplierDocument(supplierUrl), schemaMap },
+    key,
+  );
+  const connection = await post(url, '/connections-api/connections', { connectorId: connector.data.id, name, credentials: { apiKey: SUPPLIER_KEY } }, key);
+  return connection.data.id as string;
 }

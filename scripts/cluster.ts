@@ -15,6 +15,7 @@ import { startClusterServices, type ClusterServices } from '../devstack/cluster'
 import { freePort } from '../devstack/freePort';
 import { resolveJwtSecret, resolveKeyring } from '../processes/devSecrets';
 import { startStack, type Stack } from '../processes/stack';
+import { stopChild } from '../devstack/childProcess';
 
 const ROOT = path.resolve(__dirname, '..');
 const READY_TIMEOUT_MS = 90_000;
@@ -45,19 +46,6 @@ async function waitUntil(child: Child, ready: () => Promise<boolean>): Promise<v
   throw new Error(
     `${child.name} did not become ready (exit ${child.process.exitCode ?? child.process.signalCode ?? 'none'}); last lines of ${child.logFile}:\n${tail}`,
   );
-}
-
-function stopChild(child: Child): Promise<void> {
-  const { process: proc } = child;
-  if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const force = setTimeout(() => proc.kill('SIGKILL'), 25_000);
-    proc.once('exit', () => {
-      clearTimeout(force);
-      resolve();
-    });
-    proc.kill('SIGTERM');
-  });
 }
 
 async function main(): Promise<void> {
@@ -92,7 +80,7 @@ async function main(): Promise<void> {
     stopping = true;
     say(`\n${reason}: stopping…`);
     aborted.abort();
-    await Promise.all(children.map(stopChild));
+    await Promise.all(children.map((child) => stopChild(child.process, 25_000)));
     await (await starting.catch(() => undefined))?.close();
     process.exit(code);
   };

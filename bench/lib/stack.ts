@@ -1,12 +1,10 @@
 import type { AppDeps } from '../../api/deps';
 import type { Db } from '../../db/knex';
-import { SUPPLIER_KEY, supplierDocument } from '../../devstack/loopbackSupplier';
 import { startThrowawayServices } from '../../devstack/throwawayServices';
 import { LOAD_RATE_LIMITS } from '../../processes/loadRateLimits';
 import { startStack } from '../../processes/stack';
-import { post } from '../../processes/stackClient';
 
-export { signUpOperator as benchOperator, post } from '../../processes/stackClient';
+export { signUpOperator as benchOperator, post, supplierConnection } from '../../processes/stackClient';
 
 export interface BenchStack {
   url: string;
@@ -42,22 +40,4 @@ export async function startBenchStack(env: Record<string, string> = {}, log: (li
     temporalAddress: stack.services.temporalAddress,
     stop: stack.close,
   };
-}
-
-/** A connector for the loopback KYC supplier at `supplierUrl` and a connection to it; returns the connection's id. */
-export async function benchConnection(url: string, key: string, supplierUrl: string): Promise<string> {
-  const schemaMap = { playerId: 'player_ref', status: 'kyc_state' };
-  const connector = await post(
-    url,
-    '/connections-api/connectors',
-    { name: 'Bench KYC', provider: 'bench', openapi: supplierDocument(supplierUrl), schemaMap },
-    key,
-  );
-  const connection = await post(
-    url,
-    '/connections-api/connections',
-    { connectorId: connector.data.id, name: 'bench', credentials: { apiKey: SUPPLIER_KEY } },
-    key,
-  );
-  return connection.data.id as string;
 }

@@ -1,6 +1,5 @@
 import { IGAMING_TEMPLATE_ID } from '../../core/templates';
-import { benchOperator, post } from '../lib/stack';
-import { SUPPLIER_KEY, supplierDocument } from '../../devstack/loopbackSupplier';
+import { benchOperator, post, supplierConnection } from '../lib/stack';
 
 export const PLAYERS = 100;
 
@@ -32,18 +31,7 @@ export async function prepareSoak(url: string, supplierUrl: string): Promise<Soa
   // From here `/kpis` reads the materialized views, as in production where the `analytics-refresh` Schedule keeps them fresh.
   await post(url, '/analytics-api/analytics/refresh', {}, key);
 
-  const connector = await post(
-    url,
-    '/connections-api/connectors',
-    { name: 'Soak KYC', provider: 'soak', openapi: supplierDocument(supplierUrl), schemaMap: { playerId: 'player_ref', status: 'kyc_state' } },
-    key,
-  );
-  const connection = await post(
-    url,
-    '/connections-api/connections',
-    { connectorId: connector.data.id, name: 'soak', credentials: { apiKey: SUPPLIER_KEY } },
-    key,
-  );
+  const connectionId = await supplierConnection(url, key, supplierUrl, 'soak');
 
   const setState = (externalId: string) => ({ id: 'store', type: 'action.set_state', params: { externalId, key: 'risk_score', value: 1 } });
   const tool = await post(
@@ -77,7 +65,7 @@ export async function prepareSoak(url: string, supplierUrl: string): Promise<Soa
     },
     key,
   );
-  return { key, connectionId: connection.data.id as string, toolName: tool.data.mcp_tool_name as string };
+  return { key, connectionId, toolName: tool.data.mcp_tool_name as string };
 }
 
 async function waitForJob(url: string, key: string, jobId: string): Promise<void> {
