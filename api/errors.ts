@@ -19,7 +19,11 @@ export class AppError extends Error {
 export type AuthFailure = 'missing' | 'invalid_format' | 'invalid' | 'revoked' | 'session_required' | 'api_key_required';
 
 export class AuthError extends Error {
-  constructor(readonly reason: AuthFailure) {
+  /** `credential` is set when a dashboard credential failed, so an area can say so rather than speak of API keys. */
+  constructor(
+    readonly reason: AuthFailure,
+    readonly credential?: 'dashboardCredential',
+  ) {
     super(`authentication failed: ${reason}`);
     this.name = 'AuthError';
   }

@@ -17,6 +17,7 @@ export const RATE_LIMIT_CLASSES = {
   'invites:member': 'RATE_LIMIT_INVITES_PER_MEMBER',
   'invites:public': 'RATE_LIMIT_INVITES_PUBLIC',
   'runs:start': 'RATE_LIMIT_RUNS',
+  'expressions:preview': 'RATE_LIMIT_EXPRESSION_PREVIEW',
 } as const;
 export type RateLimitClass = keyof typeof RATE_LIMIT_CLASSES;
 
@@ -101,6 +102,8 @@ const envSchema = z.object({
   JWT_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   JWT_ACCESS_TTL_SECONDS: positiveInt.default(3600),
   REFRESH_TOKEN_TTL_DAYS: positiveInt.default(30),
+  /** Lifetime of the dashboard credential (`POST /auth/v1/dashboard-credential`): minutes, renewed by the dashboard. */
+  DASHBOARD_CREDENTIAL_TTL_SECONDS: positiveInt.default(300),
 
   ALLOWED_ORIGINS: z.string().default('*'),
   BODY_LIMIT_BYTES: positiveInt.default(10 * 1024 * 1024),
@@ -141,6 +144,8 @@ const envSchema = z.object({
   RATE_LIMIT_INVITES_PUBLIC: positiveInt.default(30),
   /** Runs an operator may start by hand (`POST /workflows/:id/test`) and through its webhooks, per minute. */
   RATE_LIMIT_RUNS: positiveInt.default(600),
+  /** Expression previews an operator's editors may ask for (`POST /workflows-api/expressions/preview`), per minute. */
+  RATE_LIMIT_EXPRESSION_PREVIEW: positiveInt.default(300),
 
   BATCH_CHUNK_SIZE: z.coerce.number().int().min(1).max(5000).default(1000),
 

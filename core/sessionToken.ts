@@ -10,10 +10,12 @@ export interface SessionClaims {
   sessionId?: string;
 }
 
-const ISSUER = 'operator-platform';
+/** Issuer of every token the platform signs; each kind of token has its own audience. */
+export const ISSUER = 'operator-platform';
 const AUDIENCE = 'operator-platform:session';
 
-function keyOf(secret: string): Uint8Array {
+/** The HS256 key of `JWT_SECRET`. */
+export function keyOf(secret: string): Uint8Array {
   return new TextEncoder().encode(secret);
 }
 

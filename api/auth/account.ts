@@ -1,5 +1,4 @@
 import type { Context } from 'koa';
-import { verifyAccessToken } from '../../core/sessionToken';
 import { bumpSessionVersion, findProfile } from '../../db/queries/identity';
 import { revokeRefreshTokens, type RevokeScope } from '../../db/queries/refreshTokens';
 import type { AppDeps } from '../deps';
@@ -10,16 +9,11 @@ import { authUserRecord } from './presenters';
 import { LogoutQuery } from './schema';
 
 /** The caller's live session (status and session version checked); every failure is RFC 6750's 401 `invalid_token`. */
-async function sessionOf(deps: AppDeps, ctx: Context): Promise<{ principal: SessionPrincipal; sessionId: string | undefined }> {
+export async function sessionOf(deps: AppDeps, ctx: Context): Promise<{ principal: SessionPrincipal; sessionId: string | undefined }> {
   try {
     const principal = await resolvePrincipal(deps, ctx.get('authorization') || undefined, ['session']);
     if (principal.kind !== 'session') throw new AuthError('session_required');
-    const token = ctx
-      .get('authorization')
-      .replace(/^Bearer\s+/i, '')
-      .trim();
-    const claims = await verifyAccessToken(token, deps.jwtSecret);
-    return { principal, sessionId: claims?.sessionId };
+    return { principal, sessionId: principal.sessionId };
   } catch (error) {
     if (error instanceof AuthError) throw new AppError(401, 'invalid_token', AUTH_FAILURE_TEXT[error.reason]);
     throw error;

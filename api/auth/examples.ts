@@ -34,3 +34,11 @@ export const authUser = {
 };
 
 export const passwordGrantBody = { email: 'owner@acme.test', password: 'a-long-password' };
+
+export const dashboardCredential = {
+  credential:
+    'dsh_eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJvcCI6IjNmNmMyYThlLTViMWQtNGM3YS05ZTJmLThkNGI2YTFjMGU1MyIsInNpZCI6IjFhMmIzYzRkIn0.q0m3T8cVfXr1Zb6WkYp2Ls9Dn4Hg7Jt5Ue0Ai2Ro8Ks',
+  token_type: 'bearer',
+  expires_in: 300,
+  scope: 'read write',
+};

@@ -6,10 +6,12 @@ import { rateLimit } from '../middleware/rateLimit';
 import type { FieldProblem } from '../middleware/validate';
 import { bearerSession, CodedError, jsonContent, OAuthError } from '../openapi/registry';
 import { getUserHandler, logoutHandler } from './account';
+import { dashboardCredentialHandler } from './dashboardCredential';
 import * as examples from './examples';
 import { tokenHandler } from './grants';
 import {
   AuthUser,
+  DashboardCredential,
   LogoutQuery,
   PasswordGrantBody,
   RefreshGrantBody,
@@ -110,6 +112,24 @@ auth.endpoint({
     401: invalidSession,
   },
   handler: logoutHandler,
+});
+
+auth.endpoint({
+  method: 'post',
+  path: '/dashboard-credential',
+  errorFormat: 'oauth',
+  summary: "The signed-in dashboard's credential for the data API and the gateway",
+  description:
+    'The data API and `/gateway` take API keys, not session access tokens; the dashboard sends this instead. It is bound to the ' +
+    "caller's sign-in and ends with it (any logout, refresh-token revocation, suspension), lives `DASHBOARD_CREDENTIAL_TTL_SECONDS` " +
+    "(ask again before then), allows what the member's role allows (a Member reads), is rate-limited as its operator, and is not " +
+    'an API key: never stored, listed or counted.',
+  security: sessionOnly,
+  responses: {
+    200: jsonContent(DashboardCredential, 'A new credential', examples.dashboardCredential),
+    401: invalidSession,
+  },
+  handler: dashboardCredentialHandler,
 });
 
 export const createAuthRouter = (deps: AppDeps) => auth.router(deps);

@@ -67,3 +67,13 @@ export const AuthUser = registry.register(
     updated_at: z.string(),
   }),
 );
+
+export const DashboardCredential = registry.register(
+  'DashboardCredential',
+  z.object({
+    credential: z.string().describe('`dsh_…`: send as `Authorization: Bearer` to the data API and `/gateway`'),
+    token_type: z.literal('bearer'),
+    expires_in: z.number().int().describe('seconds; ask for a new one before then'),
+    scope: z.enum(['read', 'read write']).describe("what the member's role allows with it: a Member reads (GET), the Owner and Admins also write"),
+  }),
+);

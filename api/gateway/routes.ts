@@ -2,27 +2,33 @@ import { z } from 'zod';
 import type { AppDeps } from '../deps';
 import { defineArea } from '../endpoint';
 import { AppError, type AuthFailure } from '../errors';
-import { authenticate } from '../middleware/authenticate';
+import { authenticate, DASHBOARD_FAILURE_TEXT } from '../middleware/authenticate';
 import { rateLimit } from '../middleware/rateLimit';
-import { bearerApiKey, CodedError, jsonContent } from '../openapi/registry';
+import { bearerApiKey, bearerDashboardCredential, CodedError, jsonContent } from '../openapi/registry';
 import * as examples from './examples';
 import { gatewayCallHandler } from './calls';
 import { executeHandler } from './execute';
 import { GatewayBody, GatewayCallParams, GatewayCallRecord, ProviderFailure } from './schema';
 
-/** Spec 5 rule 3: the gateway speaks AUTH_MISSING / AUTH_INVALID / AUTH_REVOKED; a session token is not a key. */
-function gatewayAuthError(reason: AuthFailure): AppError {
+/**
+ * Spec 5 rule 3: the gateway speaks AUTH_MISSING / AUTH_INVALID / AUTH_REVOKED; a session token is not a key. The
+ * dashboard's credential fails with the same codes, in its own words.
+ */
+function gatewayAuthError(reason: AuthFailure, credential?: 'dashboardCredential'): AppError {
   if (reason === 'missing') return new AppError(401, 'AUTH_MISSING', 'Authorization header is required');
-  if (reason === 'revoked') return new AppError(401, 'AUTH_REVOKED', 'API key has been revoked');
-  return new AppError(401, 'AUTH_INVALID', 'Invalid API key');
+  if (reason === 'revoked') return new AppError(401, 'AUTH_REVOKED', credential ? DASHBOARD_FAILURE_TEXT.revoked : 'API key has been revoked');
+  return new AppError(401, 'AUTH_INVALID', credential ? DASHBOARD_FAILURE_TEXT.invalid : 'Invalid API key');
 }
 
-/** `POST /gateway` (spec 4.3): API key only, rate class `gateway:execute`; other methods are 405 from the root router. */
+/**
+ * `POST /gateway` (spec 4.3): an API key or the dashboard credential, rate class `gateway:execute`; other methods are
+ * 405 from the root router.
+ */
 const gateway = defineArea({
   prefix: '/gateway',
-  security: [{ [bearerApiKey.name]: [] }],
+  security: [{ [bearerApiKey.name]: [] }, { [bearerDashboardCredential.name]: [] }],
   guards: (deps) => ({
-    auth: authenticate(deps, { accept: ['apiKey'], onFailure: gatewayAuthError }),
+    auth: authenticate(deps, { accept: ['apiKey', 'dashboardCredential'], onFailure: gatewayAuthError }),
     limit: rateLimit(deps.rateLimits, 'gateway:execute'),
   }),
 });
@@ -48,6 +54,7 @@ gateway.endpoint({
     ),
     400: jsonContent(CodedError, 'MISSING_FIELDS, VALIDATION_FAILED, CONNECTION_INACTIVE, BLUEPRINT_NO_SPEC or DESTINATION_NOT_ALLOWED'),
     401: jsonContent(CodedError, 'AUTH_MISSING, AUTH_INVALID or AUTH_REVOKED'),
+    403: jsonContent(CodedError, "FORBIDDEN: a Member's dashboard credential only reads"),
     404: jsonContent(CodedError, 'CONNECTION_NOT_FOUND, CONNECTOR_NOT_FOUND or OPERATION_NOT_FOUND'),
     409: jsonContent(CodedError, 'GATEWAY_CALL_IN_PROGRESS (this Idempotency-Key is being sent) or IDEMPOTENCY_KEY_REUSED (it named another call)'),
     429: jsonContent(CodedError, 'RATE_LIMITED (gateway:execute), with Retry-After'),

@@ -24,9 +24,19 @@ export function requestContext(logger: Logger): Middleware {
     } finally {
       if (logger.isLevelEnabled('info')) {
         const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-        const auth = ctx.state.auth as { operatorId?: string } | undefined;
+        // Who acted: the operator, and the member (session, dashboard credential) or the API key.
+        const auth = ctx.state.auth as { operatorId?: string; memberId?: string; credential?: string; keyId?: string } | undefined;
         (ctx.state.log as Logger).info(
-          { method: ctx.method, path: ctx.path, status: ctx.status, durationMs: Math.round(durationMs * 10) / 10, operatorId: auth?.operatorId },
+          {
+            method: ctx.method,
+            path: ctx.path,
+            status: ctx.status,
+            durationMs: Math.round(durationMs * 10) / 10,
+            operatorId: auth?.operatorId,
+            memberId: auth?.memberId,
+            credential: auth?.credential,
+            keyId: auth?.keyId,
+          },
           'request',
         );
       }

@@ -26,6 +26,14 @@ export const bearerSession = registry.registerComponent('securitySchemes', 'sess
   description: 'A member session access token (`Authorization: Bearer <JWT>`) from `POST /auth/v1/signup` or `POST /auth/v1/token`.',
 });
 
+export const bearerDashboardCredential = registry.registerComponent('securitySchemes', 'dashboardCredential', {
+  type: 'http',
+  scheme: 'bearer',
+  bearerFormat: 'dsh_<JWT>',
+  description:
+    "The signed-in dashboard's credential for the data API and the gateway (`Authorization: Bearer dsh_…`), from `POST /auth/v1/dashboard-credential`: minutes long, ended with its session, a Member's reads only.",
+});
+
 /** For inbound webhooks: the sender signs the raw request body with the trigger's verification secret. */
 export const webhookSignature = registry.registerComponent('securitySchemes', 'webhookSignature', {
   type: 'apiKey',

@@ -2,17 +2,22 @@ import type { TemplateSchema } from '../../core/templates';
 import { findEntity, type EntityRow } from '../../db/queries/entities';
 import { getSettings, type OperatorSettings } from '../../db/queries/settings';
 import type { AppDeps } from '../deps';
-import { AppError } from '../errors';
-import { authenticate } from '../middleware/authenticate';
+import { AppError, type AuthFailure } from '../errors';
+import { authenticate, DASHBOARD_FAILURE_TEXT } from '../middleware/authenticate';
 
-/** The data API authenticates with API keys only; any failure is 401 `UNAUTHORIZED`. */
+/**
+ * The data API authenticates with API keys and, for the signed-in dashboard, the session's dashboard credential
+ * (never the session's access token); any failure is 401 `UNAUTHORIZED`.
+ */
 export function dataApiAuth(deps: AppDeps) {
   return authenticate(deps, {
-    accept: ['apiKey'],
-    onFailure: (reason) =>
-      new AppError(401, 'UNAUTHORIZED', reason === 'missing' ? 'Missing API key' : reason === 'revoked' ? 'API key has been revoked' : 'Invalid API key'),
+    accept: ['apiKey', 'dashboardCredential'],
+    onFailure: (reason, credential) => new AppError(401, 'UNAUTHORIZED', credential ? DASHBOARD_FAILURE_TEXT[reason] : apiKeyFailureText(reason)),
   });
 }
+
+const apiKeyFailureText = (reason: AuthFailure) =>
+  reason === 'missing' ? 'Missing API key' : reason === 'revoked' ? 'API key has been revoked' : 'Invalid API key';
 
 /** The operator's settings, or 400 `TEMPLATE_NOT_CONFIGURED` when no template is selected yet. */
 export async function requireTemplate(deps: AppDeps, operatorId: string): Promise<OperatorSettings & { templateSchema: TemplateSchema }> {

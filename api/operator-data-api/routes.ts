@@ -4,7 +4,7 @@ import { defineArea } from '../endpoint';
 import { AppError } from '../errors';
 import { rateLimit } from '../middleware/rateLimit';
 import type { defaultValidationError } from '../middleware/validate';
-import { bearerApiKey, jsonContent } from '../openapi/registry';
+import { bearerApiKey, bearerDashboardCredential, jsonContent } from '../openapi/registry';
 import { codedErrors, successBody } from '../openapi/responses';
 import { getBatchJobHandler, submitBatchHandler } from './batches';
 import { dataApiAuth } from './context';
@@ -41,13 +41,16 @@ const settingsError = (result: Parameters<typeof defaultValidationError>[0]) =>
 /** The data ingestion API (spec 4.2), API-key authenticated, every query scoped to the key's operator. */
 const data = defineArea({
   prefix: '/operator-data-api',
-  security: [{ [bearerApiKey.name]: [] }],
+  security: [{ [bearerApiKey.name]: [] }, { [bearerDashboardCredential.name]: [] }],
   use: (deps) => [dataApiAuth(deps)],
   guards: (deps) => ({ realtime: rateLimit(deps.rateLimits, 'ingest:realtime'), batch: rateLimit(deps.rateLimits, 'ingest:batch') }),
 });
 
-const errors = (...codes: Array<[number, string]>) => codedErrors([401, 'UNAUTHORIZED: missing or invalid API key'], ...codes, [500, 'INTERNAL_ERROR']);
+const errors = (...codes: Array<[number, string]>) =>
+  codedErrors([401, 'UNAUTHORIZED: missing or invalid API key or dashboard credential'], ...codes, [500, 'INTERNAL_ERROR']);
 const rateLimited: [number, string] = [429, 'RATE_LIMITED'];
+/** Writes only: a Member's dashboard credential reads (docs/identity.md, the dashboard credential). */
+const memberReads: [number, string] = [403, "FORBIDDEN: a Member's dashboard credential only reads"];
 const badParam: [number, string] = [400, 'VALIDATION_FAILED: a path parameter is too long'];
 const noTemplate: [number, string] = [400, 'MISSING_FIELDS, VALIDATION_FAILED or TEMPLATE_NOT_CONFIGURED'];
 
@@ -72,7 +75,7 @@ data.endpoint({
   input: { body: SettingsBody },
   inputError: settingsError,
   request: { body: { description: 'Any of the settings', example: examples.settingsBody } },
-  responses: { 200: jsonContent(successBody(Settings), 'Updated settings', examples.settings), ...errors([400, 'VALIDATION_FAILED']) },
+  responses: { 200: jsonContent(successBody(Settings), 'Updated settings', examples.settings), ...errors([400, 'VALIDATION_FAILED'], memberReads) },
   handler: putSettingsHandler,
 });
 
@@ -94,7 +97,7 @@ data.endpoint({
       'Created',
       examples.entityCreated,
     ),
-    ...errors(noTemplate, [409, 'ENTITY_ERASED or IDEMPOTENCY_KEY_REUSED'], rateLimited),
+    ...errors(noTemplate, memberReads, [409, 'ENTITY_ERASED or IDEMPOTENCY_KEY_REUSED'], rateLimited),
   },
   handler: upsertEntityHandler,
 });
@@ -113,7 +116,7 @@ data.endpoint({
   input: { params: ExternalIdParams },
   responses: {
     200: jsonContent(successBody(z.object({ id: z.string(), externalId: z.string(), deleted: z.literal(true) })), 'Erased', examples.entityErased),
-    ...errors(badParam, [404, 'ENTITY_NOT_FOUND']),
+    ...errors(badParam, memberReads, [404, 'ENTITY_NOT_FOUND']),
   },
   handler: eraseEntityHandler,
 });
@@ -127,7 +130,7 @@ data.endpoint({
   responses: {
     200: jsonContent(successBody(z.object({ id: z.string(), action: z.literal('duplicate') })), 'A repeated Idempotency-Key', examples.eventDuplicate),
     201: jsonContent(successBody(z.object({ id: z.string() })), 'Recorded', examples.eventRecorded),
-    ...errors(noTemplate, [404, 'ENTITY_NOT_FOUND'], [409, 'ENTITY_ERASED or IDEMPOTENCY_KEY_REUSED'], rateLimited),
+    ...errors(noTemplate, memberReads, [404, 'ENTITY_NOT_FOUND'], [409, 'ENTITY_ERASED or IDEMPOTENCY_KEY_REUSED'], rateLimited),
   },
   handler: recordEventHandler,
 });
@@ -151,7 +154,7 @@ data.endpoint({
   request: { body: { schema: z.unknown(), description: 'The value', example: examples.stateBody } },
   responses: {
     200: jsonContent(successBody(State), 'Stored', examples.state),
-    ...errors(noTemplate, [404, 'ENTITY_NOT_FOUND'], [409, 'ENTITY_ERASED'], rateLimited),
+    ...errors(noTemplate, memberReads, [404, 'ENTITY_NOT_FOUND'], [409, 'ENTITY_ERASED'], rateLimited),
   },
   handler: putStateHandler,
 });
@@ -187,7 +190,7 @@ for (const [kind, item] of [
     request: { body: { schema: z.array(item).min(1).max(limit), description: 'The items', example: examples.batchBodies[kind] } },
     responses: {
       202: jsonContent(successBody(z.object({ jobId: z.string(), status: z.literal('queued') })), 'Accepted', examples.batchQueued),
-      ...errors([400, 'INVALID_INPUT or TEMPLATE_NOT_CONFIGURED'], rateLimited),
+      ...errors([400, 'INVALID_INPUT or TEMPLATE_NOT_CONFIGURED'], memberReads, rateLimited),
     },
     handler: (deps, ctx) => submitBatchHandler(deps, ctx, kind),
   });

@@ -78,3 +78,15 @@ export async function revokeRefreshTokens(db: Db, operatorId: string, memberId: 
   if (scope !== 'all' && 'allBut' in scope) query.where((inner) => inner.whereNull('session_id').orWhereNot({ session_id: scope.allBut }));
   return query.update({ revoked_at: db.fn.now() });
 }
+
+/**
+ * Whether a sign-in is over: a session with any revoked refresh token is ended as a whole (logout, reuse
+ * detection), and one that has no refresh token at all was never issued here. The dashboard credential asks this
+ * on every request, so that signing out ends it at once rather than when it expires.
+ */
+export async function isSessionEnded(db: Db, operatorId: string, memberId: string, sessionId: string): Promise<boolean> {
+  const row = await db('refresh_tokens')
+    .where({ operator_id: operatorId, member_id: memberId, session_id: sessionId })
+    .first<{ tokens: string; revoked: string } | undefined>(db.raw('count(*) as tokens'), db.raw('count(revoked_at) as revoked'));
+  return !row || Number(row.tokens) === 0 || Number(row.revoked) > 0;
+}

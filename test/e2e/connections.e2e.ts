@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { signupOperator, type TestOperator } from '../helpers/identity';
 import { authorised, startProvider, type ProviderAuth, type TestProvider } from '../helpers/providerServer';
 import { kycDocument } from '../helpers/suppliers';
-import { checkPage, createTabKey, openFromNav, signedInBrowser } from './steps';
+import { checkPage, openFromNav, signedInBrowser } from './steps';
 
 /**
  * The supplier gateway set up from the dashboard: a connector from an uploaded OpenAPI document (a
@@ -88,7 +88,6 @@ describe('connections', () => {
 
   it('calls the supplier through /gateway in canonical names, with the credentials added', async () => {
     const section = page.getByRole('region', { name: 'Try an operation' });
-    await createTabKey(page);
     await section.getByLabel('Operation').fill('kyc.status');
     await section.getByRole('button', { name: 'Add field' }).click();
     await section.getByLabel('Field 1').fill('playerId');
@@ -99,6 +98,8 @@ describe('connections', () => {
     const received = supplier.requests.at(-1)!;
     expect(received.path).toBe('/v1/players/p-77/kyc');
     expect(received.headers['x-api-key']).toBe('kyc-secret-4242');
+    expect(received.headers.authorization ?? '').not.toMatch(/dsh_/);
+    expect(await app.deps.db('api_keys').where({ operator_id: owner.operatorId })).toEqual([]);
     await checkPage(page, 'connections-try');
   });
 

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { launchBrowser, newPage } from './browser';
-import { checkPage, createTabKey, newAccount, openFromNav, signUp } from './steps';
+import { checkPage, newAccount, openFromNav, signUp } from './steps';
 
 /**
  * The README's walkthrough, click for click and with no JSON typed anywhere: from an empty platform to
@@ -24,9 +24,8 @@ afterAll(async () => {
 it('goes from sign-up to a running automation, as the README says', async () => {
   await signUp(page, newAccount('Walkthrough Casino'));
 
-  // 1. Settings: a key for this tab, the iGaming template.
+  // 1. Settings: the iGaming template (no key asked for: the dashboard uses its session's credential).
   await openFromNav(page, 'Settings');
-  await createTabKey(page);
   await page.getByLabel('Data template').selectOption({ label: 'iGaming (version 1.0.0)' });
   await page.getByRole('button', { name: 'Save settings' }).click();
   await page.getByText('Settings saved.').waitFor();

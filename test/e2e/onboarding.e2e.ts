@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { http } from '../helpers/http';
 import { launchBrowser, newPage } from './browser';
-import { checkPage, createTabKey, newAccount, openFromNav, signUp } from './steps';
+import { checkPage, newAccount, openFromNav, sessionOf, signUp } from './steps';
 
 /**
  * A newcomer's first hour, in a real browser against the real stack: sign up, select the data template,
@@ -25,8 +25,17 @@ afterAll(async () => {
   await app?.close();
 });
 
-const tabKey = async (): Promise<string> =>
-  (await page.evaluate("Object.entries(sessionStorage).find(([name]) => name.startsWith('operator-platform.data-key.'))?.[1] ?? ''")) as string;
+/** The operator's API keys, as the database holds them: the dashboard creates none. */
+const keysOfAccount = () =>
+  app.deps
+    .db('api_keys as k')
+    .join('members as m', 'm.operator_id', 'k.operator_id')
+    .join('users as u', 'u.id', 'm.user_id')
+    .where('u.email', account.email)
+    .select('k.label');
+/** What the tab keeps in storage: the session (localStorage), and no API key anywhere. */
+const storedKeys = async (): Promise<string> =>
+  (await page.evaluate('JSON.stringify([Object.entries(sessionStorage), Object.entries(localStorage)])')) as string;
 /** The API's sums are in minor units (spec 2.13); the dashboard shows euros. */
 const money = (minor: number) => new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'EUR' }).format(minor / 100);
 const tile = (label: string) => page.locator(`[data-kpi="${label}"]`);
@@ -57,25 +66,19 @@ describe('a newcomer', () => {
     expect(owner).toEqual({ role: 'owner', name: 'Golden Spins' });
   });
 
-  it('selects the data template, with an API key made for this tab', async () => {
+  it('selects the data template straight away: no key asked for, none created', async () => {
     await openFromNav(page, 'Settings');
-    await page.getByRole('heading', { name: 'An API key is needed' }).waitFor();
-    await checkPage(page, 'settings-needs-key');
-    await createTabKey(page);
     await page.getByText('No template is selected yet').waitFor();
+    expect(await page.getByText(/API key is needed|for this tab/).count()).toBe(0);
     await page.getByLabel('Data template').selectOption('tpl_igaming');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Settings saved.').waitFor();
     await checkPage(page, 'settings');
-    const settings = await http(`${app.url}/operator-data-api/settings`, { token: await tabKey() });
+    const { credential } = await sessionOf(app.url, account);
+    const settings = await http(`${app.url}/operator-data-api/settings`, { token: credential });
     expect(settings.body.data.template).toMatchObject({ id: 'tpl_igaming' });
-    const keys = await app.deps
-      .db('api_keys as k')
-      .join('members as m', 'm.operator_id', 'k.operator_id')
-      .join('users as u', 'u.id', 'm.user_id')
-      .where('u.email', account.email)
-      .select('k.label');
-    expect(keys).toEqual([{ label: `Dashboard (${account.email})` }]);
+    expect(await keysOfAccount()).toEqual([]);
+    expect(await storedKeys()).not.toMatch(/svc_live_|dsh_/);
   });
 
   it('adds a player by hand, sends events and sees the KPIs change, then refreshes the views', async () => {
@@ -91,16 +94,18 @@ describe('a newcomer', () => {
     await form.getByText('Player p-1 created.').waitFor();
     await page.getByRole('link', { name: 'p-1' }).waitFor();
     await checkPage(page, 'players-added');
-    const key = await tabKey();
+    expect(await keysOfAccount()).toEqual([]);
+    const { accessToken, credential } = await sessionOf(app.url, account);
+    expect((await http(`${app.url}/api-keys`, { token: accessToken })).body.data).toEqual([]);
     for (const event of [
       { eventType: 'transaction', data: { type: 'deposit', amount: 5000, currency: 'EUR', provider: 'Skrill' } },
       { eventType: 'game_activity', data: { game_id: 'g-1', game_name: 'Starburst', bet_amount: 200, win_amount: 50, currency: 'EUR' } },
     ]) {
-      expect((await http(`${app.url}/operator-data-api/entities/p-1/events`, { token: key, body: event })).status).toBe(201);
+      expect((await http(`${app.url}/operator-data-api/entities/p-1/events`, { token: credential, body: event })).status).toBe(201);
     }
     await openFromNav(page, 'Overview');
     await tile('Total players').filter({ hasText: /^1$/ }).waitFor();
-    const kpis = (await http(`${app.url}/analytics-api/analytics/kpis`, { token: key })).body.data.kpis;
+    const kpis = (await http(`${app.url}/analytics-api/analytics/kpis`, { token: accessToken })).body.data.kpis;
     expect(kpis.total_deposits).toBeGreaterThan(0);
     expect(kpis.total_deposits).toBe(5000);
     expect(await tile('Deposits').textContent()).toBe('€50.00');
@@ -166,10 +171,10 @@ describe('a newcomer', () => {
     await checkPage(page, 'usage');
   });
 
-  it('signs out (the tab key is forgotten) and back in with the keyboard alone', async () => {
+  it('signs out and back in with the keyboard alone; the data pages need no key afterwards either', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/sign-in\?next=%2Fusage$/);
-    expect(await tabKey()).toBe('');
+    expect(await storedKeys()).not.toMatch(/svc_live_|dsh_/);
     await page.goto('/sign-in');
     await page.getByLabel('Email').waitFor();
     // By keyboard only: Tab into the form, type, Enter submits.
@@ -184,12 +189,41 @@ describe('a newcomer', () => {
     await page.keyboard.press('Enter');
     expect(await page.evaluate('document.activeElement.id')).toBe('main');
     await openFromNav(page, 'Settings');
-    await page.getByRole('heading', { name: 'An API key is needed' }).waitFor();
+    const template = page.getByLabel('Data template');
+    for (let tries = 0; tries < 50 && (await template.inputValue()) !== 'tpl_igaming'; tries += 1) await page.waitForTimeout(100);
+    expect(await template.inputValue()).toBe('tpl_igaming');
+    expect(await keysOfAccount()).toEqual([]);
     await context.close();
   });
 });
 
 describe('sessions', () => {
+  it('renew the dashboard credential silently: with 2-second credentials the data pages keep working, and no key is made', async () => {
+    const shortLived = await startTestApp({ DASHBOARD_CREDENTIAL_TTL_SECONDS: '2' });
+    try {
+      const { context: other, page: tab } = await newPage(browser, shortLived.url);
+      const member = newAccount('Short Credentials');
+      await signUp(tab, member);
+      await openFromNav(tab, 'Settings');
+      await tab.getByText('No template is selected yet').waitFor();
+      await tab.waitForTimeout(3000);
+      await tab.getByLabel('Data template').selectOption('tpl_igaming');
+      await tab.getByRole('button', { name: 'Save settings' }).click();
+      await tab.getByText('Settings saved.').waitFor();
+      await tab.waitForTimeout(3000);
+      await openFromNav(tab, 'Players');
+      await tab.getByText('Add or update a player by hand').click();
+      await tab.getByLabel('External ID', { exact: true }).fill('p-9');
+      await tab.getByRole('button', { name: 'Save player' }).click();
+      await tab.getByText('Player p-9 created.').waitFor();
+      const operator = await shortLived.deps.db('users as u').join('members as m', 'm.user_id', 'u.id').where('u.email', member.email).first('m.operator_id');
+      expect(await shortLived.deps.db('api_keys').where({ operator_id: operator.operator_id })).toEqual([]);
+      await other.close();
+    } finally {
+      await shortLived.close();
+    }
+  });
+
   it('refresh silently: with 3-second access tokens the dashboard keeps working, rotating its refresh token', async () => {
     const shortLived = await startTestApp({ JWT_ACCESS_TTL_SECONDS: '3' });
     try {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
+import { http } from '../helpers/http';
 import { launchBrowser, newPage, screenshot, seriousViolations } from './browser';
 
 export interface Account {
@@ -61,8 +62,13 @@ export async function checkPage(page: Page, name: string): Promise<void> {
   expect(await seriousViolations(page)).toEqual([]);
 }
 
-/** The dashboard's tab-scoped data key: created from the panel that asks for it. */
-export async function createTabKey(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Create a key for this tab' }).click();
-  await page.getByText('Data API calls from this tab use the key').waitFor();
+/**
+ * A session of `account` and its dashboard credential, got through the API the way the dashboard gets them: for a
+ * test that sends data beside the browser without creating an API key.
+ */
+export async function sessionOf(baseUrl: string, account: { email: string; password: string }): Promise<{ accessToken: string; credential: string }> {
+  const token = await http(`${baseUrl}/auth/v1/token?grant_type=password`, { body: { email: account.email, password: account.password } });
+  const issued = await http(`${baseUrl}/auth/v1/dashboard-credential`, { method: 'POST', token: token.body.access_token });
+  if (issued.status !== 200) throw new Error(`dashboard credential: ${issued.status} ${issued.text}`);
+  return { accessToken: token.body.access_token, credential: issued.body.credential };
 }

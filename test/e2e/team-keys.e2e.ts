@@ -131,6 +131,16 @@ describe('the team', () => {
     expect(await memberPage.getByRole('heading', { name: 'Invites' }).count()).toBe(0);
     expect(await memberPage.getByRole('button', { name: /Suspend/ }).count()).toBe(0);
     await checkPage(memberPage, 'member-team');
+    // The data pages read with the session's dashboard credential: no key is asked for, none can be changed.
+    await openFromNav(memberPage, 'Settings');
+    await memberPage.getByText('Only the Owner or an Admin can change the data settings.').waitFor();
+    expect(await memberPage.getByLabel('Data template').isDisabled()).toBe(true);
+    expect(await memberPage.getByRole('button', { name: 'Save settings' }).count()).toBe(0);
+    await openFromNav(memberPage, 'Players');
+    expect(await memberPage.getByText('Add or update a player by hand').count()).toBe(0);
+    await openFromNav(memberPage, 'Batch jobs');
+    await memberPage.getByText('Only the Owner or an Admin can upload a batch.').waitFor();
+    expect(await keyRows()).toEqual([{ label: 'Rotation', revoked: false }]);
   });
 
   it('suspends the member, who is signed out at once; reinstates them; makes them an Admin', async () => {

@@ -54,6 +54,7 @@ describe('parseConfig defaults', () => {
       'analytics:refresh': minute(1),
       mcp: minute(600),
       'runs:start': minute(600),
+      'expressions:preview': minute(300),
       auth: minute(60),
       'invites:operator': { points: 20, windowSeconds: 3600 },
       'invites:member': { points: 10, windowSeconds: 3600 },

@@ -2,7 +2,6 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { router } from './app/routes';
-import { DataKeyProvider } from './auth/dataKey';
 import { SessionProvider } from './auth/session';
 import './styles.css';
 
@@ -11,9 +10,7 @@ if (!root) throw new Error('index.html has no #root');
 createRoot(root).render(
   <StrictMode>
     <SessionProvider>
-      <DataKeyProvider>
-        <RouterProvider router={router} />
-      </DataKeyProvider>
+      <RouterProvider router={router} />
     </SessionProvider>
   </StrictMode>,
 );

@@ -1,19 +1,36 @@
 import createClient, { type Middleware } from 'openapi-fetch';
 import { accessToken, auth } from '../auth/client';
+import { dashboardCredential, forgetDashboardCredential } from '../auth/dashboardCredential';
 import { ApiFailure, asFailure, failureOf } from './errors';
 import type { paths } from './schema';
 
 /** Requests that carried the member's session (not an API key): a 401 on them means the session ended. */
 const sessionRequests = new WeakSet<Request>();
+/** Requests that carried the dashboard credential, each with an unsent copy to repeat once with a fresh credential. */
+const credentialRequests = new WeakMap<Request, Request>();
+
+/** The areas that take API keys and the dashboard credential, never the session's access token (spec 4.2, 5). */
+const DATA_PATHS = /^\/(operator-data-api|gateway)(\/|$)/;
+
+const withBearer = (request: Request, token: string) => {
+  request.headers.set('authorization', `Bearer ${token}`);
+  return request;
+};
 
 /**
- * Every request carries the session's access token unless the caller set its own Authorization (the
- * data API, `/gateway` and batch jobs take an API key). When the server no longer accepts the session
- * (suspended member, signed out elsewhere) the tab signs out rather than showing errors everywhere.
+ * Every request carries the session: its access token, or on the data API and `/gateway` its dashboard credential.
+ * When the server no longer accepts the session (suspended member, signed out elsewhere) the tab signs out rather
+ * than showing errors everywhere; a refused dashboard credential is asked for again once, and the call repeated.
  */
 const sessionMiddleware: Middleware = {
-  async onRequest({ request }) {
+  async onRequest({ request, schemaPath }) {
     if (request.headers.has('authorization')) return request;
+    if (DATA_PATHS.test(schemaPath)) {
+      const credential = await dashboardCredential();
+      if (!credential) return request;
+      credentialRequests.set(request, request.clone());
+      return withBearer(request, credential);
+    }
     const token = await accessToken();
     if (token) {
       request.headers.set('authorization', `Bearer ${token}`);
@@ -22,8 +39,13 @@ const sessionMiddleware: Middleware = {
     return request;
   },
   async onResponse({ request, response }) {
-    if (response.status === 401 && sessionRequests.has(request)) void auth.signOut({ scope: 'local' });
-    return response;
+    if (response.status !== 401) return response;
+    if (sessionRequests.has(request)) void auth.signOut({ scope: 'local' });
+    const unsent = credentialRequests.get(request);
+    if (!unsent) return response;
+    forgetDashboardCredential();
+    const credential = await dashboardCredential();
+    return credential ? fetch(withBearer(unsent, credential)) : response;
   },
 };
 
@@ -48,9 +70,6 @@ export async function call<D>(request: Promise<Result<D>>): Promise<D> {
   if (!result.response.ok || result.error !== undefined) throw failureOf(result.response.status, result.error, result.response.headers);
   return result.data as D;
 }
-
-/** Headers for a call made with an API key instead of the session. */
-export const withKey = (key: string) => ({ authorization: `Bearer ${key}` });
 
 /**
  * The JSON form of an answer that may also come as CSV (`format=csv` on analytics): the dashboard

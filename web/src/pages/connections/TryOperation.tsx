@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { api, withKey } from '../../api/client';
+import { api } from '../../api/client';
 import { failureOf, type ApiFailure } from '../../api/errors';
 import { useAction } from '../../api/useLoad';
 import type { components } from '../../api/schema';
-import { DataKeyGate } from '../../components/DataKeyGate';
+import { useCanManage } from '../../auth/session';
 import { SelectField, TextField } from '../../components/Field';
 import { KeyValueEditor } from '../../components/KeyValueEditor';
 import { ErrorNotice } from '../../components/Status';
@@ -17,28 +17,34 @@ interface Outcome {
   failure: ApiFailure | null;
 }
 
-/** Calls a supplier through `POST /gateway` with the tab's key, and shows what came back. */
+/**
+ * Calls a supplier through `POST /gateway` (with the session's dashboard credential), and shows what came back. A
+ * call may change things at the supplier, so it is for the Owner and Admins.
+ */
 export function TryOperation({ connections }: { connections: Connection[] }) {
+  const manage = useCanManage();
   return (
     <section aria-labelledby="try-title">
       <h2 id="try-title">Try an operation</h2>
-      {connections.length === 0 ? (
+      {!manage ? (
+        <p>Only the Owner or an Admin can call suppliers from here.</p>
+      ) : connections.length === 0 ? (
         <p>Add a connection first.</p>
       ) : (
-        <DataKeyGate purpose="Calling a supplier through the gateway">{(key) => <TryForm apiKey={key} connections={connections} />}</DataKeyGate>
+        <TryForm connections={connections} />
       )}
     </section>
   );
 }
 
-function TryForm({ apiKey, connections }: { apiKey: string; connections: Connection[] }) {
+function TryForm({ connections }: { connections: Connection[] }) {
   const [connectionId, setConnectionId] = useState(connections[0]?.id ?? '');
   const [operation, setOperation] = useState('');
   const [params, setParams] = useState<Record<string, unknown>>({});
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const send = useAction(async () => {
     setOutcome(null);
-    const { data, error, response } = await api.POST('/gateway', { headers: withKey(apiKey), body: { connectionId, operation: operation.trim(), params } });
+    const { data, error, response } = await api.POST('/gateway', { body: { connectionId, operation: operation.trim(), params } });
     const body = (data ?? error) as { data?: unknown; latencyMs?: number } | undefined;
     setOutcome({
       status: response.status,

@@ -1,15 +1,12 @@
 import { useEffect } from 'react';
-import { api, call, withKey } from '../../api/client';
+import { api, call } from '../../api/client';
 import { useLoad } from '../../api/useLoad';
 import { ErrorNotice, Loading, StatusBadge } from '../../components/Status';
 import { formatDateTime } from '../../format';
 
 /** One job, polled every second while it is queued or running. */
-export function JobCard({ id, apiKey, onDismiss }: { id: string; apiKey: string; onDismiss: () => void }) {
-  const job = useLoad(
-    () => call(api.GET('/operator-data-api/batch/jobs/{jobId}', { params: { path: { jobId: id } }, headers: withKey(apiKey) })),
-    [id, apiKey],
-  );
+export function JobCard({ id, onDismiss }: { id: string; onDismiss: () => void }) {
+  const job = useLoad(() => call(api.GET('/operator-data-api/batch/jobs/{jobId}', { params: { path: { jobId: id } } })), [id]);
   const data = job.data?.data;
   const live = !data || data.status === 'queued' || data.status === 'running';
   useEffect(() => {

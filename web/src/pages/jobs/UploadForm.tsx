@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api, call, withKey } from '../../api/client';
+import { api, call } from '../../api/client';
 import { useAction } from '../../api/useLoad';
 import { SelectField, TextArea } from '../../components/Field';
 import { ErrorNotice } from '../../components/Status';
@@ -16,14 +16,14 @@ const KINDS = {
 type Kind = keyof typeof KINDS;
 
 /** Reads a JSON array from a file or the text box and starts the batch job. */
-export function UploadForm({ apiKey, onStarted }: { apiKey: string; onStarted: (jobId: string) => void }) {
+export function UploadForm({ onStarted }: { onStarted: (jobId: string) => void }) {
   const [kind, setKind] = useState<Kind>('events');
   const [text, setText] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const start = useAction(async (items: unknown[]) => {
     const path = `/operator-data-api/batch/${kind}` as const;
     // The items come from the user's file as they are; the API checks each one and reports failures per item.
-    const started = await call(api.POST(path, { headers: withKey(apiKey), body: items as never }));
+    const started = await call(api.POST(path, { body: items as never }));
     onStarted(started.data.jobId);
     setText('');
   });

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { api, call } from '../../api/client';
 import { useAction, useLoad } from '../../api/useLoad';
-import { useDataKey } from '../../auth/dataKey';
 import { useCanManage, useMember } from '../../auth/session';
 import { CopyField } from '../../components/CopyButton';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
@@ -17,7 +16,6 @@ type Pending = { kind: 'revoke' | 'delete'; key: ApiKey } | null;
 export default function ApiKeys() {
   const member = useMember();
   const manage = useCanManage();
-  const { use } = useDataKey();
   const keys = useLoad(() => call(api.GET('/api-keys')), []);
   const [label, setLabel] = useState('');
   const [created, setCreated] = useState<{ key: string; label: string } | null>(null);
@@ -106,14 +104,9 @@ export default function ApiKeys() {
         title="Your new API key"
         onClose={() => setCreated(null)}
         actions={
-          <>
-            <button type="button" className="button" onClick={() => created && (use(created.key), setCreated(null))}>
-              Use it for data actions in this tab
-            </button>
-            <button type="button" className="button button-primary" onClick={() => setCreated(null)}>
-              I have copied it
-            </button>
-          </>
+          <button type="button" className="button button-primary" onClick={() => setCreated(null)}>
+            I have copied it
+          </button>
         }
       >
         <p className="notice notice-warn">Copy it now: it is not shown again. Store it like a password.</p>

@@ -1,28 +1,26 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { api, call, withKey } from '../../api/client';
+import { api, call } from '../../api/client';
 import { useLoad } from '../../api/useLoad';
-import { useDataKey } from '../../auth/dataKey';
 
 /**
  * The next steps for a new organisation, each ticked off from what the API reports: a key, a data
- * template (readable only with a key: spec 4.2), players, an automation.
+ * template (the data API's settings), players, an automation.
  */
 export function GettingStarted({ totalPlayers }: { totalPlayers: number }) {
-  const { key } = useDataKey();
   const state = useLoad(async () => {
     const [keys, workflows, settings] = await Promise.all([
       call(api.GET('/api-keys')),
       call(api.GET('/workflows-api/workflows', { params: { query: { limit: 1 } } })),
-      key ? call(api.GET('/operator-data-api/settings', { headers: withKey(key) })).catch(() => null) : Promise.resolve(null),
+      call(api.GET('/operator-data-api/settings')).catch(() => null),
     ]);
     return { keys: keys.data.filter((record) => !record.revoked).length, workflows: workflows.count, template: settings?.data.template?.name ?? null };
-  }, [key]);
+  }, []);
   const data = state.data;
   if (!data) return null;
-  const steps: Array<{ done: boolean | null; text: ReactNode }> = [
+  const steps: Array<{ done: boolean; text: ReactNode }> = [
     {
-      done: data.template !== null ? true : key ? false : null,
+      done: data.template !== null,
       text: (
         <>
           <Link to="/settings">Select a data template</Link>
@@ -67,9 +65,7 @@ export function GettingStarted({ totalPlayers }: { totalPlayers: number }) {
             </span>
             <span>
               {step.text}
-              <span className="visually-hidden">
-                {step.done ? ' (done)' : step.done === null ? ' (not checked: needs an API key in this tab)' : ' (to do)'}
-              </span>
+              <span className="visually-hidden">{step.done ? ' (done)' : ' (to do)'}</span>
             </span>
           </li>
         ))}

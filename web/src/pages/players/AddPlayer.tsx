@@ -1,33 +1,33 @@
 import { useState } from 'react';
-import { api, call, withKey } from '../../api/client';
+import { api, call } from '../../api/client';
 import { useAction } from '../../api/useLoad';
-import { DataKeyGate } from '../../components/DataKeyGate';
+import { useCanManage } from '../../auth/session';
 import { TextField } from '../../components/Field';
 import { KeyValueEditor } from '../../components/KeyValueEditor';
 import { ErrorNotice, Success } from '../../components/Status';
 
 /**
  * Creates or updates one player by hand (`POST /operator-data-api/entities`), so a newcomer can try a
- * workflow on a player before their systems send any.
+ * workflow on a player before their systems send any. The Owner and Admins only: a Member reads.
  */
 export function AddPlayer({ onSaved }: { onSaved: () => void }) {
+  const manage = useCanManage();
+  if (!manage) return null;
   return (
     <details className="panel">
       <summary>Add or update a player by hand</summary>
-      <DataKeyGate purpose="Adding a player">{(key) => <PlayerForm apiKey={key} onSaved={onSaved} />}</DataKeyGate>
+      <PlayerForm onSaved={onSaved} />
     </details>
   );
 }
 
-function PlayerForm({ apiKey, onSaved }: { apiKey: string; onSaved: () => void }) {
+function PlayerForm({ onSaved }: { onSaved: () => void }) {
   const [externalId, setExternalId] = useState('');
   const [fields, setFields] = useState<Record<string, unknown>>({ country: 'GB' });
   const [saved, setSaved] = useState<string | null>(null);
   const save = useAction(async () => {
     setSaved(null);
-    const result = await call(
-      api.POST('/operator-data-api/entities', { headers: withKey(apiKey), body: { entityType: 'player', externalId: externalId.trim(), data: fields } }),
-    );
+    const result = await call(api.POST('/operator-data-api/entities', { body: { entityType: 'player', externalId: externalId.trim(), data: fields } }));
     setSaved(`Player ${result.data.externalId} ${result.data.action}.`);
     onSaved();
   });

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { api, call, withKey } from '../../api/client';
+import { api, call } from '../../api/client';
 import { useAction, useLoad } from '../../api/useLoad';
+import { useCanManage } from '../../auth/session';
 import { ConfirmDialog } from '../../components/Dialog';
-import { DataKeyGate } from '../../components/DataKeyGate';
 import { formatValue } from '../../components/KeyValueEditor';
 import { ErrorNotice, Loading, PageHeader } from '../../components/Status';
 import { formatDateTime, pretty } from '../../format';
@@ -14,8 +14,9 @@ export default function PlayerDetail() {
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
   const player = useLoad(() => call(api.GET('/analytics-api/analytics/players/{id}', { params: { path: { id: externalId } } })), [externalId]);
-  const erase = useAction(async (key: string) => {
-    await call(api.DELETE('/operator-data-api/entities/{externalId}', { params: { path: { externalId } }, headers: withKey(key) }));
+  const manage = useCanManage();
+  const erase = useAction(async () => {
+    await call(api.DELETE('/operator-data-api/entities/{externalId}', { params: { path: { externalId } } }));
     navigate('/players', { state: { erased: externalId } });
   });
   const data = player.data?.data;
@@ -107,38 +108,34 @@ export default function PlayerDetail() {
               </div>
             )}
           </section>
-          <section className="panel" aria-labelledby="erase-title">
-            <h2 id="erase-title">Erase this player</h2>
-            <p>Erasure removes the personal data, redacts every event and deletes the states, for good (data-protection requests). It cannot be undone.</p>
-            <DataKeyGate purpose="Erasing a player">
-              {(key) => (
-                <>
-                  <button type="button" className="button button-danger" onClick={() => setConfirming(true)}>
-                    Erase player…
-                  </button>
-                  <ConfirmDialog
-                    open={confirming}
-                    title={`Erase player ${externalId}?`}
-                    confirmLabel="Erase for good"
-                    danger
-                    typeToConfirm={externalId}
-                    pending={erase.pending}
-                    error={erase.error}
-                    onCancel={() => {
-                      setConfirming(false);
-                      erase.clear();
-                    }}
-                    onConfirm={() => void erase.run(key)}
-                  >
-                    <p>
-                      Their personal fields are deleted, their events become <code>{'{ "_redacted": true }'}</code> and their states are removed. Any later data
-                      for this external ID is refused.
-                    </p>
-                  </ConfirmDialog>
-                </>
-              )}
-            </DataKeyGate>
-          </section>
+          {manage && (
+            <section className="panel" aria-labelledby="erase-title">
+              <h2 id="erase-title">Erase this player</h2>
+              <p>Erasure removes the personal data, redacts every event and deletes the states, for good (data-protection requests). It cannot be undone.</p>
+              <button type="button" className="button button-danger" onClick={() => setConfirming(true)}>
+                Erase player…
+              </button>
+              <ConfirmDialog
+                open={confirming}
+                title={`Erase player ${externalId}?`}
+                confirmLabel="Erase for good"
+                danger
+                typeToConfirm={externalId}
+                pending={erase.pending}
+                error={erase.error}
+                onCancel={() => {
+                  setConfirming(false);
+                  erase.clear();
+                }}
+                onConfirm={() => void erase.run()}
+              >
+                <p>
+                  Their personal fields are deleted, their events become <code>{'{ "_redacted": true }'}</code> and their states are removed. Any later data for
+                  this external ID is refused.
+                </p>
+              </ConfirmDialog>
+            </section>
+          )}
         </>
       )}
     </>

@@ -1,21 +1,19 @@
 import { useEffect, useState } from 'react';
-import { api, call, withKey } from '../../api/client';
+import { api, call } from '../../api/client';
 import { useAction, useLoad } from '../../api/useLoad';
 import { SelectField, TextField } from '../../components/Field';
 import { ErrorNotice, Loading, Success } from '../../components/Status';
 
 /**
- * `GET`/`PUT /operator-data-api/settings` with the tab's key: the data template (what players, events
- * and states look like), the reporting currency of analytics, and how long data is kept.
+ * `GET`/`PUT /operator-data-api/settings` (with the session's dashboard credential): the data template (what
+ * players, events and states look like), the reporting currency of analytics, and how long data is kept. The
+ * Owner and Admins change them; a Member sees them.
  */
-export function DataSettings({ apiKey }: { apiKey: string }) {
+export function DataSettings({ manage }: { manage: boolean }) {
   const loaded = useLoad(async () => {
-    const [templates, settings] = await Promise.all([
-      call(api.GET('/operator-data-api/templates', { headers: withKey(apiKey) })),
-      call(api.GET('/operator-data-api/settings', { headers: withKey(apiKey) })),
-    ]);
+    const [templates, settings] = await Promise.all([call(api.GET('/operator-data-api/templates')), call(api.GET('/operator-data-api/settings'))]);
     return { templates: templates.data, settings: settings.data };
-  }, [apiKey]);
+  }, []);
   const [templateId, setTemplateId] = useState('');
   const [currency, setCurrency] = useState('EUR');
   const [retention, setRetention] = useState('');
@@ -31,7 +29,6 @@ export function DataSettings({ apiKey }: { apiKey: string }) {
     setSaved(false);
     await call(
       api.PUT('/operator-data-api/settings', {
-        headers: withKey(apiKey),
         body: {
           ...(templateId ? { templateId } : {}),
           reportingCurrency: currency.trim().toUpperCase(),
@@ -64,6 +61,7 @@ export function DataSettings({ apiKey }: { apiKey: string }) {
         label="Data template"
         value={templateId}
         onChange={(event) => setTemplateId(event.target.value)}
+        disabled={!manage}
         problems={save.error?.problemsAt('templateId')}
       >
         <option value="">Select a template</option>
@@ -83,6 +81,7 @@ export function DataSettings({ apiKey }: { apiKey: string }) {
         label="Reporting currency"
         value={currency}
         onChange={(event) => setCurrency(event.target.value)}
+        disabled={!manage}
         maxLength={3}
         hint="ISO 4217, e.g. EUR: analytics add up amounts in this currency"
         problems={save.error?.problemsAt('reportingCurrency')}
@@ -93,14 +92,19 @@ export function DataSettings({ apiKey }: { apiKey: string }) {
         min={1}
         value={retention}
         onChange={(event) => setRetention(event.target.value)}
+        disabled={!manage}
         hint="Empty: keep everything"
         problems={save.error?.problemsAt('dataRetentionDays')}
       />
       <ErrorNotice error={save.error} title="The settings were not saved." />
       {saved && <Success>Settings saved.</Success>}
-      <button type="submit" className="button button-primary" disabled={save.pending || templateId === ''}>
-        {save.pending ? 'Saving…' : 'Save settings'}
-      </button>
+      {manage ? (
+        <button type="submit" className="button button-primary" disabled={save.pending || templateId === ''}>
+          {save.pending ? 'Saving…' : 'Save settings'}
+        </button>
+      ) : (
+        <p className="hint">Only the Owner or an Admin can change the data settings.</p>
+      )}
     </form>
   );
 }

@@ -1,15 +1,15 @@
-import { DataKeyGate } from '../../components/DataKeyGate';
 import { PageHeader } from '../../components/Status';
-import { useMember } from '../../auth/session';
+import { useCanManage, useMember } from '../../auth/session';
 import { DataSettings } from './DataSettings';
 
-/** The organisation and its data settings (template, reporting currency, retention). */
+/** The organisation and its data settings (template, reporting currency, retention): a Member reads them. */
 export default function Settings() {
   const member = useMember();
+  const manage = useCanManage();
   return (
     <>
       <PageHeader title="Settings" lead={`Organisation “${member.operatorName}”.`} />
-      <DataKeyGate purpose="Reading and changing the data settings">{(key) => <DataSettings apiKey={key} />}</DataKeyGate>
+      <DataSettings manage={manage} />
     </>
   );
 }
