@@ -6,6 +6,8 @@ module.exports = {
   transform: {
     '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
   },
+  // Tests that read a web/src module name it as ESM does (`.js`, what root tsc's node16 resolution asks for); jest loads the .ts.
+  moduleNameMapper: { '^(.*/web/src/.*)\\.js$': '$1.ts' },
   globalSetup: '<rootDir>/test/setup/globalSetup.ts',
   globalTeardown: '<rootDir>/test/setup/globalTeardown.ts',
   testResultsProcessor: '<rootDir>/test/setup/resultsFile.js',

@@ -14,6 +14,7 @@ import { cpuMeter, formatCpu } from './lib/cpu';
 import { startProfile } from './lib/profile';
 import { benchOperator, post, startBenchStack } from './lib/stack';
 import { measure, percentile, say } from './lib/stats';
+import { eventToWaitingRun } from './lib/waitForEvent';
 
 const SEQUENTIAL_EVENTS = 100;
 const PACED_EVENTS = 100;
@@ -21,6 +22,7 @@ const PACED_PER_SECOND = 10;
 const BARE_RUNS = 100;
 const PHASE_TIME_LIMIT_MS = 30_000;
 const RUN_TIMEOUT_MS = 15_000;
+const WAITING_RUNS = 50;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -61,7 +63,7 @@ async function main(): Promise<void> {
   const stack = await startBenchStack({}, (line) => process.stderr.write(`${line}\n`));
   try {
     const { deps, url, db } = stack;
-    const { apiKey } = await benchOperator(url);
+    const { apiKey, operatorId } = await benchOperator(url);
     await post(url, '/operator-data-api/settings', { templateId: IGAMING_TEMPLATE_ID, reportingCurrency: 'EUR' }, apiKey, 'PUT');
     await post(url, '/operator-data-api/entities', { externalId: 'p-1', entityType: 'player', data: { country: 'MT' } }, apiKey);
     const workflow = await post(
@@ -144,9 +146,12 @@ async function main(): Promise<void> {
       paced.sort((a, b) => a - b),
     );
 
+    const resumed = await eventToWaitingRun({ url, db, deps, apiKey, operatorId }, WAITING_RUNS, PHASE_TIME_LIMIT_MS);
+    const waiting: Row = { name: 'event → waiting run resumed', ...resumed };
+
     say('');
     say(`${'case'.padEnd(28)} ${'count'.padStart(6)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)}`);
-    for (const line of [quiet, bare, oneAtATime, atRate]) {
+    for (const line of [quiet, bare, oneAtATime, atRate, waiting]) {
       say(`${line.name.padEnd(28)} ${String(line.count).padStart(6)} ${line.p50.toFixed(2).padStart(8)} ${line.p95.toFixed(2).padStart(8)}`);
     }
     say('');
@@ -158,6 +163,9 @@ async function main(): Promise<void> {
     say(`profiled (one at a time): ${profile}`);
     say(
       '(event → run: from the start of the event POST to the run’s completed_at; bare: the diagnostics workflow, one normal activity, started and awaited through temporal/)',
+    );
+    say(
+      '(event → waiting run resumed: a run waiting in action.wait_for_event, from the start of the event POST to the run’s completed_at; bench/lib/waitForEvent.ts)',
     );
   } finally {
     await stack.stop();

@@ -1,8 +1,8 @@
-import { DEFAULT_APPROVAL_TIMEOUT_SECONDS } from './automations/approval';
 import { triggerFor } from './automations/graph';
+import { actionModule } from './automations/nodes';
 import { runOutputSchema, type ObjectSchema } from './automations/runOutput';
 import { effectiveInputSchema } from './automations/triggerSchema';
-import type { AutomationEdge, AutomationNode } from './automations/types';
+import { isAction, type AutomationEdge, type AutomationNode } from './automations/types';
 import { toolAnnotations, type ToolAnnotations } from './mcpToolAnnotations';
 import type { TemplateSchema } from './templates';
 
@@ -34,11 +34,9 @@ export interface McpToolSource {
   template_schema: TemplateSchema | null;
 }
 
-/** Seconds a node may hold its run on purpose. */
+/** Seconds a node may hold its run on purpose (its node module's `holdsSeconds`). */
 function waitOf(node: AutomationNode): number {
-  if (node.type === 'action.delay') return Number(node.params.seconds ?? 0);
-  if (node.type === 'action.approval') return Number(node.params.timeoutSeconds ?? DEFAULT_APPROVAL_TIMEOUT_SECONDS);
-  return 0;
+  return isAction(node.type) ? (actionModule(node.type).holdsSeconds?.(node.params) ?? 0) : 0;
 }
 
 /**

@@ -1,52 +1,15 @@
 import { reachableFrom } from './automations/graph';
-import { isAction, type AutomationDefinition, type AutomationNode } from './automations/types';
+import { actionModule } from './automations/nodes';
+import type { ToolAnnotations } from './automations/nodes/module';
+import { isAction, type ActionType, type AutomationDefinition, type AutomationNode } from './automations/types';
 
-/** MCP 2025-06-18 `ToolAnnotations`: hints an agent host uses to decide whether to ask before calling a tool. */
-export interface ToolAnnotations {
-  readOnlyHint: boolean;
-  destructiveHint: boolean;
-  idempotentHint: boolean;
-  openWorldHint: boolean;
-}
-
-const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-const READ_OUTSIDE: ToolAnnotations = { ...READ, openWorldHint: true };
-/** A write whose meaning the platform cannot see (a supplier's POST, a gateway operation): assume the worst. */
-const UNKNOWN_WRITE_OUTSIDE: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
+export type { ToolAnnotations } from './automations/nodes/module';
 
 /**
- * What one action does to the world. Hints are safe: where the platform cannot know (an `http_request` POST or
- * PATCH, a gateway operation), the action counts as destructive, not idempotent and open-world. PUT and DELETE are
- * idempotent by HTTP's definition; GET reads. `set_state` and `upsert_entity` overwrite and `record_event` appends,
- * and each emits an internal event that may fire other workflows, so none is idempotent. `ai` and `send_email`
- * reach services outside the platform; `delay` touches nothing.
+ * What one action does to the world, from its node module. Hints are safe: where the platform cannot know (an
+ * `http_request` POST or PATCH, a gateway operation), the action counts as destructive, not idempotent and open-world.
  */
-function effectOf(node: AutomationNode): ToolAnnotations {
-  switch (node.type) {
-    case 'action.http_request': {
-      const method = typeof node.params.method === 'string' ? node.params.method.toUpperCase() : '';
-      if (method === 'GET') return READ_OUTSIDE;
-      if (method === 'PUT' || method === 'DELETE') return { ...UNKNOWN_WRITE_OUTSIDE, idempotentHint: true };
-      return UNKNOWN_WRITE_OUTSIDE;
-    }
-    case 'action.gateway':
-      return UNKNOWN_WRITE_OUTSIDE;
-    case 'action.set_state':
-    case 'action.upsert_entity':
-      return { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
-    case 'action.record_event':
-      return { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
-    case 'action.send_email':
-      return { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
-    case 'action.ai':
-      return READ_OUTSIDE;
-    case 'action.delay':
-    case 'action.approval':
-      return READ;
-    default:
-      return UNKNOWN_WRITE_OUTSIDE;
-  }
-}
+const effectOf = (node: AutomationNode & { type: ActionType }): ToolAnnotations => actionModule(node.type).effect(node);
 
 /**
  * A tool's annotations from every action a run from `triggerId` can reach (all branches): read-only only if every
@@ -57,7 +20,7 @@ function effectOf(node: AutomationNode): ToolAnnotations {
  */
 export function toolAnnotations(def: AutomationDefinition, triggerId: string): ToolAnnotations {
   const reachable = reachableFrom(def, triggerId);
-  const effects = def.nodes.filter((node) => reachable.has(node.id) && isAction(node.type)).map(effectOf);
+  const effects = def.nodes.filter((node): node is AutomationNode & { type: ActionType } => reachable.has(node.id) && isAction(node.type)).map(effectOf);
   return {
     readOnlyHint: effects.every((effect) => effect.readOnlyHint),
     destructiveHint: effects.some((effect) => effect.destructiveHint),

@@ -4,16 +4,16 @@ import { isRecord, type NodeResult, type RunError } from './automations/types';
 
 /**
  * Run records at rest (docs/security.md "Run records"). A run's trigger payload is sealed into `input` when it
- * begins, and what it produced — the run's output, every node's output and error, the run error's message — into
- * one ciphertext in `output` when it ends: one encryption per write. What stays in the clear is what a list of runs
- * shows: each node's id, status and duration, and the run error's code and node. Both ciphertexts are bound to the
+ * begins, and what it produced — the run's output, every node's input, output and error, the run error's message —
+ * into one ciphertext in `output` when it ends: one encryption per write. What stays in the clear is what a list of
+ * runs shows: each node's id, status and duration (and a condition's branch), and the run error's code and node. Both ciphertexts are bound to the
  * operator and the run id, so one cannot be moved to another run or tenant and still open.
  */
 
-/** A run's sealed parts, as `output` holds them: the output and, by node id, each node's output and error. */
+/** A run's sealed parts, as `output` holds them: the output and, by node id, each node's input, output and error. */
 interface SealedResult {
   output: unknown;
-  nodes: Record<string, { output?: unknown; error?: RunError }>;
+  nodes: Record<string, { input?: unknown; output?: unknown; error?: RunError }>;
   errorMessage: string | null;
 }
 
@@ -45,8 +45,12 @@ export async function sealRunResult(
 ) {
   const sealed: SealedResult = { output: result.output ?? null, nodes: {}, errorMessage: result.error?.message ?? null };
   for (const node of result.nodes) {
-    if (node.output !== undefined || node.error !== undefined)
-      sealed.nodes[node.id] = { ...(node.output !== undefined ? { output: node.output } : {}), ...(node.error ? { error: node.error } : {}) };
+    if (node.input !== undefined || node.output !== undefined || node.error !== undefined)
+      sealed.nodes[node.id] = {
+        ...(node.input !== undefined ? { input: node.input } : {}),
+        ...(node.output !== undefined ? { output: node.output } : {}),
+        ...(node.error ? { error: node.error } : {}),
+      };
   }
   return {
     output: await sealText(keyring, JSON.stringify(sealed), contextOf(operatorId, runId, 'result')),
@@ -55,9 +59,15 @@ export async function sealRunResult(
   };
 }
 
-/** A node as a list shows it: no output, no error text. */
+/** A node as a list shows it: no input, output or error text; a condition's branch, which quotes no data. */
 export function nodeSummary(node: NodeResult): NodeResult {
-  return { id: node.id, status: node.status, durationMs: node.durationMs };
+  return {
+    id: node.id,
+    status: node.status,
+    ...(node.branch !== undefined ? { branch: node.branch } : {}),
+    durationMs: node.durationMs,
+    ...(node.reused ? { reused: true as const } : {}),
+  };
 }
 
 /** What a list shows of a run error instead of its message, which may quote the data. */

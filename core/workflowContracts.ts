@@ -25,6 +25,29 @@ export interface AutomationRunInput {
   triggerNodeId?: string;
   /** MCP runs: `<session> <JSON-RPC id>` of the `tools/call`, recorded so a `notifications/cancelled` finds the run. */
   mcpRequest?: string;
+  /**
+   * Run this stored version of the automation (`workflow_versions`) instead of its current definition, and record it
+   * as the run's `workflowVersion`; a version the automation never had ends the run `ignored`.
+   */
+  pinnedVersion?: number;
+  /**
+   * A rerun of `runId` from the step `fromNodeId` (and, for a bulk replay, the job that started it): the begin activity
+   * reads the original's trigger payload and recorded results itself, so `input` is null and no payload travels here.
+   */
+  rerun?: { runId: string; fromNodeId: string; replayId?: string };
+}
+
+/** `runReplayWorkflow`: one bulk replay job (`run_replays`); the rest of the job is read from its row. */
+export interface RunReplayInput {
+  operatorId: string;
+  replayId: string;
+  /** The queue the reruns run on (the interactive one, as every automation run). */
+  runTaskQueue: string;
+  /** Where a continued job resumes: the last original run it started, by `(started_at, id)`; null at first. */
+  after?: { startedAt: string; id: string } | null;
+  /** Reruns started by earlier runs of the job, and of those the ones that never recorded themselves (counted failed). */
+  started?: number;
+  unrecorded?: number;
 }
 
 /** How far a run is: nodes finished (completed, failed or skipped, the trigger included) of all it can reach. */

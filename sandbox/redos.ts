@@ -1,6 +1,7 @@
 import jsonata from 'jsonata';
 import { check, type Diagnostics } from 'recheck';
 import { templateExpressions } from '../core/automations/expressions';
+import { isWholeExpression } from '../core/automations/nodes';
 import type { AutomationNode } from '../core/automations/types';
 
 export interface RegexProblem {
@@ -15,7 +16,7 @@ const CHECK_TIMEOUT_MS = 2_000;
 const CACHE_SIZE = 1_000;
 const verdicts = new Map<string, Promise<string | null>>();
 
-/** Where JSONata sits in a node: the whole value for a condition or event filter, each `{{ }}` anywhere else. */
+/** Where JSONata sits in a node: the whole value for a condition or a filter (`isWholeExpression`), each `{{ }}` anywhere else. */
 function sourcesOf(node: AutomationNode, index: number): Array<{ field: string; source: string }> {
   const found: Array<{ field: string; source: string }> = [];
   const walk = (value: unknown, field: string, whole: boolean) => {
@@ -26,7 +27,7 @@ function sourcesOf(node: AutomationNode, index: number): Array<{ field: string; 
     else if (typeof value === 'object' && value !== null) for (const [key, inner] of Object.entries(value)) walk(inner, `${field}.${key}`, false);
   };
   for (const [key, value] of Object.entries(node.params)) {
-    const whole = (node.type === 'condition' && key === 'expression') || (node.type === 'trigger.event' && key === 'filter');
+    const whole = isWholeExpression(node.type, key);
     walk(value, `nodes[${index}].params.${key}`, whole);
   }
   return found;

@@ -6,6 +6,9 @@ import { startSupplier, SUPPLIER_KEY, supplierDocument } from '../devstack/loopb
 import { post } from '../processes/stackClient';
 import { answerRunApproval, cancelAutomationRun, startAutomationRun } from '../temporal/automationRuns';
 import { GatewayLanes } from '../temporal/gatewayCalls';
+import { recordReruns } from './replayReruns';
+import { recordRunControlLanes } from './replayRunControl';
+import { recordWaitingRuns } from './replayWaits';
 import { analyticsRefreshWorkflow, diagnosticsWorkflow, outboxSweepWorkflow, retentionWorkflow, runWatchdogWorkflow, sendEmailWorkflow } from '../workflows';
 
 export interface Recorder {
@@ -233,6 +236,9 @@ export async function recordScenarios(recorder: Recorder): Promise<void> {
     await recorder.save('automation-run-event', eventRun);
 
     await recordLane(recorder, connectionId);
+    await recordRunControlLanes(recorder);
+    await recordReruns(recorder);
+    await recordWaitingRuns(recorder);
     await recordOthers(recorder, { client, taskQueue });
   } finally {
     await holding.close();

@@ -2,6 +2,7 @@ import { Runtime, type TelemetryOptions } from '@temporalio/worker';
 import type { MetricCounter, MetricHistogram } from '@temporalio/common';
 import type { ActivityMetrics } from '../activities/metrics';
 import type { Config } from '../core/config';
+import type { SkipReason } from '../core/automations/runControl';
 import type { FilterDropReason } from './eventFilters';
 
 const BATCH_SECONDS = [0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800];
@@ -30,6 +31,8 @@ export interface WorkerMetrics extends ActivityMetrics {
   expressionOverBudget(code: 'EXPRESSION_TIMEOUT' | 'EXPRESSION_MEMORY_LIMIT' | 'EXPRESSION_BUDGET_EXCEEDED'): void;
   /** An event not dispatched to an automation because of its trigger filter's failure or suspension. */
   eventFilterDropped(reason: FilterDropReason): void;
+  /** An event trigger of a run-controlled automation that started no run because its `key` failed (the lanes count the rest). */
+  triggerSkipped(reason: SkipReason): void;
   /** A payload over TEMPORAL_PAYLOAD_MAX_BYTES stored in PostgreSQL instead of Temporal. */
   payloadStored(bytes: number): void;
 }
@@ -68,6 +71,11 @@ export function createWorkerMetrics(): WorkerMetrics {
     'events',
     'Events not dispatched to an automation because its trigger filter failed or is suspended, by reason',
   );
+  const triggersSkipped = meter.createCounter(
+    'platform_automation_triggers_skipped_total',
+    'triggers',
+    'Event triggers of a run-controlled automation that started no run, by reason (docs/workflows.md "Run control")',
+  );
   const tagged = <T>(cache: Map<string, T>, key: string, make: () => T): T => {
     let instrument = cache.get(key);
     if (!instrument) cache.set(key, (instrument = make()));
@@ -78,6 +86,7 @@ export function createWorkerMetrics(): WorkerMetrics {
   const runCache = new Map<string, MetricCounter>();
   const budgetCache = new Map<string, MetricCounter>();
   const dropCache = new Map<string, MetricCounter>();
+  const skipCache = new Map<string, MetricCounter>();
   return {
     gatewayCall: (provider, outcome) => tagged(gatewayCache, `${provider} ${outcome}`, () => gatewayCalls.withTags({ provider, outcome })).add(1),
     batchJobFinished: (type, status, seconds) => tagged(batchCache, `${type} ${status}`, () => batchSeconds.withTags({ type, status })).record(seconds),
@@ -88,5 +97,6 @@ export function createWorkerMetrics(): WorkerMetrics {
       payloadBytes.add(bytes);
     },
     eventFilterDropped: (reason) => tagged(dropCache, reason, () => filterDrops.withTags({ reason })).add(1),
+    triggerSkipped: (reason) => tagged(skipCache, reason, () => triggersSkipped.withTags({ reason })).add(1),
   };
 }

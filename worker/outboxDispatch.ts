@@ -12,12 +12,13 @@ import {
   type EventAutomationRow,
   type PendingOutboxRow,
 } from '../db/queries/outboxDispatch';
-import type { AutomationRunInput } from '../core/workflowContracts';
 import type { TokenBuckets } from '../core/tokenBuckets';
 import type { EventFilters } from './eventFilters';
+import { controlOf, type ControlledEventRun, type RunControlDispatch } from './runControl';
+import { signalWaitingRuns, type SignalWaitingRun } from './runWaitSignals';
 
 /** Starts the run one event fires for one automation; `duplicate` when that pair already has one. */
-export type StartEventRun = (input: AutomationRunInput & { eventId: string }) => Promise<'started' | 'duplicate'>;
+export type StartEventRun = (input: ControlledEventRun) => Promise<'started' | 'duplicate'>;
 
 export interface DispatchDeps {
   db: Db;
@@ -28,9 +29,13 @@ export interface DispatchDeps {
   filters: EventFilters;
   /** Event-run starts each operator may make (`EVENT_RUNS_PER_SECOND`); unlimited when absent. */
   starts?: TokenBuckets;
+  /** Run control (worker/runControl.ts): `startEventRun` routes controlled runs through it; without it runs start uncontrolled. */
+  runControl?: Pick<RunControlDispatch, 'cancel'>;
+  /** Signals runs waiting in an `action.wait_for_event` (worker/runWaitSignals.ts); without it no wait is woken. */
+  signalWaitingRun?: SignalWaitingRun;
 }
 
-type EventRun = AutomationRunInput & { eventId: string };
+type EventRun = ControlledEventRun;
 
 const BATCH = 500;
 const START_CONCURRENCY = 16;
@@ -61,10 +66,20 @@ async function runsFor(deps: DispatchDeps, stored: InternalEvent, claimed: Pendi
   const event = triggerOf(deps, stored);
   for (const automation of automations) {
     if (!fires(automation, claimed)) continue;
+    const controlled = deps.runControl && controlOf(automation);
+    if (controlled) await deps.runControl!.cancel({ ...controlled, operatorId: claimed.operator_id }, event);
     for (const node of automation.nodes) {
       if (node.type !== 'trigger.event' || node.params.event !== event.event) continue;
       if (!(await deps.filters.passes(automation, node, event))) continue;
-      runs.push({ operatorId: claimed.operator_id, automationId: automation.id, source: 'event', input: event, triggerNodeId: node.id, eventId: event.id });
+      const run: EventRun = {
+        operatorId: claimed.operator_id,
+        automationId: automation.id,
+        source: 'event',
+        input: event,
+        triggerNodeId: node.id,
+        eventId: event.id,
+      };
+      runs.push(controlled ? { ...run, runControl: controlled } : run);
       break;
     }
   }
@@ -118,6 +133,7 @@ async function dispatchBatch(deps: DispatchDeps): Promise<{ claimed: number; sta
         runs.filter((run) => !deferred.has(seqOf.get(run.eventId)!)),
       );
     }
+    if (deps.signalWaitingRun) await signalWaitingRuns({ logger: deps.logger, signal: deps.signalWaitingRun }, trx, claimed);
     await markDispatched(
       trx,
       claimed.filter((row) => !deferred.has(row.seq)).map((row) => row.seq),

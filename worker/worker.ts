@@ -8,6 +8,8 @@ import type { Keyring } from '../core/crypto';
 import type { Db } from '../db/knex';
 import { postgresPayloadStore } from '../db/queries/temporalPayloads';
 import { startEventRun } from '../temporal/automationRuns';
+import { cancelKeyedRuns, startKeyedRun } from '../temporal/keyedRuns';
+import { signalWaitingRun } from '../temporal/runWaits';
 import { ExpressionSandbox } from '../sandbox/expressionSandbox';
 import { temporalClientOnWorker, type TemporalClient } from '../temporal/client';
 import { temporalConnectionOptions } from '../temporal/connectionOptions';
@@ -17,6 +19,7 @@ import { platformDataConverter, type PayloadLimits } from '../temporal/dataConve
 import { PayloadRefs } from '../temporal/payloadRefs';
 import { startEventDispatcher } from './eventDispatcher';
 import { EventFilters } from './eventFilters';
+import { RunControlDispatch } from './runControl';
 import { livenessHeartbeat } from './livenessHeartbeat';
 import { payloadRefInterceptor } from './payloadRefInterceptor';
 import { activityTracingInterceptors, WORKFLOW_INTERCEPTOR_MODULES, workflowTracingSinks } from './tracing';
@@ -118,7 +121,24 @@ export async function createWorker(options: {
   const payloadBudget = new PayloadBudget(config.LARGE_PAYLOAD_BYTES_PER_SECOND, config.LARGE_PAYLOAD_BURST_BYTES);
   const filters = new EventFilters({ sandbox, logger, onDropped: (reason) => metrics.eventFilterDropped(reason) });
   const starts = new TokenBuckets(config.EVENT_RUNS_PER_SECOND, config.EVENT_RUNS_BURST);
-  const dispatchDeps: DispatchDeps = { db: options.db, logger, keyring, filters, starts, startEventRun: (input) => startEventRun(temporal, input) };
+  const runControl = new RunControlDispatch({
+    sandbox,
+    logger,
+    startRun: (input) => startEventRun(temporal, input),
+    startKeyed: (lane, trigger) => startKeyedRun(temporal, lane, trigger),
+    cancelKeyed: (lane) => cancelKeyedRuns(temporal, lane),
+    onSkipped: (reason) => metrics.triggerSkipped(reason),
+  });
+  const dispatchDeps: DispatchDeps = {
+    db: options.db,
+    logger,
+    keyring,
+    filters,
+    starts,
+    runControl,
+    startEventRun: (input) => runControl.start(input),
+    signalWaitingRun: (workflowId, signal) => signalWaitingRun(temporal, workflowId, signal),
+  };
   const activities = createActivities({
     db: options.db,
     config: options.config,

@@ -5,6 +5,7 @@ import {
   defineQuery,
   defineUpdate,
   isCancellation,
+  patched,
   proxyLocalActivities,
   setHandler,
   uuid4,
@@ -14,11 +15,13 @@ import type { Activities } from '../activities';
 import { DEFAULT_APPROVAL_TIMEOUT_SECONDS, MAX_APPROVAL_MESSAGE_CHARS, type ApprovalAnswer, type ApprovalOutput } from '../core/automations/approval';
 import type { RunContext } from '../core/automations/expressions';
 import { GraphIndex, topologicalOrder } from '../core/automations/graph';
+import { branchTaken } from '../core/automations/nodes/branches';
 import { triggerContextOf } from '../core/automations/triggerPayload';
 import { isAction, isTrigger, type NodeResult, type RunError } from '../core/automations/types';
 import { runAction } from './automation/actions';
 import { conditionHolds, renderedParams } from './automation/expressions';
 import { nodeErrorOf } from './automation/nodeError';
+import { RERUN_REUSES_RESULTS, reuseResults } from './automation/rerun';
 import type { AutomationProgress, AutomationRunInput, AutomationRunResult } from '../core/workflowContracts';
 
 /** Run bookkeeping is a short database write: a local activity, retried, with no task-queue round trip. */
@@ -104,7 +107,7 @@ export async function automationRunWorkflow(started: AutomationRunInput): Promis
 
   const graph = new GraphIndex(begun.definition);
   const order = topologicalOrder(begun.definition);
-  const trigger = triggerContextOf(input.source, begun.triggerType, graph.node(begun.triggerNodeId)?.params.event, payload);
+  const trigger = triggerContextOf(input.source, begun.triggerType, graph.node(begun.triggerNodeId)?.params.event, begun.rerun ? begun.rerun.input : payload);
   const context: RunContext = {
     trigger,
     nodes: { [begun.triggerNodeId]: trigger },
@@ -117,6 +120,8 @@ export async function automationRunWorkflow(started: AutomationRunInput): Promis
   let failure: RunError | null = null;
   let cancellation: { error: unknown; nodeId?: string } | null = null;
   let lastOutput: unknown = trigger;
+  if (begun.rerun && patched(RERUN_REUSES_RESULTS))
+    lastOutput = reuseResults(begun.rerun.reused, { order, graph, results, branches, nodes: context.nodes }, lastOutput);
   progress = { progress: 1, total: order.length };
 
   const reached = (nodeId: string) =>
@@ -133,9 +138,12 @@ export async function automationRunWorkflow(started: AutomationRunInput): Promis
     }
     const startedAt = Date.now();
     progress = { progress: results.size, total: order.length, message: `running ${nodeId}` };
+    // What the node was given, recorded beside its outcome (the run detail shows both); never read by workflow code.
+    let stepInput: Pick<NodeResult, 'input'> = {};
     try {
       let output: unknown;
       if (node.type === 'condition') {
+        stepInput = { input: node.params };
         const result = await conditionHolds(node, context, input.operatorId);
         branches.set(nodeId, result);
         output = { result };
@@ -145,18 +153,32 @@ export async function automationRunWorkflow(started: AutomationRunInput): Promis
           if (node.type === 'action.ai') executed.aiActions += 1;
         }
         const params = await renderedParams(node, context, input.operatorId);
-        output =
-          node.type === 'action.approval'
-            ? await awaitApproval(nodeId, params)
-            : await runAction(node, params, { operatorId: input.operatorId, automationId: input.automationId, runId });
+        stepInput = { input: params };
+        output = await runAction(node, params, {
+          operatorId: input.operatorId,
+          automationId: input.automationId,
+          runId,
+          context,
+          awaitApproval: (given) => awaitApproval(nodeId, given),
+        });
+        const branch = branchTaken(node.type, output);
+        if (branch !== undefined) branches.set(nodeId, branch);
         lastOutput = output;
       }
       context.nodes[nodeId] = output;
-      results.set(nodeId, { id: nodeId, status: 'completed', output, durationMs: Date.now() - startedAt });
+      const branch = branches.get(nodeId);
+      results.set(nodeId, {
+        id: nodeId,
+        status: 'completed',
+        ...stepInput,
+        output,
+        ...(branch === undefined ? {} : { branch }),
+        durationMs: Date.now() - startedAt,
+      });
     } catch (error) {
       if (isCancellation(error)) {
         cancellation = { error, nodeId };
-        results.set(nodeId, { id: nodeId, status: 'cancelled', durationMs: Date.now() - startedAt });
+        results.set(nodeId, { id: nodeId, status: 'cancelled', ...stepInput, durationMs: Date.now() - startedAt });
         progress = { progress: results.size, total: order.length, message: 'cancelled' };
         continue;
       }
@@ -165,6 +187,7 @@ export async function automationRunWorkflow(started: AutomationRunInput): Promis
       results.set(nodeId, {
         id: nodeId,
         status: 'failed',
+        ...stepInput,
         ...(output === undefined ? {} : { output }),
         error: { code: nodeError.code, message: nodeError.message },
         durationMs: Date.now() - startedAt,

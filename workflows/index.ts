@@ -6,5 +6,7 @@ export * from './gatewayCall';
 export * from './retention';
 export * from './sendEmail';
 export * from './automationRun';
+export * from './automationLane';
+export * from './runReplay';
 export * from './outboxSweep';
 export * from './runWatchdog';

@@ -3,16 +3,20 @@ import { createAiActivity } from './ai';
 import { createDataActivities } from './data';
 import { createExpressionActivity } from './expressions';
 import { createHttpActivity } from './http';
+import { createReplayActivities } from './replays';
 import { createRunActivities } from './runs';
+import { createRunWaitActivities } from './waits';
 
 /** Every activity of operator automations: run bookkeeping, the actions, and the outbox sweep. */
 export function createAutomationActivities(deps: ActivityDeps) {
   return {
     ...createRunActivities(deps),
+    ...createReplayActivities(deps),
     ...createHttpActivity(deps),
     ...createDataActivities(deps),
     ...createAiActivity(deps),
     ...createExpressionActivity(deps),
+    ...createRunWaitActivities(deps),
 
     /** The `run-watchdog` Schedule's pass: closes runs whose workflow cannot finish (docs/workflows.md#runs-that-cannot-finish). */
     async watchRuns(): Promise<{ checked: number; closed: number }> {

@@ -8,6 +8,8 @@ import { findAutomation } from '../../db/queries/automations';
 import { getSettings } from '../../db/queries/settings';
 import { quotaLimits, reserveActions, usageMonthOf } from '../../db/queries/automationUsage';
 import type { ActivityDeps } from '../deps';
+import { rerunSeed } from './rerun';
+import { runVersionOf } from './runVersion';
 import type { BeginRunInput, BeginRunResult, FinishRunInput, FinishRunResult } from './types';
 
 const AUTOMATIC_SOURCES = new Set(['event', 'schedule', 'webhook']);
@@ -23,38 +25,47 @@ export function createRunActivities({ db, config, keyring }: ActivityDeps) {
     async beginAutomationRun(input: BeginRunInput): Promise<BeginRunResult> {
       const automation = await findAutomation(db, input.operatorId, input.automationId);
       if (!automation) return { kind: 'ignored', reason: 'automation not found' };
-      if (!automation.active && AUTOMATIC_SOURCES.has(input.source)) return { kind: 'ignored', reason: 'automation inactive' };
-      const definition = { nodes: automation.nodes, edges: automation.edges };
+      if (!automation.active && AUTOMATIC_SOURCES.has(input.source) && !input.rerun) return { kind: 'ignored', reason: 'automation inactive' };
+      // A pinned run (a rerun on its original's version) executes that stored version; others the current definition.
+      const runVersion = await runVersionOf(db, automation, input.pinnedVersion);
+      if (!runVersion) return { kind: 'ignored', reason: `version ${input.pinnedVersion} not found` };
+      const { definition } = runVersion;
       const trigger = triggerFor(definition, input.source, input.triggerNodeId);
       if (!trigger) return { kind: 'ignored', reason: `no trigger for source ${input.source}` };
       const month = usageMonthOf(new Date(input.startedAt));
-      const budget = actionBudget(definition, trigger.id);
+      // A rerun starts from its original's payload and keeps its completed results (activities/automation/rerun.ts).
+      const seed = input.rerun ? await rerunSeed({ db, keyring }, input.operatorId, input.rerun, definition, trigger.id, runVersion.version) : undefined;
+      const refused = seed && 'error' in seed ? seed.error : null;
+      const payload = seed && 'input' in seed ? seed.input : input.input;
+      const budget = seed && 'budget' in seed ? seed.budget : actionBudget(definition, trigger.id);
       // An event's fields were checked against the template when it was written; other payloads are checked here.
       const template = trigger.type === 'trigger.event' && input.source !== 'event' ? (await getSettings(db, input.operatorId)).templateSchema : null;
-      const missing = input.source === 'event' ? [] : missingTriggerFields(effectiveInputSchema(trigger, template), triggerFieldsOf(trigger.type, input.input));
+      const missing = input.source === 'event' ? [] : missingTriggerFields(effectiveInputSchema(trigger, template), triggerFieldsOf(trigger.type, payload));
 
       return db.transaction(async (trx): Promise<BeginRunResult> => {
         const { row, created } = await insertRun(trx, keyring, {
           id: input.runId,
           operatorId: input.operatorId,
           automationId: automation.id,
-          automationVersion: automation.version,
+          automationVersion: runVersion.version,
           source: input.source,
           triggerNodeId: trigger.id,
           temporalWorkflowId: input.temporalWorkflowId,
           ...(input.mcpRequest === undefined ? {} : { mcpRequest: input.mcpRequest }),
-          input: input.input,
+          input: payload,
           usageMonth: month,
-          reserved: missing.length > 0 ? { actions: 0, aiActions: 0 } : budget,
+          reserved: missing.length > 0 || refused ? { actions: 0, aiActions: 0 } : budget,
+          ...(input.rerun ? { rerun: input.rerun } : {}),
         });
         const started: BeginRunResult = {
           kind: 'started',
           runId: row.id,
-          workflow: { id: automation.id, name: automation.name, version: automation.version },
+          workflow: { id: automation.id, name: runVersion.name, version: runVersion.version },
           definition,
           triggerNodeId: trigger.id,
           triggerType: trigger.type,
           reserved: budget,
+          ...(seed && 'reused' in seed ? { rerun: { input: payload, reused: seed.reused } } : {}),
         };
         if (!created) {
           // The same run id is this begin retried after it committed (a lost result, a timeout): carry on with what it stored.
@@ -67,6 +78,7 @@ export function createRunActivities({ db, config, keyring }: ActivityDeps) {
           await rejectRun(trx, keyring, input.operatorId, row.id, error);
           return { kind: 'rejected', runId: row.id, source: row.source };
         };
+        if (refused) return reject(refused);
         if (missing.length > 0) {
           return reject({ code: 'MISSING_TRIGGER_FIELD', message: `Missing required trigger field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}` });
         }

@@ -22,6 +22,8 @@ export type BeginRunResult =
       triggerNodeId: string;
       triggerType: string;
       reserved: { actions: number; aiActions: number };
+      /** A rerun: the original's trigger payload and the results it keeps, which the interpreter does not run again. */
+      rerun?: { input: unknown; reused: NodeResult[] };
     };
 
 export interface FinishRunInput {

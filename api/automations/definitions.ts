@@ -9,10 +9,11 @@ import { operatorOf } from '../middleware/authenticate';
 import type { InputOf } from '../endpoint';
 import { type ListAutomationsQuery, type AutomationIdParams } from './schema';
 import { toAutomationRecord } from './presenters';
+import { actorOf } from './versions';
 
 /** `POST /workflows`: the definition is validated and stored by `createAutomation`; 201 with the record (version 1). */
 export async function createAutomationHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const row = await createAutomation(deps, { operatorId: operatorOf(ctx), body: ctx.request.body });
+  const row = await createAutomation(deps, { operatorId: operatorOf(ctx), body: ctx.request.body, createdBy: actorOf(ctx) });
   ctx.status = 201;
   ctx.body = { success: true, data: toAutomationRecord(row) };
 }
@@ -28,7 +29,7 @@ export async function getAutomationHandler(deps: AppDeps, ctx: Context, { params
 
 /** `PUT /workflows/:id`: `updateAutomation` replaces the definition (version + 1, triggers follow); 200 with the record. */
 export async function updateAutomationHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof AutomationIdParams }>): Promise<void> {
-  const row = await updateAutomation(deps, { operatorId: operatorOf(ctx), id: params.id, body: ctx.request.body });
+  const row = await updateAutomation(deps, { operatorId: operatorOf(ctx), id: params.id, body: ctx.request.body, createdBy: actorOf(ctx) });
   ctx.body = { success: true, data: toAutomationRecord(row) };
 }
 

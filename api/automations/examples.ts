@@ -25,6 +25,7 @@ const automationRecord = {
   mcp_tool_name: 'big_deposit_alert',
   version: 1,
   layout: { start: { x: 40, y: 40 }, big: { x: 340, y: 40 }, flag: { x: 640, y: 40 } },
+  run_control: null,
   created_at: '2026-03-14T11:20:05.902Z',
   updated_at: '2026-03-14T11:20:05.902Z',
 };
@@ -47,12 +48,21 @@ const runRecord = {
   output: { externalId: 'p-42', key: 'risk_score', value: 80 },
   nodes: [
     { id: 'start', status: 'completed', output: testPayload, durationMs: 0 },
-    { id: 'big', status: 'completed', output: { result: true }, durationMs: 3 },
-    { id: 'flag', status: 'completed', output: { externalId: 'p-42', key: 'risk_score', value: 80 }, durationMs: 41 },
+    { id: 'big', status: 'completed', input: { expression: 'trigger.data.amount > 100000' }, output: { result: true }, branch: true, durationMs: 3 },
+    {
+      id: 'flag',
+      status: 'completed',
+      input: { externalId: 'p-42', key: 'risk_score', value: 80 },
+      output: { externalId: 'p-42', key: 'risk_score', value: 80 },
+      durationMs: 41,
+    },
   ],
   startedAt: '2026-03-15T09:30:00.118Z',
   completedAt: '2026-03-15T09:30:00.301Z',
   durationMs: 183,
+  rerunOf: null,
+  rerunFromNodeId: null,
+  replayId: null,
 };
 
 export const run = { success: true, data: runRecord };
@@ -61,6 +71,29 @@ export const runStillRunning = {
   data: { ...runRecord, status: 'running', output: null, nodes: runRecord.nodes.slice(0, 2), completedAt: null, durationMs: null },
 };
 export const runList = { success: true, data: [runRecord], count: 1 };
+/** `GET /runs` (the runs explorer): summaries only, and the cursor of the next page. */
+export const runsExplorerPage = {
+  success: true,
+  data: [
+    {
+      id: runId,
+      workflowId: automationId,
+      workflowName: 'Big deposit alert',
+      workflowVersion: 1,
+      source: 'event',
+      status: 'failed',
+      error: { code: 'PROVIDER_ERROR', nodeId: 'flag' },
+      startedAt: '2026-03-15T09:30:00.118Z',
+      completedAt: '2026-03-15T09:30:02.301Z',
+      durationMs: 2183,
+      subjectExternalIds: ['p-42'],
+      temporalWorkflowId: `automation-event-${runId}`,
+      rerunOf: null,
+    },
+  ],
+  count: 214,
+  nextCursor: 'MjAyNi0wMy0xNVQwOTozMDowMC4xMTgzMDJafHJ1bl84YTJjNmUwZjRiOWQzZTdhMWM1ZjliM2Q3ZTFhNWMwZg',
+};
 /** A run an agent started as an MCP task, just after `POST /runs/:runId/cancel`: still closing, its task already cancelled. */
 export const runCancelRequested = {
   success: true,
@@ -83,3 +116,100 @@ export const usage = {
 };
 
 export const approvalBody = { approved: true, comment: 'Bonus within policy' };
+
+export const expressionPreviewBody = {
+  expression: 'trigger.data.amount > 100000',
+  kind: 'condition',
+  sample: { event: 'entity_event.transaction', entity: { externalId: 'p-42' }, data: { type: 'deposit', amount: 250000, currency: 'EUR' } },
+};
+export const expressionPreview = { success: true, data: { ok: true, value: true } };
+
+/** A workflow's versions (automations/versionRoutes.ts): version 3 restored version 1 with the dashboard. */
+const versionDefinition = { ...automationBody, mcp_tool_name: 'big_deposit_alert' };
+export const versionList = {
+  success: true,
+  data: [
+    {
+      version: 3,
+      name: 'Big deposit alert',
+      description: 'Flags large deposits',
+      node_count: 3,
+      edge_count: 2,
+      created_at: '2026-03-16T08:01:12.450Z',
+      created_by: 'member:7c1e4b2a-9d3f-4e8a-b6c5-2f1a0d9e8b7c',
+    },
+    {
+      version: 2,
+      name: 'Big deposit alert',
+      description: 'Flags large deposits',
+      node_count: 3,
+      edge_count: 2,
+      created_at: '2026-03-15T09:12:44.310Z',
+      created_by: 'key:key_3b8d1f6a2c9e4d7b',
+    },
+    {
+      version: 1,
+      name: 'Big deposit alert',
+      description: 'Flags large deposits',
+      node_count: 3,
+      edge_count: 2,
+      created_at: '2026-03-14T11:20:05.902Z',
+      created_by: 'key:key_3b8d1f6a2c9e4d7b',
+    },
+  ],
+  count: 3,
+};
+export const version = {
+  success: true,
+  data: {
+    workflow_id: automationId,
+    version: 1,
+    created_at: '2026-03-14T11:20:05.902Z',
+    created_by: 'key:key_3b8d1f6a2c9e4d7b',
+    definition: versionDefinition,
+  },
+};
+export const versionDiff = {
+  success: true,
+  data: {
+    from: 1,
+    to: 2,
+    fields: [{ field: 'description', before: 'Flags large deposits', after: 'Flags deposits over 2,000 EUR' }],
+    nodes: {
+      added: [{ id: 'mail', type: 'action.send_email', params: { to: 'risk@acme.test', subject: 'Big deposit', text: '{{ trigger.entity.externalId }}' } }],
+      removed: [],
+      changed: [{ id: 'big', params: [{ path: 'expression', before: 'trigger.data.amount > 100000', after: 'trigger.data.amount > 200000' }] }],
+    },
+    edges: { added: [{ from: 'big', to: 'mail', when: true }], removed: [] },
+  },
+};
+export const rolledBack = { success: true, data: { ...automationRecord, version: 3, updated_at: '2026-03-16T08:01:12.450Z' } };
+
+export const rerunBody = { fromNodeId: 'flag', version: 'run' };
+export const rerunStarted = {
+  success: true,
+  data: { runId: 'run_1f5b9d3e7a0c4e8b2d6f0a4c8e2b6d1f', rerunOf: runId, fromNodeId: 'flag', workflowVersion: 1 },
+};
+
+const replayId = 'rpl_3c7e1a5f9b2d6e0a4c8f2b6d0e4a8c1f';
+export const replayBody = { from: '2026-03-15T09:00:00Z', to: '2026-03-15T10:00:00Z', version: 'run', ratePerSecond: 5 };
+const replayRecord = {
+  id: replayId,
+  workflowId: automationId,
+  status: 'running',
+  from: '2026-03-15T09:00:00.000Z',
+  to: '2026-03-15T10:00:00.000Z',
+  version: 'run',
+  total: 214,
+  started: 0,
+  succeeded: 0,
+  failed: 0,
+  created_at: '2026-03-15T11:02:17.410Z',
+  completed_at: null,
+};
+export const replayStarted = { success: true, data: replayRecord };
+export const replay = { success: true, data: { ...replayRecord, started: 120, succeeded: 104, failed: 9 } };
+export const replayCancelled = {
+  success: true,
+  data: { ...replayRecord, status: 'cancelled', started: 120, succeeded: 104, failed: 9, completed_at: '2026-03-15T11:03:01.022Z' },
+};

@@ -20,6 +20,9 @@ export function runningRunRecord(runId: string, automation: AutomationRow, input
     startedAt: new Date().toISOString(),
     completedAt: null,
     durationMs: null,
+    rerunOf: null,
+    rerunFromNodeId: null,
+    replayId: null,
   };
 }
 
@@ -48,6 +51,7 @@ export function toAutomationRecord(row: AutomationRow) {
     nodes: row.nodes,
     edges: row.edges,
     layout: row.layout,
+    run_control: row.run_control,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

@@ -9,7 +9,11 @@ import { bearerApiKey, bearerSession, CodedError, jsonContent } from '../openapi
 import { ok, page } from '../openapi/responses';
 import { createAutomationHandler, deleteAutomationHandler, getAutomationHandler, listAutomationsHandler, updateAutomationHandler } from './definitions';
 import * as examples from './examples';
+import { declareExpressionPreview } from './expressionPreviewRoutes';
+import { declareReruns } from './rerunRoutes';
 import { approvalHandler, cancelRunHandler, getRunHandler, listRunsHandler, testAutomationHandler, usageHandler } from './runs';
+import { declareRunsExplorer } from './runsExplorer';
+import { declareVersions } from './versionRoutes';
 import {
   ApprovalBody,
   AutomationBodySchema,
@@ -31,7 +35,11 @@ const automations = defineArea({
   prefix: '/workflows-api',
   security: [{ [bearerApiKey.name]: [] }, { [bearerSession.name]: [] }],
   use: (deps) => [authenticate(deps, { accept: ['apiKey', 'session'], onFailure: (reason) => new AppError(401, 'UNAUTHORIZED', AUTH_FAILURE_TEXT[reason]) })],
-  guards: (deps) => ({ manager: requireManager('workflows'), runs: rateLimit(deps.rateLimits, 'runs:start') }),
+  guards: (deps) => ({
+    manager: requireManager('workflows'),
+    runs: rateLimit(deps.rateLimits, 'runs:start'),
+    preview: rateLimit(deps.rateLimits, 'expressions:preview'),
+  }),
 });
 
 const auth = {
@@ -168,5 +176,10 @@ automations.endpoint({
   responses: { 200: ok(UsageRecord, 'Usage', examples.usage), ...auth },
   handler: usageHandler,
 });
+
+declareExpressionPreview(automations);
+declareRunsExplorer(automations);
+declareVersions(automations);
+declareReruns(automations);
 
 export const createAutomationsRouter = (deps: AppDeps) => automations.router(deps);

@@ -39,6 +39,26 @@ export const WorkflowLayout = z
   .record(z.string(), z.object({ x: z.number(), y: z.number() }))
   .openapi('WorkflowLayout', { example: { start: { x: 40, y: 40 }, big: { x: 340, y: 40 } } });
 
+/** Per-key run control of event runs (core/automations/runControl.ts; docs/workflows.md "Run control"). */
+export const WorkflowRunControl = z
+  .object({
+    key: z.string().optional().describe("JSONata over { trigger, workflow }; default the event's entity externalId (events without an entity share one key)"),
+    concurrency: z
+      .object({ limit: z.number().int().min(1).max(100), when_busy: z.enum(['queue', 'skip', 'replace']) })
+      .optional()
+      .describe('Runs of one key at once; a trigger for a busy key waits (queue, at most 100), is skipped, or cancels the oldest run (replace)'),
+    throttle: z
+      .object({ limit: z.number().int().min(1).max(10_000), period_seconds: z.number().int().min(1).max(86_400) })
+      .optional()
+      .describe('At most limit triggers per key in a fixed window opened by the first; the rest are skipped'),
+    debounce: z
+      .object({ quiet_seconds: z.number().int().min(1).max(86_400) })
+      .optional()
+      .describe('One run with the last trigger once the key had none for quiet_seconds; not with when_busy replace'),
+    cancel_on: z.array(z.string()).min(1).max(20).optional().describe("Events that end the key's running runs (cancelled) and drop its waiting triggers"),
+  })
+  .openapi('WorkflowRunControl', { example: { concurrency: { limit: 1, when_busy: 'skip' }, cancel_on: ['entity_event.self_exclusion'] } });
+
 export const AutomationBodySchema = z
   .object({
     name: z.string().min(1).max(200),
@@ -48,6 +68,7 @@ export const AutomationBodySchema = z
     nodes: z.array(AutomationNodeSchema).max(100),
     edges: z.array(AutomationEdgeSchema).max(200).optional(),
     layout: WorkflowLayout.optional().describe('Where the editor shows each step; absent on an update keeps the stored places. Never bumps version'),
+    run_control: WorkflowRunControl.nullable().optional().describe('Per-key control of event runs; null: none. Bumps version'),
   })
   .openapi('WorkflowInput', {
     example: {
@@ -79,6 +100,7 @@ export const AutomationRecord = z
     nodes: z.array(AutomationNodeSchema),
     edges: z.array(AutomationEdgeSchema),
     layout: WorkflowLayout,
+    run_control: WorkflowRunControl.nullable().describe('null: runs start as triggered'),
     created_at: z.string(),
     updated_at: z.string(),
   })
@@ -116,15 +138,24 @@ export const RunRecord = z
       z.object({
         id: z.string(),
         status: z.enum(['completed', 'failed', 'skipped', 'cancelled']).describe('cancelled: running when the run was cancelled'),
+        input: z
+          .unknown()
+          .optional()
+          .describe("What the step was given: an action's rendered params, a condition's expression (runs recorded before this field have none)"),
         output: z.unknown().optional(),
+        branch: z.boolean().optional().describe('Only on a condition that ran: the branch it took'),
         error: RunErrorSchema.omit({ nodeId: true }).optional(),
         durationMs: z.number(),
+        reused: z.literal(true).optional().describe("Only on a rerun: the original run's result, kept and not run again"),
       }),
     ),
     error: RunErrorSchema.optional(),
     startedAt: z.string(),
     completedAt: z.string().nullable(),
     durationMs: z.number().nullable(),
+    rerunOf: z.string().nullable().describe('The run this one reruns (POST /runs/{runId}/rerun, or a replay); null for any other run'),
+    rerunFromNodeId: z.string().nullable().describe('The step a rerun started again from'),
+    replayId: z.string().nullable().describe('The replay job (rpl_…) that started this rerun'),
     awaitingInput: z
       .object({ nodeId: z.string(), message: z.string(), until: z.string() })
       .optional()

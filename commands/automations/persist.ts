@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Keyring } from '../../core/crypto';
 import { secretToken } from '../../core/ids';
 import type { AutomationBody, AutomationLayout } from '../../core/automations/definition';
+import { heardEvents } from '../../core/automations/runControl';
 import { toolNameOf, withSuffix } from '../../core/automations/slug';
 import type { AutomationNode } from '../../core/automations/types';
 import type { WebhookRow } from '../../db/queries/automationWebhooks';
@@ -67,7 +68,6 @@ export async function freeToolName(trx: Knex.Transaction, operatorId: string, na
 
 /** The columns of a workflow row for a validated body whose webhook nodes are already sealed. */
 export function automationWrite(body: AutomationBody, nodes: AutomationNode[], toolName: string, layout: AutomationLayout): AutomationWrite {
-  const triggerEvents = [...new Set(nodes.filter((node) => node.type === 'trigger.event').map((node) => String(node.params.event)))];
   return {
     layout,
     name: body.name,
@@ -77,7 +77,8 @@ export function automationWrite(body: AutomationBody, nodes: AutomationNode[], t
     mcp_tool_name: toolName,
     nodes,
     edges: body.edges,
-    trigger_events: triggerEvents,
+    run_control: body.run_control ?? null,
+    trigger_events: heardEvents(nodes, body.run_control ?? null),
   };
 }
 

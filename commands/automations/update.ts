@@ -6,13 +6,19 @@ import { updateAutomation as writeUpdate, type AutomationRow, type AutomationWri
 import type { CommandDeps } from '../deps';
 import { lockAutomation } from './lookup';
 import { automationWrite, freeToolName, sealWebhooks, withToolNameRetry } from './persist';
+import { withRestoredWebhooks, type RestoredWebhooks } from './restoreWebhooks';
 import { validAutomationBody } from './validate';
+import { recordVersion, versionDefinitionOf } from './versions';
 
 export interface UpdateAutomationInput {
   operatorId: string;
   id: string;
   /** The whole new definition as sent, validated here (400 `VALIDATION_FAILED`). */
   body: unknown;
+  /** Who saves it, `member:<id>` or `key:<id>`, recorded with the version it makes. */
+  createdBy?: string;
+  /** A rollback's webhook steps (restoreWebhooks.ts): one removed since comes back under its former id. */
+  restoredWebhooks?: RestoredWebhooks;
 }
 
 /** The stored places of the steps that are still there, for an update that sends no `layout`. */
@@ -21,15 +27,21 @@ function keptLayout(layout: AutomationLayout, nodes: AutomationNode[]): Automati
   return Object.fromEntries(Object.entries(layout).filter(([id]) => ids.has(id)));
 }
 
-/** Whether anything a run or a caller sees changed: a save that only moved steps keeps the version. */
+/**
+ * Whether anything a run or a caller sees changed — every field a version stores (`versionDefinitionOf`), so what
+ * bumps the version and what the version keeps are the same fields: a save that only moved steps keeps the version.
+ */
 function definitionChanged(existing: AutomationRow, write: AutomationWrite): boolean {
-  const of = (row: Pick<AutomationRow, 'name' | 'description' | 'active' | 'mcp_exposed' | 'mcp_tool_name' | 'nodes' | 'edges'>) =>
-    stableStringify([row.name, row.description, row.active, row.mcp_exposed, row.mcp_tool_name, row.nodes, row.edges]);
-  return of(existing) !== of(write);
+  const next: Record<string, unknown> = versionDefinitionOf(write);
+  const stored = existing as unknown as Record<string, unknown>;
+  const fields = Object.keys(next);
+  const of = (row: Record<string, unknown>) => stableStringify(fields.map((field) => row[field] ?? null));
+  return of(stored) !== of(next);
 }
 
 /**
- * Replaces a workflow's definition and bumps its `version` (not for a save that only moved steps: `layout`). Its triggers follow in the same transaction: schedules
+ * Replaces a workflow's definition and bumps its `version`, stored in `workflow_versions` in the same transaction
+ * (not for a save that only moved steps: `layout`). Its triggers follow in that transaction too: schedules
  * are created, changed or removed (all of them when it is deactivated), webhooks of removed nodes stop answering,
  * a webhook node keeps its id and, without `secret`, its secret. The tool name changes only with the name.
  * 404 `WORKFLOW_NOT_FOUND` for an unknown or deleted workflow.
@@ -40,10 +52,16 @@ export async function updateAutomation(deps: Pick<CommandDeps, 'db' | 'keyring' 
   return withToolNameRetry(() =>
     deps.db.transaction(async (trx) => {
       const existing = await lockAutomation(trx, operatorId, input.id);
-      const { nodes, webhooks } = sealWebhooks(body.nodes, await webhooksOfAutomation(trx, operatorId, existing.id), deps.keyring, operatorId, existing.id);
+      const stored = await webhooksOfAutomation(trx, operatorId, existing.id);
+      const previous = input.restoredWebhooks
+        ? withRestoredWebhooks(stored, body.nodes, input.restoredWebhooks, { operatorId, automationId: existing.id })
+        : stored;
+      const { nodes, webhooks } = sealWebhooks(body.nodes, previous, deps.keyring, operatorId, existing.id);
       const toolName = body.name === existing.name ? existing.mcp_tool_name : await freeToolName(trx, operatorId, body.name, existing.id);
       const write = automationWrite(body, nodes, toolName, body.layout ?? keptLayout(existing.layout, nodes));
-      const updated = await writeUpdate(trx, operatorId, existing.id, write, { wasActive: existing.active, bump: definitionChanged(existing, write) });
+      const bump = definitionChanged(existing, write);
+      const updated = await writeUpdate(trx, operatorId, existing.id, write, { wasActive: existing.active, bump });
+      if (bump) await recordVersion(trx, updated, write, input.createdBy);
       await replaceWebhooks(trx, operatorId, existing.id, webhooks);
       await deps.syncSchedules({ operatorId, automationId: existing.id, previous: existing.nodes, next: body.active ? nodes : null });
       return updated;

@@ -1,5 +1,7 @@
 import { findCycle, GraphIndex, reachableFrom } from './graph';
 import { checkParams, type Problems } from './nodeParams';
+import { NODE_MODULES } from './nodes';
+import { readRunControl, type RunControl } from './runControl';
 import { isRecord, isTrigger, NODE_TYPES, type NodeType, type AutomationEdge, type AutomationNode } from './types';
 
 /** A workflow as created or replaced through the management API (DESIGN.md "Workflows"), after validation. */
@@ -12,6 +14,8 @@ export interface AutomationBody {
   edges: AutomationEdge[];
   /** Where the editor shows each step; absent on an update keeps the stored places (AutomationLayout). */
   layout?: AutomationLayout;
+  /** Per-key concurrency, throttle, debounce and cancel-on-event of its event runs (core/automations/runControl.ts); absent: none. */
+  run_control?: RunControl;
 }
 
 /** Each step's place in the dashboard's editor, by node id: not part of what runs, so it never bumps `version`. */
@@ -34,7 +38,7 @@ const NODE_KEYS = ['id', 'type', 'params'];
 const EDGE_KEYS = ['from', 'to', 'when'];
 /** Record fields a client may send back unchanged from a GET (a GET → PUT round trip); the server sets them. */
 const READ_ONLY_KEYS = ['id', 'version', 'mcp_tool_name', 'created_at', 'updated_at'];
-const BODY_KEYS = ['name', 'description', 'active', 'mcp_exposed', 'nodes', 'edges', 'layout', ...READ_ONLY_KEYS];
+const BODY_KEYS = ['name', 'description', 'active', 'mcp_exposed', 'nodes', 'edges', 'layout', 'run_control', ...READ_ONLY_KEYS];
 
 function unknownKeys(value: Record<string, unknown>, allowed: readonly string[], prefix: string, problems: Problems): void {
   for (const key of Object.keys(value)) {
@@ -105,10 +109,13 @@ function readEdges(raw: unknown, read: ReadNodes, problems: Problems): { edges: 
     });
     if (from && to && from.id === to.id) problems.push({ field: `${field}.to`, message: 'an edge cannot lead from a node to itself' });
     if (to && isTrigger(to.type)) problems.push({ field: `${field}.to`, message: 'a trigger node cannot have incoming edges' });
-    if (from?.type === 'condition' && typeof item.when !== 'boolean')
+    const branches = from ? NODE_MODULES[from.type].branches : 'none';
+    if (branches === 'required' && typeof item.when !== 'boolean')
       problems.push({ field: `${field}.when`, message: 'must be true or false on an edge leaving a condition' });
-    if (from && from.type !== 'condition' && item.when !== undefined)
-      problems.push({ field: `${field}.when`, message: 'only edges leaving a condition carry when' });
+    if (branches === 'optional' && item.when !== undefined && typeof item.when !== 'boolean')
+      problems.push({ field: `${field}.when`, message: 'must be true or false' });
+    if (from && branches === 'none' && item.when !== undefined)
+      problems.push({ field: `${field}.when`, message: 'only edges leaving a condition or an action.wait_for_event carry when' });
     if (from && to) {
       const key = JSON.stringify([from.id, to.id]);
       if (seen.has(key)) problems.push({ field, message: `duplicate edge from "${from.id}" to "${to.id}"` });
@@ -187,6 +194,7 @@ export function validateAutomationBody(raw: unknown): AutomationBodyResult {
   const { edges, allValid } = readEdges(raw.edges, read, problems);
   checkGraph(read, edges, allValid, problems);
   const layout = readLayout(raw.layout, read, problems);
+  const runControl = readRunControl(raw.run_control, read.nodes, problems);
   if (problems.length > 0) return { ok: false, details: problems };
   const value: AutomationBody = {
     name,
@@ -195,6 +203,7 @@ export function validateAutomationBody(raw: unknown): AutomationBodyResult {
     mcp_exposed: mcpExposed as boolean,
     nodes: read.nodes,
     edges,
+    ...(runControl ? { run_control: runControl } : {}),
   };
   return { ok: true, value: layout ? { ...value, layout } : value };
 }

@@ -1,35 +1,16 @@
 import { GraphIndex, reachableFrom, topologicalOrder } from './graph';
-import { isAction, isTrigger, type ActionType, type AutomationDefinition, type AutomationEdge } from './types';
+import { outputSchemaOf } from './nodes';
+import type { ObjectSchema } from './nodes/module';
+import { ACTION_TYPES, isAction, isTrigger, type ActionType, type AutomationDefinition, type AutomationEdge } from './types';
 
-/** A JSON Schema whose instances are objects: what MCP accepts as a tool's `outputSchema`. */
-export interface ObjectSchema {
-  type: 'object';
-  [keyword: string]: unknown;
-}
-
-const objectOf = (properties: Record<string, unknown>, required: string[]): ObjectSchema => ({ type: 'object', properties, required });
-const text = { type: 'string' };
+export type { ObjectSchema } from './nodes/module';
 
 /**
- * The output each action hands to the run (its activity's return value, as stored). A field is `required` only when
- * the action always sets it: a rendered template may leave `value` or a gateway's `data` undefined, which JSON drops.
- * Kept to keywords draft-07 and 2020-12 read alike, since MCP clients validate with either.
+ * The output each action hands to the run (its activity's return value, as stored), from its node module. A field is
+ * `required` only when the action always sets it: a rendered template may leave `value` or a gateway's `data`
+ * undefined, which JSON drops. Kept to keywords draft-07 and 2020-12 read alike, since MCP clients validate with either.
  */
-export const ACTION_OUTPUT_SCHEMAS: Record<ActionType, ObjectSchema> = {
-  'action.http_request': objectOf({ status: { type: 'integer' }, headers: { type: 'object', additionalProperties: text }, body: {} }, [
-    'status',
-    'headers',
-    'body',
-  ]),
-  'action.gateway': objectOf({ status: { type: 'integer' }, data: {} }, ['status']),
-  'action.set_state': objectOf({ externalId: text, key: text, value: {} }, ['externalId', 'key']),
-  'action.record_event': objectOf({ id: text, externalId: text, eventType: text }, ['id', 'externalId', 'eventType']),
-  'action.upsert_entity': objectOf({ id: text, externalId: text, action: { enum: ['created', 'updated'] } }, ['id', 'externalId', 'action']),
-  'action.delay': objectOf({ waitedSeconds: { type: 'integer' } }, ['waitedSeconds']),
-  'action.send_email': objectOf({ delivery: { enum: ['smtp', 'file'] }, messageId: text, file: text }, ['delivery']),
-  'action.ai': objectOf({ text, model: text, usage: {} }, ['text', 'model', 'usage']),
-  'action.approval': objectOf({ approved: { type: 'boolean' }, answeredBy: {}, comment: {}, timedOut: { type: 'boolean' } }, ['approved', 'timedOut']),
-};
+export const ACTION_OUTPUT_SCHEMAS = Object.fromEntries(ACTION_TYPES.map((type) => [type, outputSchemaOf(type)])) as Record<ActionType, ObjectSchema>;
 
 /** Whether an edge is taken on every run that completes `from`: no branch (`when`), or both branches of a condition. */
 function alwaysTaken(graph: GraphIndex, edge: AutomationEdge): boolean {
@@ -70,7 +51,7 @@ export function runOutputSchema(def: AutomationDefinition, triggerId: string): O
   if (lastCertain < 0) return null;
   const schemas = new Map<string, ObjectSchema>();
   for (const id of actions.slice(lastCertain)) {
-    const schema = ACTION_OUTPUT_SCHEMAS[graph.node(id)!.type as ActionType];
+    const schema = outputSchemaOf(graph.node(id)!.type as ActionType);
     schemas.set(JSON.stringify(schema), schema);
   }
   const distinct = [...schemas.values()];

@@ -21,6 +21,10 @@ export interface StoredRun {
   started_at: Date;
   completed_at: Date | null;
   duration_ms: number | null;
+  /** A rerun's links (db/migrations/20261129110000_add_workflow_runs_rerun.ts); absent on rows read without them. */
+  rerun_of?: string | null;
+  rerun_from_node_id?: string | null;
+  replay_id?: string | null;
 }
 
 /** The message a redacted run's error carries instead of its own (erasure, docs/security.md). */
@@ -41,6 +45,9 @@ function recordOf(row: StoredRun, parts: { input: unknown; output: unknown; node
     startedAt: row.started_at.toISOString(),
     completedAt: row.completed_at ? row.completed_at.toISOString() : null,
     durationMs: row.duration_ms,
+    rerunOf: row.rerun_of ?? null,
+    rerunFromNodeId: row.rerun_from_node_id ?? null,
+    replayId: row.replay_id ?? null,
   };
 }
 
@@ -64,7 +71,7 @@ export function toRunSummary(row: StoredRun): AutomationRunRecord {
   } = recordOf(row, {
     input: null,
     output: null,
-    nodes: row.nodes.map((node) => ({ id: node.id, status: node.status, durationMs: node.durationMs })),
+    nodes: row.nodes.map((node) => ({ id: node.id, status: node.status, durationMs: node.durationMs, ...(node.reused ? { reused: true as const } : {}) })),
     error: row.error ? { code: row.error.code, message: SEALED_MESSAGE, ...(row.error.nodeId !== undefined ? { nodeId: row.error.nodeId } : {}) } : null,
   });
   return summary as AutomationRunRecord;

@@ -13,6 +13,7 @@ export const ACTION_TYPES = [
   'action.send_email',
   'action.ai',
   'action.approval',
+  'action.wait_for_event',
 ] as const;
 export const NODE_TYPES = [...TRIGGER_TYPES, 'condition', ...ACTION_TYPES] as const;
 
@@ -29,7 +30,7 @@ export interface AutomationNode {
 export interface AutomationEdge {
   from: string;
   to: string;
-  /** Only on edges leaving a `condition` node: the branch the edge belongs to. */
+  /** The branch the edge belongs to: on every edge leaving a `condition`, optional on one leaving an `action.wait_for_event`. */
   when?: boolean;
 }
 
@@ -54,9 +55,15 @@ export interface RunError {
 export interface NodeResult {
   id: string;
   status: NodeStatus;
+  /** What the node was given: an action's rendered params, a condition's expression; sealed like `output`. */
+  input?: unknown;
   output?: unknown;
   error?: RunError;
+  /** Only on a node whose edges branch (a condition, an `action.wait_for_event`) that ran: the branch it took. Kept in the clear, so the runs explorer can filter on it. */
+  branch?: boolean;
   durationMs: number;
+  /** On a rerun: the original run's result, kept and not run again (core/automations/rerun.ts). */
+  reused?: true;
 }
 
 /** `cancelled`: stopped on request (an MCP client's `notifications/cancelled`); nodes not started by then never run. */
@@ -78,6 +85,10 @@ export interface AutomationRunRecord {
   startedAt: string;
   completedAt: string | null;
   durationMs: number | null;
+  /** The run this one reruns (`POST /runs/:runId/rerun` or a replay), the step it was rerun from, and the replay job that started it. */
+  rerunOf: string | null;
+  rerunFromNodeId: string | null;
+  replayId: string | null;
 }
 
 export const isTrigger = (type: string): type is TriggerType => (TRIGGER_TYPES as readonly string[]).includes(type);

@@ -34,6 +34,8 @@ export interface NewRun {
   input: unknown;
   usageMonth: string;
   reserved: { actions: number; aiActions: number };
+  /** A rerun: the run it repeats, the step it reruns from, and the replay job that started it (if any). */
+  rerun?: { runId: string; fromNodeId: string; replayId?: string };
 }
 
 /**
@@ -73,6 +75,7 @@ export async function insertRun(trx: Runner, keyring: Keyring, run: NewRun): Pro
       usage_month: run.usageMonth,
       reserved_actions: run.reserved.actions,
       reserved_ai_actions: run.reserved.aiActions,
+      ...(run.rerun ? { rerun_of: run.rerun.runId, rerun_from_node_id: run.rerun.fromNodeId, replay_id: run.rerun.replayId ?? null } : {}),
     })
     .onConflict('temporal_workflow_id')
     .ignore()
@@ -134,6 +137,9 @@ const SUMMARY_COLUMNS = [
   'started_at',
   'completed_at',
   'duration_ms',
+  'rerun_of',
+  'rerun_from_node_id',
+  'replay_id',
 ];
 
 /** A page of an automation's runs without their sealed parts (core/automations/runRecord.ts `toRunSummary`). */

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { AutomationLayout } from '../../core/automations/definition';
+import type { RunControl } from '../../core/automations/runControl';
 import type { AutomationEdge, AutomationNode } from '../../core/automations/types';
 import type { Db } from '../knex';
 
@@ -19,6 +20,8 @@ export interface AutomationRow {
   trigger_events: string[];
   /** The editor's places of the steps (core/automations/definition.ts `AutomationLayout`). */
   layout: AutomationLayout;
+  /** Per-key concurrency, throttle, debounce and cancel-on-event (core/automations/runControl.ts); null: none. */
+  run_control: RunControl | null;
   events_since: Date;
   created_at: Date;
   updated_at: Date;
@@ -35,6 +38,7 @@ export interface AutomationWrite {
   edges: AutomationEdge[];
   trigger_events: string[];
   layout: AutomationLayout;
+  run_control: RunControl | null;
 }
 
 const live = (db: Runner, operatorId: string) => db<AutomationRow>('workflows').where({ operator_id: operatorId }).whereNull('deleted_at');
@@ -84,6 +88,7 @@ export async function insertAutomation(trx: Runner, operatorId: string, id: stri
       nodes: JSON.stringify(write.nodes),
       edges: JSON.stringify(write.edges),
       layout: JSON.stringify(write.layout),
+      run_control: write.run_control && JSON.stringify(write.run_control),
     })
     .returning('*')) as AutomationRow[];
   return row!;
@@ -108,6 +113,7 @@ export async function updateAutomation(
       nodes: JSON.stringify(write.nodes),
       edges: JSON.stringify(write.edges),
       layout: JSON.stringify(write.layout),
+      run_control: write.run_control && JSON.stringify(write.run_control),
       ...(options.bump ? { version: trx.raw('version + 1') } : {}),
       updated_at: trx.fn.now(),
       ...(write.active && !wasActive ? { events_since: trx.fn.now() } : {}),

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { RunControl } from '../../core/automations/runControl';
 import { hotQuery, type HotStatement } from '../hot';
 import type { Db } from '../knex';
 
@@ -19,6 +20,8 @@ export interface EventAutomationRow {
   version: number;
   trigger_events: string[];
   events_since: Date;
+  /** Per-key run control (core/automations/runControl.ts); its `cancel_on` events are in `trigger_events` too. */
+  run_control?: RunControl | null;
 }
 
 /**
@@ -44,7 +47,7 @@ export async function claimPendingOutbox(trx: Knex.Transaction, limit: number, s
 export async function automationsListeningTo(trx: Knex.Transaction, operatorIds: string[], events: string[]): Promise<EventAutomationRow[]> {
   if (operatorIds.length === 0 || events.length === 0) return [];
   const result = await trx.raw<{ rows: EventAutomationRow[] }>(
-    `SELECT id, operator_id, nodes, edges, name, version, trigger_events, events_since FROM workflows
+    `SELECT id, operator_id, nodes, edges, name, version, trigger_events, events_since, run_control FROM workflows
       WHERE active AND deleted_at IS NULL AND trigger_events <> '{}' AND trigger_events && ?::text[] AND operator_id = ANY(?::uuid[])`,
     [events, operatorIds],
   );

@@ -79,8 +79,8 @@ describe('the workflow editor keeps work', () => {
     await condition.fill('trigger.data.amount > 50');
     await page.waitForTimeout(600);
     await page.getByRole('toolbar', { name: 'Edit history' }).getByRole('button', { name: 'Undo' }).click();
-    for (let tries = 0; (await condition.inputValue()) !== 'trigger.data.amount > 5'; tries += 1) {
-      if (tries > 50) throw new Error(`undo left the condition at ${await condition.inputValue()}`);
+    for (let tries = 0; (await condition.textContent()) !== 'trigger.data.amount > 5'; tries += 1) {
+      if (tries > 50) throw new Error(`undo left the condition at ${await condition.textContent()}`);
       await page.waitForTimeout(100);
     }
   });

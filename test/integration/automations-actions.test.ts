@@ -64,14 +64,33 @@ describe('actions on the shared worker', () => {
         workflowId: workflow.id,
         workflowVersion: 1,
         source: 'manual',
+        rerunOf: null,
+        rerunFromNodeId: null,
+        replayId: null,
         status: 'completed',
         temporalWorkflowId: expect.stringMatching(/^automation-manual-run_/),
         input,
         output: { id: expect.any(String), externalId: 'p-100', eventType: 'transaction' },
         nodes: [
           trigger(input),
-          { id: 'upsert', status: 'completed', output: { id: expect.any(String), externalId: 'p-100', action: 'created' }, durationMs: ms },
-          { id: 'record', status: 'completed', output: { id: expect.any(String), externalId: 'p-100', eventType: 'transaction' }, durationMs: ms },
+          {
+            id: 'upsert',
+            status: 'completed',
+            input: { entityType: 'player', externalId: 'p-100', data: { country: 'MT', status: 'active', email: 'p-100@example.test' } },
+            output: { id: expect.any(String), externalId: 'p-100', action: 'created' },
+            durationMs: ms,
+          },
+          {
+            id: 'record',
+            status: 'completed',
+            input: {
+              externalId: 'p-100',
+              eventType: 'transaction',
+              data: { type: 'deposit', amount: 25000, currency: 'EUR', reference: 'Ref first deposit for p-100' },
+            },
+            output: { id: expect.any(String), externalId: 'p-100', eventType: 'transaction' },
+            durationMs: ms,
+          },
         ],
         startedAt: ISO,
         completedAt: ISO,
@@ -119,6 +138,7 @@ describe('actions on the shared worker', () => {
         {
           id: 'record',
           status: 'failed',
+          input: { externalId: 'p-100', eventType: 'transaction', data: { type: 'lottery', amount: 'lots' } },
           error: { code: 'VALIDATION_FAILED', message },
           durationMs: ms,
           output: [
@@ -146,7 +166,13 @@ describe('actions on the shared worker', () => {
       });
       expect(run.nodes).toEqual([
         trigger({ playerId: 'ghost-1' }),
-        { id: 'record', status: 'failed', error: { code: 'ENTITY_NOT_FOUND', message: 'No entity with externalId ghost-1' }, durationMs: ms },
+        {
+          id: 'record',
+          status: 'failed',
+          input: { externalId: 'ghost-1', eventType: 'session', data: { device: 'ios' } },
+          error: { code: 'ENTITY_NOT_FOUND', message: 'No entity with externalId ghost-1' },
+          durationMs: ms,
+        },
         { id: 'after', status: 'skipped', durationMs: 0 },
       ]);
       expect(run.durationMs).toBeLessThan(2_000);
@@ -171,7 +197,13 @@ describe('actions on the shared worker', () => {
     );
     const run = await testRun(client, workflow.id, { to, playerId: 'p-7', amount: 120 });
     expect(run.status).toBe('completed');
-    expect(run.nodes[1]).toEqual({ id: 'mail', status: 'completed', output: { delivery: 'file', file: expect.stringMatching(/\.txt$/) }, durationMs: ms });
+    expect(run.nodes[1]).toEqual({
+      id: 'mail',
+      status: 'completed',
+      input: { to, subject: 'Deposit by p-7', text: 'Player p-7 deposited 120 EUR (run manual).' },
+      output: { delivery: 'file', file: expect.stringMatching(/\.txt$/) },
+      durationMs: ms,
+    });
     expect(run.output).toEqual(run.nodes[1].output);
     const mail = readFileSync(path.join(path.resolve(process.env.DATA_DIR!, 'mail'), run.output.file), 'utf8');
     expect(mail).toContain(`To: ${to}\n`);
@@ -205,6 +237,7 @@ describe('actions on the shared worker', () => {
       expect(run.nodes[1]).toEqual({
         id: 'kyc',
         status: 'completed',
+        input: { connectionId, operation: 'kyc.status', params: { playerId: 'p-42' } },
         durationMs: ms,
         output: {
           status: 200,
@@ -213,7 +246,13 @@ describe('actions on the shared worker', () => {
       });
       const sent = kyc.requests.at(-1)!;
       expect([sent.method, sent.path, sent.headers['x-api-key']]).toEqual(['GET', '/v1/players/p-42/kyc', 'wf-kyc-key']);
-      expect(run.nodes[2]).toEqual({ id: 'store', status: 'completed', output: { externalId: 'p-100', key: 'kyc_status', value: 'approved' }, durationMs: ms });
+      expect(run.nodes[2]).toEqual({
+        id: 'store',
+        status: 'completed',
+        input: { externalId: 'p-100', key: 'kyc_status', value: 'approved' },
+        output: { externalId: 'p-100', key: 'kyc_status', value: 'approved' },
+        durationMs: ms,
+      });
     });
 
     it("a supplier refusal fails the node with PROVIDER_ERROR and the supplier's answer (untranslated, as /gateway) as output", async () => {
@@ -225,6 +264,7 @@ describe('actions on the shared worker', () => {
       expect(run.nodes[1]).toEqual({
         id: 'kyc',
         status: 'failed',
+        input: { connectionId, operation: 'kyc.status', params: { playerId: 'unknown' } },
         output: { status: 404, data: { error: 'player not found', player_ref: 'unknown' } },
         error: { code: 'PROVIDER_ERROR', message: 'Provider returned HTTP 404' },
         durationMs: ms,
@@ -284,10 +324,17 @@ describe('action.ai against a loopback OpenAI-compatible endpoint (own worker wi
       {
         id: 'ask',
         status: 'completed',
+        input: { prompt: 'Assess p-9 who deposited 700' },
         output: { text: first, model: 'house-model-1', usage: { prompt_tokens: 28, completion_tokens: first.length, total_tokens: 28 + first.length } },
         durationMs: ms,
       },
-      { id: 'again', status: 'completed', output: { text: second, model: 'other-model', usage: expect.any(Object) }, durationMs: ms },
+      {
+        id: 'again',
+        status: 'completed',
+        input: { prompt: `Summarise: ${first}`, model: 'other-model' },
+        output: { text: second, model: 'other-model', usage: expect.any(Object) },
+        durationMs: ms,
+      },
     ]);
     const [asked, summarised] = ai.requests.slice(-2);
     expect(asked!.headers.authorization).toBe('Bearer sk-test-123');
@@ -310,7 +357,13 @@ describe('action.ai against a loopback OpenAI-compatible endpoint (own worker wi
     try {
       const refused = await testRun(client, workflow.id);
       expect(refused).toMatchObject({ status: 'failed', output: null, error: { code: 'AI_ERROR', message: 'AI endpoint answered 401', nodeId: 'ask' } });
-      expect(refused.nodes[1]).toEqual({ id: 'ask', status: 'failed', error: { code: 'AI_ERROR', message: 'AI endpoint answered 401' }, durationMs: ms });
+      expect(refused.nodes[1]).toEqual({
+        id: 'ask',
+        status: 'failed',
+        input: { prompt: 'ping' },
+        error: { code: 'AI_ERROR', message: 'AI endpoint answered 401' },
+        durationMs: ms,
+      });
       expect(ai.requests.length - before).toBe(3);
     } finally {
       ai.apiKey = 'sk-test-123';

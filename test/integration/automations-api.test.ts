@@ -154,6 +154,7 @@ describe('workflow management API (/workflows-api)', () => {
         nodes: DESIGN_EXAMPLE.nodes,
         edges: DESIGN_EXAMPLE.edges,
         layout: {},
+        run_control: null,
         created_at: expect.any(String),
         updated_at: expect.any(String),
       });

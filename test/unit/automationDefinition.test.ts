@@ -183,7 +183,7 @@ describe('validateAutomationBody', () => {
       { field: 'edges[3].to', message: 'an edge cannot lead from a node to itself' },
       { field: 'edges[4]', message: 'duplicate edge from "start" to "big"' },
       { field: 'edges[5].to', message: 'a trigger node cannot have incoming edges' },
-      { field: 'edges[6].when', message: 'only edges leaving a condition carry when' },
+      { field: 'edges[6].when', message: 'only edges leaving a condition or an action.wait_for_event carry when' },
       { field: 'edges[7].label', message: 'unknown field' },
       { field: 'edges[7].from', message: 'must be a node id' },
     ]);

@@ -37,6 +37,9 @@ const run = (overrides: Partial<AutomationRunRecord>): AutomationRunRecord => ({
   startedAt: '2026-01-01T00:00:00.000Z',
   completedAt: '2026-01-01T00:00:00.040Z',
   durationMs: 40,
+  rerunOf: null,
+  rerunFromNodeId: null,
+  replayId: null,
   ...overrides,
 });
 

@@ -1,9 +1,12 @@
 import { CancellationScope, patched, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import type { DataWriteInput, HttpRequestInput } from '../../activities/automation/types';
-import type { AutomationNode } from '../../core/automations/types';
+import type { ApprovalOutput } from '../../core/automations/approval';
+import type { RunContext } from '../../core/automations/expressions';
+import { isAction, type ActionType, type AutomationNode } from '../../core/automations/types';
 import { executeGatewayCall } from '../gatewayCall';
 import { NodeError } from './nodeError';
+import { waitForEvent } from './waitForEvent';
 
 /**
  * The worker heartbeats the normal activities below while they run (worker/livenessHeartbeat.ts): a silence this long
@@ -45,70 +48,87 @@ const RECORDED_DELAY_SECONDS = 60;
 const str = (value: unknown): string =>
   typeof value === 'string' ? value : value === undefined || value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
 
+/** What a runner knows of the run beside its node's rendered params. */
+export interface RunnerScope {
+  operatorId: string;
+  automationId: string;
+  runId: string;
+  node: AutomationNode;
+  /** The run so far: a wait's filter reads it beside the arriving event. */
+  context: RunContext;
+  /** The run's approval handling (its Update handler lives with the workflow, workflows/automationRun.ts). */
+  awaitApproval: (params: Record<string, unknown>) => Promise<ApprovalOutput>;
+}
+
+type Runner = (params: Record<string, unknown>, scope: RunnerScope) => Promise<unknown>;
+
+const onceOf = (scope: RunnerScope) => ({ operatorId: scope.operatorId, automationId: scope.automationId, idempotencyKey: `${scope.runId}:${scope.node.id}` });
+
 /**
- * Runs one action node whose params are already rendered, returning its output. Failures surface as
- * Temporal failures (`ActivityFailure` with the activity's `ApplicationFailure`) or `NodeError`.
+ * How each action runs in workflow code, by type: an action type without a runner here does not compile. Failures
+ * surface as Temporal failures (`ActivityFailure` with the activity's `ApplicationFailure`) or `NodeError`.
  *
  * When the run is cancelled mid-action, an action already sent finishes and its outcome is recorded: data writes
  * and gateway calls (local activities, which a cancellation would otherwise abandon while they still write or
  * call) are shielded; HTTP, e-mail and AI activities, which do not heartbeat, finish their current attempt
- * (Temporal's default `WAIT_CANCELLATION_COMPLETED`). Only `action.delay` stops at once.
+ * (Temporal's default `WAIT_CANCELLATION_COMPLETED`). `action.delay` and the waits stop at once.
  */
-export async function runAction(
-  node: AutomationNode,
-  params: Record<string, unknown>,
-  scope: { operatorId: string; automationId: string; runId: string },
-): Promise<unknown> {
-  const { operatorId } = scope;
-  const once = { operatorId, automationId: scope.automationId, idempotencyKey: `${scope.runId}:${node.id}` };
-  switch (node.type) {
-    case 'action.http_request':
-      return http.automationHttpRequest({
-        operatorId,
-        method: str(params.method).toUpperCase(),
-        url: str(params.url),
-        ...(params.headers ? { headers: Object.fromEntries(Object.entries(params.headers as Record<string, unknown>).map(([k, v]) => [k, str(v)])) } : {}),
-        ...(params.body === undefined ? {} : { body: params.body }),
-        idempotencyKey: once.idempotencyKey,
-      } satisfies HttpRequestInput);
-    case 'action.gateway': {
-      const result = await CancellationScope.nonCancellable(() =>
-        executeGatewayCall({
-          operatorId,
-          connectionId: str(params.connectionId),
-          operation: str(params.operation),
-          params: (params.params ?? {}) as Record<string, unknown>,
-          callId: once.idempotencyKey,
-          caller: 'run',
-        }),
-      );
-      if (!result.ok)
-        throw new NodeError('PROVIDER_ERROR', result.message || `Provider answered ${result.status ?? 'with no response'}`, {
-          status: result.status,
-          data: result.data,
-        });
-      return { status: result.status, data: result.data };
+const RUNNERS: Record<ActionType, Runner> = {
+  'action.http_request': (params, scope) =>
+    http.automationHttpRequest({
+      operatorId: scope.operatorId,
+      method: str(params.method).toUpperCase(),
+      url: str(params.url),
+      ...(params.headers ? { headers: Object.fromEntries(Object.entries(params.headers as Record<string, unknown>).map(([k, v]) => [k, str(v)])) } : {}),
+      ...(params.body === undefined ? {} : { body: params.body }),
+      idempotencyKey: onceOf(scope).idempotencyKey,
+    } satisfies HttpRequestInput),
+  'action.gateway': async (params, scope) => {
+    const result = await CancellationScope.nonCancellable(() =>
+      executeGatewayCall({
+        operatorId: scope.operatorId,
+        connectionId: str(params.connectionId),
+        operation: str(params.operation),
+        params: (params.params ?? {}) as Record<string, unknown>,
+        callId: onceOf(scope).idempotencyKey,
+        caller: 'run',
+      }),
+    );
+    if (!result.ok)
+      throw new NodeError('PROVIDER_ERROR', result.message || `Provider answered ${result.status ?? 'with no response'}`, {
+        status: result.status,
+        data: result.data,
+      });
+    return { status: result.status, data: result.data };
+  },
+  'action.set_state': (params, scope) =>
+    writeData({ ...onceOf(scope), kind: 'state', externalId: str(params.externalId), key: str(params.key), value: params.value }),
+  'action.record_event': (params, scope) =>
+    writeData({ ...onceOf(scope), kind: 'event', externalId: str(params.externalId), eventType: str(params.eventType), data: params.data }),
+  'action.upsert_entity': (params, scope) =>
+    writeData({ ...onceOf(scope), kind: 'entity', entityType: str(params.entityType), externalId: str(params.externalId), data: params.data }),
+  'action.delay': async (params, scope) => {
+    const seconds = Number(params.seconds);
+    if (seconds > RECORDED_DELAY_SECONDS && patched(WAITING_RECORDED)) {
+      const until = new Date(Date.now() + seconds * 1000).toISOString();
+      await CancellationScope.nonCancellable(() => data.markAutomationRunWaiting({ operatorId: scope.operatorId, runId: scope.runId, until }));
     }
-    case 'action.set_state':
-      return writeData({ ...once, kind: 'state', externalId: str(params.externalId), key: str(params.key), value: params.value });
-    case 'action.record_event':
-      return writeData({ ...once, kind: 'event', externalId: str(params.externalId), eventType: str(params.eventType), data: params.data });
-    case 'action.upsert_entity':
-      return writeData({ ...once, kind: 'entity', entityType: str(params.entityType), externalId: str(params.externalId), data: params.data });
-    case 'action.delay': {
-      const seconds = Number(params.seconds);
-      if (seconds > RECORDED_DELAY_SECONDS && patched(WAITING_RECORDED)) {
-        const until = new Date(Date.now() + seconds * 1000).toISOString();
-        await CancellationScope.nonCancellable(() => data.markAutomationRunWaiting({ operatorId, runId: scope.runId, until }));
-      }
-      await sleep(seconds * 1000);
-      return { waitedSeconds: seconds };
-    }
-    case 'action.send_email':
-      return email.sendEmail({ to: str(params.to), subject: str(params.subject), text: str(params.text) });
-    case 'action.ai':
-      return ai.automationAiChat({ prompt: str(params.prompt), ...(params.model ? { model: str(params.model) } : {}) });
-    default:
-      throw new NodeError('UNKNOWN_NODE_TYPE', `Node type ${node.type} cannot run`);
-  }
+    await sleep(seconds * 1000);
+    return { waitedSeconds: seconds };
+  },
+  'action.send_email': (params) => email.sendEmail({ to: str(params.to), subject: str(params.subject), text: str(params.text) }),
+  'action.ai': (params) => ai.automationAiChat({ prompt: str(params.prompt), ...(params.model ? { model: str(params.model) } : {}) }),
+  'action.approval': (params, scope) => scope.awaitApproval(params),
+  'action.wait_for_event': (params, scope) =>
+    waitForEvent(params, { operatorId: scope.operatorId, runId: scope.runId, nodeId: scope.node.id, context: scope.context }),
+};
+
+/**
+ * Runs one action node whose params are already rendered, returning its output.
+ *
+ * @example await runAction(node, params, { operatorId, automationId, runId, node, context, awaitApproval })
+ */
+export async function runAction(node: AutomationNode, params: Record<string, unknown>, scope: Omit<RunnerScope, 'node'>): Promise<unknown> {
+  if (!isAction(node.type)) throw new NodeError('NOT_AN_ACTION', `Node type ${node.type} is not an action`);
+  return RUNNERS[node.type](params, { ...scope, node });
 }

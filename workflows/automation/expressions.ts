@@ -42,3 +42,9 @@ export async function renderedParams(node: AutomationNode, context: RunContext, 
     unknown
   >;
 }
+
+/** Whether an event that arrived for an `action.wait_for_event` passes its filter: the run's context plus `event`. */
+export async function eventFilterHolds(filter: string, event: unknown, context: RunContext, operatorId: string): Promise<boolean> {
+  const visible = { ...contextFor({ expression: filter }, context), event };
+  return (await inSandbox(operatorId, { kind: 'condition', expression: filter, field: 'params.filter', context: visible })) === true;
+}

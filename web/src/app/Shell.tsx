@@ -8,6 +8,7 @@ const NAV: Array<{ to: string; label: string }> = [
   { to: '/', label: 'Overview' },
   { to: '/players', label: 'Players' },
   { to: '/workflows', label: 'Workflows' },
+  { to: '/runs', label: 'Runs' },
   { to: '/connections', label: 'Connections' },
   { to: '/keys', label: 'API keys' },
   { to: '/team', label: 'Team' },

@@ -10,7 +10,7 @@ import {
   type ReactFlowInstance,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useEffect, useState, type Dispatch, type SetStateAction } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type Dispatch, type RefObject, type SetStateAction } from 'react';
 import { CATALOG, isTriggerType } from './catalog';
 import { edgeId, type StepNode } from './graph';
 import { useProblems } from './problems';
@@ -30,6 +30,30 @@ interface Props {
   onSelect: (id: string | null) => void;
   /** Asked before the Delete key removes steps; removing connections alone is not asked about. */
   confirmRemoval: (ids: string[]) => Promise<boolean>;
+  /** Changes when the whole graph should be fitted into view again (after "Tidy up"). */
+  fitRequest?: number;
+  /** The editor's graph: as tall as the window leaves below it, so it is seen whole without scrolling. */
+  fillWindow?: boolean;
+}
+
+/** The least height of a graph that fills the window: a short window scrolls rather than squeezing the graph. */
+const MIN_FILL_HEIGHT = 300;
+
+/** The height that takes a box from where it starts on the page to the bottom of the window (kept on resize). */
+function useFillHeight(box: RefObject<HTMLElement | null>, enabled: boolean): number | undefined {
+  const [height, setHeight] = useState<number>();
+  useLayoutEffect(() => {
+    if (!enabled) return;
+    const measure = () => {
+      if (!box.current) return;
+      const top = box.current.getBoundingClientRect().top + window.scrollY;
+      setHeight(Math.max(MIN_FILL_HEIGHT, Math.floor(window.innerHeight - top - 12)));
+    };
+    measure();
+    window.addEventListener('resize', measure);
+    return () => window.removeEventListener('resize', measure);
+  }, [box, enabled]);
+  return height;
 }
 
 /** Whether a drag from one handle to another makes an edge the definition allows. */
@@ -40,14 +64,27 @@ export function connectable(nodes: StepNode[], edges: Edge[], connection: { sour
 }
 
 /** The graph (React Flow): drag steps, drag from a step's right handle to another's left to connect. */
-export function Canvas({ nodes, edges, editable, onNodesChange, onEdgesChange, setEdges, onSelect, confirmRemoval }: Props) {
+export function Canvas({
+  nodes,
+  edges,
+  editable,
+  onNodesChange,
+  onEdgesChange,
+  setEdges,
+  onSelect,
+  confirmRemoval,
+  fitRequest = 0,
+  fillWindow = false,
+}: Props) {
+  const section = useRef<HTMLElement>(null);
+  const height = useFillHeight(section, fillWindow);
   const problems = useProblems();
   const [instance, setInstance] = useState<ReactFlowInstance<StepNode> | null>(null);
   // A step added (or removed) may be outside the view: fit the graph again once it is measured.
   useEffect(() => {
     const timer = setTimeout(() => void instance?.fitView(FIT), 60);
     return () => clearTimeout(timer);
-  }, [instance, nodes.length]);
+  }, [instance, nodes.length, fitRequest]);
   const shownNodes = nodes.map((node) => ({
     ...node,
     ariaLabel: `${CATALOG[node.data.type].label} step ${node.id}${problems.byNode.has(node.id) ? ', has problems' : ''}`,
@@ -55,21 +92,22 @@ export function Canvas({ nodes, edges, editable, onNodesChange, onEdgesChange, s
   const shownEdges = edges.map((edge) => (problems.byEdge.has(edge.id) ? { ...edge, className: 'edge-error', label: `${edge.label ?? ''} ⚠`.trim() } : edge));
   const connect = (connection: Connection) => {
     if (!connectable(nodes, edges, connection)) return;
-    const fromCondition = nodes.find((node) => node.id === connection.source)?.data.type === 'condition';
+    const sourceType = nodes.find((node) => node.id === connection.source)?.data.type;
+    const branches = sourceType && CATALOG[sourceType].branches;
     const when = connection.sourceHandle === 'false' ? 'false' : 'true';
     setEdges((current) =>
       addEdge(
         {
           ...connection,
           id: edgeId(connection.source, connection.target),
-          ...(fromCondition ? { sourceHandle: when, label: when === 'true' ? 'yes' : 'no' } : { sourceHandle: null }),
+          ...(branches ? { sourceHandle: when, label: when === 'true' ? branches[0] : branches[1] } : { sourceHandle: null }),
         },
         current,
       ),
     );
   };
   return (
-    <section className="canvas" aria-label="Workflow graph">
+    <section className="canvas" aria-label="Workflow graph" ref={section} style={height ? { height } : undefined}>
       <ReactFlow
         nodes={shownNodes}
         edges={shownEdges}

@@ -6,13 +6,18 @@ import { useAction } from '../../api/useLoad';
 import { ConfirmDialog } from '../../components/Dialog';
 import { Checkbox, TextField } from '../../components/Field';
 import { ErrorNotice, Success } from '../../components/Status';
+import { layoutGraph } from './autoLayout';
 import { Canvas } from './Canvas';
+import { CanvasTools } from './CanvasTools';
+import { preloadCodeEditor } from './code/CodeField';
 import type { NodeType } from './catalog';
 import { newStep, placeProblems, toDefinition, type Meta, type StepNode, type Workflow, type WorkflowInput } from './graph';
 import { Inspector } from './Inspector';
 import { Palette } from './Palette';
 import { ProblemsContext, type Placed } from './problems';
+import { RunControlForm } from './RunControlForm';
 import { TestRunDialog } from './TestRunDialog';
+import './editor.css';
 
 interface Props {
   saved: Workflow | null;
@@ -83,6 +88,10 @@ export function Editor(props: Props) {
   const [removing, setRemoving] = useState<string[] | null>(null);
   const answerRemoval = useRef<(confirmed: boolean) => void>(() => undefined);
   const [formFocus, setFormFocus] = useState(0);
+  const [fitRequest, setFitRequest] = useState(0);
+  useEffect(() => {
+    if (editable) preloadCodeEditor();
+  }, [editable]);
   const history = useRef(props.history);
   history.current = props.history;
   useEffect(() => {
@@ -99,7 +108,7 @@ export function Editor(props: Props) {
 
   const add = (type: NodeType) => {
     const near = nodes.find((node) => node.id === selected);
-    const step = newStep(type, nodes, near);
+    const step = newStep(type, nodes, edges, near);
     setNodes((current) => [...current.map((node) => ({ ...node, selected: false })), { ...step, selected: true }]);
     setSelected(step.id);
   };
@@ -125,13 +134,19 @@ export function Editor(props: Props) {
     setEdges((current) => current.filter((edge) => !ids.includes(edge.source) && !ids.includes(edge.target)));
     setSelected(null);
   };
+  /** Lays the whole graph out afresh (dagre); one edit, so Undo puts every step back. */
+  const tidy = () => {
+    const positions = layoutGraph(nodes, edges);
+    setNodes((current) => current.map((node) => ({ ...node, position: positions.get(node.id) ?? node.position })));
+    setFitRequest((n) => n + 1);
+  };
   const invalid = save.error?.code === 'VALIDATION_FAILED';
   const problemCount = problems.general.length + [...problems.byNode.values(), ...problems.byEdge.values()].reduce((sum, list) => sum + list.length, 0);
 
   return (
     <ProblemsContext.Provider value={problems}>
       <form
-        className="panel"
+        className="panel workflow-settings"
         aria-label="Workflow settings"
         onSubmit={(event) => {
           event.preventDefault();
@@ -170,6 +185,12 @@ export function Editor(props: Props) {
             onChange={(event) => onMeta({ ...meta, mcp_exposed: event.target.checked })}
           />
         </div>
+        <RunControlForm
+          value={meta.run_control}
+          onChange={(runControl) => onMeta({ ...meta, run_control: runControl })}
+          disabled={!editable}
+          problems={problems.general.filter((problem) => problem.field.startsWith('run_control'))}
+        />
         {editable && (
           <div className="row-actions">
             <button type="submit" className="button button-primary" disabled={save.pending}>
@@ -215,28 +236,7 @@ export function Editor(props: Props) {
       <div className={editable ? 'editor' : 'editor editor-readonly'}>
         {editable && <Palette onAdd={add} />}
         <div className="canvas-column">
-          {editable && (
-            <div className="row-actions canvas-tools" role="toolbar" aria-label="Edit history">
-              <button
-                type="button"
-                className="button button-small"
-                onClick={props.history.undo}
-                disabled={!props.history.canUndo}
-                aria-keyshortcuts="Control+Z"
-              >
-                Undo
-              </button>
-              <button
-                type="button"
-                className="button button-small"
-                onClick={props.history.redo}
-                disabled={!props.history.canRedo}
-                aria-keyshortcuts="Control+Shift+Z"
-              >
-                Redo
-              </button>
-            </div>
-          )}
+          {editable && <CanvasTools history={props.history} onTidy={tidy} canTidy={nodes.length > 0} />}
           <Canvas
             nodes={nodes}
             edges={edges}
@@ -246,6 +246,8 @@ export function Editor(props: Props) {
             setEdges={setEdges}
             onSelect={setSelected}
             confirmRemoval={confirmRemoval}
+            fitRequest={fitRequest}
+            fillWindow
           />
         </div>
         <Inspector
@@ -258,6 +260,7 @@ export function Editor(props: Props) {
           onRemove={(id) => void removeSteps([id])}
           focusForm={formFocus}
           editable={editable}
+          workflowId={saved?.id}
         />
       </div>
       <ConfirmDialog

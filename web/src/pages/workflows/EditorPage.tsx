@@ -10,9 +10,10 @@ import { Editor } from './Editor';
 import { fromDefinition, type Meta, type StepNode, type Workflow } from './graph';
 import { RECIPES } from './recipes';
 import { RunsPanel } from './RunsPanel';
+import { VersionsPanel } from './VersionsPanel';
 import { editSignature, useEditHistory, type EditSnapshot } from './useEditHistory';
 
-const NO_META: Meta = { name: '', description: '', active: true, mcp_exposed: false };
+const NO_META: Meta = { name: '', description: '', active: true, mcp_exposed: false, run_control: null };
 
 /** The editor's state for a definition as loaded or saved. */
 function snapshotOf(definition: Workflow | (typeof RECIPES)[number]['definition']): EditSnapshot {
@@ -22,13 +23,14 @@ function snapshotOf(definition: Workflow | (typeof RECIPES)[number]['definition'
     description: definition.description ?? '',
     active: definition.active ?? true,
     mcp_exposed: definition.mcp_exposed ?? false,
+    run_control: ('run_control' in definition ? definition.run_control : null) ?? null,
   };
   return { meta, nodes: graph.nodes, edges: graph.edges };
 }
 
 /**
- * A workflow: loads it (or a recipe for a new one) and hosts the editor and its runs. `?run=<id>` opens
- * a run in the Runs tab.
+ * A workflow: loads it (or a recipe for a new one) and hosts the editor, its runs and its versions. `?run=<id>`
+ * opens a run in the Runs tab, `?tab=versions` the Versions tab.
  */
 export default function EditorPage() {
   const { id } = useParams();
@@ -41,7 +43,7 @@ export default function EditorPage() {
   const [nodes, setNodes, onNodesChange] = useNodesState<StepNode>([]);
   const [edges, setEdges, onEdgesChange] = useEdgesState<Edge>([]);
   const [saved, setSaved] = useState<Workflow | null>(null);
-  const tab = search.get('run') !== null || search.get('tab') === 'runs' ? 'runs' : 'design';
+  const tab = search.get('run') !== null || search.get('tab') === 'runs' ? 'runs' : search.get('tab') === 'versions' ? 'versions' : 'design';
 
   const current: EditSnapshot = { meta: meta ?? NO_META, nodes, edges };
   // A step or connection selected before an undo stays selected if it is still there.
@@ -89,7 +91,7 @@ export default function EditorPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [loaded.data, loaded.loading, id, recipe.id]);
 
-  const setTab = (next: 'design' | 'runs') => setSearch(next === 'runs' ? { tab: 'runs' } : {}, { replace: true });
+  const setTab = (next: 'design' | 'runs' | 'versions') => setSearch(next === 'design' ? {} : { tab: next }, { replace: true });
 
   if (id && loaded.error) {
     return (
@@ -138,6 +140,16 @@ export default function EditorPage() {
           <button type="button" role="tab" id="tab-runs" aria-controls="panel-runs" aria-selected={tab === 'runs'} onClick={() => setTab('runs')}>
             Runs
           </button>
+          <button
+            type="button"
+            role="tab"
+            id="tab-versions"
+            aria-controls="panel-versions"
+            aria-selected={tab === 'versions'}
+            onClick={() => setTab('versions')}
+          >
+            Versions
+          </button>
         </div>
       )}
       {tab === 'design' || !saved ? (
@@ -168,6 +180,19 @@ export default function EditorPage() {
               navigate('/workflows');
             }}
             onRun={(runId) => setSearch({ run: runId }, { replace: true })}
+          />
+        </div>
+      ) : tab === 'versions' ? (
+        <div role="tabpanel" id="panel-versions" aria-labelledby="tab-versions">
+          <VersionsPanel
+            workflow={saved}
+            editable={manage}
+            unsaved={dirty}
+            onRestored={(workflow) => {
+              setSaved(workflow);
+              reset(workflow);
+              setTab('design');
+            }}
           />
         </div>
       ) : (

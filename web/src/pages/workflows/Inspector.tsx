@@ -1,9 +1,10 @@
 import type { Edge } from '@xyflow/react';
-import { useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
+import { useEffect, useMemo, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import type { FieldProblem } from '../../api/errors';
 import { TextField } from '../../components/Field';
 import { connectable } from './Canvas';
 import { CATALOG, type Params } from './catalog';
+import { CodeScopeContext } from './code/scope';
 import { edgeId, paramOf, type StepNode } from './graph';
 import { ParamField } from './ParamField';
 import { useProblems } from './problems';
@@ -21,6 +22,8 @@ interface Props {
   /** Changes each time the selected step's form should take the keyboard focus. */
   focusForm: number;
   editable: boolean;
+  /** The saved workflow's id: previews can then use its last run. */
+  workflowId?: string;
 }
 
 const NODE_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -91,9 +94,10 @@ function EdgeInfo({ edge, setEdges, onSelect, editable }: Props & { edge: Edge }
   );
 }
 
-function NodeForm({ node, nodes, edges, setNodes, setEdges, onSelect, onRemove, focusForm, editable }: Props & { node: StepNode }) {
+function NodeForm({ node, nodes, edges, setNodes, setEdges, onSelect, onRemove, focusForm, editable, workflowId }: Props & { node: StepNode }) {
   const spec = CATALOG[node.data.type];
   const heading = useRef<HTMLHeadingElement>(null);
+  const scope = useMemo(() => ({ workflowId, nodeId: node.id, nodes, edges, readOnly: !editable }), [workflowId, node.id, nodes, edges, editable]);
   useEffect(() => {
     if (focusForm > 0) heading.current?.focus();
   }, [focusForm]);
@@ -123,10 +127,15 @@ function NodeForm({ node, nodes, edges, setNodes, setEdges, onSelect, onRemove, 
   const targets = nodes.filter((candidate) => connectable(nodes, edges, { source: node.id, target: candidate.id }));
   const connect = () => {
     if (!target) return;
-    const isCondition = node.data.type === 'condition';
+    const branches = CATALOG[node.data.type].branches;
     setEdges((current) => [
       ...current,
-      { id: edgeId(node.id, target), source: node.id, target, ...(isCondition ? { sourceHandle: branch, label: branch === 'true' ? 'yes' : 'no' } : {}) },
+      {
+        id: edgeId(node.id, target),
+        source: node.id,
+        target,
+        ...(branches ? { sourceHandle: branch, label: branch === 'true' ? branches[0] : branches[1] } : {}),
+      },
     ]);
     setTarget('');
   };
@@ -170,9 +179,11 @@ function NodeForm({ node, nodes, edges, setNodes, setEdges, onSelect, onRemove, 
           </button>
         )}
       </form>
-      {spec.fields.map((field) => (
-        <ParamField key={field.name} field={field} params={node.data.params} onChange={setParams} problems={fieldProblems(field.name)} />
-      ))}
+      <CodeScopeContext.Provider value={scope}>
+        {spec.fields.map((field) => (
+          <ParamField key={field.name} field={field} params={node.data.params} onChange={setParams} problems={fieldProblems(field.name)} />
+        ))}
+      </CodeScopeContext.Provider>
       <h3>Connections</h3>
       {incoming.length === 0 && outgoing.length === 0 && <p className="hint">Not connected yet.</p>}
       <ul>
@@ -210,12 +221,12 @@ function NodeForm({ node, nodes, edges, setNodes, setEdges, onSelect, onRemove, 
               ))}
             </select>
           </div>
-          {node.data.type === 'condition' && (
+          {CATALOG[node.data.type].branches && (
             <div className="field">
-              <label htmlFor={`branch-${node.id}`}>When the condition is</label>
+              <label htmlFor={`branch-${node.id}`}>{node.data.type === 'condition' ? 'When the condition is' : 'Branch'}</label>
               <select id={`branch-${node.id}`} value={branch} onChange={(event) => setBranch(event.target.value as 'true' | 'false')}>
-                <option value="true">yes (true)</option>
-                <option value="false">no (false)</option>
+                <option value="true">{CATALOG[node.data.type].branches![0]} (true)</option>
+                <option value="false">{CATALOG[node.data.type].branches![1]} (false)</option>
               </select>
             </div>
           )}

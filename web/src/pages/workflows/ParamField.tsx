@@ -1,10 +1,14 @@
-import { useId, useMemo, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { api, call } from '../../api/client';
 import type { FieldProblem } from '../../api/errors';
 import { useLoad } from '../../api/useLoad';
-import { SelectField, TextArea, TextField } from '../../components/Field';
-import { formatValue, KeyValueEditor, parseValue } from '../../components/KeyValueEditor';
+import { SelectField, TextField } from '../../components/Field';
+import { formatValue, KeyValueEditor } from '../../components/KeyValueEditor';
 import type { FieldSpec, Params } from './catalog';
+import { CodeField } from './code/CodeField';
+import { ObjectField } from './code/ObjectField';
+import { useCodeScope } from './code/scope';
+import { describe, looksLikeJson, readValue, rememberTyped, typedText } from './code/typedValue';
 import { SchemaEditor } from './SchemaEditor';
 
 interface Props {
@@ -44,7 +48,9 @@ export function ParamField({ field, params, onChange, problems }: Props) {
         placeholder: field.placeholder,
       };
       const update = (text: string) => onChange(set(params, field.name, text, field.required ?? false));
-      if (field.multiline) return <TextArea {...common} rows={4} onChange={(event) => update(event.target.value)} />;
+      if (field.multiline || field.hint?.includes('{{')) {
+        return <CodeField {...common} mode="template" preview="template" onChange={update} />;
+      }
       return (
         <>
           <TextField
@@ -66,15 +72,15 @@ export function ParamField({ field, params, onChange, problems }: Props) {
     }
     case 'expression':
       return (
-        <TextArea
+        <CodeField
           label={field.label}
           hint={field.hint}
           problems={problems}
-          rows={2}
+          mode="jsonata"
+          preview="condition"
           placeholder={field.placeholder}
-          spellCheck={false}
           value={typeof value === 'string' ? value : ''}
-          onChange={(event) => onChange(set(params, field.name, event.target.value, field.required ?? false))}
+          onChange={(text) => onChange(set(params, field.name, text, field.required ?? false))}
         />
       );
     case 'select':
@@ -107,20 +113,35 @@ export function ParamField({ field, params, onChange, problems }: Props) {
       );
     case 'value':
       return <ValueField field={field} params={params} onChange={onChange} problems={problems} />;
-    case 'object':
+    case 'object': {
+      const update = (object: Record<string, unknown>) =>
+        onChange(set(params, field.name, Object.keys(object).length === 0 && field.name !== 'data' ? undefined : object, field.name === 'data'));
+      const current = (value ?? undefined) as Record<string, unknown> | undefined;
+      if (field.stringsOnly) {
+        return (
+          <KeyValueEditor
+            legend={field.label}
+            hint={field.hint}
+            keyLabel={field.keyLabel ?? 'Field'}
+            stringsOnly
+            value={current}
+            onChange={update}
+            problems={problems}
+          />
+        );
+      }
       return (
-        <KeyValueEditor
+        <ObjectField
           legend={field.label}
           hint={field.hint}
           keyLabel={field.keyLabel ?? 'Field'}
-          stringsOnly={field.stringsOnly}
-          value={(value ?? undefined) as Record<string, unknown> | undefined}
-          onChange={(object) =>
-            onChange(set(params, field.name, Object.keys(object).length === 0 && field.name !== 'data' ? undefined : object, field.name === 'data'))
-          }
+          name={field.name}
+          value={current}
+          onChange={update}
           problems={problems}
         />
       );
+    }
     case 'schema':
       return <SchemaEditor legend={field.label} value={value} onChange={(schema) => onChange(set(params, field.name, schema, false))} problems={problems} />;
     case 'secret':
@@ -152,33 +173,41 @@ export function ParamField({ field, params, onChange, problems }: Props) {
   }
 }
 
-/** Any JSON value typed as text: `80` is a number, `true` a boolean, `{…}` an object, the rest text. */
+/**
+ * Any JSON value typed as text: `80` is a number, `true` a boolean, `{…}` an object, the rest text. What the designer
+ * types is kept as typed (indentation and all, also across undo and reselecting the step): it is parsed and stored
+ * when valid; JSON that does not parse is pointed out and the last valid value is kept.
+ */
 function ValueField({ field, params, onChange, problems }: Props & { field: Extract<FieldSpec, { kind: 'value' }> }) {
-  const [text, setText] = useState(() => formatValue(params[field.name]));
-  const parsed = useMemo(() => (text === '' ? undefined : parseValue(text)), [text]);
-  const kind =
-    parsed === undefined
-      ? 'nothing'
-      : Array.isArray(parsed)
-        ? 'a list'
-        : parsed === null
-          ? 'null'
-          : typeof parsed === 'object'
-            ? 'an object'
-            : typeof parsed === 'string'
-              ? 'text'
-              : `a ${typeof parsed}`;
+  const nodeId = useCodeScope()?.nodeId ?? '';
+  const current = params[field.name];
+  const [text, setText] = useState(() => typedText(nodeId, field.name, current));
+  const stored = useRef(JSON.stringify(current ?? null));
+  useEffect(() => {
+    const now = JSON.stringify(current ?? null);
+    if (now === stored.current) return;
+    stored.current = now;
+    setText(typedText(nodeId, field.name, current));
+  }, [current, nodeId, field.name]);
+  const read = readValue(text);
+  const kind = describe(read.ok ? read.value : undefined);
   return (
-    <TextField
+    <CodeField
       label={field.label}
       hint={`${field.hint ?? ''} Read as ${kind}.`}
       problems={problems}
+      typing={read.ok ? null : read.problem}
+      mode={looksLikeJson(text) ? 'json' : 'template'}
+      preview={looksLikeJson(text) ? undefined : 'template'}
       value={text}
-      onChange={(event) => {
-        setText(event.target.value);
-        onChange(
-          set(params, field.name, event.target.value === '' ? (field.required ? '' : undefined) : parseValue(event.target.value), field.required ?? false),
-        );
+      onChange={(next) => {
+        setText(next);
+        const parsed = readValue(next);
+        if (!parsed.ok) return;
+        const value = parsed.value === undefined && field.required ? '' : parsed.value;
+        stored.current = JSON.stringify(value ?? null);
+        rememberTyped(nodeId, field.name, next, value);
+        onChange(set(params, field.name, value, field.required ?? false));
       }}
     />
   );

@@ -12,6 +12,8 @@ import { CancelRun } from './CancelRun';
 import { Canvas } from './Canvas';
 import type { StepNode } from './graph';
 import { RunStatusContext } from './problems';
+import { RerunFromStep, RerunOf } from './RerunFromStep';
+import { RunSteps } from '../runs/RunSteps';
 
 /**
  * One run (`/workflows-api/runs/:id`): each node's status, input, output, error and timing, the graph coloured by it,
@@ -56,6 +58,12 @@ export function RunDetail({ runId, nodes, edges, onChanged }: { runId: string; n
               </>
             )}
           </p>
+          <RerunOf run={data} />
+          {!running && manage && (
+            <div className="row-actions">
+              <RerunFromStep run={data} nodes={nodes} />
+            </div>
+          )}
           {data.task && (
             <p className="run-task">
               Agent task <code>{data.task.id}</code> · <StatusBadge status={data.task.status} />
@@ -109,24 +117,7 @@ export function RunDetail({ runId, nodes, edges, onChanged }: { runId: string; n
           <h3>Input</h3>
           <pre>{pretty(data.input)}</pre>
           <h3>Steps</h3>
-          <ol className="run-nodes">
-            {data.nodes.map((node) => (
-              <li key={node.id}>
-                <strong>{node.id}</strong> <StatusBadge status={node.status} /> <span className="hint">{formatDuration(node.durationMs)}</span>
-                {node.error && (
-                  <p className="field-error">
-                    {node.error.code}: {node.error.message}
-                  </p>
-                )}
-                {node.output !== undefined && (
-                  <details>
-                    <summary>Output of {node.id}</summary>
-                    <pre>{pretty(node.output)}</pre>
-                  </details>
-                )}
-              </li>
-            ))}
-          </ol>
+          <RunSteps nodes={data.nodes} triggerInput={data.input} />
           {data.status !== 'running' && (
             <>
               <h3>Output</h3>

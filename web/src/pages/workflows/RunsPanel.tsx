@@ -2,9 +2,11 @@ import type { Edge } from '@xyflow/react';
 import { useEffect } from 'react';
 import { api, call } from '../../api/client';
 import { useLoad } from '../../api/useLoad';
+import { useCanManage } from '../../auth/session';
 import { EmptyState, LoadStatus, StatusBadge } from '../../components/Status';
 import { formatDateTime, formatDuration } from '../../format';
 import type { StepNode, Workflow } from './graph';
+import { ReplayFailedRuns } from './ReplayFailedRuns';
 import { RunDetail } from './RunDetail';
 
 /** A workflow's runs, newest first (`/workflows/:id/runs`), refreshed while any is running; one opened in full. */
@@ -26,6 +28,7 @@ export function RunsPanel({
     [workflow.id],
   );
   const list = runs.data?.data ?? [];
+  const manage = useCanManage();
   const live = list.some((run) => run.status === 'running');
   useEffect(() => {
     const timer = setInterval(runs.reload, live ? 2000 : 10000);
@@ -35,6 +38,11 @@ export function RunsPanel({
   return (
     <>
       <LoadStatus load={runs} />
+      {manage && (
+        <div className="row-actions">
+          <ReplayFailedRuns workflowId={workflow.id} onProgress={runs.reload} />
+        </div>
+      )}
       {runs.data && list.length === 0 && (
         <EmptyState title="No runs yet">
           <p>Runs appear here when the trigger fires, or when you start a test run from the Design tab.</p>
@@ -64,6 +72,7 @@ export function RunsPanel({
                   <td>
                     {run.source}
                     {run.task && <span className="hint"> · agent task</span>}
+                    {run.rerunOf && <span className="hint"> · rerun</span>}
                   </td>
                   <td>
                     <StatusBadge status={run.status} />

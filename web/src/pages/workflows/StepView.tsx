@@ -30,15 +30,15 @@ export function StepView({ id, data, selected }: NodeProps<StepNode>) {
           <span className={`badge badge-${status}`}>{status}</span>
         </span>
       )}
-      {data.type === 'condition' ? (
+      {spec.branches ? (
         <>
           <Handle type="source" id="true" position={Position.Right} style={{ top: '30%' }} />
           <Handle type="source" id="false" position={Position.Right} style={{ top: '75%' }} />
-          <span className="handle-label" style={{ right: '-2.2rem', top: '18%' }} aria-hidden="true">
-            yes
+          <span className="handle-label" style={{ left: 'calc(100% + 0.4rem)', top: '18%' }} aria-hidden="true">
+            {spec.branches[0]}
           </span>
-          <span className="handle-label" style={{ right: '-2rem', top: '64%' }} aria-hidden="true">
-            no
+          <span className="handle-label" style={{ left: 'calc(100% + 0.4rem)', top: '64%' }} aria-hidden="true">
+            {spec.branches[1]}
           </span>
         </>
       ) : (

@@ -34,6 +34,8 @@ export interface NodeSpec {
   fields: FieldSpec[];
   defaults: Params;
   summary: (params: Params) => string;
+  /** Labels of the two branches (`when: true`, `when: false`) edges leaving a step of this type can follow. */
+  branches?: readonly [string, string];
 }
 
 /** The iGaming template (spec 2.2, plus `kyc`): suggestions only, the API has the final word. */
@@ -147,6 +149,7 @@ export const CATALOG: Record<NodeType, NodeSpec> = {
     ],
     defaults: { expression: 'trigger.data.amount > 100000' },
     summary: (params) => text(params.expression),
+    branches: ['yes', 'no'],
   },
   'action.set_state': {
     label: 'Set a state',
@@ -250,6 +253,26 @@ export const CATALOG: Record<NodeType, NodeSpec> = {
     ],
     defaults: { message: 'Approve a bonus for {{ trigger.playerId }}?' },
     summary: (params) => text(params.message, 30),
+  },
+  'action.wait_for_event': {
+    label: 'Wait for an event',
+    group: 'action',
+    description: 'Waits until the player does something (an event arrives), or gives up after a while.',
+    fields: [
+      { kind: 'text', name: 'event', label: 'Event', required: true, suggestions: EVENTS, hint: 'e.g. entity_event.transaction' },
+      {
+        kind: 'expression',
+        name: 'filter',
+        label: 'Only when (optional)',
+        placeholder: 'event.data.type = "deposit"',
+        hint: 'JSONata over the arriving event (event) and the run (trigger, nodes)',
+      },
+      { kind: 'text', name: 'externalId', label: 'Player (optional)', hint: 'The player the run started for, unless set: {{ trigger.entity.externalId }}' },
+      { kind: 'number', name: 'timeoutSeconds', label: 'Give up after (seconds)', min: 1, max: 2_592_000, hint: '86400 is a day; up to 30 days' },
+    ],
+    defaults: { event: 'entity_event.transaction', filter: 'event.data.type = "deposit"', timeoutSeconds: 86_400 },
+    summary: (params) => `${text(params.event, 26)} or ${text(params.timeoutSeconds)} s`,
+    branches: ['event', 'timeout'],
   },
 };
 

@@ -1,7 +1,9 @@
 import type { Edge, Node } from '@xyflow/react';
 import type { FieldProblem } from '../../api/errors';
 import type { components } from '../../api/schema';
+import { placeNewStep, positionsFor } from './autoLayout';
 import { CATALOG, isTriggerType, type NodeType, type Params } from './catalog';
+import type { RunControl } from './RunControlForm';
 
 export type WorkflowInput = components['schemas']['WorkflowInput'];
 export type Workflow = components['schemas']['Workflow'];
@@ -17,62 +19,41 @@ export interface Meta {
   description: string;
   active: boolean;
   mcp_exposed: boolean;
-}
-
-const COLUMN = 300;
-const ROW = 140;
-
-/**
- * Positions for a definition (the format stores none): each node one column right of its furthest
- * predecessor, triggers in the first column, rows in definition order.
- */
-export function layout(nodes: Array<{ id: string; type: NodeType }>, edges: Array<{ from: string; to: string }>): Map<string, { x: number; y: number }> {
-  const level = new Map<string, number>(nodes.map((node) => [node.id, 0]));
-  for (let pass = 0; pass < nodes.length; pass += 1) {
-    let moved = false;
-    for (const edge of edges) {
-      const next = (level.get(edge.from) ?? 0) + 1;
-      if (level.has(edge.to) && next > (level.get(edge.to) ?? 0)) {
-        level.set(edge.to, next);
-        moved = true;
-      }
-    }
-    if (!moved) break;
-  }
-  const rows = new Map<number, number>();
-  const positions = new Map<string, { x: number; y: number }>();
-  for (const node of nodes) {
-    const column = level.get(node.id) ?? 0;
-    const row = rows.get(column) ?? 0;
-    rows.set(column, row + 1);
-    positions.set(node.id, { x: 40 + column * COLUMN, y: 40 + row * ROW });
-  }
-  return positions;
+  /** Per-key control of event runs (RunControlForm); null: none. */
+  run_control: RunControl | null;
 }
 
 export const edgeId = (from: string, to: string): string => `${from}->${to}`;
 
-export function toEdge(edge: { from: string; to: string; when?: boolean }): Edge {
+/** An edge as the canvas draws it; `labels` name the source step's branches (its catalog entry's), yes/no when not given. */
+export function toEdge(edge: { from: string; to: string; when?: boolean }, labels: readonly [string, string] = ['yes', 'no']): Edge {
   return {
     id: edgeId(edge.from, edge.to),
     source: edge.from,
     target: edge.to,
-    ...(edge.when === undefined ? {} : { sourceHandle: String(edge.when), label: edge.when ? 'yes' : 'no' }),
+    ...(edge.when === undefined ? {} : { sourceHandle: String(edge.when), label: edge.when ? labels[0] : labels[1] }),
   };
 }
 
-/** The editor's graph from a stored definition: steps where the layout put them, the others laid out by column. */
+/** The editor's graph from a stored definition: steps where its `layout` put them, the others laid out by dagre. */
 export function fromDefinition(definition: Pick<WorkflowInput, 'nodes' | 'edges' | 'layout'>): { nodes: StepNode[]; edges: Edge[] } {
   const edges = definition.edges ?? [];
-  const positions = layout(definition.nodes, edges);
+  const positions = positionsFor(
+    definition.nodes,
+    edges.map((edge) => ({ source: edge.from, target: edge.to })),
+    definition.layout ?? undefined,
+  );
   return {
     nodes: definition.nodes.map((node) => ({
       id: node.id,
       type: 'step',
-      position: definition.layout?.[node.id] ?? positions.get(node.id) ?? { x: 0, y: 0 },
+      position: positions.get(node.id) ?? { x: 0, y: 0 },
       data: { type: node.type, params: { ...(node.params ?? {}) } },
     })),
-    edges: edges.map(toEdge),
+    edges: edges.map((edge) => {
+      const from = definition.nodes.find((node) => node.id === edge.from);
+      return toEdge(edge, from ? CATALOG[from.type].branches : undefined);
+    }),
   };
 }
 
@@ -82,8 +63,10 @@ export function toDefinition(meta: Meta, nodes: StepNode[], edges: Edge[]): Work
     ...meta,
     nodes: nodes.map((node) => ({ id: node.id, type: node.data.type, params: node.data.params })),
     edges: edges.map((edge) => {
-      const fromCondition = nodes.find((node) => node.id === edge.source)?.data.type === 'condition';
-      return fromCondition ? { from: edge.source, to: edge.target, when: edge.sourceHandle !== 'false' } : { from: edge.source, to: edge.target };
+      const type = nodes.find((node) => node.id === edge.source)?.data.type;
+      // A condition's edges all branch; a step with optional branches (a wait) branches on the handle it was drawn from.
+      const branched = type !== undefined && CATALOG[type].branches && (type === 'condition' || edge.sourceHandle === 'true' || edge.sourceHandle === 'false');
+      return branched ? { from: edge.source, to: edge.target, when: edge.sourceHandle !== 'false' } : { from: edge.source, to: edge.target };
     }),
     layout: Object.fromEntries(nodes.map((node) => [node.id, { x: Math.round(node.position.x), y: Math.round(node.position.y) }])),
   };
@@ -96,16 +79,11 @@ export function freshId(type: NodeType, taken: Set<string>): string {
   for (let n = 2; ; n += 1) if (!taken.has(`${base}_${n}`)) return `${base}_${n}`;
 }
 
-/** Where a new node goes: right of the selected node, else below everything. */
-export function placeFor(nodes: StepNode[], type: NodeType, near?: StepNode): { x: number; y: number } {
-  if (near) return { x: near.position.x + COLUMN, y: near.position.y + (isTriggerType(type) ? ROW : 0) };
-  const bottom = nodes.reduce((max, node) => Math.max(max, node.position.y), -ROW);
-  return { x: isTriggerType(type) ? 40 : 40 + COLUMN, y: bottom + ROW };
-}
-
-export function newStep(type: NodeType, nodes: StepNode[], near?: StepNode): StepNode {
+/** A new step of `type`, placed by dagre next to `near` (the selected step) in free room (`placeNewStep`). */
+export function newStep(type: NodeType, nodes: StepNode[], edges: Edge[], near?: StepNode): StepNode {
   const id = freshId(type, new Set(nodes.map((node) => node.id)));
-  return { id, type: 'step', position: placeFor(nodes, type, near), data: { type, params: structuredClone(CATALOG[type].defaults) } };
+  const position = placeNewStep(nodes, edges, near, isTriggerType(type));
+  return { id, type: 'step', position, data: { type, params: structuredClone(CATALOG[type].defaults) } };
 }
 
 /**

@@ -54,6 +54,45 @@ export const RECIPES: Recipe[] = [
     },
   },
   {
+    id: 'welcome-journey',
+    title: 'Welcome journey',
+    description: 'Welcome a new player by email; if they have not deposited within 24 hours, remind them. One journey per player at a time.',
+    definition: {
+      name: 'Welcome journey',
+      description: 'Welcome email, then a reminder unless the player deposits within 24 hours',
+      active: true,
+      mcp_exposed: false,
+      nodes: [
+        { id: 'created', type: 'trigger.event', params: { event: 'entity.created', filter: 'trigger.entity.entityType = "player"' } },
+        {
+          id: 'welcome',
+          type: 'action.send_email',
+          params: {
+            to: '{{ trigger.data.email }}',
+            subject: 'Welcome!',
+            text: 'Welcome aboard, {{ trigger.entity.externalId }}. Your first deposit unlocks your bonus.',
+          },
+        },
+        {
+          id: 'deposit',
+          type: 'action.wait_for_event',
+          params: { event: 'entity_event.transaction', filter: 'event.data.type = "deposit"', timeoutSeconds: 86_400 },
+        },
+        {
+          id: 'reminder',
+          type: 'action.send_email',
+          params: { to: '{{ trigger.data.email }}', subject: 'Your welcome bonus is waiting', text: 'Make your first deposit to claim it.' },
+        },
+      ],
+      edges: [
+        { from: 'created', to: 'welcome' },
+        { from: 'welcome', to: 'deposit' },
+        { from: 'deposit', to: 'reminder', when: false },
+      ],
+      run_control: { concurrency: { limit: 1, when_busy: 'skip' } },
+    },
+  },
+  {
     id: 'blank',
     title: 'Start from scratch',
     description: 'One manual trigger; add the steps yourself.',

@@ -1,0 +1,79 @@
+import type { AppDeps } from '../deps';
+import type { Area } from '../endpoint';
+import { CodedError, jsonContent } from '../openapi/registry';
+import { ok } from '../openapi/responses';
+import * as examples from './examples';
+import { cancelReplayHandler, getReplayHandler, rerunHandler, startReplayHandler } from './reruns';
+import { ReplayBody, ReplayIdParams, ReplayRecord, RerunBody, RerunRecord } from './rerunSchema';
+import { AutomationIdParams, RunIdParams } from './schema';
+
+const auth = { 401: jsonContent(CodedError, 'UNAUTHORIZED: missing, invalid or revoked credentials') };
+const writes = { ...auth, 403: jsonContent(CodedError, 'FORBIDDEN: writes need an API key or the Owner or an Admin') };
+const replayNotFound = jsonContent(CodedError, "REPLAY_NOT_FOUND (also for another operator's replay)");
+
+/**
+ * Declares rerun and bulk replay on the automations area (`/workflows-api`, docs/workflows.md "Rerun and replay"):
+ * both start runs, so they need the `manager` guard like every write; anyone of the operator reads a replay's progress.
+ */
+export function declareReruns(area: Pick<Area<AppDeps, 'manager' | 'runs'>, 'endpoint'>): void {
+  area.endpoint({
+    method: 'post',
+    path: '/runs/:runId/rerun',
+    summary: 'Rerun a finished run from one of its steps, with the same trigger payload',
+    description:
+      "A new run (`rerunOf` names the original) with the original's trigger payload: steps that are neither `fromNodeId` nor reachable from it keep the original's completed results (`reused: true`, not run, not counted against the quota); `fromNodeId` and every step reachable from it run again. Rate class runs:start.",
+    guards: ['manager', 'runs'],
+    input: { params: RunIdParams, body: RerunBody },
+    request: { body: { description: 'The step to rerun from and the version to run', example: examples.rerunBody } },
+    responses: {
+      202: ok(RerunRecord, 'Started: poll GET /runs/{runId} with the new id', examples.rerunStarted),
+      400: jsonContent(CodedError, 'VALIDATION_FAILED: `details` names `fromNodeId` (not a non-trigger step of that version) or `version`'),
+      ...writes,
+      404: jsonContent(CodedError, "RUN_NOT_FOUND (also for another operator's run), or WORKFLOW_NOT_FOUND when its workflow was deleted"),
+      409: jsonContent(CodedError, 'RUN_STILL_RUNNING: the run has not ended yet'),
+      429: jsonContent(CodedError, 'RATE_LIMITED (runs:start), with Retry-After'),
+    },
+    handler: rerunHandler,
+  });
+  area.endpoint({
+    method: 'post',
+    path: '/workflows/:id/replays',
+    summary: 'Rerun every failed run of a time range, as a tracked job',
+    description:
+      'Reruns, each from its failed step, every run of the workflow that failed, started in [from, to) and had ended when the replay was created, at most ratePerSecond a second; each original is rerun once however the job is retried. One running replay per workflow; at most 10,000 runs per replay.',
+    guards: ['manager'],
+    input: { params: AutomationIdParams, body: ReplayBody },
+    request: { body: { description: 'The range and how to rerun', example: examples.replayBody } },
+    responses: {
+      202: ok(ReplayRecord, 'Created and running: poll GET /replays/{replayId}', examples.replayStarted),
+      400: jsonContent(CodedError, 'VALIDATION_FAILED: `details` names the field (`to` for an empty range or one holding more than 10,000 failed runs)'),
+      ...writes,
+      404: jsonContent(CodedError, "WORKFLOW_NOT_FOUND (also for another operator's workflow)"),
+      409: jsonContent(CodedError, 'REPLAY_ALREADY_RUNNING: the workflow has a running replay (`details.replayId`)'),
+    },
+    handler: startReplayHandler,
+  });
+  area.endpoint({
+    method: 'get',
+    path: '/replays/:replayId',
+    summary: "A replay job's progress",
+    input: { params: ReplayIdParams },
+    responses: { 200: ok(ReplayRecord, 'The replay', examples.replay), 400: jsonContent(CodedError, 'VALIDATION_FAILED'), ...auth, 404: replayNotFound },
+    handler: getReplayHandler,
+  });
+  area.endpoint({
+    method: 'post',
+    path: '/replays/:replayId/cancel',
+    summary: 'Cancel a running replay: no further rerun starts; those started run to their end',
+    guards: ['manager'],
+    input: { params: ReplayIdParams },
+    responses: {
+      202: ok(ReplayRecord, 'Cancelled', examples.replayCancelled),
+      400: jsonContent(CodedError, 'VALIDATION_FAILED'),
+      ...writes,
+      404: replayNotFound,
+      409: jsonContent(CodedError, 'REPLAY_NOT_RUNNING: the replay has already ended'),
+    },
+    handler: cancelReplayHandler,
+  });
+}

@@ -1,0 +1,90 @@
+import type { RerunVersion } from '../../core/automations/rerun';
+import { prefixedId } from '../../core/ids';
+import { createReplay, findReplay, markReplayCancelled, recordReplayProgress, type ReplayRow } from '../../db/queries/runReplays';
+import { requireAutomation } from '../automations/lookup';
+import type { CommandDeps } from '../deps';
+import { CommandError } from '../errors';
+
+/** The most failed runs one replay job reruns: a wider range is refused, to be split into several jobs. */
+export const MAX_REPLAY_RUNS = 10_000;
+/** Reruns a replay starts per second when the request names no rate; at most `MAX_REPLAY_RATE`. */
+export const DEFAULT_REPLAY_RATE = 5;
+export const MAX_REPLAY_RATE = 50;
+
+/**
+ * Starts and cancels a replay job's Temporal workflow (temporal/automationReruns.ts), handed in by the caller since
+ * commands sit below temporal/ in the layers.
+ */
+export interface ReplayWorkflows {
+  startReplay: (input: { operatorId: string; replayId: string }) => Promise<unknown>;
+  cancelReplay: (replayId: string) => Promise<unknown>;
+}
+
+export interface ReplayInput {
+  operatorId: string;
+  automationId: string;
+  from: Date;
+  to: Date;
+  version: RerunVersion;
+  ratePerSecond: number;
+}
+
+const notFound = () => new CommandError(404, 'REPLAY_NOT_FOUND', 'Replay not found');
+
+/**
+ * Creates a bulk replay of an automation's failed runs started in `[from, to)` and starts its job (docs/workflows.md
+ * "Rerun and replay"). 404 `WORKFLOW_NOT_FOUND` (another operator's automation too); 400 `VALIDATION_FAILED` naming `to`
+ * when the range is empty or holds more than `MAX_REPLAY_RUNS` failed runs; 409 `REPLAY_ALREADY_RUNNING` while the
+ * automation has a running replay.
+ */
+export async function startReplay(deps: Pick<CommandDeps, 'db'> & ReplayWorkflows, input: ReplayInput): Promise<ReplayRow> {
+  const automation = await requireAutomation(deps, input.operatorId, input.automationId);
+  if (input.to.getTime() <= input.from.getTime()) {
+    throw new CommandError(400, 'VALIDATION_FAILED', 'Invalid input: to must be after from', [{ field: 'to', message: 'must be after from' }]);
+  }
+  const created = await createReplay(deps.db, {
+    id: prefixedId('rpl'),
+    operatorId: input.operatorId,
+    automationId: automation.id,
+    from: input.from,
+    to: input.to,
+    version: input.version,
+    ratePerSecond: input.ratePerSecond,
+    maxRuns: MAX_REPLAY_RUNS,
+  });
+  if (created.kind === 'busy') {
+    throw new CommandError(409, 'REPLAY_ALREADY_RUNNING', `This workflow already has a running replay (${created.runningId}): wait for it or cancel it`, {
+      replayId: created.runningId,
+    });
+  }
+  if (created.kind === 'too_many') {
+    const message = `the range holds ${created.count} failed runs, more than ${MAX_REPLAY_RUNS} a replay reruns: narrow it`;
+    throw new CommandError(400, 'VALIDATION_FAILED', `Invalid input: ${message}`, [{ field: 'to', message }]);
+  }
+  try {
+    await deps.startReplay({ operatorId: input.operatorId, replayId: created.row.id });
+  } catch (error) {
+    await recordReplayProgress(deps.db, input.operatorId, created.row.id, { started: 0, unrecorded: 0, finish: 'failed' });
+    throw error;
+  }
+  return created.row;
+}
+
+/** A replay of the operator: 404 `REPLAY_NOT_FOUND` for an unknown id and another operator's alike. */
+export async function requireReplay(deps: Pick<CommandDeps, 'db'>, operatorId: string, replayId: string): Promise<ReplayRow> {
+  const row = await findReplay(deps.db, operatorId, replayId);
+  if (!row) throw notFound();
+  return row;
+}
+
+/**
+ * Cancels a running replay: it starts no further rerun, and reruns already started run to their end (its counters keep
+ * counting them). 404 `REPLAY_NOT_FOUND`; 409 `REPLAY_NOT_RUNNING` once it has ended.
+ */
+export async function cancelReplay(deps: Pick<CommandDeps, 'db'> & ReplayWorkflows, input: { operatorId: string; replayId: string }): Promise<ReplayRow> {
+  const row = await requireReplay(deps, input.operatorId, input.replayId);
+  const cancelled = await markReplayCancelled(deps.db, input.operatorId, row.id);
+  if (!cancelled) throw new CommandError(409, 'REPLAY_NOT_RUNNING', `The replay has already ended (${row.status})`);
+  await deps.cancelReplay(row.id);
+  return cancelled;
+}

@@ -1,0 +1,14 @@
+import { may, need, text } from './checks';
+import { objectOf, READ_OUTSIDE, TEXT, type ActionModule } from './module';
+
+/** `action.ai`: an OpenAI-compatible model; one AI Action. */
+export const ai: ActionModule = {
+  label: 'Ask an AI model',
+  group: 'action',
+  description: 'Asks an AI model; counts as an AI Action.',
+  defaults: { prompt: 'Summarise this event: {{ $string(trigger) }}' },
+  params: { prompt: need(text({ max: 100_000 })), model: may(text({ max: 200 })) },
+  branches: 'none',
+  output: objectOf({ text: TEXT, model: TEXT, usage: {} }, ['text', 'model', 'usage']),
+  effect: () => READ_OUTSIDE,
+};

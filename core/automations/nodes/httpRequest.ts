@@ -1,0 +1,25 @@
+import { anyJson, headers, httpUrl, may, need, oneOf } from './checks';
+import { objectOf, READ_OUTSIDE, TEXT, UNKNOWN_WRITE_OUTSIDE, type ActionModule } from './module';
+
+/** `action.http_request`: any HTTP endpoint (activities/automation/http.ts). */
+export const httpRequest: ActionModule = {
+  label: 'HTTP request',
+  group: 'action',
+  description: 'Calls any HTTP endpoint.',
+  defaults: { method: 'POST', url: 'https://example.com/hook' },
+  params: {
+    method: need(oneOf(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'])),
+    url: need(httpUrl),
+    headers: may(headers),
+    body: may(anyJson),
+  },
+  branches: 'none',
+  output: objectOf({ status: { type: 'integer' }, headers: { type: 'object', additionalProperties: TEXT }, body: {} }, ['status', 'headers', 'body']),
+  /** GET reads; PUT and DELETE are idempotent by HTTP's definition; a POST or PATCH may do anything. */
+  effect: (node) => {
+    const method = typeof node.params.method === 'string' ? node.params.method.toUpperCase() : '';
+    if (method === 'GET') return READ_OUTSIDE;
+    if (method === 'PUT' || method === 'DELETE') return { ...UNKNOWN_WRITE_OUTSIDE, idempotentHint: true };
+    return UNKNOWN_WRITE_OUTSIDE;
+  },
+};

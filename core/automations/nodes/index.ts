@@ -1,0 +1,52 @@
+import type { ActionType, NodeType } from '../types';
+import { ai } from './ai';
+import { approval } from './approval';
+import { expression } from './checks';
+import { condition } from './condition';
+import { delay } from './delay';
+import { gateway } from './gateway';
+import { httpRequest } from './httpRequest';
+import type { ActionModule, NodeModule, ObjectSchema } from './module';
+import { recordEvent } from './recordEvent';
+import { sendEmail } from './sendEmail';
+import { setState } from './setState';
+import { triggerEvent } from './triggerEvent';
+import { triggerManual } from './triggerManual';
+import { triggerSchedule } from './triggerSchedule';
+import { triggerWebhook } from './triggerWebhook';
+import { upsertEntity } from './upsertEntity';
+import { waitForEvent } from './waitForEvent';
+
+/**
+ * Every node type's module, keyed by type: a type added to ./types.ts without a module here does not compile, and
+ * neither do the other tables keyed by type (the workflow's runners, the dashboard's catalog). docs/workflows.md,
+ * "Adding a node type", lists them.
+ */
+export const NODE_MODULES: { [T in NodeType]: T extends ActionType ? ActionModule : NodeModule } = {
+  'trigger.manual': triggerManual,
+  'trigger.event': triggerEvent,
+  'trigger.webhook': triggerWebhook,
+  'trigger.schedule': triggerSchedule,
+  condition,
+  'action.http_request': httpRequest,
+  'action.gateway': gateway,
+  'action.set_state': setState,
+  'action.record_event': recordEvent,
+  'action.upsert_entity': upsertEntity,
+  'action.delay': delay,
+  'action.send_email': sendEmail,
+  'action.ai': ai,
+  'action.approval': approval,
+  'action.wait_for_event': waitForEvent,
+};
+
+export const actionModule = (type: ActionType): ActionModule => NODE_MODULES[type];
+
+/** The output schema of each action, by type (MCP tools' `outputSchema`, core/automations/runOutput.ts). */
+export const outputSchemaOf = (type: ActionType): ObjectSchema => actionModule(type).output;
+
+/** Whether a param is one whole JSONata expression (a condition, a filter) rather than text with `{{ }}` templates. */
+export function isWholeExpression(type: NodeType, param: string): boolean {
+  const params: Record<string, { check: unknown }> = NODE_MODULES[type].params;
+  return Object.hasOwn(params, param) && params[param]!.check === expression;
+}

@@ -1,0 +1,74 @@
+import type { Knex } from 'knex';
+import type { VersionDefinition } from '../../core/automations/versionDiff';
+import type { Db } from '../knex';
+
+type Runner = Db | Knex.Transaction;
+
+/** A `workflow_versions` row: one stored, immutable version of an automation (db/migrations/…_create_workflow_versions.ts). */
+export interface VersionRow {
+  operator_id: string;
+  workflow_id: string;
+  version: number;
+  definition: VersionDefinition;
+  /** `member:<id>` or `key:<id>`; null when not known (versions from before they were recorded). */
+  created_by: string | null;
+  created_at: Date;
+}
+
+/** A version as a list shows it: the definition summarised, not carried. */
+export interface VersionSummaryRow {
+  version: number;
+  name: string;
+  description: string;
+  node_count: number;
+  edge_count: number;
+  created_by: string | null;
+  created_at: Date;
+}
+
+const ofAutomation = (db: Runner, operatorId: string, automationId: string) =>
+  db<VersionRow>('workflow_versions').where({ operator_id: operatorId, workflow_id: automationId });
+
+/** Stores a version once: a second write of the same version is refused by the primary key, as versions never change. */
+export async function insertVersion(
+  trx: Runner,
+  row: { operatorId: string; automationId: string; version: number; definition: VersionDefinition; createdBy: string | null },
+): Promise<void> {
+  await trx('workflow_versions').insert({
+    operator_id: row.operatorId,
+    workflow_id: row.automationId,
+    version: row.version,
+    definition: JSON.stringify(row.definition),
+    created_by: row.createdBy,
+  });
+}
+
+export async function findVersion(db: Runner, operatorId: string, automationId: string, version: number): Promise<VersionRow | undefined> {
+  return ofAutomation(db, operatorId, automationId).where({ version }).first();
+}
+
+/** A page of an automation's versions, newest first, and how many there are. */
+export async function listVersions(
+  db: Runner,
+  operatorId: string,
+  automationId: string,
+  page: { limit: number; offset: number },
+): Promise<{ rows: VersionSummaryRow[]; count: number }> {
+  const [rows, total] = await Promise.all([
+    ofAutomation(db, operatorId, automationId)
+      .orderBy('version', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .select<VersionSummaryRow[]>(
+        'version',
+        db.raw("definition->>'name' AS name"),
+        db.raw("coalesce(definition->>'description', '') AS description"),
+        db.raw("jsonb_array_length(definition->'nodes')::int AS node_count"),
+        db.raw("jsonb_array_length(definition->'edges')::int AS edge_count"),
+        'created_by',
+        'created_at',
+      ),
+    ofAutomation(db, operatorId, automationId).count<{ count: string }[]>({ count: '*' }),
+  ]);
+  return { rows, count: Number(total[0]?.count ?? 0) };
+}

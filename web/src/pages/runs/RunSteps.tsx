@@ -1,0 +1,64 @@
+import type { components } from '../../api/schema';
+import { StatusBadge } from '../../components/Status';
+import { formatDuration, pretty } from '../../format';
+import './runs.css';
+
+type RunNode = components['schemas']['WorkflowRun']['nodes'][number];
+
+/** One side of a step: a labelled, scrollable JSON value, or why there is none. */
+function Value({ label, stepId, value, missing }: { label: string; stepId: string; value: unknown; missing: string }) {
+  return (
+    <section className="run-step-value" aria-label={`${label} of ${stepId}`}>
+      <h4>{label}</h4>
+      {value === undefined ? <p className="hint">{missing}</p> : <pre tabIndex={0}>{pretty(value)}</pre>}
+    </section>
+  );
+}
+
+/** The branch a step took: a condition's yes or no, or whether a wait for an event saw it (`happened`) or timed out. */
+function branchText(node: RunNode): string {
+  const waited = typeof node.output === 'object' && node.output !== null && 'happened' in node.output;
+  if (waited) return node.branch ? 'the event arrived' : 'timed out';
+  return `took the ${node.branch ? 'yes' : 'no'} branch`;
+}
+
+/**
+ * A run's steps in order, each with its status and timing and, side by side, what it was given (an action's rendered
+ * params, a condition's expression) and what it gave back or how it failed. The list keeps `run-nodes`, whose items
+ * start with the step's id and status.
+ */
+export function RunSteps({ nodes, triggerInput }: { nodes: RunNode[]; triggerInput: unknown }) {
+  return (
+    <ol className="run-nodes run-steps">
+      {nodes.map((node, index) => {
+        const trigger = index === 0 && node.input === undefined;
+        const ran = node.status !== 'skipped';
+        return (
+          <li key={node.id} data-step={node.id}>
+            <div className="run-step-head">
+              <strong>{node.id}</strong> <StatusBadge status={node.status} />
+              {node.branch !== undefined && <span className="hint"> · {branchText(node)}</span>}
+              {node.reused && <span className="hint"> · reused from the original run</span>} <span className="hint">{formatDuration(node.durationMs)}</span>
+            </div>
+            {node.error && (
+              <p className="field-error">
+                {node.error.code}: {node.error.message}
+              </p>
+            )}
+            {ran && (
+              <div className="run-step-io">
+                <Value
+                  label="Input"
+                  stepId={node.id}
+                  value={trigger ? triggerInput : node.input}
+                  missing="Not recorded (runs recorded before inputs were kept)."
+                />
+                <Value label="Output" stepId={node.id} value={node.output} missing={node.error ? 'None: the step failed.' : 'None.'} />
+              </div>
+            )}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}

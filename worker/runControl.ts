@@ -1,0 +1,140 @@
+import type { Logger } from 'pino';
+import type { LaneTrigger, RunControl, SkipReason } from '../core/automations/runControl';
+import type { InternalEvent } from '../core/events';
+import type { AutomationRunInput } from '../core/workflowContracts';
+import type { ExpressionEvaluator } from '../sandbox/tasks';
+import { eventRunWorkflowId } from '../temporal/automationRuns';
+import { laneWorkflowId, type LaneKey } from '../temporal/keyedRuns';
+import { FILTER_SUSPEND_MS } from './eventFilters';
+
+/** An automation's run control as the dispatcher hands it along with an event run. */
+export interface ControlledBy {
+  control: RunControl;
+  workflow: { id: string; name: string; version: number };
+}
+
+/** The run control an automation's event runs are handed along with; undefined when it has none. */
+export function controlOf(automation: { id: string; name: string; version: number; run_control?: RunControl | null }): ControlledBy | undefined {
+  if (!automation.run_control) return undefined;
+  return { control: automation.run_control, workflow: { id: automation.id, name: automation.name, version: automation.version } };
+}
+
+/** An event run, with the run control of its automation when it has one. */
+export type ControlledEventRun = AutomationRunInput & { eventId: string; runControl?: ControlledBy };
+
+export interface RunControlDeps {
+  sandbox: ExpressionEvaluator;
+  logger: Logger;
+  /** temporal/automationRuns.ts `startEventRun`: a run of an automation without run control. */
+  startRun: (input: AutomationRunInput & { eventId: string }) => Promise<'started' | 'duplicate'>;
+  /** temporal/keyedRuns.ts `startKeyedRun`. */
+  startKeyed: (lane: LaneKey, trigger: LaneTrigger) => Promise<'started'>;
+  /** temporal/keyedRuns.ts `cancelKeyedRuns`. */
+  cancelKeyed: (lane: LaneKey) => Promise<number>;
+  /** The `key` expression failed: the event starts no run of that automation. */
+  onSkipped?: (reason: SkipReason) => void;
+}
+
+/**
+ * The dispatcher's side of run control (docs/workflows.md "Run control"): evaluates an automation's `key` in the
+ * sandbox within the expression budget (as trigger filters are), hands each event run of a controlled automation to
+ * its key's lane, and ends a key's runs on a `cancel_on` event. Triggers of one automation reach their lanes in the
+ * order the dispatcher hands them over (outbox order), although their keys are evaluated concurrently, so "the last
+ * trigger" of a debounce and a queue's order are the events' order.
+ */
+export class RunControlDispatch {
+  /** Per automation: settles once the latest handed-over trigger has joined its lane's chain. */
+  private readonly order = new Map<string, Promise<void>>();
+  /** Per lane: the latest signal-with-start, so a lane's signals are sent one after another. */
+  private readonly lanes = new Map<string, Promise<unknown>>();
+  /** Keys that ran past their budget, by `<automation> <version>`: until when they are not evaluated (as filters). */
+  private readonly suspended = new Map<string, number>();
+
+  constructor(private readonly deps: RunControlDeps) {}
+
+  /**
+   * Starts an event run: through its key's lane when its automation has run control (`started`: handed over; the lane
+   * decides), as before otherwise. `duplicate` — nothing started — also when the `key` failed.
+   */
+  async start(input: ControlledEventRun): Promise<'started' | 'duplicate'> {
+    const { runControl, ...run } = input;
+    if (!runControl) return this.deps.startRun(run);
+    const prior = this.order.get(run.automationId) ?? Promise.resolve();
+    let joined!: () => void;
+    const mine = new Promise<void>((resolve) => (joined = resolve));
+    this.order.set(run.automationId, mine);
+    let sent: Promise<'started'> | undefined;
+    try {
+      const key = await this.keyOf(runControl, run.operatorId, run.input as InternalEvent);
+      await prior;
+      if (key === null) return 'duplicate';
+      const lane = { operatorId: run.operatorId, automationId: run.automationId, key };
+      const trigger: LaneTrigger = {
+        eventId: run.eventId,
+        runWorkflowId: eventRunWorkflowId(run.automationId, run.eventId),
+        run: { operatorId: run.operatorId, automationId: run.automationId, source: 'event', input: run.input, triggerNodeId: run.triggerNodeId ?? '' },
+        control: runControl.control,
+      };
+      sent = this.chained(laneWorkflowId(lane), () => this.deps.startKeyed(lane, trigger));
+    } finally {
+      joined();
+      if (this.order.get(run.automationId) === mine) this.order.delete(run.automationId);
+    }
+    return sent ?? 'duplicate';
+  }
+
+  /** Ends the runs of the event's key when the event is one of the automation's `cancel_on`. */
+  async cancel(controlled: ControlledBy & { operatorId: string }, event: InternalEvent): Promise<void> {
+    if (!controlled.control.cancel_on?.includes(event.event)) return;
+    const key = await this.keyOf(controlled, controlled.operatorId, event);
+    if (key === null) return;
+    const cancelled = await this.deps.cancelKeyed({ operatorId: controlled.operatorId, automationId: controlled.workflow.id, key });
+    if (cancelled > 0) this.deps.logger.info({ automationId: controlled.workflow.id, eventId: event.id, cancelled }, 'runs cancelled by a cancel_on event');
+  }
+
+  private chained<T>(laneId: string, send: () => Promise<T>): Promise<T> {
+    const next = (this.lanes.get(laneId) ?? Promise.resolve()).catch(() => undefined).then(send);
+    this.lanes.set(laneId, next);
+    const forget = () => {
+      if (this.lanes.get(laneId) === next) this.lanes.delete(laneId);
+    };
+    next.then(forget, forget);
+    return next;
+  }
+
+  /**
+   * The event's key: the `key` expression's value (a string as is, another value as JSON, nothing as ""), or the event's
+   * entity externalId ("" without one: such events share one key). Null when the expression failed (logged, counted) or, past its budget lately, is suspended for `FILTER_SUSPEND_MS`.
+   */
+  private async keyOf(controlled: ControlledBy, operatorId: string, event: InternalEvent): Promise<string | null> {
+    const expression = controlled.control.key;
+    if (expression === undefined) return event.entity?.externalId ?? '';
+    const suspension = `${controlled.workflow.id} ${controlled.workflow.version}`;
+    if ((this.suspended.get(suspension) ?? 0) > Date.now()) return this.failed('key_error');
+    const context = { trigger: event, nodes: {}, workflow: controlled.workflow, run: { id: '', source: 'event' as const } };
+    // Rendered as one whole template, which keeps the value as it is (a condition would answer true or false).
+    const outcome = await this.deps.sandbox.evaluate(operatorId, { kind: 'render', params: { key: `{{ ${expression} }}` }, context });
+    if (outcome.ok) {
+      this.suspended.delete(suspension);
+      const value = (outcome.value as { key?: unknown }).key;
+      if (value === undefined || value === null) return '';
+      return typeof value === 'string' ? value : JSON.stringify(value);
+    }
+    // JSONata messages can quote the event's values (personal data): the automation, event and code only.
+    this.deps.logger.warn(
+      { automationId: controlled.workflow.id, eventId: event.id, code: outcome.code },
+      'run_control.key failed; the event starts no run of this automation',
+    );
+    // A key past its budget is not evaluated again for a while: one budget a minute, not one per event.
+    if (outcome.code !== 'EXPRESSION_ERROR') {
+      this.suspended.set(suspension, Date.now() + FILTER_SUSPEND_MS);
+      if (this.suspended.size > 10_000) this.suspended.delete(this.suspended.keys().next().value!);
+    }
+    return this.failed('key_error');
+  }
+
+  private failed(reason: SkipReason): null {
+    this.deps.onSkipped?.(reason);
+    return null;
+  }
+}

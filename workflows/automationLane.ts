@@ -1,0 +1,197 @@
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  defineQuery,
+  defineSignal,
+  defineUpdate,
+  getExternalWorkflowHandle,
+  metricMeter,
+  ParentClosePolicy,
+  setHandler,
+  startChild,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import {
+  RUN_CONTROL_LIMITS,
+  type LaneCounts,
+  type LaneInput,
+  type LaneState,
+  type LaneTrigger,
+  type RunControl,
+  type SkipReason,
+} from '../core/automations/runControl';
+import { automationRunWorkflow } from './automationRun';
+
+/** A trigger for the lane's key (sent with signal-with-start by temporal/keyedRuns.ts). */
+export const laneTriggerSignal = defineSignal<[LaneTrigger]>('laneTrigger');
+
+/**
+ * Ends the key's waiting triggers (queued, debounced) and answers the Temporal ids of its running runs, which the caller
+ * cancels through temporal/automationRuns.ts `cancelAutomationRun` (each run closes its record as `cancelled`). A run
+ * whose start is still in flight is cancelled by the lane itself once it has started.
+ */
+export const cancelLaneRunsUpdate = defineUpdate<{ runWorkflowIds: string[] }>('cancelLaneRuns');
+
+/** What the lane runs and holds, and what it did (`LaneState`). */
+export const laneStateQuery = defineQuery<LaneState>('laneState');
+
+/** Triggers a lane run handles before it continues as new (when no run is in flight), keeping its history short. */
+const TRIGGERS_PER_RUN = 500;
+/** Event ids a lane remembers, so an event dispatched again after a crash is neither started nor counted twice. */
+const RECENT_EVENTS = 500;
+
+interface Slot {
+  started: boolean;
+  cancelling: boolean;
+}
+
+/**
+ * One key of one automation's run control (docs/workflows.md "Run control"): every event run of that key is started
+ * here, as a child workflow under its own id (`automation-event-<automation>-<event>`, so one run per event holds),
+ * abandoned on the lane's close so a lane never takes its runs down with it. A trigger goes through the debounce (the
+ * last one wins after a quiet period), the throttle (a fixed window counted here) and the concurrency slots (`queue`,
+ * `skip`, or `replace`: the oldest run is cancelled and the newest trigger starts once it has closed). The lane ends
+ * once nothing runs, waits or is counted; it continues as new between runs every {@link TRIGGERS_PER_RUN} triggers.
+ *
+ * @example signalWithStart(automationLaneWorkflow, { workflowId: laneWorkflowId(...), signal: laneTriggerSignal, signalArgs: [trigger], args: [{ operatorId, automationId }] })
+ */
+export async function automationLaneWorkflow(input: LaneInput): Promise<LaneCounts> {
+  const carried = input.carried;
+  let control: RunControl | null = carried?.control ?? null;
+  let queued: LaneTrigger[] = [...(carried?.queued ?? [])];
+  let pending = carried?.pending ?? null;
+  let window = carried?.window ?? null;
+  const counts: LaneCounts = { started: 0, ...carried?.counts };
+  const recent = [...(carried?.recent ?? [])];
+  const running = new Map<string, Slot>();
+  let handled = 0;
+  let changed = false;
+
+  // Created in the workflow: the meter exists only in a workflow context (this module is imported by the client too).
+  const skipped = metricMeter.createCounter(
+    'platform_automation_triggers_skipped_total',
+    'triggers',
+    'Event triggers of a run-controlled automation that started no run, by reason (docs/workflows.md "Run control")',
+  );
+  const skip = (reason: SkipReason, n = 1) => {
+    counts[reason] = (counts[reason] ?? 0) + n;
+    skipped.add(n, { reason });
+  };
+  const cancel = (id: string, slot: Slot) => {
+    slot.cancelling = true;
+    if (slot.started)
+      void getExternalWorkflowHandle(id)
+        .cancel()
+        .catch(() => undefined);
+  };
+
+  const start = (trigger: LaneTrigger) => {
+    const slot: Slot = { started: false, cancelling: false };
+    running.set(trigger.runWorkflowId, slot);
+    counts.started += 1;
+    void (async () => {
+      try {
+        const child = await startChild(automationRunWorkflow, {
+          workflowId: trigger.runWorkflowId,
+          args: [trigger.run],
+          parentClosePolicy: ParentClosePolicy.ABANDON,
+          workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        });
+        slot.started = true;
+        if (slot.cancelling) cancel(trigger.runWorkflowId, slot);
+        await child.result();
+      } catch (error) {
+        // A repeated dispatch of an event whose run exists; a run's failure or cancellation is in its own record.
+        if (error instanceof WorkflowExecutionAlreadyStartedError) counts.started -= 1;
+      } finally {
+        running.delete(trigger.runWorkflowId);
+        changed = true;
+      }
+    })();
+  };
+
+  /** A trigger past the debounce: the throttle's window, then a slot, the queue, a skip or a replacement. */
+  const release = (trigger: LaneTrigger) => {
+    const throttle = control?.throttle;
+    if (throttle) {
+      const now = Date.now();
+      if (!window || now >= window.openedAt + throttle.period_seconds * 1000) window = { openedAt: now, admitted: 0 };
+      if (window.admitted >= throttle.limit) return skip('throttled');
+      window.admitted += 1;
+    }
+    const concurrency = control?.concurrency;
+    if (!concurrency || (running.size < concurrency.limit && queued.length === 0)) return start(trigger);
+    if (concurrency.when_busy === 'skip') return skip('busy');
+    if (concurrency.when_busy === 'queue') {
+      if (queued.length >= RUN_CONTROL_LIMITS.queued) return skip('queue_full');
+      queued.push(trigger);
+      return;
+    }
+    queued.push(trigger);
+    while (queued.length > concurrency.limit) {
+      queued.shift();
+      skip('replaced');
+    }
+    let cancelling = [...running.values()].filter((slot) => slot.cancelling).length;
+    for (const [id, slot] of running) {
+      if (cancelling >= queued.length) break;
+      if (slot.cancelling) continue;
+      cancel(id, slot);
+      cancelling += 1;
+    }
+  };
+
+  setHandler(laneTriggerSignal, (trigger) => {
+    if (recent.includes(trigger.eventId) || running.has(trigger.runWorkflowId)) return;
+    recent.push(trigger.eventId);
+    if (recent.length > RECENT_EVENTS) recent.shift();
+    control = trigger.control;
+    handled += 1;
+    changed = true;
+    if (!control.debounce) return release(trigger);
+    if (pending) skip('debounced');
+    pending = { trigger, at: Date.now() + control.debounce.quiet_seconds * 1000 };
+  });
+  setHandler(cancelLaneRunsUpdate, () => {
+    const dropped = queued.length + (pending ? 1 : 0);
+    if (dropped > 0) skip('cancelled', dropped);
+    queued = [];
+    pending = null;
+    const runWorkflowIds: string[] = [];
+    for (const [id, slot] of running) {
+      slot.cancelling = true;
+      if (slot.started) runWorkflowIds.push(id);
+    }
+    changed = true;
+    return { runWorkflowIds };
+  });
+  setHandler(laneStateQuery, () => ({ running: [...running.keys()], queued: queued.length, pending: pending !== null, counts }));
+
+  for (;;) {
+    if (pending && Date.now() >= pending.at) {
+      const { trigger } = pending;
+      pending = null;
+      release(trigger);
+    }
+    // Between runs, so no child is in flight (their handles cannot be carried over); a waiting queue is.
+    if (running.size === 0 && (handled >= (input.triggersPerRun ?? TRIGGERS_PER_RUN) || workflowInfo().continueAsNewSuggested)) {
+      await condition(allHandlersFinished);
+      if (running.size === 0) await continueAsNew<typeof automationLaneWorkflow>({ ...input, carried: { control, queued, pending, window, counts, recent } });
+    }
+    const limit = control?.concurrency?.limit ?? Number.POSITIVE_INFINITY;
+    while (queued.length > 0 && running.size < limit) start(queued.shift()!);
+    const windowEnds = window && control?.throttle ? window.openedAt + control.throttle.period_seconds * 1000 : 0;
+    const idle = running.size === 0 && queued.length === 0 && pending === null;
+    if (idle && Date.now() >= windowEnds) {
+      await condition(allHandlersFinished);
+      if (running.size === 0 && queued.length === 0 && pending === null) return counts;
+      continue;
+    }
+    const deadlines = [pending?.at, idle ? windowEnds : undefined].filter((at): at is number => at !== undefined && at > 0);
+    changed = false;
+    const timeout = deadlines.length > 0 ? Math.max(1, Math.min(...deadlines) - Date.now()) : undefined;
+    await (timeout === undefined ? condition(() => changed) : condition(() => changed, timeout));
+  }
+}
