@@ -1,7 +1,9 @@
+import type { Actor } from '../core/audit';
 import { credentialsContext, type ConnectionCredentials } from '../core/gateway/outboundAuth';
 import { prefixedId } from '../core/ids';
 import { findConnection, insertConnection, updateConnection as updateConnectionRow, type ConnectionRow } from '../db/queries/connections';
 import { findConnectorBlueprint } from '../db/queries/connectors';
+import { recordAudit } from './audit';
 import { connectorNotFound } from './connectors';
 import type { CommandDeps } from './deps';
 import { CommandError } from './errors';
@@ -17,6 +19,8 @@ export interface CreateConnectionInput {
   baseUrl?: string | null;
   /** Left out: active. */
   active?: boolean;
+  /** Who creates it, as the audit event's actor. */
+  actor: Actor;
 }
 
 export interface UpdateConnectionInput {
@@ -27,6 +31,8 @@ export interface UpdateConnectionInput {
   credentials?: ConnectionCredentials;
   baseUrl?: string | null;
   active?: boolean;
+  /** Who changes it, as the audit event's actor. */
+  actor: Actor;
 }
 
 /** A connection must be able to reach its provider: without an absolute server URL in the document, baseUrl is required. */
@@ -49,14 +55,25 @@ export async function createConnection(deps: Pick<CommandDeps, 'db' | 'keyring'>
   const baseUrl = input.baseUrl ?? null;
   await requireReachable(deps, input.operatorId, input.connectorId, baseUrl);
   const id = prefixedId('conn');
-  return insertConnection(deps.db, {
-    id,
-    operatorId: input.operatorId,
-    connectorId: input.connectorId,
-    name: input.name,
-    credentialsCiphertext: sealCredentials(deps, input.operatorId, id, input.credentials),
-    baseUrl,
-    active: input.active ?? true,
+  return deps.db.transaction(async (trx) => {
+    const row = await insertConnection(trx, {
+      id,
+      operatorId: input.operatorId,
+      connectorId: input.connectorId,
+      name: input.name,
+      credentialsCiphertext: sealCredentials(deps, input.operatorId, id, input.credentials),
+      baseUrl,
+      active: input.active ?? true,
+    });
+    await recordAudit(trx, {
+      operatorId: input.operatorId,
+      actor: input.actor,
+      action: 'connection.created',
+      target: { type: 'connection', id },
+      before: null,
+      after: row,
+    });
+    return row;
   });
 }
 
@@ -65,12 +82,25 @@ export async function updateConnection(deps: Pick<CommandDeps, 'db' | 'keyring'>
   const existing = await findConnection(deps.db, input.operatorId, input.id);
   if (!existing) throw connectionNotFound(input.id);
   if (input.baseUrl === null && existing.connector_id) await requireReachable(deps, input.operatorId, existing.connector_id, null);
-  const row = await updateConnectionRow(deps.db, input.operatorId, input.id, {
-    name: input.name,
-    baseUrl: input.baseUrl,
-    active: input.active,
-    credentialsCiphertext: input.credentials ? sealCredentials(deps, input.operatorId, input.id, input.credentials) : undefined,
+  return deps.db.transaction(async (trx) => {
+    const before = await findConnection(trx, input.operatorId, input.id, { forUpdate: true });
+    const row =
+      before &&
+      (await updateConnectionRow(trx, input.operatorId, input.id, {
+        name: input.name,
+        baseUrl: input.baseUrl,
+        active: input.active,
+        credentialsCiphertext: input.credentials ? sealCredentials(deps, input.operatorId, input.id, input.credentials) : undefined,
+      }));
+    if (!before || !row) throw connectionNotFound(input.id);
+    await recordAudit(trx, {
+      operatorId: input.operatorId,
+      actor: input.actor,
+      action: 'connection.updated',
+      target: { type: 'connection', id: input.id },
+      before,
+      after: row,
+    });
+    return row;
   });
-  if (!row) throw connectionNotFound(input.id);
-  return row;
 }

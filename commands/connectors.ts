@@ -1,8 +1,10 @@
+import type { Actor } from '../core/audit';
 import type { Blueprint } from '../core/gateway/blueprint';
 import { InvalidOpenApiError, loadOpenApiDocument } from '../core/gateway/openapiDocument';
 import { ambiguousProviderFields, type SchemaMap } from '../core/gateway/schemaMap';
 import { prefixedId } from '../core/ids';
-import { deleteConnector as deleteConnectorRow, insertConnector, type ConnectorRow } from '../db/queries/connectors';
+import { deleteConnector as deleteConnectorRow, findConnector, insertConnector, type ConnectorRow } from '../db/queries/connectors';
+import { recordAudit } from './audit';
 import type { CommandDeps } from './deps';
 import { CommandError } from './errors';
 
@@ -16,11 +18,15 @@ export interface CreateConnectorInput {
   openapi?: string | Record<string, unknown> | null;
   /** Canonical field → provider field; left out: none. */
   schemaMap?: SchemaMap;
+  /** Who creates it, as the audit event's actor. */
+  actor: Actor;
 }
 
 export interface ConnectorRef {
   operatorId: string;
   id: string;
+  /** Who acts on it, as the audit event's actor. */
+  actor: Actor;
 }
 
 /** Parses and validates the document; a broken one is 400 `INVALID_OPENAPI` listing what is wrong. */
@@ -57,18 +63,41 @@ export async function createConnector(deps: Pick<CommandDeps, 'db'>, input: Crea
     );
   }
   const { document, blueprint } = await documentOf(input.openapi);
-  return insertConnector(deps.db, {
-    id: prefixedId('cnr'),
-    operatorId: input.operatorId,
-    name: input.name,
-    provider: input.provider,
-    openapi: document,
-    blueprint,
-    schemaMap,
+  const id = prefixedId('cnr');
+  return deps.db.transaction(async (trx) => {
+    const row = await insertConnector(trx, {
+      id,
+      operatorId: input.operatorId,
+      name: input.name,
+      provider: input.provider,
+      openapi: document,
+      blueprint,
+      schemaMap,
+    });
+    await recordAudit(trx, {
+      operatorId: input.operatorId,
+      actor: input.actor,
+      action: 'connector.created',
+      target: { type: 'connector', id },
+      before: null,
+      after: row,
+    });
+    return row;
   });
 }
 
 /** Deletes one of the operator's connectors. Its connections stay, their connector unset, so no call goes through them. */
 export async function deleteConnector(deps: Pick<CommandDeps, 'db'>, input: ConnectorRef): Promise<void> {
-  if (!(await deleteConnectorRow(deps.db, input.operatorId, input.id))) throw connectorNotFound(input.id);
+  await deps.db.transaction(async (trx) => {
+    const before = await findConnector(trx, input.operatorId, input.id);
+    if (!before || !(await deleteConnectorRow(trx, input.operatorId, input.id))) throw connectorNotFound(input.id);
+    await recordAudit(trx, {
+      operatorId: input.operatorId,
+      actor: input.actor,
+      action: 'connector.deleted',
+      target: { type: 'connector', id: input.id },
+      before,
+      after: null,
+    });
+  });
 }

@@ -1,20 +1,32 @@
+import type { Actor } from '../core/audit';
 import { getSettings, updateSettings, type OperatorSettings, type SettingsChange } from '../db/queries/settings';
 import { findTemplate } from '../db/queries/templates';
+import { recordAudit } from './audit';
 import type { CommandDeps } from './deps';
 import { CommandError } from './errors';
 
 /**
  * Changes an operator's settings (template, retention) and returns them as stored. A `templateId` must name a
  * template of `GET /templates`: 400 `VALIDATION_FAILED` naming the field otherwise. Callers caching settings drop
- * the operator's entry afterwards.
+ * the operator's entry afterwards. The audit event (target `settings`, the operator's id) is written with the change.
  */
-export async function changeSettings(deps: Pick<CommandDeps, 'db'>, input: { operatorId: string; change: SettingsChange }): Promise<OperatorSettings> {
+export async function changeSettings(
+  deps: Pick<CommandDeps, 'db'>,
+  input: { operatorId: string; change: SettingsChange; actor: Actor },
+): Promise<OperatorSettings> {
   const { templateId } = input.change;
   if (templateId !== undefined && !(await findTemplate(deps.db, templateId))) {
     throw new CommandError(400, 'VALIDATION_FAILED', `templateId: no template ${templateId}`, [
       { field: 'templateId', message: 'must name a template of GET /templates' },
     ]);
   }
-  await updateSettings(deps.db, input.operatorId, input.change);
-  return getSettings(deps.db, input.operatorId);
+  return deps.db.transaction(async (trx) => {
+    await trx.raw("SELECT pg_advisory_xact_lock(hashtext('operator-settings:' || ?))", [input.operatorId]);
+    const before = await getSettings(trx, input.operatorId);
+    await updateSettings(trx, input.operatorId, input.change);
+    const after = await getSettings(trx, input.operatorId);
+    const target = { type: 'settings' as const, id: input.operatorId };
+    await recordAudit(trx, { operatorId: input.operatorId, actor: input.actor, action: 'settings.updated', target, before, after });
+    return after;
+  });
 }

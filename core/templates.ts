@@ -45,7 +45,7 @@ export const IGAMING_TEMPLATE: Template = {
       affiliate: { required: [], optional: ['affiliate_id', 'campaign', 'tracking_code', 'timestamp'] },
       kyc: { required: [], optional: ['player_id', 'provider', 'document_type', 'status', 'completed_at', 'expires_at'] },
     },
-    state_keys: ['balance', 'kyc_status', 'risk_score', 'loyalty_tier'],
+    state_keys: ['balance', 'kyc_status', 'risk_score', 'loyalty_tier', 'compliance', 'consent'],
     pii_fields: { player: ['first_name', 'last_name', 'email', 'phone', 'date_of_birth'] },
   },
 };

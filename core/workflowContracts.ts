@@ -50,6 +50,14 @@ export interface RunReplayInput {
   unrecorded?: number;
 }
 
+/** `backtestWorkflow`: one backtest job (`backtests`); its definitions, range and cursor are read from its row. */
+export interface BacktestInput {
+  operatorId: string;
+  backtestId: string;
+  /** Pages replayed by earlier runs of the job (it continues as new every so many). */
+  pages?: number;
+}
+
 /** How far a run is: nodes finished (completed, failed or skipped, the trigger included) of all it can reach. */
 export interface AutomationProgress {
   progress: number;

@@ -4,7 +4,7 @@
  * (`--max-old-space-size`) ends it when an expression needs too much — then the parent starts another.
  */
 import { evaluate, isTruthy, renderParams } from '../core/automations/expressions';
-import type { ExpressionOutcome, ParentMessage, SandboxMessage } from './tasks';
+import type { ExpressionOutcome, ParentMessage, SandboxMessage, SingleExpressionTask } from './tasks';
 
 const send = (message: SandboxMessage) => process.send?.(message);
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -12,6 +12,15 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 async function run(message: ParentMessage): Promise<ExpressionOutcome> {
   const { id, task } = message;
   send({ id, started: true });
+  if (task.kind === 'batch') {
+    const outcomes: ExpressionOutcome[] = [];
+    for (const one of task.tasks) outcomes.push(await runOne(id, one));
+    return { ok: true, value: outcomes };
+  }
+  return runOne(id, task);
+}
+
+async function runOne(id: number, task: SingleExpressionTask): Promise<ExpressionOutcome> {
   let field = task.kind === 'condition' ? task.field : 'params';
   try {
     if (task.kind === 'condition') return { ok: true, value: isTruthy(await evaluate(task.expression, task.context)) };

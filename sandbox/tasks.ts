@@ -6,8 +6,15 @@ import type { RunContext } from '../core/automations/expressions';
  * `field` names where the expression sits in the definition (`params.expression`, `params.filter`); templates report
  * their own path as they go.
  */
-export type ExpressionTask =
+export type SingleExpressionTask =
   { kind: 'condition'; expression: string; field: string; context: RunContext } | { kind: 'render'; params: Record<string, unknown>; context: RunContext };
+
+/**
+ * Many tasks in one message, answered with one outcome each (the value is `ExpressionOutcome[]`): a backtest's
+ * conditions over a page of history (activities/automation/backtests.ts). The batch has one task's budget, so whoever
+ * sends one sizes it to fit and splits it when it does not.
+ */
+export type ExpressionTask = SingleExpressionTask | { kind: 'batch'; tasks: SingleExpressionTask[] };
 
 export type ExpressionFailureCode = 'EXPRESSION_ERROR' | 'EXPRESSION_TIMEOUT' | 'EXPRESSION_MEMORY_LIMIT' | 'EXPRESSION_BUDGET_EXCEEDED';
 

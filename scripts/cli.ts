@@ -70,7 +70,7 @@ async function bootstrap(argv: string[]): Promise<void> {
   if (!parsed.success) throw new Error(parsed.error.issues.map((issue) => issue.message).join('; '));
   const result = await withDatabase(async (db) => {
     const { operator, user, member } = await signup({ db }, { organisationName: parsed.data.org, email: parsed.data.email, password: parsed.data.password });
-    const { key } = await createApiKey({ db }, { operatorId: operator.id, label: 'bootstrap', createdByMemberId: member.id });
+    const { key } = await createApiKey({ db }, { operatorId: operator.id, label: 'bootstrap', createdByMemberId: member.id, actor: `member:${member.id}` });
     return { operatorId: operator.id, userId: user.id, apiKey: key };
   });
   process.stdout.write(`${JSON.stringify(result)}\n`);

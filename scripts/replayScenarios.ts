@@ -6,6 +6,7 @@ import { startSupplier, SUPPLIER_KEY, supplierDocument } from '../devstack/loopb
 import { post } from '../processes/stackClient';
 import { answerRunApproval, cancelAutomationRun, startAutomationRun } from '../temporal/automationRuns';
 import { GatewayLanes } from '../temporal/gatewayCalls';
+import { recordBacktest } from './replayBacktest';
 import { recordReruns } from './replayReruns';
 import { recordRunControlLanes } from './replayRunControl';
 import { recordWaitingRuns } from './replayWaits';
@@ -238,6 +239,7 @@ export async function recordScenarios(recorder: Recorder): Promise<void> {
     await recordLane(recorder, connectionId);
     await recordRunControlLanes(recorder);
     await recordReruns(recorder);
+    await recordBacktest(recorder);
     await recordWaitingRuns(recorder);
     await recordOthers(recorder, { client, taskQueue });
   } finally {

@@ -19,6 +19,7 @@ import { branchTaken } from '../core/automations/nodes/branches';
 import { triggerContextOf } from '../core/automations/triggerPayload';
 import { isAction, isTrigger, type NodeResult, type RunError } from '../core/automations/types';
 import { runAction } from './automation/actions';
+import { isSuppressed } from './automation/gate';
 import { conditionHolds, renderedParams } from './automation/expressions';
 import { nodeErrorOf } from './automation/nodeError';
 import { RERUN_REUSES_RESULTS, reuseResults } from './automation/rerun';
@@ -161,6 +162,11 @@ export async function automationRunWorkflow(started: AutomationRunInput): Promis
           context,
           awaitApproval: (given) => awaitApproval(nodeId, given),
         });
+        if (isSuppressed(output)) {
+          // A step the responsible-gambling gate stopped was not performed: it consumes no Action.
+          executed.actions -= 1;
+          if (node.type === 'action.ai') executed.aiActions -= 1;
+        }
         const branch = branchTaken(node.type, output);
         if (branch !== undefined) branches.set(nodeId, branch);
         lastOutput = output;

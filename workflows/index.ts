@@ -8,5 +8,6 @@ export * from './sendEmail';
 export * from './automationRun';
 export * from './automationLane';
 export * from './runReplay';
+export * from './backtest';
 export * from './outboxSweep';
 export * from './runWatchdog';

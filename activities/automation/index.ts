@@ -1,7 +1,9 @@
 import type { ActivityDeps } from '../deps';
 import { createAiActivity } from './ai';
+import { createBacktestActivities } from './backtests';
 import { createDataActivities } from './data';
 import { createExpressionActivity } from './expressions';
+import { createGateActivities } from './gate';
 import { createHttpActivity } from './http';
 import { createReplayActivities } from './replays';
 import { createRunActivities } from './runs';
@@ -12,11 +14,13 @@ export function createAutomationActivities(deps: ActivityDeps) {
   return {
     ...createRunActivities(deps),
     ...createReplayActivities(deps),
+    ...createBacktestActivities(deps),
     ...createHttpActivity(deps),
     ...createDataActivities(deps),
     ...createAiActivity(deps),
     ...createExpressionActivity(deps),
     ...createRunWaitActivities(deps),
+    ...createGateActivities(deps),
 
     /** The `run-watchdog` Schedule's pass: closes runs whose workflow cannot finish (docs/workflows.md#runs-that-cannot-finish). */
     async watchRuns(): Promise<{ checked: number; closed: number }> {

@@ -5,6 +5,7 @@ import { renameApiKey } from '../../commands/apiKeys/rename';
 import { deleteApiKey, revokeApiKey } from '../../commands/apiKeys/revoke';
 import { CommandError } from '../../commands/errors';
 import { listApiKeys } from '../../db/queries/apiKeys';
+import { actorOf } from '../actor';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { operatorOf, principalOf } from '../middleware/authenticate';
@@ -34,7 +35,12 @@ export async function createKey(deps: AppDeps, ctx: Context): Promise<void> {
     throw new AppError(403, 'FORBIDDEN', 'operatorId does not match the authenticated operator');
   }
   const { row, key } = await guarded('Failed to create key', () =>
-    createApiKey(deps, { operatorId, label: parsed.data.label, createdByMemberId: principal.kind === 'session' ? principal.memberId : null }),
+    createApiKey(deps, {
+      operatorId,
+      label: parsed.data.label,
+      createdByMemberId: principal.kind === 'session' ? principal.memberId : null,
+      actor: actorOf(ctx),
+    }),
   );
   ctx.status = 201;
   ctx.body = { success: true, data: createdKeyRecord(row, key) };
@@ -48,14 +54,14 @@ export async function listKeys(deps: AppDeps, ctx: Context): Promise<void> {
 export async function renameKey(deps: AppDeps, ctx: Context): Promise<void> {
   const parsed = RenameKeyBody.safeParse(ctx.request.body ?? {});
   if (!parsed.success) throw badRequest('id and label are required');
-  await guarded('Failed to rename key', () => renameApiKey(deps, { operatorId: operatorOf(ctx), ...parsed.data }));
+  await guarded('Failed to rename key', () => renameApiKey(deps, { operatorId: operatorOf(ctx), ...parsed.data, actor: actorOf(ctx) }));
   ctx.body = { success: true, message: 'Key renamed' };
 }
 
 export async function revokeOrDeleteKey(deps: AppDeps, ctx: Context): Promise<void> {
   const parsed = DeleteKeyQuery.safeParse(ctx.query);
   if (!parsed.success) throw badRequest("Query parameter 'id' is required");
-  const key = { operatorId: operatorOf(ctx), id: parsed.data.id };
+  const key = { operatorId: operatorOf(ctx), id: parsed.data.id, actor: actorOf(ctx) };
   if (parsed.data.hard === 'true') {
     await guarded('Failed to delete key', () => deleteApiKey(deps, key));
     deps.caches.apiKeys.clear();
@@ -79,6 +85,7 @@ export async function updateMcpSettings(deps: AppDeps, ctx: Context): Promise<vo
       id: ctx.params.id ?? '',
       mcpEnabled: parsed.data.mcp_enabled,
       mcpWorkflowAllowlist: parsed.data.mcp_workflow_allowlist,
+      actor: actorOf(ctx),
     }),
   );
   deps.caches.apiKeys.clear();

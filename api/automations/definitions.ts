@@ -4,16 +4,16 @@ import { deleteAutomation } from '../../commands/automations/delete';
 import { requireAutomation } from '../../commands/automations/lookup';
 import { updateAutomation } from '../../commands/automations/update';
 import { listAutomations } from '../../db/queries/automations';
+import { actorOf } from '../actor';
 import type { AppDeps } from '../deps';
 import { operatorOf } from '../middleware/authenticate';
 import type { InputOf } from '../endpoint';
 import { type ListAutomationsQuery, type AutomationIdParams } from './schema';
 import { toAutomationRecord } from './presenters';
-import { actorOf } from './versions';
 
 /** `POST /workflows`: the definition is validated and stored by `createAutomation`; 201 with the record (version 1). */
 export async function createAutomationHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const row = await createAutomation(deps, { operatorId: operatorOf(ctx), body: ctx.request.body, createdBy: actorOf(ctx) });
+  const row = await createAutomation(deps, { operatorId: operatorOf(ctx), body: ctx.request.body, actor: actorOf(ctx) });
   ctx.status = 201;
   ctx.body = { success: true, data: toAutomationRecord(row) };
 }
@@ -29,12 +29,12 @@ export async function getAutomationHandler(deps: AppDeps, ctx: Context, { params
 
 /** `PUT /workflows/:id`: `updateAutomation` replaces the definition (version + 1, triggers follow); 200 with the record. */
 export async function updateAutomationHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof AutomationIdParams }>): Promise<void> {
-  const row = await updateAutomation(deps, { operatorId: operatorOf(ctx), id: params.id, body: ctx.request.body, createdBy: actorOf(ctx) });
+  const row = await updateAutomation(deps, { operatorId: operatorOf(ctx), id: params.id, body: ctx.request.body, actor: actorOf(ctx) });
   ctx.body = { success: true, data: toAutomationRecord(row) };
 }
 
 /** `DELETE /workflows/:id`: `deleteAutomation` soft-deletes it (schedules and webhooks stop, runs stay readable). */
 export async function deleteAutomationHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof AutomationIdParams }>): Promise<void> {
-  await deleteAutomation(deps, { operatorId: operatorOf(ctx), id: params.id });
+  await deleteAutomation(deps, { operatorId: operatorOf(ctx), id: params.id, actor: actorOf(ctx) });
   ctx.body = { success: true, data: { id: params.id, deleted: true } };
 }

@@ -213,3 +213,107 @@ export const replayCancelled = {
   success: true,
   data: { ...replayRecord, status: 'cancelled', started: 120, succeeded: 104, failed: 9, completed_at: '2026-03-15T11:03:01.022Z' },
 };
+
+export const complianceSettingsBody = {
+  rules: { consent: true, harmIndicators: true, depositLimit: true },
+  explicitConsent: false,
+  quietHours: [{ jurisdiction: 'GB', from: 22, to: 8 }],
+  harm: { depositVelocity: { deposits: 5, amount: 100000, windowMinutes: 60 }, depositAfterReversedWithdrawal: { windowMinutes: 30 }, atRiskDays: 30 },
+};
+export const complianceSettings = {
+  success: true,
+  data: {
+    rules: { exclusion: true, consent: true, harmIndicators: true, depositLimit: true },
+    explicitConsent: false,
+    quietHours: [{ jurisdiction: 'GB', from: 22, to: 8 }],
+    depositLimitHours: 24,
+    harm: { depositVelocity: { deposits: 5, amount: 100000, windowMinutes: 60 }, depositAfterReversedWithdrawal: { windowMinutes: 30 }, atRiskDays: 30 },
+  },
+};
+const evidenceRow = {
+  recorded_at: '2026-03-15T09:12:44.318Z',
+  workflow_id: automationId,
+  workflow_version: 3,
+  run_id: runId,
+  node_id: 'email',
+  action_type: 'action.send_email',
+  purpose: 'marketing',
+  rule: 'self_excluded',
+  player_id: 'p-1',
+  state_hash: '5d41402abc4b2a76b9719d911017c592e0f1c8a2b7c9d4e6f8a0b1c2d3e4f5a6',
+};
+export const evidenceExport = {
+  success: true,
+  data: [
+    evidenceRow,
+    { ...evidenceRow, recorded_at: '2026-03-15T09:13:02.004Z', run_id: 'run_8a2c6e0f4b9d3a7e1c5f9b3d7a1e5c9f', player_id: 'p-2', rule: 'allowed' },
+  ],
+  count: 2,
+  truncated: false,
+};
+
+const backtestId = 'bkt_5e1a9c3f7b2d6e0a4c8f1b5d9e3a7c2f';
+export const backtestBody = {
+  from: '2026-03-01T00:00:00Z',
+  to: '2026-03-15T00:00:00Z',
+  version: 2,
+  sampleOutputs: { kyc: { status: 200, data: { verified: true } } },
+};
+const backtestRecord = {
+  id: backtestId,
+  workflowId: automationId,
+  status: 'running',
+  version: null,
+  baselineVersion: 3,
+  from: '2026-03-01T00:00:00.000Z',
+  to: '2026-03-15T00:00:00.000Z',
+  total: 48210,
+  processed: 0,
+  result: null,
+  error: null,
+  created_at: '2026-03-15T11:02:17.410Z',
+  completed_at: null,
+};
+const backtestTally = {
+  events: 48210,
+  runs: 48210,
+  failedRuns: 0,
+  undecidableRuns: 0,
+  steps: {
+    deposit: { completed: 48210, skipped: 0, failed: 0, undecidable: 0 },
+    big: { completed: 48210, skipped: 0, failed: 0, undecidable: 0 },
+    mail: { completed: 312, skipped: 47898, failed: 0, undecidable: 0 },
+  },
+  actionsByType: { 'action.send_email': 312 },
+  actionsByNode: { mail: 312 },
+  consumed: { actions: 312, aiActions: 0 },
+  samples: [{ nodeId: 'mail', type: 'action.send_email', playerId: 'p-1', method: 'EMAIL', target: '{{ trigger.data.email }}', template: 'A bonus for p-1' }],
+};
+export const backtestStarted = { success: true, data: backtestRecord };
+export const backtest = {
+  success: true,
+  data: {
+    ...backtestRecord,
+    status: 'completed',
+    processed: 48210,
+    completed_at: '2026-03-15T11:02:41.090Z',
+    result: {
+      backtested: { version: null, ...backtestTally, conditions: [{ nodeId: 'big', decidedBy: 'evaluated', reads: [] }] },
+      baseline: {
+        version: 3,
+        active: true,
+        ...backtestTally,
+        steps: { ...backtestTally.steps, mail: { completed: 280, skipped: 47930, failed: 0, undecidable: 0 } },
+        actionsByType: { 'action.send_email': 280 },
+        actionsByNode: { mail: 280 },
+        consumed: { actions: 280, aiActions: 0 },
+      },
+      players: { affected: { total: 2, ids: ['p-1', 'p-7'] }, newlyAffected: { total: 1, ids: ['p-7'] }, noLongerAffected: { total: 0, ids: [] } },
+      actionChanges: [{ nodeId: 'mail', type: 'action.send_email', backtested: 312, active: 280 }],
+    },
+  },
+};
+export const backtestCancelled = {
+  success: true,
+  data: { ...backtestRecord, status: 'cancelled', processed: 12000, completed_at: '2026-03-15T11:02:25.300Z' },
+};

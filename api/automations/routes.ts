@@ -8,8 +8,10 @@ import { AUTH_FAILURE_TEXT, requireManager } from '../middleware/requireManager'
 import { bearerApiKey, bearerSession, CodedError, jsonContent } from '../openapi/registry';
 import { ok, page } from '../openapi/responses';
 import { createAutomationHandler, deleteAutomationHandler, getAutomationHandler, listAutomationsHandler, updateAutomationHandler } from './definitions';
+import { declareCompliance } from './complianceRoutes';
 import * as examples from './examples';
 import { declareExpressionPreview } from './expressionPreviewRoutes';
+import { declareBacktests } from './backtestRoutes';
 import { declareReruns } from './rerunRoutes';
 import { approvalHandler, cancelRunHandler, getRunHandler, listRunsHandler, testAutomationHandler, usageHandler } from './runs';
 import { declareRunsExplorer } from './runsExplorer';
@@ -181,5 +183,7 @@ declareExpressionPreview(automations);
 declareRunsExplorer(automations);
 declareVersions(automations);
 declareReruns(automations);
+declareBacktests(automations);
+declareCompliance(automations);
 
 export const createAutomationsRouter = (deps: AppDeps) => automations.router(deps);

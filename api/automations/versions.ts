@@ -2,18 +2,13 @@ import type { Context } from 'koa';
 import { rollbackAutomation } from '../../commands/automations/rollback';
 import { diffAutomationVersions, getAutomationVersion, listAutomationVersions } from '../../commands/automations/versions';
 import type { VersionRow, VersionSummaryRow } from '../../db/queries/automationVersions';
+import { actorOf } from '../actor';
 import type { AppDeps } from '../deps';
 import type { InputOf } from '../endpoint';
-import { operatorOf, principalOf } from '../middleware/authenticate';
+import { operatorOf } from '../middleware/authenticate';
 import { toAutomationRecord } from './presenters';
 import type { AutomationIdParams } from './schema';
 import type { DiffQuery, ListVersionsQuery, VersionParams } from './versionSchema';
-
-/** Who is saving through this request, as versions record it: the signed-in member or the API key. */
-export function actorOf(ctx: Context): string {
-  const principal = principalOf(ctx);
-  return principal.kind === 'session' ? `member:${principal.memberId}` : `key:${principal.keyId}`;
-}
 
 const toVersionSummary = (row: VersionSummaryRow) => ({
   version: row.version,
@@ -60,6 +55,6 @@ export async function diffVersionsHandler(
 
 /** `POST /workflows/:id/versions/:version/rollback`: version K's definition as a new version; 200 with the workflow. */
 export async function rollbackHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof VersionParams }>): Promise<void> {
-  const row = await rollbackAutomation(deps, { operatorId: operatorOf(ctx), id: params.id, version: params.version, createdBy: actorOf(ctx) });
+  const row = await rollbackAutomation(deps, { operatorId: operatorOf(ctx), id: params.id, version: params.version, actor: actorOf(ctx) });
   ctx.body = { success: true, data: toAutomationRecord(row) };
 }

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { connectionNotFound, createConnection as addConnection, updateConnection } from '../../commands/connections';
 import { findConnection, listConnections } from '../../db/queries/connections';
+import { actorOf } from '../actor';
 import type { AppDeps } from '../deps';
 import { operatorOf } from '../middleware/authenticate';
 import type { InputOf } from '../endpoint';
@@ -8,7 +9,7 @@ import { connectionRecord } from './presenters';
 import { type CreateConnectionBody, type IdParams, type UpdateConnectionBody } from './schema';
 
 export async function createConnection(deps: AppDeps, ctx: Context, { body }: InputOf<{ body: typeof CreateConnectionBody }>): Promise<void> {
-  const row = await addConnection(deps, { operatorId: operatorOf(ctx), ...body });
+  const row = await addConnection(deps, { operatorId: operatorOf(ctx), ...body, actor: actorOf(ctx) });
   ctx.status = 201;
   ctx.body = { success: true, data: connectionRecord(row) };
 }
@@ -29,6 +30,6 @@ export async function patchConnection(
   ctx: Context,
   { params, body }: InputOf<{ params: typeof IdParams; body: typeof UpdateConnectionBody }>,
 ): Promise<void> {
-  const row = await updateConnection(deps, { operatorId: operatorOf(ctx), id: params.id, ...body });
+  const row = await updateConnection(deps, { operatorId: operatorOf(ctx), id: params.id, ...body, actor: actorOf(ctx) });
   ctx.body = { success: true, data: connectionRecord(row) };
 }

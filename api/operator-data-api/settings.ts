@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import { changeSettings } from '../../commands/settings';
 import { getSettings } from '../../db/queries/settings';
 import { listTemplates } from '../../db/queries/templates';
+import { actorOf } from '../actor';
 import type { AppDeps } from '../deps';
 import { operatorOf } from '../middleware/authenticate';
 import type { InputOf } from '../endpoint';
@@ -19,7 +20,7 @@ export async function getSettingsHandler(deps: AppDeps, ctx: Context): Promise<v
 
 export async function putSettingsHandler(deps: AppDeps, ctx: Context, { body }: InputOf<{ body: typeof SettingsBody }>): Promise<void> {
   const operatorId = operatorOf(ctx);
-  const settings = await changeSettings(deps, { operatorId, change: body });
+  const settings = await changeSettings(deps, { operatorId, change: body, actor: actorOf(ctx) });
   deps.caches.settings.invalidate(operatorId);
   ctx.body = { success: true, data: settingsRecord(settings) };
 }

@@ -9,6 +9,7 @@ import { authenticate } from '../middleware/authenticate';
 import { rateLimit } from '../middleware/rateLimit';
 import { bearerSession } from '../openapi/registry';
 import { ok, teamError } from '../openapi/responses';
+import { declareAuditTrail } from './auditRoutes';
 import { AUTH_TEXT, invalidInput, sessionOf } from './errors';
 import * as examples from './examples';
 import { createInviteHandler, listInvites, resendInvite, revokeInviteHandler } from './invites';
@@ -193,5 +194,7 @@ team.endpoint({
   },
   handler: acceptInviteHandler,
 });
+
+declareAuditTrail(team, ['session', 'manager']);
 
 export const createPlatformApiRouter = (deps: AppDeps) => team.router(deps);

@@ -1,5 +1,7 @@
-import { updateApiKeyMcp, type ApiKeyRow } from '../../db/queries/apiKeys';
+import type { Actor } from '../../core/audit';
+import { lockApiKey, updateApiKeyMcp, type ApiKeyRow } from '../../db/queries/apiKeys';
 import { existingAutomationIds } from '../../db/queries/mcpTools';
+import { recordAudit } from '../audit';
 import type { CommandDeps } from '../deps';
 import { assertKeyId, invalidKeyRequest, keyNotFound } from './refusals';
 
@@ -10,6 +12,8 @@ export interface ApiKeyMcpSettingsInput {
   mcpEnabled?: boolean;
   /** Left out: unchanged; null: every workflow the operator exposes to MCP. */
   mcpWorkflowAllowlist?: string[] | null;
+  /** Who changes them, as the audit event's actor. */
+  actor: Actor;
 }
 
 /**
@@ -24,7 +28,18 @@ export async function updateApiKeyMcpSettings(deps: Pick<CommandDeps, 'db'>, inp
     const unknown = [...new Set(allowlist.filter((workflowId) => !known.has(workflowId)))];
     if (unknown.length > 0) throw invalidKeyRequest(`Unknown workflow ids in mcp_workflow_allowlist: ${unknown.join(', ')}`);
   }
-  const row = await updateApiKeyMcp(deps.db, input.operatorId, input.id, { mcpEnabled: input.mcpEnabled, mcpAutomationAllowlist: allowlist });
-  if (!row) throw keyNotFound();
-  return row;
+  return deps.db.transaction(async (trx) => {
+    const before = await lockApiKey(trx, input.operatorId, input.id);
+    const row = before && (await updateApiKeyMcp(trx, input.operatorId, input.id, { mcpEnabled: input.mcpEnabled, mcpAutomationAllowlist: allowlist }));
+    if (!before || !row) throw keyNotFound();
+    await recordAudit(trx, {
+      operatorId: input.operatorId,
+      actor: input.actor,
+      action: 'api_key.mcp_updated',
+      target: { type: 'api_key', id: input.id },
+      before,
+      after: row,
+    });
+    return row;
+  });
 }

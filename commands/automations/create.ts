@@ -1,7 +1,10 @@
+import type { Actor } from '../../core/audit';
 import { prefixedId } from '../../core/ids';
 import { replaceWebhooks } from '../../db/queries/automationWebhooks';
 import { insertAutomation, type AutomationRow } from '../../db/queries/automations';
+import { recordAudit } from '../audit';
 import type { CommandDeps } from '../deps';
+import { automationAuditRecord } from './audit';
 import { automationWrite, freeToolName, sealWebhooks, withToolNameRetry } from './persist';
 import { recordVersion } from './versions';
 import { validAutomationBody } from './validate';
@@ -10,8 +13,8 @@ export interface CreateAutomationInput {
   operatorId: string;
   /** The definition as sent, validated here (400 `VALIDATION_FAILED`). */
   body: unknown;
-  /** Who saves it, `member:<id>` or `key:<id>`, recorded with the version. */
-  createdBy?: string;
+  /** Who saves it: recorded with the version and as the audit event's actor. */
+  actor: Actor;
 }
 
 /**
@@ -27,8 +30,17 @@ export async function createAutomation(deps: Pick<CommandDeps, 'db' | 'keyring' 
       const { nodes, webhooks } = sealWebhooks(body.nodes, [], deps.keyring, operatorId, id);
       const write = automationWrite(body, nodes, await freeToolName(trx, operatorId, body.name), body.layout ?? {});
       const created = await insertAutomation(trx, operatorId, id, write);
-      await recordVersion(trx, created, write, input.createdBy);
+      await recordVersion(trx, created, write, input.actor);
       await replaceWebhooks(trx, operatorId, id, webhooks);
+      await recordAudit(trx, {
+        operatorId,
+        actor: input.actor,
+        action: 'automation.created',
+        target: { type: 'automation', id },
+        before: null,
+        after: automationAuditRecord(created, webhooks),
+        note: 'version 1',
+      });
       await deps.syncSchedules({ operatorId, automationId: id, previous: [], next: body.active ? nodes : null });
       return created;
     }),

@@ -1,3 +1,4 @@
+import type { Actor } from '../../core/audit';
 import { findVersion } from '../../db/queries/automationVersions';
 import type { AutomationRow } from '../../db/queries/automations';
 import type { CommandDeps } from '../deps';
@@ -11,8 +12,8 @@ export interface RollbackAutomationInput {
   id: string;
   /** The version whose definition becomes the current one. */
   version: number;
-  /** Who restores it, `member:<id>` or `key:<id>`, recorded with the version it makes. */
-  createdBy?: string;
+  /** Who restores it: recorded with the version it makes and as the audit event's actor. */
+  actor: Actor;
 }
 
 /**
@@ -36,6 +37,7 @@ export async function rollbackAutomation(deps: Pick<CommandDeps, 'db' | 'keyring
     id: current.id,
     body: { ...definition, active: current.active },
     restoredWebhooks: restoredWebhooksOf(target.definition.nodes),
-    ...(input.createdBy ? { createdBy: input.createdBy } : {}),
+    actor: input.actor,
+    audit: { action: 'automation.rolled_back', note: (row) => `version ${input.version} restored as version ${row.version}` },
   });
 }

@@ -1,9 +1,12 @@
 import { replaceWebhooks, webhooksOfAutomation } from '../../db/queries/automationWebhooks';
 import type { AutomationLayout } from '../../core/automations/definition';
 import type { AutomationNode } from '../../core/automations/types';
+import type { Actor, AuditAction } from '../../core/audit';
 import { stableStringify } from '../../core/stableJson';
 import { updateAutomation as writeUpdate, type AutomationRow, type AutomationWrite } from '../../db/queries/automations';
+import { recordAudit } from '../audit';
 import type { CommandDeps } from '../deps';
+import { automationAuditRecord } from './audit';
 import { lockAutomation } from './lookup';
 import { automationWrite, freeToolName, sealWebhooks, withToolNameRetry } from './persist';
 import { withRestoredWebhooks, type RestoredWebhooks } from './restoreWebhooks';
@@ -15,8 +18,10 @@ export interface UpdateAutomationInput {
   id: string;
   /** The whole new definition as sent, validated here (400 `VALIDATION_FAILED`). */
   body: unknown;
-  /** Who saves it, `member:<id>` or `key:<id>`, recorded with the version it makes. */
-  createdBy?: string;
+  /** Who saves it: recorded with the version it makes and as the audit event's actor. */
+  actor: Actor;
+  /** How the audit trail names the change: a rollback is one, not an update. Left out: `automation.updated`. */
+  audit?: { action: AuditAction; note: (row: AutomationRow) => string };
   /** A rollback's webhook steps (restoreWebhooks.ts): one removed since comes back under its former id. */
   restoredWebhooks?: RestoredWebhooks;
 }
@@ -61,8 +66,17 @@ export async function updateAutomation(deps: Pick<CommandDeps, 'db' | 'keyring' 
       const write = automationWrite(body, nodes, toolName, body.layout ?? keptLayout(existing.layout, nodes));
       const bump = definitionChanged(existing, write);
       const updated = await writeUpdate(trx, operatorId, existing.id, write, { wasActive: existing.active, bump });
-      if (bump) await recordVersion(trx, updated, write, input.createdBy);
+      if (bump) await recordVersion(trx, updated, write, input.actor);
       await replaceWebhooks(trx, operatorId, existing.id, webhooks);
+      await recordAudit(trx, {
+        operatorId,
+        actor: input.actor,
+        action: input.audit?.action ?? 'automation.updated',
+        target: { type: 'automation', id: existing.id },
+        before: automationAuditRecord(existing, stored),
+        after: automationAuditRecord(updated, webhooks),
+        note: input.audit ? input.audit.note(updated) : `version ${updated.version}`,
+      });
       await deps.syncSchedules({ operatorId, automationId: existing.id, previous: existing.nodes, next: body.active ? nodes : null });
       return updated;
     }),

@@ -4,6 +4,7 @@ import { hashPassword } from '../../core/password';
 import type { MemberRow, UserRow } from '../../db/queries/identity';
 import { acceptInvite as redeemInvite, findInviteByTokenHash } from '../../db/queries/invites';
 import { emailHasAccount } from '../../db/queries/team';
+import { recordAudit } from '../audit';
 import type { CommandDeps } from '../deps';
 import { CommandError } from '../errors';
 import { alreadyMember } from './refusals';
@@ -29,7 +30,8 @@ const REFUSED_ACCEPT = { gone: invalidToken, used: inviteUsed, expired: inviteEx
 
 /**
  * Accepts an invite (spec 3.3): creates the login and its membership in the inviting organisation. The state is
- * checked again under a row lock while accepting, so two concurrent accepts create one login. Signing the new
+ * checked again under a row lock while accepting, so two concurrent accepts create one login. The audit event
+ * (`invite.accepted`) names the new member as its actor and is written in the same transaction. Signing the new
  * member in is left to the caller, since a session is signed with the API's secret.
  */
 export async function acceptInvite(deps: Pick<CommandDeps, 'db'>, input: AcceptInviteInput): Promise<AcceptedInvite> {
@@ -40,12 +42,21 @@ export async function acceptInvite(deps: Pick<CommandDeps, 'db'>, input: AcceptI
   if (state === 'accepted') throw inviteUsed();
   if (state === 'expired') throw inviteExpired();
   if (await emailHasAccount(deps.db, invite.email)) throw alreadyMember();
-  const outcome = await redeemInvite(deps.db, invite, {
-    passwordHash: await hashPassword(input.password),
-    firstName: input.firstName,
-    lastName: input.lastName,
-    now: new Date(),
+  const passwordHash = await hashPassword(input.password);
+  const { org_name: _organisation, ...before } = invite;
+  return deps.db.transaction(async (trx) => {
+    const outcome = await redeemInvite(trx, invite, { passwordHash, firstName: input.firstName, lastName: input.lastName, now: new Date() });
+    if (outcome.kind !== 'accepted') throw REFUSED_ACCEPT[outcome.kind]();
+    const { org_name: _name, ...after } = (await findInviteByTokenHash(trx, invite.token_hash))!;
+    await recordAudit(trx, {
+      operatorId: invite.operator_id,
+      actor: `member:${outcome.member.id}`,
+      action: 'invite.accepted',
+      target: { type: 'invite', id: invite.id },
+      before,
+      after,
+      note: `joined as member ${outcome.member.id}`,
+    });
+    return { user: outcome.user, member: outcome.member };
   });
-  if (outcome.kind !== 'accepted') throw REFUSED_ACCEPT[outcome.kind]();
-  return { user: outcome.user, member: outcome.member };
 }

@@ -4,6 +4,7 @@ import { inviteExpiresAt } from '../../core/invites';
 import { refuseInviteAction, type AssignableRole } from '../../core/teamRules';
 import { createInvite as insertInvite, findPendingInvite, reissueInvite, revokeInvite as revokeInviteRow, type InviteRow } from '../../db/queries/invites';
 import { emailIsMember } from '../../db/queries/team';
+import { recordAudit, type AuditChange } from '../audit';
 import type { CommandDeps } from '../deps';
 import { CommandError } from '../errors';
 import { alreadyInOrganisation, inviteNotFound, refused, type TeamCaller } from './refusals';
@@ -38,6 +39,21 @@ async function pendingInviteFor(deps: Pick<CommandDeps, 'db'>, ref: InviteRef): 
   return invite;
 }
 
+/** The audit event of a change to an invite: the caller is the actor; the email is only hashed with the record. */
+const inviteChange = (
+  ref: { operatorId: string; caller: TeamCaller },
+  action: AuditChange['action'],
+  before: InviteRow | null,
+  after: InviteRow,
+): AuditChange => ({
+  operatorId: ref.operatorId,
+  actor: `member:${ref.caller.memberId}`,
+  action,
+  target: { type: 'invite', id: after.id },
+  before,
+  after,
+});
+
 /**
  * Invites an email into the organisation for 7 days, replacing a pending invite for the same email. `ALREADY_MEMBER`
  * only for an email of this organisation's members: an address with an account elsewhere is invited like any other
@@ -49,13 +65,17 @@ export async function createInvite(deps: Pick<CommandDeps, 'db'>, input: CreateI
   if (refusal) throw refused(refusal);
   if (await emailIsMember(deps.db, input.operatorId, input.email)) throw alreadyInOrganisation();
   const token = secretToken('inv');
-  const invite = await insertInvite(
-    deps.db,
-    input.operatorId,
-    { email: input.email, role: input.role, tokenHash: sha256Hex(token), expiresAt: inviteExpiresAt(new Date()), invitedByMemberId: input.caller.memberId },
-    (pending) => refuseInviteAction(input.caller.role, pending.role) === null,
-  );
-  if (invite === 'refused') throw new CommandError(403, 'FORBIDDEN', 'Only the Owner can replace a pending admin invite');
+  const invite = await deps.db.transaction(async (trx) => {
+    const created = await insertInvite(
+      trx,
+      input.operatorId,
+      { email: input.email, role: input.role, tokenHash: sha256Hex(token), expiresAt: inviteExpiresAt(new Date()), invitedByMemberId: input.caller.memberId },
+      (pending) => refuseInviteAction(input.caller.role, pending.role) === null,
+    );
+    if (created === 'refused') throw new CommandError(403, 'FORBIDDEN', 'Only the Owner can replace a pending admin invite');
+    await recordAudit(trx, inviteChange(input, 'invite.created', null, created));
+    return created;
+  });
   return { invite, token };
 }
 
@@ -64,15 +84,22 @@ export async function resendInvite(deps: Pick<CommandDeps, 'db'>, input: InviteR
   const current = await pendingInviteFor(deps, input);
   if (await emailIsMember(deps.db, current.operator_id, current.email)) throw alreadyInOrganisation();
   const token = secretToken('inv');
-  const invite = await reissueInvite(deps.db, current.operator_id, current.id, { tokenHash: sha256Hex(token), expiresAt: inviteExpiresAt(new Date()) });
-  if (!invite) throw inviteNotFound();
+  const invite = await deps.db.transaction(async (trx) => {
+    const reissued = await reissueInvite(trx, current.operator_id, current.id, { tokenHash: sha256Hex(token), expiresAt: inviteExpiresAt(new Date()) });
+    if (!reissued) throw inviteNotFound();
+    await recordAudit(trx, inviteChange(input, 'invite.resent', current, reissued));
+    return reissued;
+  });
   return { invite, token };
 }
 
 /** Revokes a pending invite: its link stops working. */
 export async function revokeInvite(deps: Pick<CommandDeps, 'db'>, input: InviteRef): Promise<InviteRow> {
   const current = await pendingInviteFor(deps, input);
-  const invite = await revokeInviteRow(deps.db, current.operator_id, current.id);
-  if (!invite) throw inviteNotFound();
-  return invite;
+  return deps.db.transaction(async (trx) => {
+    const invite = await revokeInviteRow(trx, current.operator_id, current.id);
+    if (!invite) throw inviteNotFound();
+    await recordAudit(trx, inviteChange(input, 'invite.revoked', current, invite));
+    return invite;
+  });
 }

@@ -3,6 +3,7 @@ import { isUuid } from '../../core/ids';
 import { refuseMemberAction, type AssignableRole, type MemberAction } from '../../core/teamRules';
 import type { MemberRow } from '../../db/queries/identity';
 import { lockMember, suspendMember, updateMember } from '../../db/queries/team';
+import { recordAudit } from '../audit';
 import type { CommandDeps } from '../deps';
 import { memberNotFound, refused, type TeamCaller } from './refusals';
 
@@ -23,7 +24,7 @@ export interface ChangeMemberInput extends MemberRef {
 /**
  * Checks the role rules against the target as locked in the transaction, then applies `change`, so a concurrent
  * role change cannot slip between the check and the write. An unknown, malformed or other operator's id is 404
- * before any rule is told apart.
+ * before any rule is told apart. The caller is the audit event's actor; a change that changed nothing records none.
  */
 async function actOnMember(
   deps: Pick<CommandDeps, 'db'>,
@@ -37,7 +38,16 @@ async function actOnMember(
     if (!target) throw memberNotFound();
     const refusal = refuseMemberAction(ref.caller, target, action);
     if (refusal) throw refused(refusal);
-    return change(trx, target);
+    const after = await change(trx, target);
+    await recordAudit(trx, {
+      operatorId: ref.operatorId,
+      actor: `member:${ref.caller.memberId}`,
+      action: action.kind === 'suspend' ? 'member.suspended' : 'member.updated',
+      target: { type: 'member', id: target.id },
+      before: target,
+      after,
+    });
+    return after;
   });
 }
 

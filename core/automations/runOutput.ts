@@ -1,5 +1,6 @@
 import { GraphIndex, reachableFrom, topologicalOrder } from './graph';
 import { outputSchemaOf } from './nodes';
+import { marketingStepOf, SUPPRESSED_OUTPUT_SCHEMA } from './nodes/marketing';
 import type { ObjectSchema } from './nodes/module';
 import { ACTION_TYPES, isAction, isTrigger, type ActionType, type AutomationDefinition, type AutomationEdge } from './types';
 
@@ -51,8 +52,11 @@ export function runOutputSchema(def: AutomationDefinition, triggerId: string): O
   if (lastCertain < 0) return null;
   const schemas = new Map<string, ObjectSchema>();
   for (const id of actions.slice(lastCertain)) {
-    const schema = outputSchemaOf(graph.node(id)!.type as ActionType);
+    const node = graph.node(id)!;
+    const schema = outputSchemaOf(node.type as ActionType);
     schemas.set(JSON.stringify(schema), schema);
+    // A marketing step the responsible-gambling gate stops completes with its suppression instead (docs/compliance.md).
+    if (marketingStepOf(node.type as ActionType, node.params)) schemas.set('suppressed', SUPPRESSED_OUTPUT_SCHEMA);
   }
   const distinct = [...schemas.values()];
   return distinct.length === 1 ? distinct[0]! : { type: 'object', anyOf: distinct };

@@ -24,6 +24,11 @@ export async function insertApiKey(
   return row!;
 }
 
+/** One of the operator's keys by id, locked until `db` (a transaction) ends: what a change reads before it writes. */
+export async function lockApiKey(db: Db, operatorId: string, id: string): Promise<ApiKeyRow | undefined> {
+  return db<ApiKeyRow>('api_keys').where({ operator_id: operatorId, id }).forUpdate().first(COLUMNS);
+}
+
 export async function listApiKeys(db: Db, operatorId: string): Promise<ApiKeyRow[]> {
   return db<ApiKeyRow>('api_keys').where({ operator_id: operatorId }).orderBy('created_at', 'desc').select(COLUMNS);
 }

@@ -34,8 +34,10 @@ export async function listConnections(db: Db, operatorId: string): Promise<Conne
   return db<ConnectionRow>('connections').where({ operator_id: operatorId }).orderBy('created_at', 'desc').select('*');
 }
 
-export async function findConnection(db: Db, operatorId: string, id: string): Promise<ConnectionRow | undefined> {
-  return db<ConnectionRow>('connections').where({ operator_id: operatorId, id }).first();
+/** `forUpdate`: locked until `db` (a transaction) ends, for a change that records what it replaced. */
+export async function findConnection(db: Db, operatorId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<ConnectionRow | undefined> {
+  const query = db<ConnectionRow>('connections').where({ operator_id: operatorId, id });
+  return options.forUpdate ? query.forUpdate().first() : query.first();
 }
 
 /** A connection and whether its connector still exists, in one read: what every gateway call starts with. */

@@ -49,7 +49,7 @@ describe('templates', () => {
     ]);
     expect(template.schema.event_types.transaction.required).toEqual(['type', 'amount', 'currency']);
     expect(template.schema.event_types.game_activity.required).toEqual(['game_id', 'bet_amount']);
-    expect(template.schema.state_keys).toEqual(['balance', 'kyc_status', 'risk_score', 'loyalty_tier']);
+    expect(template.schema.state_keys).toEqual(['balance', 'kyc_status', 'risk_score', 'loyalty_tier', 'compliance', 'consent']);
     expect(template.schema.pii_fields.player).toEqual(['first_name', 'last_name', 'email', 'phone', 'date_of_birth']);
   });
 });

@@ -1,4 +1,5 @@
 import { toolAnnotations } from '../../core/mcpToolAnnotations';
+import { SUPPRESSED_OUTPUT_SCHEMA } from '../../core/automations/nodes/marketing';
 import { ACTION_OUTPUT_SCHEMAS, runOutputSchema } from '../../core/automations/runOutput';
 import type { NodeType, AutomationDefinition, AutomationEdge } from '../../core/automations/types';
 
@@ -45,7 +46,7 @@ describe('runOutputSchema: what a completed run returns', () => {
     };
     expect(runOutputSchema(def, 'start')).toEqual({
       type: 'object',
-      anyOf: [ACTION_OUTPUT_SCHEMAS['action.set_state'], ACTION_OUTPUT_SCHEMAS['action.send_email']],
+      anyOf: [ACTION_OUTPUT_SCHEMAS['action.set_state'], ACTION_OUTPUT_SCHEMAS['action.send_email'], SUPPRESSED_OUTPUT_SCHEMA],
     });
   });
 

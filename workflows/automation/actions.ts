@@ -5,6 +5,7 @@ import type { ApprovalOutput } from '../../core/automations/approval';
 import type { RunContext } from '../../core/automations/expressions';
 import { isAction, type ActionType, type AutomationNode } from '../../core/automations/types';
 import { executeGatewayCall } from '../gatewayCall';
+import { gateMarketing } from './gate';
 import { NodeError } from './nodeError';
 import { waitForEvent } from './waitForEvent';
 
@@ -124,11 +125,14 @@ const RUNNERS: Record<ActionType, Runner> = {
 };
 
 /**
- * Runs one action node whose params are already rendered, returning its output.
+ * Runs one action node whose params are already rendered, returning its output; a marketing step the
+ * responsible-gambling gate stops is not performed and answers `{ suppressed: true, rule, … }` (./gate.ts).
  *
  * @example await runAction(node, params, { operatorId, automationId, runId, node, context, awaitApproval })
  */
 export async function runAction(node: AutomationNode, params: Record<string, unknown>, scope: Omit<RunnerScope, 'node'>): Promise<unknown> {
   if (!isAction(node.type)) throw new NodeError('NOT_AN_ACTION', `Node type ${node.type} is not an action`);
+  const suppressed = await gateMarketing(node, params, scope);
+  if (suppressed) return suppressed;
   return RUNNERS[node.type](params, { ...scope, node });
 }

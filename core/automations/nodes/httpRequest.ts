@@ -1,4 +1,5 @@
 import { anyJson, headers, httpUrl, may, need, oneOf } from './checks';
+import { MARKETING_PARAMS } from './purpose';
 import { objectOf, READ_OUTSIDE, TEXT, UNKNOWN_WRITE_OUTSIDE, type ActionModule } from './module';
 
 /** `action.http_request`: any HTTP endpoint (activities/automation/http.ts). */
@@ -12,6 +13,7 @@ export const httpRequest: ActionModule = {
     url: need(httpUrl),
     headers: may(headers),
     body: may(anyJson),
+    ...MARKETING_PARAMS,
   },
   branches: 'none',
   output: objectOf({ status: { type: 'integer' }, headers: { type: 'object', additionalProperties: TEXT }, body: {} }, ['status', 'headers', 'body']),

@@ -1,4 +1,5 @@
 import { need, text } from './checks';
+import { EMAIL_PURPOSE } from './purpose';
 import { objectOf, TEXT, type ActionModule } from './module';
 
 /** `action.send_email`: SMTP, or a file in development (activities/email). */
@@ -11,6 +12,7 @@ export const sendEmail: ActionModule = {
     to: need(text({ max: 320, pattern: /^[^\s@]+@[^\s@]+$/, patternMessage: 'must be an email address' })),
     subject: need(text({ max: 998 })),
     text: need(text({ max: 100_000 })),
+    ...EMAIL_PURPOSE,
   },
   branches: 'none',
   output: objectOf({ delivery: { enum: ['smtp', 'file'] }, messageId: TEXT, file: TEXT }, ['delivery']),

@@ -1,10 +1,11 @@
 import { useEffect, useRef } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { auth } from '../auth/client';
-import { useMember } from '../auth/session';
+import { canManage, useMember } from '../auth/session';
 import { markInteractive } from '../perf';
 
-const NAV: Array<{ to: string; label: string }> = [
+/** `managers`: shown to the Owner and Admins only (the server refuses Members anyway). */
+const NAV: Array<{ to: string; label: string; managers?: boolean }> = [
   { to: '/', label: 'Overview' },
   { to: '/players', label: 'Players' },
   { to: '/workflows', label: 'Workflows' },
@@ -15,6 +16,7 @@ const NAV: Array<{ to: string; label: string }> = [
   { to: '/jobs', label: 'Batch jobs' },
   { to: '/usage', label: 'Usage' },
   { to: '/settings', label: 'Settings' },
+  { to: '/audit', label: 'Audit log', managers: true },
 ];
 
 const ROLE_LABEL = { owner: 'Owner', admin: 'Admin', member: 'Member' } as const;
@@ -54,7 +56,7 @@ export function Shell() {
       </header>
       <nav className="sidebar" aria-label="Main">
         <ul>
-          {NAV.map((item) => (
+          {NAV.filter((item) => !item.managers || canManage(member)).map((item) => (
             <li key={item.to}>
               <NavLink to={item.to} end={item.to === '/'}>
                 {item.label}

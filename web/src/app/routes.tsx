@@ -56,6 +56,7 @@ export const router = createBrowserRouter([
       { path: 'jobs', ...page(() => import('../pages/jobs/BatchJobs')) },
       { path: 'usage', ...page(() => import('../pages/usage/Usage')) },
       { path: 'settings', ...page(() => import('../pages/settings/Settings')) },
+      { path: 'audit', ...page(() => import('../pages/audit/AuditLog')) },
       { path: '*', ...page(() => import('../pages/NotFound')) },
     ],
   },

@@ -1,8 +1,9 @@
 import { PageHeader } from '../../components/Status';
 import { useCanManage, useMember } from '../../auth/session';
 import { DataSettings } from './DataSettings';
+import { MarketingEvidence } from './MarketingEvidence';
 
-/** The organisation and its data settings (template, reporting currency, retention): a Member reads them. */
+/** The organisation and its data settings (template, reporting currency, retention): a Member reads them; the Owner and Admins also export the marketing evidence. */
 export default function Settings() {
   const member = useMember();
   const manage = useCanManage();
@@ -10,6 +11,7 @@ export default function Settings() {
     <>
       <PageHeader title="Settings" lead={`Organisation “${member.operatorName}”.`} />
       <DataSettings manage={manage} />
+      {manage && <MarketingEvidence />}
     </>
   );
 }

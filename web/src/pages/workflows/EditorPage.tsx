@@ -6,8 +6,9 @@ import { useLoad } from '../../api/useLoad';
 import { useCanManage } from '../../auth/session';
 import { ConfirmDialog } from '../../components/Dialog';
 import { ErrorNotice, Loading, PageHeader, StatusBadge } from '../../components/Status';
+import { BacktestPanel } from './BacktestPanel';
 import { Editor } from './Editor';
-import { fromDefinition, type Meta, type StepNode, type Workflow } from './graph';
+import { fromDefinition, toDefinition, type Meta, type StepNode, type Workflow } from './graph';
 import { RECIPES } from './recipes';
 import { RunsPanel } from './RunsPanel';
 import { VersionsPanel } from './VersionsPanel';
@@ -43,7 +44,8 @@ export default function EditorPage() {
   const [nodes, setNodes, onNodesChange] = useNodesState<StepNode>([]);
   const [edges, setEdges, onEdgesChange] = useEdgesState<Edge>([]);
   const [saved, setSaved] = useState<Workflow | null>(null);
-  const tab = search.get('run') !== null || search.get('tab') === 'runs' ? 'runs' : search.get('tab') === 'versions' ? 'versions' : 'design';
+  const named = search.get('tab');
+  const tab = search.get('run') !== null || named === 'runs' ? 'runs' : named === 'versions' || named === 'backtest' ? named : 'design';
 
   const current: EditSnapshot = { meta: meta ?? NO_META, nodes, edges };
   // A step or connection selected before an undo stays selected if it is still there.
@@ -91,7 +93,7 @@ export default function EditorPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [loaded.data, loaded.loading, id, recipe.id]);
 
-  const setTab = (next: 'design' | 'runs' | 'versions') => setSearch(next === 'design' ? {} : { tab: next }, { replace: true });
+  const setTab = (next: 'design' | 'runs' | 'versions' | 'backtest') => setSearch(next === 'design' ? {} : { tab: next }, { replace: true });
 
   if (id && loaded.error) {
     return (
@@ -150,6 +152,16 @@ export default function EditorPage() {
           >
             Versions
           </button>
+          <button
+            type="button"
+            role="tab"
+            id="tab-backtest"
+            aria-controls="panel-backtest"
+            aria-selected={tab === 'backtest'}
+            onClick={() => setTab('backtest')}
+          >
+            Backtest
+          </button>
         </div>
       )}
       {tab === 'design' || !saved ? (
@@ -181,6 +193,10 @@ export default function EditorPage() {
             }}
             onRun={(runId) => setSearch({ run: runId }, { replace: true })}
           />
+        </div>
+      ) : tab === 'backtest' ? (
+        <div role="tabpanel" id="panel-backtest" aria-labelledby="tab-backtest">
+          <BacktestPanel workflowId={saved.id} draft={toDefinition(meta, nodes, edges)} unsaved={dirty} editable={manage} />
         </div>
       ) : tab === 'versions' ? (
         <div role="tabpanel" id="panel-versions" aria-labelledby="tab-versions">

@@ -89,7 +89,7 @@ export function ParamField({ field, params, onChange, problems }: Props) {
           label={field.label}
           problems={problems}
           value={typeof value === 'string' ? value : ''}
-          onChange={(event) => onChange(set(params, field.name, event.target.value, true))}
+          onChange={(event) => onChange(set(params, field.name, event.target.value, !field.optional))}
         >
           {field.options.map(([option, label]) => (
             <option key={option} value={option}>

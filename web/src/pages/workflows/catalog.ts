@@ -18,7 +18,7 @@ export type FieldSpec =
       type?: 'email' | 'url';
     }
   | { kind: 'expression'; name: string; label: string; required?: boolean; hint?: string; placeholder?: string }
-  | { kind: 'select'; name: string; label: string; options: ReadonlyArray<readonly [string, string]> }
+  | { kind: 'select'; name: string; label: string; options: ReadonlyArray<readonly [string, string]>; optional?: boolean }
   | { kind: 'number'; name: string; label: string; min: number; max: number; hint?: string }
   | { kind: 'value'; name: string; label: string; required?: boolean; hint?: string }
   | { kind: 'object'; name: string; label: string; hint?: string; stringsOnly?: boolean; keyLabel?: string }
@@ -49,7 +49,7 @@ export const EVENT_FIELDS: Record<string, { required: string[]; optional: string
   affiliate: { required: [], optional: ['affiliate_id', 'campaign', 'tracking_code', 'timestamp'] },
   kyc: { required: [], optional: ['player_id', 'provider', 'document_type', 'status', 'completed_at', 'expires_at'] },
 };
-export const STATE_KEYS = ['balance', 'kyc_status', 'risk_score', 'loyalty_tier'] as const;
+export const STATE_KEYS = ['balance', 'kyc_status', 'risk_score', 'loyalty_tier', 'compliance', 'consent'] as const;
 export const EVENTS = [
   ...Object.keys(EVENT_FIELDS).map((type) => `entity_event.${type}`),
   'entity.created',
@@ -59,7 +59,37 @@ export const EVENTS = [
   'state.updated',
   'gateway.request.completed',
   'gateway.request.failed',
+  'harm.deposit_velocity',
+  'harm.deposit_after_reversed_withdrawal',
 ] as const;
+
+/** The responsible-gambling gate's marks (docs/compliance.md): a step marked marketing or bonus is checked before it runs. */
+const MARKETING_FIELDS: FieldSpec[] = [
+  {
+    kind: 'select',
+    name: 'purpose',
+    label: 'Purpose',
+    optional: true,
+    options: [
+      ['', 'Operational (not gated)'],
+      ['marketing', 'Marketing to the player (gated)'],
+      ['bonus', 'Bonus offer to the player (gated)'],
+    ],
+  },
+  {
+    kind: 'select',
+    name: 'channel',
+    label: 'Consent channel',
+    optional: true,
+    options: [
+      ['', 'Every channel must consent'],
+      ['email', 'Email'],
+      ['sms', 'SMS'],
+      ['push', 'Push'],
+      ['phone', 'Phone'],
+    ],
+  },
+];
 
 const text = (value: unknown, max = 40): string => {
   const shown = typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value);
@@ -196,6 +226,7 @@ export const CATALOG: Record<NodeType, NodeSpec> = {
       { kind: 'text', name: 'url', label: 'URL', required: true, type: 'url', placeholder: 'https://example.com/hook' },
       { kind: 'object', name: 'headers', label: 'Headers', stringsOnly: true, keyLabel: 'Header' },
       { kind: 'value', name: 'body', label: 'Body (optional)', hint: 'JSON, text, or {{ expression }}' },
+      ...MARKETING_FIELDS,
     ],
     defaults: { method: 'POST', url: 'https://example.com/hook' },
     summary: (params) => `${text(params.method)} ${text(params.url, 30)}`,
@@ -208,6 +239,7 @@ export const CATALOG: Record<NodeType, NodeSpec> = {
       { kind: 'connection', name: 'connectionId', label: 'Connection' },
       { kind: 'text', name: 'operation', label: 'Operation', required: true, placeholder: 'kyc.status' },
       { kind: 'object', name: 'params', label: 'Parameters' },
+      ...MARKETING_FIELDS,
     ],
     defaults: { connectionId: '', operation: '' },
     summary: (params) => text(params.operation) || 'choose a connection',
@@ -228,6 +260,16 @@ export const CATALOG: Record<NodeType, NodeSpec> = {
       { kind: 'text', name: 'to', label: 'To', required: true, type: 'email', hint: TEMPLATE_HINT },
       { kind: 'text', name: 'subject', label: 'Subject', required: true },
       { kind: 'text', name: 'text', label: 'Message', required: true, multiline: true },
+      {
+        kind: 'select',
+        name: 'purpose',
+        label: 'Purpose (always gated)',
+        optional: true,
+        options: [
+          ['', 'Marketing'],
+          ['bonus', 'Bonus offer'],
+        ],
+      },
     ],
     defaults: { to: 'ops@example.com', subject: 'Workflow alert', text: 'Player {{ trigger.entity.externalId }} needs a look.' },
     summary: (params) => `to ${text(params.to, 28)}`,
@@ -239,6 +281,7 @@ export const CATALOG: Record<NodeType, NodeSpec> = {
     fields: [
       { kind: 'text', name: 'prompt', label: 'Prompt', required: true, multiline: true, hint: TEMPLATE_HINT },
       { kind: 'text', name: 'model', label: 'Model (optional)' },
+      ...MARKETING_FIELDS,
     ],
     defaults: { prompt: 'Summarise this event: {{ $string(trigger) }}' },
     summary: (params) => text(params.prompt, 30),

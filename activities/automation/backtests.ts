@@ -1,0 +1,145 @@
+import { backtestPage, conditionDecisions, type BacktestSubject, type Check, type CheckOutcome, type HistoryEvent } from '../../core/automations/backtest';
+import { actionChanges, emptyTally, mergeTallies, type BacktestTally } from '../../core/automations/backtestTally';
+import type { AutomationDefinition } from '../../core/automations/types';
+import type { InternalEvent } from '../../core/events';
+import { openEventPii } from '../../core/pii';
+import { findAutomation } from '../../db/queries/automations';
+import {
+  backtestPlayers,
+  findBacktest,
+  finishBacktest,
+  historyPage,
+  recordBacktestPage,
+  type BacktestRow,
+  type BacktestSide,
+  type BacktestStatus,
+} from '../../db/queries/backtests';
+import { ExpressionSandbox } from '../../sandbox/expressionSandbox';
+import type { ExpressionOutcome, SingleExpressionTask } from '../../sandbox/tasks';
+import type { ActivityDeps } from '../deps';
+
+/** Events replayed per activity: a page takes about a second on two cores, so a cancel is heard within one. */
+export const BACKTEST_PAGE_SIZE = 2_000;
+/** Checks sent to the sandbox in one message: everyday conditions evaluate in a few microseconds, far inside one task's budget. */
+const BATCH_SIZE = 250;
+/** Players listed per side of the result; the totals are exact. */
+export const BACKTEST_PLAYER_LIST = 1_000;
+
+export type BacktestStep = { kind: 'stop'; status: BacktestStatus | 'gone' } | { kind: 'more' | 'done'; processed: number };
+
+const eventsOf = (definition: AutomationDefinition) =>
+  definition.nodes.filter((node) => node.type === 'trigger.event').map((node) => String(node.params.event));
+
+/** The trigger event types either side of a backtest listens to: its history. */
+export const historyEventsOf = (row: Pick<BacktestRow, 'definition' | 'baseline_definition'>) =>
+  [...new Set([...eventsOf(row.definition), ...eventsOf(row.baseline_definition)])].sort();
+
+/**
+ * The activities of `backtestWorkflow` (workflows/backtest.ts). Conditions are evaluated in a sandbox of the backtests'
+ * own (one process per worker, created on first use), batched, within one task's budget per batch: a backtest never
+ * spends the sandbox share of the operator's live runs, and one running backtest per operator bounds what it takes.
+ */
+export function createBacktestActivities({ db, config, keyring }: Pick<ActivityDeps, 'db' | 'config' | 'keyring'>) {
+  let sandbox: ExpressionSandbox | undefined;
+  const sandboxOf = () => (sandbox ??= new ExpressionSandbox({ timeoutMs: config.EXPRESSION_TIMEOUT_MS, memoryMb: config.EXPRESSION_MEMORY_MB, processes: 1 }));
+
+  /** One batch, split in halves while the sandbox stops it on a budget, down to the single check that it stops. */
+  const evaluateBatch = async (operatorId: string, tasks: SingleExpressionTask[]): Promise<CheckOutcome[]> => {
+    const outcome = await sandboxOf().evaluate(operatorId, { kind: 'batch', tasks });
+    if (outcome.ok) return outcome.value as ExpressionOutcome[];
+    if (tasks.length === 1) return [outcome];
+    const half = Math.ceil(tasks.length / 2);
+    return [...(await evaluateBatch(operatorId, tasks.slice(0, half))), ...(await evaluateBatch(operatorId, tasks.slice(half)))];
+  };
+  const evaluatorFor = (operatorId: string) => async (checks: Check[]) => {
+    const outcomes: CheckOutcome[] = [];
+    for (let i = 0; i < checks.length; i += BATCH_SIZE) {
+      const tasks = checks.slice(i, i + BATCH_SIZE).map((check): SingleExpressionTask => ({ kind: 'condition', ...check }));
+      outcomes.push(...(await evaluateBatch(operatorId, tasks)));
+    }
+    return outcomes;
+  };
+
+  const subjectsOf = async (row: BacktestRow): Promise<Record<BacktestSide, BacktestSubject> | null> => {
+    const automation = await findAutomation(db, row.operator_id, row.workflow_id);
+    if (!automation) return null;
+    const common = { automationId: automation.id, name: automation.name };
+    return {
+      backtested: { ...common, version: row.version ?? automation.version, definition: row.definition, sampleOutputs: row.sample_outputs },
+      baseline: { ...common, version: row.baseline_version, definition: row.baseline_definition, sampleOutputs: row.sample_outputs },
+    };
+  };
+
+  return {
+    /**
+     * Replays the next page of a backtest's history through both definitions and records it (once, however often the
+     * activity is retried: db/queries/backtests.ts `recordBacktestPage`); `stop` when the job is no longer running.
+     */
+    async backtestPage(input: { operatorId: string; backtestId: string }): Promise<BacktestStep> {
+      const row = await findBacktest(db, input.operatorId, input.backtestId);
+      if (!row) return { kind: 'stop', status: 'gone' };
+      if (row.status !== 'running') return { kind: 'stop', status: row.status };
+      const subjects = await subjectsOf(row);
+      if (!subjects) {
+        const error = { code: 'WORKFLOW_NOT_FOUND', message: 'The workflow was deleted during the backtest' };
+        await finishBacktest(db, row.operator_id, row.id, { status: 'failed', error });
+        return { kind: 'stop', status: 'failed' };
+      }
+      const page = await historyPage(db, row, historyEventsOf(row), BACKTEST_PAGE_SIZE);
+      if (page.length === 0) return { kind: 'done', processed: row.processed };
+      const events: HistoryEvent[] = page.map((item) => ({
+        ...item,
+        event: openEventPii(keyring, item.event as unknown as InternalEvent) as unknown as HistoryEvent['event'],
+      }));
+      const evaluate = evaluatorFor(row.operator_id);
+      const [backtested, baseline] = await Promise.all([
+        backtestPage(subjects.backtested, events, evaluate),
+        backtestPage(subjects.baseline, events, evaluate),
+      ]);
+      const before = row.tallies;
+      const tallies: Record<BacktestSide, BacktestTally> = {
+        backtested: mergeTallies(before?.backtested ?? emptyTally(), backtested.tally),
+        baseline: mergeTallies(before?.baseline ?? emptyTally(), baseline.tally),
+      };
+      const players = (['backtested', 'baseline'] as const).flatMap((side) =>
+        [...(side === 'backtested' ? backtested : baseline).players].map(([entityId, player]) => ({ side, entityId, ...player })),
+      );
+      await recordBacktestPage(db, row.operator_id, row.id, {
+        fromCursor: row.cursor,
+        toCursor: page[page.length - 1]!.seq,
+        processed: page.length,
+        tallies,
+        players,
+      });
+      return { kind: page.length < BACKTEST_PAGE_SIZE ? 'done' : 'more', processed: row.processed + page.length };
+    },
+
+    /** Ends a running backtest: with its result (the tallies, the conditions, the players and the diff) when completed. */
+    async endBacktest(input: {
+      operatorId: string;
+      backtestId: string;
+      status: Exclude<BacktestStatus, 'running'>;
+      error?: string;
+    }): Promise<BacktestStatus | 'gone'> {
+      const row = await findBacktest(db, input.operatorId, input.backtestId);
+      if (!row) return 'gone';
+      if (row.status !== 'running') return row.status;
+      if (input.status !== 'completed') {
+        const error = input.status === 'failed' ? { code: 'BACKTEST_FAILED', message: input.error ?? 'The backtest failed' } : undefined;
+        return (await finishBacktest(db, row.operator_id, row.id, { status: input.status, ...(error ? { error } : {}) }))?.status ?? 'gone';
+      }
+      const subjects = await subjectsOf(row);
+      if (!subjects) return 'gone';
+      const backtested = row.tallies?.backtested ?? emptyTally();
+      const baseline = row.tallies?.baseline ?? emptyTally();
+      const types = new Map([...row.baseline_definition.nodes, ...row.definition.nodes].map((node) => [node.id, node.type]));
+      const result = {
+        backtested: { version: row.version, ...backtested, conditions: conditionDecisions(subjects.backtested) },
+        baseline: { version: row.baseline_version, active: row.baseline_active, ...baseline },
+        players: await backtestPlayers(db, row.operator_id, row.id, BACKTEST_PLAYER_LIST),
+        actionChanges: actionChanges(backtested, baseline, (nodeId) => types.get(nodeId) ?? 'unknown'),
+      };
+      return (await finishBacktest(db, row.operator_id, row.id, { status: 'completed', result }))?.status ?? 'gone';
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import type { Context } from 'koa';
+import { exportEvidence } from '../../commands/compliance/evidence';
+import { getComplianceSettings, updateComplianceSettings } from '../../commands/compliance/settings';
+import type { EvidenceRow } from '../../db/queries/compliance';
+import { actorOf } from '../actor';
+import type { AppDeps } from '../deps';
+import type { InputOf } from '../endpoint';
+import { operatorOf } from '../middleware/authenticate';
+import { EVIDENCE_COLUMNS, type ComplianceSettingsBody, type EvidenceQuery } from './complianceSchema';
+
+/** `GET /compliance/settings`: the operator's responsible-gambling settings, defaults included. */
+export async function getComplianceSettingsHandler(deps: AppDeps, ctx: Context): Promise<void> {
+  ctx.body = { success: true, data: await getComplianceSettings(deps, operatorOf(ctx)) };
+}
+
+/** `PUT /compliance/settings`: replaces them; switching the exclusion rule off is 403 for everyone. */
+export async function putComplianceSettingsHandler(deps: AppDeps, ctx: Context, { body }: InputOf<{ body: typeof ComplianceSettingsBody }>): Promise<void> {
+  ctx.body = { success: true, data: await updateComplianceSettings(deps, { operatorId: operatorOf(ctx), settings: body, actor: actorOf(ctx) }) };
+}
+
+const toEvidenceRecord = (row: EvidenceRow) => ({
+  recorded_at: row.recorded_at.toISOString(),
+  workflow_id: row.workflow_id,
+  workflow_version: row.workflow_version,
+  run_id: row.run_id,
+  node_id: row.node_id,
+  action_type: row.action_type,
+  purpose: row.purpose,
+  rule: row.rule,
+  player_id: row.player_id,
+  state_hash: row.state_hash,
+});
+
+const csvCell = (value: unknown): string => {
+  const text = value === null || value === undefined ? '' : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+};
+
+/**
+ * `GET /compliance/evidence?from&to&format`: the gate's evidence of a period as JSON or CSV (the same fields, the
+ * same order); `X-Truncated` says whether the period held more rows than one export carries.
+ */
+export async function evidenceExportHandler(deps: AppDeps, ctx: Context, { query }: InputOf<{ query: typeof EvidenceQuery }>): Promise<void> {
+  const from = new Date(query.from);
+  const to = new Date(query.to);
+  const { rows, truncated } = await exportEvidence(deps, { operatorId: operatorOf(ctx), from, to });
+  const records = rows.map(toEvidenceRecord);
+  ctx.set('X-Truncated', String(truncated));
+  if (query.format === 'csv') {
+    ctx.set('Content-Disposition', `attachment; filename="marketing-evidence-${from.toISOString().slice(0, 10)}-${to.toISOString().slice(0, 10)}.csv"`);
+    ctx.type = 'text/csv; charset=utf-8';
+    ctx.body = [EVIDENCE_COLUMNS.join(','), ...records.map((record) => EVIDENCE_COLUMNS.map((column) => csvCell(record[column])).join(','))].join('\n') + '\n';
+    return;
+  }
+  ctx.body = { success: true, data: records, count: records.length, truncated };
+}

@@ -1,0 +1,64 @@
+import type { AppDeps } from '../deps';
+import type { Area } from '../endpoint';
+import { CodedError, jsonContent } from '../openapi/registry';
+import { ok } from '../openapi/responses';
+import { evidenceExportHandler, getComplianceSettingsHandler, putComplianceSettingsHandler } from './compliance';
+import { ComplianceSettingsBody, ComplianceSettingsRecord, EvidenceExportBody, EvidenceQuery } from './complianceSchema';
+import * as examples from './examples';
+import { z } from 'zod';
+
+const auth = { 401: jsonContent(CodedError, 'UNAUTHORIZED: missing, invalid or revoked credentials') };
+const invalid = jsonContent(CodedError, 'VALIDATION_FAILED (MISSING_FIELDS for an absent one): `details` names the field');
+const managers = jsonContent(CodedError, 'FORBIDDEN: needs an API key or the Owner or an Admin');
+
+/**
+ * Declares the responsible-gambling gate's settings and evidence on the automations area (docs/compliance.md
+ * "Responsible-gambling gate"): anyone of the operator reads the settings; changing them and exporting the
+ * evidence need the `manager` guard (an API key, the Owner or an Admin).
+ */
+export function declareCompliance(area: Pick<Area<AppDeps, 'manager'>, 'endpoint'>): void {
+  area.endpoint({
+    method: 'get',
+    path: '/compliance/settings',
+    summary: "The operator's responsible-gambling settings (defaults where never saved)",
+    responses: { 200: ok(ComplianceSettingsRecord, 'The settings', examples.complianceSettings), ...auth },
+    handler: getComplianceSettingsHandler,
+  });
+  area.endpoint({
+    method: 'put',
+    path: '/compliance/settings',
+    summary: 'Replace the responsible-gambling settings: optional rules, quiet hours per jurisdiction, harm thresholds',
+    description:
+      'Fields left out take their defaults. The exclusion rule (self-exclusion, cooling-off, excluded players) cannot be switched off: `rules.exclusion: false` is 403 FORBIDDEN for every role and every key, and nothing changes.',
+    guards: ['manager'],
+    input: { body: ComplianceSettingsBody },
+    request: { body: { description: 'The settings', example: examples.complianceSettingsBody } },
+    responses: {
+      200: ok(ComplianceSettingsRecord, 'The settings as stored', examples.complianceSettings),
+      400: invalid,
+      ...auth,
+      403: jsonContent(CodedError, 'FORBIDDEN: a Member, or any caller sending `rules.exclusion: false`'),
+    },
+    handler: putComplianceSettingsHandler,
+  });
+  area.endpoint({
+    method: 'get',
+    path: '/compliance/evidence',
+    summary: "The gate's evidence of a period, as JSON or CSV",
+    description:
+      'Every marketing step the gate decided in `[from, to)`, oldest first: performed (`rule` `allowed`) or suppressed (the rule). At most 93 days and 10,000 rows per export; `truncated` (and the `X-Truncated` header) says whether the period held more.',
+    guards: ['manager'],
+    input: { query: EvidenceQuery },
+    responses: {
+      200: {
+        description: 'The evidence',
+        headers: z.object({ 'X-Truncated': z.enum(['true', 'false']) }),
+        content: { 'application/json': { schema: EvidenceExportBody, example: examples.evidenceExport }, 'text/csv': { schema: z.string() } },
+      },
+      400: invalid,
+      ...auth,
+      403: managers,
+    },
+    handler: evidenceExportHandler,
+  });
+}
