@@ -135,6 +135,9 @@ describe('bulk replay of failed runs (POST /workflows-api/workflows/:id/replays)
       if (Date.now() > deadline) throw new Error(`replay did not end: ${JSON.stringify(replay)}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
+    // A rerun that did not complete shows why before the counts do.
+    const notCompleted = await app.deps.db('workflow_runs').where({ operator_id: operatorId, replay_id: replayId }).whereNot({ status: 'completed' });
+    expect(notCompleted.map((run) => ({ rerunOf: run.rerun_of, status: run.status, error: run.error }))).toEqual([]);
     expect(replay).toMatchObject({ status: 'completed', total: 200, started: 200, succeeded: 200, failed: 0, completed_at: expect.any(String) });
     expect([...seen].some((started) => started > 0 && started < 200)).toBe(true);
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { platformTopology } from '../../devstack/cluster';
 import { startProcessStack, type ApiProcess, type ProcessStack } from '../../processes/processStack';
 import { IGAMING_TEMPLATE_ID } from '../../core/templates';
 import { createDb, type Db } from '../../db/knex';
@@ -212,9 +213,14 @@ async function main(): Promise<void> {
 
     const pgData = path.join(stack.dataDir, 'postgres');
     const heap = filesUnder(path.join(pgData, 'base'));
-    const temporalFiles = readdirSync(stack.dataDir)
-      .filter((name) => name.startsWith('temporal.sqlite'))
-      .map((name) => path.join(stack.dataDir, name));
+    // The dev server keeps its store in SQLite files; on the cluster topology Temporal's databases live in the same
+    // PostgreSQL, so its store is among the heap files already searched.
+    const temporalFiles =
+      platformTopology() === 'cluster'
+        ? heap
+        : readdirSync(stack.dataDir)
+            .filter((name) => name.startsWith('temporal.sqlite'))
+            .map((name) => path.join(stack.dataDir, name));
     const serviceLogFile = path.join(stack.dataDir, 'services.log');
     writeFileSync(serviceLogFile, `${serviceLog.join('\n')}\n`);
     const logs = [
@@ -237,7 +243,9 @@ async function main(): Promise<void> {
 
     const found: Record<string, string[]> = {};
     for (const [name, value] of Object.entries(planted)) {
-      const where = [...filesHolding(heap, value), ...filesHolding(wal, value), ...filesHolding(temporalFiles, value), ...filesHolding(logs, value)];
+      const where = [
+        ...new Set([...filesHolding(heap, value), ...filesHolding(wal, value), ...filesHolding(temporalFiles, value), ...filesHolding(logs, value)]),
+      ];
       if (where.length > 0) found[name] = where.map((file) => path.relative(stack.dataDir, file));
     }
     const walBytes = wal.reduce((sum, file) => sum + statSync(file).size, 0);
