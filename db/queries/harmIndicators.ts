@@ -25,17 +25,24 @@ const COUNTED_DEPOSIT = `d.event_type = 'transaction' AND d.data->>'type' = 'dep
  * Fires the harm indicators the given newly recorded transaction events cross, in one statement, and answers the rows
  * it inserted. Windows are measured on recording time (`created_at`).
  *
- * - `deposit_velocity`: a deposit brings the player's counted deposits within the window to `deposits` (or their sum
- *   to `amount`), and the indicator has not fired for the player within that window: once per crossing.
+ * - `deposit_velocity`: the player's counted deposits recorded from the window before a new deposit on reach
+ *   `deposits` (or their sum `amount`), and the indicator has not fired for the player within that window: once per
+ *   crossing. Deposits recorded after the new one count too: concurrent deposits stamp `created_at` at their
+ *   transactions' start but commit in any order, and the last to take the player's lock must see them all.
  * - `deposit_after_reversed_withdrawal`: a deposit within the window after a reversed or cancelled withdrawal; once
  *   per withdrawal (its event id is the indicator's source).
  *
- * The unique (operator, indicator, source event) makes a repeated pass fire nothing; an advisory lock per operator
- * (held to the end of the caller's transaction) keeps two concurrent ingests from both firing one crossing.
+ * The unique (operator, indicator, source event) makes a repeated pass fire nothing; an advisory lock per player
+ * (taken in id order, held to the end of the caller's transaction) keeps two concurrent ingests from both firing one
+ * crossing, while deposits of different players never wait for each other.
  */
 export async function fireHarmIndicators(trx: Knex.Transaction, operatorId: string, eventIds: string[], thresholds: HarmThresholds): Promise<FiredIndicator[]> {
   if (eventIds.length === 0) return [];
-  await trx.raw(`SELECT pg_advisory_xact_lock(hashtext('harm:' || ?::text))`, [operatorId]);
+  await trx.raw(
+    `SELECT pg_advisory_xact_lock(hashtext('harm:' || :operatorId::text || ':' || players.entity_id))
+       FROM (SELECT DISTINCT entity_id FROM entity_events WHERE operator_id = :operatorId AND id = ANY(:eventIds::text[]) ORDER BY entity_id) players`,
+    { operatorId, eventIds },
+  );
   const result = await trx.raw<{ rows: FiredIndicator[] }>(
     `WITH new AS (
          SELECT d.id, d.entity_id, d.created_at FROM entity_events d
@@ -48,7 +55,7 @@ export async function fireHarmIndicators(trx: Knex.Transaction, operatorId: stri
            CROSS JOIN LATERAL (
              SELECT count(*) AS deposits, coalesce(sum((d.data->>'amount')::numeric), 0) AS total FROM entity_events d
               WHERE d.operator_id = :operatorId AND d.entity_id = n.entity_id AND ${COUNTED_DEPOSIT}
-                AND d.created_at > n.created_at - make_interval(mins => :windowMinutes::int) AND d.created_at <= n.created_at
+                AND d.created_at > n.created_at - make_interval(mins => :windowMinutes::int)
            ) w
           WHERE (w.deposits >= :deposits::int OR (:amount::numeric IS NOT NULL AND w.total >= :amount::numeric))
             AND NOT EXISTS (SELECT 1 FROM harm_indicators h

@@ -320,6 +320,30 @@ describe('responsible-gambling gate', () => {
       expect(smtp.received.some((mail) => mail.to.includes('p-fast@players.test'))).toBe(false);
     });
 
+    it('eight deposits at once for one player cross the threshold once; another player depositing meanwhile fires its own', async () => {
+      const threshold = { harm: { depositVelocity: { deposits: 3, windowMinutes: 60 } } };
+      expect((await globex.wf('/compliance/settings', { method: 'PUT', body: threshold })).status).toBe(200);
+      await player(globex, 'p-burst');
+      await player(globex, 'p-burst-2');
+      const before = (await indicators(globex.operator.operatorId)).length;
+      const answers = await Promise.all([
+        ...Array.from({ length: 8 }, () => deposit(globex, 'p-burst')),
+        ...Array.from({ length: 3 }, () => deposit(globex, 'p-burst-2')),
+      ]);
+      expect(answers.map((answer) => answer.status)).toEqual(Array(11).fill(201));
+      const fired = (await indicators(globex.operator.operatorId)).slice(before).filter((row) => row.indicator === 'deposit_velocity');
+      const byPlayer = await app.deps
+        .db('entities')
+        .where({ operator_id: globex.operator.operatorId })
+        .whereIn(
+          'id',
+          fired.map((row) => row.entity_id),
+        )
+        .select('id', 'external_id');
+      const externalOf = new Map(byPlayer.map((row) => [row.id, row.external_id]));
+      expect(fired.map((row) => externalOf.get(row.entity_id)).sort()).toEqual(['p-burst', 'p-burst-2']);
+    });
+
     it('a deposit soon after a reversed withdrawal fires once per withdrawal', async () => {
       await player(globex, 'p-reverse');
       const withdrawal = { type: 'withdrawal', amount: 9000, currency: 'EUR', status: 'reversed' };
