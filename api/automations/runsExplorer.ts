@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
+import { encodeKeysetCursor, keysetCursorParam as keysetCursor } from '../keysetCursor';
 import { RUN_SOURCES, type RunStatus } from '../../core/automations/types';
 import { automationEverExisted, exploreRuns, type ExplorerRunRow, type RunsPageStart } from '../../db/queries/runsExplorer';
 import type { AppDeps } from '../deps';
@@ -11,10 +12,6 @@ import { runsExplorerPage } from './examples';
 
 const RUN_STATUSES = ['running', 'completed', 'failed', 'cancelled'] as const satisfies readonly RunStatus[];
 const NODE_ID = '[A-Za-z0-9_-]{1,64}';
-
-/** `<startedAt with microseconds>|<run id>`, base64url: the run a page ended on. */
-const encodeCursor = (row: Pick<ExplorerRunRow, 'started_key' | 'id'>) => Buffer.from(`${row.started_key}|${row.id}`).toString('base64url');
-const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z)\|(run_[A-Za-z0-9_-]{1,100})$/;
 
 /** A whole number in [min, max], from a query string; one message for every way it can be wrong. */
 const whole = (min: number, max: number) => {
@@ -38,17 +35,8 @@ export const ExplorerRunsQuery = z
   .object({
     limit: whole(1, 100).default(50),
     offset: whole(0, 1_000_000).default(0),
-    cursor: z
-      .string()
-      .max(200)
-      .transform((value, ctx) => {
-        const match = CURSOR.exec(Buffer.from(value, 'base64url').toString('utf8'));
-        if (!match) {
-          ctx.addIssue({ code: 'custom', message: 'is not a cursor this API gave (nextCursor of a previous page)' });
-          return z.NEVER;
-        }
-        return { startedAt: match[1]!, id: match[2]! };
-      })
+    cursor: keysetCursor(/^run_[A-Za-z0-9_-]{1,100}$/)
+      .transform(({ at, id }) => ({ startedAt: at, id }))
       .optional(),
     status: z.enum(RUN_STATUSES, { error: `must be one of ${RUN_STATUSES.join(', ')}` }).optional(),
     workflowId: text(200).optional().describe('One workflow (wf_…); 404 WORKFLOW_NOT_FOUND when the operator never had it'),
@@ -133,7 +121,7 @@ export async function exploreRunsHandler(deps: AppDeps, ctx: Context, { query }:
     { limit: query.limit, start },
   );
   const last = rows[rows.length - 1];
-  ctx.body = { success: true, data: rows.map(toExplorerRun), count, ...(more && last ? { nextCursor: encodeCursor(last) } : {}) };
+  ctx.body = { success: true, data: rows.map(toExplorerRun), count, ...(more && last ? { nextCursor: encodeKeysetCursor(last.started_key, last.id) } : {}) };
 }
 
 /** Declares the explorer on the workflows area (api/automations/routes.ts). */

@@ -6,7 +6,8 @@ import type { AppDeps } from '../deps';
 import type { InputOf } from '../endpoint';
 import { AppError } from '../errors';
 import { operatorOf } from '../middleware/authenticate';
-import { encodeAuditCursor, type AuditEvent, type AuditEventsQuery, type AuditExportQuery } from './auditSchema';
+import { encodeKeysetCursor } from '../keysetCursor';
+import { type AuditEvent, type AuditEventsQuery, type AuditExportQuery } from './auditSchema';
 
 /** The most events one export holds: a longer period is refused with the count, to be narrowed with from/to. */
 export const AUDIT_EXPORT_LIMIT = 100_000;
@@ -42,7 +43,10 @@ export async function listAuditEventsHandler(deps: AppDeps, ctx: Context, { quer
   const start: AuditPageStart = query.cursor ? { after: query.cursor } : { offset: query.offset };
   const { rows, count, more } = await listAuditEvents(deps.db, operatorOf(ctx), filterOf(query), { limit: query.limit, start });
   const last = rows[rows.length - 1];
-  ctx.body = { success: true, data: { events: rows.map(toAuditEvent), count, ...(more && last ? { nextCursor: encodeAuditCursor(last) } : {}) } };
+  ctx.body = {
+    success: true,
+    data: { events: rows.map(toAuditEvent), count, ...(more && last ? { nextCursor: encodeKeysetCursor(last.occurred_key, last.id) } : {}) },
+  };
 }
 
 export const CSV_COLUMNS = [

@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES, parseActor } from '../../core/audit';
-
-/** `<occurredAt with microseconds>|<event id>`, base64url: the event a page ended on. */
-export const encodeAuditCursor = (row: { occurred_key: string; id: string }) => Buffer.from(`${row.occurred_key}|${row.id}`).toString('base64url');
-const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z)\|(aud_[0-9a-f]{32})$/;
+import { keysetCursorParam } from '../keysetCursor';
 
 /** A whole number in [min, max], from a query string; one message for every way it can be wrong. */
 const whole = (min: number, max: number) => {
@@ -58,17 +55,8 @@ export const AuditEventsQuery = z
       ...filters,
       limit: whole(1, 200).default(50),
       offset: whole(0, 1_000_000).default(0),
-      cursor: z
-        .string()
-        .max(200)
-        .transform((value, ctx) => {
-          const match = CURSOR.exec(Buffer.from(value, 'base64url').toString('utf8'));
-          if (!match) {
-            ctx.addIssue({ code: 'custom', message: 'is not a cursor this API gave (nextCursor of a previous page)' });
-            return z.NEVER;
-          }
-          return { occurredAt: match[1]!, id: match[2]! };
-        })
+      cursor: keysetCursorParam(/^aud_[0-9a-f]{32}$/)
+        .transform(({ at, id }) => ({ occurredAt: at, id }))
         .optional(),
     },
     unknownParams,

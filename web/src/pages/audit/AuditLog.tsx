@@ -4,6 +4,7 @@ import { api, call } from '../../api/client';
 import { useLoad } from '../../api/useLoad';
 import { useCanManage } from '../../auth/session';
 import { EmptyState, LoadStatus, PageHeader } from '../../components/Status';
+import { Pager } from '../../components/Pager';
 import { AuditFiltersForm, type ActorOption } from './AuditFiltersForm';
 import { AuditTable, type AuditEvent } from './AuditTable';
 import { ExportButtons } from './ExportButtons';
@@ -102,17 +103,7 @@ export default function AuditLog() {
       {data && list.length > 0 && (
         <>
           <AuditTable events={list} count={data.count} actorName={actors.nameOf} />
-          <nav className="pager" aria-label="Pages of audit events">
-            <button type="button" className="button" disabled={filters.page <= 1} onClick={() => goTo(filters.page - 1)}>
-              Previous
-            </button>
-            <span>
-              {first + 1}–{first + list.length} of {data.count}
-            </span>
-            <button type="button" className="button" disabled={first + list.length >= data.count} onClick={() => goTo(filters.page + 1)}>
-              Next
-            </button>
-          </nav>
+          <Pager label="Pages of audit events" page={filters.page} first={first} shown={list.length} count={data.count} onPage={goTo} />
         </>
       )}
     </>

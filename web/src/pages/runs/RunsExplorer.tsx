@@ -4,6 +4,7 @@ import { api, call } from '../../api/client';
 import { useLoad } from '../../api/useLoad';
 import { useCanManage } from '../../auth/session';
 import { EmptyState, LoadStatus, PageHeader } from '../../components/Status';
+import { Pager } from '../../components/Pager';
 import { filtersOf, PAGE_SIZE, queryOf, rangeOf, searchOf, type FilterKey, type RunFilters } from './filters';
 import { ReplayFailedRuns } from './ReplayFailedRuns';
 import { RunFiltersForm } from './RunFiltersForm';
@@ -57,17 +58,7 @@ export default function RunsExplorer() {
       {list.length > 0 && data && (
         <>
           <RunsTable runs={list} count={data.count} canRerun={manage} />
-          <nav className="pager" aria-label="Pages of runs">
-            <button type="button" className="button" disabled={filters.page <= 1} onClick={() => goTo(filters.page - 1)}>
-              Previous
-            </button>
-            <span>
-              {first + 1}–{first + list.length} of {data.count}
-            </span>
-            <button type="button" className="button" disabled={first + list.length >= data.count} onClick={() => goTo(filters.page + 1)}>
-              Next
-            </button>
-          </nav>
+          <Pager label="Pages of runs" page={filters.page} first={first} shown={list.length} count={data.count} onPage={goTo} />
         </>
       )}
     </>
