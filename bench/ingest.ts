@@ -4,13 +4,16 @@
  *  (b) the same rows inserted straight into PostgreSQL, one multi-row INSERT per 5,000 (target a/b ≥ 0.5);
  *  (c) single `POST /entities/:id/events` requests/s and p50/p99 at 32 concurrent connections, beside
  *  (d) a bare Koa handler doing one pg INSERT of the same row into the same database (target c/d ≥ 0.7,
- *      p99 ≤ 3× p50), measured in alternating rounds, with the CPU each request costs per process.
+ *      p99 ≤ 3× p50), measured in alternating rounds, with the CPU each request costs per process; and in the same
+ *      rounds the gap layer by layer (bench/lib/ingestLadder.ts): the platform's statement alone, then its use case.
  * Everything runs on a throw-away stack on loopback and stops by itself.
  */
 import { randomBytes } from 'node:crypto';
 import { IGAMING_TEMPLATE_ID } from '../core/templates';
+import type { Db } from '../db/knex';
 import { runBench } from './lib/baseline';
 import { startBareIngest } from './lib/bareIngest';
+import { LADDER, startLadderRung, type LadderRung } from './lib/ingestLadder';
 import { cpuMeter, formatCpu } from './lib/cpu';
 import { startProfile } from './lib/profile';
 import { runLoad, type LoadResult } from './lib/load';
@@ -49,6 +52,17 @@ async function waitForJobs(url: string, key: string, jobIds: string[]): Promise<
   }
 }
 
+const pendingOutbox = async (db: Db) => Number((await db('outbox_events').whereNull('dispatched_at').count<{ n: string }[]>({ n: '*' }))[0]?.n ?? 0);
+
+/** Waits until the dispatcher has settled every outbox row (deposits wait for their harm check), so no backlog spills into the next phase. */
+async function settled(db: Db): Promise<void> {
+  const deadline = Date.now() + 600_000;
+  while ((await pendingOutbox(db)) > 0) {
+    if (Date.now() > deadline) throw new Error('the outbox never settled');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** Single-event POSTs at CONCURRENCY from the load-generator process, cycling over the players. */
 const singleEvents = (baseUrl: string, apiKey: string | null, seconds: number) =>
   runLoad({
@@ -78,6 +92,12 @@ const merge = (rounds: Round[]) => {
   return { rps: count / seconds, p50: median(rounds.map((round) => round.p50)), p99: median(rounds.map((round) => round.p99)), count, cpu };
 };
 
+/** The median over rounds of a round's requests/s against the bare round just before it. */
+const medianPairRatio = (rounds: Round[], bare: Round[]) => {
+  const ratios = rounds.map((round, i) => round.rps / (bare[i]?.rps ?? NaN)).sort((a, b) => a - b);
+  return ratios[Math.floor(ratios.length / 2)] ?? NaN;
+};
+
 /** One more round under the CPU profiler; its one-line summary. */
 async function profiled(name: string, round: () => Promise<Round>): Promise<string> {
   const profiling = await startProfile();
@@ -104,6 +124,9 @@ async function main(): Promise<void> {
     const submitSeconds = (performance.now() - startedA) / 1000;
     await waitForJobs(stack.url, apiKey, jobIds);
     const secondsA = (performance.now() - startedA) / 1000;
+    const deposits = await pendingOutbox(stack.db);
+    await settled(stack.db);
+    const secondsChecked = (performance.now() - startedA) / 1000 - secondsA;
 
     say('(b) baseline: the same rows, one multi-row INSERT per 5,000, straight into PostgreSQL…');
     const ids = await stack.db('entities').where({ operator_id: operatorId }).select('id', 'external_id');
@@ -131,12 +154,20 @@ async function main(): Promise<void> {
     };
     await run(stack.url, apiKey, 2);
     await run(bare.url, null, 2);
+    const rungs = Object.fromEntries(await Promise.all(LADDER.map(async (rung) => [rung, await startLadderRung(rung, stack.deps, operatorId)] as const)));
     const apiRounds: Round[] = [];
     const bareRounds: Round[] = [];
+    const ladder = Object.fromEntries(LADDER.map((rung) => [rung, [] as Round[]])) as Record<LadderRung, Round[]>;
     for (let round = 0; round < ROUNDS; round += 1) {
       bareRounds.push(await run(bare.url, null, SECONDS_PER_ROUND));
+      for (const rung of LADDER) {
+        ladder[rung].push(await run(rungs[rung]!.url, null, SECONDS_PER_ROUND));
+        await settled(stack.db);
+      }
       apiRounds.push(await run(stack.url, apiKey, SECONDS_PER_ROUND));
+      await settled(stack.db);
     }
+    await Promise.all(LADDER.map((rung) => rungs[rung]!.close()));
     const profile = await profiled('ingest-single-events-api', () => run(stack.url, apiKey, SECONDS_PER_ROUND / 2));
     const bareProfile = await profiled('ingest-single-events-bare', () => run(bare.url, null, SECONDS_PER_ROUND / 2));
     await bare.close();
@@ -151,14 +182,26 @@ async function main(): Promise<void> {
     say(`(b) direct multi-row INSERT baseline: ${fmt(rateB, 0)} events/s  (${total} events in ${fmt(secondsB, 2)} s)`);
     say(`    of which submitting the ${BATCHES} requests (202): ${fmt(submitSeconds, 2)} s`);
     say(`    ratio a/b = ${fmt(rateA / rateB, 2)}  (target ≥ 0.5)`);
+    say(`    the ${deposits} deposits still pending then were checked for harm indicators and settled ${fmt(secondsChecked, 2)} s later`);
     say(`(c) single events, API:           ${fmt(api.rps, 0)} req/s, p50 ${fmt(api.p50)} ms, p99 ${fmt(api.p99)} ms (${api.count} requests)`);
     say(`(d) bare Koa + one pg INSERT:      ${fmt(floor.rps, 0)} req/s, p50 ${fmt(floor.p50)} ms, p99 ${fmt(floor.p99)} ms (${floor.count} requests)`);
     const pairRatios = apiRounds.map((round, i) => round.rps / (bareRounds[i]?.rps ?? NaN)).sort((a, b) => a - b);
-    const medianRatio = pairRatios[Math.floor(pairRatios.length / 2)] ?? NaN;
+    const medianRatio = medianPairRatio(apiRounds, bareRounds);
     say(
       `    ratio c/d = ${fmt(medianRatio, 2)}, the median of ${ROUNDS} adjacent pairs (${pairRatios.map((ratio) => fmt(ratio, 2)).join(', ')}) (target ≥ 0.7)`,
     );
     say(`    API p99/p50 = ${fmt(api.p99 / api.p50, 1)}  (target ≤ 3)`);
+    say("    the gap, layer by layer (each rung a bare Koa server on the API's own pool and caches, in the same rounds; ratio to the bare INSERT):");
+    const rungLine = (label: string, rounds: Round[]) => {
+      const merged = merge(rounds);
+      say(`      ${label.padEnd(52)} ${fmt(merged.rps, 0).padStart(6)} req/s  ${fmt(medianPairRatio(rounds, bareRounds), 2)}  CPU ${formatCpu(merged.cpu)}`);
+    };
+    rungLine('bare INSERT (entity id known)', bareRounds);
+    rungLine('the entity resolved in the INSERT, platform pool', ladder.event);
+    rungLine('+ its outbox row, written settled', ladder.outbox);
+    rungLine('+ deposits pending for the harm check (insertEvent)', ladder.statement);
+    rungLine('+ template, validation and sealing (recordEvent)', ladder.command);
+    rungLine('+ HTTP layers: the whole API', apiRounds);
     say(`    CPU per request — API: ${formatCpu(api.cpu)}; bare: ${formatCpu(floor.cpu)}`);
     say(`    profiled rounds — API: ${profile}`);
     say(`                      bare: ${bareProfile}`);

@@ -17,7 +17,6 @@ import {
   type StateWrite,
 } from '../core/ingestItems';
 import type { TemplateSchema } from '../core/templates';
-import { detectHarm, inTransaction, isDeposit } from './compliance/harm';
 import { upsertEntities } from '../db/ingest/entities';
 import { insertEvent, insertEvents } from '../db/ingest/events';
 import type { Indexed, ItemOutcome } from '../db/ingest/results';
@@ -55,25 +54,8 @@ const KINDS: { [K in BatchKind]: Kind<K> } = {
   },
   events: {
     prepare: (template, _keyring, _operatorId, raw) => prepareEvent(template, raw),
-    // Any other event stays one autocommitted statement; a deposit and the harm indicators it crosses commit together.
-    writeOne: (runner, operatorId, write) =>
-      isDeposit(write)
-        ? inTransaction(runner, async (trx) => {
-            const outcome = await insertEvent(trx, operatorId, write);
-            await detectHarm(trx, operatorId, [write], [outcome]);
-            return outcome;
-          })
-        : insertEvent(runner, operatorId, write),
-    writeMany: async (trx, operatorId, items) => {
-      const outcomes = await insertEvents(trx, operatorId, items);
-      await detectHarm(
-        trx,
-        operatorId,
-        items.map((item) => item.write),
-        outcomes,
-      );
-      return outcomes;
-    },
+    writeOne: insertEvent,
+    writeMany: insertEvents,
   },
   states: {
     prepare: (template, _keyring, _operatorId, raw) => prepareState(template, raw),

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { detectHarm } from '../commands/compliance/harm';
 import type { Keyring } from '../core/crypto';
 import type { InternalEvent } from '../core/events';
 import { openEventPii } from '../core/pii';
@@ -107,7 +108,8 @@ async function startAll(deps: DispatchDeps, runs: EventRun[]): Promise<number> {
  * batch dispatched — all in one transaction, so a crash or a Temporal outage leaves the events pending
  * for the next pass (the listener or the 60 s sweep). A repeated pass cannot start a second run for the
  * same (event, automation): the Temporal workflow id is derived from both and reuse is rejected. Events no
- * automation listens to are settled first, in one statement, and most passes end there.
+ * automation listens to are settled first, in one statement, and most passes end there; deposits go on to the
+ * claim, whose harm check (commands/compliance/harm.ts) runs in transactions of its own that commit before any start.
  */
 async function dispatchBatch(deps: DispatchDeps): Promise<{ claimed: number; started: number }> {
   const settled = await settleUnheardOutbox(deps.db, BATCH);
@@ -115,6 +117,8 @@ async function dispatchBatch(deps: DispatchDeps): Promise<{ claimed: number; sta
   const dispatched = await deps.db.transaction(async (trx) => {
     const claimed = await claimPendingOutbox(trx, BATCH, throttledOperators(deps));
     if (claimed.length === 0) return { claimed: 0, started: 0 };
+    // Indicators the claimed deposits cross commit before any run they start reads the player's risk.
+    await detectHarm(deps, { claimed });
     // The claim spans tenants; from here on every query is bounded by the claimed rows' own operators.
     const operatorIds = [...new Set(claimed.map((row) => row.operator_id))];
     const automations = await automationsListeningTo(trx, operatorIds, [...new Set(claimed.map((row) => row.event))]);

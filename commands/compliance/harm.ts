@@ -1,49 +1,58 @@
-import type { Knex } from 'knex';
 import { complianceSettingsOf } from '../../core/compliance/settings';
 import { internalEvent } from '../../core/events';
-import type { EventWrite } from '../../core/ingestItems';
-import type { ItemOutcome } from '../../db/ingest/results';
-import type { Db } from '../../db/knex';
 import { findComplianceSettings } from '../../db/queries/compliance';
-import { fireHarmIndicators } from '../../db/queries/harmIndicators';
+import { fireHarmIndicators, transactionsAmongOutbox, type CheckedEvent } from '../../db/queries/harmIndicators';
 import { appendOutboxEvents } from '../../db/queries/outbox';
+import type { CommandDeps } from '../deps';
 
-/** Only a deposit can cross a threshold: every other transaction (and every other event) costs nothing more. */
-export const isDeposit = (write: EventWrite) => write.eventType === 'transaction' && write.data.type === 'deposit';
-
-/** Runs `work` in the caller's transaction when there is one, else in a new one. */
-export function inTransaction<T>(runner: Db | Knex.Transaction, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-  return 'isTransaction' in runner && runner.isTransaction ? work(runner as Knex.Transaction) : (runner as Db).transaction(work);
+export interface ClaimedOutboxRow {
+  seq: string;
+  operator_id: string;
+  event: string;
 }
 
 /**
- * The harm indicators (docs/compliance.md "Harm indicators") computed as transaction events are recorded: the
- * deposits just written are checked against the operator's thresholds, and each crossing becomes a `harm_indicators`
- * row and the internal event `harm.<indicator>` in the outbox, in one transaction, so automations trigger on it and
- * the gate reads the player as at risk. Runs inside the caller's transaction when there is one.
+ * The harm indicators (docs/compliance.md "Harm indicators") for the deposits among outbox rows a dispatcher has
+ * claimed, computed before it starts any run for them: each crossing becomes a `harm_indicators` row and the internal
+ * event `harm.<indicator>` in the outbox, committed per operator in a transaction of its own, so a marketing step of a
+ * run the same deposit starts already reads the player as at risk. Ingestion writes every counted deposit's outbox row
+ * pending for this (`HARM_CANDIDATE`) and stays one statement per event; a repeated check fires nothing. Answers how
+ * many indicators fired.
+ *
+ * @example await detectHarm({ db }, { claimed }) // 1
  */
-export async function detectHarm(runner: Db | Knex.Transaction, operatorId: string, writes: EventWrite[], outcomes: ItemOutcome[]): Promise<number> {
-  const ids = outcomes.flatMap((outcome, position) => (outcome.ok && writes[position] && isDeposit(writes[position]!) ? [outcome.id] : []));
-  if (ids.length === 0) return 0;
-  const detect = async (trx: Knex.Transaction) => {
-    const { harm } = complianceSettingsOf(await findComplianceSettings(trx, operatorId));
-    const fired = await fireHarmIndicators(trx, operatorId, ids, {
-      velocity: harm.depositVelocity,
-      reversedWindowMinutes: harm.depositAfterReversedWithdrawal.windowMinutes,
-    });
-    await appendOutboxEvents(
-      trx,
-      fired.map((row) =>
-        internalEvent(
-          operatorId,
-          `harm.${row.indicator}`,
-          { id: row.entity_id, externalId: row.external_id, entityType: row.entity_type },
-          { indicator: row.indicator, ...row.details },
-          row.fired_at,
+export async function detectHarm(deps: Pick<CommandDeps, 'db'>, input: { claimed: ClaimedOutboxRow[] }): Promise<number> {
+  const transactions = input.claimed.filter((row) => row.event === 'entity_event.transaction');
+  if (transactions.length === 0) return 0;
+  const recorded = await transactionsAmongOutbox(
+    deps.db,
+    transactions.map((row) => row.seq),
+    [...new Set(transactions.map((row) => row.operator_id))],
+  );
+  const byOperator = new Map<string, CheckedEvent[]>();
+  for (const { operator_id: operatorId, ...event } of recorded) byOperator.set(operatorId, [...(byOperator.get(operatorId) ?? []), event]);
+  let fired = 0;
+  for (const [operatorId, events] of [...byOperator].sort(([a], [b]) => a.localeCompare(b))) {
+    fired += await deps.db.transaction(async (trx) => {
+      const { harm } = complianceSettingsOf(await findComplianceSettings(trx, operatorId));
+      const rows = await fireHarmIndicators(trx, operatorId, events, {
+        velocity: harm.depositVelocity,
+        reversedWindowMinutes: harm.depositAfterReversedWithdrawal.windowMinutes,
+      });
+      await appendOutboxEvents(
+        trx,
+        rows.map((row) =>
+          internalEvent(
+            operatorId,
+            `harm.${row.indicator}`,
+            { id: row.entity_id, externalId: row.external_id, entityType: row.entity_type },
+            { indicator: row.indicator, ...row.details },
+            row.fired_at,
+          ),
         ),
-      ),
-    );
-    return fired.length;
-  };
-  return inTransaction(runner, detect);
+      );
+      return rows.length;
+    });
+  }
+  return fired;
 }

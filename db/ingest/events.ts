@@ -3,6 +3,7 @@ import { prefixedId } from '../../core/ids';
 import type { EventWrite } from '../../core/ingestItems';
 import { hotQuery, type HotStatement } from '../hot';
 import type { Db } from '../knex';
+import { HARM_CANDIDATE } from '../queries/harmIndicators';
 import { ORIGIN } from '../queries/outbox';
 import { erased, notFound, type Indexed, type ItemOutcome } from './results';
 
@@ -12,10 +13,11 @@ import { erased, notFound, type Indexed, type ItemOutcome } from './results';
  * atomic write whether it carries one event or 5,000, in item order. Answers one row per item.
  *
  * An outbox row that no automation can fire (`outbox_event_heard`) is written already dispatched, so it wakes
- * no dispatcher: an automation fires for the events whose write began after its activation committed.
+ * no dispatcher: an automation fires for the events whose write began after its activation committed. A counted
+ * deposit's row stays pending anyway: the dispatcher checks it for harm indicators (commands/compliance/harm.ts).
  */
 const INSERT_EVENTS: HotStatement = {
-  name: 'insert-events-v3',
+  name: 'insert-events-v4',
   text: `WITH input AS (
            SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::jsonb[], $6::text[]) WITH ORDINALITY
                     AS u(event_id, external_id, event_type, data, outbox_id, ord)
@@ -30,7 +32,8 @@ const INSERT_EVENTS: HotStatement = {
          ), outbox AS (
            INSERT INTO outbox_events (id, operator_id, event, entity_id, source_event_id, occurred_at, dispatched_at)
            SELECT m.outbox_id, $1::uuid, 'entity_event.' || m.event_type, m.entity_id, m.event_id, now(),
-                  CASE WHEN outbox_event_heard($1::uuid, 'entity_event.' || m.event_type, now(), ${ORIGIN}) THEN NULL ELSE now() END
+                  CASE WHEN ${HARM_CANDIDATE('m.event_type', 'm.data')}
+                         OR outbox_event_heard($1::uuid, 'entity_event.' || m.event_type, now(), ${ORIGIN}) THEN NULL ELSE now() END
              FROM matched m JOIN inserted i ON i.id = m.event_id ORDER BY m.ord
          )
          SELECT event_id, entity_id IS NOT NULL AS found, deleted_at IS NOT NULL AS erased FROM matched ORDER BY ord`,
@@ -38,7 +41,7 @@ const INSERT_EVENTS: HotStatement = {
 
 /** The same write for one event without arrays, ordering or joins: the single-event API's statement. */
 const INSERT_EVENT: HotStatement = {
-  name: 'insert-event-v2',
+  name: 'insert-event-v3',
   text: `WITH entity AS (
            SELECT id, deleted_at FROM entities WHERE operator_id = $1::uuid AND external_id = $2
          ), inserted AS (
@@ -48,7 +51,8 @@ const INSERT_EVENT: HotStatement = {
          ), outbox AS (
            INSERT INTO outbox_events (id, operator_id, event, entity_id, source_event_id, occurred_at, dispatched_at)
            SELECT $6, $1::uuid, 'entity_event.' || $4::text, entity_id, id, now(),
-                  CASE WHEN outbox_event_heard($1::uuid, 'entity_event.' || $4::text, now(), ${ORIGIN}) THEN NULL ELSE now() END
+                  CASE WHEN ${HARM_CANDIDATE('$4::text', '$5::jsonb')}
+                         OR outbox_event_heard($1::uuid, 'entity_event.' || $4::text, now(), ${ORIGIN}) THEN NULL ELSE now() END
              FROM inserted
          )
          SELECT (SELECT true FROM entity) AS found, coalesce((SELECT deleted_at IS NOT NULL FROM entity), false) AS erased`,

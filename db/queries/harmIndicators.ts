@@ -19,7 +19,40 @@ export interface FiredIndicator {
   fired_at: Date;
 }
 
-const COUNTED_DEPOSIT = `d.event_type = 'transaction' AND d.data->>'type' = 'deposit' AND coalesce(d.data->>'status', 'completed') NOT IN ('failed', 'reversed', 'cancelled')`;
+/** A `transaction` event that counts towards the deposit indicators: a deposit not failed, reversed or cancelled. */
+const countedDeposit = (eventType: string, data: string) =>
+  `(${eventType} = 'transaction' AND ${data}->>'type' = 'deposit' AND coalesce(${data}->>'status', 'completed') NOT IN ('failed', 'reversed', 'cancelled'))`;
+
+const COUNTED_DEPOSIT = countedDeposit('d.event_type', 'd.data');
+
+/**
+ * The SQL condition, over an event's type and data expressions, under which its outbox row is written pending even
+ * when no automation hears it: the dispatcher checks every counted deposit for harm indicators before settling it.
+ */
+export const HARM_CANDIDATE = countedDeposit;
+
+/** A recorded transaction event to check, with its player, as its outbox row names them. */
+export interface CheckedEvent {
+  event_id: string;
+  entity_id: string;
+  occurred_at: Date;
+}
+
+/**
+ * The recorded transaction events behind claimed outbox rows (`seqs`, within the claim's own `operatorIds`): the
+ * events `fireHarmIndicators` checks. Read outside the claiming transaction, which holds the rows but not the events.
+ */
+export async function transactionsAmongOutbox(db: Knex, seqs: string[], operatorIds: string[]): Promise<Array<CheckedEvent & { operator_id: string }>> {
+  if (seqs.length === 0) return [];
+  const result = await db.raw<{ rows: Array<CheckedEvent & { operator_id: string }> }>(
+    `SELECT operator_id, source_event_id AS event_id, entity_id, occurred_at FROM outbox_events
+      WHERE seq = ANY(?::bigint[]) AND operator_id = ANY(?::uuid[]) AND event = 'entity_event.transaction'
+        AND source_event_id IS NOT NULL AND entity_id IS NOT NULL
+      ORDER BY seq`,
+    [seqs, operatorIds],
+  );
+  return result.rows;
+}
 
 /**
  * Fires the harm indicators the given newly recorded transaction events cross, in one statement, and answers the rows
@@ -28,59 +61,77 @@ const COUNTED_DEPOSIT = `d.event_type = 'transaction' AND d.data->>'type' = 'dep
  * - `deposit_velocity`: the player's counted deposits recorded from the window before a new deposit on reach
  *   `deposits` (or their sum `amount`), and the indicator has not fired for the player within that window: once per
  *   crossing. Deposits recorded after the new one count too: concurrent deposits stamp `created_at` at their
- *   transactions' start but commit in any order, and the last to take the player's lock must see them all.
+ *   transactions' start but commit in any order, and whichever check takes the player's lock last must see them all.
  * - `deposit_after_reversed_withdrawal`: a deposit within the window after a reversed or cancelled withdrawal; once
  *   per withdrawal (its event id is the indicator's source).
  *
- * The unique (operator, indicator, source event) makes a repeated pass fire nothing; an advisory lock per player
- * (taken in id order, held to the end of the caller's transaction) keeps two concurrent ingests from both firing one
- * crossing, while deposits of different players never wait for each other.
+ * Each player is judged once per call, from their earliest deposit in it. The unique (operator, indicator, source
+ * event) makes a repeated check fire nothing; an advisory lock per player (taken in id order, held to the end of the
+ * caller's transaction) keeps two dispatchers checking deposits of one player at once from both firing one crossing,
+ * while deposits of different players never wait for each other.
  */
-export async function fireHarmIndicators(trx: Knex.Transaction, operatorId: string, eventIds: string[], thresholds: HarmThresholds): Promise<FiredIndicator[]> {
-  if (eventIds.length === 0) return [];
+export async function fireHarmIndicators(
+  trx: Knex.Transaction,
+  operatorId: string,
+  events: CheckedEvent[],
+  thresholds: HarmThresholds,
+): Promise<FiredIndicator[]> {
+  if (events.length === 0) return [];
+  const players = [...new Set(events.map((event) => event.entity_id))].sort();
   await trx.raw(
-    `SELECT pg_advisory_xact_lock(hashtext('harm:' || :operatorId::text || ':' || players.entity_id))
-       FROM (SELECT DISTINCT entity_id FROM entity_events WHERE operator_id = :operatorId AND id = ANY(:eventIds::text[]) ORDER BY entity_id) players`,
-    { operatorId, eventIds },
+    `SELECT pg_advisory_xact_lock(hashtext('harm:' || ?::text || ':' || player)) FROM unnest(?::text[]) WITH ORDINALITY AS p(player, ord) ORDER BY ord`,
+    [operatorId, players],
   );
+  // An event is recorded in the transaction that writes its outbox row, so both carry that transaction's start.
+  const since = new Date(Math.min(...events.map((event) => event.occurred_at.getTime())));
   const result = await trx.raw<{ rows: FiredIndicator[] }>(
     `WITH new AS (
          SELECT d.id, d.entity_id, d.created_at FROM entity_events d
-          WHERE d.operator_id = :operatorId AND d.id = ANY(:eventIds::text[]) AND ${COUNTED_DEPOSIT}
+          WHERE d.operator_id = :operatorId AND d.id = ANY(:eventIds::text[]) AND d.created_at >= :since AND ${COUNTED_DEPOSIT}
+       ), unfired AS (
+         SELECT n.id, n.entity_id, n.created_at
+           FROM (SELECT DISTINCT ON (entity_id) id, entity_id, created_at FROM new ORDER BY entity_id, created_at, id) n
+          WHERE coalesce((SELECT max(h.fired_at) FROM harm_indicators h
+                           WHERE h.operator_id = :operatorId AND h.entity_id = n.entity_id AND h.indicator = 'deposit_velocity'), '-infinity')
+                <= n.created_at - make_interval(mins => :windowMinutes::int)
        ), velocity AS (
-         SELECT DISTINCT ON (n.entity_id) 'deposit_velocity'::text AS indicator, n.entity_id, n.id AS source_event_id,
+         SELECT 'deposit_velocity'::text AS indicator, n.entity_id, n.id AS source_event_id,
                 jsonb_build_object('eventId', n.id, 'deposits', w.deposits, 'amount', w.total,
                                    'windowMinutes', :windowMinutes::int, 'thresholdDeposits', :deposits::int, 'thresholdAmount', :amount::numeric) AS details
-           FROM new n
+           FROM unfired n
            CROSS JOIN LATERAL (
              SELECT count(*) AS deposits, coalesce(sum((d.data->>'amount')::numeric), 0) AS total FROM entity_events d
               WHERE d.operator_id = :operatorId AND d.entity_id = n.entity_id AND ${COUNTED_DEPOSIT}
                 AND d.created_at > n.created_at - make_interval(mins => :windowMinutes::int)
            ) w
-          WHERE (w.deposits >= :deposits::int OR (:amount::numeric IS NOT NULL AND w.total >= :amount::numeric))
-            AND NOT EXISTS (SELECT 1 FROM harm_indicators h
-                             WHERE h.operator_id = :operatorId AND h.entity_id = n.entity_id AND h.indicator = 'deposit_velocity'
-                               AND h.fired_at > n.created_at - make_interval(mins => :windowMinutes::int))
-          ORDER BY n.entity_id, n.created_at, n.id
+          WHERE w.deposits >= :deposits::int OR (:amount::numeric IS NOT NULL AND w.total >= :amount::numeric)
+       ), players AS (
+         SELECT entity_id, min(created_at) AS first_at, max(created_at) AS last_at FROM new GROUP BY entity_id
        ), reversal AS (
-         SELECT DISTINCT ON (r.id) 'deposit_after_reversed_withdrawal'::text AS indicator, n.entity_id, r.id AS source_event_id,
+         SELECT 'deposit_after_reversed_withdrawal'::text AS indicator, p.entity_id, r.id AS source_event_id,
                 jsonb_build_object('eventId', n.id, 'withdrawalEventId', r.id, 'withdrawalStatus', r.data->>'status',
                                    'windowMinutes', :reversedMinutes::int) AS details
-           FROM new n
-           JOIN entity_events r ON r.operator_id = :operatorId AND r.entity_id = n.entity_id AND r.event_type = 'transaction'
+           FROM players p
+           JOIN entity_events r ON r.operator_id = :operatorId AND r.entity_id = p.entity_id AND r.event_type = 'transaction'
             AND r.data->>'type' = 'withdrawal' AND r.data->>'status' IN ('reversed', 'cancelled')
-            AND r.created_at >= n.created_at - make_interval(mins => :reversedMinutes::int) AND r.created_at <= n.created_at
-          ORDER BY r.id, n.created_at, n.id
+            AND r.created_at >= p.first_at - make_interval(mins => :reversedMinutes::int) AND r.created_at <= p.last_at
+           CROSS JOIN LATERAL (
+             SELECT n.id FROM new n
+              WHERE n.entity_id = p.entity_id AND n.created_at >= r.created_at AND n.created_at <= r.created_at + make_interval(mins => :reversedMinutes::int)
+              ORDER BY n.created_at, n.id LIMIT 1
+           ) n
        ), fired AS (
          INSERT INTO harm_indicators (operator_id, entity_id, indicator, source_event_id, details)
          SELECT :operatorId, entity_id, indicator, source_event_id, details FROM (SELECT * FROM velocity UNION ALL SELECT * FROM reversal) f
          ON CONFLICT (operator_id, indicator, source_event_id) DO NOTHING
          RETURNING indicator, entity_id, source_event_id, details, fired_at
        )
-       SELECT f.*, e.external_id, e.entity_type FROM fired f JOIN entities e ON e.operator_id = :operatorId AND e.id = f.entity_id`,
+       SELECT f.*, e.external_id, e.entity_type FROM fired f
+        CROSS JOIN LATERAL (SELECT external_id, entity_type FROM entities WHERE operator_id = :operatorId AND id = f.entity_id LIMIT 1) e`,
     {
       operatorId,
-      eventIds,
+      eventIds: events.map((event) => event.event_id),
+      since,
       deposits: thresholds.velocity.deposits,
       amount: thresholds.velocity.amount,
       windowMinutes: thresholds.velocity.windowMinutes,

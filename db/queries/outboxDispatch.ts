@@ -64,16 +64,18 @@ export async function markDispatched(trx: Knex.Transaction, seqs: string[], oper
  * Takes the oldest undispatched rows (up to `$1`, skipping rows another dispatcher holds) and marks those
  * that no automation can fire (`outbox_event_heard`, the rule `worker/outboxDispatch.ts` applies to
  * the rest) dispatched at once, in one autocommitted statement; answers how many rows it took and how many
- * may fire. It takes rows of every operator, as `claimPendingOutbox` does and for the same reason; each row is
- * judged and settled with its own operator id.
+ * it left for the claim. Transaction events are left too: the claim checks them for harm indicators first. It
+ * takes rows of every operator, as `claimPendingOutbox` does and for the same reason; each row is judged and settled
+ * with its own operator id.
  */
 const SETTLE_UNHEARD: HotStatement = {
-  name: 'outbox-settle-unheard-v3',
+  name: 'outbox-settle-unheard-v4',
   text: `WITH pending AS (
            SELECT seq, operator_id, event, occurred_at, origin_workflow_id FROM outbox_events
             WHERE dispatched_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED
          ), unheard AS (
-           SELECT p.seq, p.operator_id FROM pending p WHERE NOT outbox_event_heard(p.operator_id, p.event, p.occurred_at, p.origin_workflow_id)
+           SELECT p.seq, p.operator_id FROM pending p
+            WHERE p.event <> 'entity_event.transaction' AND NOT outbox_event_heard(p.operator_id, p.event, p.occurred_at, p.origin_workflow_id)
          ), settled AS (
            UPDATE outbox_events o SET dispatched_at = now() FROM unheard u WHERE o.seq = u.seq AND o.operator_id = u.operator_id RETURNING 1
          )

@@ -292,6 +292,20 @@ describe('responsible-gambling gate', () => {
       });
     const indicators = (operatorId: string) => app.deps.db('harm_indicators').where({ operator_id: operatorId }).orderBy('seq');
     const harmEvents = (operatorId: string) => app.deps.db('outbox_events').where({ operator_id: operatorId }).where('event', 'like', 'harm.%').orderBy('seq');
+    /** Indicators are computed by the outbox dispatcher: waits until it has claimed, checked and settled every transaction of the operator. */
+    const checked = async (operatorId: string) => {
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        const [row] = await app.deps
+          .db('outbox_events')
+          .where({ operator_id: operatorId, event: 'entity_event.transaction' })
+          .whereNull('dispatched_at')
+          .count<{ count: string }[]>({ count: '*' });
+        if (Number(row?.count) === 0) return;
+        if (Date.now() > deadline) throw new Error(`${row?.count} transactions still pending`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
 
     it('deposit velocity fires once per crossing, triggers its automation, and that marketing step is suppressed', async () => {
       expect((await globex.wf('/compliance/settings', { method: 'PUT', body: { harm: { depositVelocity: { deposits: 3, windowMinutes: 60 } } } })).status).toBe(
@@ -308,8 +322,10 @@ describe('responsible-gambling gate', () => {
       });
 
       for (let i = 0; i < 5; i += 1) expect((await deposit(globex, 'p-fast')).status).toBe(201);
+      await checked(globex.operator.operatorId);
       const fired = await indicators(globex.operator.operatorId);
-      expect(fired.map((row) => [row.indicator, row.details.deposits, row.details.thresholdDeposits])).toEqual([['deposit_velocity', 3, 3]]);
+      expect(fired.map((row) => [row.indicator, row.details.thresholdDeposits])).toEqual([['deposit_velocity', 3]]);
+      expect(fired[0].details.deposits).toBeGreaterThanOrEqual(3);
       expect((await harmEvents(globex.operator.operatorId)).map((row) => row.event)).toEqual(['harm.deposit_velocity']);
 
       const [run] = await waitForRuns(globex, workflow.id, 1, 30_000);
@@ -331,6 +347,7 @@ describe('responsible-gambling gate', () => {
         ...Array.from({ length: 3 }, () => deposit(globex, 'p-burst-2')),
       ]);
       expect(answers.map((answer) => answer.status)).toEqual(Array(11).fill(201));
+      await checked(globex.operator.operatorId);
       const fired = (await indicators(globex.operator.operatorId)).slice(before).filter((row) => row.indicator === 'deposit_velocity');
       const byPlayer = await app.deps
         .db('entities')
@@ -350,11 +367,43 @@ describe('responsible-gambling gate', () => {
       expect((await globex.call('/entities/p-reverse/events', { method: 'POST', body: { eventType: 'transaction', data: withdrawal } })).status).toBe(201);
       expect((await deposit(globex, 'p-reverse')).status).toBe(201);
       expect((await deposit(globex, 'p-reverse')).status).toBe(201);
+      await checked(globex.operator.operatorId);
       const fired = (await indicators(globex.operator.operatorId)).filter((row) => row.indicator === 'deposit_after_reversed_withdrawal');
       expect(fired).toHaveLength(1);
       expect(fired[0].details).toMatchObject({ withdrawalStatus: 'reversed', windowMinutes: 30 });
       expect((await harmEvents(globex.operator.operatorId)).map((row) => row.event)).toContain('harm.deposit_after_reversed_withdrawal');
       expect(await indicators(acme.operator.operatorId)).toEqual([]);
+    });
+
+    it('the deposit that crosses a threshold finds its player at risk in the runs it starts itself', async () => {
+      const hooli = await automationsClient(app);
+      expect((await hooli.wf('/compliance/settings', { method: 'PUT', body: { harm: { depositVelocity: { deposits: 2, windowMinutes: 60 } } } })).status).toBe(
+        200,
+      );
+      await player(hooli, 'p-second');
+      const provider = await startProvider(() => ({ status: 200, body: { ok: true } }));
+      try {
+        const workflow = await hooli.create({
+          name: 'Bonus on every deposit',
+          nodes: [
+            { id: 'deposit', type: 'trigger.event', params: { event: 'entity_event.transaction' } },
+            { id: 'bonus', type: 'action.http_request', params: { method: 'POST', url: `${provider.url}/bonus`, purpose: 'bonus', channel: 'sms' } },
+          ],
+          edges: [{ from: 'deposit', to: 'bonus' }],
+        });
+        expect((await deposit(hooli, 'p-second')).status).toBe(201);
+        const [first] = await waitForRuns(hooli, workflow.id, 1, 30_000);
+        expect(first.nodes[1]).toMatchObject({ id: 'bonus', status: 'completed', output: { status: 200 } });
+
+        expect((await deposit(hooli, 'p-second')).status).toBe(201);
+        const runs = await waitForRuns(hooli, workflow.id, 2, 30_000);
+        const second = runs.find((run) => run.id !== first.id);
+        expect(second.nodes[1]).toMatchObject({ id: 'bonus', status: 'completed', output: { suppressed: true, rule: 'harm_indicator', playerId: 'p-second' } });
+        expect(provider.requests.map((request) => request.path)).toEqual(['/bonus']);
+        expect((await indicators(hooli.operator.operatorId)).map((row) => row.indicator)).toEqual(['deposit_velocity']);
+      } finally {
+        await provider.close();
+      }
     });
   });
 });

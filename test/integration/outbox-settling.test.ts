@@ -44,6 +44,25 @@ describe('outbox rows nobody listens to', () => {
   });
 });
 
+describe('deposits nobody listens to', () => {
+  it('are written pending for the harm check, then settled by the dispatcher; a withdrawal or a failed deposit is settled at once', async () => {
+    const insert = (data: Record<string, unknown>) => acme.call('/entities/p-1/events', { method: 'POST', body: { eventType: 'transaction', data } });
+    const deposit = await insert({ type: 'deposit', amount: 500, currency: 'EUR' });
+    const failed = await insert({ type: 'deposit', amount: 500, currency: 'EUR', status: 'failed' });
+    const withdrawal = await insert({ type: 'withdrawal', amount: 500, currency: 'EUR' });
+    expect([deposit.status, failed.status, withdrawal.status]).toEqual([201, 201, 201]);
+    const [row, failedRow, withdrawalRow] = await Promise.all([deposit, failed, withdrawal].map((answer) => outboxOf(answer.body.data.id)));
+    expect(failedRow.dispatched_at).toEqual(failedRow.occurred_at);
+    expect(withdrawalRow.dispatched_at).toEqual(withdrawalRow.occurred_at);
+    expect(row.dispatched_at === null || new Date(row.dispatched_at) > new Date(row.occurred_at)).toBe(true);
+    const deadline = Date.now() + 20_000;
+    while ((await outboxOf(deposit.body.data.id)).dispatched_at === null) {
+      if (Date.now() > deadline) throw new Error('the deposit was never settled');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  });
+});
+
 describe('outbox rows an automation listens to', () => {
   it('are written pending and dispatched to a run; other event types of the operator are settled at once', async () => {
     const workflow = await acme.create({
