@@ -65,10 +65,11 @@ export async function transactionsAmongOutbox(db: Knex, seqs: string[], operator
  * - `deposit_after_reversed_withdrawal`: a deposit within the window after a reversed or cancelled withdrawal; once
  *   per withdrawal (its event id is the indicator's source).
  *
- * Each player is judged once per call, from their earliest deposit in it. The unique (operator, indicator, source
- * event) makes a repeated check fire nothing; an advisory lock per player (taken in id order, held to the end of the
- * caller's transaction) keeps two dispatchers checking deposits of one player at once from both firing one crossing,
- * while deposits of different players never wait for each other.
+ * An `amount` that is not a JSON number counts as nothing (the template types it; a cast error here would fail the
+ * dispatcher's whole pass). Each player is judged once per call, from their earliest deposit in it. The unique
+ * (operator, indicator, source event) makes a repeated check fire nothing; an advisory lock per player (taken in id
+ * order, held to the end of the caller's transaction) keeps two dispatchers checking deposits of one player at once
+ * from both firing one crossing, while deposits of different players never wait for each other.
  */
 export async function fireHarmIndicators(
   trx: Knex.Transaction,
@@ -100,7 +101,7 @@ export async function fireHarmIndicators(
                                    'windowMinutes', :windowMinutes::int, 'thresholdDeposits', :deposits::int, 'thresholdAmount', :amount::numeric) AS details
            FROM unfired n
            CROSS JOIN LATERAL (
-             SELECT count(*) AS deposits, coalesce(sum((d.data->>'amount')::numeric), 0) AS total FROM entity_events d
+             SELECT count(*) AS deposits, coalesce(sum(CASE WHEN jsonb_typeof(d.data->'amount') = 'number' THEN (d.data->>'amount')::numeric END), 0) AS total FROM entity_events d
               WHERE d.operator_id = :operatorId AND d.entity_id = n.entity_id AND ${COUNTED_DEPOSIT}
                 AND d.created_at > n.created_at - make_interval(mins => :windowMinutes::int)
            ) w
