@@ -6,6 +6,8 @@ export interface WorkerProcess {
   child: ChildProcess;
   /** Every line the worker printed on stdout (its JSON log lines among them). */
   lines: string[];
+  /** The first line holding `text`, waited for up to `timeoutMs`. */
+  line(text: string, timeoutMs?: number): Promise<string>;
   /** SIGKILL: a crash, no graceful shutdown. */
   kill(): Promise<void>;
   /** SIGTERM, then SIGKILL after 10 s. */
@@ -45,5 +47,15 @@ export async function spawnWorker(env: Record<string, string>): Promise<WorkerPr
     reader.close();
     child.stdout?.destroy();
   };
-  return { child, lines, kill: () => signal('SIGKILL'), stop: () => signal('SIGTERM') };
+  /** The logger writes asynchronously, so a log line may follow `worker ready` on stdout: waits for it. */
+  const line = async (text: string, timeoutMs = 10_000) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = lines.find((candidate) => candidate.includes(text));
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`the worker printed no line with ${JSON.stringify(text)}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  return { child, lines, line, kill: () => signal('SIGKILL'), stop: () => signal('SIGTERM') };
 }

@@ -48,8 +48,8 @@ afterAll(async () => {
 describe('Temporal over mutual TLS', () => {
   it('runs a workflow through a worker process and an API client that connect with the CA and client certificate', async () => {
     worker = await spawnWorker({ ...tlsEnv(), LOG_LEVEL: 'info' });
-    const ready = worker.lines.find((line) => line.includes('worker running'));
-    expect(JSON.parse(ready!).temporal).toEqual({ tls: true, mtls: true, withApiKey: false });
+    const ready = await worker.line('worker running');
+    expect(JSON.parse(ready).temporal).toEqual({ tls: true, mtls: true, withApiKey: false });
     app = await startTestApp(tlsEnv());
     const result = await runDiagnostics(app.deps.temporal, 'over tls');
     expect(result.echo).toBe('over tls');
