@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import pg from 'pg';
 import getRawBody from 'raw-body';
+import { serveKoa } from './serveKoa';
 
 /**
  * The floor of single-event ingestion, for `bench:ingest` to measure the API against: a bare Koa handler that
@@ -25,17 +24,11 @@ export async function startBareIngest(options: { databaseUrl: string; operatorId
     ctx.status = 201;
     ctx.body = { success: true, data: { id } };
   });
-  const server = http.createServer(app.callback());
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const served = await serveKoa(app);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: served.url,
     async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await served.close();
       await pool.end();
     },
   };

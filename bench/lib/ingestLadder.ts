@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import getRawBody from 'raw-body';
 import type { AppDeps } from '../../api/deps';
@@ -8,6 +6,7 @@ import { recordEvent } from '../../commands/ingestOne';
 import { prefixedId } from '../../core/ids';
 import { hotQuery, type HotStatement } from '../../db/hot';
 import { insertEvent } from '../../db/ingest/events';
+import { serveKoa } from './serveKoa';
 
 interface Posted {
   externalId: string;
@@ -77,17 +76,5 @@ export async function startLadderRung(rung: LadderRung, deps: AppDeps, operatorI
     ctx.status = 201;
     ctx.body = { success: true, data: { id } };
   });
-  const server = http.createServer(app.callback());
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-    },
-  };
+  return serveKoa(app);
 }
