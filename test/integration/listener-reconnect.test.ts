@@ -164,15 +164,17 @@ describe('ChangeFeed', () => {
     feed.subscribe((change) => changes.push(change));
     try {
       feed.start();
+      // The channel is every suite's: other suites' invalidations may arrive in between, so only resets and our own change count.
+      const resets = () => changes.filter((change) => change === 'reset').length;
       await waitFor('the feed to be live', () => feed.live);
-      expect(changes).toEqual(['reset']);
+      expect(resets()).toBe(1);
       const [pid] = await backendsOf(applicationName);
       await terminate(pid!);
-      await waitFor('the feed to come back', async () => changes.length === 3 && feed.live && (await backendsOf(applicationName)).length === 1);
-      expect(changes).toEqual(['reset', 'reset', 'reset']);
+      await waitFor('the feed to come back', async () => resets() === 3 && feed.live && (await backendsOf(applicationName)).length === 1);
       await notify(CACHE_INVALIDATION_CHANNEL, 'listener_test:k');
-      await waitFor('the change', () => changes.length === 4);
-      expect(changes[3]).toEqual({ table: 'listener_test', key: 'k' });
+      await waitFor('the change', () => changes.some((change) => change !== 'reset' && change.table === 'listener_test'));
+      expect(changes.filter((change) => change !== 'reset' && change.table === 'listener_test')).toEqual([{ table: 'listener_test', key: 'k' }]);
+      expect(resets()).toBe(3);
     } finally {
       await feed.stop();
     }
