@@ -1,5 +1,4 @@
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
-import { ISSUER, keyOf } from './sessionToken';
+import { signPlatformToken, verifyPlatformToken } from './sessionToken';
 
 /**
  * The dashboard credential: what the browser presents to the data API and `/gateway`, which take API keys and
@@ -39,31 +38,16 @@ export function scopeAllows(scope: DashboardScope, method: string): boolean {
  * @example await signDashboardCredential({ userId, operatorId, memberId, sessionId, sessionVersion: 1 }, secret, 300)
  */
 export async function signDashboardCredential(claims: DashboardCredentialClaims, secret: string, ttlSeconds: number): Promise<string> {
-  const jwt = await new SignJWT({ op: claims.operatorId, mid: claims.memberId, sid: claims.sessionId, sv: claims.sessionVersion })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(claims.userId)
-    .setIssuer(ISSUER)
-    .setAudience(AUDIENCE)
-    .setIssuedAt()
-    .setExpirationTime(`${ttlSeconds}s`)
-    .sign(keyOf(secret));
-  return DASHBOARD_CREDENTIAL_PREFIX + jwt;
+  const payload = { op: claims.operatorId, mid: claims.memberId, sid: claims.sessionId, sv: claims.sessionVersion };
+  return DASHBOARD_CREDENTIAL_PREFIX + (await signPlatformToken(payload, claims.userId, AUDIENCE, secret, ttlSeconds));
 }
 
 /** Verifies prefix, signature, issuer, audience and expiry; null for anything that does not pass. */
 export async function verifyDashboardCredential(token: string, secret: string): Promise<DashboardCredentialClaims | null> {
   if (!token.startsWith(DASHBOARD_CREDENTIAL_PREFIX)) return null;
-  try {
-    const { payload } = await jwtVerify(token.slice(DASHBOARD_CREDENTIAL_PREFIX.length), keyOf(secret), {
-      issuer: ISSUER,
-      audience: AUDIENCE,
-      algorithms: ['HS256'],
-    });
-    const { sub, op, mid, sid, sv } = payload;
-    if (typeof sub !== 'string' || typeof op !== 'string' || typeof mid !== 'string' || typeof sid !== 'string' || typeof sv !== 'number') return null;
-    return { userId: sub, operatorId: op, memberId: mid, sessionId: sid, sessionVersion: sv };
-  } catch (error) {
-    if (error instanceof joseErrors.JOSEError) return null;
-    throw error;
-  }
+  const payload = await verifyPlatformToken(token.slice(DASHBOARD_CREDENTIAL_PREFIX.length), AUDIENCE, secret);
+  if (!payload) return null;
+  const { sub, op, mid, sid, sv } = payload;
+  if (typeof sub !== 'string' || typeof op !== 'string' || typeof mid !== 'string' || typeof sid !== 'string' || typeof sv !== 'number') return null;
+  return { userId: sub, operatorId: op, memberId: mid, sessionId: sid, sessionVersion: sv };
 }

@@ -1,4 +1,4 @@
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { SignJWT, jwtVerify, errors as joseErrors, type JWTPayload } from 'jose';
 
 export interface SessionClaims {
   userId: string;
@@ -11,12 +11,34 @@ export interface SessionClaims {
 }
 
 /** Issuer of every token the platform signs; each kind of token has its own audience. */
-export const ISSUER = 'operator-platform';
+const ISSUER = 'operator-platform';
 const AUDIENCE = 'operator-platform:session';
 
 /** The HS256 key of `JWT_SECRET`. */
-export function keyOf(secret: string): Uint8Array {
+function keyOf(secret: string): Uint8Array {
   return new TextEncoder().encode(secret);
+}
+
+/** Signs `payload` as the platform for one audience: HS256 with `JWT_SECRET`, through jose, valid `ttlSeconds`. */
+export function signPlatformToken(payload: JWTPayload, subject: string, audience: string, secret: string, ttlSeconds: number): Promise<string> {
+  return new SignJWT(payload)
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(subject)
+    .setIssuer(ISSUER)
+    .setAudience(audience)
+    .setIssuedAt()
+    .setExpirationTime(`${ttlSeconds}s`)
+    .sign(keyOf(secret));
+}
+
+/** Verifies signature, issuer, `audience` and expiry of a token the platform signed; null for any that does not pass. */
+export async function verifyPlatformToken(token: string, audience: string, secret: string): Promise<JWTPayload | null> {
+  try {
+    return (await jwtVerify(token, keyOf(secret), { issuer: ISSUER, audience, algorithms: ['HS256'] })).payload;
+  } catch (error) {
+    if (error instanceof joseErrors.JOSEError) return null;
+    throw error;
+  }
 }
 
 /**
@@ -24,34 +46,18 @@ export function keyOf(secret: string): Uint8Array {
  *
  * @example await signAccessToken({ userId, operatorId, memberId, sessionVersion: 1 }, secret, 3600)
  */
-export async function signAccessToken(claims: SessionClaims, secret: string, ttlSeconds: number): Promise<string> {
-  return new SignJWT({ op: claims.operatorId, mid: claims.memberId, sv: claims.sessionVersion, ...(claims.sessionId ? { sid: claims.sessionId } : {}) })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(claims.userId)
-    .setIssuer(ISSUER)
-    .setAudience(AUDIENCE)
-    .setIssuedAt()
-    .setExpirationTime(`${ttlSeconds}s`)
-    .sign(keyOf(secret));
+export function signAccessToken(claims: SessionClaims, secret: string, ttlSeconds: number): Promise<string> {
+  const payload = { op: claims.operatorId, mid: claims.memberId, sv: claims.sessionVersion, ...(claims.sessionId ? { sid: claims.sessionId } : {}) };
+  return signPlatformToken(payload, claims.userId, AUDIENCE, secret, ttlSeconds);
 }
 
 /** Verifies signature, issuer, audience and expiry; returns null for any token that does not pass. */
 export async function verifyAccessToken(token: string, secret: string): Promise<SessionClaims | null> {
-  try {
-    const { payload } = await jwtVerify(token, keyOf(secret), {
-      issuer: ISSUER,
-      audience: AUDIENCE,
-      algorithms: ['HS256'],
-    });
-    const { sub, op, mid, sv, sid } = payload;
-    if (typeof sub !== 'string' || typeof op !== 'string' || typeof mid !== 'string' || typeof sv !== 'number') {
-      return null;
-    }
-    return { userId: sub, operatorId: op, memberId: mid, sessionVersion: sv, ...(typeof sid === 'string' ? { sessionId: sid } : {}) };
-  } catch (error) {
-    if (error instanceof joseErrors.JOSEError) return null;
-    throw error;
-  }
+  const payload = await verifyPlatformToken(token, AUDIENCE, secret);
+  if (!payload) return null;
+  const { sub, op, mid, sv, sid } = payload;
+  if (typeof sub !== 'string' || typeof op !== 'string' || typeof mid !== 'string' || typeof sv !== 'number') return null;
+  return { userId: sub, operatorId: op, memberId: mid, sessionVersion: sv, ...(typeof sid === 'string' ? { sessionId: sid } : {}) };
 }
 
 export function looksLikeJwt(token: string): boolean {

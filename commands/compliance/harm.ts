@@ -3,13 +3,8 @@ import { internalEvent } from '../../core/events';
 import { findComplianceSettings } from '../../db/queries/compliance';
 import { fireHarmIndicators, transactionsAmongOutbox, type CheckedEvent } from '../../db/queries/harmIndicators';
 import { appendOutboxEvents } from '../../db/queries/outbox';
+import type { PendingOutboxRow } from '../../db/queries/outboxDispatch';
 import type { CommandDeps } from '../deps';
-
-export interface ClaimedOutboxRow {
-  seq: string;
-  operator_id: string;
-  event: string;
-}
 
 /**
  * The harm indicators (docs/compliance.md "Harm indicators") for the deposits among outbox rows a dispatcher has
@@ -21,7 +16,10 @@ export interface ClaimedOutboxRow {
  *
  * @example await detectHarm({ db }, { claimed }) // 1
  */
-export async function detectHarm(deps: Pick<CommandDeps, 'db'>, input: { claimed: ClaimedOutboxRow[] }): Promise<number> {
+export async function detectHarm(
+  deps: Pick<CommandDeps, 'db'>,
+  input: { claimed: Array<Pick<PendingOutboxRow, 'seq' | 'operator_id' | 'event'>> },
+): Promise<number> {
   const transactions = input.claimed.filter((row) => row.event === 'entity_event.transaction');
   if (transactions.length === 0) return 0;
   const recorded = await transactionsAmongOutbox(
@@ -30,7 +28,11 @@ export async function detectHarm(deps: Pick<CommandDeps, 'db'>, input: { claimed
     [...new Set(transactions.map((row) => row.operator_id))],
   );
   const byOperator = new Map<string, CheckedEvent[]>();
-  for (const { operator_id: operatorId, ...event } of recorded) byOperator.set(operatorId, [...(byOperator.get(operatorId) ?? []), event]);
+  for (const { operator_id: operatorId, ...event } of recorded) {
+    const events = byOperator.get(operatorId) ?? [];
+    if (events.length === 0) byOperator.set(operatorId, events);
+    events.push(event);
+  }
   let fired = 0;
   for (const [operatorId, events] of [...byOperator].sort(([a], [b]) => a.localeCompare(b))) {
     fired += await deps.db.transaction(async (trx) => {
