@@ -5,8 +5,8 @@ import { http } from '../helpers/http';
 import { createApiKey, signupOperator, type TestOperator } from '../helpers/identity';
 import { addMemberAndSignIn } from '../helpers/members';
 import { ownerMemberId } from '../helpers/team';
-import { launchBrowser, newPage } from './browser';
-import { checkPage, openFromNav, signIn } from './steps';
+import { newPage } from './browser';
+import { checkPage, openFromNav, overflow, signedInBrowser, signIn } from './steps';
 
 /**
  * The audit log: an Owner changes a workflow in the editor and renames an API key, opens the Audit log, finds both
@@ -20,17 +20,6 @@ let owner: TestOperator;
 let ownerName: string;
 let backend: { id: string; key: string };
 let workflowId: string;
-
-/** How far the page is wider than the screen, outside boxes that scroll on their own (as narrow-screens.e2e.ts). */
-const OVERFLOW = `(() => {
-  const width = document.documentElement.clientWidth;
-  const scrollsInside = (element) => {
-    for (let box = element.parentElement; box; box = box.parentElement) if (['auto', 'scroll', 'hidden'].includes(getComputedStyle(box).overflowX)) return true;
-    return false;
-  };
-  const culprits = [...document.querySelectorAll('body *')].filter((element) => element.getBoundingClientRect().right > width + 1 && !scrollsInside(element));
-  return { by: document.documentElement.scrollWidth - width, culprits: culprits.length };
-})()`;
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -54,9 +43,7 @@ beforeAll(async () => {
     },
   });
   workflowId = created.body.data.id;
-  browser = await launchBrowser();
-  ({ page } = await newPage(browser, app.url, { viewport: { width: 1280, height: 900 } }));
-  await signIn(page, owner.email, owner.password);
+  ({ browser, page } = await signedInBrowser(app.url, owner, { viewport: { width: 1280, height: 900 } }));
 });
 afterAll(async () => {
   await browser?.close();
@@ -129,7 +116,7 @@ describe('the audit log', () => {
     await phone.page.goto('/audit');
     await phone.page.locator('.audit-table tbody tr').first().waitFor();
     await phone.page.waitForLoadState('networkidle');
-    expect(await phone.page.evaluate(OVERFLOW)).toEqual({ by: 0, culprits: 0 });
+    expect(await overflow(phone.page)).toEqual({ by: 0, culprits: [] });
     await checkPage(phone.page, 'audit-log-phone');
     await phone.context.close();
   });

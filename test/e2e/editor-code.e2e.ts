@@ -2,8 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { http } from '../helpers/http';
 import { signupOperator, type TestOperator } from '../helpers/identity';
-import { launchBrowser, newPage } from './browser';
-import { checkPage, signIn } from './steps';
+import { checkPage, signedInBrowser } from './steps';
 
 /**
  * The editor's code fields and layout: a condition offers the event's fields and the earlier steps' outputs as
@@ -19,9 +18,7 @@ let owner: TestOperator;
 beforeAll(async () => {
   app = await startTestApp();
   owner = await signupOperator(app.url, 'Code Casino');
-  browser = await launchBrowser();
-  ({ page } = await newPage(browser, app.url, { viewport: { width: 1280, height: 800 } }));
-  await signIn(page, owner.email, owner.password);
+  ({ browser, page } = await signedInBrowser(app.url, owner, { viewport: { width: 1280, height: 800 } }));
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,8 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { signupOperator, type TestOperator } from '../helpers/identity';
-import { launchBrowser, newPage } from './browser';
-import { checkPage, openFromNav, signIn } from './steps';
+import { checkPage, openFromNav, signedInBrowser } from './steps';
 
 /**
  * The editor keeps a designer's work: a step is chosen from the Steps list with the keyboard landing in its form, the
@@ -17,9 +16,7 @@ let owner: TestOperator;
 beforeAll(async () => {
   app = await startTestApp();
   owner = await signupOperator(app.url, 'Careful Casino');
-  browser = await launchBrowser();
-  ({ page } = await newPage(browser, app.url, { viewport: { width: 1280, height: 800 } }));
-  await signIn(page, owner.email, owner.password);
+  ({ browser, page } = await signedInBrowser(app.url, owner, { viewport: { width: 1280, height: 800 } }));
 });
 afterAll(async () => {
   await browser?.close();

@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { signupOperator, type TestOperator } from '../helpers/identity';
-import { launchBrowser, newPage } from './browser';
-import { checkPage, openFromNav, signIn } from './steps';
+import { checkPage, openFromNav, signedInBrowser } from './steps';
 
 /**
  * An Owner downloads the responsible-gambling gate's evidence of one day from Settings: the file holds exactly that
@@ -43,9 +42,7 @@ beforeAll(async () => {
       row(owner.operatorId, at(3), 'run_earlier', 'cooling_off', 'p-3'),
       row(other.operatorId, at(1), 'run_other', 'allowed', 'p-9'),
     ]);
-  browser = await launchBrowser();
-  ({ page } = await newPage(browser, app.url, { viewport: { width: 1280, height: 800 } }));
-  await signIn(page, owner.email, owner.password);
+  ({ browser, page } = await signedInBrowser(app.url, owner, { viewport: { width: 1280, height: 800 } }));
 });
 afterAll(async () => {
   await browser?.close();

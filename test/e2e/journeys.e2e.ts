@@ -3,8 +3,8 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { http } from '../helpers/http';
-import { createApiKey, signupOperator, type TestOperator } from '../helpers/identity';
-import { checkPage, openFromNav, signedInBrowser } from './steps';
+import type { TestOperator } from '../helpers/identity';
+import { checkPage, igamingOperator, openFromNav, signedInBrowser } from './steps';
 
 /**
  * A designer builds the Welcome journey from its starter (welcome email → wait for a deposit → reminder on timeout),
@@ -21,11 +21,8 @@ let workflowId: string;
 
 beforeAll(async () => {
   app = await startTestApp();
-  owner = await signupOperator(app.url, 'Journey Casino');
-  key = (await createApiKey(app.url, owner, 'backend')).key;
-  await http(`${app.url}/operator-data-api/settings`, { method: 'PUT', token: key, body: { templateId: 'tpl_igaming' } });
-  ({ browser, page } = await signedInBrowser(app.url, owner));
-  await page.setViewportSize({ width: 1280, height: 800 });
+  ({ owner, key } = await igamingOperator(app.url, 'Journey Casino'));
+  ({ browser, page } = await signedInBrowser(app.url, owner, { viewport: { width: 1280, height: 800 } }));
 });
 afterAll(async () => {
   await browser?.close();

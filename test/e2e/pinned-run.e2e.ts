@@ -56,8 +56,7 @@ beforeAll(async () => {
   });
   expect(created.status).toBe(201);
   workflowId = created.body.data.id;
-  ({ browser, page } = await signedInBrowser(app.url, owner));
-  await page.setViewportSize({ width: 1280, height: 800 });
+  ({ browser, page } = await signedInBrowser(app.url, owner, { viewport: { width: 1280, height: 800 } }));
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { http } from '../helpers/http';
-import { createApiKey, signupOperator, type TestOperator } from '../helpers/identity';
-import { checkPage, signedInBrowser } from './steps';
+import type { TestOperator } from '../helpers/identity';
+import { checkPage, igamingOperator, signedInBrowser } from './steps';
 
 /**
  * A designer limits a deposit automation to one run per player at a time in the editor's "Run control" section
@@ -17,10 +17,7 @@ let workflowId: string;
 
 beforeAll(async () => {
   app = await startTestApp();
-  owner = await signupOperator(app.url, 'One At A Time Casino');
-  key = (await createApiKey(app.url, owner, 'backend')).key;
-  await http(`${app.url}/operator-data-api/settings`, { method: 'PUT', token: key, body: { templateId: 'tpl_igaming' } });
-  await http(`${app.url}/operator-data-api/entities`, { token: key, body: { entityType: 'player', externalId: 'p-7', data: { country: 'MT' } } });
+  ({ owner, key } = await igamingOperator(app.url, 'One At A Time Casino', ['p-7']));
   const created = await http(`${app.url}/workflows-api/workflows`, {
     token: key,
     body: {
@@ -34,8 +31,7 @@ beforeAll(async () => {
   });
   expect(created.status).toBe(201);
   workflowId = created.body.data.id;
-  ({ browser, page } = await signedInBrowser(app.url, owner));
-  await page.setViewportSize({ width: 1280, height: 800 });
+  ({ browser, page } = await signedInBrowser(app.url, owner, { viewport: { width: 1280, height: 800 } }));
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,10 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { http } from '../helpers/http';
-import { createApiKey, signupOperator, type TestOperator } from '../helpers/identity';
+import type { TestOperator } from '../helpers/identity';
 import { startProvider, type TestProvider } from '../helpers/providerServer';
-import { launchBrowser, newPage } from './browser';
-import { checkPage, openFromNav, signIn } from './steps';
+import { newPage } from './browser';
+import { checkPage, igamingOperator, openFromNav, overflow, signedInBrowser, signIn } from './steps';
 
 /**
  * The runs explorer: a designer finds the failed runs of one player among every run of the organisation, keeps the
@@ -20,26 +20,11 @@ let provider: TestProvider;
 let workflowId: string;
 const runIds: Record<string, string> = {};
 
-/** How far the page is wider than the screen, outside boxes that scroll on their own (as narrow-screens.e2e.ts). */
-const OVERFLOW = `(() => {
-  const width = document.documentElement.clientWidth;
-  const scrollsInside = (element) => {
-    for (let box = element.parentElement; box; box = box.parentElement) if (['auto', 'scroll', 'hidden'].includes(getComputedStyle(box).overflowX)) return true;
-    return false;
-  };
-  const culprits = [...document.querySelectorAll('body *')].filter((element) => element.getBoundingClientRect().right > width + 1 && !scrollsInside(element));
-  return { by: document.documentElement.scrollWidth - width, culprits: culprits.length };
-})()`;
-
 beforeAll(async () => {
   app = await startTestApp({ TEMPORAL_UI_URL: TEMPORAL_UI });
-  owner = await signupOperator(app.url, 'Explorer Casino');
-  const key = (await createApiKey(app.url, owner, 'backend')).key;
+  let key: string;
+  ({ owner, key } = await igamingOperator(app.url, 'Explorer Casino', ['p-1', 'p-2']));
   provider = await startProvider(() => ({ status: 422, body: { error: 'refused' } }));
-  await http(`${app.url}/operator-data-api/settings`, { method: 'PUT', token: key, body: { templateId: 'tpl_igaming' } });
-  for (const externalId of ['p-1', 'p-2']) {
-    await http(`${app.url}/operator-data-api/entities`, { token: key, body: { entityType: 'player', externalId, data: { country: 'MT' } } });
-  }
   const created = await http(`${app.url}/workflows-api/workflows`, {
     token: key,
     body: {
@@ -66,9 +51,7 @@ beforeAll(async () => {
     const run = await http(`${app.url}/workflows-api/workflows/${workflowId}/test`, { token: key, body });
     runIds[name] = run.body.data.id;
   }
-  browser = await launchBrowser();
-  ({ page } = await newPage(browser, app.url, { viewport: { width: 1280, height: 900 } }));
-  await signIn(page, owner.email, owner.password);
+  ({ browser, page } = await signedInBrowser(app.url, owner, { viewport: { width: 1280, height: 900 } }));
 });
 afterAll(async () => {
   await browser?.close();
@@ -155,7 +138,7 @@ describe('the runs explorer', () => {
     await phone.page.goto('/runs?status=failed');
     await phone.page.locator('.runs-table tbody tr').first().waitFor();
     await phone.page.waitForLoadState('networkidle');
-    expect(await phone.page.evaluate(OVERFLOW)).toEqual({ by: 0, culprits: 0 });
+    expect(await overflow(phone.page)).toEqual({ by: 0, culprits: [] });
     await checkPage(phone.page, 'runs-explorer-phone');
     await phone.page.goto(`/runs/${runIds.smallP2}`);
     const input = phone.page.getByRole('region', { name: 'Input of notify' });
@@ -163,7 +146,7 @@ describe('the runs explorer', () => {
     const [top, bottom] = [await input.boundingBox(), await phone.page.getByRole('region', { name: 'Output of notify' }).boundingBox()];
     expect(bottom!.y).toBeGreaterThan(top!.y + top!.height - 1);
     await phone.page.waitForLoadState('networkidle');
-    expect(await phone.page.evaluate(OVERFLOW)).toEqual({ by: 0, culprits: 0 });
+    expect(await overflow(phone.page)).toEqual({ by: 0, culprits: [] });
     await checkPage(phone.page, 'runs-explorer-run-phone');
     await phone.context.close();
   });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { http } from '../helpers/http';
+import { createApiKey, signupOperator, type TestOperator } from '../helpers/identity';
 import { launchBrowser, newPage, screenshot, seriousViolations } from './browser';
 
 export interface Account {
@@ -33,12 +34,27 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
 }
 
-/** A browser with one page on the dashboard, signed in as `account` (made through the API beforehand). */
-export async function signedInBrowser(baseURL: string, account: { email: string; password: string }): Promise<{ browser: Browser; page: Page }> {
+/** A browser with one page on the dashboard (`options` as `newPage` takes them), signed in as `account` (made through the API beforehand). */
+export async function signedInBrowser(
+  baseURL: string,
+  account: { email: string; password: string },
+  options: Parameters<typeof newPage>[2] = {},
+): Promise<{ browser: Browser; page: Page }> {
   const browser = await launchBrowser();
-  const { page } = await newPage(browser, baseURL);
+  const { page } = await newPage(browser, baseURL, options);
   await signIn(page, account.email, account.password);
   return { browser, page };
+}
+
+/** An operator signed up through the API, on the iGaming template, with a `backend` API key and these players (in MT). */
+export async function igamingOperator(baseURL: string, name: string, players: string[] = []): Promise<{ owner: TestOperator; key: string }> {
+  const owner = await signupOperator(baseURL, name);
+  const key = (await createApiKey(baseURL, owner, 'backend')).key;
+  await http(`${baseURL}/operator-data-api/settings`, { method: 'PUT', token: key, body: { templateId: 'tpl_igaming' } });
+  for (const externalId of players) {
+    await http(`${baseURL}/operator-data-api/entities`, { token: key, body: { entityType: 'player', externalId, data: { country: 'MT' } } });
+  }
+  return { owner, key };
 }
 
 /** Opens a page from the main navigation and waits for its heading. */
@@ -72,3 +88,30 @@ export async function sessionOf(baseUrl: string, account: { email: string; passw
   if (issued.status !== 200) throw new Error(`dashboard credential: ${issued.status} ${issued.text}`);
   return { accessToken: token.body.access_token, credential: issued.body.credential };
 }
+
+/**
+ * How far the page is wider than the screen, and the elements that stick out (with their ancestors' boxes), outside any
+ * box that scrolls on its own. Runs in the page, hence a string.
+ */
+const OVERFLOW = `(() => {
+  const width = document.documentElement.clientWidth;
+  const scrollsInside = (element) => {
+    for (let box = element.parentElement; box; box = box.parentElement) if (['auto', 'scroll', 'hidden'].includes(getComputedStyle(box).overflowX)) return true;
+    return false;
+  };
+  const describe = (element) => {
+    const chain = [];
+    for (let box = element; box && chain.length < 6; box = box.parentElement) {
+      const rect = box.getBoundingClientRect();
+      chain.push(box.tagName.toLowerCase() + '.' + [...box.classList].join('.') + ':' + Math.round(rect.left) + '-' + Math.round(rect.right));
+    }
+    return chain.join(' < ');
+  };
+  const culprits = [...document.querySelectorAll('body *')]
+    .filter((element) => element.getBoundingClientRect().right > width + 1 && !scrollsInside(element))
+    .slice(0, 5)
+    .map(describe);
+  return { by: document.documentElement.scrollWidth - width, culprits };
+})()`;
+
+export const overflow = (target: Page) => target.evaluate(OVERFLOW) as Promise<{ by: number; culprits: string[] }>;

@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { signupOperator, type TestOperator } from '../helpers/identity';
-import { launchBrowser, newPage } from './browser';
-import { checkPage, signIn } from './steps';
+import { newPage } from './browser';
+import { checkPage, signedInBrowser, signIn } from './steps';
 
 /**
  * A designer edits an automation twice, compares its first and third versions side by side on the Versions tab, and
@@ -17,9 +17,7 @@ let workflowId: string;
 beforeAll(async () => {
   app = await startTestApp();
   owner = await signupOperator(app.url, 'Versioned Casino');
-  browser = await launchBrowser();
-  ({ page } = await newPage(browser, app.url, { viewport: { width: 1280, height: 800 } }));
-  await signIn(page, owner.email, owner.password);
+  ({ browser, page } = await signedInBrowser(app.url, owner, { viewport: { width: 1280, height: 800 } }));
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { http } from '../helpers/http';
-import { createApiKey, signupOperator, type TestOperator } from '../helpers/identity';
-import { checkPage, openFromNav, signedInBrowser } from './steps';
+import type { TestOperator } from '../helpers/identity';
+import { checkPage, igamingOperator, openFromNav, signedInBrowser } from './steps';
 
 /**
  * An automation designer builds a workflow in the visual editor from a recipe, meets the API's
@@ -19,10 +19,7 @@ let workflowId: string;
 
 beforeAll(async () => {
   app = await startTestApp({ TEMPORAL_UI_URL: TEMPORAL_UI });
-  owner = await signupOperator(app.url, 'Workflow Casino');
-  key = (await createApiKey(app.url, owner, 'backend')).key;
-  await http(`${app.url}/operator-data-api/settings`, { method: 'PUT', token: key, body: { templateId: 'tpl_igaming' } });
-  await http(`${app.url}/operator-data-api/entities`, { token: key, body: { entityType: 'player', externalId: 'p-9', data: { country: 'MT' } } });
+  ({ owner, key } = await igamingOperator(app.url, 'Workflow Casino', ['p-9']));
   ({ browser, page } = await signedInBrowser(app.url, owner));
 });
 afterAll(async () => {

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { FieldProblem } from '../../api/errors';
 import { Checkbox, SelectField, TextField } from '../../components/Field';
 import './runControl.css';
@@ -38,6 +39,8 @@ function normalised(control: RunControl): RunControl | null {
   return entries.length === 0 ? null : (Object.fromEntries(entries) as RunControl);
 }
 
+type Switchable = 'concurrency' | 'throttle' | 'debounce';
+
 const integer = (text: string) => (text.trim() === '' ? 0 : Math.trunc(Number(text)));
 
 /**
@@ -49,6 +52,34 @@ export function RunControlForm({ value, onChange, disabled, problems }: Props) {
   const set = (patch: Partial<RunControl>) => onChange(normalised({ ...control, ...patch }));
   const problemsOf = (field: string) => problems.filter((problem) => problem.field === field || problem.field.startsWith(`${field}.`));
   const general = problems.filter((problem) => problem.field === 'run_control');
+  /** A whole number of `run_control.<field>`, from 1 to `max`. */
+  const count = (label: string, max: number, value: number, field: string, onValue: (value: number) => void) => (
+    <TextField
+      label={label}
+      type="number"
+      min={1}
+      max={max}
+      value={value}
+      disabled={disabled}
+      onChange={(event) => onValue(integer(event.target.value))}
+      problems={problemsOf(`run_control.${field}`)}
+    />
+  );
+  /** One kind of control, switched on by its checkbox (from `initial`) and off again (absent). */
+  const part = <K extends Switchable>(name: K, label: string, initial: NonNullable<RunControl[K]>, body: (value: NonNullable<RunControl[K]>) => ReactNode) => {
+    const current = control[name];
+    return (
+      <div>
+        <Checkbox
+          label={label}
+          checked={current !== undefined}
+          disabled={disabled}
+          onChange={(event) => set({ [name]: event.target.checked ? initial : undefined })}
+        />
+        {current !== undefined && body(current as NonNullable<RunControl[K]>)}
+      </div>
+    );
+  };
 
   return (
     <details className="run-control" open={problems.length > 0 || undefined}>
@@ -85,93 +116,35 @@ export function RunControlForm({ value, onChange, disabled, problems }: Props) {
           }}
           problems={problemsOf('run_control.cancel_on')}
         />
-        <div>
-          <Checkbox
-            label="Limit runs per key"
-            checked={control.concurrency !== undefined}
-            disabled={disabled}
-            onChange={(event) => set({ concurrency: event.target.checked ? { limit: 1, when_busy: 'skip' } : undefined })}
-          />
-          {control.concurrency && (
-            <div className="run-control-pair">
-              <TextField
-                label="At once"
-                type="number"
-                min={1}
-                max={100}
-                value={control.concurrency.limit}
-                disabled={disabled}
-                onChange={(event) => set({ concurrency: { ...control.concurrency!, limit: integer(event.target.value) } })}
-                problems={problemsOf('run_control.concurrency.limit')}
-              />
-              <SelectField
-                label="When busy"
-                value={control.concurrency.when_busy}
-                disabled={disabled}
-                onChange={(event) => set({ concurrency: { ...control.concurrency!, when_busy: event.target.value as 'skip' } })}
-                problems={problemsOf('run_control.concurrency.when_busy')}
-              >
-                {(Object.keys(BUSY_LABELS) as Array<keyof typeof BUSY_LABELS>).map((mode) => (
-                  <option key={mode} value={mode}>
-                    {BUSY_LABELS[mode]}
-                  </option>
-                ))}
-              </SelectField>
-            </div>
-          )}
-        </div>
-        <div>
-          <Checkbox
-            label="Throttle"
-            checked={control.throttle !== undefined}
-            disabled={disabled}
-            onChange={(event) => set({ throttle: event.target.checked ? { limit: 1, period_seconds: 3600 } : undefined })}
-          />
-          {control.throttle && (
-            <div className="run-control-pair">
-              <TextField
-                label="Runs"
-                type="number"
-                min={1}
-                max={10000}
-                value={control.throttle.limit}
-                disabled={disabled}
-                onChange={(event) => set({ throttle: { ...control.throttle!, limit: integer(event.target.value) } })}
-                problems={problemsOf('run_control.throttle.limit')}
-              />
-              <TextField
-                label="Per seconds"
-                type="number"
-                min={1}
-                max={86400}
-                value={control.throttle.period_seconds}
-                disabled={disabled}
-                onChange={(event) => set({ throttle: { ...control.throttle!, period_seconds: integer(event.target.value) } })}
-                problems={problemsOf('run_control.throttle.period_seconds')}
-              />
-            </div>
-          )}
-        </div>
-        <div>
-          <Checkbox
-            label="Debounce"
-            checked={control.debounce !== undefined}
-            disabled={disabled}
-            onChange={(event) => set({ debounce: event.target.checked ? { quiet_seconds: 60 } : undefined })}
-          />
-          {control.debounce && (
-            <TextField
-              label="Quiet seconds"
-              type="number"
-              min={1}
-              max={86400}
-              value={control.debounce.quiet_seconds}
+        {part('concurrency', 'Limit runs per key', { limit: 1, when_busy: 'skip' }, (concurrency) => (
+          <div className="run-control-pair">
+            {count('At once', 100, concurrency.limit, 'concurrency.limit', (limit) => set({ concurrency: { ...concurrency, limit } }))}
+            <SelectField
+              label="When busy"
+              value={concurrency.when_busy}
               disabled={disabled}
-              onChange={(event) => set({ debounce: { quiet_seconds: integer(event.target.value) } })}
-              problems={problemsOf('run_control.debounce')}
-            />
-          )}
-        </div>
+              onChange={(event) => set({ concurrency: { ...concurrency, when_busy: event.target.value as 'skip' } })}
+              problems={problemsOf('run_control.concurrency.when_busy')}
+            >
+              {(Object.keys(BUSY_LABELS) as Array<keyof typeof BUSY_LABELS>).map((mode) => (
+                <option key={mode} value={mode}>
+                  {BUSY_LABELS[mode]}
+                </option>
+              ))}
+            </SelectField>
+          </div>
+        ))}
+        {part('throttle', 'Throttle', { limit: 1, period_seconds: 3600 }, (throttle) => (
+          <div className="run-control-pair">
+            {count('Runs', 10000, throttle.limit, 'throttle.limit', (limit) => set({ throttle: { ...throttle, limit } }))}
+            {count('Per seconds', 86400, throttle.period_seconds, 'throttle.period_seconds', (seconds) =>
+              set({ throttle: { ...throttle, period_seconds: seconds } }),
+            )}
+          </div>
+        ))}
+        {part('debounce', 'Debounce', { quiet_seconds: 60 }, (debounce) =>
+          count('Quiet seconds', 86400, debounce.quiet_seconds, 'debounce', (seconds) => set({ debounce: { quiet_seconds: seconds } })),
+        )}
       </div>
     </details>
   );
