@@ -25,6 +25,9 @@ const countedDeposit = (eventType: string, data: string) =>
 
 const COUNTED_DEPOSIT = countedDeposit('d.event_type', 'd.data');
 
+/** How many reversed withdrawals of one player within a window one check reads (see `fireHarmIndicators`). */
+const REVERSALS_PER_PLAYER = 100;
+
 /**
  * The SQL condition, over an event's type and data expressions, under which its outbox row is written pending even
  * when no automation hears it: the dispatcher checks every counted deposit for harm indicators before settling it.
@@ -65,7 +68,10 @@ export async function transactionsAmongOutbox(db: Knex, seqs: string[], operator
  * - `deposit_after_reversed_withdrawal`: a deposit within the window after a reversed or cancelled withdrawal; once
  *   per withdrawal (its event id is the indicator's source).
  *
- * An `amount` that is not a JSON number counts as nothing (the template types it; a cast error here would fail the
+ * Bounded whatever a tenant sends, since every tenant's events wait on the dispatcher: the velocity window reads at most
+ * `deposits` of a player's deposits (reaching that many fires anyway; fewer are all read, so the sum is exact), and
+ * the reversal check the player's newest `REVERSALS_PER_PLAYER` reversed withdrawals in its window. An `amount` that
+ * is not a JSON number counts as nothing (the template types it; a cast error here would fail the
  * dispatcher's whole pass). Each player is judged once per call, from their earliest deposit in it. The unique
  * (operator, indicator, source event) makes a repeated check fire nothing; an advisory lock per player (taken in id
  * order, held to the end of the caller's transaction) keeps two dispatchers checking deposits of one player at once
@@ -101,9 +107,11 @@ export async function fireHarmIndicators(
                                    'windowMinutes', :windowMinutes::int, 'thresholdDeposits', :deposits::int, 'thresholdAmount', :amount::numeric) AS details
            FROM unfired n
            CROSS JOIN LATERAL (
-             SELECT count(*) AS deposits, coalesce(sum(CASE WHEN jsonb_typeof(d.data->'amount') = 'number' THEN (d.data->>'amount')::numeric END), 0) AS total FROM entity_events d
-              WHERE d.operator_id = :operatorId AND d.entity_id = n.entity_id AND ${COUNTED_DEPOSIT}
-                AND d.created_at > n.created_at - make_interval(mins => :windowMinutes::int)
+             SELECT count(*) AS deposits, coalesce(sum(CASE WHEN jsonb_typeof(d.data->'amount') = 'number' THEN (d.data->>'amount')::numeric END), 0) AS total
+               FROM (SELECT d.data FROM entity_events d
+                      WHERE d.operator_id = :operatorId AND d.entity_id = n.entity_id AND ${COUNTED_DEPOSIT}
+                        AND d.created_at > n.created_at - make_interval(mins => :windowMinutes::int)
+                      LIMIT :deposits::int) d
            ) w
           WHERE w.deposits >= :deposits::int OR (:amount::numeric IS NOT NULL AND w.total >= :amount::numeric)
        ), players AS (
@@ -113,9 +121,13 @@ export async function fireHarmIndicators(
                 jsonb_build_object('eventId', n.id, 'withdrawalEventId', r.id, 'withdrawalStatus', r.data->>'status',
                                    'windowMinutes', :reversedMinutes::int) AS details
            FROM players p
-           JOIN entity_events r ON r.operator_id = :operatorId AND r.entity_id = p.entity_id AND r.event_type = 'transaction'
-            AND r.data->>'type' = 'withdrawal' AND r.data->>'status' IN ('reversed', 'cancelled')
-            AND r.created_at >= p.first_at - make_interval(mins => :reversedMinutes::int) AND r.created_at <= p.last_at
+           CROSS JOIN LATERAL (
+             SELECT r.id, r.data, r.created_at FROM entity_events r
+              WHERE r.operator_id = :operatorId AND r.entity_id = p.entity_id AND r.event_type = 'transaction'
+                AND r.data->>'type' = 'withdrawal' AND r.data->>'status' IN ('reversed', 'cancelled')
+                AND r.created_at >= p.first_at - make_interval(mins => :reversedMinutes::int) AND r.created_at <= p.last_at
+              ORDER BY r.created_at DESC LIMIT ${REVERSALS_PER_PLAYER}
+           ) r
            CROSS JOIN LATERAL (
              SELECT n.id FROM new n
               WHERE n.entity_id = p.entity_id AND n.created_at >= r.created_at AND n.created_at <= r.created_at + make_interval(mins => :reversedMinutes::int)
