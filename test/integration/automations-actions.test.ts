@@ -118,6 +118,18 @@ describe('actions on the shared worker', () => {
       expect((await client.call('/entities/p-100')).body.data.data.country).toBe('DE');
     });
 
+    it('fills plain-path templates in the run itself and sends only the computed one to the expression sandbox', async () => {
+      const run = await testRun(client, workflow.id, { ...input, playerId: 'p-101' });
+      expect(run.status).toBe('completed');
+      const history = await app.deps.temporal.client.workflow.getHandle(run.temporalWorkflowId).fetchHistory();
+      const localActivities = (history.events ?? [])
+        .map((event) => event.markerRecordedEventAttributes)
+        .filter((marker) => marker?.markerName === 'core_local_activity')
+        .map((marker) => JSON.parse(Buffer.from(marker!.details!.data!.payloads![0]!.data!).toString()).activity_type);
+      // `upsert` names only paths; `record` computes `trigger.amount * 100`.
+      expect(localActivities).toEqual(['beginAutomationRun', 'automationWriteData', 'automationEvaluate', 'automationWriteData', 'finishAutomationRun']);
+    });
+
     it('a template violation fails the node with VALIDATION_FAILED and its field problems; nothing is written', async () => {
       const bad = await client.create(
         chain('Bad deposit', [

@@ -1,6 +1,7 @@
 import { patched, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import { contextFor, evaluate, hasTemplates, isTruthy, renderParams, type RunContext } from '../../core/automations/expressions';
+import { NOT_PLAIN, plainPathValue, renderPlainPaths } from '../../core/automations/plainPaths';
 import type { AutomationNode } from '../../core/automations/types';
 import type { ExpressionTask } from '../../sandbox/tasks';
 import { NodeError } from './nodeError';
@@ -11,6 +12,12 @@ import { NodeError } from './nodeError';
  * a new run, goes through the sandbox as a local activity whose outcome history records.
  */
 export const EXPRESSIONS_IN_SANDBOX = 'expressions-in-sandbox';
+
+/**
+ * The patch that fills plain-path templates and conditions (`{{ trigger.playerId }}`) in the run itself instead of the
+ * sandbox (core/automations/plainPaths.ts): runs recorded before it replay their sandbox local activities.
+ */
+export const PLAIN_PATHS_INLINE = 'plain-paths-inline';
 
 /** Queueing in the sandbox included; a sandbox that cannot take the task is retried, a tenant's failure is an outcome. */
 const { automationEvaluate } = proxyLocalActivities<Activities>({
@@ -29,6 +36,10 @@ export async function conditionHolds(node: AutomationNode, context: RunContext, 
   if (!patched(EXPRESSIONS_IN_SANDBOX)) return isTruthy(await evaluate(String(node.params.expression), context));
   // Passed as it is: a long expression of a large definition may be a reference, which the activity resolves.
   const expression = node.params.expression as string;
+  if (typeof expression === 'string' && patched(PLAIN_PATHS_INLINE)) {
+    const value = plainPathValue(expression, context);
+    if (value !== NOT_PLAIN) return isTruthy(value);
+  }
   const visible = typeof expression === 'string' ? contextFor({ expression }, context) : context;
   return (await inSandbox(operatorId, { kind: 'condition', expression, field: 'params.expression', context: visible })) === true;
 }
@@ -37,6 +48,10 @@ export async function conditionHolds(node: AutomationNode, context: RunContext, 
 export async function renderedParams(node: AutomationNode, context: RunContext, operatorId: string): Promise<Record<string, unknown>> {
   if (!patched(EXPRESSIONS_IN_SANDBOX)) return (await renderParams(node.params, context)) as Record<string, unknown>;
   if (!hasTemplates(node.params)) return node.params;
+  if (patched(PLAIN_PATHS_INLINE)) {
+    const rendered = renderPlainPaths(node.params, context);
+    if (rendered !== NOT_PLAIN) return rendered as Record<string, unknown>;
+  }
   return (await inSandbox(operatorId, { kind: 'render', params: node.params, context: contextFor({ params: node.params }, context) })) as Record<
     string,
     unknown
