@@ -5,11 +5,14 @@
  * the quiet baseline (target ≤ 1.5), sequential and 4 concurrent. Beside the synchronous call, the same tool run as a
  * 2025-11-25 task: the create call alone, create → `completed` polled by `tasks/get`, and create → `tasks/result`;
  * then `tasks/get` of a working task beside `ping` (the endpoint's auth, rate limit and JSON-RPC, no task read),
- * idle and while 4 clients call the tool synchronously. Starts its own embedded PostgreSQL, Temporal dev server,
+ * idle and while 4 clients call the tool synchronously. Beside them, on a worker of the bench's own with nothing of the
+ * platform, the bare workflow + activity and the same with a local activity before and after it — the commands a run
+ * adds for its begin and finish — so the floor of a run's own shape is printed too. Starts its own embedded PostgreSQL, Temporal dev server,
  * in-process worker and API; loopback only; bounded in request count and time; stops by itself.
  */
 import { startLoopbackServer, type LoopbackServer } from '../devstack/loopbackServer';
 import { bareWorkflowRoundTrip, runBench } from './lib/baseline';
+import { startBareTemporal } from './lib/bareTemporal';
 import { cpuMeter, formatCpu } from './lib/cpu';
 import { startProfile } from './lib/profile';
 import { benchOperator, post, startBenchStack } from './lib/stack';
@@ -82,6 +85,12 @@ async function main(): Promise<void> {
   say('starting PostgreSQL, Temporal, worker and API…');
   const stack = await startBenchStack({ GATEWAY_ALLOW_PRIVATE_NETWORKS: 'true', RATE_LIMIT_MCP: '100000000' }, (line) => process.stderr.write(`${line}\n`));
   const target = await startTarget();
+  const own = await startBareTemporal({
+    address: stack.temporalAddress,
+    namespace: stack.deps.config.TEMPORAL_NAMESPACE,
+    keyring: stack.deps.keyring,
+    lanes: 0,
+  });
   try {
     const { deps, url } = stack;
     const { operatorId, accessToken } = await benchOperator(url);
@@ -186,6 +195,8 @@ async function main(): Promise<void> {
 
     say('warming up…');
     await measure(bareWorkflow, { count: 20, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS });
+    await measure(() => own.workflowActivity(), { count: 20, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS });
+    await measure(() => own.runShape(), { count: 20, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS });
     await measure(toolCall, { count: 20, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS });
     const warm = taskPhase();
     await measure(polledTask(warm), { count: 20, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS });
@@ -203,6 +214,8 @@ async function main(): Promise<void> {
     const bareMeter = cpuMeter(processes);
     const bare = row('bare, back to back', await measure(bareWorkflow, sequential));
     const bareCpu = bareMeter.perOperation(bare.count);
+    const ownBare = row('own worker: bare', await measure(() => own.workflowActivity(), sequential));
+    const ownShape = row('own worker: LA+act.+LA', await measure(() => own.runShape(), sequential));
     const meter = cpuMeter(processes);
     const mcp = row('MCP tools/call', await measure(toolCall, sequential));
     const cpu = meter.perOperation(mcp.count);
@@ -279,7 +292,7 @@ async function main(): Promise<void> {
 
     say('');
     say(`${'case'.padEnd(24)} ${'calls'.padStart(6)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'calls/s'.padStart(8)}`);
-    for (const line of [quiet, bare, mcp, createRow('task create', polled), taskPolled, taskAwaited]) printRow(line);
+    for (const line of [quiet, bare, ownBare, ownShape, mcp, createRow('task create', polled), taskPolled, taskAwaited]) printRow(line);
     for (const line of [bareConc, mcpConc, createRow(`task create x${CONCURRENCY}`, polledConc), taskPolledConc, taskAwaitedConc]) printRow(line);
     say('');
     say(
@@ -288,6 +301,7 @@ async function main(): Promise<void> {
     say(
       `ratio tools/call / back-to-back bare: sequential p50 ${(mcp.p50 / bare.p50).toFixed(2)}, ${CONCURRENCY} concurrent p50 ${(mcpConc.p50 / bareConc.p50).toFixed(2)} (target ≤ 1.2)`,
     );
+    say(`the run's own Temporal shape, no platform code (own worker): LA + activity + LA / workflow + activity p50 ${(ownShape.p50 / ownBare.p50).toFixed(2)}`);
     say(
       `ratio task → completed / tools/call: sequential p50 ${(taskPolled.p50 / mcp.p50).toFixed(2)}, ${CONCURRENCY} concurrent p50 ${(taskPolledConc.p50 / mcpConc.p50).toFixed(2)}`,
     );
@@ -311,6 +325,7 @@ async function main(): Promise<void> {
     say(' task create: that tools/call alone, timed in the → completed rows; reads: one lane, tasks/get and ping in turns;');
     say(' node: this process — caller, API and worker; postgres: the server and its backends; temporal: the dev server)');
   } finally {
+    await own.close();
     await target.close();
     await stack.stop();
   }

@@ -4,7 +4,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import type { Keyring } from '../../core/crypto';
 import { platformDataConverter } from '../../temporal/dataConverter';
 import * as activities from '../temporal/activities';
-import { fetchUpdate, oneActivity, updateLane } from '../temporal/workflows';
+import { fetchUpdate, oneActivity, runShape, updateLane } from '../temporal/workflows';
 
 /**
  * The bare Temporal shapes the platform's hot paths are built on, run on the same Temporal server as the platform in
@@ -12,13 +12,15 @@ import { fetchUpdate, oneActivity, updateLane } from '../temporal/workflows';
  * codec (so sealing is in the floor too) and nothing else of the platform: no HTTP API, no authentication, no
  * database. `update` is the gateway's shape — an Update of a running workflow answered by a local activity that sends
  * the same GET —, one lane per call in flight as the gateway's lanes; `workflowActivity` is `tools/call`'s — a
- * workflow with one normal activity, started and awaited.
+ * workflow with one normal activity, started and awaited —, and `runShape` the commands an automation run adds around it.
  */
 export interface BareTemporal {
   /** One Update of an idle lane, whose local activity GETs `url` with `headers` and returns the answer's JSON. */
   update(url: string, headers: Record<string, string>): Promise<void>;
   /** One workflow with one activity, started (eagerly, as the platform's in-process API does) and awaited. */
   workflowActivity(): Promise<void>;
+  /** The same, with a local activity before and after the activity: the commands of a one-action automation run. */
+  runShape(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -58,6 +60,14 @@ export async function startBareTemporal(options: { address: string; namespace: s
     },
     async workflowActivity() {
       await client.workflow.execute(oneActivity, {
+        taskQueue,
+        workflowId: `${taskQueue}-${randomBytes(6).toString('hex')}`,
+        args: ['x'],
+        requestEagerStart: true,
+      });
+    },
+    async runShape() {
+      await client.workflow.execute(runShape, {
         taskQueue,
         workflowId: `${taskQueue}-${randomBytes(6).toString('hex')}`,
         args: ['x'],

@@ -15,6 +15,16 @@ export async function oneLocalActivity(message: string): Promise<string> {
   return local.echo(message);
 }
 
+/**
+ * An automation run's Temporal commands with nothing of the platform in them: a local activity (the run's begin), one
+ * normal activity (its action) and a local activity (its finish). `bench:mcp` prints it beside the bare shape.
+ */
+export async function runShape(message: string): Promise<string> {
+  await local.echo(message);
+  await echo(message);
+  return local.echo(message);
+}
+
 export const echoUpdate = defineUpdate<string, [string]>('echo');
 
 export const fetchUpdate = defineUpdate<unknown, [{ url: string; headers: Record<string, string> }]>('fetch');
