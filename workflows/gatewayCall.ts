@@ -4,6 +4,7 @@ import {
   condition,
   continueAsNew,
   defineUpdate,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -56,8 +57,14 @@ export const gatewayCallUpdate = defineUpdate<GatewayCallResult, [GatewayCallReq
 
 /** Calls a lane serves before it continues as new, well under the server's 2,000 Updates per run. */
 export const LANE_CALLS_PER_RUN = 500;
-/** A lane with no call for this long ends; the next call starts it again. */
+/** A lane with no call for a whole window this long ends (after one to two windows of quiet); the next call starts it again. */
 export const LANE_IDLE_MS = 120_000;
+/**
+ * The patch that arms a lane's idle timer once per window instead of once per call: a timer started and cancelled
+ * around every call cost each call two more commands and history events (measured: +1.4 ms p50 and +2.4 ms CPU per
+ * Update). Lanes started before it replay the per-call timer.
+ */
+export const LANE_IDLE_WINDOWS = 'lane-idle-windows';
 /** A run of a lane continues as new after this long, so none outlives its run timeout (`temporal/gatewayCalls.ts`). */
 export const LANE_RUN_MS = 30 * 60_000;
 
@@ -67,8 +74,8 @@ export const LANE_RUN_MS = 30 * 60_000;
  * first task, completion, visibility). A lane's workflow task lasts as long as its local activities, so
  * the caller sends each call to an idle lane when it can (`temporal/gatewayCalls.ts`): a slow provider
  * does not hold up the calls behind it. The lane continues as new after {@link LANE_CALLS_PER_RUN} calls or
- * {@link LANE_RUN_MS} (or when the server suggests it) and ends after
- * {@link LANE_IDLE_MS} without calls, each time only once no call is in flight; calls the server admitted
+ * {@link LANE_RUN_MS} (or when the server suggests it) and ends after a window of {@link LANE_IDLE_MS} without
+ * calls, each time only once no call is in flight; calls the server admitted
  * meanwhile are retried on the next run (continue-as-new) or by the caller (`temporal/gatewayCalls.ts`).
  */
 export async function gatewayLaneWorkflow(input: GatewayLaneInput): Promise<void> {
@@ -92,13 +99,16 @@ export async function gatewayLaneWorkflow(input: GatewayLaneInput): Promise<void
   );
   const callsPerRun = input.callsPerRun ?? LANE_CALLS_PER_RUN;
   const mustRoll = () => handled >= callsPerRun || Date.now() - startedAt >= LANE_RUN_MS || workflowInfo().continueAsNewSuggested;
+  const windowed = patched(LANE_IDLE_WINDOWS);
   for (;;) {
     const seen = handled;
-    const active = await condition(() => handled !== seen || mustRoll(), LANE_IDLE_MS);
+    // A call wakes the loop only in lanes from before the patch; others wake to roll over or at the window's end.
+    const woken = await condition(() => (!windowed && handled !== seen) || mustRoll(), LANE_IDLE_MS);
     if (mustRoll()) {
       await condition(allHandlersFinished);
       await continueAsNew<typeof gatewayLaneWorkflow>(input);
     }
-    if (!active && allHandlersFinished()) return;
+    const quiet = windowed ? handled === seen : !woken;
+    if (quiet && allHandlersFinished()) return;
   }
 }

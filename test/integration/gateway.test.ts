@@ -239,6 +239,21 @@ describe('the door into Temporal (temporal/gatewayCalls.ts)', () => {
     expect(updates.length).toBeGreaterThanOrEqual(1);
   });
 
+  it('arms its idle timer once per window, not once per call', async () => {
+    const lanes = new GatewayLanes({ client: app.deps.temporal.client, taskQueue: app.deps.temporal.taskQueue, instanceId: `idle${Date.now()}` });
+    for (let n = 0; n < 5; n += 1)
+      await runGatewayCall(
+        { gatewayLanes: lanes },
+        { ...apiCall(), operatorId: alice.operatorId, connectionId, operation: 'kyc.status', params: { playerId: `idle-${n}` } },
+        limits,
+      );
+    const history = await app.deps.temporal.client.workflow.getHandle(`gateway-lane-${alice.operatorId}-${lanes.instanceId}-0`).fetchHistory();
+    const count = (has: (event: NonNullable<typeof history.events>[number]) => unknown) => (history.events ?? []).filter(has).length;
+    expect(count((event) => event.workflowExecutionUpdateCompletedEventAttributes)).toBe(5);
+    expect(count((event) => event.timerStartedEventAttributes)).toBe(1);
+    expect(count((event) => event.timerCanceledEventAttributes)).toBe(0);
+  });
+
   it('answers a refusal as a result typed with the spec code, scoped by operator', async () => {
     const outcome = await runGatewayCall(app.deps.temporal, { ...apiCall(), operatorId: bob.operatorId, connectionId, operation: 'kyc.status' }, limits);
     expect(outcome).toEqual({ kind: 'refused', code: 'CONNECTION_NOT_FOUND', message: `Connection ${connectionId} not found` });
