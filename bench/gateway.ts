@@ -12,7 +12,7 @@ import { runBench } from './lib/baseline';
 import { cpuMeter, formatCpu } from './lib/cpu';
 import { startProfile } from './lib/profile';
 import { supplierConnection, benchOperator, startBenchStack } from './lib/stack';
-import { measure as measureWithin, percentile, say, type Measured } from './lib/stats';
+import { measure as measureWithin, median, percentile, pooled, say, type Measured } from './lib/stats';
 import { startSupplier, SUPPLIER_KEY } from '../devstack/loopbackSupplier';
 
 const SEQUENTIAL_REQUESTS = 300;
@@ -34,14 +34,6 @@ async function expectOk(response: Promise<Response>, what: string): Promise<any>
   if (!answer.ok) throw new Error(`${what}: HTTP ${answer.status} ${text.slice(0, 200)}`);
   return text ? JSON.parse(text) : undefined;
 }
-
-/** The phases of alternating rounds as one: their latencies pooled, their time summed. */
-const pooled = (phases: Phase[]): Phase => ({
-  latencies: phases.flatMap((phase) => phase.latencies).sort((a, b) => a - b),
-  seconds: phases.reduce((sum, phase) => sum + phase.seconds, 0),
-});
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
 function report(name: string, phase: Phase) {
   const { latencies, seconds } = phase;

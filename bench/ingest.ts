@@ -18,7 +18,7 @@ import { cpuMeter, formatCpu } from './lib/cpu';
 import { startProfile } from './lib/profile';
 import { runLoad, type LoadResult } from './lib/load';
 import { benchOperator, post, startBenchStack } from './lib/stack';
-import { fmt, say } from './lib/stats';
+import { fmt, median, say } from './lib/stats';
 
 const BATCHES = 20;
 const BATCH_SIZE = 5000;
@@ -83,7 +83,6 @@ interface Round extends LoadResult {
 
 /** Requests/s over all rounds; latency percentiles as the median of the rounds' own. */
 const merge = (rounds: Round[]) => {
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
   const count = rounds.reduce((sum, round) => sum + round.requests, 0);
   const seconds = rounds.reduce((sum, round) => sum + round.seconds, 0);
   const cpu = Object.fromEntries(
@@ -93,10 +92,7 @@ const merge = (rounds: Round[]) => {
 };
 
 /** The median over rounds of a round's requests/s against the bare round just before it. */
-const medianPairRatio = (rounds: Round[], bare: Round[]) => {
-  const ratios = rounds.map((round, i) => round.rps / (bare[i]?.rps ?? NaN)).sort((a, b) => a - b);
-  return ratios[Math.floor(ratios.length / 2)] ?? NaN;
-};
+const medianPairRatio = (rounds: Round[], bare: Round[]) => median(rounds.map((round, i) => round.rps / (bare[i]?.rps ?? NaN)));
 
 /** One more round under the CPU profiler; its one-line summary. */
 async function profiled(name: string, round: () => Promise<Round>): Promise<string> {

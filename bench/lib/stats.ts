@@ -35,3 +35,12 @@ export async function measure(
 
 export const fmt = (value: number, digits = 1) => value.toFixed(digits);
 export const say = (line: string) => process.stdout.write(`${line}\n`);
+
+/** The phases of alternating rounds as one: their latencies pooled, their time summed. */
+export const pooled = (phases: Measured[]): Measured => ({
+  latencies: phases.flatMap((phase) => phase.latencies).sort((a, b) => a - b),
+  seconds: phases.reduce((sum, phase) => sum + phase.seconds, 0),
+});
+
+/** The middle value (the upper one of an even count). */
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
