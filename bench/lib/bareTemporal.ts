@@ -49,6 +49,10 @@ export async function startBareTemporal(options: { address: string; namespace: s
     else idle.push(lane);
   };
   const lanes = [...idle];
+  /** Started eagerly, as the platform's in-process API starts its runs, and awaited. */
+  const execute = async (workflow: typeof oneActivity) => {
+    await client.workflow.execute(workflow, { taskQueue, workflowId: `${taskQueue}-${randomBytes(6).toString('hex')}`, args: ['x'], requestEagerStart: true });
+  };
   return {
     async update(url, headers) {
       const lane = await take();
@@ -58,22 +62,8 @@ export async function startBareTemporal(options: { address: string; namespace: s
         give(lane);
       }
     },
-    async workflowActivity() {
-      await client.workflow.execute(oneActivity, {
-        taskQueue,
-        workflowId: `${taskQueue}-${randomBytes(6).toString('hex')}`,
-        args: ['x'],
-        requestEagerStart: true,
-      });
-    },
-    async runShape() {
-      await client.workflow.execute(runShape, {
-        taskQueue,
-        workflowId: `${taskQueue}-${randomBytes(6).toString('hex')}`,
-        args: ['x'],
-        requestEagerStart: true,
-      });
-    },
+    workflowActivity: () => execute(oneActivity),
+    runShape: () => execute(runShape),
     async close() {
       await Promise.all(lanes.map((lane) => lane.terminate('benchmark done').catch(() => undefined)));
       worker.shutdown();
