@@ -109,7 +109,9 @@ describe("Temporal's payload limits cannot end a lane or a run", () => {
         {
           id: 'fail',
           type: 'action.http_request',
-          params: { method: 'GET', url: `${supplier.url}/v1/missing-${randomUUID()}?q={{ $substring(trigger.text, 0, 1000) }}` },
+          // Computed, so the sandbox evaluates it over the referenced trigger (cheaply: `$substring` of 600 KiB spent
+          // 20–40 ms of the 50 ms budget, and a cold sandbox process under the full suite's load went past it).
+          params: { method: 'GET', url: `${supplier.url}/v1/missing-${randomUUID()}?q={{ $contains(trigger.text, "y") }}` },
         },
       ]),
     );
@@ -118,6 +120,7 @@ describe("Temporal's payload limits cannot end a lane or a run", () => {
     const run = response.body.data;
     expect(run.nodes[1]).toMatchObject({ status: 'completed', output: { status: 200, body: { size: big.length + '{"text":""}'.length } } });
     expect(run).toMatchObject({ status: 'failed', error: { code: 'HTTP_404', nodeId: 'fail' } });
+    expect(run.nodes[2].input.url).toMatch(/\?q=true$/);
     expect(run.nodes[2].output.body.error).toHaveLength(400 * 1024);
     const { history } = await rawHistory(app, run.temporalWorkflowId);
     expect(largestPayload(history)).toBeLessThanOrEqual(app.deps.config.TEMPORAL_PAYLOAD_MAX_BYTES);
