@@ -1,5 +1,5 @@
 import { isTruthy, renderParams, evaluate, type RunContext } from '../../core/automations/expressions';
-import { NOT_PLAIN, plainPathValue, renderPlainPaths } from '../../core/automations/plainPaths';
+import { MAX_FILLED_CHARS, NOT_PLAIN, plainPathValue, renderPlainPaths } from '../../core/automations/plainPaths';
 
 const context: RunContext = {
   trigger: { playerId: 'p-1', amount: 150.5, vip: true, none: null, zero: 0, empty: '', tags: ['vip'], entity: { externalId: 'p-1', level: 3 } },
@@ -42,6 +42,16 @@ describe('plain-path templates', () => {
 
   it.each(NOT_PLAIN_PARAMS)('leaves %j to the sandbox', (params) => {
     expect(renderPlainPaths(params, context)).toBe(NOT_PLAIN);
+  });
+
+  it('leaves params to the sandbox once the strings they fill pass the budget, so a template cannot multiply a value in the run', () => {
+    const large = { ...context, trigger: { note: 'n'.repeat(MAX_FILLED_CHARS / 4) } };
+    const repeated = (times: number) => ({ text: Array.from({ length: times }, () => '{{ trigger.note }}').join(' ') });
+    expect(renderPlainPaths(repeated(4), large)).toEqual({ text: Array.from({ length: 4 }, () => 'n'.repeat(MAX_FILLED_CHARS / 4)).join(' ') });
+    expect(renderPlainPaths(repeated(5), large)).toBe(NOT_PLAIN);
+    expect(
+      renderPlainPaths({ a: '{{ trigger.note }}', b: ['{{ trigger.note }}', { c: '{{ trigger.note }} {{ trigger.note }} {{ trigger.note }}' }] }, large),
+    ).toBe(NOT_PLAIN);
   });
 
   it('reads a condition that is a plain path with the truthiness JSONata gives it', async () => {
