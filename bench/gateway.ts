@@ -2,8 +2,8 @@
  * `npm run bench:gateway`: latency (p50/p99) and throughput of `POST /gateway` beside, in the same run, a direct call
  * to the same loopback supplier and the bare Temporal shape the gateway is built on (an Update of a running workflow
  * whose local activity sends the same GET, bench/lib/bareTemporal.ts): the latency the gateway adds, and its p50 and
- * 8-concurrent throughput against that floor (targets ≤ 1.2× and ≥ 0.8×). The gateway and the bare shape are measured in
- * alternating rounds (the machine drifts by tens of percent over a minute) and each ratio is the median of its rounds'. Starts its own embedded PostgreSQL,
+ * 8-concurrent throughput against that floor (targets ≤ 1.2× and ≥ 0.8×), measured in alternating rounds (the machine
+ * drifts by tens of percent over a minute), each ratio the median of its rounds'. Starts its own embedded PostgreSQL,
  * Temporal server (PLATFORM_TOPOLOGY=cluster: the PostgreSQL-backed one), in-process worker and API; loopback only;
  * bounded in request count and time; stops everything by itself.
  */
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
     const directSeq = report('direct GET', await measure(direct, SEQUENTIAL_REQUESTS, 1));
     const gatewayGet = gatewayCall('kyc.status');
     const rounds: Array<{ bareSeq: Phase; gatewaySeq: Phase; bareConc: Phase; gatewayConc: Phase }> = [];
-    const cpus: Array<ReturnType<ReturnType<typeof cpuMeter>['perOperation']>> = [];
+    let cpu: ReturnType<ReturnType<typeof cpuMeter>['perOperation']> = {};
     for (let round = 0; round < ROUNDS; round += 1) {
       const bareSeq = await measure(bareUpdate, SEQUENTIAL_REQUESTS / ROUNDS, 1);
       const gatewaySeq = await measure(gatewayGet, SEQUENTIAL_REQUESTS / ROUNDS, 1);
@@ -93,7 +93,7 @@ async function main(): Promise<void> {
         temporal: { pid: stack.pids.temporal, tree: true },
       });
       const gatewayConc = await measure(gatewayGet, CONCURRENT_REQUESTS / ROUNDS, CONCURRENCY);
-      cpus.push(roundMeter.perOperation(gatewayConc.latencies.length));
+      cpu = roundMeter.perOperation(gatewayConc.latencies.length);
       rounds.push({ bareSeq, gatewaySeq, bareConc, gatewayConc });
     }
     const bareSeq = report('bare Update + local act.', pooled(rounds.map((r) => r.bareSeq)));
@@ -104,7 +104,6 @@ async function main(): Promise<void> {
     const gatewayConc = report(`gateway GET x${CONCURRENCY}`, pooled(rounds.map((r) => r.gatewayConc)));
     const p50Ratios = rounds.map((r) => percentile(r.gatewaySeq.latencies, 50) / percentile(r.bareSeq.latencies, 50));
     const rpsRatios = rounds.map((r) => r.gatewayConc.latencies.length / r.gatewayConc.seconds / (r.bareConc.latencies.length / r.bareConc.seconds));
-    const cpu = cpus[cpus.length - 1]!;
     const profiling = await startProfile();
     const profiled = await measure(gatewayCall('kyc.status'), CONCURRENT_REQUESTS / 2, CONCURRENCY);
     const profile = await profiling.stop('gateway-get-x8', profiled.latencies.length);

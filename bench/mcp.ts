@@ -7,8 +7,8 @@
  * then `tasks/get` of a working task beside `ping` (the endpoint's auth, rate limit and JSON-RPC, no task read),
  * idle and while 4 clients call the tool synchronously. Beside them, on a worker of the bench's own with nothing of the
  * platform, the bare workflow + activity and the same with a local activity before and after it — the commands a run
- * adds for its begin and finish — so the floor of a run's own shape is printed too. Starts its own embedded PostgreSQL, Temporal dev server,
- * in-process worker and API; loopback only; bounded in request count and time; stops by itself.
+ * adds for its begin and finish — so the floor of a run's own shape is printed too. Starts its own embedded
+ * PostgreSQL, Temporal dev server, in-process worker and API; loopback only; bounded in request count and time; stops by itself.
  */
 import { startLoopbackServer, type LoopbackServer } from '../devstack/loopbackServer';
 import { bareWorkflowRoundTrip, runBench } from './lib/baseline';
@@ -215,8 +215,8 @@ async function main(): Promise<void> {
       temporal: { pid: stack.pids.temporal, tree: true },
     };
     const quiet = row(`bare, ${QUIET_GAP_MS} ms apart`, await measure(bareWorkflow, { ...sequential, gapMs: QUIET_GAP_MS }));
-    // The bare shapes and tools/call take turns (the machine drifts by tens of percent over a minute): each ratio against
-    // the bare is the median of its rounds', each row pools its rounds.
+    // The bare shapes and tools/call take turns (the machine drifts by tens of percent over a minute): tools/call's ratios
+    // to the bare are the medians of their rounds', each row pools its rounds.
     const turns = {
       bare: [] as Measured[],
       ownBare: [] as Measured[],
@@ -225,26 +225,25 @@ async function main(): Promise<void> {
       bareConc: [] as Measured[],
       mcpConc: [] as Measured[],
     };
-    const cpus = { bare: [] as Cpu[], mcp: [] as Cpu[] };
+    let bareCpu: Cpu = {};
+    let cpu: Cpu = {};
     const perRound = { ...sequential, count: CALLS / ROUNDS };
     for (let round = 0; round < ROUNDS; round += 1) {
       const bareMeter = cpuMeter(processes);
       turns.bare.push(await measure(bareWorkflow, perRound));
-      cpus.bare.push(bareMeter.perOperation(perRound.count));
+      bareCpu = bareMeter.perOperation(perRound.count);
       turns.ownBare.push(await measure(() => own.workflowActivity(), perRound));
       turns.ownShape.push(await measure(() => own.runShape(), perRound));
       const meter = cpuMeter(processes);
       turns.mcp.push(await measure(toolCall, perRound));
-      cpus.mcp.push(meter.perOperation(perRound.count));
+      cpu = meter.perOperation(perRound.count);
       turns.bareConc.push(await measure(bareWorkflow, { ...concurrent, count: CONCURRENT_CALLS / ROUNDS }));
       turns.mcpConc.push(await measure(toolCall, { ...concurrent, count: CONCURRENT_CALLS / ROUNDS }));
     }
     const bare = row('bare, back to back', pooled(turns.bare));
-    const bareCpu = cpus.bare[ROUNDS - 1]!;
     const ownBare = row('own worker: bare', pooled(turns.ownBare));
     const ownShape = row('own worker: LA+act.+LA', pooled(turns.ownShape));
     const mcp = row('MCP tools/call', pooled(turns.mcp));
-    const cpu = cpus.mcp[ROUNDS - 1]!;
     const p50Ratio = (of: Measured[], to: Measured[]) => median(of.map((phase, i) => percentile(phase.latencies, 50) / percentile(to[i]!.latencies, 50)));
     const polled = taskPhase();
     const polledMeter = cpuMeter(processes);
@@ -328,7 +327,9 @@ async function main(): Promise<void> {
     say(
       `ratio tools/call / back-to-back bare, median of ${ROUNDS} alternating rounds: sequential p50 ${p50Ratio(turns.mcp, turns.bare).toFixed(2)}, ${CONCURRENCY} concurrent p50 ${p50Ratio(turns.mcpConc, turns.bareConc).toFixed(2)} (target ≤ 1.2)`,
     );
-    say(`the run's own Temporal shape, no platform code (own worker): LA + activity + LA / workflow + activity p50 ${(ownShape.p50 / ownBare.p50).toFixed(2)}`);
+    say(
+      `the run's own Temporal shape, no platform code (own worker): LA + activity + LA / workflow + activity, pooled p50 ${(ownShape.p50 / ownBare.p50).toFixed(2)}`,
+    );
     say(
       `ratio task → completed / tools/call: sequential p50 ${(taskPolled.p50 / mcp.p50).toFixed(2)}, ${CONCURRENCY} concurrent p50 ${(taskPolledConc.p50 / mcpConc.p50).toFixed(2)}`,
     );
