@@ -3,7 +3,7 @@
  * starters in `temporal/` and the activities that serve them. Types only, so every layer may import it.
  */
 import type { BatchKind } from './ingestItems';
-import type { RunSource } from './automations/types';
+import type { AutomationDefinition, NodeResult, RunSource } from './automations/types';
 
 /** `automationRunWorkflow`: one run of an operator automation. */
 export interface AutomationRunInput {
@@ -35,7 +35,42 @@ export interface AutomationRunInput {
    * reads the original's trigger payload and recorded results itself, so `input` is null and no payload travels here.
    */
   rerun?: { runId: string; fromNodeId: string; replayId?: string };
+  /**
+   * The run as its starter already recorded it (commands/runs/begin.ts): a caller that waits for the run (a manual
+   * test, an MCP `tools/call`) begins it before the start, so the workflow takes it from here instead of beginning
+   * with a local activity. Absent, the run begins itself.
+   */
+  begun?: BegunRun;
 }
+
+/** What the begin step of a run is given: the run's input with its pre-assigned ids and the time it starts. */
+export interface BeginRunInput extends Omit<AutomationRunInput, 'begun'> {
+  runId: string;
+  temporalWorkflowId: string;
+  startedAt: string;
+}
+
+/** A run the begin step recorded as running: what the interpreter executes. */
+export interface BegunRun {
+  kind: 'started';
+  runId: string;
+  workflow: { id: string; name: string; version: number };
+  definition: AutomationDefinition;
+  triggerNodeId: string;
+  triggerType: string;
+  reserved: { actions: number; aiActions: number };
+  /** A rerun: the original's trigger payload and the results it keeps, which the interpreter does not run again. */
+  rerun?: { input: unknown; reused: NodeResult[] };
+}
+
+export type BeginRunResult =
+  /** The workflow does not exist for this operator, or is inactive for an automatic source: nothing recorded. */
+  | { kind: 'ignored'; reason: string }
+  /** This Temporal workflow id already has a run (a repeated start): nothing more to do. */
+  | { kind: 'duplicate'; runId: string }
+  /** Refused before any node (MISSING_TRIGGER_FIELD, QUOTA_EXCEEDED): the run is stored as failed, and read from there. */
+  | { kind: 'rejected'; runId: string; source: RunSource }
+  | BegunRun;
 
 /** `runReplayWorkflow`: one bulk replay job (`run_replays`); the rest of the job is read from its row. */
 export interface RunReplayInput {

@@ -4,7 +4,9 @@ import type { AppDeps } from '../api/deps';
 import { startLoopbackServer } from '../devstack/loopbackServer';
 import { startSupplier, SUPPLIER_KEY, supplierDocument } from '../devstack/loopbackSupplier';
 import { post } from '../processes/stackClient';
-import { answerRunApproval, cancelAutomationRun, startAutomationRun } from '../temporal/automationRuns';
+import { beginRun } from '../commands/runs/begin';
+import { findRunRecord } from '../db/queries/automationRuns';
+import { answerRunApproval, cancelAutomationRun, runAutomationNow, startAutomationRun } from '../temporal/automationRuns';
 import { GatewayLanes } from '../temporal/gatewayCalls';
 import { recordBacktest } from './replayBacktest';
 import { recordReruns } from './replayReruns';
@@ -171,6 +173,20 @@ export async function recordScenarios(recorder: Recorder): Promise<void> {
     const rejected = await start(failing, {});
     await finished(rejected.workflowId);
     await recorder.save('automation-run-rejected', rejected.workflowId);
+
+    // Begun by its caller, as the API runs a manual test or an MCP `tools/call`: the workflow has no begin step.
+    const begunNodes: Node[] = [
+      manual,
+      { id: 'mark', type: 'action.set_state', params: { externalId: '{{ trigger.playerId }}', key: 'loyalty_tier', value: 'gold' } },
+    ];
+    const begunBy = await automation('Replay: begun by its caller', begunNodes, chain(begunNodes));
+    const begun = await runAutomationNow(
+      deps.temporal,
+      { operatorId: operator.operatorId, automationId: begunBy, source: 'manual', input: { playerId: 'p-1' } },
+      { begin: (run) => beginRun(deps, run), waitMs: 30_000, readRun: (runId) => findRunRecord(deps.db, deps.keyring, operator.operatorId, runId) },
+    );
+    if (begun.kind !== 'finished' || begun.run.status !== 'completed') throw new Error(`the begun run ended ${JSON.stringify(begun)}`);
+    await recorder.save('automation-run-begun-by-caller', begun.run.temporalWorkflowId!);
 
     // Asleep in a day-long delay after a templated write: the shape of every long-lived run in flight.
     const sleeperNodes: Node[] = [

@@ -11,7 +11,7 @@ import { prefixedId } from '../core/ids';
 import type { AutomationRunRecord } from '../core/automations/types';
 import type { ApprovalAnswer } from '../core/automations/approval';
 import { answerApprovalUpdate, automationProgressQuery, automationRunWorkflow } from '../workflows/automationRun';
-import type { AutomationProgress, AutomationRunInput, AutomationRunResult } from '../core/workflowContracts';
+import type { AutomationProgress, AutomationRunInput, AutomationRunResult, BeginRunInput, BeginRunResult } from '../core/workflowContracts';
 
 interface Starter {
   client: Client;
@@ -19,7 +19,7 @@ interface Starter {
   eagerStart: boolean;
 }
 
-export type StartRunInput = Omit<AutomationRunInput, 'runId'>;
+export type StartRunInput = Omit<AutomationRunInput, 'runId' | 'begun'>;
 
 /** The Temporal workflow id of a run the API starts (manual, MCP, webhook): one per pre-assigned run id. */
 const apiRunWorkflowId = (source: string, runId: string) => `automation-${source}-${runId}`;
@@ -37,7 +37,7 @@ const PROGRESS_POLL_MS = 150;
  */
 export async function startAutomationRun(
   temporal: Starter,
-  input: StartRunInput,
+  input: StartRunInput & Pick<AutomationRunInput, 'begun'>,
   runId = prefixedId('run'),
 ): Promise<{ runId: string; handle: WorkflowHandle<typeof automationRunWorkflow> }> {
   const handle = await temporal.client.workflow.start(automationRunWorkflow, {
@@ -94,6 +94,12 @@ function pollProgress(handle: WorkflowHandle<typeof automationRunWorkflow>, onPr
   };
 }
 
+async function finishedRun(readRun: (runId: string) => Promise<AutomationRunRecord | undefined>, runId: string): Promise<RunNowOutcome> {
+  const run = await readRun(runId);
+  if (!run) throw new Error(`run ${runId} ended but its record is missing`);
+  return { kind: 'finished', run };
+}
+
 export type RunNowOutcome =
   /** The run ended (completed or failed: `run.status` and `run.error.code` say which), or was refused before any node. */
   | { kind: 'finished'; run: AutomationRunRecord }
@@ -105,9 +111,12 @@ export type RunNowOutcome =
   | { kind: 'not_found' };
 
 /**
- * Runs an automation now and waits for it (manual test runs, MCP `tools/call`): the run is recorded with
- * its source, quota-checked and trigger-validated inside the Temporal workflow, which hands back the
- * stored run. `MISSING_TRIGGER_FIELD`, `QUOTA_EXCEEDED` and a node's failure are finished runs.
+ * Runs an automation now and waits for it (manual test runs, MCP `tools/call`): `begin` records the run with its
+ * source, trigger-validated and quota-checked (commands/runs/begin.ts), before the workflow starts with it — the
+ * workflow then has no begin step of its own, a local activity fewer between the caller and its answer. A run
+ * refused there never starts a workflow. `MISSING_TRIGGER_FIELD`, `QUOTA_EXCEEDED` and a node's failure are
+ * finished runs. Should the process die between the begin and the start, the run watchdog closes the run
+ * `RUN_LOST` and gives its reservation back.
  *
  * @example const outcome = await runAutomationNow(temporal, { operatorId, automationId, source: 'mcp', input: args }, { waitMs: 55_000, onProgress })
  */
@@ -115,6 +124,8 @@ export async function runAutomationNow(
   temporal: Starter,
   input: StartRunInput,
   options: {
+    /** Records the run before the start (`beginRun` with the caller's dependencies). */
+    begin: (input: BeginRunInput) => Promise<BeginRunResult>;
     waitMs: number;
     onProgress?: (progress: AutomationProgress) => void;
     /** Called once the run is started, before any wait: its ids, so the caller can cancel it meanwhile. */
@@ -123,7 +134,12 @@ export async function runAutomationNow(
     readRun: (runId: string) => Promise<AutomationRunRecord | undefined>;
   },
 ): Promise<RunNowOutcome> {
-  const { runId, handle } = await startAutomationRun(temporal, input);
+  const runId = prefixedId('run');
+  const begun = await options.begin({ ...input, runId, temporalWorkflowId: apiRunWorkflowId(input.source, runId), startedAt: new Date().toISOString() });
+  if (begun.kind === 'ignored') return { kind: 'not_found' };
+  if (begun.kind === 'duplicate') throw new Error(`run ${runId} was begun twice`);
+  if (begun.kind === 'rejected') return finishedRun(options.readRun, begun.runId);
+  const { handle } = await startAutomationRun(temporal, { ...input, begun }, runId);
   options.onStarted?.({ runId, temporalWorkflowId: handle.workflowId });
   const abandon = new AbortController();
   const stopPolling = options.onProgress ? pollProgress(handle, options.onProgress) : () => undefined;
@@ -145,9 +161,7 @@ export async function runAutomationNow(
     if (outcome === 'cancelled') return { kind: 'cancelled', runId };
     if (outcome.kind === 'ignored') return { kind: 'not_found' };
     if (outcome.kind === 'duplicate') throw new Error(`run ${runId} was started twice`);
-    const run = await options.readRun(outcome.runId);
-    if (!run) throw new Error(`run ${outcome.runId} ended but its record is missing`);
-    return { kind: 'finished', run };
+    return finishedRun(options.readRun, outcome.runId);
   } finally {
     clearTimeout(timer);
     stopPolling();

@@ -1,30 +1,6 @@
-import type { NodeResult, RunError, AutomationDefinition, RunSource, RunStatus } from '../../core/automations/types';
-import type { AutomationRunInput } from '../../core/workflowContracts';
+import type { NodeResult, RunError, RunSource, RunStatus } from '../../core/automations/types';
 
-export interface BeginRunInput extends AutomationRunInput {
-  runId: string;
-  temporalWorkflowId: string;
-  startedAt: string;
-}
-
-export type BeginRunResult =
-  /** The workflow does not exist for this operator, or is inactive for an automatic source: nothing recorded. */
-  | { kind: 'ignored'; reason: string }
-  /** This Temporal workflow id already has a run (a repeated start): nothing more to do. */
-  | { kind: 'duplicate'; runId: string }
-  /** Refused before any node (MISSING_TRIGGER_FIELD, QUOTA_EXCEEDED): the run is stored as failed, and read from there. */
-  | { kind: 'rejected'; runId: string; source: RunSource }
-  | {
-      kind: 'started';
-      runId: string;
-      workflow: { id: string; name: string; version: number };
-      definition: AutomationDefinition;
-      triggerNodeId: string;
-      triggerType: string;
-      reserved: { actions: number; aiActions: number };
-      /** A rerun: the original's trigger payload and the results it keeps, which the interpreter does not run again. */
-      rerun?: { input: unknown; reused: NodeResult[] };
-    };
+export type { BeginRunInput, BeginRunResult } from '../../core/workflowContracts';
 
 export interface FinishRunInput {
   operatorId: string;

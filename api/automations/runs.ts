@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { requireAutomation } from '../../commands/automations/lookup';
 import { answerApproval } from '../../commands/runs/answerApproval';
+import { beginRun } from '../../commands/runs/begin';
 import { cancelRun } from '../../commands/runs/cancel';
 import { toRunRecord, toRunSummary } from '../../core/automations/runRecord';
 import { awaitingInputOf, findRun, findRunRecord, listRuns, type RunRow } from '../../db/queries/automationRuns';
@@ -32,7 +33,11 @@ export async function testAutomationHandler(deps: AppDeps, ctx: Context, { param
   const outcome = await runAutomationNow(
     deps.temporal,
     { operatorId, automationId: automation.id, source: 'manual', input: body },
-    { waitMs: deps.config.WORKFLOW_TEST_WAIT_MS, readRun: (runId) => findRunRecord(deps.db, deps.keyring, operatorId, runId) },
+    {
+      begin: (run) => beginRun(deps, run),
+      waitMs: deps.config.WORKFLOW_TEST_WAIT_MS,
+      readRun: (runId) => findRunRecord(deps.db, deps.keyring, operatorId, runId),
+    },
   );
   if (outcome.kind === 'not_found') throw new AppError(404, 'WORKFLOW_NOT_FOUND', 'Workflow not found');
   if (outcome.kind === 'finished') {

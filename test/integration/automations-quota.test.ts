@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -146,6 +147,8 @@ describe('quota enforcement', () => {
     });
     expect(calls('two')).toBe(0);
     expect((await client.wf(`/runs/${refused.id}`)).body.data).toEqual(refused);
+    // Refused as the API began it: no workflow was started for it.
+    await expect(app.deps.temporal.client.workflow.getHandle(refused.temporalWorkflowId).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
 
     expect((await testRun(client, one.id)).status).toBe('completed');
     const last = await testRun(client, one.id);

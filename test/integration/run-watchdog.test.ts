@@ -1,5 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { beginRun } from '../../commands/runs/begin';
 import { createLogger } from '../../core/logger';
+import { prefixedId } from '../../core/ids';
 import { reconcileRuns } from '../../worker/runWatchdog';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { chain, automationsClient, type AutomationsClient } from '../helpers/automations';
@@ -91,6 +93,36 @@ describe('the run watchdog closes runs that cannot finish', () => {
     await watchdog(2);
     expect(await runRecord(run.id)).toEqual(closed);
   }, 120_000);
+
+  it('a run its caller began and never started (the API died in between) is recorded failed (RUN_LOST), its quota returned', async () => {
+    const automation = await client.create(
+      chain('Never started', [{ id: 'mark', type: 'action.set_state', params: { externalId: 'p-1', key: 'k', value: 1 } }]),
+    );
+    const usedBefore = await usage();
+    const runId = prefixedId('run');
+    const begun = await beginRun(app.deps, {
+      operatorId: client.operator.operatorId,
+      automationId: automation.id,
+      source: 'manual',
+      input: {},
+      runId,
+      temporalWorkflowId: `automation-manual-${runId}`,
+      startedAt: new Date().toISOString(),
+    });
+    expect(begun).toMatchObject({ kind: 'started', runId, reserved: { actions: 1, aiActions: 0 } });
+    expect(await usage()).toBe(usedBefore + 1);
+    expect((await runRecord(runId)).status).toBe('running');
+
+    await until('the watchdog', async () => {
+      await watchdog(5);
+      return (await runRecord(runId)).status !== 'running';
+    });
+    expect(await runRecord(runId)).toMatchObject({
+      status: 'failed',
+      error: { code: 'RUN_LOST', message: 'Temporal holds no workflow for this run any more: it cannot finish' },
+    });
+    expect(await usage()).toBe(usedBefore);
+  });
 
   it('a run whose workflow ended without recording its outcome is recorded failed (RUN_ABANDONED)', async () => {
     const automation = await client.create(chain('Terminated', [{ id: 'wait', type: 'action.delay', params: { seconds: 600 } }]));
