@@ -1,7 +1,6 @@
 import type { Context } from 'koa';
 import { requireAutomation } from '../../commands/automations/lookup';
 import { answerApproval } from '../../commands/runs/answerApproval';
-import { beginRun } from '../../commands/runs/begin';
 import { cancelRun } from '../../commands/runs/cancel';
 import { toRunRecord, toRunSummary } from '../../core/automations/runRecord';
 import { awaitingInputOf, findRun, findRunRecord, listRuns, type RunRow } from '../../db/queries/automationRuns';
@@ -9,6 +8,7 @@ import { quotaLimits, usageMonthOf, usageOf } from '../../db/queries/automationU
 import { findMcpTasksOfRuns, type RunTaskRow } from '../../db/queries/mcpTasks';
 import { answerRunApproval, cancelAutomationRun, runAutomationNow } from '../../temporal/automationRuns';
 import type { AppDeps } from '../deps';
+import { beginWaitedRun } from '../runBegin';
 import { AppError } from '../errors';
 import { operatorOf, principalOf } from '../middleware/authenticate';
 import type { InputOf } from '../endpoint';
@@ -34,7 +34,7 @@ export async function testAutomationHandler(deps: AppDeps, ctx: Context, { param
     deps.temporal,
     { operatorId, automationId: automation.id, source: 'manual', input: body },
     {
-      begin: (run) => beginRun(deps, run),
+      begin: beginWaitedRun(deps),
       waitMs: deps.config.WORKFLOW_TEST_WAIT_MS,
       readRun: (runId) => findRunRecord(deps.db, deps.keyring, operatorId, runId),
     },

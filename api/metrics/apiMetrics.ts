@@ -12,6 +12,8 @@ export interface ApiMetrics {
   /** Times and counts every request; the app mounts it outside the routers. */
   http: Middleware;
   rateLimitRefused(name: RateLimitClass): void;
+  /** A run the API recorded as ended: one it refused as it began it (api/runBegin.ts); the worker counts the others. */
+  runFinished(source: string, status: string): void;
 }
 
 /** One registry per API instance (tests start several in one process): Node's process series, HTTP, limits, gauges. */
@@ -24,6 +26,17 @@ export function createApiMetrics(db: Db, logger: Logger): ApiMetrics {
     labelNames: ['class'] as const,
     registers: [registry],
   });
+  const runsFinished = new Counter({
+    name: 'platform_automation_runs_finished_total',
+    help: 'Automation runs that ended, by source and status',
+    labelNames: ['source', 'status'] as const,
+    registers: [registry],
+  });
   registerCollectedGauges(registry, db, logger);
-  return { registry, http: httpMetrics(registry), rateLimitRefused: (name) => refusals.inc({ class: name }) };
+  return {
+    registry,
+    http: httpMetrics(registry),
+    rateLimitRefused: (name) => refusals.inc({ class: name }),
+    runFinished: (source, status) => runsFinished.inc({ source, status }),
+  };
 }

@@ -212,4 +212,13 @@ describe('gateway calls, batch jobs and automation runs (worker and API series)'
     const samples = await scrapeUntil(workerMetricsUrl(), (s) => sumOf(s, 'platform_automation_runs_finished_total') > 0);
     expect(sumOf(samples, 'platform_automation_runs_finished_total', { source: 'manual', status: 'completed' })).toBe(1);
   });
+
+  it('a run the API refuses as it begins it is counted by the API as a failed run', async () => {
+    const required = { id: 'start', type: 'trigger.manual', params: { inputSchema: { type: 'object', properties: {}, required: ['playerId'] } } };
+    const workflow = await flows.create({ name: 'Metrics refused', nodes: [required], edges: [] });
+    const before = sumOf(await apiMetrics(), 'platform_automation_runs_finished_total', { source: 'manual', status: 'failed' });
+    const refused = await flows.wf(`/workflows/${workflow.id}/test`, { method: 'POST', body: {} });
+    expect(refused.body.data).toMatchObject({ status: 'failed', error: { code: 'MISSING_TRIGGER_FIELD' } });
+    expect(sumOf(await apiMetrics(), 'platform_automation_runs_finished_total', { source: 'manual', status: 'failed' })).toBe(before + 1);
+  });
 });
