@@ -3,7 +3,7 @@
  * starters in `temporal/` and the activities that serve them. Types only, so every layer may import it.
  */
 import type { BatchKind } from './ingestItems';
-import type { AutomationDefinition, NodeResult, RunSource } from './automations/types';
+import type { AutomationDefinition, NodeResult, RunError, RunSource } from './automations/types';
 
 /** `automationRunWorkflow`: one run of an operator automation. */
 export interface AutomationRunInput {
@@ -41,6 +41,11 @@ export interface AutomationRunInput {
    * with a local activity. Absent, the run begins itself.
    */
   begun?: BegunRun;
+  /**
+   * With `begun`: how long the caller waits for the run's end, from its start. A run that ends well within it hands
+   * its outcome back (`AutomationRunResult` `ended`) for the caller to store; a later one stores it itself.
+   */
+  callerWaitsMs?: number;
 }
 
 /** What the begin step of a run is given: the run's input with its pre-assigned ids and the time it starts. */
@@ -100,6 +105,17 @@ export interface AutomationProgress {
   message?: string;
 }
 
+/** How a run ended, as the end step stores it (`finishRun`): the run's status, output, every node and the Actions it used. */
+export interface FinishRunInput {
+  operatorId: string;
+  runId: string;
+  status: 'completed' | 'failed' | 'cancelled';
+  output: unknown;
+  nodes: NodeResult[];
+  error: RunError | null;
+  executed: { actions: number; aiActions: number };
+}
+
 export type AutomationRunResult =
   /** The automation does not exist for this operator, is inactive for an automatic source, or has no matching trigger. */
   | { kind: 'ignored'; reason: string }
@@ -109,7 +125,12 @@ export type AutomationRunResult =
    * Refused before any node, or ran to its end: the run's id only — the record, with every node's output, is read from
    * PostgreSQL (`findRunRecord`), so no run's size reaches Temporal as a workflow result.
    */
-  | { kind: 'rejected' | 'finished'; runId: string };
+  | { kind: 'rejected' | 'finished'; runId: string }
+  /**
+   * Ended within the wait of the caller that began it (`callerWaitsMs`): the outcome, for the caller to store — or the
+   * run watchdog, should the caller not (worker/runWatchdog.ts).
+   */
+  | { kind: 'ended'; runId: string; outcome: FinishRunInput };
 
 /** One gateway call in the canonical format (spec 4.3); `action.gateway` of automations sends the same. */
 export interface GatewayCallInput {

@@ -4,7 +4,7 @@ import type { AppDeps } from '../api/deps';
 import { startLoopbackServer } from '../devstack/loopbackServer';
 import { startSupplier, SUPPLIER_KEY, supplierDocument } from '../devstack/loopbackSupplier';
 import { post } from '../processes/stackClient';
-import { beginRun } from '../commands/runs/begin';
+import { waitedRunSteps } from '../api/waitedRuns';
 import { findRunRecord } from '../db/queries/automationRuns';
 import { answerRunApproval, cancelAutomationRun, runAutomationNow, startAutomationRun } from '../temporal/automationRuns';
 import { GatewayLanes } from '../temporal/gatewayCalls';
@@ -174,7 +174,7 @@ export async function recordScenarios(recorder: Recorder): Promise<void> {
     await finished(rejected.workflowId);
     await recorder.save('automation-run-rejected', rejected.workflowId);
 
-    // Begun by its caller, as the API runs a manual test or an MCP `tools/call`: the workflow has no begin step.
+    // Begun and ended by its caller, as the API runs a manual test or an MCP `tools/call`: no begin or end step.
     const begunNodes: Node[] = [
       manual,
       { id: 'mark', type: 'action.set_state', params: { externalId: '{{ trigger.playerId }}', key: 'loyalty_tier', value: 'gold' } },
@@ -183,7 +183,7 @@ export async function recordScenarios(recorder: Recorder): Promise<void> {
     const begun = await runAutomationNow(
       deps.temporal,
       { operatorId: operator.operatorId, automationId: begunBy, source: 'manual', input: { playerId: 'p-1' } },
-      { begin: (run) => beginRun(deps, run), waitMs: 30_000, readRun: (runId) => findRunRecord(deps.db, deps.keyring, operator.operatorId, runId) },
+      { ...waitedRunSteps(deps), waitMs: 30_000, readRun: (runId) => findRunRecord(deps.db, deps.keyring, operator.operatorId, runId) },
     );
     if (begun.kind !== 'finished' || begun.run.status !== 'completed') throw new Error(`the begun run ended ${JSON.stringify(begun)}`);
     await recorder.save('automation-run-begun-by-caller', begun.run.temporalWorkflowId!);

@@ -11,7 +11,7 @@ import { prefixedId } from '../core/ids';
 import type { AutomationRunRecord } from '../core/automations/types';
 import type { ApprovalAnswer } from '../core/automations/approval';
 import { answerApprovalUpdate, automationProgressQuery, automationRunWorkflow } from '../workflows/automationRun';
-import type { AutomationProgress, AutomationRunInput, AutomationRunResult, BeginRunInput, BeginRunResult } from '../core/workflowContracts';
+import type { AutomationProgress, AutomationRunInput, AutomationRunResult, BeginRunInput, BeginRunResult, FinishRunInput } from '../core/workflowContracts';
 
 interface Starter {
   client: Client;
@@ -19,7 +19,7 @@ interface Starter {
   eagerStart: boolean;
 }
 
-export type StartRunInput = Omit<AutomationRunInput, 'runId' | 'begun'>;
+export type StartRunInput = Omit<AutomationRunInput, 'runId' | 'begun' | 'callerWaitsMs'>;
 
 /** The Temporal workflow id of a run the API starts (manual, MCP, webhook): one per pre-assigned run id. */
 const apiRunWorkflowId = (source: string, runId: string) => `automation-${source}-${runId}`;
@@ -37,7 +37,7 @@ const PROGRESS_POLL_MS = 150;
  */
 export async function startAutomationRun(
   temporal: Starter,
-  input: StartRunInput & Pick<AutomationRunInput, 'begun'>,
+  input: StartRunInput & Pick<AutomationRunInput, 'begun' | 'callerWaitsMs'>,
   runId = prefixedId('run'),
 ): Promise<{ runId: string; handle: WorkflowHandle<typeof automationRunWorkflow> }> {
   const handle = await temporal.client.workflow.start(automationRunWorkflow, {
@@ -112,11 +112,13 @@ export type RunNowOutcome =
 
 /**
  * Runs an automation now and waits for it (manual test runs, MCP `tools/call`): `begin` records the run with its
- * source, trigger-validated and quota-checked (commands/runs/begin.ts), before the workflow starts with it — the
- * workflow then has no begin step of its own, a local activity fewer between the caller and its answer. A run
- * refused there never starts a workflow. `MISSING_TRIGGER_FIELD`, `QUOTA_EXCEEDED` and a node's failure are
- * finished runs. Should the process die between the begin and the start, the run watchdog closes the run
- * `RUN_LOST` and gives its reservation back.
+ * source, trigger-validated and quota-checked (commands/runs/begin.ts), before the workflow starts with it, and
+ * `finish` stores the outcome the run hands back when it ends within the wait — the workflow then has neither a begin
+ * nor an end step of its own, two local activities fewer between the caller and its answer. A run refused at its
+ * begin never starts a workflow; a run outlasting the wait stores its outcome itself. `MISSING_TRIGGER_FIELD`,
+ * `QUOTA_EXCEEDED` and a node's failure are finished runs. Should the process die between the begin and the start,
+ * the run watchdog closes the run `RUN_LOST` and gives its reservation back; between the end and the store, the
+ * watchdog stores the outcome from the workflow's result.
  *
  * @example const outcome = await runAutomationNow(temporal, { operatorId, automationId, source: 'mcp', input: args }, { waitMs: 55_000, onProgress })
  */
@@ -126,6 +128,8 @@ export async function runAutomationNow(
   options: {
     /** Records the run before the start (`beginRun` with the caller's dependencies). */
     begin: (input: BeginRunInput) => Promise<BeginRunResult>;
+    /** Stores the outcome of a run that handed it back (`finishRun`), answering the stored run. */
+    finish: (outcome: FinishRunInput) => Promise<AutomationRunRecord>;
     waitMs: number;
     onProgress?: (progress: AutomationProgress) => void;
     /** Called once the run is started, before any wait: its ids, so the caller can cancel it meanwhile. */
@@ -139,7 +143,7 @@ export async function runAutomationNow(
   if (begun.kind === 'ignored') return { kind: 'not_found' };
   if (begun.kind === 'duplicate') throw new Error(`run ${runId} was begun twice`);
   if (begun.kind === 'rejected') return finishedRun(options.readRun, begun.runId);
-  const { handle } = await startAutomationRun(temporal, { ...input, begun }, runId);
+  const { handle } = await startAutomationRun(temporal, { ...input, begun, callerWaitsMs: options.waitMs }, runId);
   options.onStarted?.({ runId, temporalWorkflowId: handle.workflowId });
   const abandon = new AbortController();
   const stopPolling = options.onProgress ? pollProgress(handle, options.onProgress) : () => undefined;
@@ -161,6 +165,7 @@ export async function runAutomationNow(
     if (outcome === 'cancelled') return { kind: 'cancelled', runId };
     if (outcome.kind === 'ignored') return { kind: 'not_found' };
     if (outcome.kind === 'duplicate') throw new Error(`run ${runId} was started twice`);
+    if (outcome.kind === 'ended') return { kind: 'finished', run: await options.finish(outcome.outcome) };
     return finishedRun(options.readRun, outcome.runId);
   } finally {
     clearTimeout(timer);

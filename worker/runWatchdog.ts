@@ -3,6 +3,8 @@ import { decodeOptionalFailureToOptionalError } from '@temporalio/common/lib/int
 import type { Logger } from 'pino';
 import type { Keyring } from '../core/crypto';
 import type { RunError } from '../core/automations/types';
+import type { FinishRunInput } from '../core/workflowContracts';
+import type { automationRunWorkflow } from '../workflows/automationRun';
 import type { Db } from '../db/knex';
 import { finishRun, markRunChecked, runsToWatch, type WatchedRun } from '../db/queries/automationRuns';
 
@@ -43,7 +45,7 @@ async function lastTaskFailure(client: Client, workflowId: string): Promise<stri
   return error?.message;
 }
 
-type Verdict = { kind: 'healthy' } | { kind: 'fail'; error: RunError; terminate: boolean };
+type Verdict = { kind: 'healthy' } | { kind: 'fail'; error: RunError; terminate: boolean } | { kind: 'ended'; outcome: FinishRunInput };
 
 async function judge(deps: WatchdogDeps, run: WatchedRun): Promise<Verdict> {
   let description;
@@ -54,6 +56,11 @@ async function judge(deps: WatchdogDeps, run: WatchedRun): Promise<Verdict> {
     return { kind: 'fail', terminate: false, error: { code: 'RUN_LOST', message: 'Temporal holds no workflow for this run any more: it cannot finish' } };
   }
   const status = description.status.name;
+  if (status === 'COMPLETED') {
+    // A run that handed its outcome to the caller that began it, which did not live to store it.
+    const result = await deps.client.workflow.getHandle<typeof automationRunWorkflow>(run.temporal_workflow_id).result();
+    if (result.kind === 'ended') return { kind: 'ended', outcome: result.outcome };
+  }
   if (status !== 'RUNNING') {
     const how = status.toLowerCase().replace(/_/g, ' ');
     return { kind: 'fail', terminate: false, error: { code: 'RUN_ABANDONED', message: `The run's workflow ended (${how}) without recording an outcome` } };
@@ -70,6 +77,13 @@ async function watch(deps: WatchdogDeps, run: WatchedRun): Promise<boolean> {
   if (verdict.kind === 'healthy') {
     await markRunChecked(deps.db, run);
     return false;
+  }
+  if (verdict.kind === 'ended') {
+    const { operatorId, runId, ...result } = verdict.outcome;
+    if (operatorId !== run.operator_id || runId !== run.id) throw new Error(`the workflow of run ${run.id} ended with another run's outcome`);
+    const stored = await finishRun(deps.db, deps.keyring, operatorId, runId, result);
+    deps.logger.info({ operatorId, runId, status: stored?.status }, 'run watchdog stored the outcome its caller did not');
+    return true;
   }
   if (verdict.terminate) {
     await deps.client.workflow
@@ -101,7 +115,9 @@ async function watch(deps: WatchdogDeps, run: WatchedRun): Promise<boolean> {
  * a task, retried by Temporal with backoff, never ending a worker) is terminated and recorded `failed`
  * (`WORKFLOW_TASK_FAILED`, with the task's own reason); a run whose workflow is gone or closed without recording its
  * outcome is recorded `failed` too (`RUN_LOST`, `RUN_ABANDONED`). Either way its reserved Actions go back to the month's
- * quota. Healthy runs are looked at again after five minutes.
+ * quota. A run whose workflow completed handing its outcome to a caller that never stored it (`ended`:
+ * temporal/automationRuns.ts `runAutomationNow`) gets that outcome stored. Healthy runs are looked at again after five
+ * minutes.
  *
  * @example await reconcileRuns({ db, client, keyring, logger, poisonAttempts: 5 }) // { checked: 12, closed: 1 }
  */

@@ -23,13 +23,20 @@ import { isSuppressed } from './automation/gate';
 import { conditionHolds, renderedParams } from './automation/expressions';
 import { nodeErrorOf } from './automation/nodeError';
 import { RERUN_REUSES_RESULTS, reuseResults } from './automation/rerun';
-import type { AutomationProgress, AutomationRunInput, AutomationRunResult } from '../core/workflowContracts';
+import type { AutomationProgress, AutomationRunInput, AutomationRunResult, FinishRunInput } from '../core/workflowContracts';
 
 /** Run bookkeeping is a short database write: a local activity, retried, with no task-queue round trip. */
 const { beginAutomationRun, finishAutomationRun, markAutomationRunAwaitingInput } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10 seconds',
   retry: { maximumAttempts: 20, initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '10 seconds' },
 });
+
+/**
+ * How much of its wait a caller that began a run must have left for the run to hand it its outcome instead of storing
+ * it: the time the result takes to reach the caller. A run ending later stores its outcome itself, so a caller that
+ * stopped waiting never leaves it to the run watchdog.
+ */
+export const CALLER_MARGIN_MS = 5_000;
 
 /** Read by callers waiting on a run (MCP progress notifications): how far the interpreter is. */
 export const automationProgressQuery = defineQuery<AutomationProgress>('automationProgress');
@@ -42,7 +49,8 @@ export const answerApprovalUpdate = defineUpdate<{ accepted: true }, [ApprovalAn
 
 /**
  * Interprets one automation run (DESIGN.md "Workflows"). The begin step records the run, checks the
- * trigger payload and reserves quota (done by the caller instead when the input carries `begun`); then nodes run in topological order — a node runs when an
+ * trigger payload and reserves quota (done by the caller instead when the input carries `begun`, and then the
+ * caller, while it still waits, stores the outcome too: the run returns it as `ended`); then nodes run in topological order — a node runs when an
  * incoming edge comes from a completed node (for a condition, from the branch its result took),
  * otherwise it is `skipped`; each action is an activity with its own retry policy, `action.delay` a
  * durable timer. The first failing node fails the run; the end step stores every node's outcome.
@@ -56,7 +64,7 @@ export const answerApprovalUpdate = defineUpdate<{ accepted: true }, [ApprovalAn
  * @example client.workflow.start(automationRunWorkflow, { args: [{ operatorId, automationId, source: 'manual', input: {} }], … }) // through temporal/automationRuns.ts
  */
 export async function automationRunWorkflow(started: AutomationRunInput): Promise<AutomationRunResult> {
-  const { begun: givenBegun, ...given } = started;
+  const { begun: givenBegun, callerWaitsMs, ...given } = started;
   const input = { ...given, automationId: given.automationId ?? given.workflowId ?? '' };
   const info = workflowInfo();
   const runId = input.runId ?? `run_${uuid4().replace(/-/g, '')}`;
@@ -209,17 +217,19 @@ export async function automationRunWorkflow(started: AutomationRunInput): Promis
     message: 'The run was cancelled',
     ...(cancellation.nodeId ? { nodeId: cancellation.nodeId } : {}),
   };
-  await CancellationScope.nonCancellable(() =>
-    finishAutomationRun({
-      operatorId: input.operatorId,
-      runId,
-      status: cancelled ? 'cancelled' : failure ? 'failed' : 'completed',
-      output: cancelled || failure ? null : lastOutput,
-      nodes: order.map((id) => results.get(id)!),
-      error: cancelled ?? failure,
-      executed,
-    }),
-  );
+  const outcome: FinishRunInput = {
+    operatorId: input.operatorId,
+    runId,
+    status: cancelled ? 'cancelled' : failure ? 'failed' : 'completed',
+    output: cancelled || failure ? null : lastOutput,
+    nodes: order.map((id) => results.get(id)!),
+    error: cancelled ?? failure,
+    executed,
+  };
+  // The caller that began the run still waits for it: it stores the outcome, one local activity fewer on its path.
+  if (givenBegun && !cancellation && callerWaitsMs !== undefined && Date.now() - info.startTime.getTime() < callerWaitsMs - CALLER_MARGIN_MS)
+    return { kind: 'ended', runId, outcome };
+  await CancellationScope.nonCancellable(() => finishAutomationRun(outcome));
   if (cancellation) throw cancellation.error;
   return { kind: 'finished', runId };
 }

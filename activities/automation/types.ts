@@ -1,16 +1,6 @@
-import type { NodeResult, RunError, RunSource, RunStatus } from '../../core/automations/types';
+import type { RunSource, RunStatus } from '../../core/automations/types';
 
-export type { BeginRunInput, BeginRunResult } from '../../core/workflowContracts';
-
-export interface FinishRunInput {
-  operatorId: string;
-  runId: string;
-  status: 'completed' | 'failed' | 'cancelled';
-  output: unknown;
-  nodes: NodeResult[];
-  error: RunError | null;
-  executed: { actions: number; aiActions: number };
-}
+export type { BeginRunInput, BeginRunResult, FinishRunInput } from '../../core/workflowContracts';
 
 /** What the end step hands back: ids and status only; the record, outputs and all, is PostgreSQL's to give. */
 export interface FinishRunResult {

@@ -8,7 +8,7 @@ import { quotaLimits, usageMonthOf, usageOf } from '../../db/queries/automationU
 import { findMcpTasksOfRuns, type RunTaskRow } from '../../db/queries/mcpTasks';
 import { answerRunApproval, cancelAutomationRun, runAutomationNow } from '../../temporal/automationRuns';
 import type { AppDeps } from '../deps';
-import { beginWaitedRun } from '../runBegin';
+import { waitedRunSteps } from '../waitedRuns';
 import { AppError } from '../errors';
 import { operatorOf, principalOf } from '../middleware/authenticate';
 import type { InputOf } from '../endpoint';
@@ -34,7 +34,7 @@ export async function testAutomationHandler(deps: AppDeps, ctx: Context, { param
     deps.temporal,
     { operatorId, automationId: automation.id, source: 'manual', input: body },
     {
-      begin: beginWaitedRun(deps),
+      ...waitedRunSteps(deps),
       waitMs: deps.config.WORKFLOW_TEST_WAIT_MS,
       readRun: (runId) => findRunRecord(deps.db, deps.keyring, operatorId, runId),
     },

@@ -6,7 +6,7 @@ import { findMcpTool } from './tools';
 import { toRunRecord } from '../../core/automations/runRecord';
 import { findRun, findRunRecord } from '../../db/queries/automationRuns';
 import { runAutomationNow } from '../../temporal/automationRuns';
-import { beginWaitedRun } from '../runBegin';
+import { waitedRunSteps } from '../waitedRuns';
 import type { AutomationProgress } from '../../core/workflowContracts';
 import type { DispatchContext, McpAnswer } from './dispatchContext';
 import type { EventStreamResponse } from './eventStreamResponse';
@@ -118,7 +118,7 @@ export async function callTool(context: DispatchContext, id: JsonRpcId, params: 
       deps.temporal,
       { operatorId: principal.operatorId, automationId: tool.automationId, source: 'mcp', input: args, ...(requestKey ? { mcpRequest: requestKey } : {}) },
       {
-        begin: beginWaitedRun(deps),
+        ...waitedRunSteps(deps),
         waitMs: deps.config.MCP_CALL_WAIT_MS,
         readRun: (runId) => findRunRecord(deps.db, deps.keyring, principal.operatorId, runId),
         ...(forwarder.onProgress ? { onProgress: forwarder.onProgress } : {}),

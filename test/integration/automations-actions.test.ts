@@ -126,8 +126,8 @@ describe('actions on the shared worker', () => {
         .map((event) => event.markerRecordedEventAttributes)
         .filter((marker) => marker?.markerName === 'core_local_activity')
         .map((marker) => JSON.parse(Buffer.from(marker!.details!.data!.payloads![0]!.data!).toString()).activity_type);
-      // The API began the run before it started it; `upsert` names only paths; `record` computes `trigger.amount * 100`.
-      expect(localActivities).toEqual(['automationWriteData', 'automationEvaluate', 'automationWriteData', 'finishAutomationRun']);
+      // The API began the run and stored its end; `upsert` names only paths; `record` computes `trigger.amount * 100`.
+      expect(localActivities).toEqual(['automationWriteData', 'automationEvaluate', 'automationWriteData']);
     });
 
     it('a template violation fails the node with VALIDATION_FAILED and its field problems; nothing is written', async () => {

@@ -22,7 +22,8 @@ beforeAll(async () => {
   workerPort = await freePort();
   worker = await spawnWorker({ TEMPORAL_TASK_QUEUE: queue, WORKER_METRICS_PORT: String(workerPort) });
   app = await startTestApp({ TEMPORAL_TASK_QUEUE: queue, METRICS_PORT: '0', RATE_LIMIT_ANALYTICS_READ: '1', GATEWAY_MAX_ATTEMPTS: '1' });
-  plain = await startTestApp({ TEMPORAL_TASK_QUEUE: queue });
+  // A test run outlasting 200 ms stores its own outcome in the worker (temporal/automationRuns.ts `runAutomationNow`).
+  plain = await startTestApp({ TEMPORAL_TASK_QUEUE: queue, WORKFLOW_TEST_WAIT_MS: '200' });
   client = await dataClient(app);
 }, 90_000);
 
@@ -201,14 +202,23 @@ describe('gateway calls, batch jobs and automation runs (worker and API series)'
     expect(sumOf(samples, 'platform_batch_job_duration_seconds_sum', { type: 'batch_ingest_entities', status: 'completed' })).toBeGreaterThan(0);
   });
 
-  it('the API counts running automation runs; the worker counts finished ones by source and status', async () => {
+  it('the API counts running automation runs, and finished ones it waited for, by source and status', async () => {
     const workflow = await flows.create(chain('Metrics wait', [{ id: 'wait', type: 'action.delay', params: { seconds: 2 } }]));
+    const before = sumOf(await apiMetrics(), 'platform_automation_runs_finished_total', { source: 'manual', status: 'completed' });
     const run = flows.wf(`/workflows/${workflow.id}/test`, { method: 'POST', body: {} });
     const during = await scrapeUntil(metricsUrl(), (s) => sumOf(s, 'platform_automation_runs_running') >= 1, 5_000);
     expect(sumOf(during, 'platform_automation_runs_running')).toBeGreaterThanOrEqual(1);
     const finished = await run;
     expect(finished.status).toBe(200);
     expect(finished.body.data.status).toBe('completed');
+    expect(sumOf(await apiMetrics(), 'platform_automation_runs_finished_total', { source: 'manual', status: 'completed' })).toBe(before + 1);
+  });
+
+  it('the worker counts the runs that stored their own end, by source and status', async () => {
+    const outlasting = await automationsClient(plain);
+    const workflow = await outlasting.create(chain('Metrics outlasting', [{ id: 'wait', type: 'action.delay', params: { seconds: 1 } }]));
+    const started = await outlasting.wf(`/workflows/${workflow.id}/test`, { method: 'POST', body: {} });
+    expect(started.status).toBe(202);
     const samples = await scrapeUntil(workerMetricsUrl(), (s) => sumOf(s, 'platform_automation_runs_finished_total') > 0);
     expect(sumOf(samples, 'platform_automation_runs_finished_total', { source: 'manual', status: 'completed' })).toBe(1);
   });

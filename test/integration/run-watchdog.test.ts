@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { beginRun } from '../../commands/runs/begin';
 import { createLogger } from '../../core/logger';
 import { prefixedId } from '../../core/ids';
+import { startAutomationRun } from '../../temporal/automationRuns';
 import { reconcileRuns } from '../../worker/runWatchdog';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { chain, automationsClient, type AutomationsClient } from '../helpers/automations';
@@ -122,6 +123,33 @@ describe('the run watchdog closes runs that cannot finish', () => {
       error: { code: 'RUN_LOST', message: 'Temporal holds no workflow for this run any more: it cannot finish' },
     });
     expect(await usage()).toBe(usedBefore);
+  });
+
+  it('a run that handed its outcome to a caller that never stored it (the API died) gets that outcome stored', async () => {
+    const automation = await client.create(
+      chain('Handed back', [{ id: 'mark', type: 'action.set_state', params: { externalId: 'p-1', key: 'loyalty_tier', value: 'silver' } }]),
+    );
+    const usedBefore = await usage();
+    const runId = prefixedId('run');
+    const input = { operatorId: client.operator.operatorId, automationId: automation.id, source: 'manual' as const, input: {} };
+    const begun = await beginRun(app.deps, { ...input, runId, temporalWorkflowId: `automation-manual-${runId}`, startedAt: new Date().toISOString() });
+    if (begun.kind !== 'started') throw new Error(`not begun: ${begun.kind}`);
+    const { handle } = await startAutomationRun(app.deps.temporal, { ...input, begun, callerWaitsMs: 60_000 }, runId);
+    const ended = await handle.result();
+    expect(ended).toMatchObject({ kind: 'ended', runId, outcome: { status: 'completed', executed: { actions: 1, aiActions: 0 } } });
+    expect((await runRecord(runId)).status).toBe('running');
+
+    await until('the watchdog', async () => {
+      await watchdog(5);
+      return (await runRecord(runId)).status !== 'running';
+    });
+    const stored = await runRecord(runId);
+    expect(stored).toMatchObject({ status: 'completed', output: { externalId: 'p-1', key: 'loyalty_tier', value: 'silver' } });
+    expect(stored.nodes.map((node: { id: string; status: string }) => [node.id, node.status])).toEqual([
+      ['start', 'completed'],
+      ['mark', 'completed'],
+    ]);
+    expect(await usage()).toBe(usedBefore + 1);
   });
 
   it('a run whose workflow ended without recording its outcome is recorded failed (RUN_ABANDONED)', async () => {

@@ -1,0 +1,31 @@
+import { beginRun } from '../commands/runs/begin';
+import type { AutomationRunRecord } from '../core/automations/types';
+import { toRunRecord } from '../core/automations/runRecord';
+import type { BeginRunInput, BeginRunResult, FinishRunInput } from '../core/workflowContracts';
+import { finishRun } from '../db/queries/automationRuns';
+import type { AppDeps } from './deps';
+
+/**
+ * The bookends of a run the API waits for (`runAutomationNow`: manual test runs, MCP `tools/call`), which the API
+ * records itself instead of the run's local activities. Each run it ends is counted in the API's metrics, as the
+ * worker counts the runs its own begin and end steps end.
+ */
+export function waitedRunSteps(deps: AppDeps): {
+  begin: (run: BeginRunInput) => Promise<BeginRunResult>;
+  finish: (outcome: FinishRunInput) => Promise<AutomationRunRecord>;
+} {
+  return {
+    async begin(run) {
+      const begun = await beginRun(deps, run);
+      if (begun.kind === 'rejected') deps.metrics?.runFinished(begun.source, 'failed');
+      return begun;
+    },
+    async finish(outcome) {
+      const { operatorId, runId, ...result } = outcome;
+      const row = await finishRun(deps.db, deps.keyring, operatorId, runId, result);
+      if (!row) throw new Error(`run ${runId} ended but its record is missing`);
+      deps.metrics?.runFinished(row.source, row.status);
+      return toRunRecord(row, deps.keyring);
+    },
+  };
+}
