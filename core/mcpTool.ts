@@ -25,6 +25,9 @@ export interface McpTool {
 /** The columns of an exposed automation a tool is built from (db/queries/mcpTools.ts). */
 export interface McpToolSource {
   id: string;
+  operator_id: string;
+  active: boolean;
+  version: number;
   name: string;
   description: string;
   mcp_tool_name: string;

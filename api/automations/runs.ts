@@ -34,7 +34,7 @@ export async function testAutomationHandler(deps: AppDeps, ctx: Context, { param
     deps.temporal,
     { operatorId, automationId: automation.id, source: 'manual', input: body },
     {
-      ...waitedRunSteps(deps),
+      ...waitedRunSteps(deps, automation),
       waitMs: deps.config.WORKFLOW_TEST_WAIT_MS,
       readRun: (runId) => findRunRecord(deps.db, deps.keyring, operatorId, runId),
     },

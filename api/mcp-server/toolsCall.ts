@@ -86,8 +86,9 @@ export async function callTool(context: DispatchContext, id: JsonRpcId, params: 
   const progress = progressTokenOf(params);
   if (progress.invalid) return invalidParams(id, 'Invalid params: _meta.progressToken must be a string or a number');
 
-  const tool = await findMcpTool(deps.db, principal.operatorId, principal.mcpAutomationAllowlist, name);
-  if (!tool) return invalidParams(id, `Unknown tool: ${name}`);
+  const found = await findMcpTool(deps.db, principal.operatorId, principal.mcpAutomationAllowlist, name);
+  if (!found) return invalidParams(id, `Unknown tool: ${name}`);
+  const { tool } = found;
   const problems = argumentProblems(tool.inputSchema, args);
   if (problems.length > 0) return invalidParams(id, `Invalid arguments: ${problems.join('; ')}`, { problems });
 
@@ -118,7 +119,7 @@ export async function callTool(context: DispatchContext, id: JsonRpcId, params: 
       deps.temporal,
       { operatorId: principal.operatorId, automationId: tool.automationId, source: 'mcp', input: args, ...(requestKey ? { mcpRequest: requestKey } : {}) },
       {
-        ...waitedRunSteps(deps),
+        ...waitedRunSteps(deps, found.source),
         waitMs: deps.config.MCP_CALL_WAIT_MS,
         readRun: (runId) => findRunRecord(deps.db, deps.keyring, principal.operatorId, runId),
         ...(forwarder.onProgress ? { onProgress: forwarder.onProgress } : {}),

@@ -5,11 +5,11 @@ import type { RunError } from '../../core/automations/types';
 import type { BeginRunInput, BeginRunResult } from '../../core/workflowContracts';
 import { insertRun, rejectRun } from '../../db/queries/automationRuns';
 import { findAutomation } from '../../db/queries/automations';
-import { quotaLimits, reserveActions, usageMonthOf } from '../../db/queries/automationUsage';
+import { quotaLimits, usageMonthOf } from '../../db/queries/automationUsage';
 import { getSettings } from '../../db/queries/settings';
 import type { CommandDeps } from '../deps';
 import { rerunSeed } from './rerunSeed';
-import { runVersionOf } from './runVersion';
+import { runVersionOf, type RunAutomation } from './runVersion';
 
 const AUTOMATIC_SOURCES = new Set(['event', 'schedule', 'webhook']);
 
@@ -17,8 +17,11 @@ const AUTOMATIC_SOURCES = new Set(['event', 'schedule', 'webhook']);
  * Records a run as `running` before its first node, or refuses it: `ignored` (nothing recorded) when the automation
  * is not the operator's, is inactive for an automatic source or has no trigger for the source; `rejected` (stored
  * `failed`) when the trigger payload lacks a required field or the month's quota cannot cover the run's worst case,
- * which is reserved otherwise. One transaction, keyed by the run's Temporal workflow id: begun again (a retried local
- * activity, a lost answer), it answers what the first one stored and reserves nothing twice.
+ * which is reserved otherwise — in the statement that inserts the run. One transaction, keyed by the run's Temporal
+ * workflow id: begun again (a retried local activity, a lost answer), it answers what the first one stored and
+ * reserves nothing twice.
+ *
+ * `known` is the automation as the caller just read it (the tool an MCP call names), saving the read.
  *
  * The run workflow's first local activity, or — for a run its caller waits for — the caller itself, just before it
  * starts the workflow with the answer (`AutomationRunInput.begun`). A caller that dies in between leaves a `running`
@@ -26,9 +29,10 @@ const AUTOMATIC_SOURCES = new Set(['event', 'schedule', 'webhook']);
  *
  * @example await beginRun(deps, { operatorId, automationId, source: 'mcp', input, runId, temporalWorkflowId, startedAt }) // { kind: 'started', … }
  */
-export async function beginRun(deps: Pick<CommandDeps, 'db' | 'keyring' | 'config'>, input: BeginRunInput): Promise<BeginRunResult> {
+export async function beginRun(deps: Pick<CommandDeps, 'db' | 'keyring' | 'config'>, input: BeginRunInput, known?: RunAutomation): Promise<BeginRunResult> {
   const { db, keyring, config } = deps;
-  const automation = await findAutomation(db, input.operatorId, input.automationId);
+  const automation =
+    known?.id === input.automationId && known.operator_id === input.operatorId ? known : await findAutomation(db, input.operatorId, input.automationId);
   if (!automation) return { kind: 'ignored', reason: 'automation not found' };
   if (!automation.active && AUTOMATIC_SOURCES.has(input.source) && !input.rerun) return { kind: 'ignored', reason: 'automation inactive' };
   // A pinned run (a rerun on its original's version) executes that stored version; others the current definition.
@@ -49,20 +53,26 @@ export async function beginRun(deps: Pick<CommandDeps, 'db' | 'keyring' | 'confi
   const defaults = { actions: config.QUOTA_ACTIONS_PER_MONTH, aiActions: config.QUOTA_AI_ACTIONS_PER_MONTH };
 
   return db.transaction(async (trx): Promise<BeginRunResult> => {
-    const { row, created } = await insertRun(trx, keyring, {
-      id: input.runId,
-      operatorId: input.operatorId,
-      automationId: automation.id,
-      automationVersion: runVersion.version,
-      source: input.source,
-      triggerNodeId: trigger.id,
-      temporalWorkflowId: input.temporalWorkflowId,
-      ...(input.mcpRequest === undefined ? {} : { mcpRequest: input.mcpRequest }),
-      input: payload,
-      usageMonth: month,
-      reserved: missing.length > 0 || refused ? { actions: 0, aiActions: 0 } : budget,
-      ...(input.rerun ? { rerun: input.rerun } : {}),
-    });
+    const refusing = missing.length > 0 || refused !== null;
+    const { row, created, reserved } = await insertRun(
+      trx,
+      keyring,
+      {
+        id: input.runId,
+        operatorId: input.operatorId,
+        automationId: automation.id,
+        automationVersion: runVersion.version,
+        source: input.source,
+        triggerNodeId: trigger.id,
+        temporalWorkflowId: input.temporalWorkflowId,
+        ...(input.mcpRequest === undefined ? {} : { mcpRequest: input.mcpRequest }),
+        input: payload,
+        usageMonth: month,
+        reserved: refusing ? { actions: 0, aiActions: 0 } : budget,
+        ...(input.rerun ? { rerun: input.rerun } : {}),
+      },
+      refusing ? null : defaults,
+    );
     const started: BeginRunResult = {
       kind: 'started',
       runId: row.id,
@@ -88,7 +98,7 @@ export async function beginRun(deps: Pick<CommandDeps, 'db' | 'keyring' | 'confi
     if (missing.length > 0) {
       return reject({ code: 'MISSING_TRIGGER_FIELD', message: `Missing required trigger field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}` });
     }
-    if (!(await reserveActions(trx, input.operatorId, month, budget, defaults))) {
+    if (!reserved) {
       const limits = await quotaLimits(trx, input.operatorId, defaults);
       const which = budget.aiActions > 0 ? 'Actions or AI Actions' : 'Actions';
       return reject({

@@ -3,6 +3,9 @@ import { findVersion } from '../../db/queries/automationVersions';
 import type { AutomationRow } from '../../db/queries/automations';
 import type { Db } from '../../db/knex';
 
+/** What of an automation a run begins from. */
+export type RunAutomation = Pick<AutomationRow, 'id' | 'operator_id' | 'active' | 'version' | 'name' | 'nodes' | 'edges'>;
+
 /** The definition a run executes and the version it records: what the run begins with stays in its history to its end. */
 export interface RunVersion {
   version: number;
@@ -14,7 +17,7 @@ export interface RunVersion {
  * The version a run begins with: `pinnedVersion` from `workflow_versions` (a rerun on its original's version), else
  * the automation's current definition. Undefined when the pinned version does not exist for this automation.
  */
-export async function runVersionOf(db: Db, automation: AutomationRow, pinnedVersion: number | undefined): Promise<RunVersion | undefined> {
+export async function runVersionOf(db: Db, automation: RunAutomation, pinnedVersion: number | undefined): Promise<RunVersion | undefined> {
   if (pinnedVersion === undefined) {
     return { version: automation.version, name: automation.name, definition: { nodes: automation.nodes, edges: automation.edges } };
   }

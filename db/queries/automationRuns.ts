@@ -6,6 +6,7 @@ import type { AutomationRunRecord, NodeResult, RunError, RunSource, RunStatus } 
 import type { AwaitingInput } from '../../core/automations/approval';
 import { openText, sealText } from '../../core/sealedText';
 import type { Db } from '../knex';
+import { reservationStatement, type ActionCounts } from './automationUsage';
 
 type Runner = Db | Knex.Transaction;
 
@@ -39,51 +40,83 @@ export interface NewRun {
 }
 
 /**
- * The entities of the operator a trigger payload names by value (their external id or id, under any key), and
- * whether one of them is already erased.
+ * The entities of the operator a trigger payload names by value (their external id or id, under any key): their
+ * external ids, and whether one of them is already erased — as the first CTE of `insertRun`.
  */
-async function subjectsOf(trx: Runner, operatorId: string, payload: unknown): Promise<{ externalIds: string[]; erased: boolean }> {
+function subjectsStatement(operatorId: string, payload: unknown): { sql: string; bindings: Knex.RawBinding[] } {
   const candidates = runSubjectCandidates(payload);
-  if (candidates.length === 0) return { externalIds: [], erased: false };
-  const rows = await trx('entities')
-    .where({ operator_id: operatorId })
-    .where((scope) => scope.whereIn('external_id', candidates).orWhereIn('id', candidates))
-    .select<Array<{ external_id: string; deleted_at: Date | null }>>('external_id', 'deleted_at');
-  return { externalIds: [...new Set(rows.map((row) => row.external_id))].sort(), erased: rows.some((row) => row.deleted_at !== null) };
+  if (candidates.length === 0) return { sql: `SELECT '{}'::text[] AS ids, false AS erased`, bindings: [] };
+  return {
+    sql: `SELECT coalesce(array_agg(DISTINCT external_id ORDER BY external_id), '{}'::text[]) AS ids, coalesce(bool_or(deleted_at IS NOT NULL), false) AS erased
+            FROM entities WHERE operator_id = ?::uuid AND (external_id = ANY(?::text[]) OR id = ANY(?::text[]))`,
+    bindings: [operatorId, candidates, candidates],
+  };
 }
 
 /**
- * Inserts a running run; a second insert for the same Temporal workflow id returns the first run and `created: false`.
- * A run whose payload names an entity already erased is recorded redacted from the start (and stays so when it
- * finishes): erasure's promise holds for runs started after it too.
+ * Inserts a running run and, when `reserve` gives the quota defaults, reserves its `reserved` Actions against the
+ * month's usage — one statement, the reservation taken only if the run was inserted. A second insert for the same
+ * Temporal workflow id returns the first run and `created: false`, reserving nothing. `reserved` false on a created
+ * run means the quota could not cover it: the caller rejects it in the same transaction. A run whose payload names an
+ * entity already erased is recorded redacted from the start (and stays so when it finishes): erasure's promise holds
+ * for runs started after it too.
  */
-export async function insertRun(trx: Runner, keyring: Keyring, run: NewRun): Promise<{ row: RunRow; created: boolean }> {
-  const subjects = await subjectsOf(trx, run.operatorId, run.input);
-  const inserted = (await trx('workflow_runs')
-    .insert({
-      id: run.id,
-      operator_id: run.operatorId,
-      workflow_id: run.automationId,
-      workflow_version: run.automationVersion,
-      source: run.source,
-      status: 'running',
-      trigger_node_id: run.triggerNodeId,
-      temporal_workflow_id: run.temporalWorkflowId,
-      mcp_request: run.mcpRequest ?? null,
-      subject_external_ids: subjects.externalIds,
-      input: JSON.stringify(subjects.erased ? REDACTED : await sealRunInput(keyring, run.operatorId, run.id, run.input)),
-      usage_month: run.usageMonth,
-      reserved_actions: run.reserved.actions,
-      reserved_ai_actions: run.reserved.aiActions,
-      ...(run.rerun ? { rerun_of: run.rerun.runId, rerun_from_node_id: run.rerun.fromNodeId, replay_id: run.rerun.replayId ?? null } : {}),
-    })
-    .onConflict('temporal_workflow_id')
-    .ignore()
-    .returning('*')) as RunRow[];
-  if (inserted[0]) return { row: inserted[0], created: true };
+export async function insertRun(
+  trx: Runner,
+  keyring: Keyring,
+  run: NewRun,
+  reserve: ActionCounts | null,
+): Promise<{ row: RunRow; created: boolean; reserved: boolean }> {
+  const subjects = subjectsStatement(run.operatorId, run.input);
+  const reservation = reservationStatement(
+    { sql: 'EXISTS (SELECT 1 FROM inserted) AND ?::boolean', bindings: [reserve !== null] },
+    {
+      operatorId: run.operatorId,
+      month: run.usageMonth,
+      budget: run.reserved,
+      defaults: reserve ?? { actions: 0, aiActions: 0 },
+    },
+  );
+  const result = await trx.raw<{ rows: Array<RunRow & { reserved: boolean }> }>(
+    `WITH subjects AS (${subjects.sql}),
+     inserted AS (
+       INSERT INTO workflow_runs (id, operator_id, workflow_id, workflow_version, source, status, trigger_node_id, temporal_workflow_id, mcp_request,
+                                  subject_external_ids, input, usage_month, reserved_actions, reserved_ai_actions, rerun_of, rerun_from_node_id, replay_id)
+       SELECT ?, ?::uuid, ?, ?::int, ?, 'running', ?, ?, ?, s.ids, CASE WHEN s.erased THEN ?::jsonb ELSE ?::jsonb END, ?, ?::int, ?::int, ?, ?, ?
+         FROM subjects s
+       ON CONFLICT (temporal_workflow_id) DO NOTHING
+       RETURNING *),
+     reservation AS (${reservation.sql})
+     SELECT inserted.*, EXISTS (SELECT 1 FROM reservation) AS reserved FROM inserted`,
+    [
+      ...subjects.bindings,
+      run.id,
+      run.operatorId,
+      run.automationId,
+      run.automationVersion,
+      run.source,
+      run.triggerNodeId,
+      run.temporalWorkflowId,
+      run.mcpRequest ?? null,
+      JSON.stringify(REDACTED),
+      JSON.stringify(await sealRunInput(keyring, run.operatorId, run.id, run.input)),
+      run.usageMonth,
+      run.reserved.actions,
+      run.reserved.aiActions,
+      run.rerun?.runId ?? null,
+      run.rerun?.fromNodeId ?? null,
+      run.rerun?.replayId ?? null,
+      ...reservation.bindings,
+    ],
+  );
+  const inserted = result.rows[0];
+  if (inserted) {
+    const { reserved, ...row } = inserted;
+    return { row, created: true, reserved };
+  }
   const existing = await trx<RunRow>('workflow_runs').where({ operator_id: run.operatorId, temporal_workflow_id: run.temporalWorkflowId }).first();
   if (!existing) throw new Error('run insert conflicted with a run of another operator');
-  return { row: existing, created: false };
+  return { row: existing, created: false, reserved: false };
 }
 
 const DURATION_MS = 'greatest(0, round(extract(epoch FROM (clock_timestamp() - started_at)) * 1000))::int';

@@ -9,7 +9,7 @@ import type { Db } from '../knex';
 export async function listMcpToolSources(db: Db, operatorId: string, allowlist: string[] | null, name?: string): Promise<McpToolSource[]> {
   if (allowlist && allowlist.length === 0) return [];
   const result = await db.raw<{ rows: McpToolSource[] }>(
-    `SELECT w.id, w.name, w.description, w.mcp_tool_name, w.nodes, w.edges,
+    `SELECT w.id, w.operator_id, w.active, w.version, w.name, w.description, w.mcp_tool_name, w.nodes, w.edges,
             CASE WHEN w.trigger_events <> '{}' THEN t.schema END AS template_schema
        FROM workflows w
        LEFT JOIN operator_settings s ON s.operator_id = w.operator_id
