@@ -6,8 +6,9 @@
  * 2025-11-25 task: the create call alone, create → `completed` polled by `tasks/get`, and create → `tasks/result`;
  * then `tasks/get` of a working task beside `ping` (the endpoint's auth, rate limit and JSON-RPC, no task read),
  * idle and while 4 clients call the tool synchronously. Beside them, on a worker of the bench's own with nothing of the
- * platform, the bare workflow + activity and the same with a local activity before and after it — the commands a run
- * adds for its begin and finish — so the floor of a run's own shape is printed too. Starts its own embedded
+ * platform, the bare workflow + activity and the same with a local activity before and after it — the commands of a
+ * run that records its own begin and end (events, schedules, webhooks, tasks; a `tools/call`'s run is begun and ended
+ * by the API) — so the floor of that shape is printed too. Starts its own embedded
  * PostgreSQL, Temporal dev server, in-process worker and API; loopback only; bounded in request count and time; stops by itself.
  */
 import { startLoopbackServer, type LoopbackServer } from '../devstack/loopbackServer';
@@ -328,7 +329,7 @@ async function main(): Promise<void> {
       `ratio tools/call / back-to-back bare, median of ${ROUNDS} alternating rounds: sequential p50 ${p50Ratio(turns.mcp, turns.bare).toFixed(2)}, ${CONCURRENCY} concurrent p50 ${p50Ratio(turns.mcpConc, turns.bareConc).toFixed(2)} (target ≤ 1.2)`,
     );
     say(
-      `the run's own Temporal shape, no platform code (own worker): LA + activity + LA / workflow + activity, pooled p50 ${(ownShape.p50 / ownBare.p50).toFixed(2)}`,
+      `a run recording its own begin and end (not tools/call's), no platform code (own worker): LA + activity + LA / workflow + activity, pooled p50 ${(ownShape.p50 / ownBare.p50).toFixed(2)}`,
     );
     say(
       `ratio task → completed / tools/call: sequential p50 ${(taskPolled.p50 / mcp.p50).toFixed(2)}, ${CONCURRENCY} concurrent p50 ${(taskPolledConc.p50 / mcpConc.p50).toFixed(2)}`,
