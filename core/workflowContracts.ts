@@ -123,12 +123,13 @@ export type AutomationRunResult =
   | { kind: 'duplicate'; runId: string }
   /**
    * Refused before any node, or ran to its end: the run's id only — the record, with every node's output, is read from
-   * PostgreSQL (`findRunRecord`), so no run's size reaches Temporal as a workflow result.
+   * PostgreSQL (`findRunRecord`).
    */
   | { kind: 'rejected' | 'finished'; runId: string }
   /**
    * Ended within the wait of the caller that began it (`callerWaitsMs`): the outcome, for the caller to store — or the
-   * run watchdog, should the caller not (worker/runWatchdog.ts).
+   * run watchdog, should the caller not (worker/runWatchdog.ts). Every node's output travels in it, as it did in the
+   * nodes' own activity results; the payload codec stores a large one as a claim (docs/temporal-codec.md).
    */
   | { kind: 'ended'; runId: string; outcome: FinishRunInput };
 

@@ -8,15 +8,18 @@ import {
   type WorkflowHandle,
 } from '@temporalio/client';
 import { prefixedId } from '../core/ids';
+import { holdsPayloadRef } from '../core/payloadRef';
 import type { AutomationRunRecord } from '../core/automations/types';
 import type { ApprovalAnswer } from '../core/automations/approval';
 import { answerApprovalUpdate, automationProgressQuery, automationRunWorkflow } from '../workflows/automationRun';
+import type { PayloadRefs } from './payloadRefs';
 import type { AutomationProgress, AutomationRunInput, AutomationRunResult, BeginRunInput, BeginRunResult, FinishRunInput } from '../core/workflowContracts';
 
 interface Starter {
   client: Client;
   taskQueue: string;
   eagerStart: boolean;
+  payloadRefs?: Pick<PayloadRefs, 'resolve'>;
 }
 
 export type StartRunInput = Omit<AutomationRunInput, 'runId' | 'begun' | 'callerWaitsMs'>;
@@ -94,6 +97,16 @@ function pollProgress(handle: WorkflowHandle<typeof automationRunWorkflow>, onPr
   };
 }
 
+/**
+ * A handed-back outcome (`ended`) as the end step would have stored it: node outputs the run holds as references to
+ * stored values (temporal/payloadRefs.ts, scoped to the run's workflow) read back in.
+ */
+export async function openOutcome(refs: Pick<PayloadRefs, 'resolve'> | undefined, workflowId: string, outcome: FinishRunInput): Promise<FinishRunInput> {
+  if (!holdsPayloadRef(outcome)) return outcome;
+  if (!refs) throw new Error(`the outcome of ${workflowId} references stored values, and this process has no payload store`);
+  return (await refs.resolve(outcome, workflowId)) as FinishRunInput;
+}
+
 async function finishedRun(readRun: (runId: string) => Promise<AutomationRunRecord | undefined>, runId: string): Promise<RunNowOutcome> {
   const run = await readRun(runId);
   if (!run) throw new Error(`run ${runId} ended but its record is missing`);
@@ -165,7 +178,8 @@ export async function runAutomationNow(
     if (outcome === 'cancelled') return { kind: 'cancelled', runId };
     if (outcome.kind === 'ignored') return { kind: 'not_found' };
     if (outcome.kind === 'duplicate') throw new Error(`run ${runId} was started twice`);
-    if (outcome.kind === 'ended') return { kind: 'finished', run: await options.finish(outcome.outcome) };
+    if (outcome.kind === 'ended')
+      return { kind: 'finished', run: await options.finish(await openOutcome(temporal.payloadRefs, handle.workflowId, outcome.outcome)) };
     return finishedRun(options.readRun, outcome.runId);
   } finally {
     clearTimeout(timer);

@@ -8,6 +8,7 @@ import type { TemporalConnectionOptions } from './connectionOptions';
 import { explainConnectFailure } from './tlsDiagnosis';
 import { platformDataConverter, type PayloadLimits } from './dataConverter';
 import { GatewayLanes } from './gatewayCalls';
+import { PayloadRefs } from './payloadRefs';
 import type { TaskQueues } from './taskQueues';
 
 /**
@@ -29,6 +30,8 @@ export interface TemporalClient {
   /** Names this process's gateway lanes, so two API instances never share one. */
   instanceId: string;
   gatewayLanes: GatewayLanes;
+  /** Reads back the stored values that references in activity results and run outcomes stand for (given `payloads`). */
+  payloadRefs?: PayloadRefs;
   /** Closes the connection unless it is a worker's, which the worker closes. */
   close(): Promise<void>;
 }
@@ -52,7 +55,15 @@ function temporalClient(connection: ConnectionLike, options: ClientOptions & { e
   });
   const instanceId = randomBytes(4).toString('hex');
   const base = { client, taskQueue: options.taskQueues.interactive, eagerStart: options.eagerStart, instanceId };
-  return { ...base, backgroundTaskQueue: options.taskQueues.background, connection, gatewayLanes: new GatewayLanes(base), close: options.close };
+  const payloads = options.payloads;
+  return {
+    ...base,
+    backgroundTaskQueue: options.taskQueues.background,
+    connection,
+    gatewayLanes: new GatewayLanes(base),
+    ...(payloads ? { payloadRefs: new PayloadRefs(payloads.store, options.keyring, options.namespace, payloads.maxBytes) } : {}),
+    close: options.close,
+  };
 }
 
 /**

@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 import type { Keyring } from '../core/crypto';
 import type { RunError } from '../core/automations/types';
 import type { FinishRunInput } from '../core/workflowContracts';
+import { openOutcome } from '../temporal/automationRuns';
+import type { PayloadRefs } from '../temporal/payloadRefs';
 import type { automationRunWorkflow } from '../workflows/automationRun';
 import type { Db } from '../db/knex';
 import { finishRun, markRunChecked, runsToWatch, type WatchedRun } from '../db/queries/automationRuns';
@@ -11,6 +13,8 @@ import { finishRun, markRunChecked, runsToWatch, type WatchedRun } from '../db/q
 export interface WatchdogDeps {
   db: Db;
   client: Client;
+  /** Reads back the stored values a handed-back outcome references. */
+  refs: Pick<PayloadRefs, 'resolve'>;
   keyring: Keyring;
   logger: Logger;
   /** Workflow task attempts after which a run is given up (RUN_POISON_TASK_ATTEMPTS). */
@@ -59,7 +63,7 @@ async function judge(deps: WatchdogDeps, run: WatchedRun): Promise<Verdict> {
   if (status === 'COMPLETED') {
     // A run that handed its outcome to the caller that began it, which did not live to store it.
     const result = await deps.client.workflow.getHandle<typeof automationRunWorkflow>(run.temporal_workflow_id).result();
-    if (result.kind === 'ended') return { kind: 'ended', outcome: result.outcome };
+    if (result.kind === 'ended') return { kind: 'ended', outcome: await openOutcome(deps.refs, run.temporal_workflow_id, result.outcome) };
   }
   if (status !== 'RUNNING') {
     const how = status.toLowerCase().replace(/_/g, ' ');

@@ -139,18 +139,18 @@ export async function createWorker(options: {
     startEventRun: (input) => runControl.start(input),
     signalWaitingRun: (workflowId, signal) => signalWaitingRun(temporal, workflowId, signal),
   };
+  const refs = new PayloadRefs(payloads.store, keyring, namespace, payloads.maxBytes);
   const activities = createActivities({
     db: options.db,
     config: options.config,
     logger: options.logger,
     keyring,
     dispatchOutbox: () => dispatchPendingEvents(dispatchDeps),
-    reconcileRuns: () => reconcileRuns({ db: options.db, client: temporal.client, keyring, logger, poisonAttempts: config.RUN_POISON_TASK_ATTEMPTS }),
+    reconcileRuns: () => reconcileRuns({ db: options.db, client: temporal.client, refs, keyring, logger, poisonAttempts: config.RUN_POISON_TASK_ATTEMPTS }),
     sandbox,
     payloadBudget,
     metrics,
   });
-  const refs = new PayloadRefs(payloads.store, keyring, namespace, payloads.maxBytes);
   const workflows = options.config.WORKFLOW_BUNDLE_PATH
     ? { workflowBundle: { codePath: options.config.WORKFLOW_BUNDLE_PATH } }
     : {

@@ -49,11 +49,12 @@ export const answerApprovalUpdate = defineUpdate<{ accepted: true }, [ApprovalAn
 
 /**
  * Interprets one automation run (DESIGN.md "Workflows"). The begin step records the run, checks the
- * trigger payload and reserves quota (done by the caller instead when the input carries `begun`, and then the
- * caller, while it still waits, stores the outcome too: the run returns it as `ended`); then nodes run in topological order — a node runs when an
+ * trigger payload and reserves quota; then nodes run in topological order — a node runs when an
  * incoming edge comes from a completed node (for a condition, from the branch its result took),
  * otherwise it is `skipped`; each action is an activity with its own retry policy, `action.delay` a
  * durable timer. The first failing node fails the run; the end step stores every node's outcome.
+ * A run whose input carries `begun` was begun by its caller (temporal/automationRuns.ts `runAutomationNow`), and
+ * while that caller still waits, the run hands it the outcome to store (`ended`) instead of taking the end step.
  *
  * Cancelling the Temporal workflow (an MCP client's `notifications/cancelled`) cuts a running `action.delay`
  * short (that node is `cancelled`), lets an action already sent finish (workflows/automation/actions.ts), and

@@ -33,6 +33,7 @@ describe('the run watchdog closes runs that cannot finish', () => {
     reconcileRuns({
       db: app.deps.db,
       client: app.deps.temporal.client,
+      refs: app.deps.temporal.payloadRefs!,
       keyring: app.deps.keyring,
       logger: createLogger('silent'),
       poisonAttempts,

@@ -96,9 +96,11 @@ describe("Temporal's payload limits cannot end a lane or a run", () => {
     const stored = await app.deps.db('temporal_payloads').where({ owner: run.temporalWorkflowId }).select('bytes', 'expires_at');
     expect(stored.length).toBeGreaterThan(0);
     expect(stored.every((row) => row.expires_at === null)).toBe(true);
-    // The workflow hands back ids, not records: its result is small.
+    // The run hands its outcome back to the API that waits for it; the 3 MB in it is still a reference, its result small.
     const result = await app.deps.temporal.client.workflow.getHandle(run.temporalWorkflowId).result();
-    expect(result).toEqual({ kind: 'finished', runId: run.id });
+    expect(result).toMatchObject({ kind: 'ended', runId: run.id, outcome: { status: 'completed' } });
+    expect(JSON.stringify(result)).toContain('$payloadRef');
+    expect(JSON.stringify(result).length).toBeLessThan(app.deps.config.TEMPORAL_PAYLOAD_MAX_BYTES);
   });
 
   it('a large trigger payload, a large request body and a large failure detail all travel by reference', async () => {
