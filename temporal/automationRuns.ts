@@ -113,6 +113,22 @@ async function finishedRun(readRun: (runId: string) => Promise<AutomationRunReco
   return { kind: 'finished', run };
 }
 
+/**
+ * At the end of the caller's wait, whether the run has nevertheless completed: a run decides to hand its outcome back
+ * by its own clock (workflows/automationRun.ts), so one that did just before the wait ran out would otherwise be
+ * answered `running` and stored only by the run watchdog, minutes later. One look at the workflow, then its result.
+ */
+async function endedMeanwhile(
+  handle: WorkflowHandle<typeof automationRunWorkflow>,
+  result: Promise<AutomationRunResult | 'timeout' | 'cancelled'>,
+): Promise<AutomationRunResult | 'timeout' | 'cancelled'> {
+  const status = await handle.describe().then(
+    (description) => description.status.name,
+    () => undefined,
+  );
+  return status === 'COMPLETED' ? result : 'timeout';
+}
+
 export type RunNowOutcome =
   /** The run ended (completed or failed: `run.status` and `run.error.code` say which), or was refused before any node. */
   | { kind: 'finished'; run: AutomationRunRecord }
@@ -173,7 +189,8 @@ export async function runAutomationNow(
         if (abandon.signal.aborted) return 'timeout' as const;
         throw error;
       });
-    const outcome: AutomationRunResult | 'timeout' | 'cancelled' = await Promise.race([result, waited]);
+    const raced: AutomationRunResult | 'timeout' | 'cancelled' = await Promise.race([result, waited]);
+    const outcome = raced === 'timeout' ? await endedMeanwhile(handle, result) : raced;
     if (outcome === 'timeout') return { kind: 'running', runId };
     if (outcome === 'cancelled') return { kind: 'cancelled', runId };
     if (outcome.kind === 'ignored') return { kind: 'not_found' };

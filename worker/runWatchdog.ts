@@ -1,6 +1,7 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { decodeOptionalFailureToOptionalError } from '@temporalio/common/lib/internal-non-workflow/codec-helpers';
 import type { Logger } from 'pino';
+import type { ActivityMetrics } from '../activities/metrics';
 import type { Keyring } from '../core/crypto';
 import type { RunError } from '../core/automations/types';
 import type { FinishRunInput } from '../core/workflowContracts';
@@ -19,6 +20,8 @@ export interface WatchdogDeps {
   logger: Logger;
   /** Workflow task attempts after which a run is given up (RUN_POISON_TASK_ATTEMPTS). */
   poisonAttempts: number;
+  /** Counts the runs the watchdog ends, as the worker counts those its runs end themselves. */
+  metrics?: Pick<ActivityMetrics, 'runFinished'>;
   /**
    * A run quiet this long is looked at (default a minute); one found healthy is not looked at again for `recheckMs`
    * (five minutes), or `sleepingRecheckMs` (a day) while it sleeps in a delay.
@@ -26,6 +29,8 @@ export interface WatchdogDeps {
   quietMs?: number;
   recheckMs?: number;
   sleepingRecheckMs?: number;
+  /** How long after its workflow completed a run whose handed-back outcome cannot be read is given up (an hour). */
+  unreadableOutcomeMs?: number;
 }
 
 const QUIET_MS = 60_000;
@@ -34,6 +39,7 @@ const SLEEPING_RECHECK_MS = 24 * 60 * 60_000;
 const BATCH = 200;
 const CONCURRENCY = 8;
 const MESSAGE_LIMIT = 500;
+const UNREADABLE_OUTCOME_MS = 60 * 60_000;
 
 const clip = (text: string) => (text.length > MESSAGE_LIMIT ? `${text.slice(0, MESSAGE_LIMIT - 1)}…` : text);
 
@@ -62,8 +68,16 @@ async function judge(deps: WatchdogDeps, run: WatchedRun): Promise<Verdict> {
   const status = description.status.name;
   if (status === 'COMPLETED') {
     // A run that handed its outcome to the caller that began it, which did not live to store it.
-    const result = await deps.client.workflow.getHandle<typeof automationRunWorkflow>(run.temporal_workflow_id).result();
-    if (result.kind === 'ended') return { kind: 'ended', outcome: await openOutcome(deps.refs, run.temporal_workflow_id, result.outcome) };
+    try {
+      const result = await deps.client.workflow.getHandle<typeof automationRunWorkflow>(run.temporal_workflow_id).result();
+      if (result.kind === 'ended') return { kind: 'ended', outcome: await openOutcome(deps.refs, run.temporal_workflow_id, result.outcome) };
+    } catch (error) {
+      // Tried again at every pass (a store or a key briefly away); an outcome still unreadable an hour on never will be.
+      const closedAt = description.closeTime?.getTime() ?? Date.now();
+      if (Date.now() - closedAt < (deps.unreadableOutcomeMs ?? UNREADABLE_OUTCOME_MS)) throw error;
+      const message = `The run's workflow completed, and its outcome could not be read: ${(error as Error).message}`;
+      return { kind: 'fail', terminate: false, error: { code: 'RUN_ABANDONED', message: clip(message) } };
+    }
   }
   if (status !== 'RUNNING') {
     const how = status.toLowerCase().replace(/_/g, ' ');
@@ -86,6 +100,7 @@ async function watch(deps: WatchdogDeps, run: WatchedRun): Promise<boolean> {
     const { operatorId, runId, ...result } = verdict.outcome;
     if (operatorId !== run.operator_id || runId !== run.id) throw new Error(`the workflow of run ${run.id} ended with another run's outcome`);
     const stored = await finishRun(deps.db, deps.keyring, operatorId, runId, result);
+    if (stored) deps.metrics?.runFinished(stored.source, stored.status);
     deps.logger.info({ operatorId, runId, status: stored?.status }, 'run watchdog stored the outcome its caller did not');
     return true;
   }
@@ -105,6 +120,7 @@ async function watch(deps: WatchdogDeps, run: WatchedRun): Promise<boolean> {
     error: verdict.error,
     executed: { actions: 0, aiActions: 0 },
   });
+  if (closed) deps.metrics?.runFinished(closed.source, closed.status);
   deps.logger.warn(
     { operatorId: run.operator_id, runId: run.id, code: verdict.error.code, status: closed?.status },
     'run watchdog closed a run that cannot finish',

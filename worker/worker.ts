@@ -146,7 +146,8 @@ export async function createWorker(options: {
     logger: options.logger,
     keyring,
     dispatchOutbox: () => dispatchPendingEvents(dispatchDeps),
-    reconcileRuns: () => reconcileRuns({ db: options.db, client: temporal.client, refs, keyring, logger, poisonAttempts: config.RUN_POISON_TASK_ATTEMPTS }),
+    reconcileRuns: () =>
+      reconcileRuns({ db: options.db, client: temporal.client, refs, keyring, logger, metrics, poisonAttempts: config.RUN_POISON_TASK_ATTEMPTS }),
     sandbox,
     payloadBudget,
     metrics,

@@ -12,7 +12,7 @@ export interface ApiMetrics {
   /** Times and counts every request; the app mounts it outside the routers. */
   http: Middleware;
   rateLimitRefused(name: RateLimitClass): void;
-  /** A run the API recorded as ended: one it refused as it began it (api/runBegin.ts); the worker counts the others. */
+  /** A run the API recorded as ended (api/waitedRuns.ts): one it refused as it began it, or one whose handed-back outcome it stored. */
   runFinished(source: string, status: string): void;
 }
 

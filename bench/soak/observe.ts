@@ -39,12 +39,17 @@ export async function readMetrics(apiUrl: string, workerUrl: string): Promise<Me
   const [api, worker] = await Promise.all([scrape(apiUrl), scrape(workerUrl)]);
   const gatewayAll = sumOf(worker, 'platform_gateway_calls_total');
   const gatewayOk = sumOf(worker, 'platform_gateway_calls_total', { outcome: 'ok' });
+  // The API ends the runs it waits for (manual test runs, MCP tools/call); the worker every other.
+  const runsFinished = (labels?: Record<string, string>) =>
+    sumOf(api, 'platform_automation_runs_finished_total', labels) + sumOf(worker, 'platform_automation_runs_finished_total', labels);
+  const runsCompleted = runsFinished({ status: 'completed' });
+  const runsEnded = runsFinished();
   return {
     outboxBacklog: sumOf(api, 'platform_outbox_backlog'),
     outboxLagSeconds: sumOf(api, 'platform_outbox_lag_seconds'),
     runsRunning: sumOf(api, 'platform_automation_runs_running'),
-    runsCompleted: sumOf(worker, 'platform_automation_runs_finished_total', { status: 'completed' }),
-    runsFailed: sumOf(worker, 'platform_automation_runs_finished_total') - sumOf(worker, 'platform_automation_runs_finished_total', { status: 'completed' }),
+    runsCompleted,
+    runsFailed: runsEnded - runsCompleted,
     gatewayOk,
     gatewayOther: gatewayAll - gatewayOk,
     batchJobs: sumOf(worker, 'platform_batch_job_duration_seconds_count'),

@@ -57,9 +57,9 @@ function subjectsStatement(operatorId: string, payload: unknown): { sql: string;
  * Inserts a running run and, when `reserve` gives the quota defaults, reserves its `reserved` Actions against the
  * month's usage — one statement, the reservation taken only if the run was inserted. A second insert for the same
  * Temporal workflow id returns the first run and `created: false`, reserving nothing. `reserved` false on a created
- * run means the quota could not cover it: the caller rejects it in the same transaction. A run whose payload names an
- * entity already erased is recorded redacted from the start (and stays so when it finishes): erasure's promise holds
- * for runs started after it too.
+ * run given `reserve` means the quota could not cover it: the caller rejects it in the same transaction. A run whose
+ * payload names an entity already erased is recorded redacted from the start (and stays so when it finishes):
+ * erasure's promise holds for runs started after it too.
  */
 export async function insertRun(
   trx: Runner,

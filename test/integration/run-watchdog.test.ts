@@ -29,7 +29,8 @@ describe('the run watchdog closes runs that cannot finish', () => {
   let worker: WorkerProcess;
   let app: TestApp;
   let client: AutomationsClient;
-  const watchdog = (poisonAttempts: number) =>
+  const counted: Array<[string, string]> = [];
+  const watchdog = (poisonAttempts: number, options: { unreadableOutcomeMs?: number } = {}) =>
     reconcileRuns({
       db: app.deps.db,
       client: app.deps.temporal.client,
@@ -37,9 +38,11 @@ describe('the run watchdog closes runs that cannot finish', () => {
       keyring: app.deps.keyring,
       logger: createLogger('silent'),
       poisonAttempts,
+      metrics: { runFinished: (source, status) => counted.push([source, status]) },
       quietMs: 0,
       recheckMs: 0,
       sleepingRecheckMs: 0,
+      ...options,
     });
   const runRecord = async (runId: string) => (await client.wf(`/runs/${runId}`)).body.data;
   const usage = async () => (await client.wf('/usage')).body.data.actions.used as number;
@@ -124,6 +127,7 @@ describe('the run watchdog closes runs that cannot finish', () => {
       error: { code: 'RUN_LOST', message: 'Temporal holds no workflow for this run any more: it cannot finish' },
     });
     expect(await usage()).toBe(usedBefore);
+    expect(counted).toContainEqual(['manual', 'failed']);
   });
 
   it('a run that handed its outcome to a caller that never stored it (the API died) gets that outcome stored', async () => {
@@ -151,6 +155,35 @@ describe('the run watchdog closes runs that cannot finish', () => {
       ['mark', 'completed'],
     ]);
     expect(await usage()).toBe(usedBefore + 1);
+    expect(counted).toContainEqual(['manual', 'completed']);
+  });
+
+  it('a handed-back outcome that cannot be read is tried again at each pass, and given up once its workflow has been closed long enough', async () => {
+    const automation = await client.create(
+      chain('Unreadable', [{ id: 'mark', type: 'action.set_state', params: { externalId: 'p-1', key: 'risk_score', value: 2 } }]),
+    );
+    const runId = prefixedId('run');
+    const temporalWorkflowId = `automation-manual-${runId}`;
+    // Random text: the outcome (the trigger is its start node's output) rests in temporal_payloads, Temporal holding its claim.
+    const input = {
+      operatorId: client.operator.operatorId,
+      automationId: automation.id,
+      source: 'manual' as const,
+      input: { note: randomBytes(300 * 1024).toString('base64') },
+    };
+    const begun = await beginRun(app.deps, { ...input, runId, temporalWorkflowId, startedAt: new Date().toISOString() });
+    if (begun.kind !== 'started') throw new Error(`not begun: ${begun.kind}`);
+    const { handle } = await startAutomationRun(app.deps.temporal, { ...input, begun, callerWaitsMs: 60_000 }, runId);
+    // Not read here: the codec keeps what it read, and the watchdog must find the stored outcome gone.
+    await until('the run ended', async () => (await handle.describe()).status.name === 'COMPLETED');
+    expect(await app.deps.db('temporal_payloads').where({ owner: temporalWorkflowId }).delete()).toBeGreaterThan(0);
+
+    await watchdog(5);
+    expect((await runRecord(runId)).status).toBe('running');
+    await watchdog(5, { unreadableOutcomeMs: 0 });
+    const given = await runRecord(runId);
+    expect(given).toMatchObject({ status: 'failed', error: { code: 'RUN_ABANDONED' } });
+    expect(given.error.message).toMatch(/^The run's workflow completed, and its outcome could not be read: /);
   });
 
   it('a run whose workflow ended without recording its outcome is recorded failed (RUN_ABANDONED)', async () => {
