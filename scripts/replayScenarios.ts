@@ -6,7 +6,7 @@ import { startSupplier, SUPPLIER_KEY, supplierDocument } from '../devstack/loopb
 import { post } from '../processes/stackClient';
 import { waitedRunSteps } from '../api/waitedRuns';
 import { findRunRecord } from '../db/queries/automationRuns';
-import { answerRunApproval, cancelAutomationRun, runAutomationNow, startAutomationRun } from '../temporal/automationRuns';
+import { answerRunApproval, automationRunWorkflowId, cancelAutomationRun, runAutomationNow, startAutomationRun } from '../temporal/automationRuns';
 import { GatewayLanes } from '../temporal/gatewayCalls';
 import { recordBacktest } from './replayBacktest';
 import { recordReruns } from './replayReruns';
@@ -187,6 +187,20 @@ export async function recordScenarios(recorder: Recorder): Promise<void> {
     );
     if (begun.kind !== 'finished' || begun.run.status !== 'completed') throw new Error(`the begun run ended ${JSON.stringify(begun)}`);
     await recorder.save('automation-run-begun-by-caller', begun.run.temporalWorkflowId!);
+
+    // Begun by its caller and outlasting the caller's wait: no begin step, its own end step — a begun run still in
+    // flight when a new release comes.
+    const outlastingNodes: Node[] = [...begunNodes, { id: 'wait', type: 'action.delay', params: { seconds: 1 } }];
+    const outlastingBy = await automation('Replay: begun, outlasting the wait', outlastingNodes, chain(outlastingNodes));
+    const outlasting = await runAutomationNow(
+      deps.temporal,
+      { operatorId: operator.operatorId, automationId: outlastingBy, source: 'manual', input: { playerId: 'p-1' } },
+      { ...waitedRunSteps(deps), waitMs: 200, readRun: (runId) => findRunRecord(deps.db, deps.keyring, operator.operatorId, runId) },
+    );
+    if (outlasting.kind !== 'running') throw new Error(`the outlasting run answered ${JSON.stringify(outlasting)}`);
+    const outlastingId = automationRunWorkflowId('manual', outlasting.runId);
+    await finished(outlastingId);
+    await recorder.save('automation-run-begun-outlasting-wait', outlastingId);
 
     // Asleep in a day-long delay after a templated write: the shape of every long-lived run in flight.
     const sleeperNodes: Node[] = [
