@@ -113,20 +113,37 @@ async function finishedRun(readRun: (runId: string) => Promise<AutomationRunReco
   return { kind: 'finished', run };
 }
 
+/** How long the look at a run whose caller's wait has run out may take: the caller is answered `running` past it. */
+const ENDED_LOOK_MS = 2_000;
+
 /**
- * At the end of the caller's wait, whether the run has nevertheless completed: a run decides to hand its outcome back
- * by its own clock (workflows/automationRun.ts), so one that did just before the wait ran out would otherwise be
- * answered `running` and stored only by the run watchdog, minutes later. One look at the workflow, then its result.
+ * At the end of the caller's wait, whether the run has nevertheless ended: a run decides to hand its outcome back by
+ * its own clock (workflows/automationRun.ts), so one that did just before the wait ran out would otherwise be answered
+ * `running` and stored only by the run watchdog, minutes later. One look at the workflow, then its result — both
+ * bounded, so a slow Temporal delays the answer by {@link ENDED_LOOK_MS} at most.
  */
 async function endedMeanwhile(
+  client: Client,
   handle: WorkflowHandle<typeof automationRunWorkflow>,
   result: Promise<AutomationRunResult | 'timeout' | 'cancelled'>,
 ): Promise<AutomationRunResult | 'timeout' | 'cancelled'> {
-  const status = await handle.describe().then(
-    (description) => description.status.name,
-    () => undefined,
-  );
-  return status === 'COMPLETED' ? result : 'timeout';
+  const deadline = Date.now() + ENDED_LOOK_MS;
+  const status = await client
+    .withDeadline(deadline, () => handle.describe())
+    .then(
+      (description) => description.status.name,
+      () => undefined,
+    );
+  if (status !== 'COMPLETED' && status !== 'CANCELLED') return 'timeout';
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([result, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export type RunNowOutcome =
@@ -190,7 +207,7 @@ export async function runAutomationNow(
         throw error;
       });
     const raced: AutomationRunResult | 'timeout' | 'cancelled' = await Promise.race([result, waited]);
-    const outcome = raced === 'timeout' ? await endedMeanwhile(handle, result) : raced;
+    const outcome = raced === 'timeout' ? await endedMeanwhile(temporal.client, handle, result) : raced;
     if (outcome === 'timeout') return { kind: 'running', runId };
     if (outcome === 'cancelled') return { kind: 'cancelled', runId };
     if (outcome.kind === 'ignored') return { kind: 'not_found' };

@@ -29,7 +29,7 @@ export interface WatchdogDeps {
   quietMs?: number;
   recheckMs?: number;
   sleepingRecheckMs?: number;
-  /** How long after its workflow completed a run whose handed-back outcome cannot be read is given up (an hour). */
+  /** How long after the first failed read a run whose handed-back outcome cannot be read is given up (an hour). */
   unreadableOutcomeMs?: number;
 }
 
@@ -55,7 +55,11 @@ async function lastTaskFailure(client: Client, workflowId: string): Promise<stri
   return error?.message;
 }
 
-type Verdict = { kind: 'healthy' } | { kind: 'fail'; error: RunError; terminate: boolean } | { kind: 'ended'; outcome: FinishRunInput };
+type Verdict =
+  | { kind: 'healthy' }
+  /** `ran`: the workflow completed, so its actions ran and its reservation stays charged. */
+  | { kind: 'fail'; error: RunError; terminate: boolean; ran?: boolean }
+  | { kind: 'ended'; outcome: FinishRunInput };
 
 async function judge(deps: WatchdogDeps, run: WatchedRun): Promise<Verdict> {
   let description;
@@ -72,11 +76,14 @@ async function judge(deps: WatchdogDeps, run: WatchedRun): Promise<Verdict> {
       const result = await deps.client.workflow.getHandle<typeof automationRunWorkflow>(run.temporal_workflow_id).result();
       if (result.kind === 'ended') return { kind: 'ended', outcome: await openOutcome(deps.refs, run.temporal_workflow_id, result.outcome) };
     } catch (error) {
-      // Tried again at every pass (a store or a key briefly away); an outcome still unreadable an hour on never will be.
-      const closedAt = description.closeTime?.getTime() ?? Date.now();
-      if (Date.now() - closedAt < (deps.unreadableOutcomeMs ?? UNREADABLE_OUTCOME_MS)) throw error;
+      // Tried again at every pass (a store or a key briefly away); an outcome still unreadable an hour after the first
+      // failed read never will be. That read is marked as the run's check, the only one after its workflow closed.
+      const closedAt = description.closeTime?.getTime();
+      const failedSince = closedAt !== undefined && run.checked_at && run.checked_at.getTime() >= closedAt ? run.checked_at.getTime() : undefined;
+      if (failedSince === undefined) await markRunChecked(deps.db, run);
+      if (failedSince === undefined || Date.now() - failedSince < (deps.unreadableOutcomeMs ?? UNREADABLE_OUTCOME_MS)) throw error;
       const message = `The run's workflow completed, and its outcome could not be read: ${(error as Error).message}`;
-      return { kind: 'fail', terminate: false, error: { code: 'RUN_ABANDONED', message: clip(message) } };
+      return { kind: 'fail', terminate: false, ran: true, error: { code: 'RUN_ABANDONED', message: clip(message) } };
     }
   }
   if (status !== 'RUNNING') {
@@ -112,13 +119,14 @@ async function watch(deps: WatchdogDeps, run: WatchedRun): Promise<boolean> {
         if (!(error instanceof WorkflowNotFoundError)) throw error;
       });
   }
-  // Nodes are unknown here (the history that holds them cannot run); nothing counts as executed, so the whole reservation goes back.
+  // Nodes are unknown here (the history that holds them cannot run): nothing counts as executed and the whole reservation
+  // goes back — unless the workflow completed, its actions run, when all of it stays charged.
   const closed = await finishRun(deps.db, deps.keyring, run.operator_id, run.id, {
     status: 'failed',
     output: null,
     nodes: [],
     error: verdict.error,
-    executed: { actions: 0, aiActions: 0 },
+    executed: verdict.ran ? { actions: run.reserved_actions, aiActions: run.reserved_ai_actions } : { actions: 0, aiActions: 0 },
   });
   if (closed) deps.metrics?.runFinished(closed.source, closed.status);
   deps.logger.warn(

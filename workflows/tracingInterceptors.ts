@@ -13,8 +13,8 @@ interface Traced {
 /**
  * Loads the OpenTelemetry integration into this run. A workflow evaluates the modules it imports once per run (the
  * reusable V8 context shares only the SDK's own), and the integration with the OpenTelemetry SDK under it is most of
- * the bundle: imported at the top, it cost every run 1.8 ms of the workflow thread before its first command, traced or
- * not. Required here, only a traced run pays it.
+ * the bundle: imported at the top, every run paid for it, traced or not, in workflow-thread time before its first
+ * command and in heap while cached (`npm run bench:workflow-cost`). Required here, only a traced run pays it.
  */
 function startTracing(): Traced {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- evaluated on first use, see above

@@ -32,8 +32,8 @@ let jsonataModule: typeof jsonata | undefined;
 /**
  * jsonata, loaded on the first compile. Workflow code evaluates its imports once per run, and in a run, where templates
  * of plain paths are filled without it (core/automations/plainPaths.ts) and any other expression goes to the sandbox,
- * jsonata serves only the replay of runs recorded before those patches: imported at the top, it cost every run 0.4 ms
- * of the workflow thread.
+ * jsonata serves only the replay of runs recorded before those patches: imported at the top, every run paid for it
+ * (`npm run bench:workflow-cost`).
  */
 function loadJsonata(): typeof jsonata {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- evaluated on first use, see above

@@ -312,6 +312,10 @@ export interface WatchedRun {
   operator_id: string;
   id: string;
   temporal_workflow_id: string;
+  /** The watchdog's last look: at a running workflow, or, after its workflow closed, its first failed read of the outcome. */
+  checked_at: Date | null;
+  reserved_actions: number;
+  reserved_ai_actions: number;
 }
 
 /**
@@ -322,7 +326,7 @@ export interface WatchedRun {
  */
 export async function runsToWatch(db: Db, options: { quietMs: number; recheckMs: number; sleepingRecheckMs: number; limit: number }): Promise<WatchedRun[]> {
   const { rows } = await db.raw<{ rows: WatchedRun[] }>(
-    `SELECT operator_id, id, temporal_workflow_id FROM workflow_runs
+    `SELECT operator_id, id, temporal_workflow_id, checked_at, reserved_actions, reserved_ai_actions FROM workflow_runs
       WHERE status = 'running'
         AND started_at < now() - :quiet::float8 * interval '1 millisecond'
         AND (checked_at IS NULL OR checked_at < now() - (CASE WHEN waiting_until >= now() - :quiet::float8 * interval '1 millisecond'

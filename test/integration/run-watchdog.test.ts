@@ -44,6 +44,9 @@ describe('the run watchdog closes runs that cannot finish', () => {
       sleepingRecheckMs: 0,
       ...options,
     });
+  beforeEach(() => {
+    counted.length = 0;
+  });
   const runRecord = async (runId: string) => (await client.wf(`/runs/${runId}`)).body.data;
   const usage = async () => (await client.wf('/usage')).body.data.actions.used as number;
 
@@ -158,10 +161,11 @@ describe('the run watchdog closes runs that cannot finish', () => {
     expect(counted).toContainEqual(['manual', 'completed']);
   });
 
-  it('a handed-back outcome that cannot be read is tried again at each pass, and given up once its workflow has been closed long enough', async () => {
+  it('a handed-back outcome that cannot be read is tried again, and given up, its Actions charged, once it has failed long enough', async () => {
     const automation = await client.create(
       chain('Unreadable', [{ id: 'mark', type: 'action.set_state', params: { externalId: 'p-1', key: 'risk_score', value: 2 } }]),
     );
+    const usedBefore = await usage();
     const runId = prefixedId('run');
     const temporalWorkflowId = `automation-manual-${runId}`;
     // Random text: the outcome (the trigger is its start node's output) rests in temporal_payloads, Temporal holding its claim.
@@ -178,12 +182,16 @@ describe('the run watchdog closes runs that cannot finish', () => {
     await until('the run ended', async () => (await handle.describe()).status.name === 'COMPLETED');
     expect(await app.deps.db('temporal_payloads').where({ owner: temporalWorkflowId }).delete()).toBeGreaterThan(0);
 
-    await watchdog(5);
+    // Timed from the first failed read, which the first look makes: even with no time allowed it gives up only at the next.
+    await watchdog(5, { unreadableOutcomeMs: 0 });
     expect((await runRecord(runId)).status).toBe('running');
     await watchdog(5, { unreadableOutcomeMs: 0 });
     const given = await runRecord(runId);
     expect(given).toMatchObject({ status: 'failed', error: { code: 'RUN_ABANDONED' } });
     expect(given.error.message).toMatch(/^The run's workflow completed, and its outcome could not be read: /);
+    // Its workflow completed, so its action ran: the reservation stays charged.
+    expect(await usage()).toBe(usedBefore + 1);
+    expect(counted).toContainEqual(['manual', 'failed']);
   });
 
   it('a run whose workflow ended without recording its outcome is recorded failed (RUN_ABANDONED)', async () => {
