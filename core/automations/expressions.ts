@@ -40,6 +40,14 @@ function loadJsonata(): typeof jsonata {
   return (jsonataModule ??= require('jsonata') as typeof jsonata);
 }
 
+/**
+ * Loads jsonata now: a process that evaluates expressions all its life (the sandbox) does it at its start, so the
+ * first expression it runs — inside its time budget — does not pay for loading it.
+ */
+export function loadExpressionEngine(): void {
+  loadJsonata();
+}
+
 const CACHE_SIZE = 500;
 const cache = new Map<string, jsonata.Expression>();
 
