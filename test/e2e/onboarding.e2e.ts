@@ -126,7 +126,7 @@ describe('a newcomer', () => {
     await checkPage(page, 'players');
     await page.getByRole('link', { name: 'p-1' }).click();
     await page.getByRole('heading', { level: 1, name: 'Player p-1' }).waitFor();
-    await page.getByText('Ada').waitFor();
+    await page.getByText('Ada', { exact: true }).waitFor();
     await page.getByRole('cell', { name: 'transaction' }).waitFor();
     await checkPage(page, 'player-detail');
 
