@@ -3,10 +3,10 @@
  * environment is empty) and no other tenant's work; its parent kills it past the budget, and its heap limit
  * (`--max-old-space-size`) ends it when an expression needs too much — then the parent starts another.
  */
-import { evaluate, isTruthy, loadExpressionEngine, renderParams } from '../core/automations/expressions';
+import { evaluate, isTruthy, loadJsonata, renderParams } from '../core/automations/expressions';
 import type { ExpressionOutcome, ParentMessage, SandboxMessage, SingleExpressionTask } from './tasks';
 
-loadExpressionEngine();
+loadJsonata();
 
 const send = (message: SandboxMessage) => process.send?.(message);
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -33,19 +33,12 @@ let jsonataModule: typeof jsonata | undefined;
  * jsonata, loaded on the first compile. Workflow code evaluates its imports once per run, and in a run, where templates
  * of plain paths are filled without it (core/automations/plainPaths.ts) and any other expression goes to the sandbox,
  * jsonata serves only the replay of runs recorded before those patches: imported at the top, every run paid for it
- * (`npm run bench:workflow-cost`).
+ * (`npm run bench:workflow-cost`). A process that evaluates expressions all its life (the sandbox) calls it at its
+ * start, so the first expression it runs — inside its time budget — does not pay for loading it.
  */
-function loadJsonata(): typeof jsonata {
+export function loadJsonata(): typeof jsonata {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- evaluated on first use, see above
   return (jsonataModule ??= require('jsonata') as typeof jsonata);
-}
-
-/**
- * Loads jsonata now: a process that evaluates expressions all its life (the sandbox) does it at its start, so the
- * first expression it runs — inside its time budget — does not pay for loading it.
- */
-export function loadExpressionEngine(): void {
-  loadJsonata();
 }
 
 const CACHE_SIZE = 500;
