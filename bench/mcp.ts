@@ -1,8 +1,10 @@
 /**
  * `npm run bench:mcp`: p50/p95 of MCP `tools/call` for a one-action workflow (an HTTP request to a loopback
- * server) beside its floor measured in the same run: a bare workflow + activity, started eagerly and awaited, on a
- * worker and queue of the bench's own with the platform's payload codec and nothing else of the platform. tools/call's
- * ratio to it (target ≤ 1.2), sequential and 4 concurrent, is the median of alternating rounds'. Beside them, the same
+ * server) beside its floor measured in the same run: a bare workflow + one activity sending the same GET to the same
+ * server, started eagerly and awaited, on a worker and queue of the bench's own with the platform's payload codec and
+ * nothing else of the platform (as the gateway's floor sends its supplier's GET). tools/call's ratio to it (target
+ * ≤ 1.2), sequential and 4 concurrent, is the median of alternating rounds'; beside it, the ratio to the same shape
+ * whose activity sends nothing. Beside them, the same
  * bare shape through the platform's worker (the diagnostics workflow, whose activity reads PostgreSQL's clock), as a
  * quiet server sees it (a pause before each call: target ≤ 1.5) and back to back, and on the bench's worker the bare
  * shape with a local activity before and after its activity — the commands of a run that records its own begin and
@@ -198,10 +200,12 @@ async function main(): Promise<void> {
     };
     const createRow = (name: string, phase: TaskPhase): Row => ({ ...row(name, { latencies: phase.creates.sort((a, b) => a - b), seconds: NaN }), rps: NaN });
     const bareWorkflow = bareWorkflowRoundTrip(deps);
+    const ownFetch = () => own.workflowFetch(`${target.url}/ping?player=p-1`);
 
     say('warming up…');
     await measure(bareWorkflow, { count: 20, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS });
     await measure(() => own.workflowActivity(), { count: 20, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS });
+    await measure(ownFetch, { count: 20, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS });
     await measure(() => own.runShape(), { count: 20, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS });
     await measure(toolCall, { count: 20, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS });
     const warm = taskPhase();
@@ -222,6 +226,8 @@ async function main(): Promise<void> {
     const turns = {
       bare: [] as Measured[],
       ownBare: [] as Measured[],
+      ownFetch: [] as Measured[],
+      ownFetchConc: [] as Measured[],
       ownShape: [] as Measured[],
       ownBareConc: [] as Measured[],
       mcp: [] as Measured[],
@@ -236,16 +242,19 @@ async function main(): Promise<void> {
       turns.bare.push(await measure(bareWorkflow, perRound));
       bareCpu = bareMeter.perOperation(perRound.count);
       turns.ownBare.push(await measure(() => own.workflowActivity(), perRound));
+      turns.ownFetch.push(await measure(ownFetch, perRound));
       turns.ownShape.push(await measure(() => own.runShape(), perRound));
       const meter = cpuMeter(processes);
       turns.mcp.push(await measure(toolCall, perRound));
       cpu = meter.perOperation(perRound.count);
       turns.bareConc.push(await measure(bareWorkflow, { ...concurrent, count: CONCURRENT_CALLS / ROUNDS }));
       turns.ownBareConc.push(await measure(() => own.workflowActivity(), { ...concurrent, count: CONCURRENT_CALLS / ROUNDS }));
+      turns.ownFetchConc.push(await measure(ownFetch, { ...concurrent, count: CONCURRENT_CALLS / ROUNDS }));
       turns.mcpConc.push(await measure(toolCall, { ...concurrent, count: CONCURRENT_CALLS / ROUNDS }));
     }
     const bare = row('bare, back to back', pooled(turns.bare));
     const ownBare = row('own worker: bare', pooled(turns.ownBare));
+    const ownFetchRow = row('own worker: GET act.', pooled(turns.ownFetch));
     const ownShape = row('own worker: LA+act.+LA', pooled(turns.ownShape));
     const mcp = row('MCP tools/call', pooled(turns.mcp));
     const p50Ratio = (of: Measured[], to: Measured[]) => median(of.map((phase, i) => percentile(phase.latencies, 50) / percentile(to[i]!.latencies, 50)));
@@ -261,6 +270,7 @@ async function main(): Promise<void> {
     const bareConc = row(`bare x${CONCURRENCY}`, pooled(turns.bareConc));
     const mcpConc = row(`tools/call x${CONCURRENCY}`, pooled(turns.mcpConc));
     const ownBareConc = row(`own worker: bare x${CONCURRENCY}`, pooled(turns.ownBareConc));
+    const ownFetchConc = row(`own worker: GET x${CONCURRENCY}`, pooled(turns.ownFetchConc));
     const polledConc = taskPhase();
     const taskPolledConc = row(`task → completed x${CONCURRENCY}`, await measure(polledTask(polledConc), concurrent));
     await checkResults(polledConc);
@@ -323,14 +333,18 @@ async function main(): Promise<void> {
 
     say('');
     say(`${'case'.padEnd(24)} ${'calls'.padStart(6)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'calls/s'.padStart(8)}`);
-    for (const line of [quiet, bare, ownBare, ownShape, mcp, createRow('task create', polled), taskPolled, taskAwaited]) printRow(line);
-    for (const line of [bareConc, ownBareConc, mcpConc, createRow(`task create x${CONCURRENCY}`, polledConc), taskPolledConc, taskAwaitedConc]) printRow(line);
+    for (const line of [quiet, bare, ownBare, ownFetchRow, ownShape, mcp, createRow('task create', polled), taskPolled, taskAwaited]) printRow(line);
+    for (const line of [bareConc, ownBareConc, ownFetchConc, mcpConc, createRow(`task create x${CONCURRENCY}`, polledConc), taskPolledConc, taskAwaitedConc])
+      printRow(line);
     say('');
     say(
       `ratio tools/call / quiet bare: sequential p50 ${(mcp.p50 / quiet.p50).toFixed(2)}, ${CONCURRENCY} concurrent p50 ${(mcpConc.p50 / quiet.p50).toFixed(2)} (target ≤ 1.5)`,
     );
     say(
-      `ratio tools/call / the floor (own worker's bare, back to back), median of ${ROUNDS} alternating rounds: sequential p50 ${p50Ratio(turns.mcp, turns.ownBare).toFixed(2)}, ${CONCURRENCY} concurrent p50 ${p50Ratio(turns.mcpConc, turns.ownBareConc).toFixed(2)} (target ≤ 1.2)`,
+      `ratio tools/call / the floor (own worker: workflow + an activity sending the tool's GET, back to back), median of ${ROUNDS} alternating rounds: sequential p50 ${p50Ratio(turns.mcp, turns.ownFetch).toFixed(2)}, ${CONCURRENCY} concurrent p50 ${p50Ratio(turns.mcpConc, turns.ownFetchConc).toFixed(2)} (target ≤ 1.2)`,
+    );
+    say(
+      `ratio tools/call / own worker's bare (its activity sends nothing): sequential p50 ${p50Ratio(turns.mcp, turns.ownBare).toFixed(2)}, ${CONCURRENCY} concurrent p50 ${p50Ratio(turns.mcpConc, turns.ownBareConc).toFixed(2)}`,
     );
     say(
       `ratio tools/call / bare through the platform's worker (diagnostics): sequential p50 ${p50Ratio(turns.mcp, turns.bare).toFixed(2)}, ${CONCURRENCY} concurrent p50 ${p50Ratio(turns.mcpConc, turns.bareConc).toFixed(2)}`,
@@ -356,7 +370,8 @@ async function main(): Promise<void> {
       `tasks/get − ping p50: idle ${(idleGet.p50 - idlePing.p50).toFixed(2)} ms, under load ${(loadedGet.p50 - loadedPing.p50).toFixed(2)} ms; load: ${CONCURRENCY} clients calling tools/call, ${loadRate.toFixed(1)} calls/s during the reads (${loadCalls} in ${loadSeconds.toFixed(1)} s)`,
     );
     say(`profiled round: ${profile}`);
-    say("(own worker: a worker and queue of this bench, the platform's codec and nothing else — the floor; bare: the diagnostics");
+    say("(own worker: a worker and queue of this bench, the platform's codec and nothing else; its GET act. — the floor — sends the");
+    say(" tool's request to the same loopback server, its bare returns its input; bare: the diagnostics");
     say(" workflow, one normal activity, started and awaited through temporal/ on the platform's worker as the API starts its runs;");
     say(` task: tools/call with params.task on 2025-11-25; → completed polls tasks/get every ${POLL_MS} ms (a client polls at pollInterval, 2 s);`);
     say(' task create: that tools/call alone, timed in the → completed rows; reads: one lane, tasks/get and ping in turns;');

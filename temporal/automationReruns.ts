@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { prefixedId } from '../core/ids';
 import type { AutomationRunInput } from '../core/workflowContracts';
-import { automationRunWorkflow } from '../workflows/automationRun';
+import { automationRunV2Workflow } from '../workflows/automationRun';
 import { runReplayWorkflow } from '../workflows/runReplay';
 
 interface Starter {
@@ -24,7 +24,7 @@ export async function startRerun(
   input: StartRerunInput,
   runId = prefixedId('run'),
 ): Promise<{ runId: string }> {
-  await temporal.client.workflow.start(automationRunWorkflow, {
+  await temporal.client.workflow.start(automationRunV2Workflow, {
     taskQueue: temporal.taskQueue,
     workflowId: `automation-rerun-${runId}`,
     workflowIdReusePolicy: 'REJECT_DUPLICATE',

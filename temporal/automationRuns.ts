@@ -11,7 +11,7 @@ import { prefixedId } from '../core/ids';
 import { holdsPayloadRef } from '../core/payloadRef';
 import type { AutomationRunRecord } from '../core/automations/types';
 import type { ApprovalAnswer } from '../core/automations/approval';
-import { answerApprovalUpdate, automationProgressQuery, automationRunWorkflow } from '../workflows/automationRun';
+import { answerApprovalUpdate, automationProgressQuery, automationRunV2Workflow, type automationRunWorkflow } from '../workflows/automationRun';
 import type { PayloadRefs } from './payloadRefs';
 import type { AutomationProgress, AutomationRunInput, AutomationRunResult, BeginRunInput, BeginRunResult, FinishRunInput } from '../core/workflowContracts';
 
@@ -43,7 +43,7 @@ export async function startAutomationRun(
   input: StartRunInput & Pick<AutomationRunInput, 'begun' | 'callerWaitsMs'>,
   runId = prefixedId('run'),
 ): Promise<{ runId: string; handle: WorkflowHandle<typeof automationRunWorkflow> }> {
-  const handle = await temporal.client.workflow.start(automationRunWorkflow, {
+  const handle = await temporal.client.workflow.start(automationRunV2Workflow, {
     taskQueue: temporal.taskQueue,
     workflowId: apiRunWorkflowId(input.source, runId),
     workflowIdReusePolicy: 'REJECT_DUPLICATE',
@@ -60,7 +60,7 @@ export async function startAutomationRun(
 export async function startEventRun(temporal: Starter, input: AutomationRunInput & { eventId: string }): Promise<'started' | 'duplicate'> {
   const { eventId, ...args } = input;
   try {
-    await temporal.client.workflow.start(automationRunWorkflow, {
+    await temporal.client.workflow.start(automationRunV2Workflow, {
       taskQueue: temporal.taskQueue,
       workflowId: eventRunWorkflowId(input.automationId, eventId),
       workflowIdReusePolicy: 'REJECT_DUPLICATE',

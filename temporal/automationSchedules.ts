@@ -1,6 +1,6 @@
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, type Client } from '@temporalio/client';
 import type { AutomationNode } from '../core/automations/types';
-import { automationRunWorkflow } from '../workflows/automationRun';
+import { automationRunV2Workflow } from '../workflows/automationRun';
 import type { AutomationRunInput } from '../core/workflowContracts';
 
 /** One Temporal Schedule per `trigger.schedule` node. */
@@ -36,7 +36,7 @@ export async function syncAutomationSchedules(
     const spec = { cronExpressions: [String(node.params.cron)], timezone: String(node.params.timezone) };
     const action = {
       type: 'startWorkflow' as const,
-      workflowType: automationRunWorkflow,
+      workflowType: automationRunV2Workflow,
       args: [args] as [AutomationRunInput],
       taskQueue,
       workflowId: scheduleId,

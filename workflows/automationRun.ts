@@ -5,7 +5,6 @@ import {
   defineQuery,
   defineUpdate,
   isCancellation,
-  patched,
   proxyLocalActivities,
   setHandler,
   uuid4,
@@ -18,10 +17,11 @@ import { GraphIndex, topologicalOrder } from '../core/automations/graph';
 import { branchTaken } from '../core/automations/nodes/branches';
 import { triggerContextOf } from '../core/automations/triggerPayload';
 import { isAction, isTrigger, type NodeResult, type RunError } from '../core/automations/types';
-import { runAction } from './automation/actions';
-import { isSuppressed } from './automation/gate';
-import { conditionHolds, renderedParams } from './automation/expressions';
+import { runAction, WAITING_RECORDED } from './automation/actions';
+import { isSuppressed, MARKETING_GATE } from './automation/gate';
+import { conditionHolds, EXPRESSIONS_IN_SANDBOX, PLAIN_PATHS_INLINE, renderedParams } from './automation/expressions';
 import { nodeErrorOf } from './automation/nodeError';
+import { patchesApplied, type PatchCheck } from './automation/patches';
 import { RERUN_REUSES_RESULTS, reuseResults } from './automation/rerun';
 import type { AutomationProgress, AutomationRunInput, AutomationRunResult, FinishRunInput } from '../core/workflowContracts';
 
@@ -65,6 +65,23 @@ export const answerApprovalUpdate = defineUpdate<{ accepted: true }, [ApprovalAn
  * @example client.workflow.start(automationRunWorkflow, { args: [{ operatorId, automationId, source: 'manual', input: {} }], … }) // through temporal/automationRuns.ts
  */
 export async function automationRunWorkflow(started: AutomationRunInput): Promise<AutomationRunResult> {
+  return interpretRun(started, patchesApplied(new Set()));
+}
+
+/** Every patch of the run from before {@link automationRunV2Workflow}: its runs take them all without a marker. */
+const V2_PATCHES: ReadonlySet<string> = new Set([EXPRESSIONS_IN_SANDBOX, PLAIN_PATHS_INLINE, WAITING_RECORDED, MARKETING_GATE, RERUN_REUSES_RESULTS]);
+
+/**
+ * The run every starter outside workflow code starts from release 2026-12-03 on: {@link automationRunWorkflow}'s
+ * interpreter taking the patches made before it without asking Temporal, whose every `patched()` costs a new run a
+ * marker, a `TemporalChangeVersion` upsert and its visibility write (docs/workflows.md#versioning). Runs started as
+ * `automationRunWorkflow` (in flight at the release, children of lanes and replay jobs, older Schedules) keep asking.
+ */
+export async function automationRunV2Workflow(started: AutomationRunInput): Promise<AutomationRunResult> {
+  return interpretRun(started, patchesApplied(V2_PATCHES));
+}
+
+async function interpretRun(started: AutomationRunInput, applies: PatchCheck): Promise<AutomationRunResult> {
   const { begun: givenBegun, callerWaitsMs, ...given } = started;
   const input = { ...given, automationId: given.automationId ?? given.workflowId ?? '' };
   const info = workflowInfo();
@@ -132,7 +149,7 @@ export async function automationRunWorkflow(started: AutomationRunInput): Promis
   let failure: RunError | null = null;
   let cancellation: { error: unknown; nodeId?: string } | null = null;
   let lastOutput: unknown = trigger;
-  if (begun.rerun && patched(RERUN_REUSES_RESULTS))
+  if (begun.rerun && applies(RERUN_REUSES_RESULTS))
     lastOutput = reuseResults(begun.rerun.reused, { order, graph, results, branches, nodes: context.nodes }, lastOutput);
   progress = { progress: 1, total: order.length };
 
@@ -156,7 +173,7 @@ export async function automationRunWorkflow(started: AutomationRunInput): Promis
       let output: unknown;
       if (node.type === 'condition') {
         stepInput = { input: node.params };
-        const result = await conditionHolds(node, context, input.operatorId);
+        const result = await conditionHolds(node, context, input.operatorId, applies);
         branches.set(nodeId, result);
         output = { result };
       } else {
@@ -164,7 +181,7 @@ export async function automationRunWorkflow(started: AutomationRunInput): Promis
           executed.actions += 1;
           if (node.type === 'action.ai') executed.aiActions += 1;
         }
-        const params = await renderedParams(node, context, input.operatorId);
+        const params = await renderedParams(node, context, input.operatorId, applies);
         stepInput = { input: params };
         output = await runAction(node, params, {
           operatorId: input.operatorId,
@@ -172,6 +189,7 @@ export async function automationRunWorkflow(started: AutomationRunInput): Promis
           runId,
           context,
           awaitApproval: (given) => awaitApproval(nodeId, given),
+          applies,
         });
         if (isSuppressed(output)) {
           // A step the responsible-gambling gate stopped was not performed: it consumes no Action.

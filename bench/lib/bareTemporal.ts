@@ -4,7 +4,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import type { Keyring } from '../../core/crypto';
 import { platformDataConverter } from '../../temporal/dataConverter';
 import * as activities from '../temporal/activities';
-import { fetchUpdate, oneActivity, runShape, updateLane } from '../temporal/workflows';
+import { fetchUpdate, oneActivity, oneFetch, runShape, updateLane } from '../temporal/workflows';
 
 /**
  * The bare Temporal shapes the platform's hot paths are built on, run on the same Temporal server as the platform in
@@ -19,6 +19,8 @@ export interface BareTemporal {
   update(url: string, headers: Record<string, string>): Promise<void>;
   /** One workflow with one activity, started (eagerly, as the platform's in-process API does) and awaited. */
   workflowActivity(): Promise<void>;
+  /** The same, its activity sending one GET to `url`: the floor of a tool whose action is that request. */
+  workflowFetch(url: string): Promise<void>;
   /** The same, with a local activity before and after the activity: the commands of a one-action automation run. */
   runShape(): Promise<void>;
   close(): Promise<void>;
@@ -50,8 +52,8 @@ export async function startBareTemporal(options: { address: string; namespace: s
   };
   const lanes = [...idle];
   /** Started eagerly, as the platform's in-process API starts its runs, and awaited. */
-  const execute = async (workflow: typeof oneActivity) => {
-    await client.workflow.execute(workflow, { taskQueue, workflowId: `${taskQueue}-${randomBytes(6).toString('hex')}`, args: ['x'], requestEagerStart: true });
+  const execute = async <A extends unknown[]>(workflow: (...args: A) => Promise<unknown>, ...args: A) => {
+    await client.workflow.execute(workflow, { taskQueue, workflowId: `${taskQueue}-${randomBytes(6).toString('hex')}`, args, requestEagerStart: true });
   };
   return {
     async update(url, headers) {
@@ -62,8 +64,9 @@ export async function startBareTemporal(options: { address: string; namespace: s
         give(lane);
       }
     },
-    workflowActivity: () => execute(oneActivity),
-    runShape: () => execute(runShape),
+    workflowActivity: () => execute(oneActivity, 'x'),
+    workflowFetch: (url) => execute(oneFetch, { url, headers: {} }),
+    runShape: () => execute(runShape, 'x'),
     async close() {
       await Promise.all(lanes.map((lane) => lane.terminate('benchmark done').catch(() => undefined)));
       worker.shutdown();

@@ -2,12 +2,20 @@
 import { condition, defineUpdate, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type * as activities from './activities';
 
-const { echo } = proxyActivities<typeof activities>({ startToCloseTimeout: '10 seconds' });
+const { echo, fetchJson } = proxyActivities<typeof activities>({ startToCloseTimeout: '10 seconds' });
 const local = proxyLocalActivities<typeof activities>({ startToCloseTimeout: '10 seconds' });
 
 /** One workflow, one normal activity: the platform's "bare" baseline. */
 export async function oneActivity(message: string): Promise<string> {
   return echo(message);
+}
+
+/**
+ * One workflow, one normal activity sending one GET: the floor of `tools/call` of a tool whose one action is an HTTP
+ * request, the supplier call included as the gateway's floor includes its GET (`bench:mcp`).
+ */
+export async function oneFetch(request: { url: string; headers: Record<string, string> }): Promise<unknown> {
+  return fetchJson(request);
 }
 
 /** One workflow, one local activity (no task-queue hop for the activity). */

@@ -237,7 +237,7 @@ async function main(): Promise<void> {
       walFiles: wal.length,
       plaintextFoundInHeap: filesHolding(heap, control).length > 0,
       plaintextFoundInWal: filesHolding(wal, control).length > 0 && filesHolding(wal, earlyControl).length > 0,
-      workflowTypeFoundInTemporal: filesHolding(temporalFiles, 'automationRunWorkflow').length > 0,
+      workflowTypeFoundInTemporal: filesHolding(temporalFiles, 'automationRunV2Workflow').length > 0,
       workerReadyFoundInLogs: filesHolding(logs, 'worker ready').length > 0,
     };
 

@@ -1,4 +1,4 @@
-import { CancellationScope, patched, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import { CancellationScope, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import type { DataWriteInput, HttpRequestInput } from '../../activities/automation/types';
 import type { ApprovalOutput } from '../../core/automations/approval';
@@ -7,6 +7,7 @@ import { isAction, type ActionType, type AutomationNode } from '../../core/autom
 import { executeGatewayCall } from '../gatewayCall';
 import { gateMarketing } from './gate';
 import { NodeError } from './nodeError';
+import type { PatchCheck } from './patches';
 import { waitForEvent } from './waitForEvent';
 
 /**
@@ -59,6 +60,8 @@ export interface RunnerScope {
   context: RunContext;
   /** The run's approval handling (its Update handler lives with the workflow, workflows/automationRun.ts). */
   awaitApproval: (params: Record<string, unknown>) => Promise<ApprovalOutput>;
+  /** Which of the run's patches it takes (./patches.ts). */
+  applies: PatchCheck;
 }
 
 type Runner = (params: Record<string, unknown>, scope: RunnerScope) => Promise<unknown>;
@@ -110,7 +113,7 @@ const RUNNERS: Record<ActionType, Runner> = {
     writeData({ ...onceOf(scope), kind: 'entity', entityType: str(params.entityType), externalId: str(params.externalId), data: params.data }),
   'action.delay': async (params, scope) => {
     const seconds = Number(params.seconds);
-    if (seconds > RECORDED_DELAY_SECONDS && patched(WAITING_RECORDED)) {
+    if (seconds > RECORDED_DELAY_SECONDS && scope.applies(WAITING_RECORDED)) {
       const until = new Date(Date.now() + seconds * 1000).toISOString();
       await CancellationScope.nonCancellable(() => data.markAutomationRunWaiting({ operatorId: scope.operatorId, runId: scope.runId, until }));
     }
@@ -128,7 +131,7 @@ const RUNNERS: Record<ActionType, Runner> = {
  * Runs one action node whose params are already rendered, returning its output; a marketing step the
  * responsible-gambling gate stops is not performed and answers `{ suppressed: true, rule, … }` (./gate.ts).
  *
- * @example await runAction(node, params, { operatorId, automationId, runId, node, context, awaitApproval })
+ * @example await runAction(node, params, { operatorId, automationId, runId, node, context, awaitApproval, applies })
  */
 export async function runAction(node: AutomationNode, params: Record<string, unknown>, scope: Omit<RunnerScope, 'node'>): Promise<unknown> {
   if (!isAction(node.type)) throw new NodeError('NOT_AN_ACTION', `Node type ${node.type} is not an action`);

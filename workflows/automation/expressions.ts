@@ -1,10 +1,11 @@
-import { patched, proxyLocalActivities } from '@temporalio/workflow';
+import { proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import { contextFor, evaluate, hasTemplates, isTruthy, renderParams, type RunContext } from '../../core/automations/expressions';
 import { NOT_PLAIN, plainPathValue, renderPlainPaths } from '../../core/automations/plainPaths';
 import type { AutomationNode } from '../../core/automations/types';
 import type { ExpressionTask } from '../../sandbox/tasks';
 import { NodeError } from './nodeError';
+import type { PatchCheck } from './patches';
 
 /**
  * The patch that moved tenant expressions out of the workflow isolate (docs/workflows.md#versioning). Runs that
@@ -32,11 +33,11 @@ async function inSandbox(operatorId: string, task: ExpressionTask): Promise<unkn
 }
 
 /** Whether a condition node takes its `when: true` branch. */
-export async function conditionHolds(node: AutomationNode, context: RunContext, operatorId: string): Promise<boolean> {
-  if (!patched(EXPRESSIONS_IN_SANDBOX)) return isTruthy(await evaluate(String(node.params.expression), context));
+export async function conditionHolds(node: AutomationNode, context: RunContext, operatorId: string, applies: PatchCheck): Promise<boolean> {
+  if (!applies(EXPRESSIONS_IN_SANDBOX)) return isTruthy(await evaluate(String(node.params.expression), context));
   // Passed as it is: a long expression of a large definition may be a reference, which the activity resolves.
   const expression = node.params.expression as string;
-  if (typeof expression === 'string' && patched(PLAIN_PATHS_INLINE)) {
+  if (typeof expression === 'string' && applies(PLAIN_PATHS_INLINE)) {
     const value = plainPathValue(expression, context);
     if (value !== NOT_PLAIN) return isTruthy(value);
   }
@@ -45,10 +46,10 @@ export async function conditionHolds(node: AutomationNode, context: RunContext, 
 }
 
 /** An action node's params with their `{{ }}` templates filled; params without templates need no evaluation. */
-export async function renderedParams(node: AutomationNode, context: RunContext, operatorId: string): Promise<Record<string, unknown>> {
-  if (!patched(EXPRESSIONS_IN_SANDBOX)) return (await renderParams(node.params, context)) as Record<string, unknown>;
+export async function renderedParams(node: AutomationNode, context: RunContext, operatorId: string, applies: PatchCheck): Promise<Record<string, unknown>> {
+  if (!applies(EXPRESSIONS_IN_SANDBOX)) return (await renderParams(node.params, context)) as Record<string, unknown>;
   if (!hasTemplates(node.params)) return node.params;
-  if (patched(PLAIN_PATHS_INLINE)) {
+  if (applies(PLAIN_PATHS_INLINE)) {
     const rendered = renderPlainPaths(node.params, context);
     if (rendered !== NOT_PLAIN) return rendered as Record<string, unknown>;
   }

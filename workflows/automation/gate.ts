@@ -1,8 +1,9 @@
-import { patched, proxyLocalActivities } from '@temporalio/workflow';
+import { proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import { gatedPlayerOf, marketingStepOf } from '../../core/automations/nodes/marketing';
 import { isAction, isRecord, type AutomationNode } from '../../core/automations/types';
 import type { RunContext } from '../../core/automations/expressions';
+import type { PatchCheck } from './patches';
 
 /** The patch that puts the responsible-gambling gate before marketing steps (docs/workflows.md#versioning). */
 export const MARKETING_GATE = 'marketing-gate';
@@ -31,11 +32,11 @@ export const isSuppressed = (output: unknown): output is SuppressedOutput => isR
 export async function gateMarketing(
   node: AutomationNode,
   params: Record<string, unknown>,
-  scope: { operatorId: string; automationId: string; runId: string; context: RunContext },
+  scope: { operatorId: string; automationId: string; runId: string; context: RunContext; applies: PatchCheck },
 ): Promise<SuppressedOutput | null> {
   if (!isAction(node.type)) return null;
   const step = marketingStepOf(node.type, params);
-  if (!step || !patched(MARKETING_GATE)) return null;
+  if (!step || !scope.applies(MARKETING_GATE)) return null;
   const verdict = await checkMarketingGate({
     operatorId: scope.operatorId,
     workflowId: scope.automationId,
