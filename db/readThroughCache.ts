@@ -6,7 +6,7 @@ interface Entry<V> {
 }
 
 /**
- * A small in-process cache in front of rows read on every request (API keys, members, operator settings).
+ * A small in-process cache in front of rows read on every request (API keys, members, operator settings, MCP tools).
  * It answers from memory only while the change feed is live, for at most `ttlMs`; every notified change of its
  * table drops the entry, a feed reset drops everything, and a load that raced an invalidation is not kept
  * (a generation counter), so a revocation is never undone by a read that started before it. Misses
@@ -20,11 +20,13 @@ export class ReadThroughCache<V> {
 
   constructor(
     private readonly feed: Pick<ChangeFeed, 'live' | 'subscribe'>,
-    private readonly options: { table: string; ttlMs: number; maxEntries?: number },
+    /** `table`: the tables whose notified changes (`<table>:<key>`) drop the entry under the same key. */
+    private readonly options: { table: string | readonly string[]; ttlMs: number; maxEntries?: number },
   ) {
+    const tables = new Set(typeof options.table === 'string' ? [options.table] : options.table);
     feed.subscribe((change) => {
       if (change === 'reset') this.clear();
-      else if (change.table === options.table) this.invalidate(change.key);
+      else if (tables.has(change.table)) this.invalidate(change.key);
     });
   }
 

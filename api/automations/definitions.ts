@@ -14,6 +14,7 @@ import { toAutomationRecord } from './presenters';
 /** `POST /workflows`: the definition is validated and stored by `createAutomation`; 201 with the record (version 1). */
 export async function createAutomationHandler(deps: AppDeps, ctx: Context): Promise<void> {
   const row = await createAutomation(deps, { operatorId: operatorOf(ctx), body: ctx.request.body, actor: actorOf(ctx) });
+  deps.caches.mcpTools.invalidate(row.operator_id);
   ctx.status = 201;
   ctx.body = { success: true, data: toAutomationRecord(row) };
 }
@@ -30,11 +31,13 @@ export async function getAutomationHandler(deps: AppDeps, ctx: Context, { params
 /** `PUT /workflows/:id`: `updateAutomation` replaces the definition (version + 1, triggers follow); 200 with the record. */
 export async function updateAutomationHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof AutomationIdParams }>): Promise<void> {
   const row = await updateAutomation(deps, { operatorId: operatorOf(ctx), id: params.id, body: ctx.request.body, actor: actorOf(ctx) });
+  deps.caches.mcpTools.invalidate(row.operator_id);
   ctx.body = { success: true, data: toAutomationRecord(row) };
 }
 
 /** `DELETE /workflows/:id`: `deleteAutomation` soft-deletes it (schedules and webhooks stop, runs stay readable). */
 export async function deleteAutomationHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof AutomationIdParams }>): Promise<void> {
   await deleteAutomation(deps, { operatorId: operatorOf(ctx), id: params.id, actor: actorOf(ctx) });
+  deps.caches.mcpTools.invalidate(operatorOf(ctx));
   ctx.body = { success: true, data: { id: params.id, deleted: true } };
 }

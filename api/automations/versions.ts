@@ -56,5 +56,6 @@ export async function diffVersionsHandler(
 /** `POST /workflows/:id/versions/:version/rollback`: version K's definition as a new version; 200 with the workflow. */
 export async function rollbackHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof VersionParams }>): Promise<void> {
   const row = await rollbackAutomation(deps, { operatorId: operatorOf(ctx), id: params.id, version: params.version, actor: actorOf(ctx) });
+  deps.caches.mcpTools.invalidate(row.operator_id);
   ctx.body = { success: true, data: toAutomationRecord(row) };
 }

@@ -86,7 +86,7 @@ export async function callTool(context: DispatchContext, id: JsonRpcId, params: 
   const progress = progressTokenOf(params);
   if (progress.invalid) return invalidParams(id, 'Invalid params: _meta.progressToken must be a string or a number');
 
-  const found = await findMcpTool(deps.db, principal.operatorId, principal.mcpAutomationAllowlist, name);
+  const found = await findMcpTool(deps, principal.operatorId, principal.mcpAutomationAllowlist, name);
   if (!found) return invalidParams(id, `Unknown tool: ${name}`);
   const { tool } = found;
   const problems = argumentProblems(tool.inputSchema, args);

@@ -22,5 +22,6 @@ export async function putSettingsHandler(deps: AppDeps, ctx: Context, { body }: 
   const operatorId = operatorOf(ctx);
   const settings = await changeSettings(deps, { operatorId, change: body, actor: actorOf(ctx) });
   deps.caches.settings.invalidate(operatorId);
+  deps.caches.mcpTools.invalidate(operatorId);
   ctx.body = { success: true, data: settingsRecord(settings) };
 }

@@ -5,7 +5,7 @@ import { createApiKey, signupOperator } from '../helpers/identity';
 import { addMemberAndSignIn } from '../helpers/members';
 
 /**
- * API keys, members and operator settings are answered from memory on every instance; a change made through
+ * API keys, members, operator settings and MCP tools are answered from memory on every instance; a change made through
  * any instance — or straight in the database — must reach the others within moments (LISTEN/NOTIFY), and
  * the instance that made it at once.
  */
@@ -130,5 +130,62 @@ describe('the cache itself', () => {
     } finally {
       await uncached.close();
     }
+  });
+});
+
+describe('cached MCP tools', () => {
+  const rpc = (app: TestApp, key: string, method: string, params: Record<string, unknown> = {}) =>
+    http(`${app.url}/mcp-server`, { token: key, body: { jsonrpc: '2.0', id: 1, method, params } });
+  const described = async (app: TestApp, key: string) =>
+    ((await rpc(app, key, 'tools/list')).body.result.tools as Array<{ name: string; description: string }>).map((tool) => `${tool.name}: ${tool.description}`);
+
+  async function operatorWithTool() {
+    const owner = await signupOperator(first.url);
+    const key = await createApiKey(first.url, owner);
+    expect((await http(`${first.url}/api-keys/${key.id}/mcp`, { method: 'PATCH', token: owner.accessToken, body: { mcp_enabled: true } })).status).toBe(200);
+    const body = (description: string, seconds: number) => ({
+      name: 'Hold',
+      description,
+      active: true,
+      mcp_exposed: true,
+      nodes: [
+        { id: 'start', type: 'trigger.manual', params: {} },
+        { id: 'wait', type: 'action.delay', params: { seconds } },
+      ],
+      edges: [{ from: 'start', to: 'wait' }],
+    });
+    const created = await http(`${first.url}/workflows-api/workflows`, { token: key.key, body: body('first', 2) });
+    expect(created.status).toBe(201);
+    const workflow = created.body.data as { id: string; mcp_tool_name: string };
+    await eventually(async () => first.deps.caches.feed.live && second.deps.caches.feed.live);
+    expect(await described(first, key.key)).toEqual([`${workflow.mcp_tool_name}: first`]);
+    expect(await described(second, key.key)).toEqual([`${workflow.mcp_tool_name}: first`]);
+    return { owner, key, workflow, body };
+  }
+
+  it('a tool changed through one instance is listed and run as changed by that instance, and by the other within moments', async () => {
+    const { key, workflow, body } = await operatorWithTool();
+    const put = await http(`${first.url}/workflows-api/workflows/${workflow.id}`, { method: 'PUT', token: key.key, body: body('second', 1) });
+    expect(put.status).toBe(200);
+    expect(await described(first, key.key)).toEqual([`${workflow.mcp_tool_name}: second`]);
+    const call = await rpc(first, key.key, 'tools/call', { name: workflow.mcp_tool_name, arguments: {} });
+    expect(call.body.result).toMatchObject({ isError: false, content: [{ type: 'text', text: JSON.stringify({ waitedSeconds: 1 }) }] });
+    await eventually(async () => (await described(second, key.key))[0] === `${workflow.mcp_tool_name}: second`);
+
+    const removed = await http(`${first.url}/workflows-api/workflows/${workflow.id}`, { method: 'DELETE', token: key.key });
+    expect(removed.status).toBe(200);
+    expect(await rpc(first, key.key, 'tools/call', { name: workflow.mcp_tool_name, arguments: {} })).toMatchObject({
+      status: 200,
+      body: { error: { code: -32602, message: `Unknown tool: ${workflow.mcp_tool_name}` } },
+    });
+    await eventually(async () => (await described(second, key.key)).length === 0);
+  });
+
+  it('a tool switched off and on in SQL reaches every instance', async () => {
+    const { key, workflow } = await operatorWithTool();
+    await first.deps.db('workflows').where({ id: workflow.id }).update({ mcp_exposed: false });
+    await eventually(async () => (await described(first, key.key)).length === 0 && (await described(second, key.key)).length === 0);
+    await first.deps.db('workflows').where({ id: workflow.id }).update({ mcp_exposed: true });
+    await eventually(async () => (await described(first, key.key)).length === 1 && (await described(second, key.key)).length === 1);
   });
 });
