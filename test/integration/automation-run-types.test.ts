@@ -16,6 +16,12 @@ const patchesIn = (events: Event[]) =>
   });
 const upsertsIn = (events: Event[]) => events.filter((event) => event.upsertWorkflowSearchAttributesEventAttributes).length;
 const localActivitiesIn = (events: Event[]) => events.filter((event) => event.markerRecordedEventAttributes?.markerName === 'core_local_activity').length;
+/** Each node of the automation below, as a run that took the `when: true` branch records it. */
+const ALL_COMPLETED = [
+  ['start', 'completed'],
+  ['known', 'completed'],
+  ['tell', 'completed'],
+];
 
 /**
  * Runs are started as `automationRunV2Workflow` (docs/workflows.md#versioning): the interpreter of
@@ -56,11 +62,7 @@ describe('the run workflow types', () => {
     expect(response.status).toBe(200);
     const run = response.body.data;
     expect(run.status).toBe('completed');
-    expect(run.nodes.map((node: { id: string; status: string }) => [node.id, node.status])).toEqual([
-      ['start', 'completed'],
-      ['known', 'completed'],
-      ['tell', 'completed'],
-    ]);
+    expect(run.nodes.map((node: { id: string; status: string }) => [node.id, node.status])).toEqual(ALL_COMPLETED);
     expect(hook.requests.map((request) => request.path)).toContain('/player/p-v2');
 
     const { history } = await rawHistory(app, run.temporalWorkflowId);
@@ -83,11 +85,7 @@ describe('the run workflow types', () => {
     expect(result).toEqual({ kind: 'finished', runId: expect.stringMatching(/^run_/) });
     const run = (await client.wf(`/runs/${result.kind === 'finished' ? result.runId : ''}`)).body.data;
     expect(run.status).toBe('completed');
-    expect(run.nodes.map((node: { id: string; status: string }) => [node.id, node.status])).toEqual([
-      ['start', 'completed'],
-      ['known', 'completed'],
-      ['tell', 'completed'],
-    ]);
+    expect(run.nodes.map((node: { id: string; status: string }) => [node.id, node.status])).toEqual(ALL_COMPLETED);
     expect(hook.requests.map((request) => request.path)).toContain('/player/p-v1');
 
     const { history } = await rawHistory(app, workflowId);
