@@ -8,21 +8,21 @@ import type { MemberRow } from '../db/queries/identity';
 import type { OperatorSettings } from '../db/queries/settings';
 import { ReadThroughCache } from '../db/readThroughCache';
 
-/** An operator's MCP tools, each with the automation row it was built from (api/mcp-server/tools.ts). */
-export type CachedMcpTools = Array<{ tool: McpTool; source: McpToolSource }>;
+/** One MCP tool with the automation row it was built from, by `<operatorId>:<tool name>` (api/mcp-server/tools.ts). */
+export type CachedMcpTool = { tool: McpTool; source: McpToolSource };
 
 /**
  * The rows every request reads, kept in memory for `CACHE_TTL_MS` and dropped on change by the
- * `cache_invalidation` feed: API keys by hash, members by `operatorId:memberId`, settings by operator, and an
- * operator's MCP tools by operator (dropped when one of its automations changes as a tool, or its settings: a
- * tool's input schema reads the template).
+ * `cache_invalidation` feed: API keys by hash, members by `operatorId:memberId`, settings by operator, and the
+ * MCP tools `tools/call` names by `operatorId:name` (all of an operator's dropped when one of its automations changes
+ * as a tool, or its settings: a tool's input schema reads the template).
  */
 export interface AppCaches {
   feed: ChangeFeed;
   apiKeys: ReadThroughCache<ApiKeyRow>;
   members: ReadThroughCache<MemberRow>;
   settings: ReadThroughCache<OperatorSettings>;
-  mcpTools: ReadThroughCache<CachedMcpTools>;
+  mcpTools: ReadThroughCache<CachedMcpTool>;
 }
 
 export function createCaches(db: Db, config: Config, logger: Logger): AppCaches {
@@ -34,6 +34,6 @@ export function createCaches(db: Db, config: Config, logger: Logger): AppCaches 
     apiKeys: new ReadThroughCache<ApiKeyRow>(feed, { table: 'api_keys', ttlMs }),
     members: new ReadThroughCache<MemberRow>(feed, { table: 'members', ttlMs }),
     settings: new ReadThroughCache<OperatorSettings>(feed, { table: 'operator_settings', ttlMs }),
-    mcpTools: new ReadThroughCache<CachedMcpTools>(feed, { table: ['workflows', 'operator_settings'], ttlMs, maxEntries: 1_000 }),
+    mcpTools: new ReadThroughCache<CachedMcpTool>(feed, { table: ['workflows', 'operator_settings'], ttlMs, maxEntries: 1_000, scoped: true }),
   };
 }

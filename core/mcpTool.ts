@@ -35,6 +35,8 @@ export interface McpToolSource {
   edges: AutomationEdge[];
   /** The operator's template, read only for automations with an event trigger (their schema is the event's fields). */
   template_schema: TemplateSchema | null;
+  /** The size of `nodes` and `edges` as JSON text: a tool larger than the cache's budget is read at every call. */
+  definition_bytes: number;
 }
 
 /** Seconds a node may hold its run on purpose (its node module's `holdsSeconds`). */

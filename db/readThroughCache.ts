@@ -20,8 +20,11 @@ export class ReadThroughCache<V> {
 
   constructor(
     private readonly feed: Pick<ChangeFeed, 'live' | 'subscribe'>,
-    /** `table`: the tables whose notified changes (`<table>:<key>`) drop the entry under the same key. */
-    private readonly options: { table: string | readonly string[]; ttlMs: number; maxEntries?: number },
+    /**
+     * `table`: the tables whose notified changes (`<table>:<key>`) drop the entry under the same key, and with `scoped`
+     * every entry under `<key>:` too (an operator's change drops all of its entries).
+     */
+    private readonly options: { table: string | readonly string[]; ttlMs: number; maxEntries?: number; scoped?: boolean },
   ) {
     const tables = new Set(typeof options.table === 'string' ? [options.table] : options.table);
     feed.subscribe((change) => {
@@ -30,7 +33,8 @@ export class ReadThroughCache<V> {
     });
   }
 
-  async get(key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
+  /** `keep` says whether a loaded value may be held (a value too large to hold is read through every time). */
+  async get(key: string, load: () => Promise<V | undefined>, keep: (value: V) => boolean = () => true): Promise<V | undefined> {
     const enabled = this.options.ttlMs > 0 && this.feed.live;
     if (enabled) {
       const hit = this.entries.get(key);
@@ -38,7 +42,7 @@ export class ReadThroughCache<V> {
     }
     const generation = this.generation;
     const value = await load();
-    if (value !== undefined && enabled && this.feed.live && generation === this.generation) {
+    if (value !== undefined && enabled && this.feed.live && generation === this.generation && keep(value)) {
       this.entries.delete(key);
       this.entries.set(key, { value, expiresAt: Date.now() + this.options.ttlMs });
       if (this.entries.size > (this.options.maxEntries ?? 10_000)) this.entries.delete(this.entries.keys().next().value as string);
@@ -49,6 +53,8 @@ export class ReadThroughCache<V> {
   invalidate(key: string): void {
     this.generation += 1;
     this.entries.delete(key);
+    if (!this.options.scoped) return;
+    for (const held of this.entries.keys()) if (held.startsWith(`${key}:`)) this.entries.delete(held);
   }
 
   /** Drops everything: after a write this process made, or when changes may have been missed. */

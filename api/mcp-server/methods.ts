@@ -51,7 +51,7 @@ function discover(id: JsonRpcId): JsonRpcResponse {
 
 async function listTools(context: DispatchContext, id: JsonRpcId): Promise<JsonRpcResponse> {
   const { deps, principal, revision } = context;
-  const tools = await listMcpTools(deps, principal.operatorId, principal.mcpAutomationAllowlist);
+  const tools = await listMcpTools(deps.db, principal.operatorId, principal.mcpAutomationAllowlist);
   const described = tools.map(({ name, title, description, inputSchema, outputSchema, annotations, waitsMs }) => ({
     name,
     title,

@@ -3,6 +3,7 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { http } from '../helpers/http';
 import { createApiKey, signupOperator } from '../helpers/identity';
 import { addMemberAndSignIn } from '../helpers/members';
+import { startProvider, type TestProvider } from '../helpers/providerServer';
 
 /**
  * API keys, members, operator settings and MCP tools are answered from memory on every instance; a change made through
@@ -134,58 +135,86 @@ describe('the cache itself', () => {
 });
 
 describe('cached MCP tools', () => {
-  const rpc = (app: TestApp, key: string, method: string, params: Record<string, unknown> = {}) =>
-    http(`${app.url}/mcp-server`, { token: key, body: { jsonrpc: '2.0', id: 1, method, params } });
-  const described = async (app: TestApp, key: string) =>
-    ((await rpc(app, key, 'tools/list')).body.result.tools as Array<{ name: string; description: string }>).map((tool) => `${tool.name}: ${tool.description}`);
+  let supplier: TestProvider;
+  beforeAll(async () => {
+    supplier = await startProvider((request) => ({ status: 200, body: { path: request.path } }));
+  });
+  afterAll(() => supplier.close());
 
-  async function operatorWithTool() {
+  /** The path the tool's one `http_request` reached: which definition the call ran. */
+  const callPath = async (app: TestApp, key: string, name: string): Promise<string | undefined> => {
+    const answer = await http(`${app.url}/mcp-server`, { token: key, body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: {} } } });
+    if (answer.body.error) return answer.body.error.message as string;
+    return (JSON.parse(answer.body.result.content[0].text) as { body: { path: string } }).body.path;
+  };
+  /** A tool whose one step sends a request to `path`; `padding` bytes of body make its definition that much larger. */
+  const definition = (path: string, padding = 0) => ({
+    name: 'Tell the supplier',
+    active: true,
+    mcp_exposed: true,
+    nodes: [
+      { id: 'start', type: 'trigger.manual', params: {} },
+      {
+        id: 'tell',
+        type: 'action.http_request',
+        params: { method: padding > 0 ? 'POST' : 'GET', url: `${supplier.url}${path}`, ...(padding > 0 ? { body: { padding: 'x'.repeat(padding) } } : {}) },
+      },
+    ],
+    edges: [{ from: 'start', to: 'tell' }],
+  });
+
+  async function operatorWithTool(path: string, padding = 0) {
     const owner = await signupOperator(first.url);
     const key = await createApiKey(first.url, owner);
     expect((await http(`${first.url}/api-keys/${key.id}/mcp`, { method: 'PATCH', token: owner.accessToken, body: { mcp_enabled: true } })).status).toBe(200);
-    const body = (description: string, seconds: number) => ({
-      name: 'Hold',
-      description,
-      active: true,
-      mcp_exposed: true,
-      nodes: [
-        { id: 'start', type: 'trigger.manual', params: {} },
-        { id: 'wait', type: 'action.delay', params: { seconds } },
-      ],
-      edges: [{ from: 'start', to: 'wait' }],
-    });
-    const created = await http(`${first.url}/workflows-api/workflows`, { token: key.key, body: body('first', 2) });
+    const created = await http(`${first.url}/workflows-api/workflows`, { token: key.key, body: definition(path, padding) });
     expect(created.status).toBe(201);
     const workflow = created.body.data as { id: string; mcp_tool_name: string };
     await eventually(async () => first.deps.caches.feed.live && second.deps.caches.feed.live);
-    expect(await described(first, key.key)).toEqual([`${workflow.mcp_tool_name}: first`]);
-    expect(await described(second, key.key)).toEqual([`${workflow.mcp_tool_name}: first`]);
-    return { owner, key, workflow, body };
+    expect(await callPath(first, key.key, workflow.mcp_tool_name)).toBe(path);
+    expect(await callPath(second, key.key, workflow.mcp_tool_name)).toBe(path);
+    return { key: key.key, workflow };
   }
 
-  it('a tool changed through one instance is listed and run as changed by that instance, and by the other within moments', async () => {
-    const { key, workflow, body } = await operatorWithTool();
-    const put = await http(`${first.url}/workflows-api/workflows/${workflow.id}`, { method: 'PUT', token: key.key, body: body('second', 1) });
-    expect(put.status).toBe(200);
-    expect(await described(first, key.key)).toEqual([`${workflow.mcp_tool_name}: second`]);
-    const call = await rpc(first, key.key, 'tools/call', { name: workflow.mcp_tool_name, arguments: {} });
-    expect(call.body.result).toMatchObject({ isError: false, content: [{ type: 'text', text: JSON.stringify({ waitedSeconds: 1 }) }] });
-    await eventually(async () => (await described(second, key.key))[0] === `${workflow.mcp_tool_name}: second`);
-
-    const removed = await http(`${first.url}/workflows-api/workflows/${workflow.id}`, { method: 'DELETE', token: key.key });
-    expect(removed.status).toBe(200);
-    expect(await rpc(first, key.key, 'tools/call', { name: workflow.mcp_tool_name, arguments: {} })).toMatchObject({
-      status: 200,
-      body: { error: { code: -32602, message: `Unknown tool: ${workflow.mcp_tool_name}` } },
+  /** Rewrites a tool's URL with its invalidation trigger off for the statement: no instance hears of it. */
+  const retargetUnnoticed = (workflowId: string, path: string, padding = 0) =>
+    first.deps.db.transaction(async (trx) => {
+      await trx.raw('ALTER TABLE workflows DISABLE TRIGGER workflows_invalidate_cache');
+      await trx('workflows')
+        .where({ id: workflowId })
+        .update({ nodes: JSON.stringify(definition(path, padding).nodes) });
+      await trx.raw('ALTER TABLE workflows ENABLE TRIGGER workflows_invalidate_cache');
     });
-    await eventually(async () => (await described(second, key.key)).length === 0);
+
+  it('a tool changed through one instance runs as changed there, and on the other within moments; deleted, it is unknown', async () => {
+    const { key, workflow } = await operatorWithTool('/v1');
+    const put = await http(`${first.url}/workflows-api/workflows/${workflow.id}`, { method: 'PUT', token: key, body: definition('/v2') });
+    expect(put.status).toBe(200);
+    expect(await callPath(first, key, workflow.mcp_tool_name)).toBe('/v2');
+    await eventually(async () => (await callPath(second, key, workflow.mcp_tool_name)) === '/v2');
+
+    expect((await http(`${first.url}/workflows-api/workflows/${workflow.id}`, { method: 'DELETE', token: key })).status).toBe(200);
+    const unknown = `Unknown tool: ${workflow.mcp_tool_name}`;
+    expect(await callPath(first, key, workflow.mcp_tool_name)).toBe(unknown);
+    await eventually(async () => (await callPath(second, key, workflow.mcp_tool_name)) === unknown);
   });
 
-  it('a tool switched off and on in SQL reaches every instance', async () => {
-    const { key, workflow } = await operatorWithTool();
+  it('a tool switched off in SQL is unknown to every instance within moments', async () => {
+    const { key, workflow } = await operatorWithTool('/v1');
     await first.deps.db('workflows').where({ id: workflow.id }).update({ mcp_exposed: false });
-    await eventually(async () => (await described(first, key.key)).length === 0 && (await described(second, key.key)).length === 0);
-    await first.deps.db('workflows').where({ id: workflow.id }).update({ mcp_exposed: true });
-    await eventually(async () => (await described(first, key.key)).length === 1 && (await described(second, key.key)).length === 1);
+    const unknown = `Unknown tool: ${workflow.mcp_tool_name}`;
+    await eventually(
+      async () => (await callPath(first, key, workflow.mcp_tool_name)) === unknown && (await callPath(second, key, workflow.mcp_tool_name)) === unknown,
+    );
+  });
+
+  it('holds a tool whose definition fits its budget, and reads a larger one at every call', async () => {
+    const small = await operatorWithTool('/small');
+    await retargetUnnoticed(small.workflow.id, '/small-changed');
+    expect(await callPath(first, small.key, small.workflow.mcp_tool_name)).toBe('/small');
+
+    const large = await operatorWithTool('/large', 40 * 1024);
+    await retargetUnnoticed(large.workflow.id, '/large-changed', 40 * 1024);
+    expect(await callPath(first, large.key, large.workflow.mcp_tool_name)).toBe('/large-changed');
   });
 });
