@@ -2,7 +2,10 @@ import type { Knex } from 'knex';
 import type { QueryResultRow } from 'pg';
 import type { Db } from './knex';
 
-/** A statement run often enough to be worth a server-side prepared plan per connection. */
+/**
+ * A statement run often enough to be worth a server-side prepared plan per connection. It names the columns it
+ * returns: a prepared `*` fails ("cached plan must not change result type") once a migration adds a column.
+ */
 export interface HotStatement {
   /** Unique per SQL text: PostgreSQL keeps the parsed plan under this name on each pooled connection. */
   name: string;
@@ -30,4 +33,13 @@ export async function hotQuery<R extends QueryResultRow>(db: Db | Knex.Transacti
   } finally {
     await db.client.releaseConnection(connection);
   }
+}
+
+/**
+ * A statement written with knex's `?` placeholders, numbered as PostgreSQL's `$1…$n` in order: hot statements built
+ * from the same fragments as knex queries. The text must not use `?` otherwise (jsonb's `?` operators, strings).
+ */
+export function numbered(text: string): string {
+  let n = 0;
+  return text.replace(/\?/g, () => `$${++n}`);
 }

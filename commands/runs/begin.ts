@@ -3,7 +3,7 @@ import { triggerFieldsOf } from '../../core/automations/triggerPayload';
 import { effectiveInputSchema, missingTriggerFields } from '../../core/automations/triggerSchema';
 import type { RunError } from '../../core/automations/types';
 import type { BeginRunInput, BeginRunResult } from '../../core/workflowContracts';
-import { insertRun, rejectRun } from '../../db/queries/automationRuns';
+import { insertRun, restateRefusal } from '../../db/queries/automationRuns';
 import { findAutomation } from '../../db/queries/automations';
 import { quotaLimits, usageMonthOf } from '../../db/queries/automationUsage';
 import { getSettings } from '../../db/queries/settings';
@@ -17,9 +17,9 @@ const AUTOMATIC_SOURCES = new Set(['event', 'schedule', 'webhook']);
  * Records a run as `running` before its first node, or refuses it: `ignored` (nothing recorded) when the automation
  * is not the operator's, is inactive for an automatic source or has no trigger for the source; `rejected` (stored
  * `failed`) when the trigger payload lacks a required field or the month's quota cannot cover the run's worst case,
- * which is reserved otherwise — in the statement that inserts the run. One transaction, keyed by the run's Temporal
- * workflow id: begun again (a retried local activity, a lost answer), it answers what the first one stored and
- * reserves nothing twice.
+ * which is reserved otherwise — in the one statement that inserts the run (`insertRun`), so a run is never `running`
+ * without its reservation. Keyed by the run's Temporal workflow id: begun again (a retried local activity, a lost
+ * answer), it answers what the first one stored and reserves nothing twice.
  *
  * `known` is the automation as the caller just read it (the tool an MCP call names), saving the read.
  *
@@ -52,60 +52,51 @@ export async function beginRun(deps: Pick<CommandDeps, 'db' | 'keyring' | 'confi
   const missing = input.source === 'event' ? [] : missingTriggerFields(effectiveInputSchema(trigger, template), triggerFieldsOf(trigger.type, payload));
   const defaults = { actions: config.QUOTA_ACTIONS_PER_MONTH, aiActions: config.QUOTA_AI_ACTIONS_PER_MONTH };
 
-  return db.transaction(async (trx): Promise<BeginRunResult> => {
-    const refusing = missing.length > 0 || refused !== null;
-    const { row, created, reserved } = await insertRun(
-      trx,
-      keyring,
-      {
-        id: input.runId,
-        operatorId: input.operatorId,
-        automationId: automation.id,
-        automationVersion: runVersion.version,
-        source: input.source,
-        triggerNodeId: trigger.id,
-        temporalWorkflowId: input.temporalWorkflowId,
-        ...(input.mcpRequest === undefined ? {} : { mcpRequest: input.mcpRequest }),
-        input: payload,
-        usageMonth: month,
-        reserved: refusing ? { actions: 0, aiActions: 0 } : budget,
-        ...(input.rerun ? { rerun: input.rerun } : {}),
-      },
-      refusing ? null : defaults,
-    );
-    const started: BeginRunResult = {
-      kind: 'started',
-      runId: row.id,
-      workflow: { id: automation.id, name: runVersion.name, version: runVersion.version },
-      definition,
+  const refusal: RunError | undefined =
+    refused ??
+    (missing.length > 0
+      ? { code: 'MISSING_TRIGGER_FIELD', message: `Missing required trigger field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}` }
+      : undefined);
+  const which = budget.aiActions > 0 ? 'Actions or AI Actions' : 'Actions';
+  const { row, created } = await insertRun(
+    db,
+    keyring,
+    {
+      id: input.runId,
+      operatorId: input.operatorId,
+      automationId: automation.id,
+      automationVersion: runVersion.version,
+      source: input.source,
       triggerNodeId: trigger.id,
-      triggerType: trigger.type,
-      reserved: budget,
-      ...(seed && 'reused' in seed ? { rerun: { input: payload, reused: seed.reused } } : {}),
-    };
-    if (!created) {
-      // The same run id is this begin retried after it committed (a lost result, a timeout): carry on with what it stored.
-      if (row.id !== input.runId) return { kind: 'duplicate', runId: row.id };
-      if (row.status === 'running') return { ...started, reserved: { actions: row.reserved_actions, aiActions: row.reserved_ai_actions } };
-      return { kind: 'rejected', runId: row.id, source: row.source };
-    }
-
-    const reject = async (error: RunError): Promise<BeginRunResult> => {
-      await rejectRun(trx, keyring, input.operatorId, row.id, error);
-      return { kind: 'rejected', runId: row.id, source: row.source };
-    };
-    if (refused) return reject(refused);
-    if (missing.length > 0) {
-      return reject({ code: 'MISSING_TRIGGER_FIELD', message: `Missing required trigger field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}` });
-    }
-    if (!reserved) {
-      const limits = await quotaLimits(trx, input.operatorId, defaults);
-      const which = budget.aiActions > 0 ? 'Actions or AI Actions' : 'Actions';
-      return reject({
-        code: 'QUOTA_EXCEEDED',
-        message: `Monthly ${which} quota exceeded (limits: ${limits.actions} Actions, ${limits.aiActions} AI Actions)`,
-      });
-    }
-    return started;
-  });
+      temporalWorkflowId: input.temporalWorkflowId,
+      ...(input.mcpRequest === undefined ? {} : { mcpRequest: input.mcpRequest }),
+      input: payload,
+      usageMonth: month,
+      reserved: refusal ? { actions: 0, aiActions: 0 } : budget,
+      ...(input.rerun ? { rerun: input.rerun } : {}),
+      ...(refusal ? { refused: refusal } : {}),
+    },
+    { defaults, exceeded: { code: 'QUOTA_EXCEEDED', message: `Monthly ${which} quota exceeded` } },
+  );
+  if (created && row.status === 'failed' && !refusal) {
+    // The statement could not know the limits the quota met; a crash before this leaves the message without them.
+    const limits = await quotaLimits(db, input.operatorId, defaults);
+    await restateRefusal(db, keyring, input.operatorId, row.id, {
+      code: 'QUOTA_EXCEEDED',
+      message: `Monthly ${which} quota exceeded (limits: ${limits.actions} Actions, ${limits.aiActions} AI Actions)`,
+    });
+  }
+  // Begun again (a retried local activity, a lost answer), the run carries on with what its first begin stored.
+  if (!created && row.id !== input.runId) return { kind: 'duplicate', runId: row.id };
+  if (row.status !== 'running') return { kind: 'rejected', runId: row.id, source: row.source };
+  return {
+    kind: 'started',
+    runId: row.id,
+    workflow: { id: automation.id, name: runVersion.name, version: runVersion.version },
+    definition,
+    triggerNodeId: trigger.id,
+    triggerType: trigger.type,
+    reserved: { actions: row.reserved_actions, aiActions: row.reserved_ai_actions },
+    ...(seed && 'reused' in seed ? { rerun: { input: payload, reused: seed.reused } } : {}),
+  };
 }

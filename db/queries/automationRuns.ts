@@ -6,9 +6,13 @@ import type { AutomationRunRecord, NodeResult, RunError, RunSource, RunStatus } 
 import type { AwaitingInput } from '../../core/automations/approval';
 import { openText, sealText } from '../../core/sealedText';
 import type { Db } from '../knex';
-import { reservationStatement, type ActionCounts } from './automationUsage';
+import { hotQuery, numbered, type HotStatement } from '../hot';
+import { reservationStatement, reservationValues, type ActionCounts } from './automationUsage';
 
 type Runner = Db | Knex.Transaction;
+
+/** PostgreSQL's `unique_violation`: the run's Temporal workflow id (or id) is taken. */
+const UNIQUE_VIOLATION = '23505';
 
 /** A `workflow_runs` row; the API record is built from it by core/automations/runRecord.ts. */
 export interface RunRow extends StoredRun {
@@ -37,59 +41,80 @@ export interface NewRun {
   reserved: { actions: number; aiActions: number };
   /** A rerun: the run it repeats, the step it reruns from, and the replay job that started it (if any). */
   rerun?: { runId: string; fromNodeId: string; replayId?: string };
+  /** Why the run is refused before its first node: it is recorded `failed` with this error, reserving nothing. */
+  refused?: RunError;
 }
+
+/** A `RunRow`'s columns, named: a prepared statement returning `*` fails once a migration adds a column. */
+const RUN_COLUMNS = `id, operator_id, workflow_id, workflow_version, source, status, trigger_node_id, temporal_workflow_id, mcp_request,
+  subject_external_ids, input, output, nodes, error, awaiting_input, usage_month, reserved_actions, reserved_ai_actions, started_at,
+  completed_at, duration_ms, rerun_of, rerun_from_node_id, replay_id`;
 
 /**
  * The entities of the operator a trigger payload names by value (their external id or id, under any key): their
- * external ids, and whether one of them is already erased — as the first CTE of `insertRun`.
+ * external ids, and whether one of them is already erased — the first CTE of `insertRun`.
  */
-function subjectsStatement(operatorId: string, payload: unknown): { sql: string; bindings: Knex.RawBinding[] } {
-  const candidates = runSubjectCandidates(payload);
-  if (candidates.length === 0) return { sql: `SELECT '{}'::text[] AS ids, false AS erased`, bindings: [] };
-  return {
+const SUBJECTS = {
+  none: { sql: `SELECT '{}'::text[] AS ids, false AS erased`, params: 0 },
+  named: {
     sql: `SELECT coalesce(array_agg(DISTINCT external_id ORDER BY external_id), '{}'::text[]) AS ids, coalesce(bool_or(deleted_at IS NOT NULL), false) AS erased
             FROM entities WHERE operator_id = ?::uuid AND (external_id = ANY(?::text[]) OR id = ANY(?::text[]))`,
-    bindings: [operatorId, candidates, candidates],
+    params: 3,
+  },
+};
+
+/**
+ * `insertRun`'s one statement, per kind of payload: the reservation is a CTE the insert reads, so it is taken first,
+ * and the run is `running` with it or `failed` without it; the insert has no `ON CONFLICT`, so a second begin of the
+ * same run fails whole, its reservation with it.
+ */
+function insertRunStatement(subjects: keyof typeof SUBJECTS): HotStatement {
+  return {
+    name: `insert_run_${subjects}`,
+    text: numbered(
+      `WITH subjects AS (${SUBJECTS[subjects].sql}),
+       reservation AS (${reservationStatement()}),
+       taken AS (SELECT EXISTS (SELECT 1 FROM reservation) AS reserved),
+       inserted AS (
+         INSERT INTO workflow_runs (id, operator_id, workflow_id, workflow_version, source, status, trigger_node_id, temporal_workflow_id, mcp_request,
+                                    subject_external_ids, input, usage_month, reserved_actions, reserved_ai_actions, rerun_of, rerun_from_node_id,
+                                    replay_id, output, error, completed_at, duration_ms)
+         SELECT ?, ?::uuid, ?, ?::int, ?, CASE WHEN t.reserved THEN 'running' ELSE 'failed' END, ?, ?, ?, s.ids,
+                CASE WHEN s.erased THEN ?::jsonb ELSE ?::jsonb END, ?, CASE WHEN t.reserved THEN ?::int ELSE 0 END,
+                CASE WHEN t.reserved THEN ?::int ELSE 0 END, ?, ?, ?, CASE WHEN t.reserved THEN NULL ELSE ?::jsonb END,
+                CASE WHEN t.reserved THEN NULL ELSE ?::jsonb END, CASE WHEN t.reserved THEN NULL ELSE now() END,
+                CASE WHEN t.reserved THEN NULL ELSE 0 END
+           FROM subjects s, taken t
+         RETURNING ${RUN_COLUMNS})
+       SELECT * FROM inserted`,
+    ),
   };
 }
 
+const INSERT_RUN = { none: insertRunStatement('none'), named: insertRunStatement('named') };
+
 /**
- * Inserts a running run and, when `reserve` gives the quota defaults, reserves its `reserved` Actions against the
- * month's usage — one statement, the reservation taken only if the run was inserted. A second insert for the same
- * Temporal workflow id returns the first run and `created: false`, reserving nothing. `reserved` false on a created
- * run given `reserve` means the quota could not cover it: the caller rejects it in the same transaction. A run whose
- * payload names an entity already erased is recorded redacted from the start (and stays so when it finishes):
- * erasure's promise holds for runs started after it too.
+ * Inserts a run and reserves its `reserved` Actions against the month's usage, in one autocommitted statement: the
+ * run is `running` when the reservation was taken, `failed` with `quota.exceeded` when the quota could not cover
+ * it, and `failed` with `run.refused`, reserving nothing, when it is refused anyway. So whenever the process dies, a
+ * running run holds its reservation and a failed one none: nothing the watchdog gives back was never taken. A second
+ * insert for the same Temporal workflow id fails on its unique key, reserving nothing, and returns the first run with
+ * `created: false`. A run whose payload names an entity already erased is recorded redacted from the start (and stays
+ * so when it finishes): erasure's promise holds for runs started after it too.
  */
 export async function insertRun(
-  trx: Runner,
+  db: Runner,
   keyring: Keyring,
   run: NewRun,
-  reserve: ActionCounts | null,
-): Promise<{ row: RunRow; created: boolean; reserved: boolean }> {
-  const subjects = subjectsStatement(run.operatorId, run.input);
-  const reservation = reservationStatement(
-    { sql: 'EXISTS (SELECT 1 FROM inserted) AND ?::boolean', bindings: [reserve !== null] },
-    {
-      operatorId: run.operatorId,
-      month: run.usageMonth,
-      budget: run.reserved,
-      defaults: reserve ?? { actions: 0, aiActions: 0 },
-    },
-  );
-  const result = await trx.raw<{ rows: Array<RunRow & { reserved: boolean }> }>(
-    `WITH subjects AS (${subjects.sql}),
-     inserted AS (
-       INSERT INTO workflow_runs (id, operator_id, workflow_id, workflow_version, source, status, trigger_node_id, temporal_workflow_id, mcp_request,
-                                  subject_external_ids, input, usage_month, reserved_actions, reserved_ai_actions, rerun_of, rerun_from_node_id, replay_id)
-       SELECT ?, ?::uuid, ?, ?::int, ?, 'running', ?, ?, ?, s.ids, CASE WHEN s.erased THEN ?::jsonb ELSE ?::jsonb END, ?, ?::int, ?::int, ?, ?, ?
-         FROM subjects s
-       ON CONFLICT (temporal_workflow_id) DO NOTHING
-       RETURNING *),
-     reservation AS (${reservation.sql})
-     SELECT inserted.*, EXISTS (SELECT 1 FROM reservation) AS reserved FROM inserted`,
-    [
-      ...subjects.bindings,
+  quota: { defaults: ActionCounts; exceeded: RunError },
+): Promise<{ row: RunRow; created: boolean }> {
+  const candidates = runSubjectCandidates(run.input);
+  const failed = await sealRunResult(keyring, run.operatorId, run.id, { output: null, nodes: [], error: run.refused ?? quota.exceeded });
+  const reservation = { operatorId: run.operatorId, month: run.usageMonth, budget: run.reserved, defaults: quota.defaults };
+  try {
+    const [inserted] = await hotQuery<RunRow>(db, candidates.length > 0 ? INSERT_RUN.named : INSERT_RUN.none, [
+      ...(candidates.length > 0 ? [run.operatorId, candidates, candidates] : []),
+      ...reservationValues(reservation, run.refused === undefined),
       run.id,
       run.operatorId,
       run.automationId,
@@ -106,38 +131,30 @@ export async function insertRun(
       run.rerun?.runId ?? null,
       run.rerun?.fromNodeId ?? null,
       run.rerun?.replayId ?? null,
-      ...reservation.bindings,
-    ],
-  );
-  const inserted = result.rows[0];
-  if (inserted) {
-    const { reserved, ...row } = inserted;
-    return { row, created: true, reserved };
+      JSON.stringify(failed.output),
+      JSON.stringify(failed.error),
+    ]);
+    if (!inserted) throw new Error(`run ${run.id} was not inserted`);
+    return { row: inserted, created: true };
+  } catch (error) {
+    if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
+    const existing = await db<RunRow>('workflow_runs').where({ operator_id: run.operatorId, temporal_workflow_id: run.temporalWorkflowId }).first();
+    if (!existing) throw new Error('run insert conflicted with a run of another operator', { cause: error });
+    return { row: existing, created: false };
   }
-  const existing = await trx<RunRow>('workflow_runs').where({ operator_id: run.operatorId, temporal_workflow_id: run.temporalWorkflowId }).first();
-  if (!existing) throw new Error('run insert conflicted with a run of another operator');
-  return { row: existing, created: false, reserved: false };
 }
 
 const DURATION_MS = 'greatest(0, round(extract(epoch FROM (clock_timestamp() - started_at)) * 1000))::int';
 
 /**
- * Fails a running run before its first node (`MISSING_TRIGGER_FIELD`, `QUOTA_EXCEEDED`): it holds no
- * reservation and ran nothing. Returns undefined when the run was no longer running.
+ * Replaces the error of a run refused before its first node (`insertRun`'s `quota.exceeded`, once the caller knows
+ * the limits it met). Returns undefined when the run is not a failed one.
  */
-export async function rejectRun(trx: Runner, keyring: Keyring, operatorId: string, runId: string, error: RunError): Promise<RunRow | undefined> {
+export async function restateRefusal(db: Runner, keyring: Keyring, operatorId: string, runId: string, error: RunError): Promise<RunRow | undefined> {
   const sealed = await sealRunResult(keyring, operatorId, runId, { output: null, nodes: [], error });
-  const [row] = (await trx('workflow_runs')
-    .where({ operator_id: operatorId, id: runId, status: 'running' })
-    .update({
-      status: 'failed',
-      output: JSON.stringify(sealed.output),
-      error: JSON.stringify(sealed.error),
-      reserved_actions: 0,
-      reserved_ai_actions: 0,
-      completed_at: trx.fn.now(),
-      duration_ms: trx.raw(DURATION_MS),
-    })
+  const [row] = (await db('workflow_runs')
+    .where({ operator_id: operatorId, id: runId, status: 'failed' })
+    .update({ output: JSON.stringify(sealed.output), error: JSON.stringify(sealed.error) })
     .returning('*')) as RunRow[];
   return row;
 }
@@ -197,6 +214,24 @@ export async function listRuns(
   return { rows, count: Number(total[0]?.count ?? 0) };
 }
 
+/** `finishRun`'s one statement: the run closed, and what it reserved beyond what it executed given back. */
+const FINISH_RUN: HotStatement = {
+  name: 'finish_run',
+  text: numbered(`WITH closed AS (
+       UPDATE workflow_runs SET status = ?, output = CASE WHEN input = ?::jsonb THEN input ELSE ?::jsonb END, nodes = ?::jsonb,
+              error = CASE WHEN input = ?::jsonb THEN jsonb_set(?::jsonb, '{message}', ?::jsonb) ELSE ?::jsonb END, completed_at = now(),
+              duration_ms = ${DURATION_MS}, awaiting_input = NULL
+        WHERE operator_id = ? AND id = ? AND status = 'running'
+       RETURNING ${RUN_COLUMNS}),
+     given_back AS (
+       UPDATE workflow_usage u
+          SET actions = greatest(0, u.actions - greatest(0, c.reserved_actions - ?::int)),
+              ai_actions = greatest(0, u.ai_actions - greatest(0, c.reserved_ai_actions - ?::int))
+         FROM closed c
+        WHERE u.operator_id = ? AND u.month = c.usage_month AND (c.reserved_actions > ?::int OR c.reserved_ai_actions > ?::int))
+     SELECT * FROM closed`),
+};
+
 /**
  * Closes a running run and gives back the reserved Actions it did not execute, in one statement, and
  * returns the closed run; a retried finish finds the run already closed, changes nothing and returns it as stored.
@@ -216,39 +251,24 @@ export async function finishRun(
   },
 ): Promise<RunRow | undefined> {
   const sealed = await sealRunResult(keyring, operatorId, runId, result);
-  const closed = await db.raw<{ rows: RunRow[] }>(
-    `WITH closed AS (
-       UPDATE workflow_runs SET status = ?, output = CASE WHEN input = ?::jsonb THEN input ELSE ?::jsonb END, nodes = ?::jsonb,
-              error = CASE WHEN input = ?::jsonb THEN jsonb_set(?::jsonb, '{message}', ?::jsonb) ELSE ?::jsonb END, completed_at = now(),
-              duration_ms = ${DURATION_MS}, awaiting_input = NULL
-        WHERE operator_id = ? AND id = ? AND status = 'running'
-       RETURNING *),
-     given_back AS (
-       UPDATE workflow_usage u
-          SET actions = greatest(0, u.actions - greatest(0, c.reserved_actions - ?::int)),
-              ai_actions = greatest(0, u.ai_actions - greatest(0, c.reserved_ai_actions - ?::int))
-         FROM closed c
-        WHERE u.operator_id = ? AND u.month = c.usage_month AND (c.reserved_actions > ?::int OR c.reserved_ai_actions > ?::int))
-     SELECT * FROM closed`,
-    [
-      result.status,
-      JSON.stringify(REDACTED),
-      JSON.stringify(sealed.output),
-      JSON.stringify(sealed.nodes),
-      JSON.stringify(REDACTED),
-      sealed.error ? JSON.stringify(sealed.error) : null,
-      JSON.stringify(REDACTED_MESSAGE),
-      sealed.error ? JSON.stringify(sealed.error) : null,
-      operatorId,
-      runId,
-      result.executed.actions,
-      result.executed.aiActions,
-      operatorId,
-      result.executed.actions,
-      result.executed.aiActions,
-    ],
-  );
-  return closed.rows[0] ?? (await findRun(db, operatorId, runId));
+  const [closed] = await hotQuery<RunRow>(db, FINISH_RUN, [
+    result.status,
+    JSON.stringify(REDACTED),
+    JSON.stringify(sealed.output),
+    JSON.stringify(sealed.nodes),
+    JSON.stringify(REDACTED),
+    sealed.error ? JSON.stringify(sealed.error) : null,
+    JSON.stringify(REDACTED_MESSAGE),
+    sealed.error ? JSON.stringify(sealed.error) : null,
+    operatorId,
+    runId,
+    result.executed.actions,
+    result.executed.aiActions,
+    operatorId,
+    result.executed.actions,
+    result.executed.aiActions,
+  ]);
+  return closed ?? (await findRun(db, operatorId, runId));
 }
 
 /**

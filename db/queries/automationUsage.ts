@@ -34,34 +34,23 @@ export async function usageOf(db: Runner, operatorId: string, month: string): Pr
 /**
  * Reserves `budget` against the month's usage in one statement (the limits read from the override row or the
  * defaults inside it), so two concurrent runs cannot both take the last Actions; it changes nothing when either limit
- * would be exceeded, and returns a row when it reserved. Taken only when the SQL condition `when` holds: it is a CTE
- * of `insertRun` (db/queries/automationRuns.ts), gated on the run's insert.
+ * would be exceeded, and returns a row when it reserved; nothing when its `reserve` value is false. It is the first
+ * CTE of `insertRun` (db/queries/automationRuns.ts), whose insert reads what it took; its `?` placeholders take
+ * `reservationValues`, in order.
  */
-export function reservationStatement(
-  when: { sql: string; bindings: Knex.RawBinding[] },
-  given: { operatorId: string; month: string; budget: ActionCounts; defaults: ActionCounts },
-): { sql: string; bindings: Knex.RawBinding[] } {
-  const { operatorId, month, budget, defaults } = given;
-  return {
-    sql: `WITH lim AS (
+export function reservationStatement(): string {
+  return `WITH lim AS (
             SELECT coalesce(q.actions_per_month, ?::int) AS actions, coalesce(q.ai_actions_per_month, ?::int) AS ai_actions
-              FROM (SELECT 1) AS one LEFT JOIN operator_quotas q ON q.operator_id = ?)
+              FROM (SELECT 1) AS one LEFT JOIN operator_quotas q ON q.operator_id = ?::uuid)
           INSERT INTO workflow_usage AS u (operator_id, month, actions, ai_actions)
-          SELECT ?, ?, ?::int, ?::int FROM lim WHERE (${when.sql}) AND ?::int <= lim.actions AND ?::int <= lim.ai_actions
+          SELECT ?::uuid, ?, ?::int, ?::int FROM lim WHERE ?::boolean AND ?::int <= lim.actions AND ?::int <= lim.ai_actions
           ON CONFLICT (operator_id, month) DO UPDATE SET actions = u.actions + EXCLUDED.actions, ai_actions = u.ai_actions + EXCLUDED.ai_actions
             WHERE u.actions + EXCLUDED.actions <= (SELECT actions FROM lim) AND u.ai_actions + EXCLUDED.ai_actions <= (SELECT ai_actions FROM lim)
-          RETURNING 1`,
-    bindings: [
-      defaults.actions,
-      defaults.aiActions,
-      operatorId,
-      operatorId,
-      month,
-      budget.actions,
-      budget.aiActions,
-      ...when.bindings,
-      budget.actions,
-      budget.aiActions,
-    ],
-  };
+          RETURNING 1`;
+}
+
+/** The values of `reservationStatement`'s placeholders; `reserve` false takes nothing. */
+export function reservationValues(given: { operatorId: string; month: string; budget: ActionCounts; defaults: ActionCounts }, reserve: boolean): unknown[] {
+  const { operatorId, month, budget, defaults } = given;
+  return [defaults.actions, defaults.aiActions, operatorId, operatorId, month, budget.actions, budget.aiActions, reserve, budget.actions, budget.aiActions];
 }

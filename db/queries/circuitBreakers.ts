@@ -1,8 +1,27 @@
+import { hotQuery, numbered, type HotStatement } from '../hot';
 import type { Db } from '../knex';
 
 /** `closed`: send; `trial`: send as the one half-open trial; `open`: refuse without contacting the provider. */
 export type Admission = 'closed' | 'trial' | 'open';
 export type CircuitState = 'closed' | 'open' | 'half_open';
+
+/** Asked on every gateway call's attempt, before it is sent. */
+const ADMIT_CALL: HotStatement = {
+  name: 'admit_call',
+  text: numbered(`WITH claimed AS (
+       UPDATE circuit_breakers
+          SET state = 'half_open', trial_started_at = now(), updated_at = now()
+        WHERE operator_id = ? AND provider = ?
+          AND ((state = 'open' AND opened_at <= now() - make_interval(secs => ?))
+            OR (state = 'half_open' AND trial_started_at <= now() - make_interval(secs => ?)))
+       RETURNING 1
+     )
+     SELECT CASE WHEN EXISTS (SELECT 1 FROM claimed) THEN 'trial'
+                 ELSE COALESCE((SELECT CASE WHEN state = 'closed' THEN 'closed' ELSE 'open' END
+                                  FROM circuit_breakers WHERE operator_id = ? AND provider = ?), 'closed')
+            END AS admission,
+            NOT EXISTS (SELECT 1 FROM circuit_breakers WHERE operator_id = ? AND provider = ? AND (state <> 'closed' OR consecutive_failures <> 0)) AS clean`),
+};
 
 /**
  * Decides whether a call to a provider may go out, in one statement so concurrent workers agree: an
@@ -17,23 +36,16 @@ export async function admitCall(
   openSeconds: number,
   trialLeaseSeconds: number,
 ): Promise<{ admission: Admission; clean: boolean }> {
-  const result = await db.raw<{ rows: Array<{ admission: Admission; clean: boolean }> }>(
-    `WITH claimed AS (
-       UPDATE circuit_breakers
-          SET state = 'half_open', trial_started_at = now(), updated_at = now()
-        WHERE operator_id = ? AND provider = ?
-          AND ((state = 'open' AND opened_at <= now() - make_interval(secs => ?))
-            OR (state = 'half_open' AND trial_started_at <= now() - make_interval(secs => ?)))
-       RETURNING 1
-     )
-     SELECT CASE WHEN EXISTS (SELECT 1 FROM claimed) THEN 'trial'
-                 ELSE COALESCE((SELECT CASE WHEN state = 'closed' THEN 'closed' ELSE 'open' END
-                                  FROM circuit_breakers WHERE operator_id = ? AND provider = ?), 'closed')
-            END AS admission,
-            NOT EXISTS (SELECT 1 FROM circuit_breakers WHERE operator_id = ? AND provider = ? AND (state <> 'closed' OR consecutive_failures <> 0)) AS clean`,
-    [operatorId, provider, openSeconds, trialLeaseSeconds, operatorId, provider, operatorId, provider],
-  );
-  const row = result.rows[0];
+  const [row] = await hotQuery<{ admission: Admission; clean: boolean }>(db, ADMIT_CALL, [
+    operatorId,
+    provider,
+    openSeconds,
+    trialLeaseSeconds,
+    operatorId,
+    provider,
+    operatorId,
+    provider,
+  ]);
   return { admission: row?.admission ?? 'closed', clean: row?.clean ?? true };
 }
 

@@ -1,3 +1,4 @@
+import { hotQuery, type HotStatement } from '../hot';
 import type { Db } from '../knex';
 
 export interface ConnectionRow {
@@ -40,15 +41,19 @@ export async function findConnection(db: Db, operatorId: string, id: string, opt
   return options.forUpdate ? query.forUpdate().first() : query.first();
 }
 
+/** Read on every gateway call, before its lane sends it. */
+const FIND_CONNECTION_FOR_CALL: HotStatement = {
+  name: 'find_connection_for_call',
+  text: `SELECT c.id, c.operator_id, c.connector_id, c.name, c.credentials_ciphertext, c.base_url, c.active, c.created_at, c.updated_at,
+                k.id IS NOT NULL AS connector_found
+           FROM connections c LEFT JOIN connectors k ON k.operator_id = c.operator_id AND k.id = c.connector_id
+          WHERE c.operator_id = $1 AND c.id = $2`,
+};
+
 /** A connection and whether its connector still exists, in one read: what every gateway call starts with. */
 export async function findConnectionForCall(db: Db, operatorId: string, id: string): Promise<(ConnectionRow & { connector_found: boolean }) | undefined> {
-  const result = await db.raw<{ rows: Array<ConnectionRow & { connector_found: boolean }> }>(
-    `SELECT c.*, k.id IS NOT NULL AS connector_found
-       FROM connections c LEFT JOIN connectors k ON k.operator_id = c.operator_id AND k.id = c.connector_id
-      WHERE c.operator_id = ? AND c.id = ?`,
-    [operatorId, id],
-  );
-  return result.rows[0];
+  const [row] = await hotQuery<ConnectionRow & { connector_found: boolean }>(db, FIND_CONNECTION_FOR_CALL, [operatorId, id]);
+  return row;
 }
 
 export interface ConnectionChanges {

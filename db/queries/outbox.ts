@@ -1,10 +1,19 @@
 import type { Knex } from 'knex';
 import type { InternalEvent } from '../../core/events';
+import { hotQuery, type HotStatement } from '../hot';
 
 type Runner = Knex | Knex.Transaction;
 
 /** The automation whose run is writing (the transaction-local `app.origin_workflow`), as the column default reads it. */
 export const ORIGIN = "nullif(current_setting('app.origin_workflow', true), '')";
+
+const APPEND_EVENTS: HotStatement = {
+  name: 'append_outbox_events',
+  text: `INSERT INTO outbox_events (id, operator_id, event, entity_id, payload, occurred_at, dispatched_at)
+         SELECT u.id, u.operator_id, u.event, u.entity_id, u.payload, u.occurred_at,
+                CASE WHEN outbox_event_heard(u.operator_id, u.event, u.occurred_at, ${ORIGIN}) THEN NULL ELSE now() END
+           FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::jsonb[], $6::timestamptz[]) AS u(id, operator_id, event, entity_id, payload, occurred_at)`,
+};
 
 /**
  * Appends internal events to the outbox in one statement built from arrays (`unnest`), so thousands
@@ -14,20 +23,14 @@ export const ORIGIN = "nullif(current_setting('app.origin_workflow', true), '')"
  */
 export async function appendOutboxEvents(trx: Runner, events: InternalEvent[]): Promise<void> {
   if (events.length === 0) return;
-  await trx.raw(
-    `INSERT INTO outbox_events (id, operator_id, event, entity_id, payload, occurred_at, dispatched_at)
-     SELECT u.id, u.operator_id, u.event, u.entity_id, u.payload, u.occurred_at,
-            CASE WHEN outbox_event_heard(u.operator_id, u.event, u.occurred_at, ${ORIGIN}) THEN NULL ELSE now() END
-       FROM unnest(?::text[], ?::uuid[], ?::text[], ?::text[], ?::jsonb[], ?::timestamptz[]) AS u(id, operator_id, event, entity_id, payload, occurred_at)`,
-    [
-      events.map((event) => event.id),
-      events.map((event) => event.operatorId),
-      events.map((event) => event.event),
-      events.map((event) => event.entity?.id ?? null) as string[],
-      events.map((event) => JSON.stringify(event)),
-      events.map((event) => event.occurredAt),
-    ],
-  );
+  await hotQuery(trx, APPEND_EVENTS, [
+    events.map((event) => event.id),
+    events.map((event) => event.operatorId),
+    events.map((event) => event.event),
+    events.map((event) => event.entity?.id ?? null) as string[],
+    events.map((event) => JSON.stringify(event)),
+    events.map((event) => event.occurredAt),
+  ]);
 }
 
 export interface OutboxRecord {

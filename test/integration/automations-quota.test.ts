@@ -3,6 +3,9 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { beginRun } from '../../commands/runs/begin';
+import { prefixedId } from '../../core/ids';
+import { insertRun } from '../../db/queries/automationRuns';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { http } from '../helpers/http';
 import { startProvider, type TestProvider } from '../helpers/providerServer';
@@ -248,5 +251,80 @@ describe('quota enforcement', () => {
       provider.handle(() => ({ status: 200, body: { ok: true } }));
     }
     expect((await usage(client)).actions).toEqual({ used: 3, limit: 10, remaining: 7 });
+  });
+});
+
+describe("a run's begin: one statement that reserves before it inserts", () => {
+  const begin = (client: AutomationsClient, automationId: string, runId: string) =>
+    beginRun(app.deps, {
+      operatorId: client.operator.operatorId,
+      automationId,
+      source: 'manual',
+      input: {},
+      runId,
+      temporalWorkflowId: `automation-manual-${runId}`,
+      startedAt: new Date().toISOString(),
+    });
+  const stored = (runId: string) => app.deps.db('workflow_runs').where({ id: runId }).first();
+
+  it('begun twice at once (a retried local activity, a lost answer), a run is recorded and reserved once', async () => {
+    const client = await automationsClient(app);
+    const workflow = await httpChain(client, 'twice', 2);
+    const runId = prefixedId('run');
+    const [first, second] = await Promise.all([begin(client, workflow.id, runId), begin(client, workflow.id, runId)]);
+    for (const begun of [first, second]) expect(begun).toMatchObject({ kind: 'started', runId, reserved: { actions: 2, aiActions: 0 } });
+    expect(await begin(client, workflow.id, runId)).toMatchObject({ kind: 'started', runId, reserved: { actions: 2, aiActions: 0 } });
+    expect((await usage(client)).actions.used).toBe(2);
+    expect(
+      await app.deps
+        .db('workflow_runs')
+        .where({ temporal_workflow_id: `automation-manual-${runId}` })
+        .count({ n: '*' }),
+    ).toEqual([{ n: '1' }]);
+    expect(await stored(runId)).toMatchObject({ status: 'running', reserved_actions: 2 });
+  });
+
+  it('a run the quota cannot cover is failed by the insert itself, with nothing reserved: begun again, it stays refused', async () => {
+    const client = await automationsClient(app);
+    await quotaCli(['--operator', client.operator.operatorId, '--actions', '1']);
+    const workflow = await httpChain(client, 'over', 2);
+    const runId = prefixedId('run');
+    // The statement alone: a begin that died before it could put the limits into the message.
+    const { row, created } = await insertRun(
+      app.deps.db,
+      app.deps.keyring,
+      {
+        id: runId,
+        operatorId: client.operator.operatorId,
+        automationId: workflow.id,
+        automationVersion: 1,
+        source: 'manual',
+        triggerNodeId: 'start',
+        temporalWorkflowId: `automation-manual-${runId}`,
+        input: {},
+        usageMonth: month(),
+        reserved: { actions: 2, aiActions: 0 },
+      },
+      { defaults, exceeded: { code: 'QUOTA_EXCEEDED', message: 'Monthly Actions quota exceeded' } },
+    );
+    expect(created).toBe(true);
+    expect(row).toMatchObject({ status: 'failed', reserved_actions: 0, reserved_ai_actions: 0, error: { code: 'QUOTA_EXCEEDED' } });
+    expect((await client.wf(`/runs/${runId}`)).body.data).toMatchObject({
+      status: 'failed',
+      nodes: [],
+      error: { code: 'QUOTA_EXCEEDED', message: 'Monthly Actions quota exceeded' },
+    });
+    expect((await usage(client)).actions.used).toBe(0);
+
+    expect(await begin(client, workflow.id, runId)).toEqual({ kind: 'rejected', runId, source: 'manual' });
+    expect(await stored(runId)).toMatchObject({ status: 'failed', reserved_actions: 0 });
+    expect((await usage(client)).actions.used).toBe(0);
+
+    const fresh = prefixedId('run');
+    expect(await begin(client, workflow.id, fresh)).toEqual({ kind: 'rejected', runId: fresh, source: 'manual' });
+    expect((await client.wf(`/runs/${fresh}`)).body.data.error).toEqual({
+      code: 'QUOTA_EXCEEDED',
+      message: `Monthly Actions quota exceeded (limits: 1 Actions, ${defaults.aiActions} AI Actions)`,
+    });
   });
 });
