@@ -55,12 +55,9 @@ const RUN_COLUMNS = `id, operator_id, workflow_id, workflow_version, source, sta
  * external ids, and whether one of them is already erased — the first CTE of `insertRun`.
  */
 const SUBJECTS = {
-  none: { sql: `SELECT '{}'::text[] AS ids, false AS erased`, params: 0 },
-  named: {
-    sql: `SELECT coalesce(array_agg(DISTINCT external_id ORDER BY external_id), '{}'::text[]) AS ids, coalesce(bool_or(deleted_at IS NOT NULL), false) AS erased
+  none: `SELECT '{}'::text[] AS ids, false AS erased`,
+  named: `SELECT coalesce(array_agg(DISTINCT external_id ORDER BY external_id), '{}'::text[]) AS ids, coalesce(bool_or(deleted_at IS NOT NULL), false) AS erased
             FROM entities WHERE operator_id = ?::uuid AND (external_id = ANY(?::text[]) OR id = ANY(?::text[]))`,
-    params: 3,
-  },
 };
 
 /**
@@ -72,7 +69,7 @@ function insertRunStatement(subjects: keyof typeof SUBJECTS): HotStatement {
   return {
     name: `insert_run_${subjects}`,
     text: numbered(
-      `WITH subjects AS (${SUBJECTS[subjects].sql}),
+      `WITH subjects AS (${SUBJECTS[subjects]}),
        reservation AS (${reservationStatement()}),
        taken AS (SELECT EXISTS (SELECT 1 FROM reservation) AS reserved),
        inserted AS (
