@@ -3,6 +3,7 @@ import type { Config } from '../core/config';
 import type { Keyring } from '../core/crypto';
 import type { Db } from '../db/knex';
 import type { ExpressionEvaluator } from '../sandbox/tasks';
+import type { GatewayCaches } from './gateway/caches';
 import type { ActivityMetrics } from './metrics';
 import type { PayloadBudget } from './payloadBudget';
 
@@ -28,4 +29,6 @@ export interface ActivityDeps {
   payloadBudget?: PayloadBudget;
   /** The worker's metrics (docs/metrics.md); none when absent. */
   metrics?: ActivityMetrics;
+  /** Connections and breakers in memory for gateway calls (`activities/gateway/caches.ts`); read through when absent. */
+  gatewayCaches?: GatewayCaches;
 }

@@ -83,15 +83,20 @@ async function main(): Promise<void> {
     const gatewayGet = gatewayCall('kyc.status');
     const rounds: Array<{ bareSeq: Phase; gatewaySeq: Phase; bareConc: Phase; gatewayConc: Phase }> = [];
     let cpu: ReturnType<ReturnType<typeof cpuMeter>['perOperation']> = {};
-    for (let round = 0; round < ROUNDS; round += 1) {
-      const bareSeq = await measure(bareUpdate, SEQUENTIAL_REQUESTS / ROUNDS, 1);
-      const gatewaySeq = await measure(gatewayGet, SEQUENTIAL_REQUESTS / ROUNDS, 1);
-      const bareConc = await measure(bareUpdate, CONCURRENT_REQUESTS / ROUNDS, CONCURRENCY);
-      const roundMeter = cpuMeter({
+    let bareCpu: typeof cpu = {};
+    const meter = () =>
+      cpuMeter({
         node: { pid: stack.pids.node, tree: false },
         postgres: { pid: stack.pids.postgres, tree: true },
         temporal: { pid: stack.pids.temporal, tree: true },
       });
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const bareSeq = await measure(bareUpdate, SEQUENTIAL_REQUESTS / ROUNDS, 1);
+      const gatewaySeq = await measure(gatewayGet, SEQUENTIAL_REQUESTS / ROUNDS, 1);
+      const bareMeter = meter();
+      const bareConc = await measure(bareUpdate, CONCURRENT_REQUESTS / ROUNDS, CONCURRENCY);
+      bareCpu = bareMeter.perOperation(bareConc.latencies.length);
+      const roundMeter = meter();
       const gatewayConc = await measure(gatewayGet, CONCURRENT_REQUESTS / ROUNDS, CONCURRENCY);
       cpu = roundMeter.perOperation(gatewayConc.latencies.length);
       rounds.push({ bareSeq, gatewaySeq, bareConc, gatewayConc });
@@ -129,7 +134,7 @@ async function main(): Promise<void> {
       `against the bare shape, median of ${ROUNDS} alternating rounds: GET p50 ${median(p50Ratios).toFixed(2)}× (${listed(p50Ratios)}; target ≤ 1.2×), ` +
         `${CONCURRENCY}-concurrent throughput ${median(rpsRatios).toFixed(2)}× (${listed(rpsRatios)}; target ≥ 0.8×)`,
     );
-    say(`CPU per gateway call at ${CONCURRENCY} concurrent (last round): ${formatCpu(cpu)}`);
+    say(`CPU per call at ${CONCURRENCY} concurrent (last round): gateway ${formatCpu(cpu)}; bare Update ${formatCpu(bareCpu)}`);
     say(`profiled round: ${profile}`);
     say(`(bare Update: an Update of one of ${CONCURRENCY} running workflows whose local activity sends the same GET, on the same server,`);
     say(" with the platform's payload codec and nothing else of the platform — the floor of the gateway's shape;");

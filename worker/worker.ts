@@ -1,10 +1,12 @@
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { createActivities } from '../activities';
+import { createGatewayCaches } from '../activities/gateway/caches';
 import { TokenBuckets } from '../core/tokenBuckets';
 import { PayloadBudget } from '../activities/payloadBudget';
 import type { Config } from '../core/config';
 import type { Keyring } from '../core/crypto';
+import { ChangeFeed, connectionStringOf } from '../db/changeFeed';
 import type { Db } from '../db/knex';
 import { postgresPayloadStore } from '../db/queries/temporalPayloads';
 import { startEventRun } from '../temporal/automationRuns';
@@ -140,6 +142,8 @@ export async function createWorker(options: {
     signalWaitingRun: (workflowId, signal) => signalWaitingRun(temporal, workflowId, signal),
   };
   const refs = new PayloadRefs(payloads.store, keyring, namespace, payloads.maxBytes);
+  const feed = new ChangeFeed(connectionStringOf(options.db), logger);
+  if (config.CACHE_TTL_MS > 0) feed.start();
   const activities = createActivities({
     db: options.db,
     config: options.config,
@@ -151,6 +155,7 @@ export async function createWorker(options: {
     sandbox,
     payloadBudget,
     metrics,
+    gatewayCaches: createGatewayCaches(feed, config.CACHE_TTL_MS),
   });
   const workflows = options.config.WORKFLOW_BUNDLE_PATH
     ? { workflowBundle: { codePath: options.config.WORKFLOW_BUNDLE_PATH } }
@@ -190,6 +195,7 @@ export async function createWorker(options: {
     temporal,
     async close() {
       await dispatcher?.stop();
+      await feed.stop();
       await sandbox.close();
       await connection.close();
     },

@@ -10,11 +10,12 @@ import { ANSWER_HANDOFF_MS, beginSend, findGatewayCall, outcomeOf, SENT_CALL_RET
 import type { GatewayCallInput, GatewayCallResult, GatewayLimits } from '../../core/workflowContracts';
 import { isIdempotentMethod, prepareGatewayCall } from './prepare';
 import { sendGatewayRequest } from './send';
+import type { GatewayCaches } from './caches';
 import type { ConnectorBlueprint, PreparedGatewayCall } from './types';
 
 export type GatewayCallOutcome = { kind: 'sent'; result: GatewayCallResult } | { kind: 'prepared'; prepared: PreparedGatewayCall };
 
-type Deps = { db: Db; config: Config; logger: Logger; keyring: Keyring; metrics: ActivityMetrics };
+type Deps = { db: Db; config: Config; logger: Logger; keyring: Keyring; metrics: ActivityMetrics; gatewayCaches?: GatewayCaches };
 
 /** What goes into gateway_calls of a call: its key and what it was. */
 const callKey = (input: GatewayCallInput, method: string, keepMs: number) => ({
@@ -53,7 +54,8 @@ async function handOver(deps: Deps, input: GatewayCallInput, method: string, res
 export function createGatewayActivities(deps: Deps) {
   const logger = deps.logger.child({ area: 'gateway' });
   const connectors = new Map<string, ConnectorBlueprint>();
-  const sendDeps = { ...deps, logger };
+  const caches = deps.gatewayCaches;
+  const sendDeps = { ...deps, logger, caches };
   return {
     /**
      * Resolves the call (spec 4.3 processing order) and sends it when its method is GET, PUT or DELETE; a POST
@@ -61,7 +63,7 @@ export function createGatewayActivities(deps: Deps) {
      */
     async gatewayCallLocal(input: GatewayCallInput & { limits: GatewayLimits }): Promise<GatewayCallOutcome> {
       const { limits, ...call } = input;
-      const resolved = await prepareGatewayCall({ db: deps.db, logger, connectors }, call);
+      const resolved = await prepareGatewayCall({ db: deps.db, logger, connectors, caches }, call);
       const { method } = resolved.prepared.plan;
       if (!isIdempotentMethod(method)) return { kind: 'prepared', prepared: resolved.prepared };
       const result = await sendGatewayRequest(sendDeps, { ...call, ...resolved, limits, idempotent: true });

@@ -5,9 +5,10 @@ import { matchOperation } from '../../core/gateway/operationMatcher';
 import { buildRequestPlan } from '../../core/gateway/requestPlan';
 import { toProviderFields } from '../../core/gateway/schemaMap';
 import type { Db } from '../../db/knex';
-import { findConnectionForCall } from '../../db/queries/connections';
+import { findConnectionForCall, type ConnectionForCall } from '../../db/queries/connections';
 import { findConnectorBlueprint } from '../../db/queries/connectors';
 import type { GatewayCallInput } from '../../core/workflowContracts';
+import type { GatewayCaches } from './caches';
 import { recordGatewayCall } from './record';
 import type { ConnectorBlueprint, ResolvedGatewayCall } from './types';
 
@@ -21,9 +22,16 @@ interface PrepareDeps {
   logger: Logger;
   /** Connectors by id (they never change once created; a deleted one is noticed through its connection). */
   connectors: Map<string, ConnectorBlueprint>;
+  /** The worker's connections in memory; every call reads through without them. */
+  caches?: GatewayCaches;
 }
 
 const CONNECTOR_CACHE_SIZE = 500;
+
+function connectionOf(deps: PrepareDeps, operatorId: string, connectionId: string): Promise<ConnectionForCall | undefined> {
+  const load = () => findConnectionForCall(deps.db, operatorId, connectionId);
+  return deps.caches ? deps.caches.connections.get(`${operatorId}:${connectionId}`, load) : load();
+}
 
 async function connectorOf(deps: PrepareDeps, operatorId: string, connectorId: string): Promise<ConnectorBlueprint | undefined> {
   const cached = deps.connectors.get(connectorId);
@@ -47,7 +55,7 @@ export async function prepareGatewayCall(deps: PrepareDeps, input: GatewayCallIn
     throw ApplicationFailure.create({ type: code, message, nonRetryable: true });
   };
 
-  const connection = await findConnectionForCall(deps.db, input.operatorId, input.connectionId);
+  const connection = await connectionOf(deps, input.operatorId, input.connectionId);
   if (!connection) return refuse('CONNECTION_NOT_FOUND', `Connection ${input.connectionId} not found`);
   if (!connection.active) return refuse('CONNECTION_INACTIVE', `Connection ${connection.id} is not active`);
   const connector = connection.connector_id && connection.connector_found ? await connectorOf(deps, input.operatorId, connection.connector_id) : undefined;

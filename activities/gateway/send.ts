@@ -10,7 +10,8 @@ import { toCanonicalFields } from '../../core/gateway/schemaMap';
 import type { Db } from '../../db/knex';
 import { gatewayOutcomeOf, type ActivityMetrics } from '../metrics';
 import { pauseForPayloadBudget, type PayloadBudget } from '../payloadBudget';
-import { admitCall, recordProviderFailure, recordProviderSuccess } from '../../db/queries/circuitBreakers';
+import { admitCall, recordProviderFailure, recordProviderSuccess, type BreakerAdmission } from '../../db/queries/circuitBreakers';
+import { isCleanlyClosed, type GatewayCaches } from './caches';
 import { recordGatewayCall } from './record';
 import { addressPolicy, DestinationNotAllowedError, ResponseTooLargeError, safeFetch, type OutboundResponse } from './safeFetch';
 import type { GatewayCallResult } from '../../core/workflowContracts';
@@ -23,6 +24,8 @@ export interface SendDeps {
   keyring: Keyring;
   metrics: ActivityMetrics;
   payloadBudget?: PayloadBudget;
+  /** The worker's breakers in memory; every call asks PostgreSQL without them. */
+  caches?: GatewayCaches;
 }
 
 function parseBody(response: OutboundResponse): unknown {
@@ -39,6 +42,16 @@ function parseBody(response: OutboundResponse): unknown {
 }
 
 /**
+ * The breaker's admission of a call: from memory while the breaker is known closed with nothing counted, else from
+ * the one statement that decides it (and claims a half-open trial) for every worker at once.
+ */
+async function admit(deps: SendDeps, operatorId: string, provider: string, trialLeaseSeconds: number): Promise<BreakerAdmission> {
+  const load = () => admitCall(deps.db, operatorId, provider, CIRCUIT_OPEN_SECONDS, trialLeaseSeconds);
+  if (!deps.caches) return load();
+  return (await deps.caches.breakers.get(`${operatorId}:${provider}`, load, isCleanlyClosed)) ?? load();
+}
+
+/**
  * Breaker bookkeeping after the exchange; a failure here is logged, never turned into a failed call. A healthy
  * answer resets what was counted before the call began; a breaker that was clean then needs no write.
  */
@@ -48,6 +61,8 @@ async function settleBreaker(deps: SendDeps, input: SendGatewayRequestInput, hea
   try {
     if (healthy) await recordProviderSuccess(deps.db, operatorId, prepared.provider);
     else await recordProviderFailure(deps.db, operatorId, prepared.provider, deps.config.GATEWAY_CIRCUIT_FAILURE_THRESHOLD);
+    // This worker's next call hears of its own write at once; the others when the notification arrives.
+    deps.caches?.breakers.invalidate(operatorId);
   } catch (error) {
     deps.logger.error({ err: { message: (error as Error).message }, provider: prepared.provider }, 'circuit breaker not updated');
   }
@@ -95,7 +110,7 @@ async function exchange(deps: SendDeps, input: SendGatewayRequestInput, arrived:
     return recordGatewayCall(deps, { ...input, method: plan.method, path: plan.pathTemplate, status, latencyMs, ok, code, attempts: attempt });
   };
   const trialLeaseSeconds = Math.ceil(limits.timeoutMs / 1000) + 5;
-  const breaker = await admitCall(deps.db, operatorId, prepared.provider, CIRCUIT_OPEN_SECONDS, trialLeaseSeconds);
+  const breaker = await admit(deps, operatorId, prepared.provider, trialLeaseSeconds);
   if (breaker.admission === 'open') {
     await record(false, null, 0, 'CIRCUIT_OPEN');
     throw ApplicationFailure.create({

@@ -5,6 +5,12 @@ import type { Db } from '../knex';
 export type Admission = 'closed' | 'trial' | 'open';
 export type CircuitState = 'closed' | 'open' | 'half_open';
 
+/** A breaker's answer to a call: whether it may go out, and whether the breaker was closed with nothing counted. */
+export interface BreakerAdmission {
+  admission: Admission;
+  clean: boolean;
+}
+
 /** Asked on every gateway call's attempt, before it is sent. */
 const ADMIT_CALL: HotStatement = {
   name: 'admit_call',
@@ -35,8 +41,8 @@ export async function admitCall(
   provider: string,
   openSeconds: number,
   trialLeaseSeconds: number,
-): Promise<{ admission: Admission; clean: boolean }> {
-  const [row] = await hotQuery<{ admission: Admission; clean: boolean }>(db, ADMIT_CALL, [
+): Promise<BreakerAdmission> {
+  const [row] = await hotQuery<BreakerAdmission>(db, ADMIT_CALL, [
     operatorId,
     provider,
     openSeconds,

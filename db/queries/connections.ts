@@ -50,9 +50,12 @@ const FIND_CONNECTION_FOR_CALL: HotStatement = {
           WHERE c.operator_id = $1 AND c.id = $2`,
 };
 
+/** A connection with whether its connector still exists. */
+export type ConnectionForCall = ConnectionRow & { connector_found: boolean };
+
 /** A connection and whether its connector still exists, in one read: what every gateway call starts with. */
-export async function findConnectionForCall(db: Db, operatorId: string, id: string): Promise<(ConnectionRow & { connector_found: boolean }) | undefined> {
-  const [row] = await hotQuery<ConnectionRow & { connector_found: boolean }>(db, FIND_CONNECTION_FOR_CALL, [operatorId, id]);
+export async function findConnectionForCall(db: Db, operatorId: string, id: string): Promise<ConnectionForCall | undefined> {
+  const [row] = await hotQuery<ConnectionForCall>(db, FIND_CONNECTION_FOR_CALL, [operatorId, id]);
   return row;
 }
 
