@@ -10,6 +10,7 @@
 import { startBareTemporal } from './lib/bareTemporal';
 import { runBench } from './lib/baseline';
 import { cpuMeter, formatCpu } from './lib/cpu';
+import { leanClient } from './lib/httpClient';
 import { startProfile } from './lib/profile';
 import { supplierConnection, benchOperator, startBenchStack } from './lib/stack';
 import { measure as measureWithin, median, percentile, pooled, say, type Measured } from './lib/stats';
@@ -28,11 +29,10 @@ type Phase = Measured;
 const measure = (request: () => Promise<void>, count: number, concurrency: number) =>
   measureWithin(request, { count, concurrency, timeLimitMs: PHASE_TIME_LIMIT_MS });
 
-async function expectOk(response: Promise<Response>, what: string): Promise<any> {
-  const answer = await response;
-  const text = await answer.text();
-  if (!answer.ok) throw new Error(`${what}: HTTP ${answer.status} ${text.slice(0, 200)}`);
-  return text ? JSON.parse(text) : undefined;
+async function expectOk(response: Promise<{ status: number; body: string }>, what: string): Promise<any> {
+  const { status, body } = await response;
+  if (status < 200 || status > 299) throw new Error(`${what}: HTTP ${status} ${body.slice(0, 200)}`);
+  return body ? JSON.parse(body) : undefined;
 }
 
 function report(name: string, phase: Phase) {
@@ -49,21 +49,20 @@ async function main(): Promise<void> {
     const { deps } = stack;
     const { apiKey: key } = await benchOperator(stack.url);
     const connectionId = await supplierConnection(stack.url, key, supplier.url, 'bench');
-    const json = (body: unknown, token?: string) => ({
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    });
-    const api = { url: stack.url };
-
+    const client = leanClient();
+    stops.push(async () => client.close());
     const direct = () =>
-      expectOk(fetch(`${supplier.url}/players/p-1/kyc`, { headers: { 'x-api-key': SUPPLIER_KEY, accept: 'application/json' } }), 'direct').then(
+      expectOk(client.send('GET', `${supplier.url}/players/p-1/kyc`, { 'x-api-key': SUPPLIER_KEY, accept: 'application/json' }), 'direct').then(
         () => undefined,
       );
-    const gatewayCall = (operation: string) => () =>
-      expectOk(fetch(`${api.url}/gateway`, json({ connectionId, operation, params: { playerId: 'p-1' } }, key)), 'gateway').then((body) => {
-        if (body.data.status !== 'approved') throw new Error('gateway answered without translation');
-      });
+    const gatewayCall = (operation: string) => {
+      const body = JSON.stringify({ connectionId, operation, params: { playerId: 'p-1' } });
+      const headers = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
+      return () =>
+        expectOk(client.send('POST', `${stack.url}/gateway`, headers, body), 'gateway').then((answer) => {
+          if (answer.data.status !== 'approved') throw new Error('gateway answered without translation');
+        });
+    };
     const bareTemporal = await startBareTemporal({
       address: stack.temporalAddress,
       namespace: deps.config.TEMPORAL_NAMESPACE,
@@ -138,7 +137,8 @@ async function main(): Promise<void> {
     say(`profiled round: ${profile}`);
     say(`(bare Update: an Update of one of ${CONCURRENCY} running workflows whose local activity sends the same GET, on the same server,`);
     say(" with the platform's payload codec and nothing else of the platform — the floor of the gateway's shape;");
-    say(' node: this process — load, API, worker and supplier; postgres: the server and its backends; temporal: the dev server)');
+    say(' node: this process — load, API, worker and supplier; postgres: the server and its backends; temporal: the dev server;');
+    say(' requests go out through node:http on a keep-alive agent, bench/lib/httpClient.ts)');
   } finally {
     for (const stop of stops) await stop();
     await supplier.close();

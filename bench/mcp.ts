@@ -18,6 +18,7 @@ import { startLoopbackServer, type LoopbackServer } from '../devstack/loopbackSe
 import { bareWorkflowRoundTrip, runBench } from './lib/baseline';
 import { startBareTemporal } from './lib/bareTemporal';
 import { cpuMeter, formatCpu } from './lib/cpu';
+import { leanClient } from './lib/httpClient';
 import { startProfile } from './lib/profile';
 import { benchOperator, post, startBenchStack } from './lib/stack';
 import { measure, median, percentile, pooled, say, type Measured } from './lib/stats';
@@ -93,6 +94,7 @@ async function main(): Promise<void> {
   say('starting PostgreSQL, Temporal, worker and API…');
   const stack = await startBenchStack({ GATEWAY_ALLOW_PRIVATE_NETWORKS: 'true', RATE_LIMIT_MCP: '100000000' }, (line) => process.stderr.write(`${line}\n`));
   const target = await startTarget();
+  const client = leanClient();
   const own = await startBareTemporal({
     address: stack.temporalAddress,
     namespace: stack.deps.config.TEMPORAL_NAMESPACE,
@@ -141,14 +143,12 @@ async function main(): Promise<void> {
     const apiKey = key.data.key as string;
 
     let id = 0;
+    const toolCallHeaders = { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` };
     const toolCall = async () => {
-      const answer = await post(
-        url,
-        '/mcp-server',
-        { jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: toolName, arguments: { playerId: 'p-1' } } },
-        apiKey,
-      );
-      if (answer.result?.isError !== false) throw new Error(`tools/call failed: ${JSON.stringify(answer).slice(0, 300)}`);
+      const body = JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: toolName, arguments: { playerId: 'p-1' } } });
+      const response = await client.send('POST', `${url}/mcp-server`, toolCallHeaders, body);
+      const answer = response.status === 200 ? (JSON.parse(response.body) as { result?: { isError?: boolean } }) : undefined;
+      if (answer?.result?.isError !== false) throw new Error(`tools/call failed: HTTP ${response.status} ${response.body.slice(0, 300)}`);
     };
     /** A raw 2025-11-25 request: its result, or a throw on a non-2xx answer or a JSON-RPC error. */
     const rpc = async <T>(method: string, params: Record<string, unknown>): Promise<T> => {
@@ -375,8 +375,10 @@ async function main(): Promise<void> {
     say(" workflow, one normal activity, started and awaited through temporal/ on the platform's worker as the API starts its runs;");
     say(` task: tools/call with params.task on 2025-11-25; → completed polls tasks/get every ${POLL_MS} ms (a client polls at pollInterval, 2 s);`);
     say(' task create: that tools/call alone, timed in the → completed rows; reads: one lane, tasks/get and ping in turns;');
-    say(' node: this process — caller, API and worker; postgres: the server and its backends; temporal: the dev server)');
+    say(' node: this process — caller, API and worker; postgres: the server and its backends; temporal: the dev server;');
+    say(' tools/call goes out through node:http on a keep-alive agent, bench/lib/httpClient.ts)');
   } finally {
+    client.close();
     await own.close();
     await target.close();
     await stack.stop();
