@@ -35,13 +35,7 @@ const ADMIT_CALL: HotStatement = {
  * is claimed for exactly one trial; everyone else sees it open. Time is the database's clock. `clean` says
  * the breaker was closed with no failure counted, so a healthy answer has nothing to reset.
  */
-export async function admitCall(
-  db: Db,
-  operatorId: string,
-  provider: string,
-  openSeconds: number,
-  trialLeaseSeconds: number,
-): Promise<BreakerAdmission> {
+export async function admitCall(db: Db, operatorId: string, provider: string, openSeconds: number, trialLeaseSeconds: number): Promise<BreakerAdmission> {
   const [row] = await hotQuery<BreakerAdmission>(db, ADMIT_CALL, [
     operatorId,
     provider,
