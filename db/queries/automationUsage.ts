@@ -34,8 +34,8 @@ export async function usageOf(db: Runner, operatorId: string, month: string): Pr
 /**
  * Reserves `budget` against the month's usage in one statement (the limits read from the override row or the
  * defaults inside it), so two concurrent runs cannot both take the last Actions; it changes nothing when either limit
- * would be exceeded, and returns a row when it reserved; nothing when its `reserve` value is false. It is the first
- * CTE of `insertRun` (db/queries/automationRuns.ts), whose insert reads what it took; its `?` placeholders take
+ * would be exceeded, and returns a row when it reserved; nothing when its `reserve` value is false. It is a CTE of
+ * `insertRun` (db/queries/automationRuns.ts), ahead of the insert that reads what it took; its `?` placeholders take
  * `reservationValues`, in order.
  */
 export function reservationStatement(): string {
