@@ -228,6 +228,8 @@ describe('the editor’s code fields and layout', () => {
 
   it('previews against the last run of a saved workflow: that run’s trigger payload', async () => {
     // A deposit of 5 takes the condition's "no" branch, which leads nowhere: none of the steps after it runs.
+    // The editor moves from /workflows/new to the saved workflow's address after the save's notice.
+    await page.waitForURL(/\/workflows\/wf_/);
     const workflowId = page.url().split('/').pop()!;
     const run = await http(`${app.url}/workflows-api/workflows/${workflowId}/test`, {
       method: 'POST',
