@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../core/config';
 import type { Keyring } from '../core/crypto';
 import type { AutomationNode } from '../core/automations/types';
+import type { EventAppender } from '../db/ingest/eventAppender';
 import type { Db } from '../db/knex';
 
 /**
@@ -18,6 +19,8 @@ export interface CommandDeps {
   config: Config;
   db: Db;
   keyring: Keyring;
+  /** The process's single events, grouped per operator into shared statements (db/ingest/eventAppender.ts). */
+  events: EventAppender;
   logger: Logger;
   syncSchedules: ScheduleSync;
 }

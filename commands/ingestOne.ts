@@ -6,11 +6,12 @@
  */
 import type { ItemError } from '../core/ingestItems';
 import type { TemplateSchema } from '../core/templates';
+import type { ItemOutcome } from '../db/ingest/results';
 import type { StateRow } from '../db/queries/entities';
 import type { CommandDeps } from './deps';
 import { CommandError } from './errors';
 import { withIdempotency, type IdempotencyScope, type IdempotentWrite } from './idempotency';
-import { prepareItem, writeItem, type RunnerOf } from './ingest';
+import { prepareItem, writeItem } from './ingest';
 
 const STATUS: Record<ItemError['code'], number> = { MISSING_FIELDS: 400, VALIDATION_FAILED: 400, ENTITY_NOT_FOUND: 404, ENTITY_ERASED: 409 };
 
@@ -55,19 +56,21 @@ export interface RecordEventInput extends SingleWrite {
 
 /**
  * Appends one event to a live entity: 201 `{ id }`, or for a repeated key the original id as 200 `duplicate`.
- * Without a key the write is one autocommitted statement; with one, the key's claim joins it in a transaction.
+ * Without a key the write is autocommitted, in a statement shared with the operator's other single events arriving
+ * meanwhile (`deps.events`); with one, the key's claim joins it in a transaction of its own.
  */
-export async function recordEvent(deps: Pick<CommandDeps, 'db' | 'keyring'>, input: RecordEventInput): Promise<IdempotentWrite> {
+export async function recordEvent(deps: Pick<CommandDeps, 'db' | 'keyring' | 'events'>, input: RecordEventInput): Promise<IdempotentWrite> {
   const { operatorId } = input;
   const prepared = prepareItem('events', input.template, deps.keyring, operatorId, { ...input.event, externalId: input.externalId });
   if (!prepared.ok) throw refusal(prepared.error);
-  const write = async (runner: RunnerOf<'events'>): Promise<IdempotentWrite> => {
-    const outcome = await writeItem('events', runner, operatorId, prepared.write);
+  const answer = (outcome: ItemOutcome): IdempotentWrite => {
     if (!outcome.ok) throw refusal(outcome.error);
     return { status: 201, body: { success: true as const, data: { id: outcome.id } } };
   };
-  if (!input.idempotency.key) return write(deps.db);
-  return deps.db.transaction((trx) => withIdempotency(trx, operatorId, input.idempotency, () => write(trx)));
+  if (!input.idempotency.key) return answer(await deps.events.append(operatorId, prepared.write));
+  return deps.db.transaction((trx) =>
+    withIdempotency(trx, operatorId, input.idempotency, async () => answer(await writeItem('events', trx, operatorId, prepared.write))),
+  );
 }
 
 export interface PutStateInput extends SingleWrite {

@@ -5,6 +5,7 @@ import { KeyUsageTracker } from '../api/keyUsageTracker';
 import { createApiMetrics } from '../api/metrics/apiMetrics';
 import { RateLimits } from '../api/rateLimits';
 import type { Config } from '../core/config';
+import { EventAppender } from '../db/ingest/eventAppender';
 import { createDb, type Db } from '../db/knex';
 import { postgresPayloadStore } from '../db/queries/temporalPayloads';
 import { syncAutomationSchedules } from '../temporal/automationSchedules';
@@ -47,6 +48,7 @@ export async function buildAppDeps(
     caches: createCaches(db, config, logger),
     jwtSecret: resolveJwtSecret(config),
     keyring,
+    events: new EventAppender(db),
     syncSchedules: (change) => syncAutomationSchedules(temporal, change),
     ...(metrics ? { metrics } : {}),
   };

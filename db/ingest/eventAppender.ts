@@ -1,0 +1,78 @@
+import type { EventWrite } from '../../core/ingestItems';
+import type { Db } from '../knex';
+import { insertEvent, insertEvents } from './events';
+import type { ItemOutcome } from './results';
+
+interface Waiting {
+  write: EventWrite;
+  resolve(outcome: ItemOutcome): void;
+  reject(error: unknown): void;
+}
+
+interface Lane {
+  waiting: Waiting[];
+  writing: number;
+}
+
+/** PostgreSQL classes whose error depends on the row written (22: data exception, 23: integrity): one item's fault, not the batch's. */
+const ITEM_FAULT = /^2[23]/;
+
+const itemFault = (error: unknown) => ITEM_FAULT.test(String((error as { code?: unknown } | null)?.code ?? ''));
+
+/**
+ * The single-event API's writes, grouped by operator: while an operator's statements are in flight, its next
+ * events wait and go together in the next one (`insertEvents`, one statement and one commit for all of them).
+ * A lone event goes at once, alone, so grouping adds no wait when nothing is queued; under load each statement
+ * carries what arrived during the one before, and PostgreSQL parses, plans and commits once per group instead of
+ * once per event. Each caller still answers only after its own row has committed.
+ *
+ * An operator holds at most `lanes` statements at once, so one tenant's flood of single events takes that many of the
+ * pool's connections and no more. A group refused for one row's data (a PostgreSQL data or integrity error, the
+ * statement rolled back) is written again one event at a time, so only that event's caller sees the error; any other
+ * failure, such as a lost connection whose commit is unknown, fails the group's callers as it would have failed each
+ * of them, and is never retried here, which could write an event twice.
+ */
+export class EventAppender {
+  private readonly lanes = new Map<string, Lane>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: { lanes: number; maxGroup: number } = { lanes: 2, maxGroup: 500 },
+  ) {}
+
+  /** Writes one event of a live entity and its outbox row; `ok: false` for an unknown or erased entity, as `insertEvent`. */
+  append(operatorId: string, write: EventWrite): Promise<ItemOutcome> {
+    const lane = this.lanes.get(operatorId) ?? { waiting: [], writing: 0 };
+    this.lanes.set(operatorId, lane);
+    const outcome = new Promise<ItemOutcome>((resolve, reject) => lane.waiting.push({ write, resolve, reject }));
+    if (lane.writing < this.options.lanes) void this.drain(operatorId, lane);
+    return outcome;
+  }
+
+  private async drain(operatorId: string, lane: Lane): Promise<void> {
+    lane.writing += 1;
+    while (lane.waiting.length > 0) {
+      const group = lane.waiting.splice(0, this.options.maxGroup);
+      await this.write(operatorId, group);
+    }
+    lane.writing -= 1;
+    if (lane.writing === 0 && lane.waiting.length === 0) this.lanes.delete(operatorId);
+  }
+
+  private async write(operatorId: string, group: Waiting[]): Promise<void> {
+    try {
+      const outcomes = await insertEvents(
+        this.db,
+        operatorId,
+        group.map(({ write }, index) => ({ index, write })),
+      );
+      group.forEach((waiting, index) => waiting.resolve(outcomes[index]!));
+    } catch (error) {
+      if (group.length === 1 || !itemFault(error)) {
+        for (const waiting of group) waiting.reject(error);
+        return;
+      }
+      for (const { write, resolve, reject } of group) await insertEvent(this.db, operatorId, write).then(resolve, reject);
+    }
+  }
+}
