@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
 import { createAnalyticsRouter } from './analytics-api/routes';
 import { createApiKeysRouter } from './api-keys/routes';
@@ -14,6 +14,7 @@ import { corsFor } from './middleware/cors';
 import { errorHandler } from './middleware/errorHandler';
 import { jsonBody } from './middleware/jsonBody';
 import { requestContext } from './middleware/requestContext';
+import { routeBySegment } from './routeBySegment';
 import { stripFunctionsPrefix } from './middleware/stripFunctionsPrefix';
 import { createOpenApiRouter } from './openapi/routes';
 import { createOperatorDataRouter } from './operator-data-api/routes';
@@ -52,7 +53,7 @@ export function createRouters(deps: AppDeps): Router[] {
 
 /**
  * Composes the API: prefix → request id and access log → CORS → errors → JSON body → 404 → the dashboard's static
- * files (never on an API path) → one root router holding every area (so 405 sees all of a path's methods).
+ * files (never on an API path) → the routes, found by the path's first segment (so 405 sees all of a path's methods).
  *
  * @example const server = createApp(deps).listen(8080)
  */
@@ -69,9 +70,6 @@ export function createApp(deps: AppDeps): Koa {
   app.use(notFound);
   const routers = createRouters(deps);
   app.use(dashboardFor(deps.config, routers));
-  const root = new Router();
-  for (const router of routers) root.use(router.routes());
-  app.use(root.routes());
-  app.use(root.allowedMethods({ throw: true, methodNotAllowed, notImplemented: methodNotAllowed }));
+  app.use(routeBySegment(routers, { throw: true, methodNotAllowed, notImplemented: methodNotAllowed }));
   return app;
 }

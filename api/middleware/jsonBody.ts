@@ -40,15 +40,17 @@ export function jsonBody(limitBytes: number, rawOnly: (path: string) => boolean 
     ctx.request.rawBody = raw;
     if (raw.length > 0 && !rawOnly(ctx.path)) {
       const type = ctx.request.type;
-      if (type !== '' && !ctx.request.is('application/json', '+json')) {
+      if (type !== '' && type !== 'application/json' && !ctx.request.is('application/json', '+json')) {
         throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
       }
+      const text = raw.toString('utf8');
       try {
-        ctx.request.body = JSON.parse(raw.toString('utf8'));
+        ctx.request.body = JSON.parse(text);
       } catch {
         throw new AppError(400, 'INVALID_JSON', 'Request body is not valid JSON');
       }
-      if (hasUnstorableText(ctx.request.body)) {
+      // JSON can carry NUL or a lone surrogate only as a `\u` escape: decoded UTF-8 holds neither, and JSON.parse refuses raw control characters.
+      if (text.includes('\\u') && hasUnstorableText(ctx.request.body)) {
         throw new AppError(400, 'INVALID_JSON', 'Request body contains text that cannot be stored: NUL characters or unpaired UTF-16 surrogates');
       }
     }
