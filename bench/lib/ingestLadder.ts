@@ -40,8 +40,14 @@ const RUNGS = {
   },
   /** + the outbox row, written settled: the platform's statement for events nothing hears (deposits renamed, so none waits). */
   outbox: (deps: AppDeps, operatorId: string, event: Posted) => stored(deps, operatorId, { ...event, data: { ...event.data, type: 'bonus' } }),
-  /** + deposits written pending, for the dispatcher's harm check: the platform's statement as it is. */
+  /** + deposits written pending, for the dispatcher's harm check: the platform's statement as it is, one per event. */
   statement: stored,
+  /** + the events arriving together written by one statement (the process's EventAppender, as the API writes them). */
+  grouped: async (deps: AppDeps, operatorId: string, event: Posted) => {
+    const outcome = await deps.events.append(operatorId, event);
+    if (!outcome.ok) throw new Error(outcome.error.message);
+    return outcome.id;
+  },
   /** + the use case the API's handler calls: the template from the settings cache, validation and sealing. */
   command: async (deps: AppDeps, operatorId: string, event: Posted) => {
     const settings = await requireTemplate(deps, operatorId);
