@@ -12,6 +12,8 @@ interface Waiting {
 interface Lane {
   waiting: Waiting[];
   writing: number;
+  /** A statement will start once this turn of the event loop has run, with every event appended during it. */
+  starting: boolean;
 }
 
 /** PostgreSQL classes whose error depends on the row written (22: data exception, 23: integrity): one item's fault, not the batch's. */
@@ -20,11 +22,13 @@ const ITEM_FAULT = /^2[23]/;
 const itemFault = (error: unknown) => ITEM_FAULT.test(String((error as { code?: unknown } | null)?.code ?? ''));
 
 /**
- * The single-event API's writes, grouped by operator: while an operator's statements are in flight, its next
- * events wait and go together in the next one (`insertEvents`, one statement and one commit for all of them).
- * A lone event goes at once, alone, so grouping adds no wait when nothing is queued; under load each statement
- * carries what arrived during the one before, and PostgreSQL parses, plans and commits once per group instead of
- * once per event. Each caller still answers only after its own row has committed.
+ * The single-event API's writes, grouped by operator: the events of one turn of the event loop go together (a
+ * statement starts once the turn has run, `setImmediate`, so the requests read from the same batch of sockets
+ * share it), and while an operator's statements are in flight, its next events wait and go together in the next one
+ * (`insertEvents`, one statement and one commit for all of them). A lone event waits for no timer, only for the
+ * rest of its turn; under load PostgreSQL parses, plans and commits once per group instead of once per event, and
+ * this process sends and reads one statement per group. Each caller still answers only after its own row has
+ * committed.
  *
  * An operator holds at most `lanes` statements at once, so one tenant's flood of single events takes that many of the
  * pool's connections and no more. A group refused for one row's data (a PostgreSQL data or integrity error, the
@@ -42,10 +46,16 @@ export class EventAppender {
 
   /** Writes one event of a live entity and its outbox row; `ok: false` for an unknown or erased entity, as `insertEvent`. */
   append(operatorId: string, write: EventWrite): Promise<ItemOutcome> {
-    const lane = this.lanes.get(operatorId) ?? { waiting: [], writing: 0 };
+    const lane = this.lanes.get(operatorId) ?? { waiting: [], writing: 0, starting: false };
     this.lanes.set(operatorId, lane);
     const outcome = new Promise<ItemOutcome>((resolve, reject) => lane.waiting.push({ write, resolve, reject }));
-    if (lane.writing < this.options.lanes) void this.drain(operatorId, lane);
+    if (lane.writing < this.options.lanes && !lane.starting) {
+      lane.starting = true;
+      setImmediate(() => {
+        lane.starting = false;
+        if (lane.waiting.length > 0 && lane.writing < this.options.lanes) void this.drain(operatorId, lane);
+      });
+    }
     return outcome;
   }
 

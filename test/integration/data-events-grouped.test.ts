@@ -79,38 +79,62 @@ describe('single events through the API, many at once', () => {
   });
 });
 
-describe('a group refused', () => {
+describe('EventAppender', () => {
   const appender = () => new EventAppender(app.deps.db, { lanes: 1, maxGroup: 500 });
   const write = (externalId: string, amount: number, fault?: string) => {
     const { eventType, data } = deposit(amount, fault);
     return { externalId, eventType, data };
   };
   const settle = (outcomes: Array<Promise<unknown>>) => Promise.allSettled(outcomes);
+  /** The transactions that wrote the events of these amounts: events written by one statement share one. */
+  const transactionsOf = async (amounts: number[]) => {
+    const { rows } = await faulty.db.raw<{ rows: Array<{ xid: string }> }>(
+      "SELECT DISTINCT xmin::text AS xid FROM entity_events WHERE operator_id = ? AND (data->>'amount')::int = ANY(?)",
+      [a.operator.operatorId, amounts],
+    );
+    return rows.length;
+  };
+  /** Lets this turn of the event loop end, so a statement the turn's appends started is on its way. */
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
-  it("for one row's data is written again event by event: only that event's caller sees the error", async () => {
+  it('writes the events of one turn together, and those arriving while it is in flight together after it', async () => {
     const events = appender();
     const operatorId = a.operator.operatorId;
-    const [first, good, refused, unknown, alsoGood] = await settle([
-      events.append(operatorId, write('p-1', 9001)),
+    const turn = [7001, 7002, 7003].map((amount, i) => events.append(operatorId, write(PLAYERS[i]!, amount)));
+    await nextTurn();
+    const meanwhile = [7004, 7005].map((amount) => events.append(operatorId, write('p-1', amount)));
+    expect(await Promise.all([...turn, ...meanwhile])).toEqual(Array(5).fill(expect.objectContaining({ ok: true })));
+    expect(await transactionsOf([7001, 7002, 7003])).toBe(1);
+    expect(await transactionsOf([7004, 7005])).toBe(1);
+    expect(await transactionsOf([7001, 7004])).toBe(2);
+    const alone = await events.append(operatorId, write('p-2', 7006));
+    expect(alone).toMatchObject({ ok: true });
+  });
+
+  it("writes a group refused for one row's data again event by event: only that event's caller sees the error", async () => {
+    const events = appender();
+    const operatorId = a.operator.operatorId;
+    const [good, refused, unknown, alsoGood] = await settle([
       events.append(operatorId, write('p-2', 9002)),
       events.append(operatorId, write('p-3', 9003, '22023')),
       events.append(operatorId, write('ghost', 9004)),
       events.append(operatorId, write('p-1', 9005)),
     ]);
-    expect(first).toMatchObject({ status: 'fulfilled', value: { ok: true } });
     expect(good).toMatchObject({ status: 'fulfilled', value: { ok: true } });
     expect(refused).toMatchObject({ status: 'rejected', reason: { code: '22023' } });
     expect(unknown).toMatchObject({ status: 'fulfilled', value: { ok: false, error: { code: 'ENTITY_NOT_FOUND' } } });
     expect(alsoGood).toMatchObject({ status: 'fulfilled', value: { ok: true } });
     const amounts = (await eventsOf(operatorId)).map((row) => row.data.amount).filter((amount) => amount > 9000);
-    expect(amounts.sort()).toEqual([9001, 9002, 9005]);
+    expect(amounts.sort()).toEqual([9002, 9005]);
   });
 
-  it('for anything else fails every caller of the group and is not written again', async () => {
+  it('fails every caller of a group refused for anything else, and writes none of it again', async () => {
     const events = appender();
     const operatorId = a.operator.operatorId;
+    const inFlight = events.append(operatorId, write('p-1', 8001));
+    await nextTurn();
     const [first, good, refused, alsoGood, last] = await settle([
-      events.append(operatorId, write('p-1', 8001)),
+      inFlight,
       events.append(operatorId, write('p-2', 8002)),
       events.append(operatorId, write('p-3', 8003, 'P0001')),
       events.append(operatorId, write('p-1', 8004)),
