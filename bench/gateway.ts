@@ -16,11 +16,11 @@ import { supplierConnection, benchOperator, startBenchStack } from './lib/stack'
 import { measure as measureWithin, median, percentile, pooled, say, type Measured } from './lib/stats';
 import { startSupplier, SUPPLIER_KEY } from '../devstack/loopbackSupplier';
 
-const SEQUENTIAL_REQUESTS = 300;
+const SEQUENTIAL_REQUESTS = 400;
 const SEQUENTIAL_SLOW_PATH_REQUESTS = 100;
-const CONCURRENT_REQUESTS = 600;
-/** Bare and gateway take turns this many times, each turn a third of their requests. */
-const ROUNDS = 3;
+const CONCURRENT_REQUESTS = 800;
+/** Bare and gateway take turns this many times, each turn a quarter of their requests, in both orders. */
+const ROUNDS = 4;
 const CONCURRENCY = 8;
 const PHASE_TIME_LIMIT_MS = 45_000;
 
@@ -89,15 +89,36 @@ async function main(): Promise<void> {
         postgres: { pid: stack.pids.postgres, tree: true },
         temporal: { pid: stack.pids.temporal, tree: true },
       });
+    /** Each pair measured in both orders in turn: on this machine the order of two adjacent phases moves their ratio. */
+    const pair = async <T>(round: number, bare: () => Promise<T>, gateway: () => Promise<T>): Promise<[T, T]> => {
+      if (round % 2 === 1) {
+        const second = await gateway();
+        return [await bare(), second];
+      }
+      const first = await bare();
+      return [first, await gateway()];
+    };
     for (let round = 0; round < ROUNDS; round += 1) {
-      const bareSeq = await measure(bareUpdate, SEQUENTIAL_REQUESTS / ROUNDS, 1);
-      const gatewaySeq = await measure(gatewayGet, SEQUENTIAL_REQUESTS / ROUNDS, 1);
-      const bareMeter = meter();
-      const bareConc = await measure(bareUpdate, CONCURRENT_REQUESTS / ROUNDS, CONCURRENCY);
-      bareCpu = bareMeter.perOperation(bareConc.latencies.length);
-      const roundMeter = meter();
-      const gatewayConc = await measure(gatewayGet, CONCURRENT_REQUESTS / ROUNDS, CONCURRENCY);
-      cpu = roundMeter.perOperation(gatewayConc.latencies.length);
+      const [bareSeq, gatewaySeq] = await pair(
+        round,
+        () => measure(bareUpdate, SEQUENTIAL_REQUESTS / ROUNDS, 1),
+        () => measure(gatewayGet, SEQUENTIAL_REQUESTS / ROUNDS, 1),
+      );
+      const [bareConc, gatewayConc] = await pair(
+        round,
+        async () => {
+          const bareMeter = meter();
+          const phase = await measure(bareUpdate, CONCURRENT_REQUESTS / ROUNDS, CONCURRENCY);
+          bareCpu = bareMeter.perOperation(phase.latencies.length);
+          return phase;
+        },
+        async () => {
+          const roundMeter = meter();
+          const phase = await measure(gatewayGet, CONCURRENT_REQUESTS / ROUNDS, CONCURRENCY);
+          cpu = roundMeter.perOperation(phase.latencies.length);
+          return phase;
+        },
+      );
       rounds.push({ bareSeq, gatewaySeq, bareConc, gatewayConc });
     }
     const bareSeq = report('bare Update + local act.', pooled(rounds.map((r) => r.bareSeq)));
