@@ -42,5 +42,10 @@ export const pooled = (phases: Measured[]): Measured => ({
   seconds: phases.reduce((sum, phase) => sum + phase.seconds, 0),
 });
 
-/** The middle value (the upper one of an even count). */
-export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+/** The middle value; of an even count, the mean of the two middle ones (neither favours a ratio's side). */
+export const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return NaN;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
