@@ -4,8 +4,9 @@
  *  (b) the same rows inserted straight into PostgreSQL, one multi-row INSERT per 5,000 (target a/b ≥ 0.5);
  *  (c) single `POST /entities/:id/events` requests/s and p50/p99 at 32 concurrent connections, beside
  *  (d) a bare Koa handler doing one pg INSERT of the same row into the same database (target c/d ≥ 0.7,
- *      p99 ≤ 3× p50), measured in alternating rounds, with the CPU each request costs per process; and in the same
- *      rounds the gap layer by layer (bench/lib/ingestLadder.ts): the platform's statement alone, then its use case.
+ *      p99 ≤ 3× p50), each API round next to its bare round (first and second in turns), with the CPU each request
+ *      costs per process; and after both in each round the gap layer by layer (bench/lib/ingestLadder.ts): the
+ *      platform's statement alone, one per event and grouped, then its use case.
  * Everything runs on a throw-away stack on loopback and stops by itself.
  */
 import { randomBytes } from 'node:crypto';
