@@ -5,6 +5,8 @@ import type { ItemOutcome } from './results';
 
 interface Waiting {
   write: EventWrite;
+  /** The event's data as JSON text, in UTF-16 code units: what it adds to a statement's parameters. */
+  size: number;
   resolve(outcome: ItemOutcome): void;
   reject(error: unknown): void;
 }
@@ -31,7 +33,8 @@ const itemFault = (error: unknown) => ITEM_FAULT.test(String((error as { code?: 
  * committed.
  *
  * An operator holds at most `lanes` statements at once, so one tenant's flood of single events takes that many of the
- * pool's connections and no more. A group refused for one row's data (a PostgreSQL data or integrity error, the
+ * pool's connections and no more; a statement carries at most `maxGroup` events and `maxGroupSize` of their data, so
+ * large events (each up to the body limit) are not joined into one huge parameter. A group refused for one row's data (a PostgreSQL data or integrity error, the
  * statement rolled back) is written again one event at a time, so only that event's caller sees the error; any other
  * failure, such as a lost connection whose commit is unknown, fails the group's callers as it would have failed each
  * of them, and is never retried here, which could write an event twice.
@@ -41,14 +44,15 @@ export class EventAppender {
 
   constructor(
     private readonly db: Db,
-    private readonly options: { lanes: number; maxGroup: number } = { lanes: 2, maxGroup: 500 },
+    private readonly options: { lanes: number; maxGroup: number; maxGroupSize: number } = { lanes: 2, maxGroup: 500, maxGroupSize: 4 * 1024 * 1024 },
   ) {}
 
   /** Writes one event of a live entity and its outbox row; `ok: false` for an unknown or erased entity, as `insertEvent`. */
   append(operatorId: string, write: EventWrite): Promise<ItemOutcome> {
     const lane = this.lanes.get(operatorId) ?? { waiting: [], writing: 0, starting: false };
     this.lanes.set(operatorId, lane);
-    const outcome = new Promise<ItemOutcome>((resolve, reject) => lane.waiting.push({ write, resolve, reject }));
+    const size = JSON.stringify(write.data).length;
+    const outcome = new Promise<ItemOutcome>((resolve, reject) => lane.waiting.push({ write, size, resolve, reject }));
     if (lane.writing < this.options.lanes && !lane.starting) {
       lane.starting = true;
       setImmediate(() => {
@@ -61,12 +65,21 @@ export class EventAppender {
 
   private async drain(operatorId: string, lane: Lane): Promise<void> {
     lane.writing += 1;
-    while (lane.waiting.length > 0) {
-      const group = lane.waiting.splice(0, this.options.maxGroup);
-      await this.write(operatorId, group);
-    }
+    while (lane.waiting.length > 0) await this.write(operatorId, this.nextGroup(lane));
     lane.writing -= 1;
     if (lane.writing === 0 && lane.waiting.length === 0) this.lanes.delete(operatorId);
+  }
+
+  /** The next events in order, at most `maxGroup` of them and `maxGroupSize` of data (an event larger than that goes alone). */
+  private nextGroup(lane: Lane): Waiting[] {
+    let count = 0;
+    let size = 0;
+    for (const waiting of lane.waiting) {
+      if (count === this.options.maxGroup || (count > 0 && size + waiting.size > this.options.maxGroupSize)) break;
+      count += 1;
+      size += waiting.size;
+    }
+    return lane.waiting.splice(0, count);
   }
 
   private async write(operatorId: string, group: Waiting[]): Promise<void> {

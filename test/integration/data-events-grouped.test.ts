@@ -80,7 +80,7 @@ describe('single events through the API, many at once', () => {
 });
 
 describe('EventAppender', () => {
-  const appender = () => new EventAppender(app.deps.db, { lanes: 1, maxGroup: 500 });
+  const appender = (maxGroupSize = 1024 * 1024) => new EventAppender(app.deps.db, { lanes: 1, maxGroup: 500, maxGroupSize });
   const write = (externalId: string, amount: number, fault?: string) => {
     const { eventType, data } = deposit(amount, fault);
     return { externalId, eventType, data };
@@ -109,6 +109,15 @@ describe('EventAppender', () => {
     expect(await transactionsOf([7001, 7004])).toBe(2);
     const alone = await events.append(operatorId, write('p-2', 7006));
     expect(alone).toMatchObject({ ok: true });
+  });
+
+  it('keeps a group within its size: large events of one turn go in statements of their own', async () => {
+    const events = appender(200);
+    const operatorId = a.operator.operatorId;
+    const large = (amount: number) => ({ ...write('p-1', amount), data: { ...write('p-1', amount).data, note: 'x'.repeat(120) } });
+    const outcomes = await Promise.all([6001, 6002, 6003].map((amount) => events.append(operatorId, large(amount))));
+    expect(outcomes).toEqual(Array(3).fill(expect.objectContaining({ ok: true })));
+    expect(await transactionsOf([6001, 6002, 6003])).toBe(3);
   });
 
   it("writes a group refused for one row's data again event by event: only that event's caller sees the error", async () => {
