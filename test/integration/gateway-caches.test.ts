@@ -4,6 +4,7 @@ import { http } from '../helpers/http';
 import { createApiKey, signupOperator, type TestOperator } from '../helpers/identity';
 import { startProvider, type ProviderReply, type TestProvider } from '../helpers/providerServer';
 import { callGateway, connectSupplier, kycDocument } from '../helpers/suppliers';
+import { eventually } from '../helpers/eventually';
 
 /**
  * The shared worker (a process of its own) holds connections and clean breakers in memory for gateway calls
@@ -18,6 +19,8 @@ let reply: ProviderReply;
 let provider: TestProvider;
 
 const ok: ProviderReply = { status: 200, body: { player_ref: 'p', kyc_state: 'approved' } };
+/** How long a change may take to be heard: each check is a whole gateway call, and it must stay under the 10 s TTL. */
+const HEARD_MS = 7_000;
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -34,15 +37,6 @@ afterAll(async () => {
 
 const connect = () => connectSupplier(app.url, aliceKey, { openapi: kycDocument(provider.url, { kind: 'none' }), credentials: {} });
 const kycStatus = (connectionId: string, key = aliceKey) => callGateway(app.url, key, { connectionId, operation: 'kyc.status', params: { player_ref: 'p' } });
-
-/** Polls until `check` holds; a notification reaches the worker moments after the change commits. */
-async function eventually(check: () => Promise<boolean>, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /** Runs `write` with the table's invalidation trigger off: no worker hears of it. */
 const unnoticed = (table: string, write: (trx: Knex.Transaction) => Promise<unknown>) =>
@@ -67,7 +61,7 @@ describe('connections held by the worker', () => {
     await unnoticed('connections', (trx) => trx('connections').where({ operator_id: alice.operatorId, id: connectionId }).update({ active: false }));
     expect((await kycStatus(connectionId)).status).toBe(200);
     await app.deps.db('connections').where({ operator_id: alice.operatorId, id: connectionId }).update({ updated_at: app.deps.db.fn.now() });
-    await eventually(async () => (await kycStatus(connectionId)).status === 400);
+    await eventually(async () => (await kycStatus(connectionId)).status === 400, HEARD_MS);
   });
 
   it('a connection deactivated through the API is refused once its notification arrives, and works again once reactivated', async () => {
@@ -75,18 +69,18 @@ describe('connections held by the worker', () => {
     expect((await kycStatus(connectionId)).status).toBe(200);
     const patch = (active: boolean) => http(`${app.url}/connections-api/connections/${connectionId}`, { method: 'PATCH', token: aliceKey, body: { active } });
     expect((await patch(false)).status).toBe(200);
-    await eventually(async () => (await kycStatus(connectionId)).status === 400);
+    await eventually(async () => (await kycStatus(connectionId)).status === 400, HEARD_MS);
     const refused = await kycStatus(connectionId);
     expect(refused.body).toMatchObject({ error: { code: 'CONNECTION_INACTIVE', message: `Connection ${connectionId} is not active` } });
     expect((await patch(true)).status).toBe(200);
-    await eventually(async () => (await kycStatus(connectionId)).status === 200);
+    await eventually(async () => (await kycStatus(connectionId)).status === 200, HEARD_MS);
   });
 
   it("a connector deleted through the API makes its connection's calls CONNECTOR_NOT_FOUND", async () => {
     const { connectionId, connectorId } = await connect();
     expect((await kycStatus(connectionId)).status).toBe(200);
     expect((await http(`${app.url}/connections-api/connectors/${connectorId}`, { method: 'DELETE', token: aliceKey })).status).toBe(200);
-    await eventually(async () => (await kycStatus(connectionId)).status === 404);
+    await eventually(async () => (await kycStatus(connectionId)).status === 404, HEARD_MS);
     expect((await kycStatus(connectionId)).body).toMatchObject({ error: { code: 'CONNECTOR_NOT_FOUND' } });
   });
 });
@@ -100,13 +94,13 @@ describe('breakers held by the worker', () => {
       .insert({ operator_id: alice.operatorId, provider: provider.url, state: 'open', consecutive_failures: 5, opened_at: app.deps.db.fn.now() })
       .onConflict(['operator_id', 'provider'])
       .merge();
-    await eventually(async () => (await kycStatus(connectionId)).status === 503);
+    await eventually(async () => (await kycStatus(connectionId)).status === 503, HEARD_MS);
     const sent = provider.requests.length;
     const refused = await kycStatus(connectionId);
     expect(refused.body).toMatchObject({ error: { code: 'CIRCUIT_OPEN', message: `Circuit open for ${provider.url}; retry after 30 s` } });
     expect(provider.requests).toHaveLength(sent);
     await app.deps.db('circuit_breakers').where({ operator_id: alice.operatorId, provider: provider.url }).del();
-    await eventually(async () => (await kycStatus(connectionId)).status === 200);
+    await eventually(async () => (await kycStatus(connectionId)).status === 200, HEARD_MS);
   });
 
   it('failures counted while the worker held the breaker closed open the circuit at the threshold (5)', async () => {

@@ -4,6 +4,7 @@ import { http } from '../helpers/http';
 import { createApiKey, signupOperator } from '../helpers/identity';
 import { addMemberAndSignIn } from '../helpers/members';
 import { startProvider, type TestProvider } from '../helpers/providerServer';
+import { eventually } from '../helpers/eventually';
 
 /**
  * API keys, members, operator settings and MCP tools are answered from memory on every instance; a change made through
@@ -18,15 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([first.close(), second.close()]);
 });
-
-/** Polls until `check` holds (another instance hears of a change through a notification, not at once). */
-async function eventually(check: () => Promise<boolean>, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 const readSettings = (app: TestApp, key: string) => http(`${app.url}/operator-data-api/settings`, { token: key });
 

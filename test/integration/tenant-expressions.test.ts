@@ -104,7 +104,8 @@ describe('tenant expressions cannot stop the platform', () => {
         ['c', 'failed'],
         ['after', 'skipped'],
       ]);
-      expect(Date.now() - started).toBeLessThan(10_000);
+      // Past the budget's ten times in wall-clock time (the hard stop), a loaded machine still answers well within this.
+      expect(Date.now() - started).toBeLessThan(20_000);
       expect(worker.child.exitCode).toBeNull();
 
       const good = await client.create(guarded('Plain', '$contains("abc", /b/)'));
