@@ -2,8 +2,9 @@
  * `npm run bench:gateway`: latency (p50/p99) and throughput of `POST /gateway` beside, in the same run, a direct call
  * to the same loopback supplier and the bare Temporal shape the gateway is built on (an Update of a running workflow
  * whose local activity sends the same GET, bench/lib/bareTemporal.ts): the latency the gateway adds, and its p50 and
- * 8-concurrent throughput against that floor (targets ≤ 1.2× and ≥ 0.8×), measured in alternating rounds (the machine
- * drifts by tens of percent over a minute), each ratio the median of its rounds'. Starts its own embedded PostgreSQL,
+ * 8-concurrent throughput against that floor (targets ≤ 1.2× and ≥ 0.8×). The machine's speed drifts by up to 2× over
+ * tens of seconds, so the two take turns closely: sequential calls one by one (A B B A…, `interleaved`), concurrent
+ * calls in short phases (`alternatingPhases`), each figure from the turns pooled. Starts its own embedded PostgreSQL,
  * Temporal server (PLATFORM_TOPOLOGY=cluster: the PostgreSQL-backed one), in-process worker and API; loopback only;
  * bounded in request count and time; stops everything by itself.
  */
@@ -13,15 +14,18 @@ import { cpuMeter, formatCpu } from './lib/cpu';
 import { leanClient } from './lib/httpClient';
 import { startProfile } from './lib/profile';
 import { supplierConnection, benchOperator, startBenchStack } from './lib/stack';
-import { measure as measureWithin, median, percentile, pooled, say, type Measured } from './lib/stats';
+import { alternatingPhases, interleaved, measure as measureWithin, percentile, pooled, say, throughput, type Measured } from './lib/stats';
 import { startSupplier, SUPPLIER_KEY } from '../devstack/loopbackSupplier';
 
 const SEQUENTIAL_REQUESTS = 400;
 const SEQUENTIAL_SLOW_PATH_REQUESTS = 100;
 const CONCURRENT_REQUESTS = 800;
-/** Bare and gateway take turns this many times, each turn a quarter of their requests, in both orders. */
-const ROUNDS = 4;
 const CONCURRENCY = 8;
+/** Concurrent phases of bare and gateway taken in turns (A B B A…): this many pairs of this many requests each. */
+const PAIRS = 16;
+const PHASE_REQUESTS = 48;
+/** The phase of each whose CPU is read, after the measured ones. */
+const METERED_REQUESTS = 200;
 const PHASE_TIME_LIMIT_MS = 45_000;
 
 type Phase = Measured;
@@ -80,55 +84,39 @@ async function main(): Promise<void> {
     say('measuring…');
     const directSeq = report('direct GET', await measure(direct, SEQUENTIAL_REQUESTS, 1));
     const gatewayGet = gatewayCall('kyc.status');
-    const rounds: Array<{ bareSeq: Phase; gatewaySeq: Phase; bareConc: Phase; gatewayConc: Phase }> = [];
-    let cpu: ReturnType<ReturnType<typeof cpuMeter>['perOperation']> = {};
-    let bareCpu: typeof cpu = {};
+    // Two halves, each interleaved call by call: the ratio of each half shows how far one run's figure moves.
+    const halves: Array<[Phase, Phase]> = [];
+    for (let index = 0; index < 2; index += 1) {
+      halves.push(await interleaved(bareUpdate, gatewayGet, { count: SEQUENTIAL_REQUESTS / 2, timeLimitMs: PHASE_TIME_LIMIT_MS }));
+    }
+    const bareSeqPhase = pooled(halves.map(([bare]) => bare));
+    const gatewaySeqPhase = pooled(halves.map(([, gateway]) => gateway));
+    const [bareConcPhases, gatewayConcPhases] = await alternatingPhases(bareUpdate, gatewayGet, {
+      pairs: PAIRS,
+      count: PHASE_REQUESTS,
+      concurrency: CONCURRENCY,
+      timeLimitMs: PHASE_TIME_LIMIT_MS,
+    });
     const meter = () =>
       cpuMeter({
         node: { pid: stack.pids.node, tree: false },
         postgres: { pid: stack.pids.postgres, tree: true },
         temporal: { pid: stack.pids.temporal, tree: true },
       });
-    /** Each pair measured in both orders in turn: on this machine the order of two adjacent phases moves their ratio. */
-    const pair = async <T>(round: number, bare: () => Promise<T>, gateway: () => Promise<T>): Promise<[T, T]> => {
-      if (round % 2 === 1) {
-        const second = await gateway();
-        return [await bare(), second];
-      }
-      const first = await bare();
-      return [first, await gateway()];
+    const metered = async (request: () => Promise<void>) => {
+      const phaseMeter = meter();
+      const phase = await measure(request, METERED_REQUESTS, CONCURRENCY);
+      return phaseMeter.perOperation(phase.latencies.length);
     };
-    for (let round = 0; round < ROUNDS; round += 1) {
-      const [bareSeq, gatewaySeq] = await pair(
-        round,
-        () => measure(bareUpdate, SEQUENTIAL_REQUESTS / ROUNDS, 1),
-        () => measure(gatewayGet, SEQUENTIAL_REQUESTS / ROUNDS, 1),
-      );
-      const [bareConc, gatewayConc] = await pair(
-        round,
-        async () => {
-          const bareMeter = meter();
-          const phase = await measure(bareUpdate, CONCURRENT_REQUESTS / ROUNDS, CONCURRENCY);
-          bareCpu = bareMeter.perOperation(phase.latencies.length);
-          return phase;
-        },
-        async () => {
-          const roundMeter = meter();
-          const phase = await measure(gatewayGet, CONCURRENT_REQUESTS / ROUNDS, CONCURRENCY);
-          cpu = roundMeter.perOperation(phase.latencies.length);
-          return phase;
-        },
-      );
-      rounds.push({ bareSeq, gatewaySeq, bareConc, gatewayConc });
-    }
-    const bareSeq = report('bare Update + local act.', pooled(rounds.map((r) => r.bareSeq)));
-    const gatewaySeq = report('gateway GET (kyc.status)', pooled(rounds.map((r) => r.gatewaySeq)));
+    const bareCpu = await metered(bareUpdate);
+    const cpu = await metered(gatewayGet);
+    const bareSeq = report('bare Update + local act.', bareSeqPhase);
+    const gatewaySeq = report('gateway GET (kyc.status)', gatewaySeqPhase);
     const gatewayPost = report('gateway POST', await measure(gatewayCall('verification.start'), SEQUENTIAL_SLOW_PATH_REQUESTS, 1));
     const directConc = report(`direct GET x${CONCURRENCY}`, await measure(direct, CONCURRENT_REQUESTS, CONCURRENCY));
-    const bareConc = report(`bare Update x${CONCURRENCY}`, pooled(rounds.map((r) => r.bareConc)));
-    const gatewayConc = report(`gateway GET x${CONCURRENCY}`, pooled(rounds.map((r) => r.gatewayConc)));
-    const p50Ratios = rounds.map((r) => percentile(r.gatewaySeq.latencies, 50) / percentile(r.bareSeq.latencies, 50));
-    const rpsRatios = rounds.map((r) => r.gatewayConc.latencies.length / r.gatewayConc.seconds / (r.bareConc.latencies.length / r.bareConc.seconds));
+    const bareConc = report(`bare Update x${CONCURRENCY}`, pooled(bareConcPhases));
+    const gatewayConc = report(`gateway GET x${CONCURRENCY}`, pooled(gatewayConcPhases));
+    const pairRatios = gatewayConcPhases.map((phase, i) => throughput(phase) / throughput(bareConcPhases[i]!)).sort((x, y) => x - y);
     const profiling = await startProfile();
     const profiled = await measure(gatewayCall('kyc.status'), CONCURRENT_REQUESTS / 2, CONCURRENCY);
     const profile = await profiling.stop('gateway-get-x8', profiled.latencies.length);
@@ -149,12 +137,15 @@ async function main(): Promise<void> {
     say(
       `throughput, ${CONCURRENCY} concurrent: gateway ${gatewayConc.rps.toFixed(0)} req/s = ${((gatewayConc.rps / directConc.rps) * 100).toFixed(1)}% of direct`,
     );
-    const listed = (ratios: number[]) => ratios.map((ratio) => ratio.toFixed(2)).join(', ');
+    const p50Ratio = (bare: Phase, gateway: Phase) => percentile(gateway.latencies, 50) / percentile(bare.latencies, 50);
+    const quartile = (q: number) => pairRatios[Math.round((q / 4) * (pairRatios.length - 1))]!.toFixed(2);
     say(
-      `against the bare shape, median of ${ROUNDS} alternating rounds: GET p50 ${median(p50Ratios).toFixed(2)}× (${listed(p50Ratios)}; target ≤ 1.2×), ` +
-        `${CONCURRENCY}-concurrent throughput ${median(rpsRatios).toFixed(2)}× (${listed(rpsRatios)}; target ≥ 0.8×)`,
+      `against the bare shape: GET p50 ${p50Ratio(bareSeqPhase, gatewaySeqPhase).toFixed(2)}× ` +
+        `(calls in turns, A B B A…; halves ${halves.map(([bare, gateway]) => p50Ratio(bare, gateway).toFixed(2)).join(', ')}; target ≤ 1.2×), ` +
+        `${CONCURRENCY}-concurrent throughput ${(gatewayConc.rps / bareConc.rps).toFixed(2)}× ` +
+        `(${PAIRS} pairs of ${PHASE_REQUESTS}-request phases in turns, pooled; pairs' quartiles ${quartile(1)}–${quartile(3)}; target ≥ 0.8×)`,
     );
-    say(`CPU per call at ${CONCURRENCY} concurrent (last round): gateway ${formatCpu(cpu)}; bare Update ${formatCpu(bareCpu)}`);
+    say(`CPU per call at ${CONCURRENCY} concurrent (a phase of ${METERED_REQUESTS} each, after the measured ones): gateway ${formatCpu(cpu)}; bare Update ${formatCpu(bareCpu)}`);
     say(`profiled round: ${profile}`);
     say(`(bare Update: an Update of one of ${CONCURRENCY} running workflows whose local activity sends the same GET, on the same server,`);
     say(" with the platform's payload codec and nothing else of the platform — the floor of the gateway's shape;");

@@ -3,8 +3,8 @@
  * server) beside its floor measured in the same run: a bare workflow + one activity sending the same GET to the same
  * server, started eagerly and awaited, on a worker and queue of the bench's own with the platform's payload codec and
  * nothing else of the platform (as the gateway's floor sends its supplier's GET). tools/call's ratio to it (target
- * ≤ 1.2), sequential and 4 concurrent, is the median of alternating rounds'; beside it, the ratio to the same shape
- * whose activity sends nothing. Beside them, the same
+ * ≤ 1.2) is taken with the two in close turns — sequential calls one by one (A B B A…), 4 concurrent in short phases —
+ * because the machine's speed drifts by up to 2× over tens of seconds. Beside them, the same
  * bare shape through the platform's worker (the diagnostics workflow, whose activity reads PostgreSQL's clock), as a
  * quiet server sees it (a pause before each call: target ≤ 1.5) and back to back, and on the bench's worker the bare
  * shape with a local activity before and after its activity — the commands of a run that records its own begin and
@@ -21,11 +21,14 @@ import { cpuMeter, formatCpu } from './lib/cpu';
 import { leanClient } from './lib/httpClient';
 import { startProfile } from './lib/profile';
 import { benchOperator, post, startBenchStack } from './lib/stack';
-import { measure, median, percentile, pooled, say, type Measured } from './lib/stats';
+import { alternatingPhases, interleaved, measure, median, percentile, pooled, say, type Measured } from './lib/stats';
 
 const CALLS = 200;
-/** Rounds in which the bare shapes and tools/call take turns. */
+/** Rounds in which the shapes beside the target's take turns. */
 const ROUNDS = 5;
+/** tools/call and its floor at 4 concurrent: this many pairs of phases of this many calls each, in turns (A B B A…). */
+const PAIRS = 10;
+const PHASE_CALLS = 20;
 const CONCURRENT_CALLS = 200;
 const CONCURRENCY = 4;
 const PHASE_TIME_LIMIT_MS = 60_000;
@@ -221,42 +224,40 @@ async function main(): Promise<void> {
       temporal: { pid: stack.pids.temporal, tree: true },
     };
     const quiet = row(`bare, ${QUIET_GAP_MS} ms apart`, await measure(bareWorkflow, { ...sequential, gapMs: QUIET_GAP_MS }));
-    // The bare shapes and tools/call take turns (the machine drifts by tens of percent over a minute): tools/call's ratios
-    // to the bare are the medians of their rounds', each row pools its rounds.
-    const turns = {
-      bare: [] as Measured[],
-      ownBare: [] as Measured[],
-      ownFetch: [] as Measured[],
-      ownFetchConc: [] as Measured[],
-      ownShape: [] as Measured[],
-      ownBareConc: [] as Measured[],
-      mcp: [] as Measured[],
-      bareConc: [] as Measured[],
-      mcpConc: [] as Measured[],
-    };
-    let bareCpu: Cpu = {};
-    let cpu: Cpu = {};
+    // tools/call and its floor take turns call by call (A B B A…), in two halves, and at 4 concurrent in short phases:
+    // the machine's speed drifts by up to 2× over tens of seconds (docs/benchmarks.md), more than rounds of 40 calls
+    // could cancel.
+    const halves: Array<[Measured, Measured]> = [];
+    for (let half = 0; half < 2; half += 1) halves.push(await interleaved(ownFetch, toolCall, { count: CALLS / 2, timeLimitMs: PHASE_TIME_LIMIT_MS }));
+    const [floorConcPhases, mcpConcPhases] = await alternatingPhases(ownFetch, toolCall, {
+      pairs: PAIRS,
+      count: PHASE_CALLS,
+      concurrency: CONCURRENCY,
+      timeLimitMs: PHASE_TIME_LIMIT_MS,
+    });
+    // The shapes beside the target's, for what the platform's worker and a run's own bookkeeping add: in rounds.
+    const turns = { bare: [] as Measured[], ownBare: [] as Measured[], ownShape: [] as Measured[], bareConc: [] as Measured[], ownBareConc: [] as Measured[] };
     const perRound = { ...sequential, count: CALLS / ROUNDS };
     for (let round = 0; round < ROUNDS; round += 1) {
-      const bareMeter = cpuMeter(processes);
       turns.bare.push(await measure(bareWorkflow, perRound));
-      bareCpu = bareMeter.perOperation(perRound.count);
       turns.ownBare.push(await measure(() => own.workflowActivity(), perRound));
-      turns.ownFetch.push(await measure(ownFetch, perRound));
       turns.ownShape.push(await measure(() => own.runShape(), perRound));
-      const meter = cpuMeter(processes);
-      turns.mcp.push(await measure(toolCall, perRound));
-      cpu = meter.perOperation(perRound.count);
       turns.bareConc.push(await measure(bareWorkflow, { ...concurrent, count: CONCURRENT_CALLS / ROUNDS }));
       turns.ownBareConc.push(await measure(() => own.workflowActivity(), { ...concurrent, count: CONCURRENT_CALLS / ROUNDS }));
-      turns.ownFetchConc.push(await measure(ownFetch, { ...concurrent, count: CONCURRENT_CALLS / ROUNDS }));
-      turns.mcpConc.push(await measure(toolCall, { ...concurrent, count: CONCURRENT_CALLS / ROUNDS }));
     }
+    const metered = async (request: () => Promise<void>): Promise<Cpu> => {
+      const meter = cpuMeter(processes);
+      const phase = await measure(request, perRound);
+      return meter.perOperation(phase.latencies.length);
+    };
+    const cpu = await metered(toolCall);
+    const floorCpu = await metered(ownFetch);
+    const bareCpu = await metered(bareWorkflow);
     const bare = row('bare, back to back', pooled(turns.bare));
     const ownBare = row('own worker: bare', pooled(turns.ownBare));
-    const ownFetchRow = row('own worker: GET act.', pooled(turns.ownFetch));
+    const ownFetchRow = row('own worker: GET act.', pooled(halves.map(([floor]) => floor)));
     const ownShape = row('own worker: LA+act.+LA', pooled(turns.ownShape));
-    const mcp = row('MCP tools/call', pooled(turns.mcp));
+    const mcp = row('MCP tools/call', pooled(halves.map(([, call]) => call)));
     const p50Ratio = (of: Measured[], to: Measured[]) => median(of.map((phase, i) => percentile(phase.latencies, 50) / percentile(to[i]!.latencies, 50)));
     const polled = taskPhase();
     const polledMeter = cpuMeter(processes);
@@ -268,9 +269,9 @@ async function main(): Promise<void> {
     const taskAwaited = row('task → tasks/result', await measure(awaitedTask(awaited), sequential));
     const awaitedCpu = awaitedMeter.perOperation(taskAwaited.count);
     const bareConc = row(`bare x${CONCURRENCY}`, pooled(turns.bareConc));
-    const mcpConc = row(`tools/call x${CONCURRENCY}`, pooled(turns.mcpConc));
+    const mcpConc = row(`tools/call x${CONCURRENCY}`, pooled(mcpConcPhases));
     const ownBareConc = row(`own worker: bare x${CONCURRENCY}`, pooled(turns.ownBareConc));
-    const ownFetchConc = row(`own worker: GET x${CONCURRENCY}`, pooled(turns.ownFetchConc));
+    const ownFetchConc = row(`own worker: GET x${CONCURRENCY}`, pooled(floorConcPhases));
     const polledConc = taskPhase();
     const taskPolledConc = row(`task → completed x${CONCURRENCY}`, await measure(polledTask(polledConc), concurrent));
     await checkResults(polledConc);
@@ -340,14 +341,17 @@ async function main(): Promise<void> {
     say(
       `ratio tools/call / quiet bare: sequential p50 ${(mcp.p50 / quiet.p50).toFixed(2)}, ${CONCURRENCY} concurrent p50 ${(mcpConc.p50 / quiet.p50).toFixed(2)} (target ≤ 1.5)`,
     );
+    const pairQuartiles = (of: Measured[], to: Measured[]) => {
+      const ratios = of.map((phase, i) => percentile(phase.latencies, 50) / percentile(to[i]!.latencies, 50)).sort((x, y) => x - y);
+      return `${percentile(ratios, 25).toFixed(2)}–${percentile(ratios, 75).toFixed(2)}`;
+    };
     say(
-      `ratio tools/call / the floor (own worker: workflow + an activity sending the tool's GET, back to back), median of ${ROUNDS} alternating rounds: sequential p50 ${p50Ratio(turns.mcp, turns.ownFetch).toFixed(2)}, ${CONCURRENCY} concurrent p50 ${p50Ratio(turns.mcpConc, turns.ownFetchConc).toFixed(2)} (target ≤ 1.2)`,
+      `ratio tools/call / the floor (own worker: workflow + an activity sending the tool's GET, back to back): sequential p50 ${(mcp.p50 / ownFetchRow.p50).toFixed(2)} ` +
+        `(calls in turns, A B B A…; halves ${halves.map(([floor, call]) => (percentile(call.latencies, 50) / percentile(floor.latencies, 50)).toFixed(2)).join(', ')}), ` +
+        `${CONCURRENCY} concurrent p50 ${(mcpConc.p50 / ownFetchConc.p50).toFixed(2)} (${PAIRS} pairs of ${PHASE_CALLS}-call phases in turns, pooled; pairs' quartiles ${pairQuartiles(mcpConcPhases, floorConcPhases)}) (target ≤ 1.2)`,
     );
     say(
-      `ratio tools/call / own worker's bare (its activity sends nothing): sequential p50 ${p50Ratio(turns.mcp, turns.ownBare).toFixed(2)}, ${CONCURRENCY} concurrent p50 ${p50Ratio(turns.mcpConc, turns.ownBareConc).toFixed(2)}`,
-    );
-    say(
-      `ratio tools/call / bare through the platform's worker (diagnostics): sequential p50 ${p50Ratio(turns.mcp, turns.bare).toFixed(2)}, ${CONCURRENCY} concurrent p50 ${p50Ratio(turns.mcpConc, turns.bareConc).toFixed(2)}`,
+      `the platform's worker on the same bare shape: diagnostics / own worker's bare, median of ${ROUNDS} rounds: sequential p50 ${p50Ratio(turns.bare, turns.ownBare).toFixed(2)}, ${CONCURRENCY} concurrent p50 ${p50Ratio(turns.bareConc, turns.ownBareConc).toFixed(2)}`,
     );
     say(
       `a run recording its own begin and end (not tools/call's), no platform code (own worker): LA + activity + LA / workflow + activity, pooled p50 ${(ownShape.p50 / ownBare.p50).toFixed(2)}`,
@@ -355,7 +359,7 @@ async function main(): Promise<void> {
     say(
       `ratio task → completed / tools/call: sequential p50 ${(taskPolled.p50 / mcp.p50).toFixed(2)}, ${CONCURRENCY} concurrent p50 ${(taskPolledConc.p50 / mcpConc.p50).toFixed(2)}`,
     );
-    say(`CPU per sequential call — tools/call: ${formatCpu(cpu)}; bare: ${formatCpu(bareCpu)}`);
+    say(`CPU per sequential call (a phase of ${perRound.count} each) — tools/call: ${formatCpu(cpu)}; the floor: ${formatCpu(floorCpu)}; bare: ${formatCpu(bareCpu)}`);
     say(`CPU per sequential task — polled: ${formatCpu(polledCpu)}; tasks/result: ${formatCpu(awaitedCpu)}`);
     say('');
     say(`${'read of a working task'.padEnd(24)} ${'calls'.padStart(6)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'calls/s'.padStart(8)}`);

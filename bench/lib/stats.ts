@@ -49,3 +49,57 @@ export const median = (values: number[]) => {
   if (sorted.length === 0) return NaN;
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
+
+/**
+ * Sequential calls of two shapes taken one call at a time in the order A B B A A B B A…, `count` of each. Two calls of
+ * a pair lie tens of milliseconds apart, so the machine's drift — its speed moves by up to 2× over tens of seconds
+ * here, with the CPU the calls use per second unchanged (docs/benchmarks.md) — falls on both shapes alike; and each
+ * shape follows itself as often as the other, so what one call leaves behind (an eviction, a socket's close) lands on
+ * both alike. Each shape's `seconds` is the time spent in its own calls.
+ */
+export async function interleaved(
+  a: () => Promise<void>,
+  b: () => Promise<void>,
+  options: { count: number; timeLimitMs: number },
+): Promise<[Measured, Measured]> {
+  const times = { a: [] as number[], b: [] as number[] };
+  const deadline = Date.now() + options.timeLimitMs;
+  for (let call = 0; call < 2 * options.count && Date.now() < deadline; call += 1) {
+    const first = call % 4 === 0 || call % 4 === 3;
+    const begin = performance.now();
+    await (first ? a : b)();
+    (first ? times.a : times.b).push(performance.now() - begin);
+  }
+  const measured = (latencies: number[]): Measured => ({
+    latencies: latencies.sort((x, y) => x - y),
+    seconds: latencies.reduce((sum, ms) => sum + ms, 0) / 1000,
+  });
+  return [measured(times.a), measured(times.b)];
+}
+
+/**
+ * Phases of two shapes, `count` calls each at `concurrency`, in the order A B B A A B…, `pairs` of them: short phases
+ * many times over, for what per-call turns cannot measure (throughput under concurrency). Returns each shape's
+ * phases in order, the i-th of A adjacent to the i-th of B.
+ */
+export async function alternatingPhases(
+  a: () => Promise<void>,
+  b: () => Promise<void>,
+  options: { pairs: number; count: number; concurrency: number; timeLimitMs: number },
+): Promise<[Measured[], Measured[]]> {
+  const phases: [Measured[], Measured[]] = [[], []];
+  const run = (request: () => Promise<void>) => measure(request, { count: options.count, concurrency: options.concurrency, timeLimitMs: options.timeLimitMs });
+  for (let pair = 0; pair < options.pairs; pair += 1) {
+    if (pair % 2 === 0) {
+      phases[0].push(await run(a));
+      phases[1].push(await run(b));
+    } else {
+      phases[1].push(await run(b));
+      phases[0].push(await run(a));
+    }
+  }
+  return phases;
+}
+
+/** Calls per second of a phase, or of phases pooled. */
+export const throughput = (phase: Measured) => phase.latencies.length / phase.seconds;
