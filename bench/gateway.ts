@@ -145,7 +145,9 @@ async function main(): Promise<void> {
         `${CONCURRENCY}-concurrent throughput ${(gatewayConc.rps / bareConc.rps).toFixed(2)}× ` +
         `(${PAIRS} pairs of ${PHASE_REQUESTS}-request phases in turns, pooled; pairs' quartiles ${quartile(1)}–${quartile(3)}; target ≥ 0.8×)`,
     );
-    say(`CPU per call at ${CONCURRENCY} concurrent (a phase of ${METERED_REQUESTS} each, after the measured ones): gateway ${formatCpu(cpu)}; bare Update ${formatCpu(bareCpu)}`);
+    say(
+      `CPU per call at ${CONCURRENCY} concurrent (a phase of ${METERED_REQUESTS} each, after the measured ones): gateway ${formatCpu(cpu)}; bare Update ${formatCpu(bareCpu)}`,
+    );
     say(`profiled round: ${profile}`);
     say(`(bare Update: an Update of one of ${CONCURRENCY} running workflows whose local activity sends the same GET, on the same server,`);
     say(" with the platform's payload codec and nothing else of the platform — the floor of the gateway's shape;");

@@ -359,7 +359,9 @@ async function main(): Promise<void> {
     say(
       `ratio task → completed / tools/call: sequential p50 ${(taskPolled.p50 / mcp.p50).toFixed(2)}, ${CONCURRENCY} concurrent p50 ${(taskPolledConc.p50 / mcpConc.p50).toFixed(2)}`,
     );
-    say(`CPU per sequential call (a phase of ${perRound.count} each) — tools/call: ${formatCpu(cpu)}; the floor: ${formatCpu(floorCpu)}; bare: ${formatCpu(bareCpu)}`);
+    say(
+      `CPU per sequential call (a phase of ${perRound.count} each) — tools/call: ${formatCpu(cpu)}; the floor: ${formatCpu(floorCpu)}; bare: ${formatCpu(bareCpu)}`,
+    );
     say(`CPU per sequential task — polled: ${formatCpu(polledCpu)}; tasks/result: ${formatCpu(awaitedCpu)}`);
     say('');
     say(`${'read of a working task'.padEnd(24)} ${'calls'.padStart(6)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'calls/s'.padStart(8)}`);

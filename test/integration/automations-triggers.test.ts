@@ -88,7 +88,8 @@ describe('workflow triggers: events, webhooks, schedules', () => {
         .update({ dispatched_at: null });
       await app.deps.db.raw("NOTIFY outbox_events, ''");
       const dispatched = async () =>
-        (await app.deps.db('outbox_events').where({ operator_id: acme.operator.operatorId, source_event_id: session.body.data.id }).first()).dispatched_at !== null;
+        (await app.deps.db('outbox_events').where({ operator_id: acme.operator.operatorId, source_event_id: session.body.data.id }).first()).dispatched_at !==
+        null;
       await eventually(dispatched, 20_000);
       // A second run would have been started before the row was marked dispatched; give its record a moment anyway.
       await new Promise((resolve) => setTimeout(resolve, 500));
