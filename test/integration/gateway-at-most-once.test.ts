@@ -150,7 +150,9 @@ describe('a gateway POST is sent at most once, and the caller knows what happene
     const response = await gateway({ connectionId: bobConnection, operation: 'kyc.status', params: { playerId: 'p-stuck' } }, {}, bob.key);
     expect(response.status).toBe(200);
     expect(Date.now() - started).toBeGreaterThanOrEqual(5_000);
-    expect(Date.now() - started).toBeLessThan(10_000);
+    // Noticing the stuck lane takes 6–7 s; a new lane and the call fit well within the rest on a loaded machine, and
+    // far within the caller's whole deadline (over 30 s), which a call stuck behind the lane would reach.
+    expect(Date.now() - started).toBeLessThan(20_000);
     expect(supplier.provider.requests.length - before).toBe(1);
     const replacement = await app.deps.temporal.client.workflow
       .getHandle(`gateway-lane-${bob.operator.operatorId}-${app.deps.temporal.instanceId}-1`)
