@@ -138,12 +138,11 @@ async function main(): Promise<void> {
       `throughput, ${CONCURRENCY} concurrent: gateway ${gatewayConc.rps.toFixed(0)} req/s = ${((gatewayConc.rps / directConc.rps) * 100).toFixed(1)}% of direct`,
     );
     const p50Ratio = (bare: Phase, gateway: Phase) => percentile(gateway.latencies, 50) / percentile(bare.latencies, 50);
-    const quartile = (q: number) => pairRatios[Math.round((q / 4) * (pairRatios.length - 1))]!.toFixed(2);
     say(
       `against the bare shape: GET p50 ${p50Ratio(bareSeqPhase, gatewaySeqPhase).toFixed(2)}× ` +
         `(calls in turns, A B B A…; halves ${halves.map(([bare, gateway]) => p50Ratio(bare, gateway).toFixed(2)).join(', ')}; target ≤ 1.2×), ` +
         `${CONCURRENCY}-concurrent throughput ${(gatewayConc.rps / bareConc.rps).toFixed(2)}× ` +
-        `(${PAIRS} pairs of ${PHASE_REQUESTS}-request phases in turns, pooled; pairs' quartiles ${quartile(1)}–${quartile(3)}; target ≥ 0.8×)`,
+        `(${PAIRS} pairs of ${PHASE_REQUESTS}-request phases in turns, pooled; pairs' quartiles ${percentile(pairRatios, 25).toFixed(2)}–${percentile(pairRatios, 75).toFixed(2)}; target ≥ 0.8×)`,
     );
     say(
       `CPU per call at ${CONCURRENCY} concurrent (a phase of ${METERED_REQUESTS} each, after the measured ones): gateway ${formatCpu(cpu)}; bare Update ${formatCpu(bareCpu)}`,
