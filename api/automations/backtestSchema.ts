@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import '../openapi/registry';
+import { MAX_VERSION } from './versionSchema';
 
 export const BacktestIdParams = z.object({ backtestId: z.string().min(1).max(200) });
 
@@ -7,7 +8,7 @@ export const BacktestBody = z
   .object({
     from: z.iso.datetime({ offset: true }).describe('Stored events recorded at or after this instant…'),
     to: z.iso.datetime({ offset: true }).describe('…and before this one (and already stored when the backtest is created)'),
-    version: z.number().int().min(1).optional().describe('A saved version to backtest'),
+    version: z.number().int().min(1).max(MAX_VERSION).optional().describe('A saved version to backtest'),
     definition: z
       .object({ nodes: z.array(z.unknown()), edges: z.array(z.unknown()) })
       .strict()

@@ -8,6 +8,7 @@ import type { Area, InputOf } from '../endpoint';
 import { AppError } from '../errors';
 import { operatorOf } from '../middleware/authenticate';
 import { CodedError, jsonContent } from '../openapi/registry';
+import { MAX_VERSION } from './versionSchema';
 import { runsExplorerPage } from './examples';
 
 const RUN_STATUSES = ['running', 'completed', 'failed', 'cancelled'] as const satisfies readonly RunStatus[];
@@ -44,7 +45,7 @@ export const ExplorerRunsQuery = z
     source: z.enum(RUN_SOURCES, { error: `must be one of ${RUN_SOURCES.join(', ')}` }).optional(),
     from: instant().optional().describe('Started at or after (ISO 8601 with a zone)'),
     to: instant().optional().describe('Started before (ISO 8601 with a zone)'),
-    version: whole(1, 2_147_483_647).optional(),
+    version: whole(1, MAX_VERSION).optional(),
     branch: z
       .string()
       .regex(new RegExp(`^${NODE_ID}:(true|false)$`), 'must be <conditionNodeId>:true or <conditionNodeId>:false')

@@ -3,7 +3,10 @@ import '../openapi/registry';
 import { NODE_TYPES } from '../../core/automations/types';
 import { AutomationEdgeSchema, AutomationNodeSchema } from './schema';
 
-const versionNumber = z.coerce.number().int().min(1).max(2_147_483_647);
+/** The largest version a workflow can have: its column is a PostgreSQL integer. */
+export const MAX_VERSION = 2_147_483_647;
+
+const versionNumber = z.coerce.number().int().min(1).max(MAX_VERSION);
 
 export const VersionParams = z.object({ id: z.string().min(1).max(200), version: versionNumber });
 export const ListVersionsQuery = z

@@ -155,6 +155,10 @@ describe('backtests (POST /workflows-api/workflows/:id/backtests)', () => {
         error: { code: 'VALIDATION_FAILED', details: [{ field: 'sampleOutputs.big', message: 'is not an action step of the backtested definition' }] },
       },
     });
+    // Past PostgreSQL's integer: refused at the edge, not a 500 from the query (found by the fuzz run).
+    const huge = await start({ from, to, version: 11_911_553_497 });
+    expect(huge.status).toBe(400);
+    expect(huge.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'version' }] });
     expect(await start({ from, to, version: 9 })).toMatchObject({
       status: 404,
       body: { success: false, error: { code: 'VERSION_NOT_FOUND', message: 'Version 9 not found' } },
