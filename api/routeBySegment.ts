@@ -14,7 +14,9 @@ const firstSegmentOf = (path: string) => {
  * all the layers that start with it, then its `allowedMethods`: a request is matched against its own area's dozen
  * routes rather than every route of the API (@koa/router tests each layer's pattern in turn), and 405 still sees
  * all of its path's methods, since no path can match a layer of another segment. A path whose segment no route
- * starts with goes on, unrouted, to the 404 around it.
+ * starts with goes on, unrouted, to the 404 around it. The lookup is case-sensitive on purpose: @koa/router matches a
+ * route case-insensitively but runs an area's `use` middleware (its authentication) only under the prefix's own case,
+ * so `/OPERATOR-DATA-API/…` reached a handler without it (a 500, test/integration/foundation.test.ts).
  */
 export function routeBySegment(routers: Router[], allowed: AllowedMethodsOptions): Middleware {
   const areas = new Map<string, Set<Router>>();

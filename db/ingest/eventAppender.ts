@@ -65,9 +65,12 @@ export class EventAppender {
 
   private async drain(operatorId: string, lane: Lane): Promise<void> {
     lane.writing += 1;
-    while (lane.waiting.length > 0) await this.write(operatorId, this.nextGroup(lane));
-    lane.writing -= 1;
-    if (lane.writing === 0 && lane.waiting.length === 0) this.lanes.delete(operatorId);
+    try {
+      while (lane.waiting.length > 0) await this.write(operatorId, this.nextGroup(lane));
+    } finally {
+      lane.writing -= 1;
+      if (lane.writing === 0 && lane.waiting.length === 0) this.lanes.delete(operatorId);
+    }
   }
 
   /** The next events in order, at most `maxGroup` of them and `maxGroupSize` of data (an event larger than that goes alone). */

@@ -45,6 +45,16 @@ describe('routing and envelopes', () => {
     }
   });
 
+  it("an area's name in another case is no route: never a handler without the area's authentication", async () => {
+    // @koa/router matches a route case-insensitively but runs an area's middleware only under its prefix's own case.
+    for (const path of ['/OPERATOR-DATA-API/entities/p1', '/Workflows-Api/workflows', '/GATEWAY/calls/gwc_1']) {
+      const response = await http(`${app.url}${path}`);
+      expect(response.status).toBe(404);
+      expect(response.body.error.code).toBe('NOT_FOUND');
+    }
+    expect((await http(`${app.url}/operator-data-api/ENTITIES/p1`)).status).toBe(401);
+  });
+
   it('400 for malformed JSON, in each area’s envelope', async () => {
     const coded = await http(`${app.url}/auth/v1/signup`, { rawBody: '{"email":', headers: { 'content-type': 'application/json' }, method: 'POST' });
     expect(coded.status).toBe(400);

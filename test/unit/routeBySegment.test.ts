@@ -56,6 +56,11 @@ describe('routeBySegment', () => {
     expect(await call('GET', '/healthz')).toMatchObject({ status: 200, text: 'ok' });
   });
 
+  it("sends a first segment in another case to the 404: @koa/router would match the route but skip the area's middleware", async () => {
+    expect(await call('GET', '/OPERATOR-DATA-API/entities/p1')).toMatchObject({ status: 404, text: 'no route', area: null });
+    expect(await call('GET', '/operator-data-api/ENTITIES/p1')).toMatchObject({ status: 200, text: 'entity p1', area: 'data' });
+  });
+
   it("answers 405 with every method of the path's segment, across the areas that share it", async () => {
     expect(await call('DELETE', '/gateway')).toMatchObject({ status: 405, allow: 'POST' });
     expect(await call('DELETE', '/gateway/calls/gwc_1')).toMatchObject({ status: 200, text: 'forget gwc_1' });
