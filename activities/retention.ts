@@ -16,7 +16,7 @@ export function createRetentionActivities({ db }: { db: Db }) {
   return {
     /**
      * Applies every operator's retention policy as of `asOf` (an ISO timestamp), heartbeating per operator, then
-     * forgets expired idempotency keys and webhook delivery ids, payloads kept out of Temporal that no history can
+     * forgets idempotency keys and webhook delivery ids expired by the database's clock, payloads kept out of Temporal that no history can
      * still need (a run's, a day after it closed: past the namespace's retention), and gateway calls past theirs.
      */
     async applyRetention(input: { asOf: string }): Promise<RetentionCounts> {
@@ -40,8 +40,8 @@ export function createRetentionActivities({ db }: { db: Db }) {
         totals.deletedEvents += counts.deletedEvents;
         totals.deletedStates += counts.deletedStates;
       }
-      totals.deletedIdempotencyKeys = await purgeExpiredIdempotencyKeys(db, asOf);
-      totals.deletedWebhookDeliveries = await purgeExpiredWebhookDeliveries(db, asOf);
+      totals.deletedIdempotencyKeys = await purgeExpiredIdempotencyKeys(db);
+      totals.deletedWebhookDeliveries = await purgeExpiredWebhookDeliveries(db);
       totals.deletedTemporalPayloads = await purgeTemporalPayloads(db, { closedRunGraceMs: PAYLOAD_GRACE_MS, otherOwnersMaxAgeMs: PAYLOAD_GRACE_MS });
       totals.deletedGatewayCalls = await purgeGatewayCalls(db);
       totals.deletedMcpTasks = await purgeExpiredMcpTasks(db);

@@ -99,11 +99,15 @@ export async function operatorsWithRetention(
     .select('operator_id', 'retention_policy', 'data_retention_days');
 }
 
-export async function purgeExpiredIdempotencyKeys(db: Db, asOf: Date): Promise<number> {
+/**
+ * Forgets every operator's expired idempotency keys, by the database's clock: the one `claimIdempotencyKey` takes a key
+ * over by. A retention run's `asOf` dates operators' policies; a run dated ahead must not forget a key still live,
+ * or a request racing its own repeat is written twice.
+ */
+export async function purgeExpiredIdempotencyKeys(db: Db): Promise<number> {
   return repeat(async () => {
     const result = await db.raw(
-      `DELETE FROM idempotency_keys WHERE (operator_id, key) IN (SELECT operator_id, key FROM idempotency_keys WHERE expires_at < ? LIMIT ${BATCH})`,
-      [asOf],
+      `DELETE FROM idempotency_keys WHERE (operator_id, key) IN (SELECT operator_id, key FROM idempotency_keys WHERE expires_at < now() LIMIT ${BATCH})`,
     );
     return result.rowCount ?? 0;
   });

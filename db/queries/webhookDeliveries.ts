@@ -40,15 +40,19 @@ export async function recordDeliveryRun(trx: Knex.Transaction, key: DeliveryKey,
   await trx('webhook_deliveries').where({ operator_id: key.operatorId, webhook_id: key.webhookId, delivery_id: key.deliveryId }).update({ run_id: runId });
 }
 
-/** Platform housekeeping across operators (the daily retention run): forgets delivery ids past the retention window. */
-export async function purgeExpiredWebhookDeliveries(db: Db, asOf: Date): Promise<number> {
+/**
+ * Platform housekeeping across operators (the daily retention run): forgets delivery ids past the retention window,
+ * measured by the database's clock, the one `claimDelivery` takes an id over by (a run's `asOf` is a policy's date,
+ * and one far ahead would forget every operator's live ids).
+ */
+export async function purgeExpiredWebhookDeliveries(db: Db): Promise<number> {
   let total = 0;
   for (;;) {
     const result = await db.raw(
       `DELETE FROM webhook_deliveries WHERE (operator_id, webhook_id, delivery_id) IN (
          SELECT operator_id, webhook_id, delivery_id FROM webhook_deliveries
-          WHERE created_at < ?::timestamptz - make_interval(hours => ?) LIMIT ${BATCH})`,
-      [asOf, WEBHOOK_DELIVERY_RETENTION_HOURS],
+          WHERE created_at < now() - make_interval(hours => ?) LIMIT ${BATCH})`,
+      [WEBHOOK_DELIVERY_RETENTION_HOURS],
     );
     const affected = result.rowCount ?? 0;
     total += affected;

@@ -83,12 +83,17 @@ describe('retention workflow (fixed clock)', () => {
     expect(await app.deps.db('entity_events').where({ id: 'eev_other_old' }).first()).toBeDefined();
   });
 
-  it('expired idempotency keys are purged', async () => {
-    await app.deps
-      .db('idempotency_keys')
-      .insert({ operator_id: client.operator.operatorId, key: 'stale', request_hash: 'x'.repeat(64), expires_at: daysBefore(1) });
+  it("expired idempotency keys are purged by the clock, not by the run's asOf, which would forget live ones", async () => {
+    const key = (name: string, expiresAt: Date) => ({
+      operator_id: client.operator.operatorId,
+      key: name,
+      request_hash: 'x'.repeat(64),
+      expires_at: expiresAt,
+    });
+    await app.deps.db('idempotency_keys').insert([key('stale', new Date(Date.now() - 86_400_000)), key('live', new Date(Date.now() + 86_400_000))]);
     await runRetention();
-    expect(await app.deps.db('idempotency_keys').where({ operator_id: client.operator.operatorId, key: 'stale' }).first()).toBeUndefined();
+    const left = await app.deps.db('idempotency_keys').where({ operator_id: client.operator.operatorId }).whereIn('key', ['stale', 'live']).pluck('key');
+    expect(left).toEqual(['live']);
   });
 });
 
