@@ -27,11 +27,14 @@ export interface TemporalDevServerOptions {
   log: (line: string) => void;
 }
 
-async function waitUntilReady(address: string, namespace: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+/** A server that exited while starting, with its last lines of stderr (a port taken since it was found free, say). */
+export class TemporalStartError extends Error {}
+
+async function waitUntilReady(address: string, namespace: string, child: ChildProcess, timeoutMs: number, stderrTail: string[]): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`temporal server exited with code ${child.exitCode}`);
+    if (child.exitCode !== null) throw new TemporalStartError(`temporal server exited with code ${child.exitCode}: ${stderrTail.join(' | ')}`);
     try {
       const connection = await Connection.connect({ address, connectTimeout: 1000 });
       try {
@@ -83,12 +86,18 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
   // costs one sync per checkpoint instead (a one-activity workflow: ~60 → ~35 ms here).
   if (options.dbFile) args.push('--db-filename', options.dbFile, '--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal');
   const child = spawn(options.binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const stderrTail: string[] = [];
   child.stderr?.on('data', (chunk: Buffer) => {
-    for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) options.log(`[temporal] ${line.trim()}`);
+    for (const line of chunk.toString('utf8').split('\n')) {
+      if (!line.trim()) continue;
+      options.log(`[temporal] ${line.trim()}`);
+      stderrTail.push(line.trim().slice(0, 500));
+      if (stderrTail.length > 5) stderrTail.shift();
+    }
   });
   const address = `127.0.0.1:${options.port}`;
   try {
-    await waitUntilReady(address, options.namespace, child, 60_000);
+    await waitUntilReady(address, options.namespace, child, 60_000, stderrTail);
   } catch (error) {
     await stopChild(child, 10_000);
     throw error;

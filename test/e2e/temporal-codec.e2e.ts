@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { freePort } from '../../devstack/freePort';
 import { findTemporalCli } from '../../devstack/temporalCli';
-import { startTemporalDevServer, type TemporalDevServer } from '../../devstack/temporalDevServer';
+import { startTemporalDevServer, TemporalStartError, type TemporalDevServer } from '../../devstack/temporalDevServer';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { http } from '../helpers/http';
 import { createApiKey, signupOperator, type TestOperator } from '../helpers/identity';
@@ -25,19 +25,34 @@ let owner: TestOperator;
 let uiUrl: string;
 const email = `ui-planted-${randomUUID().slice(0, 8)}@example.com`;
 
+/**
+ * A dev server with its UI on free ports. It takes more ports than the two named (HTTP, metrics, its services), each
+ * found free by itself: one taken meanwhile by a neighbour ends the start, and fresh ports are tried again.
+ */
+async function serverWithUi(binary: string): Promise<{ temporal: TemporalDevServer; uiUrl: string; apiPort: number }> {
+  for (let attempt = 1; ; attempt += 1) {
+    const [port, uiPort, apiPort] = await Promise.all([freePort(), freePort(), freePort()]);
+    try {
+      const temporal = await startTemporalDevServer({
+        binary,
+        port,
+        uiPort,
+        uiCodecEndpoint: `http://127.0.0.1:${apiPort}/temporal-codec`,
+        namespace: 'default',
+        logLevel: 'error',
+        log: () => undefined,
+      });
+      return { temporal, uiUrl: `http://127.0.0.1:${uiPort}`, apiPort };
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof TemporalStartError)) throw error;
+    }
+  }
+}
+
 beforeAll(async () => {
-  const [port, uiPort, apiPort] = await Promise.all([freePort(), freePort(), freePort()]);
-  uiUrl = `http://127.0.0.1:${uiPort}`;
-  const binary = await findTemporalCli({ log: () => undefined });
-  temporal = await startTemporalDevServer({
-    binary,
-    port,
-    uiPort,
-    uiCodecEndpoint: `http://127.0.0.1:${apiPort}/temporal-codec`,
-    namespace: 'default',
-    logLevel: 'error',
-    log: () => undefined,
-  });
+  const started = await serverWithUi(await findTemporalCli({ log: () => undefined }));
+  ({ temporal, uiUrl } = started);
+  const { apiPort } = started;
   const env = { TEMPORAL_ADDRESS: temporal.address, TEMPORAL_TASK_QUEUE: `codec-ui-${randomUUID().slice(0, 8)}` };
   worker = await spawnWorker(env);
   app = await startTestApp({ ...env, PORT: String(apiPort), HOST: '127.0.0.1', TEMPORAL_UI_URL: uiUrl, TEMPORAL_CODEC_OPERATORS: '*' });

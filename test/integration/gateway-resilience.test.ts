@@ -115,6 +115,8 @@ describe('per-attempt timeout and response limit', () => {
 
 describe('circuit breaker (spec 3.6), state in PostgreSQL', () => {
   let health: ProviderReply = { status: 500, body: { error: 'down' } };
+  /** When set, the next request is held at the supplier: `reached` tells it arrived, the answer waits for `until`. */
+  let hold: { reached: () => void; until: Promise<void> } | undefined;
   let supplier: Awaited<ReturnType<typeof scriptedSupplier>>;
   const rewind = (seconds: number) =>
     app.deps
@@ -123,7 +125,15 @@ describe('circuit breaker (spec 3.6), state in PostgreSQL', () => {
       .update({ opened_at: app.deps.db.raw(`opened_at - interval '${seconds} seconds'`) });
 
   beforeAll(async () => {
-    supplier = await scriptedSupplier(() => health);
+    supplier = await scriptedSupplier(async () => {
+      const held = hold;
+      hold = undefined;
+      if (held) {
+        held.reached();
+        await held.until;
+      }
+      return health;
+    });
   });
 
   it(`opens after ${THRESHOLD} consecutive 5xx: 503 CIRCUIT_OPEN with Retry-After: 30, provider not contacted`, async () => {
@@ -166,13 +176,18 @@ describe('circuit breaker (spec 3.6), state in PostgreSQL', () => {
   });
 
   it('half-open admits a single trial; its success closes the circuit and resets the count', async () => {
-    health = { ...ok, delayMs: 700 };
+    health = ok;
+    let release!: () => void;
+    const reached = new Promise<void>((resolve) => {
+      hold = { reached: resolve, until: new Promise<void>((done) => (release = done)) };
+    });
     await rewind(31);
     const trial = kycStatus(supplier.connectionId);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await reached;
     expect(await breaker(alice.operatorId, supplier.provider)).toMatchObject({ state: 'half_open' });
     const concurrent = await kycStatus(supplier.connectionId);
     expect(concurrent.status).toBe(503);
+    release();
     expect((await trial).status).toBe(200);
     expect(await breaker(alice.operatorId, supplier.provider)).toMatchObject({ state: 'closed', consecutive_failures: 0, opened_at: null });
     health = ok;

@@ -153,13 +153,14 @@ describe("Temporal's payload limits cannot end a lane or a run", () => {
       { id: id(), owner: closed.temporalWorkflowId, expires_at: null, created_at: ago(2_000), keep: true },
       { id: id(), owner: `automation-manual-run_${randomUUID()}`, expires_at: null, created_at: ago(2 * 3_600_000), keep: false },
       { id: id(), owner: `automation-manual-run_${randomUUID()}`, expires_at: null, created_at: ago(10_000), keep: true },
-      { id: id(), owner: `job_${randomUUID()}`, expires_at: null, created_at: ago(10_000), keep: false },
-      { id: id(), owner: `job_${randomUUID()}`, expires_at: null, created_at: ago(100), keep: true },
+      { id: id(), owner: `job_${randomUUID()}`, expires_at: null, created_at: ago(2 * 3_600_000), keep: false },
+      { id: id(), owner: `job_${randomUUID()}`, expires_at: null, created_at: ago(10_000), keep: true },
       { id: id(), owner: running.temporal_workflow_id, expires_at: null, created_at: ago(10_000), keep: true },
     ];
     await db('temporal_payloads').insert(rows.map(({ keep: _keep, ...row }) => ({ ...row, sealed: Buffer.from('x'), bytes: 1 })));
-    // The closed run finished just now: inside a grace of an hour, outside one of a millisecond.
-    await purgeTemporalPayloads(db, { closedRunGraceMs: 3_600_000, otherOwnersMaxAgeMs: 5_000 });
+    // The closed run finished just now: inside a grace of an hour, outside one of a millisecond. The purge is
+    // platform-wide, so its ages stay far past any payload the suites running alongside still need.
+    await purgeTemporalPayloads(db, { closedRunGraceMs: 3_600_000, otherOwnersMaxAgeMs: 3_600_000 });
     const left = new Set(
       (await db('temporal_payloads')
         .whereIn(
