@@ -64,6 +64,8 @@ const envSchema = z.object({
    * (temporal/taskQueues.ts); false puts everything on the one queue, as before the split.
    */
   TEMPORAL_SPLIT_QUEUES: bool.default(true),
+  /** Whether the API process creates the platform's Schedules at start (and moves them to its queues); `false` for an instance on a queue of its own beside a live deployment. */
+  PLATFORM_SCHEDULES: bool.default(true),
   /** The queues a worker process polls: production scales the two roles apart (docs/production.md). */
   WORKER_QUEUES: z.enum(['all', 'interactive', 'background']).default('all'),
   /** TLS to Temporal: unset = on when a TLS file or TEMPORAL_API_KEY is given; false = off even with an API key. */

@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   const db = createDb(databaseUrlOf(config), { poolMax: config.DATABASE_POOL_MAX, applicationName: 'operator-platform-api' });
   await migrateLatest(db);
   const deps = await buildAppDeps(config, logger, db);
-  await ensurePlatformSchedules(deps.temporal);
+  if (config.PLATFORM_SCHEDULES) await ensurePlatformSchedules(deps.temporal);
   const api = await startApiServer(deps);
   logger.info({ url: api.url, metrics: api.metricsUrl ?? null }, 'API listening');
   const stop = async () => {

@@ -31,6 +31,8 @@ export interface WatchdogDeps {
   sleepingRecheckMs?: number;
   /** How long after the first failed read a run whose handed-back outcome cannot be read is given up (an hour). */
   unreadableOutcomeMs?: number;
+  /** Looks at this operator's runs only (a reconcile of one tenant); the schedule's pass serves every operator. */
+  operatorId?: string;
 }
 
 const QUIET_MS = 60_000;
@@ -155,6 +157,7 @@ export async function reconcileRuns(deps: WatchdogDeps): Promise<{ checked: numb
     recheckMs: deps.recheckMs ?? RECHECK_MS,
     sleepingRecheckMs: deps.sleepingRecheckMs ?? SLEEPING_RECHECK_MS,
     limit: BATCH,
+    ...(deps.operatorId ? { operatorId: deps.operatorId } : {}),
   });
   let next = 0;
   let closed = 0;

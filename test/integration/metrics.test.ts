@@ -140,8 +140,9 @@ describe('the API series after real traffic', () => {
 });
 
 it('the outbox figures are what waits for dispatch: count, and the age of the oldest', async () => {
-  // Uncommitted, so no dispatcher takes the rows away while the snapshot reads them.
-  const trx = await app.deps.db.transaction();
+  // Uncommitted, so no dispatcher takes the rows away while the snapshot reads them; one snapshot for both reads, so
+  // other suites' events written or dispatched meanwhile do not move the count.
+  const trx = await app.deps.db.transaction({ isolationLevel: 'repeatable read' });
   try {
     const before = await readMetricsSnapshot(trx);
     await trx('outbox_events').insert([

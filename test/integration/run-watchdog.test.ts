@@ -42,6 +42,8 @@ describe('the run watchdog closes runs that cannot finish', () => {
       quietMs: 0,
       recheckMs: 0,
       sleepingRecheckMs: 0,
+      // With no quiet time, a pass over every operator would close other suites' runs between their record and start.
+      operatorId: client.operator.operatorId,
       ...options,
     });
   beforeEach(() => {
@@ -107,19 +109,27 @@ describe('the run watchdog closes runs that cannot finish', () => {
       chain('Never started', [{ id: 'mark', type: 'action.set_state', params: { externalId: 'p-1', key: 'k', value: 1 } }]),
     );
     const usedBefore = await usage();
+    const neverStarted = (operatorId: string, automationId: string, runId: string) =>
+      beginRun(app.deps, {
+        operatorId,
+        automationId,
+        source: 'manual',
+        input: {},
+        runId,
+        temporalWorkflowId: `automation-manual-${runId}`,
+        startedAt: new Date().toISOString(),
+      });
     const runId = prefixedId('run');
-    const begun = await beginRun(app.deps, {
-      operatorId: client.operator.operatorId,
-      automationId: automation.id,
-      source: 'manual',
-      input: {},
-      runId,
-      temporalWorkflowId: `automation-manual-${runId}`,
-      startedAt: new Date().toISOString(),
-    });
+    const begun = await neverStarted(client.operator.operatorId, automation.id, runId);
     expect(begun).toMatchObject({ kind: 'started', runId, reserved: { actions: 1, aiActions: 0 } });
     expect(await usage()).toBe(usedBefore + 1);
     expect((await runRecord(runId)).status).toBe('running');
+    const other = await automationsClient(app);
+    const othersRunId = prefixedId('run');
+    const othersAutomation = await other.create(
+      chain('Not this pass', [{ id: 'mark', type: 'action.set_state', params: { externalId: 'p-1', key: 'k', value: 1 } }]),
+    );
+    expect(await neverStarted(other.operator.operatorId, othersAutomation.id, othersRunId)).toMatchObject({ kind: 'started' });
 
     await until('the watchdog', async () => {
       await watchdog(5);
@@ -131,6 +141,8 @@ describe('the run watchdog closes runs that cannot finish', () => {
     });
     expect(await usage()).toBe(usedBefore);
     expect(counted).toContainEqual(['manual', 'failed']);
+    // A pass for one operator leaves another's runs alone.
+    expect((await other.wf(`/runs/${othersRunId}`)).body.data.status).toBe('running');
   });
 
   it('a run that handed its outcome to a caller that never stored it (the API died) gets that outcome stored', async () => {

@@ -104,6 +104,8 @@ beforeAll(async () => {
     OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
     OTEL_BSP_SCHEDULE_DELAY: '200',
     LOG_LEVEL: 'info',
+    // The shared Schedules stay on the shared queues: moved here, they would stall once this worker stops.
+    PLATFORM_SCHEDULES: 'false',
   };
   [api, worker] = await Promise.all([spawnApi(env), spawnWorker(env)]);
 }, 180_000);
