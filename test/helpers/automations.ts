@@ -1,3 +1,4 @@
+import { beginRun } from '../../commands/runs/begin';
 import type { TestApp } from './app';
 import { dataClient, type DataClient } from './data';
 import { http, type HttpResult, type RequestOptions } from './http';
@@ -45,4 +46,20 @@ export async function waitForRuns(client: AutomationsClient, workflowId: string,
     if (Date.now() > deadline) throw new Error(`only ${finished.length} of ${count} runs finished: ${JSON.stringify(response.body.data)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * Records a manual run as the API does before it starts the workflow (`beginRun`), and starts nothing: the state an
+ * API that died in between leaves behind.
+ */
+export function beginManualRun(app: TestApp, operatorId: string, automationId: string, runId: string) {
+  return beginRun(app.deps, {
+    operatorId,
+    automationId,
+    source: 'manual',
+    input: {},
+    runId,
+    temporalWorkflowId: `automation-manual-${runId}`,
+    startedAt: new Date().toISOString(),
+  });
 }

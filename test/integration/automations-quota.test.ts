@@ -3,13 +3,12 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { beginRun } from '../../commands/runs/begin';
 import { prefixedId } from '../../core/ids';
 import { insertRun } from '../../db/queries/automationRuns';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { http } from '../helpers/http';
 import { startProvider, type TestProvider } from '../helpers/providerServer';
-import { chain, automationsClient, type AutomationsClient } from '../helpers/automations';
+import { beginManualRun, chain, automationsClient, type AutomationsClient } from '../helpers/automations';
 
 const exec = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
@@ -255,16 +254,7 @@ describe('quota enforcement', () => {
 });
 
 describe("a run's begin: one statement that reserves before it inserts", () => {
-  const begin = (client: AutomationsClient, automationId: string, runId: string) =>
-    beginRun(app.deps, {
-      operatorId: client.operator.operatorId,
-      automationId,
-      source: 'manual',
-      input: {},
-      runId,
-      temporalWorkflowId: `automation-manual-${runId}`,
-      startedAt: new Date().toISOString(),
-    });
+  const begin = (client: AutomationsClient, automationId: string, runId: string) => beginManualRun(app, client.operator.operatorId, automationId, runId);
   const stored = (runId: string) => app.deps.db('workflow_runs').where({ id: runId }).first();
 
   it('begun twice at once (a retried local activity, a lost answer), a run is recorded and reserved once', async () => {

@@ -5,7 +5,7 @@ import { prefixedId } from '../../core/ids';
 import { startAutomationRun } from '../../temporal/automationRuns';
 import { reconcileRuns } from '../../worker/runWatchdog';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { chain, automationsClient, type AutomationsClient } from '../helpers/automations';
+import { beginManualRun, chain, automationsClient, type AutomationsClient } from '../helpers/automations';
 import { spawnWorker, type WorkerProcess } from '../helpers/worker';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -109,18 +109,8 @@ describe('the run watchdog closes runs that cannot finish', () => {
       chain('Never started', [{ id: 'mark', type: 'action.set_state', params: { externalId: 'p-1', key: 'k', value: 1 } }]),
     );
     const usedBefore = await usage();
-    const neverStarted = (operatorId: string, automationId: string, runId: string) =>
-      beginRun(app.deps, {
-        operatorId,
-        automationId,
-        source: 'manual',
-        input: {},
-        runId,
-        temporalWorkflowId: `automation-manual-${runId}`,
-        startedAt: new Date().toISOString(),
-      });
     const runId = prefixedId('run');
-    const begun = await neverStarted(client.operator.operatorId, automation.id, runId);
+    const begun = await beginManualRun(app, client.operator.operatorId, automation.id, runId);
     expect(begun).toMatchObject({ kind: 'started', runId, reserved: { actions: 1, aiActions: 0 } });
     expect(await usage()).toBe(usedBefore + 1);
     expect((await runRecord(runId)).status).toBe('running');
@@ -129,7 +119,7 @@ describe('the run watchdog closes runs that cannot finish', () => {
     const othersAutomation = await other.create(
       chain('Not this pass', [{ id: 'mark', type: 'action.set_state', params: { externalId: 'p-1', key: 'k', value: 1 } }]),
     );
-    expect(await neverStarted(other.operator.operatorId, othersAutomation.id, othersRunId)).toMatchObject({ kind: 'started' });
+    expect(await beginManualRun(app, other.operator.operatorId, othersAutomation.id, othersRunId)).toMatchObject({ kind: 'started' });
 
     await until('the watchdog', async () => {
       await watchdog(5);
