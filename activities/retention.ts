@@ -16,8 +16,9 @@ export function createRetentionActivities({ db }: { db: Db }) {
   return {
     /**
      * Applies every operator's retention policy as of `asOf` (an ISO timestamp), heartbeating per operator, then
-     * forgets idempotency keys and webhook delivery ids expired by the database's clock, payloads kept out of Temporal that no history can
-     * still need (a run's, a day after it closed: past the namespace's retention), and gateway calls past theirs.
+     * forgets idempotency keys and webhook delivery ids expired by the database's clock, payloads kept out of
+     * Temporal that no history can still need (a run's, a day after it closed: past the namespace's retention), and
+     * gateway calls past theirs.
      */
     async applyRetention(input: { asOf: string }): Promise<RetentionCounts> {
       const asOf = new Date(input.asOf);
