@@ -8,6 +8,8 @@ export const RETENTION_SCHEDULE_ID = 'retention-daily';
 export const ANALYTICS_REFRESH_SCHEDULE_ID = 'analytics-refresh';
 export const OUTBOX_SWEEP_SCHEDULE_ID = 'outbox-sweep';
 export const RUN_WATCHDOG_SCHEDULE_ID = 'run-watchdog';
+/** Every Schedule `ensurePlatformSchedules` keeps. */
+export const PLATFORM_SCHEDULE_IDS = [RETENTION_SCHEDULE_ID, ANALYTICS_REFRESH_SCHEDULE_ID, OUTBOX_SWEEP_SCHEDULE_ID, RUN_WATCHDOG_SCHEDULE_ID];
 
 /**
  * Creates a Schedule, or moves an existing one to the queue its workflow now belongs on (Schedules created before the

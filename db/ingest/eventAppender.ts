@@ -34,10 +34,10 @@ const itemFault = (error: unknown) => ITEM_FAULT.test(String((error as { code?: 
  *
  * An operator holds at most `lanes` statements at once, so one tenant's flood of single events takes that many of the
  * pool's connections and no more; a statement carries at most `maxGroup` events and `maxGroupSize` of their data, so
- * large events (each up to the body limit) are not joined into one huge parameter. A group refused for one row's data (a PostgreSQL data or integrity error, the
- * statement rolled back) is written again one event at a time, so only that event's caller sees the error; any other
- * failure, such as a lost connection whose commit is unknown, fails the group's callers as it would have failed each
- * of them, and is never retried here, which could write an event twice.
+ * large events (each up to the body limit) are not joined into one huge parameter. A group refused for one row's data
+ * (a PostgreSQL data or integrity error, the statement rolled back) is written again one event at a time, so only
+ * that event's caller sees the error; any other failure, such as a lost connection whose commit is unknown, fails the
+ * group's callers as it would have failed each of them, and is never retried here, which could write an event twice.
  */
 export class EventAppender {
   private readonly lanes = new Map<string, Lane>();

@@ -12,6 +12,7 @@ import { createDb } from '../../db/knex';
 import { postgresPayloadStore } from '../../db/queries/temporalPayloads';
 import { resolveKeyring } from '../../processes/devSecrets';
 import { FAILURE_CONVERTER_PATH, PlatformPayloadCodec } from '../../temporal/dataConverter';
+import { PLATFORM_SCHEDULE_IDS } from '../../temporal/platformSchedules';
 import { payloadsIn } from '../../temporal/historyPayloads';
 import { workflowTracingSinks } from '../../worker/tracing';
 import { http } from '../helpers/http';
@@ -185,6 +186,24 @@ describe('tracing (OTLP/HTTP to a configured endpoint)', () => {
       expect.objectContaining({ msg: 'request', path: '/mcp-server', trace_id: traceId, span_id: expect.stringMatching(/^[0-9a-f]{16}$/) }),
     );
   }, 120_000);
+
+  it('leaves the shared Schedules on the shared queues (PLATFORM_SCHEDULES=false)', async () => {
+    const config = loadConfig();
+    const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS! });
+    try {
+      const schedules = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }).schedule;
+      for (const id of PLATFORM_SCHEDULE_IDS) {
+        const described = await schedules
+          .getHandle(id)
+          .describe()
+          .catch(() => undefined);
+        const queue = described?.action.type === 'startWorkflow' ? described.action.taskQueue : 'none';
+        expect([id, queue]).toEqual([id, expect.not.stringMatching(/^tracing-/)]);
+      }
+    } finally {
+      await connection.close();
+    }
+  });
 
   it('replays the traced run, its trace headers included, through the workflow bundle without a nondeterminism error', async () => {
     expect(tracedWorkflowId).toBeDefined();
