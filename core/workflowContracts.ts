@@ -182,7 +182,7 @@ export type GatewayCallResult = (
 /** `gatewayLaneWorkflow`: serves one operator's synchronous gateway calls as Updates. */
 export interface GatewayLaneInput {
   operatorId: string;
-  /** Calls a run serves before it continues as new (default `LANE_CALLS_PER_RUN`). */
+  /** Calls a run serves before it continues as new: `LANE_CALLS_PER_RUN` from every starter; absent in lanes started before, which serve 500. */
   callsPerRun?: number;
 }
 

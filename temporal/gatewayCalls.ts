@@ -2,7 +2,7 @@ import { ApplicationFailure, type Client, WithStartWorkflowOperation, WorkflowNo
 import { temporal } from '@temporalio/proto';
 import { isGatewayFailureCode, type GatewayFailureCode } from '../core/gateway/failures';
 import type { GatewayCallInput, GatewayCallRequest, GatewayCallResult, GatewayLimits } from '../core/workflowContracts';
-import { CALL_TOO_LATE, gatewayCallUpdate, gatewayLaneWorkflow, SEND_START_TIMEOUT_MS } from '../workflows/gatewayCall';
+import { CALL_TOO_LATE, gatewayCallUpdate, gatewayLaneWorkflow, LANE_CALLS_PER_RUN, SEND_START_TIMEOUT_MS } from '../workflows/gatewayCall';
 
 /** Lanes per operator in this process: a call takes an idle one, and a new one while fewer exist. */
 const MAX_LANES = 16;
@@ -124,7 +124,7 @@ export class GatewayLanes {
     const startWorkflowOperation = new WithStartWorkflowOperation(gatewayLaneWorkflow, {
       workflowId: lane.id,
       taskQueue,
-      args: [{ operatorId, ...(this.options.callsPerRun ? { callsPerRun: this.options.callsPerRun } : {}) }],
+      args: [{ operatorId, callsPerRun: this.options.callsPerRun ?? LANE_CALLS_PER_RUN }],
       workflowIdConflictPolicy: 'USE_EXISTING',
       // A lane continues as new well before this; a lane that cannot run (a worker that cannot replay it) is closed by the server.
       workflowRunTimeout: '1 hour',
