@@ -104,7 +104,7 @@ async function main(): Promise<void> {
       const { reference, writtenAt } = await writeEvent();
       return (await waitCompleted(db, workflowId, reference)).getTime() - writtenAt;
     };
-    const bareWorkflow = bareWorkflowRoundTrip(deps);
+    const bareWorkflow = bareWorkflowRoundTrip(deps.temporal);
 
     say('warming up…');
     await measure(bareWorkflow, { count: 20, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS });

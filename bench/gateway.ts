@@ -5,16 +5,18 @@
  * 8-concurrent throughput against that floor (targets ≤ 1.2× and ≥ 0.8×). The machine's speed drifts by up to 2× over
  * tens of seconds, so the two take turns closely: sequential calls one by one (A B B A…, `interleaved`), concurrent
  * calls in short phases (`alternatingPhases`), each figure from the turns pooled. Starts its own embedded PostgreSQL,
- * Temporal server (PLATFORM_TOPOLOGY=cluster: the PostgreSQL-backed one), in-process worker and API; loopback only;
- * bounded in request count and time; stops everything by itself.
+ * Temporal server (PLATFORM_TOPOLOGY=cluster: the PostgreSQL-backed one), worker and API — in this process, or with
+ * BENCH_PROCESSES=separate as processes of their own, the bare shape's worker too (bench/lib/stack.ts); loopback
+ * only; bounded in request count and time; stops everything by itself.
  */
+import { serveBareHop } from './lib/bareHop';
 import { startBareTemporal } from './lib/bareTemporal';
 import { runBench } from './lib/baseline';
 import { cpuMeter, formatCpu } from './lib/cpu';
 import { leanClient } from './lib/httpClient';
 import { startProfile } from './lib/profile';
-import { supplierConnection, benchOperator, startBenchStack } from './lib/stack';
-import { alternatingPhases, interleaved, measure as measureWithin, percentile, pooled, say, throughput, type Measured } from './lib/stats';
+import { supplierConnection, benchOperator, startHotPathStack } from './lib/stack';
+import { alternatingPhases, interleaved, measure as measureWithin, p50Ratio, percentile, pooled, say, throughput, type Measured } from './lib/stats';
 import { startSupplier, SUPPLIER_KEY } from '../devstack/loopbackSupplier';
 
 const SEQUENTIAL_REQUESTS = 400;
@@ -46,11 +48,10 @@ function report(name: string, phase: Phase) {
 
 async function main(): Promise<void> {
   say('starting PostgreSQL, Temporal, worker and API…');
-  const stack = await startBenchStack({ GATEWAY_ALLOW_PRIVATE_NETWORKS: 'true' }, (line) => process.stderr.write(`${line}\n`));
+  const stack = await startHotPathStack({ GATEWAY_ALLOW_PRIVATE_NETWORKS: 'true' }, (line) => process.stderr.write(`${line}\n`));
   const supplier = await startSupplier();
   const stops: Array<() => Promise<void>> = [];
   try {
-    const { deps } = stack;
     const { apiKey: key } = await benchOperator(stack.url);
     const connectionId = await supplierConnection(stack.url, key, supplier.url, 'bench');
     const client = leanClient();
@@ -69,12 +70,18 @@ async function main(): Promise<void> {
     };
     const bareTemporal = await startBareTemporal({
       address: stack.temporalAddress,
-      namespace: deps.config.TEMPORAL_NAMESPACE,
-      keyring: deps.keyring,
+      namespace: stack.namespace,
+      keyring: stack.keyring,
       lanes: CONCURRENCY,
+      ...(stack.workerProcess ? { workerProcess: stack.workerProcess } : {}),
     });
     stops.push(() => bareTemporal.close());
-    const bareUpdate = () => bareTemporal.update(`${supplier.url}/players/p-1/kyc`, { 'x-api-key': SUPPLIER_KEY, accept: 'application/json' });
+    const bareAnswer = () => bareTemporal.update(`${supplier.url}/players/p-1/kyc`, { 'x-api-key': SUPPLIER_KEY, accept: 'application/json' });
+    const bareUpdate = () => bareAnswer().then(() => undefined);
+    const hop = await serveBareHop(bareAnswer);
+    stops.push(hop.close);
+    const hopBody = JSON.stringify({ connectionId, operation: 'kyc.status', params: { playerId: 'p-1' } });
+    const bareBehindHop = () => expectOk(client.send('POST', hop.url, { 'content-type': 'application/json' }, hopBody), 'bare hop').then(() => undefined);
 
     say('warming up…');
     await measure(direct, 50, 4);
@@ -97,12 +104,16 @@ async function main(): Promise<void> {
       concurrency: CONCURRENCY,
       timeLimitMs: PHASE_TIME_LIMIT_MS,
     });
-    const meter = () =>
-      cpuMeter({
-        node: { pid: stack.pids.node, tree: false },
-        postgres: { pid: stack.pids.postgres, tree: true },
-        temporal: { pid: stack.pids.temporal, tree: true },
-      });
+    // The HTTP hop alone: the bare Update behind a bare Koa handler, beside the bare Update and beside the gateway.
+    const [hopBare, hopSeq] = await interleaved(bareUpdate, bareBehindHop, { count: SEQUENTIAL_REQUESTS / 2, timeLimitMs: PHASE_TIME_LIMIT_MS });
+    const [hopFloor, overHop] = await interleaved(bareBehindHop, gatewayGet, { count: SEQUENTIAL_REQUESTS / 2, timeLimitMs: PHASE_TIME_LIMIT_MS });
+    const [hopBareConcPhases, hopConcPhases] = await alternatingPhases(bareUpdate, bareBehindHop, {
+      pairs: PAIRS / 2,
+      count: PHASE_REQUESTS,
+      concurrency: CONCURRENCY,
+      timeLimitMs: PHASE_TIME_LIMIT_MS,
+    });
+    const meter = () => cpuMeter({ ...stack.cpu, ...(bareTemporal.workerPid ? { 'bare worker': { pid: bareTemporal.workerPid, tree: false } } : {}) });
     const metered = async (request: () => Promise<void>) => {
       const phaseMeter = meter();
       const phase = await measure(request, METERED_REQUESTS, CONCURRENCY);
@@ -137,12 +148,17 @@ async function main(): Promise<void> {
     say(
       `throughput, ${CONCURRENCY} concurrent: gateway ${gatewayConc.rps.toFixed(0)} req/s = ${((gatewayConc.rps / directConc.rps) * 100).toFixed(1)}% of direct`,
     );
-    const p50Ratio = (bare: Phase, gateway: Phase) => percentile(gateway.latencies, 50) / percentile(bare.latencies, 50);
     say(
-      `against the bare shape: GET p50 ${p50Ratio(bareSeqPhase, gatewaySeqPhase).toFixed(2)}× ` +
-        `(calls in turns, A B B A…; halves ${halves.map(([bare, gateway]) => p50Ratio(bare, gateway).toFixed(2)).join(', ')}; target ≤ 1.2×), ` +
+      `against the bare shape: GET p50 ${p50Ratio(gatewaySeqPhase, bareSeqPhase).toFixed(2)}× ` +
+        `(calls in turns, A B B A…; halves ${halves.map(([bare, gateway]) => p50Ratio(gateway, bare).toFixed(2)).join(', ')}; target ≤ 1.2×), ` +
         `${CONCURRENCY}-concurrent throughput ${(gatewayConc.rps / bareConc.rps).toFixed(2)}× ` +
         `(${PAIRS} pairs of ${PHASE_REQUESTS}-request phases in turns, pooled; pairs' quartiles ${percentile(pairRatios, 25).toFixed(2)}–${percentile(pairRatios, 75).toFixed(2)}; target ≥ 0.8×)`,
+    );
+    const ms = (phase: Phase) => `${percentile(phase.latencies, 50).toFixed(2)} ms`;
+    say(
+      `the HTTP hop alone (the bare Update behind a bare Koa handler that reads the body and answers JSON, bench/lib/bareHop.ts): ` +
+        `p50 ${p50Ratio(hopSeq, hopBare).toFixed(2)}× the bare (${ms(hopSeq)} against ${ms(hopBare)}), ${CONCURRENCY}-concurrent throughput ${(throughput(pooled(hopConcPhases)) / throughput(pooled(hopBareConcPhases))).toFixed(2)}× ` +
+        `(${PAIRS / 2} pairs); the gateway against it: p50 ${p50Ratio(overHop, hopFloor).toFixed(2)}× (${ms(overHop)} against ${ms(hopFloor)}; calls in turns each)`,
     );
     say(
       `CPU per call at ${CONCURRENCY} concurrent (a phase of ${METERED_REQUESTS} each, after the measured ones): gateway ${formatCpu(cpu)}; bare Update ${formatCpu(bareCpu)}`,
@@ -150,7 +166,11 @@ async function main(): Promise<void> {
     say(`profiled round: ${profile}`);
     say(`(bare Update: an Update of one of ${CONCURRENCY} running workflows whose local activity sends the same GET, on the same server,`);
     say(" with the platform's payload codec and nothing else of the platform — the floor of the gateway's shape;");
-    say(' node: this process — load, API, worker and supplier; postgres: the server and its backends; temporal: the dev server;');
+    say(
+      stack.processes === 'one'
+        ? ' node: this process — load, API, worker, bare worker and supplier; postgres: the server and its backends; temporal: its server;'
+        : " load: this process — load and supplier; api, worker: the platform's processes; bare worker: the bare shapes' own; postgres: the server and its backends; temporal: its server;",
+    );
     say(' requests go out through node:http on a keep-alive agent, bench/lib/httpClient.ts)');
   } finally {
     for (const stop of stops) await stop();

@@ -12,7 +12,9 @@
  * call, the same tool run as a 2025-11-25 task: the create call alone, create → `completed` polled by `tasks/get`, and
  * create → `tasks/result`; then `tasks/get` of a working task beside `ping` (the endpoint's auth, rate limit and
  * JSON-RPC, no task read), idle and while 4 clients call the tool synchronously. Starts its own embedded
- * PostgreSQL, Temporal dev server, in-process worker and API; loopback only; bounded in request count and time; stops by itself.
+ * PostgreSQL, Temporal server (PLATFORM_TOPOLOGY=cluster: the PostgreSQL-backed one), worker and API — in this process,
+ * or with BENCH_PROCESSES=separate as processes of their own, the floor's worker too (bench/lib/stack.ts); loopback
+ * only; bounded in request count and time; stops by itself.
  */
 import { startLoopbackServer, type LoopbackServer } from '../devstack/loopbackServer';
 import { bareWorkflowRoundTrip, runBench } from './lib/baseline';
@@ -20,8 +22,8 @@ import { startBareTemporal } from './lib/bareTemporal';
 import { cpuMeter, formatCpu } from './lib/cpu';
 import { leanClient } from './lib/httpClient';
 import { startProfile } from './lib/profile';
-import { benchOperator, post, startBenchStack } from './lib/stack';
-import { alternatingPhases, interleaved, measure, median, percentile, pooled, say, type Measured } from './lib/stats';
+import { benchOperator, post, startHotPathStack } from './lib/stack';
+import { alternatingPhases, interleaved, measure, median, p50Ratio, percentile, pooled, say, type Measured } from './lib/stats';
 
 const CALLS = 200;
 /** Rounds in which the shapes beside the target's take turns. */
@@ -95,17 +97,18 @@ const taskPhase = (): TaskPhase => ({ creates: [], taskIds: [] });
 
 async function main(): Promise<void> {
   say('starting PostgreSQL, Temporal, worker and API…');
-  const stack = await startBenchStack({ GATEWAY_ALLOW_PRIVATE_NETWORKS: 'true', RATE_LIMIT_MCP: '100000000' }, (line) => process.stderr.write(`${line}\n`));
+  const stack = await startHotPathStack({ GATEWAY_ALLOW_PRIVATE_NETWORKS: 'true', RATE_LIMIT_MCP: '100000000' }, (line) => process.stderr.write(`${line}\n`));
   const target = await startTarget();
   const client = leanClient();
   const own = await startBareTemporal({
     address: stack.temporalAddress,
-    namespace: stack.deps.config.TEMPORAL_NAMESPACE,
-    keyring: stack.deps.keyring,
+    namespace: stack.namespace,
+    keyring: stack.keyring,
     lanes: 0,
+    ...(stack.workerProcess ? { workerProcess: stack.workerProcess } : {}),
   });
   try {
-    const { deps, url } = stack;
+    const { url } = stack;
     const { operatorId, accessToken } = await benchOperator(url);
     const key = await post(url, '/api-keys', { operatorId, label: 'mcp bench' }, accessToken);
     await post(url, `/api-keys/${key.data.id}/mcp`, { mcp_enabled: true }, accessToken, 'PATCH');
@@ -155,14 +158,10 @@ async function main(): Promise<void> {
     };
     /** A raw 2025-11-25 request: its result, or a throw on a non-2xx answer or a JSON-RPC error. */
     const rpc = async <T>(method: string, params: Record<string, unknown>): Promise<T> => {
-      const response = await fetch(`${url}/mcp-server`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}`, ...TASKS_HEADERS },
-        body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
-      });
-      const text = await response.text();
-      const answer = JSON.parse(text) as { result?: T; error?: unknown };
-      if (!response.ok || answer.result === undefined) throw new Error(`${method}: HTTP ${response.status} ${text.slice(0, 300)}`);
+      const body = JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params });
+      const response = await client.send('POST', `${url}/mcp-server`, { ...toolCallHeaders, ...TASKS_HEADERS }, body);
+      const answer = JSON.parse(response.body) as { result?: T; error?: unknown };
+      if (response.status !== 200 || answer.result === undefined) throw new Error(`${method}: HTTP ${response.status} ${response.body.slice(0, 300)}`);
       return answer.result;
     };
     const createTask = async (phase: TaskPhase, name = toolName, ttl = TASK_TTL_MS): Promise<string> => {
@@ -202,7 +201,7 @@ async function main(): Promise<void> {
       await Promise.all(Array.from({ length: CONCURRENCY }, lane));
     };
     const createRow = (name: string, phase: TaskPhase): Row => ({ ...row(name, { latencies: phase.creates.sort((a, b) => a - b), seconds: NaN }), rps: NaN });
-    const bareWorkflow = bareWorkflowRoundTrip(deps);
+    const bareWorkflow = bareWorkflowRoundTrip(stack.temporal);
     const ownFetch = () => own.workflowFetch(`${target.url}/ping?player=p-1`);
 
     say('warming up…');
@@ -218,11 +217,7 @@ async function main(): Promise<void> {
     say('measuring…');
     const sequential = { count: CALLS, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS };
     const concurrent = { count: CONCURRENT_CALLS, concurrency: CONCURRENCY, timeLimitMs: PHASE_TIME_LIMIT_MS };
-    const processes = {
-      node: { pid: stack.pids.node, tree: false },
-      postgres: { pid: stack.pids.postgres, tree: true },
-      temporal: { pid: stack.pids.temporal, tree: true },
-    };
+    const processes = { ...stack.cpu, ...(own.workerPid ? { 'own worker': { pid: own.workerPid, tree: false } } : {}) };
     const quiet = row(`bare, ${QUIET_GAP_MS} ms apart`, await measure(bareWorkflow, { ...sequential, gapMs: QUIET_GAP_MS }));
     // tools/call and its floor take turns call by call (A B B A…), in two halves, and at 4 concurrent in short phases:
     // the machine's speed drifts by up to 2× over tens of seconds (docs/benchmarks.md), more than rounds of 40 calls
@@ -258,7 +253,7 @@ async function main(): Promise<void> {
     const ownFetchRow = row('own worker: GET act.', pooled(halves.map(([floor]) => floor)));
     const ownShape = row('own worker: LA+act.+LA', pooled(turns.ownShape));
     const mcp = row('MCP tools/call', pooled(halves.map(([, call]) => call)));
-    const p50Ratio = (of: Measured[], to: Measured[]) => median(of.map((phase, i) => percentile(phase.latencies, 50) / percentile(to[i]!.latencies, 50)));
+    const roundsRatio = (of: Measured[], to: Measured[]) => median(of.map((phase, i) => p50Ratio(phase, to[i]!)));
     const polled = taskPhase();
     const polledMeter = cpuMeter(processes);
     const taskPolled = row('task → completed', await measure(polledTask(polled), sequential));
@@ -342,16 +337,16 @@ async function main(): Promise<void> {
       `ratio tools/call / quiet bare: sequential p50 ${(mcp.p50 / quiet.p50).toFixed(2)}, ${CONCURRENCY} concurrent p50 ${(mcpConc.p50 / quiet.p50).toFixed(2)} (target ≤ 1.5)`,
     );
     const pairQuartiles = (of: Measured[], to: Measured[]) => {
-      const ratios = of.map((phase, i) => percentile(phase.latencies, 50) / percentile(to[i]!.latencies, 50)).sort((x, y) => x - y);
+      const ratios = of.map((phase, i) => p50Ratio(phase, to[i]!)).sort((x, y) => x - y);
       return `${percentile(ratios, 25).toFixed(2)}–${percentile(ratios, 75).toFixed(2)}`;
     };
     say(
       `ratio tools/call / the floor (own worker: workflow + an activity sending the tool's GET, back to back): sequential p50 ${(mcp.p50 / ownFetchRow.p50).toFixed(2)} ` +
-        `(calls in turns, A B B A…; halves ${halves.map(([floor, call]) => (percentile(call.latencies, 50) / percentile(floor.latencies, 50)).toFixed(2)).join(', ')}), ` +
+        `(calls in turns, A B B A…; halves ${halves.map(([floor, call]) => p50Ratio(call, floor).toFixed(2)).join(', ')}), ` +
         `${CONCURRENCY} concurrent p50 ${(mcpConc.p50 / ownFetchConc.p50).toFixed(2)} (${PAIRS} pairs of ${PHASE_CALLS}-call phases in turns, pooled; pairs' quartiles ${pairQuartiles(mcpConcPhases, floorConcPhases)}) (target ≤ 1.2)`,
     );
     say(
-      `the platform's worker on the same bare shape: diagnostics / own worker's bare, median of ${ROUNDS} rounds: sequential p50 ${p50Ratio(turns.bare, turns.ownBare).toFixed(2)}, ${CONCURRENCY} concurrent p50 ${p50Ratio(turns.bareConc, turns.ownBareConc).toFixed(2)}`,
+      `the platform's worker on the same bare shape: diagnostics / own worker's bare, median of ${ROUNDS} rounds: sequential p50 ${roundsRatio(turns.bare, turns.ownBare).toFixed(2)}, ${CONCURRENCY} concurrent p50 ${roundsRatio(turns.bareConc, turns.ownBareConc).toFixed(2)}`,
     );
     say(
       `a run recording its own begin and end (not tools/call's), no platform code (own worker): LA + activity + LA / workflow + activity, pooled p50 ${(ownShape.p50 / ownBare.p50).toFixed(2)}`,
@@ -381,8 +376,12 @@ async function main(): Promise<void> {
     say(" workflow, one normal activity, started and awaited through temporal/ on the platform's worker as the API starts its runs;");
     say(` task: tools/call with params.task on 2025-11-25; → completed polls tasks/get every ${POLL_MS} ms (a client polls at pollInterval, 2 s);`);
     say(' task create: that tools/call alone, timed in the → completed rows; reads: one lane, tasks/get and ping in turns;');
-    say(' node: this process — caller, API and worker; postgres: the server and its backends; temporal: the dev server;');
-    say(' tools/call goes out through node:http on a keep-alive agent, bench/lib/httpClient.ts)');
+    say(
+      stack.processes === 'one'
+        ? ' node: this process — caller, API, worker and own worker; postgres: the server and its backends; temporal: its server;'
+        : " load: this process — caller and HTTP target; api, worker: the platform's processes; own worker: the floor's; postgres: the server and its backends; temporal: its server; no start is eager;",
+    );
+    say(' every request goes out through node:http on a keep-alive agent, bench/lib/httpClient.ts)');
   } finally {
     client.close();
     await own.close();

@@ -32,6 +32,8 @@ export interface ProcessStack {
   spawnApi(extraEnv?: Record<string, string>): Promise<ApiProcess>;
   /** `node --import tsx processes/worker.ts`; resolves once it prints "worker ready". Output in `dataDir/worker-<n>.log`. */
   spawnWorker(extraEnv?: Record<string, string>): Promise<PlatformProcess>;
+  /** PostgreSQL's and the Temporal server's process ids, for CPU accounting. */
+  pids(): { postgres: number | undefined; temporal: number | undefined };
   restartPostgres(downMs?: number): Promise<void>;
   /** Same port and SQLite file, so every workflow survives. */
   restartTemporal(downMs?: number): Promise<void>;
@@ -80,7 +82,8 @@ async function waitFor(ready: () => Promise<boolean>, child: ChildProcess, what:
 export async function startProcessStack(
   env: Record<string, string> = {},
   log: (line: string) => void = () => undefined,
-  options: { temporalLogLevel?: 'debug' | 'info' | 'warn' | 'error' } = {},
+  /** `temporalFile: false` keeps the dev server's history in memory (benchmarks; `restartTemporal` then loses it). */
+  options: { temporalLogLevel?: 'debug' | 'info' | 'warn' | 'error'; temporalFile?: boolean } = {},
 ): Promise<ProcessStack> {
   const stack = await startStack({
     services: (config, serviceLog) => startThrowawayServices(config, serviceLog, { temporalFile: true, prefix: 'processes', ...options }),
@@ -144,6 +147,7 @@ export async function startProcessStack(
         log(`worker pid ${child.pid}`);
         return platformProcess(child);
       },
+      pids: () => services.pids(),
       restartPostgres: services.restartPostgres,
       restartTemporal: services.restartTemporal,
       async stop() {

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../api/deps';
+import type { TemporalClient } from '../../temporal/client';
 import { runDiagnostics } from '../../temporal/diagnostics';
 
 /**
@@ -6,10 +6,10 @@ import { runDiagnostics } from '../../temporal/diagnostics';
  * one normal activity, started and awaited by the API's Temporal client — the floor of any request that
  * goes through the server.
  *
- * @example const bare = bareWorkflowRoundTrip(stack.deps); await measure(bare, { count: 100, concurrency: 1, timeLimitMs })
+ * @example const bare = bareWorkflowRoundTrip(stack.deps.temporal); await measure(bare, { count: 100, concurrency: 1, timeLimitMs })
  */
-export function bareWorkflowRoundTrip(deps: AppDeps): () => Promise<void> {
-  return () => runDiagnostics(deps.temporal, 'bench').then(() => undefined);
+export function bareWorkflowRoundTrip(temporal: TemporalClient): () => Promise<void> {
+  return () => runDiagnostics(temporal, 'bench').then(() => undefined);
 }
 
 /** Runs a benchmark's `main` and exits: 0 when it finished, 1 with the stack trace when it threw. */

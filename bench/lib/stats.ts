@@ -103,3 +103,6 @@ export async function alternatingPhases(
 
 /** Calls per second of a phase, or of phases pooled. */
 export const throughput = (phase: Measured) => phase.latencies.length / phase.seconds;
+
+/** How many times the floor's p50 a shape's p50 is: `shape` over `floor`. */
+export const p50Ratio = (shape: Measured, floor: Measured) => percentile(shape.latencies, 50) / percentile(floor.latencies, 50);
