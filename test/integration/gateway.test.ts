@@ -1,6 +1,8 @@
 import { prefixedId } from '../../core/ids';
 import { GatewayLanes, runGatewayCall } from '../../temporal/gatewayCalls';
+import { LANE_CALLS_PER_RUN } from '../../workflows/gatewayCall';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { eventually } from '../helpers/eventually';
 import { http } from '../helpers/http';
 import { createApiKey, signupOperator, type TestOperator } from '../helpers/identity';
 import type { ProviderAuth, TestProvider } from '../helpers/providerServer';
@@ -294,6 +296,22 @@ describe('the door into Temporal (temporal/gatewayCalls.ts)', () => {
     );
     const rolled = histories.filter((lane) => lane !== null && lane.runId !== lane.raw.workflowExecutionInfo?.firstRunId);
     expect(rolled.length).toBeGreaterThan(0);
+  });
+
+  it('starts lanes that continue as new after LANE_CALLS_PER_RUN calls when the starter names no other count', async () => {
+    const lanes = new GatewayLanes({ client: app.deps.temporal.client, taskQueue: app.deps.temporal.taskQueue, instanceId: `per-run${Date.now()}` });
+    const handle = app.deps.temporal.client.workflow.getHandle(`gateway-lane-${alice.operatorId}-${lanes.instanceId}-0`);
+    const call = (n: number) =>
+      runGatewayCall(
+        { gatewayLanes: lanes },
+        { ...apiCall(), operatorId: alice.operatorId, connectionId, operation: 'kyc.status', params: { playerId: `per-run-${n}` } },
+        limits,
+      );
+    for (let n = 0; n < LANE_CALLS_PER_RUN - 1; n += 1) expect(await call(n)).toMatchObject({ kind: 'completed' });
+    const first = await handle.describe();
+    expect(first.runId).toBe(first.raw.workflowExecutionInfo?.firstRunId);
+    expect(await call(LANE_CALLS_PER_RUN - 1)).toMatchObject({ kind: 'completed' });
+    await eventually(async () => (await handle.describe()).runId !== first.runId);
   });
 
   it('starts the lane again when it has ended', async () => {
