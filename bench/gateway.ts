@@ -9,7 +9,7 @@
  * BENCH_PROCESSES=separate as processes of their own, the bare shape's worker too (bench/lib/stack.ts); loopback
  * only; bounded in request count and time; stops everything by itself.
  */
-import { serveBareHop } from './lib/bareHop';
+import { serveBareHop, spawnBareHop } from './lib/bareHop';
 import { startBareTemporal } from './lib/bareTemporal';
 import { runBench } from './lib/baseline';
 import { cpuMeter, formatCpu } from './lib/cpu';
@@ -76,9 +76,20 @@ async function main(): Promise<void> {
       ...(stack.workerProcess ? { workerProcess: stack.workerProcess } : {}),
     });
     stops.push(() => bareTemporal.close());
-    const bareAnswer = () => bareTemporal.update(`${supplier.url}/players/p-1/kyc`, { 'x-api-key': SUPPLIER_KEY, accept: 'application/json' });
+    const target = { url: `${supplier.url}/players/p-1/kyc`, headers: { 'x-api-key': SUPPLIER_KEY, accept: 'application/json' } };
+    const bareAnswer = () => bareTemporal.update(target.url, target.headers);
     const bareUpdate = () => bareAnswer().then(() => undefined);
-    const hop = await serveBareHop(bareAnswer);
+    // The hop runs where the API runs: in this process, or apart from it with a client and lanes of its own.
+    const hop = stack.workerProcess
+      ? await spawnBareHop({
+          address: stack.temporalAddress,
+          namespace: stack.namespace,
+          taskQueue: bareTemporal.taskQueue,
+          dataEncryptionKey: stack.workerProcess.dataEncryptionKey,
+          lanes: CONCURRENCY,
+          target,
+        })
+      : { ...(await serveBareHop(bareAnswer)), pid: undefined };
     stops.push(hop.close);
     const hopBody = JSON.stringify({ connectionId, operation: 'kyc.status', params: { playerId: 'p-1' } });
     const bareBehindHop = () => expectOk(client.send('POST', hop.url, { 'content-type': 'application/json' }, hopBody), 'bare hop').then(() => undefined);
@@ -113,7 +124,18 @@ async function main(): Promise<void> {
       concurrency: CONCURRENCY,
       timeLimitMs: PHASE_TIME_LIMIT_MS,
     });
-    const meter = () => cpuMeter({ ...stack.cpu, ...(bareTemporal.workerPid ? { 'bare worker': { pid: bareTemporal.workerPid, tree: false } } : {}) });
+    const [hopFloorConcPhases, overHopConcPhases] = await alternatingPhases(bareBehindHop, gatewayGet, {
+      pairs: PAIRS / 2,
+      count: PHASE_REQUESTS,
+      concurrency: CONCURRENCY,
+      timeLimitMs: PHASE_TIME_LIMIT_MS,
+    });
+    const meter = () =>
+      cpuMeter({
+        ...stack.cpu,
+        ...(bareTemporal.workerPid ? { 'bare worker': { pid: bareTemporal.workerPid, tree: false } } : {}),
+        ...(hop.pid ? { hop: { pid: hop.pid, tree: false } } : {}),
+      });
     const metered = async (request: () => Promise<void>) => {
       const phaseMeter = meter();
       const phase = await measure(request, METERED_REQUESTS, CONCURRENCY);
@@ -121,6 +143,7 @@ async function main(): Promise<void> {
     };
     const bareCpu = await metered(bareUpdate);
     const cpu = await metered(gatewayGet);
+    const hopCpu = await metered(bareBehindHop);
     const bareSeq = report('bare Update + local act.', bareSeqPhase);
     const gatewaySeq = report('gateway GET (kyc.status)', gatewaySeqPhase);
     const gatewayPost = report('gateway POST', await measure(gatewayCall('verification.start'), SEQUENTIAL_SLOW_PATH_REQUESTS, 1));
@@ -156,12 +179,13 @@ async function main(): Promise<void> {
     );
     const ms = (phase: Phase) => `${percentile(phase.latencies, 50).toFixed(2)} ms`;
     say(
-      `the HTTP hop alone (the bare Update behind a bare Koa handler that reads the body and answers JSON, bench/lib/bareHop.ts): ` +
+      `the HTTP hop alone (the bare Update behind a bare Koa handler that reads the body and answers JSON, bench/lib/bareHop.ts, ${hop.pid ? 'in a process of its own as the API is' : 'in this process as the API is'}): ` +
         `p50 ${p50Ratio(hopSeq, hopBare).toFixed(2)}× the bare (${ms(hopSeq)} against ${ms(hopBare)}), ${CONCURRENCY}-concurrent throughput ${(throughput(pooled(hopConcPhases)) / throughput(pooled(hopBareConcPhases))).toFixed(2)}× ` +
-        `(${PAIRS / 2} pairs); the gateway against it: p50 ${p50Ratio(overHop, hopFloor).toFixed(2)}× (${ms(overHop)} against ${ms(hopFloor)}; calls in turns each)`,
+        `(${PAIRS / 2} pairs); the gateway against it: p50 ${p50Ratio(overHop, hopFloor).toFixed(2)}× (${ms(overHop)} against ${ms(hopFloor)}; calls in turns each), ` +
+        `${CONCURRENCY}-concurrent throughput ${(throughput(pooled(overHopConcPhases)) / throughput(pooled(hopFloorConcPhases))).toFixed(2)}× (${PAIRS / 2} pairs)`,
     );
     say(
-      `CPU per call at ${CONCURRENCY} concurrent (a phase of ${METERED_REQUESTS} each, after the measured ones): gateway ${formatCpu(cpu)}; bare Update ${formatCpu(bareCpu)}`,
+      `CPU per call at ${CONCURRENCY} concurrent (a phase of ${METERED_REQUESTS} each, after the measured ones): gateway ${formatCpu(cpu)}; bare Update ${formatCpu(bareCpu)}; bare Update behind the hop ${formatCpu(hopCpu)}`,
     );
     say(`profiled round: ${profile}`);
     say(`(bare Update: an Update of one of ${CONCURRENCY} running workflows whose local activity sends the same GET, on the same server,`);

@@ -1,5 +1,7 @@
+import path from 'node:path';
 import Koa from 'koa';
 import { serveKoa } from './serveKoa';
+import { spawnReady } from './spawnReady';
 
 /**
  * A bare Temporal shape behind the least an HTTP API does: a Koa handler that reads the JSON body, runs the shape and
@@ -17,4 +19,38 @@ export function serveBareHop(shape: () => Promise<unknown>): Promise<{ url: stri
     ctx.body = { success: true, data: await shape() };
   });
   return serveKoa(app);
+}
+
+export interface BareHopProcessOptions {
+  address: string;
+  namespace: string;
+  /** The bare worker's queue, and the hex data key it seals with. */
+  taskQueue: string;
+  dataEncryptionKey: string;
+  lanes: number;
+  /** What each request's Update GETs. */
+  target: { url: string; headers: Record<string, string> };
+}
+
+/**
+ * The bare hop with the bare Update's gateway shape, as a process of its own (bench/temporal/bareHopServer.ts) with a
+ * client and lanes of its own: where the platform's API runs apart from the load (BENCH_PROCESSES=separate), the hop
+ * that stands for it has to cross the same process boundary, or it would leave that crossing out of the comparison.
+ */
+export async function spawnBareHop(options: BareHopProcessOptions): Promise<{ url: string; pid: number | undefined; close(): Promise<void> }> {
+  const child = await spawnReady(
+    path.resolve(__dirname, '../temporal/bareHopServer.ts'),
+    {
+      TEMPORAL_ADDRESS: options.address,
+      TEMPORAL_NAMESPACE: options.namespace,
+      BARE_TASK_QUEUE: options.taskQueue,
+      DATA_ENCRYPTION_KEY: options.dataEncryptionKey,
+      BARE_LANES: String(options.lanes),
+      HOP_TARGET_URL: options.target.url,
+      HOP_TARGET_HEADERS: JSON.stringify(options.target.headers),
+    },
+    /bare hop at (\S+)\n/,
+    'the bare hop',
+  );
+  return { url: child.ready[1]!, pid: child.pid, close: child.stop };
 }

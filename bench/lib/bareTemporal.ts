@@ -1,13 +1,13 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
+import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { Keyring } from '../../core/crypto';
 import { platformDataConverter } from '../../temporal/dataConverter';
-import { LANE_CALLS_PER_RUN } from '../../workflows/gatewayCall';
 import * as activities from '../temporal/activities';
-import { fetchUpdate, oneActivity, oneFetch, runShape, updateLane } from '../temporal/workflows';
+import { oneActivity, oneFetch, runShape } from '../temporal/workflows';
+import { startBareLanes } from './bareLanes';
+import { spawnReady } from './spawnReady';
 
 /**
  * The bare Temporal shapes the platform's hot paths are built on, run on the same Temporal server as the platform in
@@ -32,6 +32,8 @@ export interface BareTemporal {
   runShape(): Promise<void>;
   /** The worker's process when it runs apart, for CPU accounting. */
   workerPid: number | undefined;
+  /** The queue its worker polls: a hop of its own may start lanes there (bench/lib/bareHop.ts). */
+  taskQueue: string;
   close(): Promise<void>;
 }
 
@@ -43,8 +45,6 @@ export interface BareTemporalOptions {
   /** Run the worker as a process of its own (bench/temporal/bareWorker.ts), sealing with this hex data key. */
   workerProcess?: { dataEncryptionKey: string };
 }
-
-const READY_TIMEOUT_MS = 120_000;
 
 interface RunningWorker {
   client: Client;
@@ -76,44 +76,18 @@ async function workerHere(options: BareTemporalOptions, taskQueue: string): Prom
 }
 
 async function workerApart(options: BareTemporalOptions, taskQueue: string, dataEncryptionKey: string): Promise<RunningWorker> {
-  // PROCESS_PROFILE_DIR: a V8 CPU profile at exit, as the platform's processes write (processes/processStack.ts).
-  const profile = process.env.PROCESS_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROCESS_PROFILE_DIR}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.resolve(__dirname, '../temporal/bareWorker.ts')], {
-    env: {
-      ...process.env,
-      TEMPORAL_ADDRESS: options.address,
-      TEMPORAL_NAMESPACE: options.namespace,
-      BARE_TASK_QUEUE: taskQueue,
-      DATA_ENCRYPTION_KEY: dataEncryptionKey,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the bare worker did not become ready')), READY_TIMEOUT_MS);
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      if (output.includes('bare worker ready')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    void exited.then(() => {
-      clearTimeout(timer);
-      reject(new Error(`the bare worker exited (${child.exitCode ?? child.signalCode})`));
-    });
-  }).catch((error) => {
-    child.kill('SIGKILL');
-    throw error;
-  });
+  const child = await spawnReady(
+    path.resolve(__dirname, '../temporal/bareWorker.ts'),
+    { TEMPORAL_ADDRESS: options.address, TEMPORAL_NAMESPACE: options.namespace, BARE_TASK_QUEUE: taskQueue, DATA_ENCRYPTION_KEY: dataEncryptionKey },
+    /bare worker ready/,
+    'the bare worker',
+  );
   const connection = await Connection.connect({ address: options.address });
   return {
     client: new Client({ connection, namespace: options.namespace, dataConverter: platformDataConverter(options.keyring, options.namespace) }),
     pid: child.pid,
     async stop() {
-      child.kill('SIGTERM');
-      await exited;
+      await child.stop();
       await connection.close();
     },
   };
@@ -124,19 +98,7 @@ export async function startBareTemporal(options: BareTemporalOptions): Promise<B
   const { client, pid, stop } = options.workerProcess
     ? await workerApart(options, taskQueue, options.workerProcess.dataEncryptionKey)
     : await workerHere(options, taskQueue);
-  const idle = await Promise.all(
-    Array.from({ length: options.lanes }, (_, index) =>
-      client.workflow.start(updateLane, { taskQueue, workflowId: `${taskQueue}-lane-${index}`, args: [LANE_CALLS_PER_RUN] }),
-    ),
-  );
-  const waiting: Array<(lane: (typeof idle)[number]) => void> = [];
-  const take = () => idle.pop() ?? new Promise<(typeof idle)[number]>((resolve) => waiting.push(resolve));
-  const give = (lane: (typeof idle)[number]) => {
-    const next = waiting.shift();
-    if (next) next(lane);
-    else idle.push(lane);
-  };
-  const lanes = [...idle];
+  const lanes = await startBareLanes(client, taskQueue, options.lanes);
   /** Started eagerly when the worker shares the client's connection, as the platform's in-process API starts its runs, and awaited. */
   const execute = async <A extends unknown[]>(workflow: (...args: A) => Promise<unknown>, ...args: A) => {
     await client.workflow.execute(workflow, {
@@ -147,27 +109,14 @@ export async function startBareTemporal(options: BareTemporalOptions): Promise<B
     });
   };
   return {
-    async update(url, headers) {
-      const lane = await take();
-      try {
-        // The handle follows the lane's chain of runs; an Update that reached a run as it rolled over is sent again, as the gateway's lanes do.
-        for (let attempt = 0; ; attempt += 1) {
-          try {
-            return await lane.executeUpdate(fetchUpdate, { args: [{ url, headers }] });
-          } catch (error) {
-            if (attempt >= 3 || !(error instanceof WorkflowNotFoundError)) throw error;
-          }
-        }
-      } finally {
-        give(lane);
-      }
-    },
+    update: (url, headers) => lanes.update(url, headers),
     workflowActivity: () => execute(oneActivity, 'x'),
     workflowFetch: (url) => execute(oneFetch, { url, headers: {} }),
     runShape: () => execute(runShape, 'x'),
     workerPid: pid,
+    taskQueue,
     async close() {
-      await Promise.all(lanes.map((lane) => lane.terminate('benchmark done').catch(() => undefined)));
+      await lanes.close();
       await stop();
     },
   };
