@@ -9,7 +9,8 @@
  * BENCH_PROCESSES=separate as processes of their own, the bare shape's worker too (bench/lib/stack.ts); loopback
  * only; bounded in request count and time; stops everything by itself.
  */
-import { serveBareHop, spawnBareHop } from './lib/bareHop';
+import { bareHopWhereTheApiIs } from './lib/bareHop';
+import { describeHop, measureHop } from './lib/hopPasses';
 import { startBareTemporal } from './lib/bareTemporal';
 import { runBench } from './lib/baseline';
 import { cpuMeter, formatCpu } from './lib/cpu';
@@ -80,16 +81,7 @@ async function main(): Promise<void> {
     const bareAnswer = () => bareTemporal.update(target.url, target.headers);
     const bareUpdate = () => bareAnswer().then(() => undefined);
     // The hop runs where the API runs: in this process, or apart from it with a client and lanes of its own.
-    const hop = stack.workerProcess
-      ? await spawnBareHop({
-          address: stack.temporalAddress,
-          namespace: stack.namespace,
-          taskQueue: bareTemporal.taskQueue,
-          dataEncryptionKey: stack.workerProcess.dataEncryptionKey,
-          lanes: CONCURRENCY,
-          target,
-        })
-      : { ...(await serveBareHop(bareAnswer)), pid: undefined };
+    const hop = await bareHopWhereTheApiIs(stack, bareTemporal, { shape: 'update', lanes: CONCURRENCY, target }, bareAnswer);
     stops.push(hop.close);
     const hopBody = JSON.stringify({ connectionId, operation: 'kyc.status', params: { playerId: 'p-1' } });
     const bareBehindHop = () => expectOk(client.send('POST', hop.url, { 'content-type': 'application/json' }, hopBody), 'bare hop').then(() => undefined);
@@ -116,20 +108,10 @@ async function main(): Promise<void> {
       timeLimitMs: PHASE_TIME_LIMIT_MS,
     });
     // The HTTP hop alone: the bare Update behind a bare Koa handler, beside the bare Update and beside the gateway.
-    const [hopBare, hopSeq] = await interleaved(bareUpdate, bareBehindHop, { count: SEQUENTIAL_REQUESTS / 2, timeLimitMs: PHASE_TIME_LIMIT_MS });
-    const [hopFloor, overHop] = await interleaved(bareBehindHop, gatewayGet, { count: SEQUENTIAL_REQUESTS / 2, timeLimitMs: PHASE_TIME_LIMIT_MS });
-    const [hopBareConcPhases, hopConcPhases] = await alternatingPhases(bareUpdate, bareBehindHop, {
-      pairs: PAIRS / 2,
-      count: PHASE_REQUESTS,
-      concurrency: CONCURRENCY,
-      timeLimitMs: PHASE_TIME_LIMIT_MS,
-    });
-    const [hopFloorConcPhases, overHopConcPhases] = await alternatingPhases(bareBehindHop, gatewayGet, {
-      pairs: PAIRS / 2,
-      count: PHASE_REQUESTS,
-      concurrency: CONCURRENCY,
-      timeLimitMs: PHASE_TIME_LIMIT_MS,
-    });
+    const hopFigures = await measureHop(
+      { floor: bareUpdate, hop: bareBehindHop, platform: gatewayGet },
+      { count: SEQUENTIAL_REQUESTS / 2, pairs: PAIRS / 2, phaseCount: PHASE_REQUESTS, concurrency: CONCURRENCY, timeLimitMs: PHASE_TIME_LIMIT_MS },
+    );
     const meter = () =>
       cpuMeter({
         ...stack.cpu,
@@ -177,12 +159,8 @@ async function main(): Promise<void> {
         `${CONCURRENCY}-concurrent throughput ${(gatewayConc.rps / bareConc.rps).toFixed(2)}× ` +
         `(${PAIRS} pairs of ${PHASE_REQUESTS}-request phases in turns, pooled; pairs' quartiles ${percentile(pairRatios, 25).toFixed(2)}–${percentile(pairRatios, 75).toFixed(2)}; target ≥ 0.8×)`,
     );
-    const ms = (phase: Phase) => `${percentile(phase.latencies, 50).toFixed(2)} ms`;
     say(
-      `the HTTP hop alone (the bare Update behind a bare Koa handler that reads the body and answers JSON, bench/lib/bareHop.ts, ${hop.pid ? 'in a process of its own as the API is' : 'in this process as the API is'}): ` +
-        `p50 ${p50Ratio(hopSeq, hopBare).toFixed(2)}× the bare (${ms(hopSeq)} against ${ms(hopBare)}), ${CONCURRENCY}-concurrent throughput ${(throughput(pooled(hopConcPhases)) / throughput(pooled(hopBareConcPhases))).toFixed(2)}× ` +
-        `(${PAIRS / 2} pairs); the gateway against it: p50 ${p50Ratio(overHop, hopFloor).toFixed(2)}× (${ms(overHop)} against ${ms(hopFloor)}; calls in turns each), ` +
-        `${CONCURRENCY}-concurrent throughput ${(throughput(pooled(overHopConcPhases)) / throughput(pooled(hopFloorConcPhases))).toFixed(2)}× (${PAIRS / 2} pairs)`,
+      describeHop(hopFigures, { apart: hop.pid !== undefined, pairs: PAIRS / 2, concurrency: CONCURRENCY, platform: 'the gateway', concurrent: 'throughput' }),
     );
     say(
       `CPU per call at ${CONCURRENCY} concurrent (a phase of ${METERED_REQUESTS} each, after the measured ones): gateway ${formatCpu(cpu)}; bare Update ${formatCpu(bareCpu)}; bare Update behind the hop ${formatCpu(hopCpu)}`,

@@ -4,7 +4,8 @@
  * server, started eagerly and awaited, on a worker and queue of the bench's own with the platform's payload codec and
  * nothing else of the platform (as the gateway's floor sends its supplier's GET). tools/call's ratio to it (target
  * ≤ 1.2) is taken with the two in close turns — sequential calls one by one (A B B A…), 4 concurrent in short phases —
- * because the machine's speed drifts by up to 2× over tens of seconds. Beside them, the same
+ * because the machine's speed drifts by up to 2× over tens of seconds; then the floor behind a bare HTTP hop
+ * (bench/lib/bareHop.ts, where the API runs) beside the floor and beside tools/call. Beside them, the same
  * bare shape through the platform's worker (the diagnostics workflow, whose activity reads PostgreSQL's clock), as a
  * quiet server sees it (a pause before each call: target ≤ 1.5) and back to back, and on the bench's worker the bare
  * shape with a local activity before and after its activity — the commands of a run that records its own begin and
@@ -18,9 +19,12 @@
  */
 import { startLoopbackServer, type LoopbackServer } from '../devstack/loopbackServer';
 import { bareWorkflowRoundTrip, runBench } from './lib/baseline';
+import { bareHopWhereTheApiIs } from './lib/bareHop';
 import { startBareTemporal } from './lib/bareTemporal';
+import { describeHop, measureHop } from './lib/hopPasses';
 import { cpuMeter, formatCpu } from './lib/cpu';
 import { leanClient } from './lib/httpClient';
+import { mcpCalls, POLL_MS, taskPhase, type Task, type TaskPhase } from './lib/mcpCalls';
 import { startProfile } from './lib/profile';
 import { benchOperator, post, startHotPathStack } from './lib/stack';
 import { alternatingPhases, interleaved, measure, median, p50Ratio, percentile, pooled, say, type Measured } from './lib/stats';
@@ -36,13 +40,6 @@ const CONCURRENCY = 4;
 const PHASE_TIME_LIMIT_MS = 60_000;
 /** The pause before each call of the quiet baseline: long enough for every poller to be waiting again. */
 const QUIET_GAP_MS = 200;
-/** The revision of tasks: a raw request names it in its header (no session needed). */
-const TASKS_HEADERS = { 'MCP-Protocol-Version': '2025-11-25' };
-const TASK_TTL_MS = 60_000;
-/** The bench polls `tasks/get` this often; a real client waits the task's `pollInterval` (2 s) between polls. */
-const POLL_MS = 20;
-/** A task not completed by then fails the bench rather than hang it. */
-const TASK_DEADLINE_MS = 30_000;
 /** `tasks/get` and `ping` requests each, idle and under load. */
 const READS = 400;
 /** How long the synchronous load runs before the reads start. */
@@ -82,19 +79,6 @@ const printRow = (line: Row) =>
     `${line.name.padEnd(24)} ${String(line.count).padStart(6)} ${line.p50.toFixed(2).padStart(8)} ${line.p95.toFixed(2).padStart(8)} ${(Number.isFinite(line.rps) ? line.rps.toFixed(1) : '—').padStart(8)}`,
   );
 
-interface Task {
-  taskId: string;
-  status: string;
-}
-
-/** What one task phase gathers beside its timings: each create call's latency, and the tasks to check afterwards. */
-interface TaskPhase {
-  creates: number[];
-  taskIds: string[];
-}
-
-const taskPhase = (): TaskPhase => ({ creates: [], taskIds: [] });
-
 async function main(): Promise<void> {
   say('starting PostgreSQL, Temporal, worker and API…');
   const stack = await startHotPathStack({ GATEWAY_ALLOW_PRIVATE_NETWORKS: 'true', RATE_LIMIT_MCP: '100000000' }, (line) => process.stderr.write(`${line}\n`));
@@ -107,6 +91,7 @@ async function main(): Promise<void> {
     lanes: 0,
     ...(stack.workerProcess ? { workerProcess: stack.workerProcess } : {}),
   });
+  const stops: Array<() => Promise<void>> = [];
   try {
     const { url } = stack;
     const { operatorId, accessToken } = await benchOperator(url);
@@ -148,61 +133,23 @@ async function main(): Promise<void> {
     const waitingToolName = waiting.data.mcp_tool_name as string;
     const apiKey = key.data.key as string;
 
-    let id = 0;
-    const toolCallHeaders = { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` };
-    const toolCall = async () => {
-      const body = JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: toolName, arguments: { playerId: 'p-1' } } });
-      const response = await client.send('POST', `${url}/mcp-server`, toolCallHeaders, body);
-      const answer = response.status === 200 ? (JSON.parse(response.body) as { result?: { isError?: boolean } }) : undefined;
-      if (answer?.result?.isError !== false) throw new Error(`tools/call failed: HTTP ${response.status} ${response.body.slice(0, 300)}`);
-    };
-    /** A raw 2025-11-25 request: its result, or a throw on a non-2xx answer or a JSON-RPC error. */
-    const rpc = async <T>(method: string, params: Record<string, unknown>): Promise<T> => {
-      const body = JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params });
-      const response = await client.send('POST', `${url}/mcp-server`, { ...toolCallHeaders, ...TASKS_HEADERS }, body);
-      const answer = JSON.parse(response.body) as { result?: T; error?: unknown };
-      if (response.status !== 200 || answer.result === undefined) throw new Error(`${method}: HTTP ${response.status} ${response.body.slice(0, 300)}`);
-      return answer.result;
-    };
-    const createTask = async (phase: TaskPhase, name = toolName, ttl = TASK_TTL_MS): Promise<string> => {
-      const begin = performance.now();
-      const { task } = await rpc<{ task: Task }>('tools/call', { name, arguments: { playerId: 'p-1' }, task: { ttl } });
-      phase.creates.push(performance.now() - begin);
-      if (task.status !== 'working') throw new Error(`tools/call with task answered ${JSON.stringify(task).slice(0, 300)}`);
-      phase.taskIds.push(task.taskId);
-      return task.taskId;
-    };
-    /** Create → `completed`, read by `tasks/get` every POLL_MS (the result itself is checked after the phase). */
-    const polledTask = (phase: TaskPhase) => async () => {
-      const taskId = await createTask(phase);
-      const deadline = Date.now() + TASK_DEADLINE_MS;
-      for (;;) {
-        await sleep(POLL_MS);
-        const task = await rpc<Task>('tasks/get', { taskId });
-        if (task.status === 'completed') return;
-        if (task.status !== 'working' || Date.now() > deadline) throw new Error(`task ${taskId} is ${task.status}`);
-      }
-    };
-    /** Create → the result, by `tasks/result` (which waits for the run on Temporal's long poll). */
-    const awaitedTask = (phase: TaskPhase) => async () => {
-      const taskId = await createTask(phase);
-      const result = await rpc<{ isError?: boolean }>('tasks/result', { taskId });
-      if (result.isError !== false) throw new Error(`task ${taskId} failed: ${JSON.stringify(result).slice(0, 300)}`);
-    };
-    /** Every polled task's run succeeded: `tasks/get` reads a failed run as `completed` too. */
-    const checkResults = async (phase: TaskPhase) => {
-      const ids = [...phase.taskIds];
-      const lane = async () => {
-        for (let taskId = ids.pop(); taskId !== undefined; taskId = ids.pop()) {
-          const result = await rpc<{ isError?: boolean }>('tasks/result', { taskId });
-          if (result.isError !== false) throw new Error(`task ${taskId} failed: ${JSON.stringify(result).slice(0, 300)}`);
-        }
-      };
-      await Promise.all(Array.from({ length: CONCURRENCY }, lane));
-    };
+    const { toolCall, rpc, createTask, polledTask, awaitedTask, checkResults } = mcpCalls(client, url, apiKey, toolName, CONCURRENCY);
     const createRow = (name: string, phase: TaskPhase): Row => ({ ...row(name, { latencies: phase.creates.sort((a, b) => a - b), seconds: NaN }), rps: NaN });
     const bareWorkflow = bareWorkflowRoundTrip(stack.temporal);
     const ownFetch = () => own.workflowFetch(`${target.url}/ping?player=p-1`);
+    // The HTTP hop alone runs where the API runs: in this process, or apart from it with a client of its own.
+    const hop = await bareHopWhereTheApiIs(
+      stack,
+      own,
+      { shape: 'workflow', lanes: 0, target: { url: `${target.url}/ping?player=p-1`, headers: {} } },
+      ownFetch,
+    );
+    stops.push(hop.close);
+    const hopBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: toolName, arguments: { playerId: 'p-1' } } });
+    const hopCall = () =>
+      client.send('POST', hop.url, { 'content-type': 'application/json' }, hopBody).then(({ status, body }) => {
+        if (status !== 200) throw new Error(`bare hop: HTTP ${status} ${body.slice(0, 200)}`);
+      });
 
     say('warming up…');
     await measure(bareWorkflow, { count: 20, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS });
@@ -217,7 +164,11 @@ async function main(): Promise<void> {
     say('measuring…');
     const sequential = { count: CALLS, concurrency: 1, timeLimitMs: PHASE_TIME_LIMIT_MS };
     const concurrent = { count: CONCURRENT_CALLS, concurrency: CONCURRENCY, timeLimitMs: PHASE_TIME_LIMIT_MS };
-    const processes = { ...stack.cpu, ...(own.workerPid ? { 'own worker': { pid: own.workerPid, tree: false } } : {}) };
+    const processes = {
+      ...stack.cpu,
+      ...(own.workerPid ? { 'own worker': { pid: own.workerPid, tree: false } } : {}),
+      ...(hop.pid ? { hop: { pid: hop.pid, tree: false } } : {}),
+    };
     const quiet = row(`bare, ${QUIET_GAP_MS} ms apart`, await measure(bareWorkflow, { ...sequential, gapMs: QUIET_GAP_MS }));
     // tools/call and its floor take turns call by call (A B B A…), in two halves, and at 4 concurrent in short phases:
     // the machine's speed drifts by up to 2× over tens of seconds (docs/benchmarks.md), more than rounds of 40 calls
@@ -230,6 +181,10 @@ async function main(): Promise<void> {
       concurrency: CONCURRENCY,
       timeLimitMs: PHASE_TIME_LIMIT_MS,
     });
+    const hopFigures = await measureHop(
+      { floor: ownFetch, hop: hopCall, platform: toolCall },
+      { count: CALLS / 2, pairs: PAIRS / 2, phaseCount: PHASE_CALLS, concurrency: CONCURRENCY, timeLimitMs: PHASE_TIME_LIMIT_MS },
+    );
     // The shapes beside the target's, for what the platform's worker and a run's own bookkeeping add: in rounds.
     const turns = { bare: [] as Measured[], ownBare: [] as Measured[], ownShape: [] as Measured[], bareConc: [] as Measured[], ownBareConc: [] as Measured[] };
     const perRound = { ...sequential, count: CALLS / ROUNDS };
@@ -248,6 +203,7 @@ async function main(): Promise<void> {
     const cpu = await metered(toolCall);
     const floorCpu = await metered(ownFetch);
     const bareCpu = await metered(bareWorkflow);
+    const hopCpu = await metered(hopCall);
     const bare = row('bare, back to back', pooled(turns.bare));
     const ownBare = row('own worker: bare', pooled(turns.ownBare));
     const ownFetchRow = row('own worker: GET act.', pooled(halves.map(([floor]) => floor)));
@@ -345,6 +301,7 @@ async function main(): Promise<void> {
         `(calls in turns, A B B A…; halves ${halves.map(([floor, call]) => p50Ratio(call, floor).toFixed(2)).join(', ')}), ` +
         `${CONCURRENCY} concurrent p50 ${(mcpConc.p50 / ownFetchConc.p50).toFixed(2)} (${PAIRS} pairs of ${PHASE_CALLS}-call phases in turns, pooled; pairs' quartiles ${pairQuartiles(mcpConcPhases, floorConcPhases)}) (target ≤ 1.2)`,
     );
+    say(describeHop(hopFigures, { apart: hop.pid !== undefined, pairs: PAIRS / 2, concurrency: CONCURRENCY, platform: 'tools/call', concurrent: 'p50' }));
     say(
       `the platform's worker on the same bare shape: diagnostics / own worker's bare, median of ${ROUNDS} rounds: sequential p50 ${roundsRatio(turns.bare, turns.ownBare).toFixed(2)}, ${CONCURRENCY} concurrent p50 ${roundsRatio(turns.bareConc, turns.ownBareConc).toFixed(2)}`,
     );
@@ -355,7 +312,7 @@ async function main(): Promise<void> {
       `ratio task → completed / tools/call: sequential p50 ${(taskPolled.p50 / mcp.p50).toFixed(2)}, ${CONCURRENCY} concurrent p50 ${(taskPolledConc.p50 / mcpConc.p50).toFixed(2)}`,
     );
     say(
-      `CPU per sequential call (a phase of ${perRound.count} each) — tools/call: ${formatCpu(cpu)}; the floor: ${formatCpu(floorCpu)}; bare: ${formatCpu(bareCpu)}`,
+      `CPU per sequential call (a phase of ${perRound.count} each) — tools/call: ${formatCpu(cpu)}; the floor: ${formatCpu(floorCpu)}; bare: ${formatCpu(bareCpu)}; the floor behind the hop: ${formatCpu(hopCpu)}`,
     );
     say(`CPU per sequential task — polled: ${formatCpu(polledCpu)}; tasks/result: ${formatCpu(awaitedCpu)}`);
     say('');
@@ -383,6 +340,7 @@ async function main(): Promise<void> {
     );
     say(' every request goes out through node:http on a keep-alive agent, bench/lib/httpClient.ts)');
   } finally {
+    for (const stop of stops) await stop();
     client.close();
     await own.close();
     await target.close();

@@ -27,14 +27,16 @@ export interface BareHopProcessOptions {
   /** The bare worker's queue, and the hex data key it seals with. */
   taskQueue: string;
   dataEncryptionKey: string;
+  /** `update` (the gateway's: an Update of one of `lanes` lanes) or `workflow` (`tools/call`'s: a workflow with one activity). */
+  shape: 'update' | 'workflow';
   lanes: number;
-  /** What each request's Update GETs. */
+  /** What each request's run GETs. */
   target: { url: string; headers: Record<string, string> };
 }
 
 /**
- * The bare hop with the bare Update's gateway shape, as a process of its own (bench/temporal/bareHopServer.ts) with a
- * client and lanes of its own: where the platform's API runs apart from the load (BENCH_PROCESSES=separate), the hop
+ * The bare hop with a bare shape, as a process of its own (bench/temporal/bareHopServer.ts) with a client (and lanes)
+ * of its own: where the platform's API runs apart from the load (BENCH_PROCESSES=separate), the hop
  * that stands for it has to cross the same process boundary, or it would leave that crossing out of the comparison.
  */
 export async function spawnBareHop(options: BareHopProcessOptions): Promise<{ url: string; pid: number | undefined; close(): Promise<void> }> {
@@ -46,6 +48,7 @@ export async function spawnBareHop(options: BareHopProcessOptions): Promise<{ ur
       BARE_TASK_QUEUE: options.taskQueue,
       DATA_ENCRYPTION_KEY: options.dataEncryptionKey,
       BARE_LANES: String(options.lanes),
+      HOP_SHAPE: options.shape,
       HOP_TARGET_URL: options.target.url,
       HOP_TARGET_HEADERS: JSON.stringify(options.target.headers),
     },
@@ -53,4 +56,19 @@ export async function spawnBareHop(options: BareHopProcessOptions): Promise<{ ur
     'the bare hop',
   );
   return { url: child.ready[1]!, pid: child.pid, close: child.stop };
+}
+
+/**
+ * The bare hop where the platform's API runs: a process of its own beside a stack whose API and worker are processes
+ * of their own (BENCH_PROCESSES=separate), running `run` on the bare worker's queue; else in this process, on `here`.
+ */
+export async function bareHopWhereTheApiIs(
+  stack: { temporalAddress: string; namespace: string; workerProcess?: { dataEncryptionKey: string } },
+  bare: { taskQueue: string },
+  run: Pick<BareHopProcessOptions, 'shape' | 'lanes' | 'target'>,
+  here: () => Promise<unknown>,
+): Promise<{ url: string; pid: number | undefined; close(): Promise<void> }> {
+  if (!stack.workerProcess) return { ...(await serveBareHop(here)), pid: undefined };
+  const { temporalAddress: address, namespace } = stack;
+  return spawnBareHop({ address, namespace, taskQueue: bare.taskQueue, dataEncryptionKey: stack.workerProcess.dataEncryptionKey, ...run });
 }
