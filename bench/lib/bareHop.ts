@@ -35,13 +35,13 @@ export interface BareHopProcessOptions {
 }
 
 /**
- * The bare hop with a bare shape, as a process of its own (bench/temporal/bareHopServer.ts) with a client (and lanes)
+ * The bare hop with a bare shape, as a process of its own (bench/lib/bareHopServer.ts) with a client (and lanes)
  * of its own: where the platform's API runs apart from the load (BENCH_PROCESSES=separate), the hop
  * that stands for it has to cross the same process boundary, or it would leave that crossing out of the comparison.
  */
 export async function spawnBareHop(options: BareHopProcessOptions): Promise<{ url: string; pid: number | undefined; close(): Promise<void> }> {
   const child = await spawnReady(
-    path.resolve(__dirname, '../temporal/bareHopServer.ts'),
+    path.resolve(__dirname, 'bareHopServer.ts'),
     {
       TEMPORAL_ADDRESS: options.address,
       TEMPORAL_NAMESPACE: options.namespace,

@@ -10,9 +10,9 @@ import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { Keyring, parseDataKey } from '../../core/crypto';
 import { platformDataConverter } from '../../temporal/dataConverter';
-import { startBareLanes } from '../lib/bareLanes';
-import { serveBareHop } from '../lib/bareHop';
-import { oneFetch } from './workflows';
+import { startBareLanes } from './bareLanes';
+import { serveBareHop } from './bareHop';
+import { oneFetch } from '../temporal/workflows';
 
 async function main(): Promise<void> {
   const env = process.env;
