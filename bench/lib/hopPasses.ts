@@ -55,9 +55,8 @@ export async function measureHop(
 
 /**
  * One line for the figures: where the hop ran, and each ratio with its medians. `concurrent` names the figure of the
- * concurrent phases the benchmark's target reads: pooled throughput (the gateway's), or p50 (`tools/call`'s, whose
- * phases of new workflows now and then hold a call for about 2 s, on the floor as on the hop, which a phase's
- * throughput would show rather than the shapes).
+ * concurrent phases the benchmark's target reads: pooled throughput (the gateway's) or p50 (`tools/call`'s; a single
+ * slow start in a short phase moves its throughput more than its p50).
  */
 export function describeHop(
   figures: HopFigures,
