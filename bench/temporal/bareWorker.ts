@@ -1,5 +1,5 @@
 /**
- * The bare shapes' worker as a process of its own (`startBareTemporal({ process: true })`), the way the platform's
+ * The bare shapes' worker as a process of its own (`startBareTemporal({ workerProcess })`), the way the platform's
  * workers run apart from its API: polls BARE_TASK_QUEUE on TEMPORAL_ADDRESS with the platform's payload codec sealed
  * by DATA_ENCRYPTION_KEY, prints "bare worker ready", and shuts down on SIGTERM.
  */
