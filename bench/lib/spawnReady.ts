@@ -23,14 +23,17 @@ export async function spawnReady(script: string, env: Record<string, string>, re
   const match = await new Promise<RegExpMatchArray>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${what} did not become ready`)), READY_TIMEOUT_MS);
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
+    const listen = (chunk: Buffer) => {
       output += chunk.toString('utf8');
       const found = ready.exec(output);
-      if (found) {
-        clearTimeout(timer);
-        resolve(found);
-      }
-    });
+      if (!found) return;
+      clearTimeout(timer);
+      // Past its ready line the helper's output is drained unread, not gathered for the whole run.
+      child.stdout.off('data', listen);
+      child.stdout.resume();
+      resolve(found);
+    };
+    child.stdout.on('data', listen);
     void exited.then(() => {
       clearTimeout(timer);
       reject(new Error(`${what} exited (${child.exitCode ?? child.signalCode})`));
