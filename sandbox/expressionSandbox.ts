@@ -27,14 +27,20 @@ interface Waiting {
   task: ExpressionTask;
   resolve(outcome: ExpressionOutcome): void;
   reject(error: Error): void;
+  /** Ends the wait with `EXPRESSION_BUDGET_EXCEEDED` when the task has not begun by then. */
+  deadline: NodeJS.Timeout;
 }
+
+/** How long a caller waits for its operator's share, unless it says otherwise: what a run's evaluation step waits. */
+export const DEFAULT_WAIT_MS = 10_000;
 
 /** Each task's first milliseconds are free: everyday expressions take one or two, so only heavy ones spend the share. */
 const FREE_MS = 5;
-/** Tasks of one operator that may wait for a process at once. */
-export const MAX_QUEUED = 32;
-/** The longest an operator's task may wait for its share of sandbox time to refill. */
-const MAX_OWED_MS = 10_000;
+/**
+ * Tasks of one operator that may wait at once: a memory bound, not a budget. Callers are bounded already (a run's
+ * evaluation holds a worker slot, the dispatcher evaluates a few at a time per operator), so it is met only by a fault.
+ */
+export const MAX_QUEUED = 1_000;
 
 /** The sandbox is closed, or a process could not begin a task: a platform fault, retried by the caller, never the tenant's. */
 export class SandboxUnavailableError extends Error {
@@ -78,25 +84,31 @@ export class ExpressionSandbox {
 
   /**
    * Evaluates one task for an operator, within the budgets; rejects only with {@link SandboxUnavailableError}. An
-   * operator with {@link MAX_QUEUED} tasks waiting already, or so far past its share that a task would wait over
-   * {@link MAX_OWED_MS}, gets `EXPRESSION_BUDGET_EXCEEDED` at once: its callers (activities holding worker slots) must
-   * not pile up behind its budget.
+   * operator past its share waits until its share has refilled: a task not begun within `waitMs` (default
+   * {@link DEFAULT_WAIT_MS}) answers `EXPRESSION_BUDGET_EXCEEDED`, for its caller to wait longer (a run's step is
+   * retried, the dispatcher leaves the event pending) or to say so (a preview).
    */
-  evaluate(operatorId: string, task: ExpressionTask): Promise<ExpressionOutcome> {
+  evaluate(operatorId: string, task: ExpressionTask, options: { waitMs?: number } = {}): Promise<ExpressionOutcome> {
     if (this.closed) return Promise.reject(new SandboxUnavailableError('the expression sandbox is closed'));
-    const queued = this.waiting.get(operatorId)?.length ?? 0;
-    if (queued >= MAX_QUEUED || this.owedMs(operatorId) > MAX_OWED_MS) {
-      const field = task.kind === 'condition' ? task.field : 'params';
-      const message = `Evaluating ${field} was refused: this organisation's expressions have used their share of the sandbox for now`;
-      this.options.onOverBudget?.({ operatorId, code: 'EXPRESSION_BUDGET_EXCEEDED', field });
-      return Promise.resolve({ ok: false, code: 'EXPRESSION_BUDGET_EXCEEDED', message, field });
-    }
+    if ((this.waiting.get(operatorId)?.length ?? 0) >= MAX_QUEUED) return Promise.resolve(this.refused(operatorId, task));
     return new Promise<ExpressionOutcome>((resolve, reject) => {
       const queue = this.waiting.get(operatorId) ?? [];
-      queue.push({ operatorId, task, resolve, reject });
+      const item: Waiting = {
+        operatorId,
+        task,
+        resolve,
+        reject,
+        deadline: setTimeout(() => this.expire(item), options.waitMs ?? DEFAULT_WAIT_MS),
+      };
+      queue.push(item);
       this.waiting.set(operatorId, queue);
       this.pump();
     });
+  }
+
+  /** How long until the operator's share has refilled: 0 when its next task may begin now. */
+  waitMs(operatorId: string): number {
+    return this.owedMs(operatorId);
   }
 
   /** Tasks waiting for a process, over every operator. */
@@ -108,7 +120,11 @@ export class ExpressionSandbox {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const queue of this.waiting.values()) for (const item of queue) item.reject(new SandboxUnavailableError('the expression sandbox is closed'));
+    for (const queue of this.waiting.values())
+      for (const item of queue) {
+        clearTimeout(item.deadline);
+        item.reject(new SandboxUnavailableError('the expression sandbox is closed'));
+      }
     this.waiting.clear();
     for (const slot of this.slots) slot.process.kill();
     clearTimeout(this.refillTimer);
@@ -134,6 +150,7 @@ export class ExpressionSandbox {
         continue;
       }
       const item = queue.shift()!;
+      clearTimeout(item.deadline);
       this.waiting.delete(operatorId);
       if (queue.length > 0) this.waiting.set(operatorId, queue);
       return item;
@@ -145,6 +162,23 @@ export class ExpressionSandbox {
       }, soonestMs);
     }
     return undefined;
+  }
+
+  /** A task that waited its whole `waitMs` leaves the queue unbegun. */
+  private expire(item: Waiting): void {
+    const queue = this.waiting.get(item.operatorId);
+    const at = queue?.indexOf(item) ?? -1;
+    if (!queue || at < 0) return;
+    queue.splice(at, 1);
+    if (queue.length === 0) this.waiting.delete(item.operatorId);
+    item.resolve(this.refused(item.operatorId, item.task));
+  }
+
+  private refused(operatorId: string, task: ExpressionTask): ExpressionOutcome {
+    const field = task.kind === 'condition' ? task.field : 'params';
+    const message = `Evaluating ${field} was refused: this organisation's expressions have used their share of the sandbox for now`;
+    this.options.onOverBudget?.({ operatorId, code: 'EXPRESSION_BUDGET_EXCEEDED', field });
+    return { ok: false, code: 'EXPRESSION_BUDGET_EXCEEDED', message, field };
   }
 
   /** How long until the operator's share of sandbox time is back above zero: 0 when it may run now. */

@@ -159,12 +159,18 @@ export class SandboxProcess {
       }, START_DEADLINE_MS);
       child.on('message', onMessage);
       child.once('exit', onExit);
-      child.send({ id, task }, (error) => {
-        if (error) {
-          this.kill();
-          finish({ kind: 'exited', field, started: false });
-        }
-      });
+      try {
+        child.send({ id, task }, (error) => {
+          if (error) {
+            this.kill();
+            finish({ kind: 'exited', field, started: false });
+          }
+        });
+      } catch (error) {
+        // The task itself cannot be serialized (nested past what the serializer's stack takes): the tenant's input, not the sandbox.
+        const message = `The input of ${field} could not be handed to the expression sandbox: ${(error as Error).message}`;
+        finish({ kind: 'outcome', outcome: { ok: false, code: 'EXPRESSION_ERROR', message, field } });
+      }
     });
   }
 

@@ -32,5 +32,6 @@ export type SandboxMessage = { ready: true } | { id: number; started: true } | {
 
 /** What evaluates tenant expressions for a caller: the worker's sandbox (`sandbox/expressionSandbox.ts`), within its budgets. */
 export interface ExpressionEvaluator {
-  evaluate(operatorId: string, task: ExpressionTask): Promise<ExpressionOutcome>;
+  /** `waitMs`: how long the task may wait for its operator's share before it answers `EXPRESSION_BUDGET_EXCEEDED`. */
+  evaluate(operatorId: string, task: ExpressionTask, options?: { waitMs?: number }): Promise<ExpressionOutcome>;
 }

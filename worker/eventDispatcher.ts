@@ -1,10 +1,11 @@
+import type { Logger } from 'pino';
 import { ReconnectingListener } from '../db/listener';
-import { dispatchPendingEvents, type DispatchDeps } from './outboxDispatch';
+import type { OutboxDispatcher } from './outboxDispatch';
 
 /** NOTIFYed by the `outbox_events_notify` trigger when a pending event is written. */
 const OUTBOX_CHANNEL = 'outbox_events';
-/** The pause between passes while notifications keep arriving; the first event after a quiet spell goes at once. */
-const BUSY_PASS_INTERVAL_MS = 20;
+/** Under a stream of notifications, one look for pending events per this many milliseconds; the first goes at once. */
+const BUSY_LOOK_INTERVAL_MS = 20;
 /** Between attempts to LISTEN again: the sweep covers the gap, so a steady second is enough. */
 const RECONNECT_MS = 1000;
 
@@ -13,50 +14,37 @@ export interface EventDispatcher {
 }
 
 /**
- * The fast path of event-driven triggers: LISTENs on `outbox_events` (notified when a writer's
- * transaction commits) and dispatches pending events at once, coalescing bursts into one pass at a time.
- * Losing the connection loses nothing — events stay pending, the dispatcher reconnects and drains (a pass
- * follows every LISTEN, the first included), and the `outbox-sweep` Schedule catches up within a minute
- * whatever happens here.
+ * The fast path of event-driven triggers: LISTENs on `outbox_events` (notified when a writer's transaction commits) and
+ * has the process's {@link OutboxDispatcher} look for pending events at once, coalescing a stream of notifications into
+ * one look per {@link BUSY_LOOK_INTERVAL_MS}. Losing the connection loses nothing — events stay pending, the listener
+ * reconnects and looks again (a look follows every LISTEN, the first included), and the `outbox-sweep` Schedule catches
+ * up within a minute whatever happens here.
  *
- * @example const dispatcher = startEventDispatcher({ db, logger, keyring, startEventRun }, databaseUrl)
+ * @example const listening = startEventDispatcher(dispatcher, logger, databaseUrl)
  */
-export function startEventDispatcher(deps: DispatchDeps, databaseUrl: string): EventDispatcher {
+export function startEventDispatcher(dispatcher: OutboxDispatcher, logger: Logger, databaseUrl: string): EventDispatcher {
   let stopped = false;
-  let running: Promise<void> | null = null;
-  let again = false;
+  let lastLook = 0;
+  let planned: NodeJS.Timeout | undefined;
 
-  const pass = (): void => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = (async () => {
-      do {
-        again = false;
-        try {
-          await dispatchPendingEvents(deps);
-        } catch (error) {
-          deps.logger.warn({ err: (error as Error).message }, 'event dispatch failed; events stay pending');
-          break;
-        }
-        // Under a stream of events, gather a few milliseconds' worth per pass instead of one pass per commit.
-        if (again) await new Promise((resolve) => setTimeout(resolve, BUSY_PASS_INTERVAL_MS));
-      } while (again && !stopped);
-    })().finally(() => {
-      running = null;
-    });
+  const look = (): void => {
+    if (stopped || planned) return;
+    const wait = Math.max(0, lastLook + BUSY_LOOK_INTERVAL_MS - Date.now());
+    planned = setTimeout(() => {
+      planned = undefined;
+      lastLook = Date.now();
+      dispatcher.kick().catch((error: Error) => logger.warn({ err: error.message }, 'event dispatch failed; events stay pending'));
+    }, wait);
   };
 
   const listener = new ReconnectingListener({
     connectionString: databaseUrl,
     applicationName: 'operator-platform-dispatcher',
     channels: [OUTBOX_CHANNEL],
-    onNotification: pass,
-    onListening: pass,
-    onLost: (error) => deps.logger.warn({ err: error?.message }, 'event dispatcher lost its database connection; reconnecting'),
-    onAttemptFailed: (error) => deps.logger.warn({ err: error.message }, 'event dispatcher could not listen; retrying'),
+    onNotification: look,
+    onListening: look,
+    onLost: (error) => logger.warn({ err: error?.message }, 'event dispatcher lost its database connection; reconnecting'),
+    onAttemptFailed: (error) => logger.warn({ err: error.message }, 'event dispatcher could not listen; retrying'),
     backoff: { initialMs: RECONNECT_MS, maxMs: RECONNECT_MS },
   });
   listener.start();
@@ -64,8 +52,9 @@ export function startEventDispatcher(deps: DispatchDeps, databaseUrl: string): E
   return {
     async stop() {
       stopped = true;
+      clearTimeout(planned);
       await listener.close();
-      await running;
+      await dispatcher.stop();
     },
   };
 }

@@ -1,9 +1,9 @@
 import { Runtime, type TelemetryOptions } from '@temporalio/worker';
-import type { MetricCounter, MetricHistogram } from '@temporalio/common';
+import type { MetricCounter, MetricGauge, MetricHistogram } from '@temporalio/common';
 import type { ActivityMetrics } from '../activities/metrics';
 import type { Config } from '../core/config';
 import type { SkipReason } from '../core/automations/runControl';
-import type { FilterDropReason } from './eventFilters';
+import type { FilterFailure, FilterWhere } from './eventFilters';
 
 const BATCH_SECONDS = [0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800];
 
@@ -29,8 +29,12 @@ export function workerTelemetry(config: Config): TelemetryOptions | undefined {
 export interface WorkerMetrics extends ActivityMetrics {
   /** A tenant expression stopped by its budget, in a run or an event filter. */
   expressionOverBudget(code: 'EXPRESSION_TIMEOUT' | 'EXPRESSION_MEMORY_LIMIT' | 'EXPRESSION_BUDGET_EXCEEDED'): void;
-  /** An event not dispatched to an automation because of its trigger filter's failure or suspension. */
-  eventFilterDropped(reason: FilterDropReason): void;
+  /** A trigger filter judged for an event: on the dispatcher's thread (`inline`) or in the sandbox. */
+  eventFilterJudged(where: FilterWhere): void;
+  /** An event an automation heard and started no run for because its trigger filter failed (recorded as a skipped trigger). */
+  eventFilterFailed(reason: FilterFailure): void;
+  /** How far behind one operator's event dispatch is: the age of its oldest pending event when a pass took it. */
+  dispatchLag(operatorId: string, seconds: number): void;
   /** An event trigger of a run-controlled automation that started no run because its `key` failed (the lanes count the rest). */
   triggerSkipped(reason: SkipReason): void;
   /** A payload over TEMPORAL_PAYLOAD_MAX_BYTES stored in PostgreSQL instead of Temporal. */
@@ -66,10 +70,21 @@ export function createWorkerMetrics(): WorkerMetrics {
     'bytes',
     'Bytes of the payloads kept in PostgreSQL instead of Temporal',
   );
-  const filterDrops = meter.createCounter(
-    'platform_event_filter_dropped_total',
+  const filterJudged = meter.createCounter(
+    'platform_event_filter_evaluations_total',
+    'evaluations',
+    "Trigger filters judged for an event, by where: on the dispatcher's thread (inline) or in the sandbox",
+  );
+  const filterFailures = meter.createCounter(
+    'platform_event_filter_failed_total',
     'events',
-    'Events not dispatched to an automation because its trigger filter failed or is suspended, by reason',
+    'Events an automation heard and started no run for because its trigger filter failed, by reason (each also a skipped-trigger record)',
+  );
+  const lag = meter.createGauge(
+    'platform_dispatch_lag_seconds',
+    'float',
+    's',
+    "Age of an operator's oldest pending outbox event when the dispatcher last took its events (0 once caught up), by operator",
   );
   const triggersSkipped = meter.createCounter(
     'platform_automation_triggers_skipped_total',
@@ -85,7 +100,9 @@ export function createWorkerMetrics(): WorkerMetrics {
   const batchCache = new Map<string, MetricHistogram>();
   const runCache = new Map<string, MetricCounter>();
   const budgetCache = new Map<string, MetricCounter>();
-  const dropCache = new Map<string, MetricCounter>();
+  const judgedCache = new Map<string, MetricCounter>();
+  const failedCache = new Map<string, MetricCounter>();
+  const lagCache = new Map<string, MetricGauge>();
   const skipCache = new Map<string, MetricCounter>();
   return {
     gatewayCall: (provider, outcome) => tagged(gatewayCache, `${provider} ${outcome}`, () => gatewayCalls.withTags({ provider, outcome })).add(1),
@@ -96,7 +113,9 @@ export function createWorkerMetrics(): WorkerMetrics {
       payloadsStored.add(1);
       payloadBytes.add(bytes);
     },
-    eventFilterDropped: (reason) => tagged(dropCache, reason, () => filterDrops.withTags({ reason })).add(1),
+    eventFilterJudged: (where) => tagged(judgedCache, where, () => filterJudged.withTags({ where })).add(1),
+    eventFilterFailed: (reason) => tagged(failedCache, reason, () => filterFailures.withTags({ reason })).add(1),
+    dispatchLag: (operator, seconds) => tagged(lagCache, operator, () => lag.withTags({ operator })).set(seconds),
     triggerSkipped: (reason) => tagged(skipCache, reason, () => triggersSkipped.withTags({ reason })).add(1),
   };
 }

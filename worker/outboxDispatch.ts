@@ -1,164 +1,168 @@
-import type { Logger } from 'pino';
-import { detectHarm } from '../commands/compliance/harm';
-import type { Keyring } from '../core/crypto';
-import type { InternalEvent } from '../core/events';
-import { openEventPii } from '../core/pii';
-import type { Db } from '../db/knex';
-import { readOutboxEvents } from '../db/queries/outbox';
-import {
-  claimPendingOutbox,
-  markDispatched,
-  settleUnheardOutbox,
-  automationsListeningTo,
-  type EventAutomationRow,
-  type PendingOutboxRow,
-} from '../db/queries/outboxDispatch';
-import type { TokenBuckets } from '../core/tokenBuckets';
-import type { EventFilters } from './eventFilters';
-import { controlOf, type ControlledEventRun, type RunControlDispatch } from './runControl';
-import { signalWaitingRuns, type SignalWaitingRun } from './runWaitSignals';
+import { operatorsWithPendingEvents, settleUnheardOutbox } from '../db/queries/outboxDispatch';
+import { DispatchFaults } from './dispatchFaults';
+import { BATCH, dispatchOperator, type DispatchDeps, type OperatorPass } from './operatorDispatch';
 
-/** Starts the run one event fires for one automation; `duplicate` when that pair already has one. */
-export type StartEventRun = (input: ControlledEventRun) => Promise<'started' | 'duplicate'>;
+export type { DispatchDeps, StartEventRun } from './operatorDispatch';
 
-export interface DispatchDeps {
-  db: Db;
-  logger: Logger;
-  keyring: Keyring;
-  startEventRun: StartEventRun;
-  /** Trigger filters, evaluated in the sandbox. */
-  filters: EventFilters;
-  /** Event-run starts each operator may make (`EVENT_RUNS_PER_SECOND`); unlimited when absent. */
-  starts?: TokenBuckets;
-  /** Run control (worker/runControl.ts): `startEventRun` routes controlled runs through it; without it runs start uncontrolled. */
-  runControl?: Pick<RunControlDispatch, 'cancel'>;
-  /** Signals runs waiting in an `action.wait_for_event` (worker/runWaitSignals.ts); without it no wait is woken. */
-  signalWaitingRun?: SignalWaitingRun;
+export interface DispatchTotals {
+  claimed: number;
+  started: number;
 }
 
-type EventRun = ControlledEventRun;
-
-const BATCH = 500;
-const START_CONCURRENCY = 16;
-
-/** Same operator, listening to the event, created (or re-activated) before it, and not the automation whose run wrote it. */
-const fires = (automation: EventAutomationRow, row: PendingOutboxRow) =>
-  automation.operator_id === row.operator_id &&
-  automation.trigger_events.includes(row.event) &&
-  row.occurred_at >= automation.events_since &&
-  row.origin_workflow_id !== automation.id;
-
-/** The event with its entity's sealed fields opened; sealed as stored when a field cannot be opened (its key was retired). */
-function triggerOf(deps: DispatchDeps, event: InternalEvent): InternalEvent {
-  try {
-    return openEventPii(deps.keyring, event);
-  } catch {
-    deps.logger.warn({ eventId: event.id }, 'entity fields of an event could not be opened; its runs see them sealed');
-    return event;
-  }
-}
+/** Operators whose events are dispatched at once by one process: each holds one database connection meanwhile. */
+const OPERATORS_AT_ONCE = 4;
+/** After a pass failed (an outage), the operator rests this long, doubling up to {@link MAX_FAILURE_REST_MS}. */
+const FAILURE_REST_MS = 500;
+const MAX_FAILURE_REST_MS = 30_000;
 
 /**
- * The runs one event starts: each listening automation once, through its first trigger node whose filter passes. An
- * event's filters are evaluated one after another (the first that passes wins); events are judged concurrently.
- */
-async function runsFor(deps: DispatchDeps, stored: InternalEvent, claimed: PendingOutboxRow, automations: EventAutomationRow[]): Promise<EventRun[]> {
-  const runs: EventRun[] = [];
-  const event = triggerOf(deps, stored);
-  for (const automation of automations) {
-    if (!fires(automation, claimed)) continue;
-    const controlled = deps.runControl && controlOf(automation);
-    if (controlled) await deps.runControl!.cancel({ ...controlled, operatorId: claimed.operator_id }, event);
-    for (const node of automation.nodes) {
-      if (node.type !== 'trigger.event' || node.params.event !== event.event) continue;
-      if (!(await deps.filters.passes(automation, node, event))) continue;
-      const run: EventRun = {
-        operatorId: claimed.operator_id,
-        automationId: automation.id,
-        source: 'event',
-        input: event,
-        triggerNodeId: node.id,
-        eventId: event.id,
-      };
-      runs.push(controlled ? { ...run, runControl: controlled } : run);
-      break;
-    }
-  }
-  return runs;
-}
-
-/** Operators that may not start another event run now: their pending events are left out of this pass's claim. */
-const throttledOperators = (deps: DispatchDeps): string[] => (deps.starts ? deps.starts.exhausted() : []);
-
-async function startAll(deps: DispatchDeps, runs: EventRun[]): Promise<number> {
-  let started = 0;
-  let next = 0;
-  const worker = async () => {
-    while (next < runs.length) {
-      const run = runs[next++]!;
-      if ((await deps.startEventRun(run)) === 'started') started += 1;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(START_CONCURRENCY, runs.length) }, worker));
-  return started;
-}
-
-/**
- * Dispatches one batch of undispatched outbox events to the automations listening for them and marks the
- * batch dispatched — all in one transaction, so a crash or a Temporal outage leaves the events pending
- * for the next pass (the listener or the 60 s sweep). A repeated pass cannot start a second run for the
- * same (event, automation): the Temporal workflow id is derived from both and reuse is rejected. Events no
- * automation listens to are settled first, in one statement, and most passes end there; deposits go on to the
- * claim, whose harm check (commands/compliance/harm.ts) runs in transactions of its own that commit before any start.
- */
-async function dispatchBatch(deps: DispatchDeps): Promise<{ claimed: number; started: number }> {
-  const settled = await settleUnheardOutbox(deps.db, BATCH);
-  if (settled.heard === 0) return { claimed: settled.taken, started: 0 };
-  const dispatched = await deps.db.transaction(async (trx) => {
-    const claimed = await claimPendingOutbox(trx, BATCH, throttledOperators(deps));
-    if (claimed.length === 0) return { claimed: 0, started: 0 };
-    // Indicators the claimed deposits cross commit before any run they start reads the player's risk.
-    await detectHarm(deps, { claimed });
-    // The claim spans tenants; from here on every query is bounded by the claimed rows' own operators.
-    const operatorIds = [...new Set(claimed.map((row) => row.operator_id))];
-    const automations = await automationsListeningTo(trx, operatorIds, [...new Set(claimed.map((row) => row.event))]);
-    const relevant = claimed.filter((row) => automations.some((automation) => fires(automation, row)));
-    let started = 0;
-    const deferred = new Set<string>();
-    if (relevant.length > 0) {
-      const bySeq = new Map(relevant.map((row) => [row.seq, row]));
-      const records = await readOutboxEvents(trx, { claimed: { seqs: relevant.map((row) => row.seq), operatorIds }, limit: relevant.length });
-      const runs = (await Promise.all(records.map((record) => runsFor(deps, record.event, bySeq.get(record.seq)!, automations)))).flat();
-      const seqOf = new Map(records.map((record) => [record.event.id, record.seq]));
-      // An operator past its budget of run starts keeps the events it could not start pending, for a later pass.
-      for (const run of runs) if (deps.starts && !deps.starts.take(run.operatorId)) deferred.add(seqOf.get(run.eventId)!);
-      started = await startAll(
-        deps,
-        runs.filter((run) => !deferred.has(seqOf.get(run.eventId)!)),
-      );
-    }
-    if (deps.signalWaitingRun) await signalWaitingRuns({ logger: deps.logger, signal: deps.signalWaitingRun }, trx, claimed);
-    await markDispatched(
-      trx,
-      claimed.filter((row) => !deferred.has(row.seq)).map((row) => row.seq),
-      operatorIds,
-    );
-    return { claimed: claimed.length, started };
-  });
-  return { claimed: Math.max(settled.taken, dispatched.claimed), started: dispatched.started };
-}
-
-/**
- * Dispatches every pending outbox event, batch after batch.
+ * Dispatches the outbox per operator (docs/workflows.md "How events reach automations"). Each operator's events go in
+ * a pass of their own (worker/operatorDispatch.ts), up to {@link OPERATORS_AT_ONCE} operators at once, the operator with
+ * the oldest pending event first; an operator being dispatched, or resting until its share refills or an outage
+ * passes, is left out of the next look while the others' events go on. So one operator's slow filters, failures or
+ * backlog delay that operator, never another.
  *
- * @example await dispatchPendingEvents({ db, logger, keyring, startEventRun }) // { claimed: 12, started: 3 }
+ * One per worker process, shared by the LISTEN loop (worker/eventDispatcher.ts) and the minute sweep; several processes
+ * share the outbox through each operator's dispatch lock.
+ *
+ * @example const dispatcher = new OutboxDispatcher(deps); await dispatcher.drain() // { claimed: 12, started: 3 }
  */
-export async function dispatchPendingEvents(deps: DispatchDeps): Promise<{ claimed: number; started: number }> {
-  const total = { claimed: 0, started: 0 };
-  for (;;) {
-    const batch = await dispatchBatch(deps);
-    total.claimed += batch.claimed;
-    total.started += batch.started;
-    if (batch.claimed < BATCH) return total;
+export class OutboxDispatcher {
+  private readonly running = new Map<string, Promise<void>>();
+  private readonly resting = new Map<string, { until: number; failures: number }>();
+  private readonly faults = new DispatchFaults();
+  private readonly totals: DispatchTotals = { claimed: 0, started: 0 };
+  private loop: Promise<void> | null = null;
+  private again = false;
+  private wake: (() => void) | null = null;
+  private restTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly deps: DispatchDeps,
+    private readonly options: { operatorsAtOnce?: number; onRestEnded?: () => void } = {},
+  ) {}
+
+  /** Starts a look for pending events (or asks the running loop for another); resolves when the loop is idle. */
+  kick(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    this.again = true;
+    this.wake?.();
+    return (this.loop ??= this.run().finally(() => {
+      this.loop = null;
+    }));
+  }
+
+  /**
+   * Dispatches what can be dispatched now and answers what this drain claimed and started; returns after `maxMs` at
+   * most (the loop carries on), so a sweep under a steady stream of events still ends.
+   */
+  async drain(maxMs = Infinity): Promise<DispatchTotals> {
+    const before = { ...this.totals };
+    let timer: NodeJS.Timeout | undefined;
+    const limit = Number.isFinite(maxMs) ? new Promise<void>((resolve) => (timer = setTimeout(resolve, maxMs))) : new Promise<void>(() => undefined);
+    try {
+      await Promise.race([this.kick(), limit]);
+    } finally {
+      clearTimeout(timer);
+    }
+    return { claimed: this.totals.claimed - before.claimed, started: this.totals.started - before.started };
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.restTimer);
+    this.wake?.();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    const atOnce = this.options.operatorsAtOnce ?? OPERATORS_AT_ONCE;
+    while (!this.stopped) {
+      this.again = false;
+      const settled = await settleUnheardOutbox(this.deps.db, BATCH);
+      this.totals.claimed += settled.taken - settled.heard;
+      if (this.running.size < atOnce) {
+        const skip = [...this.running.keys(), ...this.restingNow()];
+        for (const operatorId of await operatorsWithPendingEvents(this.deps.db, skip, atOnce - this.running.size)) this.launch(operatorId);
+      }
+      if (this.running.size === 0 && !this.again) break;
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+        if (this.again || this.stopped) resolve();
+      });
+      this.wake = null;
+    }
+    this.planRestEnd();
+  }
+
+  private launch(operatorId: string): void {
+    const pass = dispatchOperator(this.deps, operatorId, this.faults)
+      .then((outcome) => this.settle(operatorId, outcome))
+      .catch((error: unknown) => this.failed(operatorId, error))
+      .finally(() => {
+        this.running.delete(operatorId);
+        this.again = true;
+        this.wake?.();
+      });
+    this.running.set(operatorId, pass);
+  }
+
+  private settle(operatorId: string, outcome: OperatorPass): void {
+    if (outcome.kind === 'elsewhere') return this.rest(operatorId, FAILURE_REST_MS, 0);
+    this.totals.claimed += outcome.claimed;
+    this.totals.started += outcome.started;
+    if (outcome.kind === 'deferred') this.rest(operatorId, outcome.retryInMs, 0);
+    else this.resting.delete(operatorId);
+  }
+
+  private failed(operatorId: string, error: unknown): void {
+    const failures = (this.resting.get(operatorId)?.failures ?? 0) + 1;
+    this.deps.logger.warn({ operatorId, err: (error as Error).message, failures }, 'event dispatch failed for an operator; its events stay pending');
+    this.rest(operatorId, Math.min(MAX_FAILURE_REST_MS, FAILURE_REST_MS * 2 ** (failures - 1)), failures);
+  }
+
+  private rest(operatorId: string, ms: number, failures: number): void {
+    this.resting.set(operatorId, { until: Date.now() + ms, failures });
+  }
+
+  private restingNow(): string[] {
+    const now = Date.now();
+    const resting: string[] = [];
+    for (const [operatorId, rest] of this.resting) if (rest.until > now) resting.push(operatorId);
+    return resting;
+  }
+
+  /** When the loop goes idle with operators resting, a look is due when the first rest ends (no NOTIFY will come for them). */
+  private planRestEnd(): void {
+    clearTimeout(this.restTimer);
+    const now = Date.now();
+    let soonest = Infinity;
+    for (const [operatorId, rest] of this.resting) {
+      if (rest.until <= now && rest.failures === 0) this.resting.delete(operatorId);
+      else if (rest.until > now) soonest = Math.min(soonest, rest.until);
+    }
+    if (soonest === Infinity || this.stopped) return;
+    this.restTimer = setTimeout(() => {
+      this.restTimer = undefined;
+      void this.kick();
+      this.options.onRestEnded?.();
+    }, soonest - now);
+    this.restTimer.unref?.();
+  }
+}
+
+/**
+ * Dispatches every pending outbox event that can be dispatched now, with a dispatcher of its own (tests, scripts); a
+ * worker shares one {@link OutboxDispatcher} between its listener and the sweep.
+ *
+ * @example await dispatchPendingEvents({ db, logger, keyring, startEventRun, filters, plans }) // { claimed: 12, started: 3 }
+ */
+export async function dispatchPendingEvents(deps: DispatchDeps): Promise<DispatchTotals> {
+  const dispatcher = new OutboxDispatcher(deps);
+  try {
+    return await dispatcher.drain();
+  } finally {
+    await dispatcher.stop();
   }
 }

@@ -5,7 +5,8 @@ import type { AutomationRunInput } from '../core/workflowContracts';
 import type { ExpressionEvaluator } from '../sandbox/tasks';
 import { eventRunWorkflowId } from '../temporal/automationRuns';
 import { laneWorkflowId, type LaneKey } from '../temporal/keyedRuns';
-import { FILTER_SUSPEND_MS } from './eventFilters';
+import { FILTER_WAIT_MS } from './eventFilters';
+import { OverShareError } from './overShare';
 
 /** An automation's run control as the dispatcher hands it along with an event run. */
 export interface ControlledBy {
@@ -22,6 +23,9 @@ export function controlOf(automation: { id: string; name: string; version: numbe
 /** An event run, with the run control of its automation when it has one. */
 export type ControlledEventRun = AutomationRunInput & { eventId: string; runControl?: ControlledBy };
 
+/** What starting an event run came to: a run started (or handed to its lane), one there already, or a `key` that failed. */
+export type StartOutcome = 'started' | 'duplicate' | { keyFailed: { code: string; message: string } };
+
 export interface RunControlDeps {
   sandbox: ExpressionEvaluator;
   logger: Logger;
@@ -33,6 +37,8 @@ export interface RunControlDeps {
   cancelKeyed: (lane: LaneKey) => Promise<number>;
   /** The `key` expression failed: the event starts no run of that automation. */
   onSkipped?: (reason: SkipReason) => void;
+  /** How long a `key` waits for its operator's share of the sandbox before the event is left for later. */
+  waitMs?: number;
 }
 
 /**
@@ -47,16 +53,15 @@ export class RunControlDispatch {
   private readonly order = new Map<string, Promise<void>>();
   /** Per lane: the latest signal-with-start, so a lane's signals are sent one after another. */
   private readonly lanes = new Map<string, Promise<unknown>>();
-  /** Keys that ran past their budget, by `<automation> <version>`: until when they are not evaluated (as filters). */
-  private readonly suspended = new Map<string, number>();
 
   constructor(private readonly deps: RunControlDeps) {}
 
   /**
    * Starts an event run: through its key's lane when its automation has run control (`started`: handed over; the lane
-   * decides), as before otherwise. `duplicate` — nothing started — also when the `key` failed.
+   * decides), as before otherwise. A `key` that failed starts nothing and says why; one whose operator's share of the
+   * sandbox is spent throws {@link OverShareError}, and the event waits in the outbox.
    */
-  async start(input: ControlledEventRun): Promise<'started' | 'duplicate'> {
+  async start(input: ControlledEventRun): Promise<StartOutcome> {
     const { runControl, ...run } = input;
     if (!runControl) return this.deps.startRun(run);
     const prior = this.order.get(run.automationId) ?? Promise.resolve();
@@ -67,7 +72,7 @@ export class RunControlDispatch {
     try {
       const key = await this.keyOf(runControl, run.operatorId, run.input as InternalEvent);
       await prior;
-      if (key === null) return 'duplicate';
+      if (typeof key !== 'string') return key;
       const lane = { operatorId: run.operatorId, automationId: run.automationId, key };
       const trigger: LaneTrigger = {
         eventId: run.eventId,
@@ -87,7 +92,7 @@ export class RunControlDispatch {
   async cancel(controlled: ControlledBy & { operatorId: string }, event: InternalEvent): Promise<void> {
     if (!controlled.control.cancel_on?.includes(event.event)) return;
     const key = await this.keyOf(controlled, controlled.operatorId, event);
-    if (key === null) return;
+    if (typeof key !== 'string') return;
     const cancelled = await this.deps.cancelKeyed({ operatorId: controlled.operatorId, automationId: controlled.workflow.id, key });
     if (cancelled > 0) this.deps.logger.info({ automationId: controlled.workflow.id, eventId: event.id, cancelled }, 'runs cancelled by a cancel_on event');
   }
@@ -104,37 +109,35 @@ export class RunControlDispatch {
 
   /**
    * The event's key: the `key` expression's value (a string as is, another value as JSON, nothing as ""), or the event's
-   * entity externalId ("" without one: such events share one key). Null when the expression failed (logged, counted) or, past its budget lately, is suspended for `FILTER_SUSPEND_MS`.
+   * entity externalId ("" without one: such events share one key); `keyFailed` when the expression failed (logged,
+   * counted, recorded by the dispatcher as a skipped trigger).
    */
-  private async keyOf(controlled: ControlledBy, operatorId: string, event: InternalEvent): Promise<string | null> {
+  private async keyOf(controlled: ControlledBy, operatorId: string, event: InternalEvent): Promise<string | { keyFailed: { code: string; message: string } }> {
     const expression = controlled.control.key;
     if (expression === undefined) return event.entity?.externalId ?? '';
-    const suspension = `${controlled.workflow.id} ${controlled.workflow.version}`;
-    if ((this.suspended.get(suspension) ?? 0) > Date.now()) return this.failed('key_error');
     const context = { trigger: event, nodes: {}, workflow: controlled.workflow, run: { id: '', source: 'event' as const } };
     // Rendered as one whole template, which keeps the value as it is (a condition would answer true or false).
-    const outcome = await this.deps.sandbox.evaluate(operatorId, { kind: 'render', params: { key: `{{ ${expression} }}` }, context });
+    const outcome = await this.deps.sandbox.evaluate(
+      operatorId,
+      { kind: 'render', params: { key: `{{ ${expression} }}` }, context },
+      { waitMs: this.deps.waitMs ?? FILTER_WAIT_MS },
+    );
     if (outcome.ok) {
-      this.suspended.delete(suspension);
       const value = (outcome.value as { key?: unknown }).key;
       if (value === undefined || value === null) return '';
       return typeof value === 'string' ? value : JSON.stringify(value);
     }
+    if (outcome.code === 'EXPRESSION_BUDGET_EXCEEDED') throw new OverShareError(operatorId);
     // JSONata messages can quote the event's values (personal data): the automation, event and code only.
     this.deps.logger.warn(
       { automationId: controlled.workflow.id, eventId: event.id, code: outcome.code },
       'run_control.key failed; the event starts no run of this automation',
     );
-    // A key past its budget is not evaluated again for a while: one budget a minute, not one per event.
-    if (outcome.code !== 'EXPRESSION_ERROR') {
-      this.suspended.set(suspension, Date.now() + FILTER_SUSPEND_MS);
-      if (this.suspended.size > 10_000) this.suspended.delete(this.suspended.keys().next().value!);
-    }
-    return this.failed('key_error');
+    this.failed('key_error');
+    return { keyFailed: { code: outcome.code, message: outcome.message.replace(/\bparams\.key\b/g, 'run_control.key') } };
   }
 
-  private failed(reason: SkipReason): null {
+  private failed(reason: SkipReason): void {
     this.deps.onSkipped?.(reason);
-    return null;
   }
 }

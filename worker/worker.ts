@@ -27,10 +27,13 @@ import { payloadRefInterceptor } from './payloadRefInterceptor';
 import { activityTracingInterceptors, WORKFLOW_INTERCEPTOR_MODULES, workflowTracingSinks } from './tracing';
 import { reconcileRuns } from './runWatchdog';
 import { createWorkerMetrics, workerTelemetry } from './metrics';
-import { dispatchPendingEvents, type DispatchDeps } from './outboxDispatch';
+import { TriggerPlans } from './eventRouter';
+import { OutboxDispatcher, type DispatchDeps } from './outboxDispatch';
 import { HEARTBEAT_THROTTLE, polledQueues, STICKY_SCHEDULE_TO_START, WorkerGroup, type PolledQueue } from './workerGroup';
 
 let runtimeInstalled = false;
+/** The longest the minute sweep waits on the dispatcher: under a steady stream it is never idle, and the sweep must end. */
+const SWEEP_DRAIN_MS = 60_000;
 
 /**
  * Routes the SDK's own log lines (warnings and up) into our structured logger and, with WORKER_METRICS_PORT, starts
@@ -121,7 +124,12 @@ export async function createWorker(options: {
     },
   });
   const payloadBudget = new PayloadBudget(config.LARGE_PAYLOAD_BYTES_PER_SECOND, config.LARGE_PAYLOAD_BURST_BYTES);
-  const filters = new EventFilters({ sandbox, logger, onDropped: (reason) => metrics.eventFilterDropped(reason) });
+  const filters = new EventFilters({
+    sandbox,
+    logger,
+    onJudged: (where) => metrics.eventFilterJudged(where),
+    onFailed: (reason) => metrics.eventFilterFailed(reason),
+  });
   const starts = new TokenBuckets(config.EVENT_RUNS_PER_SECOND, config.EVENT_RUNS_BURST);
   const runControl = new RunControlDispatch({
     sandbox,
@@ -136,11 +144,14 @@ export async function createWorker(options: {
     logger,
     keyring,
     filters,
+    plans: new TriggerPlans(),
     starts,
     runControl,
     startEventRun: (input) => runControl.start(input),
     signalWaitingRun: (workflowId, signal) => signalWaitingRun(temporal, workflowId, signal),
+    onLag: (operatorId, seconds) => metrics.dispatchLag(operatorId, seconds),
   };
+  const outbox = new OutboxDispatcher(dispatchDeps);
   const refs = new PayloadRefs(payloads.store, keyring, namespace, payloads.maxBytes);
   const feed = new ChangeFeed(connectionStringOf(options.db), logger);
   if (config.CACHE_TTL_MS > 0) feed.start();
@@ -149,7 +160,7 @@ export async function createWorker(options: {
     config: options.config,
     logger: options.logger,
     keyring,
-    dispatchOutbox: () => dispatchPendingEvents(dispatchDeps),
+    dispatchOutbox: () => outbox.drain(SWEEP_DRAIN_MS),
     reconcileRuns: () =>
       reconcileRuns({ db: options.db, client: temporal.client, refs, keyring, logger, metrics, poisonAttempts: config.RUN_POISON_TASK_ATTEMPTS }),
     sandbox,
@@ -187,14 +198,14 @@ export async function createWorker(options: {
       }),
     ),
   );
-  const dispatcher = options.config.EVENT_DISPATCH_ENABLED ? startEventDispatcher(dispatchDeps, options.databaseUrl) : null;
+  const dispatcher = options.config.EVENT_DISPATCH_ENABLED ? startEventDispatcher(outbox, logger, options.databaseUrl) : null;
   return {
     worker: new WorkerGroup(workers),
     queues,
     connection,
     temporal,
     async close() {
-      await dispatcher?.stop();
+      await (dispatcher ?? outbox).stop();
       await feed.stop();
       await sandbox.close();
       await connection.close();

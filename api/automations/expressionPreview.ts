@@ -69,6 +69,7 @@ function sandboxOf(deps: AppDeps): ExpressionSandbox {
 }
 
 const NO_WORKFLOW = { id: '', name: '', version: 0 };
+const PREVIEW_WAIT_MS = 2_000;
 
 /**
  * What the previewed expression sees: a sample as `trigger` (nothing else ran), or a run's context as its steps saw
@@ -114,7 +115,8 @@ export async function previewExpressionHandler(deps: AppDeps, ctx: Context, { bo
       : { kind: 'render' as const, params, context: contextFor({ params }, context) };
   let preview: ExpressionPreview;
   try {
-    const outcome = await sandboxOf(deps).evaluate(operatorId, task);
+    // Someone waits for the answer: a preview past its organisation's share says so within two seconds.
+    const outcome = await sandboxOf(deps).evaluate(operatorId, task, { waitMs: PREVIEW_WAIT_MS });
     if (outcome.ok) {
       const value = body.kind === 'condition' ? outcome.value : (outcome.value as { expression?: unknown }).expression;
       preview = { ok: true, value: value ?? null };

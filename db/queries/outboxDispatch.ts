@@ -24,23 +24,70 @@ export interface EventAutomationRow {
   run_control?: RunControl | null;
 }
 
+/** The advisory-lock namespace of the dispatch of one operator's events (the second key is the operator's hash). */
+const OPERATOR_DISPATCH_LOCK = 0x6f75_7462;
+
 /**
- * Claims up to `limit` undispatched outbox rows in `seq` order for this transaction; rows another
- * dispatcher holds are skipped, so several workers share the backlog without blocking each other, and so are the
- * rows of `skipOperators` (past their budget of run starts), so their backlog cannot hold back anyone else's events.
- *
- * Across every operator, on purpose: a dispatcher serves every tenant from one outbox ordered by `seq`, and
- * claiming per operator would cost a query per operator per pass on the path every event takes. It answers
- * only what routing needs (no payload), and each row's `operator_id` then scopes every later step of the pass
- * (docs/workflows.md, "The outbox dispatcher").
+ * Takes the right to dispatch one operator's events for this transaction; false when another dispatcher has it. One
+ * dispatcher at a time per operator keeps each operator's events in order across worker processes, and an operator
+ * another process is working on is simply left to it.
  */
-export async function claimPendingOutbox(trx: Knex.Transaction, limit: number, skipOperators: string[] = []): Promise<PendingOutboxRow[]> {
+export async function lockOperatorDispatch(trx: Knex.Transaction, operatorId: string): Promise<boolean> {
+  const { rows } = await trx.raw<{ rows: Array<{ locked: boolean }> }>('SELECT pg_try_advisory_xact_lock(?, hashtext(?)) AS locked', [
+    OPERATOR_DISPATCH_LOCK,
+    operatorId,
+  ]);
+  return rows[0]?.locked === true;
+}
+
+/**
+ * Claims the operator's oldest `limit` undispatched outbox rows, in `seq` order, for this transaction (after
+ * {@link lockOperatorDispatch}). It answers only what routing needs (no payload).
+ */
+export async function claimOperatorOutbox(trx: Knex.Transaction, operatorId: string, limit: number): Promise<PendingOutboxRow[]> {
   const result = await trx.raw<{ rows: PendingOutboxRow[] }>(
     `SELECT seq, operator_id, event, occurred_at, origin_workflow_id FROM outbox_events
-      WHERE dispatched_at IS NULL AND NOT (operator_id = ANY(?::uuid[])) ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED`,
-    [skipOperators, limit],
+      WHERE operator_id = ? AND dispatched_at IS NULL ORDER BY seq LIMIT ? FOR UPDATE`,
+    [operatorId, limit],
   );
   return result.rows.map((row) => ({ ...row, seq: String(row.seq) }));
+}
+
+/**
+ * The operators with pending events, oldest pending event first, leaving out `skip` (those being dispatched, or
+ * waiting for their share to refill). It skips from one operator to the next through the per-operator pending index
+ * (a loose index scan), so an operator's backlog of thousands costs one probe, not a read of the backlog.
+ *
+ * Across every operator, on purpose: one dispatcher serves every tenant; each operator's events are then claimed and
+ * routed with its own id (docs/workflows.md, "How events reach automations").
+ */
+export async function operatorsWithPendingEvents(db: Db, skip: string[], limit: number): Promise<string[]> {
+  const result = await db.raw<{ rows: Array<{ operator_id: string }> }>(
+    `WITH RECURSIVE operators AS (
+       (SELECT operator_id FROM outbox_events WHERE dispatched_at IS NULL ORDER BY operator_id LIMIT 1)
+       UNION ALL
+       SELECT (SELECT o.operator_id FROM outbox_events o WHERE o.dispatched_at IS NULL AND o.operator_id > p.operator_id ORDER BY o.operator_id LIMIT 1)
+         FROM operators p WHERE p.operator_id IS NOT NULL
+     )
+     SELECT p.operator_id FROM operators p
+      WHERE p.operator_id IS NOT NULL AND NOT (p.operator_id = ANY(?::uuid[]))
+      ORDER BY (SELECT min(o.seq) FROM outbox_events o WHERE o.operator_id = p.operator_id AND o.dispatched_at IS NULL)
+      LIMIT ?`,
+    [skip, limit],
+  );
+  return result.rows.map((row) => row.operator_id);
+}
+
+/** How far an operator's dispatch is behind: its pending events (counted up to `cap`) and the oldest one's age. */
+export async function dispatchLag(db: Db, operatorId: string, cap: number): Promise<{ pending: number; oldestSeconds: number }> {
+  const result = await db.raw<{ rows: Array<{ pending: number; oldest: Date | null; now: Date }> }>(
+    `SELECT (SELECT count(*) FROM (SELECT 1 FROM outbox_events WHERE operator_id = ? AND dispatched_at IS NULL LIMIT ?) c)::int AS pending,
+            (SELECT occurred_at FROM outbox_events WHERE operator_id = ? AND dispatched_at IS NULL ORDER BY seq LIMIT 1) AS oldest,
+            now() AS now`,
+    [operatorId, cap, operatorId],
+  );
+  const row = result.rows[0]!;
+  return { pending: row.pending, oldestSeconds: row.oldest ? Math.max(0, (row.now.getTime() - row.oldest.getTime()) / 1000) : 0 };
 }
 
 /** Active, non-deleted workflows of these operators with an event trigger on any of `events`. */

@@ -7,6 +7,8 @@ import { createDb, type Db } from '../../db/knex';
 import { ReconnectingListener, type ReconnectingListenerOptions } from '../../db/listener';
 import { EventFilters } from '../../worker/eventFilters';
 import { startEventDispatcher } from '../../worker/eventDispatcher';
+import { TriggerPlans } from '../../worker/eventRouter';
+import { OutboxDispatcher } from '../../worker/outboxDispatch';
 
 const databaseUrl = loadConfig().DATABASE_URL!;
 let db: Db;
@@ -201,16 +203,15 @@ describe('the event dispatcher', () => {
       return acquire();
     };
     const applicationName = unique('dispatcher-test');
-    const dispatcher = startEventDispatcher(
-      {
-        db: dispatcherDb,
-        logger: createLogger('silent'),
-        keyring: new Keyring(randomBytes(32)),
-        filters: new EventFilters({ sandbox: { evaluate: async () => ({ ok: true, value: true }) }, logger: createLogger('silent') }),
-        startEventRun: async () => 'started',
-      },
-      urlNamed(applicationName),
-    );
+    const outbox = new OutboxDispatcher({
+      db: dispatcherDb,
+      logger: createLogger('silent'),
+      keyring: new Keyring(randomBytes(32)),
+      filters: new EventFilters({ sandbox: { evaluate: async () => ({ ok: true, value: true }) }, logger: createLogger('silent') }),
+      plans: new TriggerPlans(),
+      startEventRun: async () => 'started',
+    });
+    const dispatcher = startEventDispatcher(outbox, createLogger('silent'), urlNamed(applicationName));
     try {
       await waitFor('the dispatcher to LISTEN', async () => (await backendsOf(applicationName)).length === 1);
       await waitFor('the first pass', () => passes >= 1);

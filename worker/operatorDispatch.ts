@@ -1,0 +1,232 @@
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import { detectHarm } from '../commands/compliance/harm';
+import type { Keyring } from '../core/crypto';
+import type { InternalEvent } from '../core/events';
+import { openEventPii } from '../core/pii';
+import type { TokenBuckets } from '../core/tokenBuckets';
+import type { Db } from '../db/knex';
+import { readOutboxEvents } from '../db/queries/outbox';
+import { automationsListeningTo, claimOperatorOutbox, lockOperatorDispatch, markDispatched, type PendingOutboxRow } from '../db/queries/outboxDispatch';
+import { insertTriggerSkips, type TriggerSkip } from '../db/queries/triggerSkips';
+import type { EventFilters } from './eventFilters';
+import { EventRoutes, type Listener, type TriggerPlans } from './eventRouter';
+import type { DispatchFaults } from './dispatchFaults';
+import { OverShareError } from './overShare';
+import { controlOf, type ControlledEventRun, type RunControlDispatch, type StartOutcome } from './runControl';
+import { signalWaitingRuns, type SignalWaitingRun } from './runWaitSignals';
+
+/** Starts the run one event fires for one automation; `duplicate` when that pair already has one. */
+export type StartEventRun = (input: ControlledEventRun) => Promise<StartOutcome>;
+
+export interface DispatchDeps {
+  db: Db;
+  logger: Logger;
+  keyring: Keyring;
+  startEventRun: StartEventRun;
+  /** Trigger filters: inline where their shape allows, else in the sandbox. */
+  filters: EventFilters;
+  /** The triggers' planned filters, kept across passes. */
+  plans: TriggerPlans;
+  /** Event-run starts and wake-ups each operator may make (`EVENT_RUNS_PER_SECOND`); unlimited when absent. */
+  starts?: TokenBuckets;
+  /** Run control (worker/runControl.ts): `startEventRun` routes controlled runs through it; without it runs start uncontrolled. */
+  runControl?: Pick<RunControlDispatch, 'cancel'>;
+  /** Signals runs waiting in an `action.wait_for_event` (worker/runWaitSignals.ts); without it no wait is woken. */
+  signalWaitingRun?: SignalWaitingRun;
+  /** Hears the age of an operator's oldest pending event each time its events are taken. */
+  onLag?: (operatorId: string, seconds: number) => void;
+}
+
+/** What one pass over an operator's events came to. */
+export type OperatorPass =
+  /** Another dispatcher is working on this operator's events. */
+  | { kind: 'elsewhere' }
+  /** Every claimed event dispatched; `full` when the claim was a whole batch (more may wait). */
+  | { kind: 'done'; claimed: number; started: number; full: boolean }
+  /** Past its share (sandbox or run starts): the events from the first it could not finish wait for `retryInMs`. */
+  | { kind: 'deferred'; claimed: number; started: number; retryInMs: number };
+
+export const BATCH = 500;
+const START_CONCURRENCY = 16;
+/** The shortest pause before an operator past its share is tried again. */
+const MIN_RETRY_MS = 200;
+
+/** The event with its entity's sealed fields opened; sealed as stored when a field cannot be opened (its key was retired). */
+function triggerOf(deps: DispatchDeps, event: InternalEvent): InternalEvent {
+  try {
+    return openEventPii(deps.keyring, event);
+  } catch {
+    deps.logger.warn({ eventId: event.id }, 'entity fields of an event could not be opened; its runs see them sealed');
+    return event;
+  }
+}
+
+interface Routed {
+  runs: Array<ControlledEventRun & { seq: string }>;
+  skips: TriggerSkip[];
+}
+
+const MAX_MESSAGE = 2_000;
+
+function skipOf(
+  deps: DispatchDeps,
+  listener: Pick<Listener, 'automation'>,
+  event: InternalEvent,
+  nodeId: string | null,
+  failure: { reason: TriggerSkip['reason']; code: string; message: string },
+): TriggerSkip {
+  const { automation } = listener;
+  return {
+    operatorId: automation.operator_id,
+    workflowId: automation.id,
+    workflowVersion: automation.version,
+    nodeId,
+    eventId: event.id,
+    event: event.event,
+    reason: failure.reason,
+    code: failure.code,
+    sealedMessage: deps.keyring.encrypt(failure.message.slice(0, MAX_MESSAGE), `trigger-skip:${automation.operator_id}:${automation.id}`),
+  };
+}
+
+/** One automation's run for the event, through its first trigger whose filter passes; a failed filter is a skip. */
+async function routeListener(deps: DispatchDeps, listener: Listener, row: PendingOutboxRow, event: InternalEvent): Promise<Routed> {
+  for (const trigger of listener.triggers) {
+    const verdict = await deps.filters.judge(trigger, event);
+    if (verdict.kind === 'over_share') throw new OverShareError(row.operator_id);
+    if (verdict.kind === 'failed')
+      return { runs: [], skips: [skipOf(deps, listener, event, trigger.node.id, { reason: 'filter_failed', code: verdict.code, message: verdict.message })] };
+    if (verdict.kind === 'reject') continue;
+    const run = { operatorId: row.operator_id, automationId: listener.automation.id, source: 'event' as const, input: event, triggerNodeId: trigger.node.id };
+    const controlled = controlOf(listener.automation);
+    return { runs: [{ ...run, eventId: event.id, seq: row.seq, ...(controlled ? { runControl: controlled } : {}) }], skips: [] };
+  }
+  return { runs: [], skips: [] };
+}
+
+/** The runs one event starts and the triggers it skips; its `cancel_on` effects happen here. Throws {@link OverShareError}. */
+async function routeEvent(deps: DispatchDeps, routes: EventRoutes, row: PendingOutboxRow, stored: InternalEvent): Promise<Routed> {
+  const event = triggerOf(deps, stored);
+  if (deps.runControl)
+    for (const automation of routes.cancellersOf(row)) {
+      const controlled = controlOf(automation);
+      if (controlled) await deps.runControl.cancel({ ...controlled, operatorId: row.operator_id }, event);
+    }
+  const routed = await Promise.all(routes.listenersOf(row, event).map((listener) => routeListener(deps, listener, row, event)));
+  return { runs: routed.flatMap((one) => one.runs), skips: routed.flatMap((one) => one.skips) };
+}
+
+/** Starts the runs; a `key` that failed becomes a skip. A start failing on one event's own content is a fault of that event. */
+async function startAll(deps: DispatchDeps, faults: DispatchFaults, routes: Routed, listeners: Map<string, Listener['automation']>): Promise<number> {
+  let started = 0;
+  let next = 0;
+  const worker = async () => {
+    while (next < routes.runs.length) {
+      const { seq, ...run } = routes.runs[next++]!;
+      let outcome: StartOutcome;
+      try {
+        outcome = await deps.startEventRun(run);
+      } catch (error) {
+        if (!faults.setAside(seq, error)) throw error;
+        const message = `The event could not be dispatched: ${(error as Error).message}`;
+        routes.skips.push(
+          skipOf(deps, { automation: listeners.get(run.automationId)! }, run.input as InternalEvent, null, {
+            reason: 'dispatch_failed',
+            code: 'DISPATCH_FAILED',
+            message,
+          }),
+        );
+        continue;
+      }
+      if (outcome === 'started') started += 1;
+      else if (typeof outcome === 'object')
+        routes.skips.push(
+          skipOf(deps, { automation: listeners.get(run.automationId)! }, run.input as InternalEvent, run.triggerNodeId ?? null, {
+            reason: 'key_failed',
+            ...outcome.keyFailed,
+          }),
+        );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(START_CONCURRENCY, routes.runs.length) }, worker));
+  return started;
+}
+
+/** Waits until the operator may make one more start or wake-up. */
+async function paced(deps: DispatchDeps, operatorId: string): Promise<void> {
+  if (!deps.starts) return;
+  while (!deps.starts.take(operatorId)) await new Promise((resolve) => setTimeout(resolve, Math.max(5, deps.starts!.waitMs(operatorId, 1))));
+}
+
+/**
+ * Dispatches one batch of one operator's pending events, in order, in one transaction holding that operator's dispatch
+ * lock (db/queries/outboxDispatch.ts): its harm indicators first, then each event to the automations that hear it
+ * (worker/eventRouter.ts), runs started, waiting runs woken, skipped triggers recorded, and the events marked
+ * dispatched. A crash or an outage leaves them pending for the next pass; a repeated pass cannot start a second run
+ * for the same (event, automation) (the Temporal id is derived from both, reuse rejected) nor record a skip twice.
+ *
+ * Nothing is dropped for load. When the operator's share of the sandbox or of run starts is spent, the pass stops at
+ * the first event it cannot finish: that event and every later one stay pending, in order, and the operator is tried
+ * again once its share has refilled. An event whose own content makes its dispatch throw (not an outage) is tried
+ * {@link DispatchFaults} times and then set aside as a skipped trigger, so it never holds the operator's later events.
+ */
+export async function dispatchOperator(deps: DispatchDeps, operatorId: string, faults: DispatchFaults): Promise<OperatorPass> {
+  return deps.db.transaction(async (trx: Knex.Transaction): Promise<OperatorPass> => {
+    if (!(await lockOperatorDispatch(trx, operatorId))) return { kind: 'elsewhere' };
+    const claimed = await claimOperatorOutbox(trx, operatorId, BATCH);
+    if (claimed.length === 0) {
+      deps.onLag?.(operatorId, 0);
+      return { kind: 'done', claimed: 0, started: 0, full: false };
+    }
+    deps.onLag?.(operatorId, Math.max(0, (Date.now() - claimed[0]!.occurred_at.getTime()) / 1000));
+    await detectHarm(deps, { claimed });
+    const automations = await automationsListeningTo(trx, [operatorId], [...new Set(claimed.map((row) => row.event))]);
+    const routes = new EventRoutes(automations, deps.plans);
+    const heard = claimed.filter((row) => routes.hears(row));
+    const records =
+      heard.length === 0 ? [] : await readOutboxEvents(trx, { claimed: { seqs: heard.map((row) => row.seq), operatorIds: [operatorId] }, limit: heard.length });
+    const events = new Map(records.map((record) => [record.seq, record.event]));
+    const routed: Routed = { runs: [], skips: [] };
+    let stop = claimed.length;
+    let retryInMs = 0;
+    for (const [index, row] of claimed.entries()) {
+      const event = events.get(row.seq);
+      if (!event) continue;
+      let one: Routed;
+      try {
+        one = await routeEvent(deps, routes, row, event);
+      } catch (error) {
+        if (error instanceof OverShareError) {
+          [stop, retryInMs] = [index, MIN_RETRY_MS];
+          break;
+        }
+        if (!faults.setAside(row.seq, error)) throw error;
+        const message = `The event could not be dispatched: ${(error as Error).message}`;
+        const listeners = routes.listenersOf(row, event);
+        one = {
+          runs: [],
+          skips: listeners.map((listener) => skipOf(deps, listener, event, null, { reason: 'dispatch_failed', code: 'DISPATCH_FAILED', message })),
+        };
+      }
+      if (deps.starts && one.runs.length > 0 && !deps.starts.take(operatorId, Math.min(one.runs.length, deps.starts.burst))) {
+        [stop, retryInMs] = [index, Math.max(MIN_RETRY_MS, deps.starts.waitMs(operatorId, 1))];
+        break;
+      }
+      routed.runs.push(...one.runs);
+      routed.skips.push(...one.skips);
+    }
+    const done = claimed.slice(0, stop);
+    const started = await startAll(deps, faults, routed, new Map(automations.map((automation) => [automation.id, automation])));
+    await insertTriggerSkips(trx, routed.skips);
+    if (deps.signalWaitingRun) await signalWaitingRuns({ logger: deps.logger, signal: deps.signalWaitingRun, pace: () => paced(deps, operatorId) }, trx, done);
+    await markDispatched(
+      trx,
+      done.map((row) => row.seq),
+      [operatorId],
+    );
+    faults.forget(done.map((row) => row.seq));
+    if (stop < claimed.length) return { kind: 'deferred', claimed: claimed.length, started, retryInMs };
+    return { kind: 'done', claimed: claimed.length, started, full: claimed.length === BATCH };
+  });
+}
