@@ -2,17 +2,15 @@ import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { z } from 'zod';
-import { declareErrorFormat, type ErrorFormat } from './areas';
+import { declareBodyDepth, declareErrorFormat, declareInputError, type ErrorFormat, type InputError } from './areas';
 import type { AppDeps } from './deps';
-import type { AppError } from './errors';
-import { defaultValidationError, validate, type FieldProblem } from './middleware/validate';
+import { defaultValidationError, validate } from './middleware/validate';
 import { jsonContent, registry } from './openapi/registry';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Security = NonNullable<RouteConfig['security']>;
 /** What OpenAPI can show as path, query or header parameters: an object, or an object behind a transform. */
 type ParameterSchema = z.ZodObject | z.ZodPipe;
-type InputError = (result: { missing: string[]; problems: FieldProblem[] }) => AppError;
 
 /** The request parts validated before the handler runs, which gets them parsed as its `input`; each is also documented. */
 export interface EndpointInput {
@@ -64,10 +62,15 @@ export interface Endpoint<S, G extends string, I extends EndpointInput = Endpoin
   /** The area's guards this route runs, in order, before validation (auth, role checks, rate limits). */
   guards?: readonly G[];
   input?: I;
-  /** The 4xx a validation failure becomes; defaults to the area's, then `defaultValidationError`. */
+  /**
+   * The 4xx a validation failure becomes; defaults to the area's, then `defaultValidationError`. On a literal path it
+   * also shapes the body parser's refusals (too deep, a number out of range); on a parameterised one those are the area's.
+   */
   inputError?: InputError;
   /** The error body of this endpoint when it differs from its area's (the token endpoint among identity's). */
   errorFormat?: ErrorFormat;
+  /** How deeply this endpoint's JSON body may nest when it needs more than `JSON_MAX_DEPTH` (a literal path only). */
+  bodyDepth?: number;
   request?: DocumentedRequest;
   responses: RouteConfig['responses'];
   handler: (setup: S, ctx: Context, input: InputOf<I>) => unknown;
@@ -151,14 +154,21 @@ function register<S, G extends string, I extends EndpointInput>(prefix: string, 
 export function defineArea<S = AppDeps, G extends string = never>(options: AreaOptions<S, G>): Area<S, G> {
   const prefix = options.prefix ?? '';
   if (options.errorFormat) declareErrorFormat(prefix, options.errorFormat);
+  if (options.inputError) declareInputError(prefix, options.inputError);
   const endpoints: Array<Route<S, G>> = [];
   return {
     endpoint(spec) {
       register(prefix, options.security, spec);
+      const literal = !spec.path.includes(':');
       if (spec.errorFormat) {
-        if (spec.path.includes(':')) throw new Error(`${spec.path}: an error format is declared for a literal path or a whole area`);
+        if (!literal) throw new Error(`${spec.path}: an error format is declared for a literal path or a whole area`);
         declareErrorFormat(fullPath(prefix, spec.path), spec.errorFormat);
       }
+      if (spec.bodyDepth !== undefined) {
+        if (!literal) throw new Error(`${spec.path}: a body depth is declared for a literal path`);
+        declareBodyDepth(fullPath(prefix, spec.path), spec.bodyDepth);
+      }
+      if (spec.inputError && literal) declareInputError(fullPath(prefix, spec.path), spec.inputError);
       endpoints.push(spec as Route<S, G>);
     },
     router(deps) {

@@ -5,28 +5,22 @@ import { findActiveWebhook } from '../../db/queries/automationWebhooks';
 import { startAutomationRun } from '../../temporal/automationRuns';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
-import { hasUnstorableText } from '../middleware/jsonBody';
+import { parseJsonText } from '../middleware/jsonBody';
 import { authenticateDelivery } from './delivery';
 
 function parsedBody(ctx: Context, limitBytes: number): unknown {
   const raw = ctx.request.rawBody ?? Buffer.alloc(0);
   if (raw.length > limitBytes) throw new AppError(413, 'PAYLOAD_TOO_LARGE', `Request body exceeds the limit of ${limitBytes} bytes`);
   if (raw.length === 0) throw new AppError(400, 'INVALID_JSON', 'Request body must be a JSON document');
-  let body: unknown;
-  try {
-    body = JSON.parse(raw.toString('utf8'));
-  } catch {
-    throw new AppError(400, 'INVALID_JSON', 'Request body is not valid JSON');
-  }
-  if (hasUnstorableText(body)) throw new AppError(400, 'INVALID_JSON', 'Request body contains text that cannot be stored (NUL or unpaired surrogates)');
-  return body;
+  return parseJsonText(raw.toString('utf8'), ctx.path);
 }
 
 /**
  * `POST /webhook-receiver/:webhookId` (spec 4.7): unknown or inactive webhook → 404, bad or missing
  * signature when the trigger has a secret → 401 (`delivery.ts` says which headers), malformed `webhook-id` → 400,
  * the organisation past its runs:start limit → 429,
- * body not JSON → 400, over the limit → 413; otherwise the run starts in Temporal (source `webhook`) and the answer
+ * body not JSON → 400 (nested too deeply or holding a number out of range: 400 `VALIDATION_FAILED` naming the field), over the
+ * limit → 413; otherwise the run starts in Temporal (source `webhook`) and the answer
  * is 202 at once. A delivery id seen before for this webhook answers 202 with the first delivery's run and starts
  * nothing. A trigger that names a provider also emits `provider.webhook.<name>` with the body as data.
  */

@@ -37,7 +37,10 @@ webhooks.endpoint({
       "Accepted; the run starts in the background (a repeated delivery id: the first delivery's run)",
       { success: true, data: { accepted: true, runId: 'run_8a2c6e0f4b9d3e7a1c5f9b3d7e1a5c0f' } },
     ),
-    400: jsonContent(CodedError, 'INVALID_JSON: the body is not JSON; INVALID_HEADER: a malformed webhook-id'),
+    400: jsonContent(
+      CodedError,
+      'INVALID_JSON: the body is not JSON; VALIDATION_FAILED: it nests too deeply or holds a number out of range (names the field); INVALID_HEADER: a malformed webhook-id',
+    ),
     401: jsonContent(
       CodedError,
       'INVALID_SIGNATURE: missing or wrong X-Service-Signature, or Standard Webhooks headers missing, wrong or outside the 5-minute tolerance',
