@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OPENAPI_DOCUMENT_MAX_DEPTH } from '../../core/gateway/openapiDocument';
 import type { AppDeps } from '../deps';
 import { defineArea } from '../endpoint';
 import { AppError } from '../errors';
@@ -34,11 +35,15 @@ connections.endpoint({
   path: '/connectors',
   summary: 'Create a connector from an OpenAPI document',
   guards: ['auth', 'manager'],
+  bodyDepth: OPENAPI_DOCUMENT_MAX_DEPTH + 1,
   input: { body: CreateConnectorBody },
   request: { body: { description: 'Name, provider, OpenAPI document and schemaMap', example: examples.createConnectorBody } },
   responses: {
     201: ok(Connector, 'Created', examples.connector),
-    400: jsonContent(CodedError, 'INVALID_OPENAPI (names the problems), MISSING_FIELDS or VALIDATION_FAILED'),
+    400: jsonContent(
+      CodedError,
+      `INVALID_OPENAPI (names the problems; a document nests at most ${OPENAPI_DOCUMENT_MAX_DEPTH} levels), MISSING_FIELDS or VALIDATION_FAILED`,
+    ),
     ...authErrors,
   },
   handler: createConnector,
