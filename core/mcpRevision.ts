@@ -95,4 +95,13 @@ function nameOf(request: { method: string; params: unknown }): string | undefine
   return undefined;
 }
 
+/**
+ * A result as 2026-07-28 requires every result to be: typed by `resultType` (`"complete"` unless the result says
+ * otherwise, as a task's creation does). Results nested in results are results too — a completed task's `result` is
+ * the `CallToolResult` of its call, which the SDK v2 tasks client validates as such.
+ *
+ * @example completeResult({ content: [] }) // { resultType: 'complete', content: [] }
+ */
+export const completeResult = <T extends object>(result: T): { resultType: string } & T => ({ resultType: 'complete', ...result });
+
 export const isRevisionProblem = (value: Revision | RevisionProblem): value is RevisionProblem => 'code' in value;

@@ -1,6 +1,7 @@
 import { name as packageName, version } from '../../package.json';
 import { errorResponse, isPlainObject, JSONRPC_ERROR, MCP_PROTOCOL_VERSION, resultResponse, type JsonRpcId, type JsonRpcResponse } from '../../core/mcpJsonRpc';
-import { LEGACY_TASKS_REVISION, META_KEY, MODERN_REVISION, REVISION_ERROR } from '../../core/mcpRevision';
+import { completeResult, LEGACY_TASKS_REVISION, META_KEY, MODERN_REVISION, REVISION_ERROR } from '../../core/mcpRevision';
+import { showsTaskTools } from '../../core/mcpSession';
 import { TASKS_EXTENSION, taskSupportOf } from '../../core/mcpTasks';
 import { listMcpTools } from './tools';
 import type { DispatchContext, McpAnswer } from './dispatchContext';
@@ -49,17 +50,23 @@ function discover(id: JsonRpcId): JsonRpcResponse {
   });
 }
 
+/**
+ * `tools/list`: the key's tools, but a task-required one only to a client that declared tasks (showsTaskTools) — one
+ * that did not could only be refused its call (`-32021`, `-32601`), so it is not offered the tool at all.
+ */
 async function listTools(context: DispatchContext, id: JsonRpcId): Promise<JsonRpcResponse> {
   const { deps, principal, revision } = context;
   const tools = await listMcpTools(deps.db, principal.operatorId, principal.mcpAutomationAllowlist);
-  const described = tools.map(({ name, title, description, inputSchema, outputSchema, annotations, waitsMs }) => ({
+  const supportOf = (waitsMs: number) => taskSupportOf(waitsMs, deps.config.MCP_CALL_WAIT_MS);
+  const callable = showsTaskTools(revision, context.sessionId) ? tools : tools.filter((tool) => supportOf(tool.waitsMs) !== 'required');
+  const described = callable.map(({ name, title, description, inputSchema, outputSchema, annotations, waitsMs }) => ({
     name,
     title,
     description,
     inputSchema,
     ...(outputSchema ? { outputSchema } : {}),
     annotations,
-    ...(revision.version === LEGACY_TASKS_REVISION ? { execution: { taskSupport: taskSupportOf(waitsMs, deps.config.MCP_CALL_WAIT_MS) } } : {}),
+    ...(revision.version === LEGACY_TASKS_REVISION ? { execution: { taskSupport: supportOf(waitsMs) } } : {}),
   }));
   return resultResponse(id, { tools: described, ...(revision.modern ? { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: 'private' } : {}) });
 }
@@ -69,7 +76,7 @@ function modernResult(response: JsonRpcResponse): JsonRpcResponse {
   if (!('result' in response) || !isPlainObject(response.result)) return response;
   const result = response.result;
   const meta = isPlainObject(result._meta) ? result._meta : {};
-  return resultResponse(response.id, { resultType: 'complete', ...result, _meta: { ...meta, [META_KEY.serverInfo]: SERVER_INFO } });
+  return resultResponse(response.id, completeResult({ ...result, _meta: { ...meta, [META_KEY.serverInfo]: SERVER_INFO } }));
 }
 
 const SESSION_METHODS = ['initialize', 'ping', 'tools/list', 'tools/call', 'tasks/get', 'tasks/result', 'tasks/cancel', 'tasks/list'];

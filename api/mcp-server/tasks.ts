@@ -1,6 +1,7 @@
 import { prefixedId } from '../../core/ids';
 import { APPROVAL_FORM_SCHEMA } from '../../core/automations/approval';
 import { errorResponse, isPlainObject, JSONRPC_ERROR, resultResponse, type JsonRpcId } from '../../core/mcpJsonRpc';
+import { completeResult } from '../../core/mcpRevision';
 import {
   decodeTaskCursor,
   encodeTaskCursor,
@@ -135,24 +136,31 @@ async function resultOf(context: DispatchContext, row: McpTaskRow): Promise<Tool
   return toolResultOf(run, run.durationMs ?? 0, row.structured);
 }
 
-/** `tasks/get`: one read of the task and its run; a 2026-07-28 task that has ended carries its result. */
+/**
+ * `tasks/get`: one read of the task and its run. A 2026-07-28 task that has ended carries its result — a result of the
+ * revision, typed `resultType: "complete"` like the direct call's —, one waiting for input its `inputRequests`.
+ */
 export async function getTask(context: DispatchContext, id: JsonRpcId, params: Record<string, unknown>): Promise<McpAnswer> {
   const row = await requireTask(context, params);
   if (typeof row === 'string') return invalidParams(id, row);
   refreshProgress(context, row);
   const task = taskOf(context, row);
   if (!context.revision.modern) return { response: resultResponse(id, task) };
-  const ended = task.status === 'completed' ? { result: await resultOf(context, row) } : {};
-  const asks = task.status === 'input_required' ? await inputRequestsOf(context, row) : {};
+  const ended = task.status === 'completed' ? { result: completeResult(await resultOf(context, row)) } : {};
+  const asks = task.status === 'input_required' ? { inputRequests: await inputRequestsOf(context, row) } : {};
   return { response: resultResponse(id, { ...task, ...ended, ...asks }) };
 }
 
-/** 2026-07-28's `inputRequests` of a task whose run waits in an approval: one form, keyed by the node's id. */
-async function inputRequestsOf(context: DispatchContext, row: McpTaskRow): Promise<{ inputRequests?: Record<string, unknown> }> {
+/**
+ * 2026-07-28's `inputRequests` of a task whose run waits in an approval: one form, keyed by the node's id. The
+ * revision requires the field of every `input_required` task, so a run no longer waiting by the time it is read has
+ * none to ask.
+ */
+async function inputRequestsOf(context: DispatchContext, row: McpTaskRow): Promise<Record<string, unknown>> {
   const awaiting = await awaitingInputOf(context.deps.keyring, { operator_id: row.operator_id, id: row.run_id, awaiting_input: row.awaiting_input });
   if (!awaiting) return {};
   const form = { method: 'elicitation/create', params: { mode: 'form', message: awaiting.message, requestedSchema: APPROVAL_FORM_SCHEMA } };
-  return { inputRequests: { [awaiting.nodeId]: form } };
+  return { [awaiting.nodeId]: form };
 }
 
 /**

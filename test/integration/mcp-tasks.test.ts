@@ -123,7 +123,8 @@ describe('MCP 2026-07-28 (stateless), with the official v2 client in auto negoti
 
 describe('MCP 2025-11-25 sessions: tasks as that revision shapes them', () => {
   it('the v1 SDK client sees each tool’s task support, cannot call a task-only tool directly, and runs it as a task to its result', async () => {
-    const { client, transport } = sdkClient(app.url, alice.key);
+    // Task-required tools are listed to a session whose client declared tasks at initialize.
+    const { client, transport } = sdkClient(app.url, alice.key, { capabilities: { tasks: {} } });
     await client.connect(transport);
     expect(client.getServerCapabilities()?.tasks).toEqual({ list: {}, cancel: {}, requests: { tools: { call: {} } } });
     const { tools: listed } = await client.listTools();
