@@ -5,6 +5,10 @@ import { purgeGatewayCalls } from '../db/queries/gatewayCalls';
 import { purgeExpiredMcpTasks } from '../db/queries/mcpTasks';
 import { purgeTemporalPayloads } from '../db/queries/temporalPayloads';
 import { purgeExpiredWebhookDeliveries } from '../db/queries/webhookDeliveries';
+import { purgeTriggerSkips } from '../db/queries/triggerSkips';
+
+/** How long a skipped trigger stays for the designer to see (docs/workflows.md "Skipped triggers"). */
+const TRIGGER_SKIP_DAYS = 7;
 
 /**
  * How long a stored payload outlives its owner: the namespace keeps a closed history 24 hours, after which nothing reads
@@ -32,6 +36,7 @@ export function createRetentionActivities({ db }: { db: Db }) {
         deletedTemporalPayloads: 0,
         deletedGatewayCalls: 0,
         deletedMcpTasks: 0,
+        deletedTriggerSkips: 0,
       };
       for (const settings of await operatorsWithRetention(db)) {
         Context.current().heartbeat(settings.operator_id);
@@ -46,6 +51,7 @@ export function createRetentionActivities({ db }: { db: Db }) {
       totals.deletedTemporalPayloads = await purgeTemporalPayloads(db, { closedRunGraceMs: PAYLOAD_GRACE_MS, otherOwnersMaxAgeMs: PAYLOAD_GRACE_MS });
       totals.deletedGatewayCalls = await purgeGatewayCalls(db);
       totals.deletedMcpTasks = await purgeExpiredMcpTasks(db);
+      totals.deletedTriggerSkips = await purgeTriggerSkips(db, TRIGGER_SKIP_DAYS);
       return totals;
     },
   };

@@ -317,3 +317,22 @@ export const backtestCancelled = {
   success: true,
   data: { ...backtestRecord, status: 'cancelled', processed: 12000, completed_at: '2026-03-15T11:02:25.300Z' },
 };
+
+export const skippedTriggers = {
+  success: true,
+  data: [
+    {
+      id: '4812',
+      workflow_version: 3,
+      node_id: 'start',
+      event_id: 'evt_3f2a9c1d4b5e6f708192a3b4c5d6e7f8',
+      event: 'entity_event.transaction',
+      reason: 'filter_failed',
+      code: 'EXPRESSION_ERROR',
+      message: 'Expression "$number(trigger.data.reference) > 1" failed: Unable to cast value to a number: "ref-42"',
+      created_at: '2026-03-16T08:01:12.450Z',
+    },
+  ],
+};
+
+export const dispatchLag = { success: true, data: { pending: 1250, oldest_seconds: 12.4 } };

@@ -15,6 +15,7 @@ import { declareBacktests } from './backtestRoutes';
 import { declareReruns } from './rerunRoutes';
 import { approvalHandler, cancelRunHandler, getRunHandler, listRunsHandler, testAutomationHandler, usageHandler } from './runs';
 import { declareRunsExplorer } from './runsExplorer';
+import { declareTriggerSkips } from './triggerSkipRoutes';
 import { declareVersions } from './versionRoutes';
 import {
   ApprovalBody,
@@ -182,6 +183,7 @@ automations.endpoint({
 declareExpressionPreview(automations);
 declareRunsExplorer(automations);
 declareVersions(automations);
+declareTriggerSkips(automations);
 declareReruns(automations);
 declareBacktests(automations);
 declareCompliance(automations);

@@ -4,12 +4,13 @@ import { findEntity, type EntityRow } from '../queries/entities';
 import { forgetEntityRequests } from '../queries/idempotency';
 import { appendOutboxEvents } from '../queries/outbox';
 import { redactEntityRuns } from '../queries/automationRuns';
+import { forgetEntityTriggerSkips } from '../queries/triggerSkips';
 
 /**
  * Erases an entity for data protection (spec 3.4), all in one transaction: its data becomes
  * `{ _deleted: true }`, every event of it (hot, archived and in the outbox) `{ _redacted: true }`, and
  * all its states are removed; so are the copies (docs/security.md "Erasure"): the runs about it are redacted and
- * the idempotency records of its writes dropped. Repeating it changes nothing (erasure is idempotent).
+ * the idempotency records of its writes and the skipped triggers of its events (whose messages may quote them) dropped. Repeating it changes nothing (erasure is idempotent).
  */
 export async function eraseEntity(db: Db, operatorId: string, externalId: string): Promise<EntityRow | undefined> {
   return db.transaction(async (trx) => {
@@ -30,6 +31,7 @@ export async function eraseEntity(db: Db, operatorId: string, externalId: string
       .whereNotNull('payload')
       .update({ payload: trx.raw(`jsonb_set(payload, '{data}', ?::jsonb)`, [redacted]) });
     await redactEntityRuns(trx, operatorId, externalId);
+    await forgetEntityTriggerSkips(trx, operatorId, entity.id);
     await appendOutboxEvents(trx, [internalEvent(operatorId, 'entity.deleted', { id: entity.id, externalId, entityType: entity.entity_type }, {})]);
     return findEntity(trx, operatorId, externalId);
   });

@@ -15,6 +15,8 @@ export interface RetentionCounts {
   /** Gateway calls past their retention (`gateway_calls`). */
   deletedGatewayCalls: number;
   deletedMcpTasks: number;
+  /** Skipped-trigger records past their week (`workflow_trigger_skips`). */
+  deletedTriggerSkips: number;
 }
 
 async function repeat(step: () => Promise<number>): Promise<number> {
@@ -67,7 +69,10 @@ export async function applyOperatorRetention(
   dataRetentionDays: number | null,
   asOf: Date,
 ): Promise<
-  Omit<RetentionCounts, 'deletedIdempotencyKeys' | 'deletedWebhookDeliveries' | 'deletedTemporalPayloads' | 'deletedGatewayCalls' | 'deletedMcpTasks'>
+  Omit<
+    RetentionCounts,
+    'deletedIdempotencyKeys' | 'deletedWebhookDeliveries' | 'deletedTemporalPayloads' | 'deletedGatewayCalls' | 'deletedMcpTasks' | 'deletedTriggerSkips'
+  >
 > {
   const counts = { archivedEvents: 0, archivedStates: 0, deletedEvents: 0, deletedStates: 0 };
   const stateKey = 'operator_id, entity_id, state_key';

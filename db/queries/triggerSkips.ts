@@ -72,6 +72,14 @@ export async function listTriggerSkips(
   return rows.map((row) => ({ ...row, id: String(row.id) }));
 }
 
+/** Deletes the skips of an entity's events (erasure: a message may quote the event's values). */
+export async function forgetEntityTriggerSkips(db: Runner, operatorId: string, entityId: string): Promise<void> {
+  await db('workflow_trigger_skips')
+    .where({ operator_id: operatorId })
+    .whereIn('event_id', db('outbox_events').select('id').where({ operator_id: operatorId, entity_id: entityId }))
+    .delete();
+}
+
 /** Deletes skips recorded before `before`, every operator's (the retention run's housekeeping, by the database clock). */
 export async function purgeTriggerSkips(db: Db, olderThanDays: number): Promise<number> {
   return db('workflow_trigger_skips').whereRaw('created_at < now() - make_interval(days => ?)', [olderThanDays]).delete();
