@@ -6,6 +6,7 @@ import { useCanManage } from '../../auth/session';
 import { EmptyState, LoadStatus, PageHeader } from '../../components/Status';
 import { Pager } from '../../components/Pager';
 import { filtersOf, PAGE_SIZE, queryOf, rangeOf, searchOf, type FilterKey, type RunFilters } from './filters';
+import { DispatchLag } from './DispatchLag';
 import { ReplayFailedRuns } from './ReplayFailedRuns';
 import { RunFiltersForm } from './RunFiltersForm';
 import { RunsTable } from './RunsTable';
@@ -47,6 +48,7 @@ export default function RunsExplorer() {
       <PageHeader title="Runs" lead="Every run of your workflows, newest first. Open a run to see what each step was given and what it gave back.">
         {replayable && <ReplayFailedRuns workflowId={filters.workflowId} range={rangeOf(filters)} onProgress={runs.reload} />}
       </PageHeader>
+      <DispatchLag />
       <RunFiltersForm filters={filters} onChange={change} />
       <LoadStatus load={runs} />
       {data && data.count === 0 && !filtered && (

@@ -8,6 +8,7 @@ import { formatDateTime, formatDuration } from '../../format';
 import type { StepNode, Workflow } from './graph';
 import { ReplayFailedRuns } from './ReplayFailedRuns';
 import { RunDetail } from './RunDetail';
+import { SkippedTriggers } from './SkippedTriggers';
 
 /** A workflow's runs, newest first (`/workflows/:id/runs`), refreshed while any is running; one opened in full. */
 export function RunsPanel({
@@ -49,6 +50,7 @@ export function RunsPanel({
         </EmptyState>
       )}
       {selected && <RunDetail runId={selected} nodes={nodes} edges={edges} onChanged={runs.reload} />}
+      <SkippedTriggers workflowId={workflow.id} />
       {list.length > 0 && (
         <div className="table-wrap">
           <table>
