@@ -11,6 +11,7 @@ import { createDb } from '../db/knex';
 import { apiFailover } from './apiFailover';
 import { apiKills } from './apiKills';
 import { automationKill } from './automationKill';
+import { dispatchFlood } from './dispatchFlood';
 import { formatResult, type ChaosContext, type Scenario, type ScenarioResult } from './lib';
 import { mcpTaskRestart } from './mcpTaskRestart';
 import { noisyTenant } from './noisyTenant';
@@ -29,6 +30,7 @@ const SCENARIOS: Array<[number, string, Scenario]> = [
   [7, 'MCP task across an API restart', mcpTaskRestart],
   [8, 'one of two APIs SIGKILLed', apiFailover],
   [9, 'one of two workers SIGKILLed', workerFailover],
+  [10, 'tenant flood past its share', dispatchFlood],
 ];
 
 /** Copies the API and worker logs out of the throw-away directory before it goes. */
