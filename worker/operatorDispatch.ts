@@ -49,6 +49,8 @@ export type OperatorPass =
 
 export const BATCH = 500;
 const START_CONCURRENCY = 16;
+/** Events whose filters are judged together: their sandbox filters go in one batch (worker/batchedEvaluations.ts). */
+const JUDGED_AT_ONCE = 64;
 /** The shortest pause before an operator past its share is tried again. */
 const MIN_RETRY_MS = 200;
 
@@ -90,11 +92,14 @@ function skipOf(
   };
 }
 
+/** What an event's filters came to, judged without side effects: the run or skip of each automation that heard it. */
+type Judgment = { kind: 'judged'; event: InternalEvent; routed: Routed } | { kind: 'over_share' } | { kind: 'error'; error: unknown };
+
 /** One automation's run for the event, through its first trigger whose filter passes; a failed filter is a skip. */
-async function routeListener(deps: DispatchDeps, listener: Listener, row: PendingOutboxRow, event: InternalEvent): Promise<Routed> {
+async function judgeListener(deps: DispatchDeps, listener: Listener, row: PendingOutboxRow, event: InternalEvent): Promise<Routed | 'over_share'> {
   for (const trigger of listener.triggers) {
     const verdict = await deps.filters.judge(trigger, event);
-    if (verdict.kind === 'over_share') throw new OverShareError(row.operator_id);
+    if (verdict.kind === 'over_share') return 'over_share';
     if (verdict.kind === 'failed')
       return { runs: [], skips: [skipOf(deps, listener, event, trigger.node.id, { reason: 'filter_failed', code: verdict.code, message: verdict.message })] };
     if (verdict.kind === 'reject') continue;
@@ -105,16 +110,26 @@ async function routeListener(deps: DispatchDeps, listener: Listener, row: Pendin
   return { runs: [], skips: [] };
 }
 
-/** The runs one event starts and the triggers it skips; its `cancel_on` effects happen here. Throws {@link OverShareError}. */
-async function routeEvent(deps: DispatchDeps, routes: EventRoutes, row: PendingOutboxRow, stored: InternalEvent): Promise<Routed> {
-  const event = triggerOf(deps, stored);
-  if (deps.runControl)
-    for (const automation of routes.cancellersOf(row)) {
-      const controlled = controlOf(automation);
-      if (controlled) await deps.runControl.cancel({ ...controlled, operatorId: row.operator_id }, event);
-    }
-  const routed = await Promise.all(routes.listenersOf(row, event).map((listener) => routeListener(deps, listener, row, event)));
-  return { runs: routed.flatMap((one) => one.runs), skips: routed.flatMap((one) => one.skips) };
+/** The runs one event starts and the triggers it skips. Filters only: no side effect, so a window of events is judged at once. */
+async function judgeEvent(deps: DispatchDeps, routes: EventRoutes, row: PendingOutboxRow, stored: InternalEvent): Promise<Judgment> {
+  try {
+    const event = triggerOf(deps, stored);
+    const judged = await Promise.all(routes.listenersOf(row, event).map((listener) => judgeListener(deps, listener, row, event)));
+    if (judged.includes('over_share')) return { kind: 'over_share' };
+    const routed = judged as Routed[];
+    return { kind: 'judged', event, routed: { runs: routed.flatMap((one) => one.runs), skips: routed.flatMap((one) => one.skips) } };
+  } catch (error) {
+    return { kind: 'error', error };
+  }
+}
+
+/** The event's `cancel_on` effects, in outbox order. Throws {@link OverShareError} when a `key` must wait for the share. */
+async function cancelFor(deps: DispatchDeps, routes: EventRoutes, row: PendingOutboxRow, event: InternalEvent): Promise<void> {
+  if (!deps.runControl) return;
+  for (const automation of routes.cancellersOf(row)) {
+    const controlled = controlOf(automation);
+    if (controlled) await deps.runControl.cancel({ ...controlled, operatorId: row.operator_id }, event);
+  }
 }
 
 /** Starts the runs; a `key` that failed becomes a skip. A start failing on one event's own content is a fault of that event. */
@@ -190,31 +205,41 @@ export async function dispatchOperator(deps: DispatchDeps, operatorId: string, f
     const routed: Routed = { runs: [], skips: [] };
     let stop = claimed.length;
     let retryInMs = 0;
-    for (const [index, row] of claimed.entries()) {
-      const event = events.get(row.seq);
-      if (!event) continue;
-      let one: Routed;
-      try {
-        one = await routeEvent(deps, routes, row, event);
-      } catch (error) {
-        if (error instanceof OverShareError) {
-          [stop, retryInMs] = [index, MIN_RETRY_MS];
-          break;
+    const heardRows = claimed.filter((row) => events.has(row.seq));
+    const indexOf = new Map(claimed.map((row, index) => [row.seq, index]));
+    // Filters of a window of events are judged together (one sandbox batch per window), then applied in outbox order.
+    windows: for (let start = 0; start < heardRows.length; start += JUDGED_AT_ONCE) {
+      const window = heardRows.slice(start, start + JUDGED_AT_ONCE);
+      const judgments = await Promise.all(window.map((row) => judgeEvent(deps, routes, row, events.get(row.seq)!)));
+      for (const [offset, row] of window.entries()) {
+        const judgment = judgments[offset]!;
+        const event = events.get(row.seq)!;
+        let one: Routed;
+        try {
+          if (judgment.kind === 'over_share') throw new OverShareError(operatorId);
+          if (judgment.kind === 'error') throw judgment.error;
+          await cancelFor(deps, routes, row, judgment.event);
+          one = judgment.routed;
+        } catch (error) {
+          if (error instanceof OverShareError) {
+            [stop, retryInMs] = [indexOf.get(row.seq)!, MIN_RETRY_MS];
+            break windows;
+          }
+          if (!faults.setAside(row.seq, error)) throw error;
+          const message = `The event could not be dispatched: ${(error as Error).message}`;
+          const listeners = routes.listenersOf(row, event);
+          one = {
+            runs: [],
+            skips: listeners.map((listener) => skipOf(deps, listener, event, null, { reason: 'dispatch_failed', code: 'DISPATCH_FAILED', message })),
+          };
         }
-        if (!faults.setAside(row.seq, error)) throw error;
-        const message = `The event could not be dispatched: ${(error as Error).message}`;
-        const listeners = routes.listenersOf(row, event);
-        one = {
-          runs: [],
-          skips: listeners.map((listener) => skipOf(deps, listener, event, null, { reason: 'dispatch_failed', code: 'DISPATCH_FAILED', message })),
-        };
+        if (deps.starts && one.runs.length > 0 && !deps.starts.take(operatorId, Math.min(one.runs.length, deps.starts.burst))) {
+          [stop, retryInMs] = [indexOf.get(row.seq)!, Math.max(MIN_RETRY_MS, deps.starts.waitMs(operatorId, 1))];
+          break windows;
+        }
+        routed.runs.push(...one.runs);
+        routed.skips.push(...one.skips);
       }
-      if (deps.starts && one.runs.length > 0 && !deps.starts.take(operatorId, Math.min(one.runs.length, deps.starts.burst))) {
-        [stop, retryInMs] = [index, Math.max(MIN_RETRY_MS, deps.starts.waitMs(operatorId, 1))];
-        break;
-      }
-      routed.runs.push(...one.runs);
-      routed.skips.push(...one.skips);
     }
     const done = claimed.slice(0, stop);
     const started = await startAll(deps, faults, routed, new Map(automations.map((automation) => [automation.id, automation])));

@@ -20,6 +20,7 @@ import { explainConnectFailure } from '../temporal/tlsDiagnosis';
 import { platformDataConverter, type PayloadLimits } from '../temporal/dataConverter';
 import { PayloadRefs } from '../temporal/payloadRefs';
 import { startEventDispatcher } from './eventDispatcher';
+import { BatchedEvaluations } from './batchedEvaluations';
 import { EventFilters } from './eventFilters';
 import { RunControlDispatch } from './runControl';
 import { livenessHeartbeat } from './livenessHeartbeat';
@@ -125,7 +126,7 @@ export async function createWorker(options: {
   });
   const payloadBudget = new PayloadBudget(config.LARGE_PAYLOAD_BYTES_PER_SECOND, config.LARGE_PAYLOAD_BURST_BYTES);
   const filters = new EventFilters({
-    sandbox,
+    sandbox: new BatchedEvaluations(sandbox),
     logger,
     onJudged: (where) => metrics.eventFilterJudged(where),
     onFailed: (reason) => metrics.eventFilterFailed(reason),

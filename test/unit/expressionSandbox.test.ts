@@ -2,6 +2,7 @@ import { createLogger } from '../../core/logger';
 import type { RunContext } from '../../core/automations/expressions';
 import { ExpressionSandbox } from '../../sandbox/expressionSandbox';
 import { EventFilters, type FilterFailure, type FilterWhere } from '../../worker/eventFilters';
+import { BatchedEvaluations } from '../../worker/batchedEvaluations';
 import { TriggerPlans } from '../../worker/eventRouter';
 
 const context: RunContext = {
@@ -219,5 +220,39 @@ describe('event filters: inline where their shape allows, in the sandbox otherwi
     expect(await filters.judge(triggerWith('nope(', 5), event)).toMatchObject({ kind: 'failed', code: 'EXPRESSION_ERROR' });
     expect(judged).toEqual(['inline', 'inline', 'sandbox', 'sandbox', 'sandbox', 'sandbox']);
     expect(failed).toEqual(['timeout', 'timeout', 'error']);
+  });
+});
+
+describe('batched evaluations: the filters one operator asks for in one turn go to a process together', () => {
+  let sandbox: ExpressionSandbox;
+  beforeAll(() => {
+    sandbox = new ExpressionSandbox({ timeoutMs: 100, memoryMb: 64, processes: 2 });
+  });
+  afterAll(() => sandbox.close());
+
+  it('sends one batch for many filters, and splits out the one that stops on its budget', async () => {
+    const sent: string[] = [];
+    const counting = {
+      evaluate: (operatorId: string, task: Parameters<ExpressionSandbox['evaluate']>[1], options?: { waitMs?: number }) => {
+        sent.push(task.kind === 'batch' ? `batch of ${task.tasks.length}` : task.kind);
+        return sandbox.evaluate(operatorId, task, options);
+      },
+    };
+    const batched = new BatchedEvaluations(counting);
+    const quick = await Promise.all(Array.from({ length: 30 }, (_, index) => batched.evaluate('op', condition(`${index} >= 15`))));
+    expect(quick.map((outcome) => outcome.ok && outcome.value)).toEqual(Array.from({ length: 30 }, (_, index) => index >= 15));
+    expect(sent).toEqual(['batch of 30']);
+
+    sent.length = 0;
+    const mixed = await Promise.all([
+      batched.evaluate('op', condition('1 = 1')),
+      batched.evaluate('op', condition(SLOW)),
+      batched.evaluate('op', condition('nope(')),
+    ]);
+    expect(mixed[0]).toEqual({ ok: true, value: true });
+    expect(mixed[1]).toMatchObject({ ok: false, code: 'EXPRESSION_TIMEOUT' });
+    expect(mixed[2]).toMatchObject({ ok: false, code: 'EXPRESSION_ERROR' });
+    expect(sent[0]).toBe('batch of 3');
+    expect(sent).toContain('condition');
   });
 });
