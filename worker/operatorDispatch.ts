@@ -234,7 +234,9 @@ export async function dispatchOperator(deps: DispatchDeps, operatorId: string, f
           };
         }
         if (deps.starts && one.runs.length > 0 && !deps.starts.take(operatorId, Math.min(one.runs.length, deps.starts.burst))) {
-          [stop, retryInMs] = [indexOf.get(row.seq)!, Math.max(MIN_RETRY_MS, deps.starts.waitMs(operatorId, 1))];
+          // Back when a second's worth of starts has refilled, not at the first token: each pass costs a claim and a window's filters.
+          const refilled = Math.min(deps.starts.burst, deps.starts.perSecond);
+          [stop, retryInMs] = [indexOf.get(row.seq)!, Math.max(MIN_RETRY_MS, deps.starts.waitMs(operatorId, refilled))];
           break windows;
         }
         routed.runs.push(...one.runs);
@@ -252,6 +254,7 @@ export async function dispatchOperator(deps: DispatchDeps, operatorId: string, f
     );
     faults.forget(done.map((row) => row.seq));
     if (stop < claimed.length) return { kind: 'deferred', claimed: claimed.length, started, retryInMs };
+    if (claimed.length < BATCH) deps.onLag?.(operatorId, 0);
     return { kind: 'done', claimed: claimed.length, started, full: claimed.length === BATCH };
   });
 }
