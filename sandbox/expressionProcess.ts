@@ -4,6 +4,7 @@
  * (`--max-old-space-size`) ends it when an expression needs too much — then the parent starts another.
  */
 import { evaluate, isTruthy, loadJsonata, renderParams } from '../core/automations/expressions';
+import { jsonSizeOver, MAX_OUTPUT_BYTES } from './outputSize';
 import type { ExpressionOutcome, ParentMessage, SandboxMessage, SingleExpressionTask } from './tasks';
 
 loadJsonata();
@@ -30,10 +31,32 @@ async function runOne(id: number, task: SingleExpressionTask): Promise<Expressio
       field = next;
       send({ id, field });
     });
+    const bytes = jsonSizeOver(value, MAX_OUTPUT_BYTES);
+    if (bytes > MAX_OUTPUT_BYTES) return tooLarge(value);
     return { ok: true, value };
   } catch (error) {
     return { ok: false, code: 'EXPRESSION_ERROR', message: messageOf(error), field };
   }
+}
+
+const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+
+/** The field of rendered params whose value is largest, to name in the refusal. */
+function largestField(value: unknown, path: string): { field: string; bytes: number } {
+  let largest = { field: path, bytes: jsonSizeOver(value, MAX_OUTPUT_BYTES * 4) };
+  if (typeof value !== 'object' || value === null) return largest;
+  for (const [key, inner] of Object.entries(value)) {
+    const bytes = jsonSizeOver(inner, MAX_OUTPUT_BYTES * 4);
+    if (bytes * 2 > largest.bytes) largest = { field: Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`, bytes };
+  }
+  return largest;
+}
+
+/** Rendered params past {@link MAX_OUTPUT_BYTES}: refused here, before the value crosses back to the worker. */
+function tooLarge(value: unknown): ExpressionOutcome {
+  const { field, bytes } = largestField(value, 'params');
+  const message = `The value of ${field} would be ${bytes > MAX_OUTPUT_BYTES * 4 ? 'over ' : ''}${megabytes(bytes)}, more than the ${megabytes(MAX_OUTPUT_BYTES)} an expression may produce`;
+  return { ok: false, code: 'EXPRESSION_OUTPUT_TOO_LARGE', message, field };
 }
 
 process.on('message', (message: ParentMessage) => {

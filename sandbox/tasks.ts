@@ -16,7 +16,8 @@ export type SingleExpressionTask =
  */
 export type ExpressionTask = SingleExpressionTask | { kind: 'batch'; tasks: SingleExpressionTask[] };
 
-export type ExpressionFailureCode = 'EXPRESSION_ERROR' | 'EXPRESSION_TIMEOUT' | 'EXPRESSION_MEMORY_LIMIT' | 'EXPRESSION_BUDGET_EXCEEDED';
+export type ExpressionFailureCode =
+  'EXPRESSION_ERROR' | 'EXPRESSION_TIMEOUT' | 'EXPRESSION_MEMORY_LIMIT' | 'EXPRESSION_OUTPUT_TOO_LARGE' | 'EXPRESSION_BUDGET_EXCEEDED';
 
 /** The outcome of one task: tenant failures are values (nothing to retry); only a broken sandbox throws. */
 export type ExpressionOutcome = { ok: true; value: unknown } | { ok: false; code: ExpressionFailureCode; message: string; field: string };

@@ -36,7 +36,7 @@ export const ExpressionPreviewRecord = z
     z.object({ ok: z.literal(true), value: z.unknown().describe('The value; a condition answers true or false') }),
     z.object({
       ok: z.literal(false),
-      code: z.enum(['EXPRESSION_ERROR', 'EXPRESSION_TIMEOUT', 'EXPRESSION_MEMORY_LIMIT', 'EXPRESSION_BUDGET_EXCEEDED']),
+      code: z.enum(['EXPRESSION_ERROR', 'EXPRESSION_TIMEOUT', 'EXPRESSION_MEMORY_LIMIT', 'EXPRESSION_OUTPUT_TOO_LARGE', 'EXPRESSION_BUDGET_EXCEEDED']),
       message: z.string(),
     }),
   ])

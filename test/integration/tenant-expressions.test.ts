@@ -136,6 +136,36 @@ describe('tenant expressions cannot stop the platform', () => {
       expect(worker.child.exitCode).toBeNull();
     });
 
+    it('a template whose value grows past 10 MB fails its step with EXPRESSION_OUTPUT_TOO_LARGE naming the field; so does its preview', async () => {
+      const doubled = `{{ ($s := "xxxxxxxxxxxxxxxx"; ${Array.from({ length: 20 }, () => '$s := $s & $s;').join(' ')} $s) }}`;
+      const grown = await client.create(
+        chain('Grown value', [
+          { id: 'first', type: 'action.set_state', params: { externalId: 'p-grown', key: 'note', value: doubled } },
+          { id: 'second', type: 'action.set_state', params: { externalId: 'p-grown', key: 'note', value: doubled } },
+        ]),
+      );
+      const run = await testRun(client, grown.id);
+      expect(run.error).toEqual({
+        code: 'EXPRESSION_OUTPUT_TOO_LARGE',
+        nodeId: 'first',
+        message: 'The value of params.value would be 16.0 MB, more than the 10.0 MB an expression may produce',
+      });
+      expect(run.nodes.map((node: { id: string; status: string }) => `${node.id} ${node.status}`)).toEqual([
+        'start completed',
+        'first failed',
+        'second skipped',
+      ]);
+      const preview = await client.wf('/expressions/preview', { method: 'POST', body: { kind: 'template', expression: doubled } });
+      expect(preview.body).toEqual({
+        success: true,
+        data: {
+          ok: false,
+          code: 'EXPRESSION_OUTPUT_TOO_LARGE',
+          message: 'The value of expression would be 16.0 MB, more than the 10.0 MB an expression may produce',
+        },
+      });
+    });
+
     it('a restart afterwards is clean: the new worker stays up and runs', async () => {
       await worker.stop();
       worker = await spawnWorker(sandboxEnv);
@@ -169,7 +199,7 @@ describe('an event filter past its budget stalls nobody', () => {
   });
   afterAll(() => app?.close());
 
-  it("drops the noisy operator's events for that automation while the other operator's runs start", async () => {
+  it("records the noisy operator's events as skipped triggers of that automation while the other operator's runs start", async () => {
     const deposit = { eventType: 'transaction', data: { type: 'deposit', amount: 10, currency: 'EUR' } };
     const trap = await noisy.create({
       name: 'Trap',
@@ -201,5 +231,8 @@ describe('an event filter past its budget stalls nobody', () => {
     }
     expect(quietRuns.map((run: any) => run.status)).toEqual(['completed', 'completed', 'completed', 'completed', 'completed']);
     expect((await noisy.wf(`/workflows/${trap.id}/runs`)).body.data).toEqual([]);
+    const skipped = (await noisy.wf(`/workflows/${trap.id}/skipped-triggers`)).body.data;
+    expect(skipped.length).toBeGreaterThan(0);
+    expect(skipped.every((skip: { reason: string; code: string }) => skip.reason === 'filter_failed' && skip.code === 'EXPRESSION_TIMEOUT')).toBe(true);
   });
 });

@@ -256,3 +256,25 @@ describe('batched evaluations: the filters one operator asks for in one turn go 
     expect(sent).toContain('condition');
   });
 });
+
+describe('what an expression may produce', () => {
+  let sandbox: ExpressionSandbox;
+  beforeAll(() => {
+    sandbox = new ExpressionSandbox({ timeoutMs: 1_000, memoryMb: 256, processes: 1 });
+  });
+  afterAll(() => sandbox.close());
+
+  it('refuses rendered params past 10 MB (a string doubled twenty times), naming the field, and keeps what fits', async () => {
+    const doubled = `{{ ($s := "xxxxxxxxxxxxxxxx"; ${Array.from({ length: 20 }, () => '$s := $s & $s;').join(' ')} $s) }}`;
+    const render = (value: string) => ({ kind: 'render' as const, params: { externalId: 'p-1', key: 'note', value }, context });
+    expect(await sandbox.evaluate('op', render(doubled))).toEqual({
+      ok: false,
+      code: 'EXPRESSION_OUTPUT_TOO_LARGE',
+      field: 'params.value',
+      message: 'The value of params.value would be 16.0 MB, more than the 10.0 MB an expression may produce',
+    });
+    const fits = doubled.replace(/\$s := \$s & \$s; \$s\)/, '$s)');
+    const outcome = await sandbox.evaluate('op', render(fits));
+    expect(outcome.ok && (outcome.value as { value: string }).value.length).toBe(8 * 1024 * 1024);
+  });
+});
