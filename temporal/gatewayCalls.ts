@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ApplicationFailure, type Client, WithStartWorkflowOperation, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { isGatewayFailureCode, type GatewayFailureCode } from '../core/gateway/failures';
@@ -68,7 +69,7 @@ export class LaneStalledError extends Error {
 
 /**
  * The lanes of one process (`gatewayLaneWorkflow`, up to {@link MAX_LANES} per operator): a call goes to an
- * idle lane of its operator as an Update (its id the call id), and a lane is started with its first call
+ * idle lane of its operator as an Update (its id the call id and a nonce of the request), and a lane is started with its first call
  * (update-with-start). Lane ids carry the process's instance id, so API instances never compete for one, and a
  * new release (new processes) starts new lanes. A lane that does not accept a call within {@link ACCEPT_WINDOW_MS}
  * — a lane whose history the workers cannot replay, or that is stuck — is retired and the call goes to a new one;
@@ -117,9 +118,8 @@ export class GatewayLanes {
     );
   }
 
-  private update(lane: Lane, operatorId: string, request: GatewayCallRequest): Promise<GatewayCallResult> {
+  private update(lane: Lane, operatorId: string, request: GatewayCallRequest, updateId: string): Promise<GatewayCallResult> {
     const { client, taskQueue } = this.temporal;
-    const updateId = request.callId;
     if (lane.running) return client.workflow.getHandle(lane.id).executeUpdate(gatewayCallUpdate, { args: [request], updateId });
     const startWorkflowOperation = new WithStartWorkflowOperation(gatewayLaneWorkflow, {
       workflowId: lane.id,
@@ -154,13 +154,13 @@ export class GatewayLanes {
   }
 
   /** One Update on one lane; a {@link LaneStalledError} when the lane has not accepted it once it no longer may. */
-  private async send(lane: Lane, operatorId: string, request: GatewayCallRequest): Promise<GatewayCallResult> {
+  private async send(lane: Lane, operatorId: string, request: GatewayCallRequest, updateId: string): Promise<GatewayCallResult> {
     const abort = new AbortController();
     const acceptBy = Date.now() + ACCEPT_WINDOW_MS;
     const stall = () => new LaneStalledError(`lane ${lane.id} did not accept call ${request.callId} within ${ACCEPT_WINDOW_MS} ms`);
     // An Update held up by the client's own retries (Temporal away) can reach the lane after `acceptBy`: refused, never sent.
     const result = this.temporal.client
-      .withAbortSignal(abort.signal, () => this.update(lane, operatorId, { ...request, acceptBy }))
+      .withAbortSignal(abort.signal, () => this.update(lane, operatorId, { ...request, acceptBy }, updateId))
       .catch((error: unknown) => {
         throw error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure && error.cause.type === CALL_TOO_LATE ? stall() : error;
       });
@@ -171,7 +171,7 @@ export class GatewayLanes {
     try {
       const first = await Promise.race([result, stalled]);
       if (first !== 'check') return first;
-      if (await this.accepted(lane, request.callId)) return await result;
+      if (await this.accepted(lane, updateId)) return await result;
       abort.abort();
       result.catch(() => undefined);
       throw stall();
@@ -186,12 +186,15 @@ export class GatewayLanes {
    * again cannot send it twice.
    */
   async call(request: GatewayCallInput & { limits: GatewayLimits }): Promise<GatewayCallResult> {
+    // Temporal answers a repeated Update id with its first result: a retry under the same Idempotency-Key of a call
+    // that was not sent (its key freed) must run, not hear the old refusal. One id per request keeps dedup within it.
+    const updateId = `${request.callId}:${randomUUID()}`;
     let stalls = 0;
     for (let attempt = 0; ; attempt += 1) {
       const lane = this.pick(request.operatorId);
       lane.inFlight += 1;
       try {
-        return await this.send(lane, request.operatorId, request);
+        return await this.send(lane, request.operatorId, request, updateId);
       } catch (error) {
         const gone = error instanceof WorkflowNotFoundError;
         // A second lane stalling too means no worker runs lanes now: the caller hears it rather than waiting on a third.

@@ -6,12 +6,13 @@ import { nextTurn } from '../../core/eventLoop';
 import type { Db } from '../../db/knex';
 import type { ActivityMetrics } from '../metrics';
 import { findConnection } from '../../db/queries/connections';
-import { ANSWER_HANDOFF_MS, beginSend, findGatewayCall, outcomeOf, SENT_CALL_RETENTION_MS, storeOutcome } from '../../db/queries/gatewayCalls';
+import { ANSWER_HANDOFF_MS, storeOutcome } from '../../db/queries/gatewayCalls';
 import type { GatewayCallInput, GatewayCallResult, GatewayLimits } from '../../core/workflowContracts';
 import { isIdempotentMethod, prepareGatewayCall } from './prepare';
 import { sendGatewayRequest } from './send';
 import type { GatewayCaches } from './caches';
-import type { ConnectorBlueprint, PreparedGatewayCall } from './types';
+import { sendClaimed } from './claim';
+import type { ConnectorBlueprint, Delivery, PreparedGatewayCall } from './types';
 
 export type GatewayCallOutcome = { kind: 'sent'; result: GatewayCallResult } | { kind: 'prepared'; prepared: PreparedGatewayCall };
 
@@ -72,9 +73,9 @@ export function createGatewayActivities(deps: Deps) {
 
     /**
      * Sends a resolved POST or PATCH, once: the workflow gives this activity a single attempt, a start deadline, and
-     * `api` calls a `sendBy` past which nothing is sent. An `api` call claims its id in `gateway_calls` before sending
-     * and stores the outcome after, so a second send of the same id (a client's retry with its Idempotency-Key) gets
-     * the first one's outcome, or `GATEWAY_CALL_IN_PROGRESS` while it is still on its way.
+     * `api` calls a `sendBy` past which nothing is sent. An `api` call is sent under its claimed call id (`sendClaimed`):
+     * a second send of the same id gets the first one's outcome instead, and every call ends answered, `not_sent` (its
+     * key free again) or `outcome_unknown`.
      */
     async sendPreparedGatewayCall(input: GatewayCallInput & { prepared: PreparedGatewayCall; limits: GatewayLimits }): Promise<GatewayCallResult> {
       if (input.sendBy !== undefined && Date.now() > input.sendBy)
@@ -83,34 +84,10 @@ export function createGatewayActivities(deps: Deps) {
       if (!connection)
         throw ApplicationFailure.create({ type: 'CONNECTION_NOT_FOUND', message: `Connection ${input.connectionId} not found`, nonRetryable: true });
       const { method } = input.prepared.plan;
-      const tracked = input.caller === 'api';
-      if (tracked && !(await beginSend(deps.db, callKey(input, method, SENT_CALL_RETENTION_MS)))) {
-        const earlier = await findGatewayCall(deps.db, input.operatorId, input.callId);
-        if (earlier?.state !== 'answered')
-          throw ApplicationFailure.create({ type: 'GATEWAY_CALL_IN_PROGRESS', message: `Call ${input.callId} is already being sent`, nonRetryable: true });
-        const stored = await outcomeOf(earlier, deps.keyring);
-        const base = {
-          status: stored.status,
-          data: JSON.parse(stored.dataJson) as unknown,
-          providerLatencyMs: stored.latencyMs,
-          attempts: 0,
-          replayed: true as const,
-        };
-        const result: GatewayCallResult = stored.ok
-          ? { ...base, ok: true, status: stored.status ?? 200 }
-          : { ...base, ok: false, message: stored.message ?? '' };
-        return handOver(deps, input, method, result, true);
-      }
-      const result = await sendGatewayRequest(sendDeps, { ...input, sealedCredentials: connection.credentials_ciphertext, idempotent: false });
-      if (!tracked) return result;
-      await storeOutcome(deps.db, deps.keyring, callKey(input, method, SENT_CALL_RETENTION_MS), {
-        ok: result.ok,
-        status: result.status,
-        dataJson: JSON.stringify(result.data ?? null),
-        message: result.ok ? null : result.message,
-        latencyMs: result.providerLatencyMs,
-      });
-      return handOver(deps, input, method, result, true);
+      const send = (delivery?: Delivery) =>
+        sendGatewayRequest(sendDeps, { ...input, sealedCredentials: connection.credentials_ciphertext, idempotent: false, ...(delivery ? { delivery } : {}) });
+      if (input.caller !== 'api') return send();
+      return handOver(deps, input, method, await sendClaimed({ ...deps, logger }, { ...input, method }, send), true);
     },
   };
 }

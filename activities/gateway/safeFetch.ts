@@ -25,6 +25,11 @@ export interface SafeFetchOptions {
   /** Which resolved addresses may be contacted; refuse non-public ones unless private networks are allowed. */
   isAllowedAddress: (address: string) => boolean;
   maxRedirects?: number;
+  /**
+   * Called once the first request's connection is open (a reused one at once): from then on its bytes may reach the
+   * supplier, so a failure no longer proves it was not sent. Redirects follow an answer, which is already past this.
+   */
+  onDispatch?: () => void;
 }
 
 /** The destination (or a redirect's destination) resolves to an address the policy refuses. */
@@ -75,7 +80,21 @@ function guardedLookup(isAllowed: (address: string) => boolean, viaRedirect: boo
   };
 }
 
-function sendOnce(request: OutboundRequest, options: SafeFetchOptions, viaRedirect: boolean, signal: AbortSignal): Promise<OutboundResponse> {
+/** Calls `onDispatch` when the request's socket is connected (TLS: once the handshake is done), or at once on a reused one. */
+function watchDispatch(outgoing: http.ClientRequest, secure: boolean, onDispatch: () => void): void {
+  outgoing.once('socket', (socket) => {
+    if (outgoing.reusedSocket || !socket.connecting) return onDispatch();
+    socket.once(secure ? 'secureConnect' : 'connect', onDispatch);
+  });
+}
+
+function sendOnce(
+  request: OutboundRequest,
+  options: SafeFetchOptions,
+  viaRedirect: boolean,
+  signal: AbortSignal,
+  onDispatch?: () => void,
+): Promise<OutboundResponse> {
   const { url } = request;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) !== 0 && !options.isAllowedAddress(host)) return Promise.reject(new DestinationNotAllowedError(host, viaRedirect));
@@ -111,6 +130,7 @@ function sendOnce(request: OutboundRequest, options: SafeFetchOptions, viaRedire
         incoming.on('error', reject);
       },
     );
+    if (onDispatch) watchDispatch(outgoing, url.protocol === 'https:', onDispatch);
     outgoing.on('error', reject);
     outgoing.end(request.body);
   });
@@ -143,7 +163,7 @@ export async function safeFetch(request: OutboundRequest, options: SafeFetchOpti
   try {
     let current = request;
     for (let hop = 0; ; hop += 1) {
-      const response = await sendOnce(current, options, hop > 0, controller.signal);
+      const response = await sendOnce(current, options, hop > 0, controller.signal, hop === 0 ? options.onDispatch : undefined);
       const location = response.headers.location;
       if (!REDIRECTS.has(response.status) || !location || hop >= (options.maxRedirects ?? 5)) return response;
       current = redirected(current, response.status, location);

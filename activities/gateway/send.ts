@@ -101,7 +101,7 @@ export async function sendGatewayRequest(deps: SendDeps, input: SendGatewayReque
 
 /** The exchange itself; `arrived` hears the answer's size before it is worked on. */
 async function exchange(deps: SendDeps, input: SendGatewayRequestInput, arrived: (bytes: number) => Promise<void>): Promise<GatewayCallResult> {
-  const { operatorId, connectionId, prepared, limits } = input;
+  const { operatorId, connectionId, prepared, limits, delivery } = input;
   const { plan } = prepared;
   const attempt = activityInfo().attempt;
   const retryable = input.idempotent && attempt < limits.maxAttempts;
@@ -143,10 +143,13 @@ async function exchange(deps: SendDeps, input: SendGatewayRequestInput, arrived:
         timeoutMs: limits.timeoutMs,
         maxBytes: deps.config.GATEWAY_MAX_RESPONSE_BYTES,
         isAllowedAddress: addressPolicy(deps.config.GATEWAY_ALLOW_PRIVATE_NETWORKS),
+        ...(delivery ? { onDispatch: () => (delivery.dispatched = true) } : {}),
       },
     );
   } catch (error) {
     const latencyMs = elapsed();
+    // A refused redirect or an oversized body is the supplier's answer, refused: it did get the request.
+    if (delivery && (error instanceof ResponseTooLargeError || (error instanceof DestinationNotAllowedError && error.viaRedirect))) delivery.answered = true;
     if (error instanceof DestinationNotAllowedError && !error.viaRedirect) {
       await record(false, null, latencyMs, 'DESTINATION_NOT_ALLOWED');
       throw ApplicationFailure.create({ type: 'DESTINATION_NOT_ALLOWED', message: error.message, nonRetryable: true });
@@ -159,11 +162,12 @@ async function exchange(deps: SendDeps, input: SendGatewayRequestInput, arrived:
     }
     await settleBreaker(deps, input, false, breaker.clean);
     if (retryable) throw new Error(`provider unreachable: ${message}`, { cause: error });
-    await record(false, null, latencyMs, 'PROVIDER_UNREACHABLE');
+    await record(false, null, latencyMs, !input.idempotent && delivery?.dispatched ? 'GATEWAY_OUTCOME_UNKNOWN' : 'PROVIDER_UNREACHABLE');
     return { ok: false, status: null, data: null, message: `Provider unreachable: ${message}`, providerLatencyMs: latencyMs, attempts: attempt };
   }
 
   const latencyMs = elapsed();
+  if (delivery) delivery.answered = true;
   await settleBreaker(deps, input, response.status < 500, breaker.clean);
   if (response.status >= 500 && retryable) throw new Error(`provider answered ${response.status}`);
   const ok = response.status >= 200 && response.status < 300;

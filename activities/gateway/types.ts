@@ -25,8 +25,19 @@ export interface ResolvedGatewayCall {
   sealedCredentials: string;
 }
 
+/**
+ * How far a POST or PATCH got, kept by its sender for the caller that claimed its call id: nothing `dispatched` means no
+ * byte can have reached the supplier (its key may be used again); dispatched but not `answered` means the supplier
+ * may have acted and nobody knows how.
+ */
+export interface Delivery {
+  dispatched: boolean;
+  answered: boolean;
+}
+
 export interface SendGatewayRequestInput extends GatewayCallInput, ResolvedGatewayCall {
   limits: GatewayLimits;
   /** GET, PUT and DELETE may be retried; a POST or PATCH is sent at most once. */
   idempotent: boolean;
+  delivery?: Delivery;
 }

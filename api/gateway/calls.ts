@@ -7,10 +7,11 @@ import type { InputOf } from '../endpoint';
 import { type GatewayCallParams } from './schema';
 
 /**
- * `GET /gateway/calls/:callId`: the recorded outcome of a POST or PATCH sent for `POST /gateway` (kept 24 hours), for
- * a client that was answered 504 `GATEWAY_OUTCOME_UNKNOWN`: `sending` while it is on its way, `answered` with the
- * provider's status and translated answer once it is back. Calls of other operators, GETs, PUTs and DELETEs (safe to
- * repeat, never recorded) and calls never sent are 404 `GATEWAY_CALL_NOT_FOUND`.
+ * `GET /gateway/calls/:callId`: the recorded outcome of a POST or PATCH of `POST /gateway` (kept 24 hours), for a
+ * client that was answered 504 `GATEWAY_OUTCOME_UNKNOWN` or lost its answer: `sending` while it is on its way,
+ * `answered` with the provider's status and translated answer, `not_sent` or `outcome_unknown` with the reason — a
+ * final state either way. Calls of other operators, GETs, PUTs and DELETEs (safe to repeat, never recorded) and calls
+ * refused before they were claimed (validation, an unknown operation) are 404 `GATEWAY_CALL_NOT_FOUND`.
  */
 export async function gatewayCallHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof GatewayCallParams }>): Promise<void> {
   const row = await findGatewayCall(deps.db, operatorOf(ctx), params.callId);
@@ -33,6 +34,7 @@ export async function gatewayCallHandler(deps: AppDeps, ctx: Context, { params }
         message: outcome.message,
         latencyMs: outcome.latencyMs,
       },
+      error: row.code === null ? null : { code: row.code, message: row.message ?? '' },
     },
   };
 }

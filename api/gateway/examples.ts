@@ -14,5 +14,6 @@ export const gatewayCall = {
     createdAt: '2026-11-24T10:15:00.000Z',
     finishedAt: '2026-11-24T10:15:00.412Z',
     outcome: { ok: true, status: 201, data: { verificationId: 'ver_1', status: 'pending' }, message: null, latencyMs: 405 },
+    error: null,
   },
 };

@@ -12,6 +12,7 @@ import { AppError } from '../errors';
 import { operatorOf } from '../middleware/authenticate';
 import { describeIssues, defaultValidationError } from '../middleware/validate';
 import { idempotencyKeyOf } from '../operator-data-api/idempotency';
+import { earlierCall, giveUpOn, keyMismatch, outcomeUnknown } from './idempotency';
 import { GatewayBody } from './schema';
 
 /** Names the call in every answer, so a client can read its outcome later (`GET /gateway/calls/:callId`). */
@@ -74,21 +75,17 @@ function respondWith(
 /**
  * What the client hears when the call's outcome did not come back: the recorded answer if there is one by now; 504
  * `GATEWAY_OUTCOME_UNKNOWN` naming the call id while its POST or PATCH is (or was) on its way — retrying could send
- * it twice; a 503 to retry when nothing was sent (a POST is not sent after `sendBy`, and a GET, PUT or DELETE is safe
- * to repeat).
+ * it twice, so the call is recorded as `outcome_unknown` and a retry hears the same; a 503 to retry when nothing was
+ * sent (a POST is not sent after `sendBy`, one `not_sent` freed its key, and a GET, PUT or DELETE is safe to repeat).
  */
 async function settleUnknown(deps: AppDeps, ctx: Context, call: GatewayCallInput, error: unknown, latencyMs: number): Promise<void> {
   const row = await findGatewayCall(deps.db, call.operatorId, call.callId).catch((lookup: unknown) => {
     throw serviceUnavailable(lookup);
   });
   if (row?.state === 'answered') return respondWith(ctx, await outcomeOf(row, deps.keyring), latencyMs);
-  if (row) {
-    throw new AppError(
-      504,
-      'GATEWAY_OUTCOME_UNKNOWN',
-      `Call ${call.callId} was sent to the provider and its outcome is not known yet; do not retry it: read it at GET /gateway/calls/${call.callId}`,
-      { details: { callId: call.callId }, cause: error },
-    );
+  if (row?.state === 'sending' || row?.state === 'outcome_unknown') {
+    if (row.state === 'sending') await giveUpOn(deps, call).catch(() => undefined);
+    throw outcomeUnknown(call.callId, error);
   }
   if (retryable(error)) throw serviceUnavailable(error);
   throw new AppError(500, 'INTERNAL_ERROR', 'Internal server error', { cause: error });
@@ -96,9 +93,8 @@ async function settleUnknown(deps: AppDeps, ctx: Context, call: GatewayCallInput
 
 /**
  * `POST /gateway`: the body is checked here rather than by `validate`, so that a blank field counts as missing. With an
- * `Idempotency-Key`, a repeat of a call already answered gets that answer (header `Idempotent-Replayed`) and is not
- * sent again; one still on its way is 409 `GATEWAY_CALL_IN_PROGRESS`; the same key for another connection or
- * operation is 409 `IDEMPOTENCY_KEY_REUSED`.
+ * `Idempotency-Key`, the call id is derived from it and an earlier call under it decides first (`earlierCall`): an
+ * answered one is replayed (header `Idempotent-Replayed`) and not sent again.
  */
 export async function executeHandler(deps: AppDeps, ctx: Context): Promise<void> {
   const input = gatewayInput(ctx.request.body);
@@ -108,15 +104,9 @@ export async function executeHandler(deps: AppDeps, ctx: Context): Promise<void>
   ctx.set(CALL_ID_HEADER, call.callId);
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
-  if (key !== undefined) {
-    const earlier = await findGatewayCall(deps.db, operatorId, call.callId);
-    if (earlier && (earlier.connection_id !== call.connectionId || earlier.operation !== call.operation)) {
-      throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for another gateway call');
-    }
-    if (earlier?.state === 'answered') return respondWith(ctx, { ...(await outcomeOf(earlier, deps.keyring)), replayed: true }, latency());
-    if (earlier) throw new AppError(409, 'GATEWAY_CALL_IN_PROGRESS', `Call ${call.callId} is already being sent`);
-  }
   const limits = { timeoutMs: deps.config.GATEWAY_TIMEOUT_MS, maxAttempts: deps.config.GATEWAY_MAX_ATTEMPTS };
+  const earlier = key === undefined ? undefined : await earlierCall(deps, call, key, limits);
+  if (earlier) return respondWith(ctx, { ...(await outcomeOf(earlier, deps.keyring)), replayed: true }, latency());
   let outcome: Awaited<ReturnType<typeof runGatewayCall>>;
   try {
     outcome = await runGatewayCall(deps.temporal, call, limits);
@@ -124,6 +114,8 @@ export async function executeHandler(deps: AppDeps, ctx: Context): Promise<void>
     return settleUnknown(deps, ctx, call, error, latency());
   }
   if (outcome.kind === 'refused') {
+    if (outcome.code === 'GATEWAY_OUTCOME_UNKNOWN') throw outcomeUnknown(call.callId);
+    if (outcome.code === 'IDEMPOTENCY_KEY_MISMATCH') throw keyMismatch(key);
     const headers = outcome.retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(outcome.retryAfterSeconds) };
     if (outcome.code !== 'CIRCUIT_OPEN') throw new AppError(GATEWAY_FAILURE_STATUS[outcome.code], outcome.code, outcome.message, headers ? { headers } : {});
     ctx.status = 503;

@@ -41,8 +41,9 @@ gateway.endpoint({
     'The action keyword picks the HTTP method (verify/get/list… GET, create/submit… POST, update… PATCH, replace/set PUT, delete/cancel… DELETE, else POST); ' +
     "the best-matching endpoint of the connector's OpenAPI document is called with the connection's credentials. " +
     'Every answer names the call in the Gateway-Call-Id header, which the provider receives as Idempotency-Key. ' +
-    'With an Idempotency-Key header a repeated call is not sent again: an answered one gets its recorded answer (Idempotent-Replayed: true). ' +
-    'A POST or PATCH whose outcome did not come back in time is 504 GATEWAY_OUTCOME_UNKNOWN: read it at GET /gateway/calls/{callId} rather than retrying. ' +
+    'With an Idempotency-Key header a repeated POST or PATCH is not sent again: an answered one gets its recorded answer (Idempotent-Replayed: true); ' +
+    'the key with another connection, operation or params is 422 IDEMPOTENCY_KEY_MISMATCH; a call that never reached the provider (circuit open, destination refused, rate limited) frees its key, so a retry is sent afresh. ' +
+    'A POST or PATCH that was sent and whose outcome did not come back is 504 GATEWAY_OUTCOME_UNKNOWN, to a retry with its key too: read it at GET /gateway/calls/{callId} rather than retrying. ' +
     'Other methods on /gateway answer 405 METHOD_NOT_ALLOWED. Rate class gateway:execute.',
   guards: ['auth', 'limit'],
   request: { body: { schema: GatewayBody, description: 'Connection, operation and canonical params', example: examples.gatewayBody } },
@@ -56,7 +57,8 @@ gateway.endpoint({
     401: jsonContent(CodedError, 'AUTH_MISSING, AUTH_INVALID or AUTH_REVOKED'),
     403: jsonContent(CodedError, "FORBIDDEN: a Member's dashboard credential only reads"),
     404: jsonContent(CodedError, 'CONNECTION_NOT_FOUND, CONNECTOR_NOT_FOUND or OPERATION_NOT_FOUND'),
-    409: jsonContent(CodedError, 'GATEWAY_CALL_IN_PROGRESS (this Idempotency-Key is being sent) or IDEMPOTENCY_KEY_REUSED (it named another call)'),
+    409: jsonContent(CodedError, 'GATEWAY_CALL_IN_PROGRESS: this Idempotency-Key is being sent'),
+    422: jsonContent(CodedError, 'IDEMPOTENCY_KEY_MISMATCH: this Idempotency-Key was used with another connection, operation or params'),
     429: jsonContent(CodedError, 'RATE_LIMITED (gateway:execute), with Retry-After'),
     500: jsonContent(CodedError, 'INTERNAL_ERROR'),
     502: jsonContent(ProviderFailure, 'PROVIDER_ERROR: the provider answered non-2xx, or not at all'),
@@ -68,7 +70,10 @@ gateway.endpoint({
       }),
       'CIRCUIT_OPEN, with Retry-After: 30; or SERVICE_UNAVAILABLE, with Retry-After: the call was not sent (or is safe to repeat), retry it',
     ),
-    504: jsonContent(CodedError, 'GATEWAY_OUTCOME_UNKNOWN: a POST or PATCH was sent and its outcome is not known yet; details.callId names it'),
+    504: jsonContent(
+      CodedError,
+      'GATEWAY_OUTCOME_UNKNOWN: a POST or PATCH was sent and no answer came back (a timeout or a reset after sending); details.callId names it, and a retry with its Idempotency-Key is answered the same',
+    ),
   },
   handler: executeHandler,
 });
@@ -80,10 +85,14 @@ gateway.endpoint({
   guards: ['auth', 'limit'],
   input: { params: GatewayCallParams },
   responses: {
-    200: jsonContent(z.object({ success: z.literal(true), data: GatewayCallRecord }), 'The call: sending, or answered with its outcome', examples.gatewayCall),
+    200: jsonContent(
+      z.object({ success: z.literal(true), data: GatewayCallRecord }),
+      'The call: sending, answered with its outcome, not_sent or outcome_unknown with its error',
+      examples.gatewayCall,
+    ),
     400: jsonContent(CodedError, 'VALIDATION_FAILED: not a gateway call id'),
     401: jsonContent(CodedError, 'AUTH_MISSING, AUTH_INVALID or AUTH_REVOKED'),
-    404: jsonContent(CodedError, "GATEWAY_CALL_NOT_FOUND: unknown, another operator's, expired, a GET, PUT or DELETE, or never sent"),
+    404: jsonContent(CodedError, "GATEWAY_CALL_NOT_FOUND: unknown, another operator's, expired, a GET, PUT or DELETE, or refused before it was claimed"),
     429: jsonContent(CodedError, 'RATE_LIMITED (gateway:execute), with Retry-After'),
   },
   handler: gatewayCallHandler,

@@ -85,8 +85,8 @@ describe('a gateway POST is sent at most once, and the caller knows what happene
     expect(supplier.posts().at(-1)!.headers['idempotency-key']).toBe(callId);
 
     const other = await gateway({ connectionId, operation: 'kyc.status', params: { playerId: 'p-1' } }, { 'idempotency-key': key });
-    expect(other.status).toBe(409);
-    expect(other.body.error).toEqual({ code: 'IDEMPOTENCY_KEY_REUSED', message: 'This Idempotency-Key was used for another gateway call' });
+    expect(other.status).toBe(422);
+    expect(other.body.error.code).toBe('IDEMPOTENCY_KEY_MISMATCH');
 
     const read = await http(`${app.url}/gateway/calls/${callId}`, { token: alice.key });
     expect(read.status).toBe(200);
@@ -104,7 +104,7 @@ describe('a gateway POST is sent at most once, and the caller knows what happene
     });
   });
 
-  it('a worker killed while the POST is at the provider: 504 GATEWAY_OUTCOME_UNKNOWN naming the call; a retry with the key is refused, not sent', async () => {
+  it('a worker killed while the POST is at the provider: 504 GATEWAY_OUTCOME_UNKNOWN naming the call; a retry with the key hears the same, not sent', async () => {
     const key = `order-${randomUUID()}`;
     const before = supplier.posts().length;
     supplier.state.hold = true;
@@ -124,10 +124,15 @@ describe('a gateway POST is sent at most once, and the caller knows what happene
         details: { callId },
       },
     });
-    expect((await http(`${app.url}/gateway/calls/${callId}`, { token: alice.key })).body.data).toMatchObject({ callId, state: 'sending', outcome: null });
+    expect((await http(`${app.url}/gateway/calls/${callId}`, { token: alice.key })).body.data).toMatchObject({
+      callId,
+      state: 'outcome_unknown',
+      outcome: null,
+      error: { code: 'GATEWAY_OUTCOME_UNKNOWN', message: response.body.error.message },
+    });
     const retried = await gateway({ connectionId, ...verify }, { 'idempotency-key': key });
-    expect(retried.status).toBe(409);
-    expect(retried.body.error.code).toBe('GATEWAY_CALL_IN_PROGRESS');
+    expect(retried.status).toBe(504);
+    expect(retried.body).toEqual(response.body);
     await sleep(1_000);
     expect(supplier.posts().length - before).toBe(1);
   }, 60_000);

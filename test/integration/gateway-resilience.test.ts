@@ -66,7 +66,7 @@ describe('retries only where safe', () => {
     expect(provider.requests).toHaveLength(3);
   });
 
-  it('a POST is never sent twice: not after a 5xx, not after a dropped connection', async () => {
+  it('a POST is never sent twice: not after a 5xx, not after a dropped connection (its outcome is unknown)', async () => {
     const failing = await scriptedSupplier([{ status: 503, body: { error: 'busy' } }, ok]);
     const response = await startVerification(failing.connectionId);
     expect(response.status).toBe(502);
@@ -75,14 +75,14 @@ describe('retries only where safe', () => {
 
     const dropping = await scriptedSupplier([{ status: 200, destroy: true }, ok]);
     const dropped = await startVerification(dropping.connectionId);
-    expect(dropped.status).toBe(502);
-    expect(dropped.body).toMatchObject({ error: { code: 'PROVIDER_ERROR', message: expect.stringMatching(/^Provider unreachable: /) }, data: null });
+    expect(dropped.status).toBe(504);
+    expect(dropped.body.error).toMatchObject({ code: 'GATEWAY_OUTCOME_UNKNOWN', details: { callId: dropped.headers.get('gateway-call-id') } });
     expect(dropping.provider.requests).toHaveLength(1);
   });
 });
 
 describe('per-attempt timeout and response limit', () => {
-  it('an attempt that exceeds GATEWAY_TIMEOUT_MS is abandoned; GET retries, POST does not', async () => {
+  it('an attempt that exceeds GATEWAY_TIMEOUT_MS is abandoned; GET retries, POST does not (its outcome is unknown)', async () => {
     const quick = await startTestApp({ GATEWAY_TIMEOUT_MS: '300', GATEWAY_MAX_ATTEMPTS: '2' });
     try {
       // Waiting out the first attempt would take 5 s; a loaded machine's round trips fit well within the bound.
@@ -94,8 +94,8 @@ describe('per-attempt timeout and response limit', () => {
 
       const slow = await scriptedSupplier([{ ...ok, delayMs: 1500 }], aliceKey, quick.url);
       const response = await callGateway(quick.url, aliceKey, { connectionId: slow.connectionId, operation: 'verification.start', params: {} });
-      expect(response.status).toBe(502);
-      expect(response.body.error).toEqual({ code: 'PROVIDER_ERROR', message: 'Provider unreachable: provider did not answer within 300 ms' });
+      expect(response.status).toBe(504);
+      expect(response.body.error.code).toBe('GATEWAY_OUTCOME_UNKNOWN');
       expect(slow.provider.requests).toHaveLength(1);
     } finally {
       await quick.close();
