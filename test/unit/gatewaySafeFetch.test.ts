@@ -89,3 +89,36 @@ describe('safeFetch limits', () => {
     }
   });
 });
+
+describe('safeFetch onDispatch: whether the request may have reached the supplier', () => {
+  const watched = () => {
+    const seen = { dispatched: 0 };
+    return { seen, options: { ...allowAll, timeoutMs: 300, onDispatch: () => (seen.dispatched += 1) } };
+  };
+
+  it('is not called when the connection never opens, nor for a refused destination', async () => {
+    const closed = await startProvider(() => ({ status: 200 }));
+    await closed.close();
+    const refused = watched();
+    await expect(safeFetch(get(`${closed.url}/x`), refused.options)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await expect(safeFetch(get(`${target.url}/x`), { ...refused.options, isAllowedAddress: isPublicAddress })).rejects.toBeInstanceOf(
+      DestinationNotAllowedError,
+    );
+    expect(refused.seen.dispatched).toBe(0);
+  });
+
+  it('is called once the connection is open, a new or a reused one, also when no answer comes', async () => {
+    const silent = await startProvider(async () => ({ status: 200, delayMs: 2000 }));
+    try {
+      const timedOut = watched();
+      await expect(safeFetch(get(`${silent.url}/x`), timedOut.options)).rejects.toBeInstanceOf(ProviderTimeoutError);
+      expect(timedOut.seen.dispatched).toBe(1);
+      const answered = watched();
+      expect((await safeFetch(get(`${target.url}/x`), answered.options)).status).toBe(200);
+      expect((await safeFetch(get(`${target.url}/y`), answered.options)).status).toBe(200);
+      expect(answered.seen.dispatched).toBe(2);
+    } finally {
+      await silent.close();
+    }
+  });
+});
