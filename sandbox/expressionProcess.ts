@@ -10,7 +10,15 @@ import type { ExpressionOutcome, ParentMessage, SandboxMessage, SingleExpression
 loadJsonata();
 
 const send = (message: SandboxMessage) => process.send?.(message);
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+/**
+ * The most of an expression's error message kept: JSONata quotes the values it failed on, which may be megabytes, and
+ * the message travels into the run's history and record.
+ */
+const MAX_MESSAGE_CHARS = 2_000;
+const messageOf = (error: unknown) => {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.length > MAX_MESSAGE_CHARS ? `${message.slice(0, MAX_MESSAGE_CHARS - 1)}…` : message;
+};
 
 async function run(message: ParentMessage): Promise<ExpressionOutcome> {
   const { id, task } = message;

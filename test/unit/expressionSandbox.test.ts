@@ -278,3 +278,23 @@ describe('what an expression may produce', () => {
     expect(outcome.ok && (outcome.value as { value: string }).value.length).toBe(8 * 1024 * 1024);
   });
 });
+
+describe("an expression's error message", () => {
+  it('is kept to 2,000 characters, whatever value JSONata quotes', async () => {
+    const sandbox = new ExpressionSandbox({ timeoutMs: 1_000, memoryMb: 128, processes: 1 });
+    try {
+      const outcome = await sandbox.evaluate('op', {
+        kind: 'condition',
+        expression: '$number($pad("", 100000, "a"))',
+        field: 'params.expression',
+        context,
+      });
+      expect(outcome).toMatchObject({ ok: false, code: 'EXPRESSION_ERROR' });
+      const message = (outcome as { message: string }).message;
+      expect(message).toHaveLength(2_000);
+      expect(message.endsWith('…')).toBe(true);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
