@@ -22,6 +22,8 @@ declare module 'autocannon' {
       connections: number;
       amount?: number;
       duration?: number;
+      /** Requests per second over all connections. */
+      overallRate?: number;
       timeout?: number;
       requests?: Request[];
     }

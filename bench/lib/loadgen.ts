@@ -15,6 +15,7 @@ const instance = autocannon(
     connections: job.connections,
     duration: job.seconds,
     timeout: 30,
+    ...(job.overallRate ? { overallRate: job.overallRate } : {}),
     requests: [
       {
         method: job.method,

@@ -87,15 +87,24 @@ export async function alternatingPhases(
   b: () => Promise<void>,
   options: { pairs: number; count: number; concurrency: number; timeLimitMs: number },
 ): Promise<[Measured[], Measured[]]> {
-  const phases: [Measured[], Measured[]] = [[], []];
   const run = (request: () => Promise<void>) => measure(request, { count: options.count, concurrency: options.concurrency, timeLimitMs: options.timeLimitMs });
-  for (let pair = 0; pair < options.pairs; pair += 1) {
+  return abba(
+    () => run(a),
+    () => run(b),
+    options.pairs,
+  );
+}
+
+/** `pairs` pairs of phases of two shapes in the order A B B A A B…; each shape's phases in order, the i-th of A adjacent to the i-th of B. */
+export async function abba<T>(a: () => Promise<T>, b: () => Promise<T>, pairs: number): Promise<[T[], T[]]> {
+  const phases: [T[], T[]] = [[], []];
+  for (let pair = 0; pair < pairs; pair += 1) {
     if (pair % 2 === 0) {
-      phases[0].push(await run(a));
-      phases[1].push(await run(b));
+      phases[0].push(await a());
+      phases[1].push(await b());
     } else {
-      phases[1].push(await run(b));
-      phases[0].push(await run(a));
+      phases[1].push(await b());
+      phases[0].push(await a());
     }
   }
   return phases;

@@ -7,13 +7,14 @@ import { percentile } from './stats';
 const RUN_TIMEOUT_MS = 15_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until<T>(what: string, read: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + RUN_TIMEOUT_MS;
+/** Polls `read` every `intervalMs` until it gives a value; throws `what` once `timeoutMs` passed without one. */
+export async function until<T>(what: string, read: () => Promise<T | undefined>, timeoutMs = RUN_TIMEOUT_MS, intervalMs = 5): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what} within ${RUN_TIMEOUT_MS} ms`);
-    await sleep(5);
+    if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms`);
+    await sleep(intervalMs);
   }
 }
 

@@ -1,0 +1,145 @@
+import jsonata from 'jsonata';
+import { detail } from './dispatchReport';
+import { backlogOf, eventRunCount, type Probed } from './dispatchProbe';
+import { eventAutomation, playerId, postBatches, waitCount, waitingRuns, wakeWaitingRuns, type DispatchContext, type DispatchTenant } from './dispatchSetup';
+import { probeSummary, WAITING_RUNS } from './dispatchGrowth';
+import { until } from './waitForEvent';
+
+const POISON_DEPTH = 4000;
+const POISON_FILTER = '$exists(trigger.data.x) and 1 = 1';
+const SLOW_FILTER_MS = 20;
+const SLOW_EVENTS = 500;
+const CONTROL_KEYS = 2000;
+const WAITS_LIMIT_MS = 300_000;
+const SETTLE_MS = 60_000;
+
+/** A noise beside which the bystander was probed, what the noise met, and the bystander alone just before it. */
+export interface NoisyPhase {
+  name: string;
+  during: Probed;
+  what: string;
+  alone: Probed;
+}
+
+type Noise = (ctx: DispatchContext, noisy: DispatchTenant, probe: () => Promise<Probed>) => Promise<Omit<NoisyPhase, 'alone'>>;
+
+const slowFilter = (size: number) => `$reduce([1..${size}], function($a, $v) { $a + $v }) > 0 and trigger.data.bet_amount > 0`;
+
+/**
+ * The range size whose `$reduce` costs about SLOW_FILTER_MS of CPU, timed with the sandbox's own JSONata in this
+ * process: the sandbox runs on the same cores, so its evaluation costs about the same.
+ */
+async function slowFilterSize(): Promise<number> {
+  const probe = 20_000;
+  const expression = jsonata(slowFilter(probe));
+  await expression.evaluate({ trigger: { data: { bet_amount: 1 } } });
+  const begin = performance.now();
+  for (let n = 0; n < 5; n += 1) await expression.evaluate({ trigger: { data: { bet_amount: 1 } } });
+  const perEvaluation = (performance.now() - begin) / 5;
+  return Math.max(1000, Math.min(5_000_000, Math.round((probe * SLOW_FILTER_MS) / perEvaluation)));
+}
+
+const nested = (depth: number) => {
+  let value: Record<string, unknown> = { leaf: true };
+  for (let n = 0; n < depth; n += 1) value = { x: value };
+  return value;
+};
+
+/**
+ * (5, last) One session event whose `data.x` nests POISON_DEPTH levels, for an automation whose filter reads it: last,
+ * because a dispatcher it stalls stays stalled, and every noise after it would measure the stall, not itself.
+ */
+const poison: Noise = async (ctx, noisy, probe) => {
+  await eventAutomation(ctx, noisy.apiKey, 'entity_event.session', POISON_FILTER);
+  const response = await fetch(`${ctx.url}/operator-data-api/entities/${playerId(0)}/events`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${noisy.apiKey}` },
+    body: JSON.stringify({ eventType: 'session', data: { device: 'bench', x: nested(POISON_DEPTH).x } }),
+  });
+  const answer = (await response.text()).slice(0, 140);
+  const during = await probe();
+  const left = await backlogOf(ctx.db, noisy.operatorId);
+  const what =
+    response.status === 201
+      ? `accepted (201); ${left} of the noisy tenant's events undispatched after the probes`
+      : `refused at ingest: ${response.status} ${answer}`;
+  return { name: `a poison event (${POISON_DEPTH} levels deep)`, during, what };
+};
+
+/** (1) SLOW_EVENTS game_activity events in one batch, each met by a filter costing about SLOW_FILTER_MS of CPU. */
+const slow: Noise = async (ctx, noisy, probe) => {
+  const size = await slowFilterSize();
+  await eventAutomation(ctx, noisy.apiKey, 'entity_event.game_activity', slowFilter(size));
+  const events = Array.from({ length: SLOW_EVENTS }, (_, i) => ({
+    externalId: playerId(i),
+    eventType: 'game_activity',
+    data: { game_id: 'slots', bet_amount: 1 + i },
+  }));
+  const before = await eventRunCount(ctx.db, noisy.operatorId);
+  const [during] = await Promise.all([probe(), postBatches(ctx, noisy.apiKey, 'events', events)]);
+  const left = await backlogOf(ctx.db, noisy.operatorId);
+  const runs = (await eventRunCount(ctx.db, noisy.operatorId)) - before;
+  return {
+    name: `a slow filter (~${SLOW_FILTER_MS} ms) on ${SLOW_EVENTS} events`,
+    during,
+    what: `$reduce over [1..${size}], which every event passes; ${runs} of ${SLOW_EVENTS} runs started and ${left} events undispatched by the end of the probes`,
+  };
+};
+
+/** (2) WAITING_RUNS runs waiting in `action.wait_for_event`, woken together by one KYC event per player. */
+const wake: Noise = async (ctx, noisy, probe) => {
+  const waiting = await waitingRuns(ctx, noisy, WAITING_RUNS, WAITS_LIMIT_MS);
+  const [during] = await Promise.all([probe(), wakeWaitingRuns(ctx, noisy, WAITING_RUNS)]);
+  const left = await waitCount(ctx.db, noisy.operatorId);
+  return {
+    name: `${WAITING_RUNS} waiting runs woken at once`,
+    during,
+    what: `${waiting} of ${WAITING_RUNS} runs waiting; ${waiting - left} woken by the end of the probes`,
+  };
+};
+
+/** (3) CONTROL_KEYS events for as many players into an automation debounced per player: as many run-control keys. */
+const keys: Noise = async (ctx, noisy, probe) => {
+  await eventAutomation(ctx, noisy.apiKey, 'entity_event.affiliate', undefined, { run_control: { debounce: { quiet_seconds: 60 } } });
+  const events = Array.from({ length: CONTROL_KEYS }, (_, i) => ({ externalId: playerId(i), eventType: 'affiliate', data: { campaign: `c-${i}` } }));
+  const [during] = await Promise.all([probe(), postBatches(ctx, noisy.apiKey, 'events', events)]);
+  const left = await backlogOf(ctx.db, noisy.operatorId);
+  return { name: `${CONTROL_KEYS} run-control keys (debounce 60 s)`, during, what: `${left} of the noisy tenant's events still undispatched after the probes` };
+};
+
+/** Every tenant's undispatched outbox rows. */
+const totalBacklog = async (ctx: DispatchContext) =>
+  Number((await ctx.db('outbox_events').whereNull('dispatched_at').count<{ n: string }[]>({ n: '*' }))[0]?.n ?? 0);
+
+/** Waits (bounded) for the dispatcher to finish what the last noise left, so each noise is measured on its own; what was left, if any. */
+async function quiet(ctx: DispatchContext): Promise<string> {
+  const settled = await until('', async () => ((await totalBacklog(ctx)) === 0 ? true : undefined), SETTLE_MS, 500).catch(() => false);
+  return settled ? '' : ` (${await totalBacklog(ctx)} events of earlier noise still undispatched when it began)`;
+}
+
+/** The bystander alone once the dispatcher is done with the last noise, then beside `noise`: the pair adjacent in time. */
+async function beside(ctx: DispatchContext, noisy: DispatchTenant, probe: () => Promise<Probed>, noise: Noise): Promise<NoisyPhase> {
+  const left = await quiet(ctx);
+  const alone = await probe();
+  const phase = { ...(await noise(ctx, noisy, probe)), alone };
+  phase.what += left;
+  detail(`${phase.name}: ${phase.what}; bystander alone ${probeSummary(alone)}, beside ${probeSummary(phase.during)}`);
+  return phase;
+}
+
+/**
+ * Noisy neighbours: the bystander probed alone and then beside each noise of another tenant, one after another once
+ * the dispatcher is done with the last — a slow filter, a mass wake-up, many run-control keys. Each noise's automation
+ * stays active.
+ */
+export async function noisyPhases(ctx: DispatchContext, noisy: DispatchTenant, probe: () => Promise<Probed>): Promise<NoisyPhase[]> {
+  const phases: NoisyPhase[] = [];
+  for (const noise of [slow, wake, keys]) phases.push(await beside(ctx, noisy, probe, noise));
+  return phases;
+}
+
+/** The poison event, beside the bystander alone just before it: last, as its doc says. */
+export const poisonPhase = (ctx: DispatchContext, noisy: DispatchTenant, probe: () => Promise<Probed>) => beside(ctx, noisy, probe, poison);
+
+/** Players the noisy tenant needs: one per waiting run, per run-control key, per slow-filtered event. */
+export const NOISY_PLAYERS = Math.max(WAITING_RUNS, CONTROL_KEYS, SLOW_EVENTS);
