@@ -245,8 +245,9 @@ export async function dispatchOperator(deps: DispatchDeps, operatorId: string, f
     }
     const done = claimed.slice(0, stop);
     const started = await startAll(deps, faults, routed, new Map(automations.map((automation) => [automation.id, automation])));
-    await insertTriggerSkips(trx, routed.skips);
     if (deps.signalWaitingRun) await signalWaitingRuns({ logger: deps.logger, signal: deps.signalWaitingRun, pace: () => paced(deps, operatorId) }, trx, done);
+    // The pass's writes come last, together: until here it holds no transaction id (see claimOperatorOutbox).
+    await insertTriggerSkips(trx, routed.skips);
     await markDispatched(
       trx,
       done.map((row) => row.seq),

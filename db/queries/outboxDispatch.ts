@@ -41,13 +41,16 @@ export async function lockOperatorDispatch(trx: Knex.Transaction, operatorId: st
 }
 
 /**
- * Claims the operator's oldest `limit` undispatched outbox rows, in `seq` order, for this transaction (after
- * {@link lockOperatorDispatch}). It answers only what routing needs (no payload).
+ * The operator's oldest `limit` undispatched outbox rows, in `seq` order, for the dispatcher holding the operator's
+ * dispatch lock ({@link lockOperatorDispatch}): the lock, not a row lock, keeps them its own. No row is locked, so the
+ * pass writes nothing — and takes no transaction id — until it marks them dispatched at its end: a wait registering
+ * meanwhile (`awaitInFlightWriters`, db/queries/runWaits.ts) does not wait for a pass that starts runs for seconds.
+ * It answers only what routing needs (no payload).
  */
 export async function claimOperatorOutbox(trx: Knex.Transaction, operatorId: string, limit: number): Promise<PendingOutboxRow[]> {
   const result = await trx.raw<{ rows: PendingOutboxRow[] }>(
     `SELECT seq, operator_id, event, occurred_at, origin_workflow_id FROM outbox_events
-      WHERE operator_id = ? AND dispatched_at IS NULL ORDER BY seq LIMIT ? FOR UPDATE`,
+      WHERE operator_id = ? AND dispatched_at IS NULL ORDER BY seq LIMIT ?`,
     [operatorId, limit],
   );
   return result.rows.map((row) => ({ ...row, seq: String(row.seq) }));

@@ -237,6 +237,9 @@ describe('action.wait_for_event', () => {
       .orderBy('seq', 'desc')
       .limit(1);
     await until(async () => !(await running(acme, run.id)));
+    // The record is stored by the run's last local activity, just before its workflow closes.
+    const handle = app.deps.temporal.client.workflow.getHandle(run.temporalWorkflowId);
+    await until(async () => (await handle.describe()).status.name !== 'RUNNING');
     // Delivered again after the wait ended: the run has closed, nothing happens.
     expect(await signalWaitingRun(app.deps.temporal, run.temporalWorkflowId, { nodeId: 'deposit', eventId: deposit.id, seq: String(deposit.seq) })).toBe(
       'not_running',
