@@ -24,6 +24,13 @@ interface Starter {
 
 export type StartRunInput = Omit<AutomationRunInput, 'runId' | 'begun' | 'callerWaitsMs'>;
 
+/**
+ * Every run of an organisation shares its fairness key: with task queue fairness on (deploy/temporal-dynamic-config.yaml),
+ * Temporal hands out the queue's tasks round robin across organisations, so one organisation's backlog of runs (a
+ * burst past what the workers take) delays its own runs, not another's. Activities and child runs inherit it.
+ */
+export const fairnessOf = (operatorId: string) => ({ fairnessKey: operatorId });
+
 /** The Temporal workflow id of a run the API starts (manual, MCP, webhook): one per pre-assigned run id. */
 const apiRunWorkflowId = (source: string, runId: string) => `automation-${source}-${runId}`;
 
@@ -47,6 +54,7 @@ export async function startAutomationRun(
     taskQueue: temporal.taskQueue,
     workflowId: apiRunWorkflowId(input.source, runId),
     workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    priority: fairnessOf(input.operatorId),
     args: [{ ...input, runId }],
     requestEagerStart: temporal.eagerStart,
   });
@@ -64,6 +72,7 @@ export async function startEventRun(temporal: Starter, input: AutomationRunInput
       taskQueue: temporal.taskQueue,
       workflowId: eventRunWorkflowId(input.automationId, eventId),
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      priority: fairnessOf(input.operatorId),
       args: [args],
     });
     return 'started';

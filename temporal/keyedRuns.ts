@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import type { LaneState, LaneTrigger } from '../core/automations/runControl';
 import { automationLaneWorkflow, cancelLaneRunsUpdate, laneStateQuery, laneTriggerSignal } from '../workflows/automationLane';
-import { cancelAutomationRun } from './automationRuns';
+import { cancelAutomationRun, fairnessOf } from './automationRuns';
 
 interface Starter {
   client: Client;
@@ -36,6 +36,7 @@ export async function startKeyedRun(temporal: Starter, lane: LaneKey, trigger: L
   await temporal.client.workflow.signalWithStart(automationLaneWorkflow, {
     taskQueue: temporal.taskQueue,
     workflowId: laneWorkflowId(lane),
+    priority: fairnessOf(lane.operatorId),
     args: [{ operatorId: lane.operatorId, automationId: lane.automationId }],
     signal: laneTriggerSignal,
     signalArgs: [trigger],
