@@ -106,11 +106,6 @@ export class ExpressionSandbox {
     });
   }
 
-  /** How long until the operator's share has refilled: 0 when its next task may begin now. */
-  waitMs(operatorId: string): number {
-    return this.owedMs(operatorId);
-  }
-
   /** Tasks waiting for a process, over every operator. */
   get queued(): number {
     let count = 0;
@@ -144,7 +139,7 @@ export class ExpressionSandbox {
     let soonestMs = Infinity;
     for (const [operatorId, queue] of this.waiting) {
       if ((this.active.get(operatorId) ?? 0) >= this.perOperator) continue;
-      const owedMs = this.owedMs(operatorId);
+      const owedMs = this.waitMs(operatorId);
       if (owedMs > 0) {
         soonestMs = Math.min(soonestMs, owedMs);
         continue;
@@ -181,8 +176,8 @@ export class ExpressionSandbox {
     return { ok: false, code: 'EXPRESSION_BUDGET_EXCEEDED', message, field };
   }
 
-  /** How long until the operator's share of sandbox time is back above zero: 0 when it may run now. */
-  private owedMs(operatorId: string): number {
+  /** How long until the operator's share of sandbox time is back above zero: 0 when its next task may begin now. */
+  waitMs(operatorId: string): number {
     return this.time?.waitMs(operatorId) ?? 0;
   }
 

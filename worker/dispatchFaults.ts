@@ -1,4 +1,5 @@
 import { SandboxUnavailableError } from '../sandbox/expressionSandbox';
+import { OverShareError } from './overShare';
 
 /** Times an event's dispatch may throw on its own content before it is set aside. */
 export const POISON_ATTEMPTS = 3;
@@ -25,9 +26,12 @@ export function isOutage(error: unknown): boolean {
 export class DispatchFaults {
   private readonly attempts = new Map<string, number>();
 
-  /** Notes a failure of the event's dispatch; true when it is now to be set aside (recorded as skipped, dispatched). */
+  /**
+   * Notes a failure of the event's dispatch; true when it is now to be set aside (recorded as skipped, dispatched). An
+   * outage or a spent share (a run-control `key` waiting for the sandbox) is never the event's fault.
+   */
   setAside(seq: string, error: unknown): boolean {
-    if (isOutage(error)) return false;
+    if (isOutage(error) || error instanceof OverShareError) return false;
     const attempts = (this.attempts.get(seq) ?? 0) + 1;
     this.attempts.set(seq, attempts);
     if (this.attempts.size > KEPT) this.attempts.delete(this.attempts.keys().next().value!);

@@ -50,7 +50,7 @@ interface EventIndex {
 }
 
 /** Same operator, listening to the event, created (or re-activated) before it, and not the automation whose run wrote it. */
-export const fires = (automation: EventAutomationRow, row: PendingOutboxRow): boolean =>
+const fires = (automation: EventAutomationRow, row: PendingOutboxRow): boolean =>
   automation.operator_id === row.operator_id &&
   automation.trigger_events.includes(row.event) &&
   row.occurred_at >= automation.events_since &&

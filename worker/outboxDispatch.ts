@@ -1,5 +1,6 @@
 import { operatorsWithPendingEvents, settleUnheardOutbox } from '../db/queries/outboxDispatch';
 import { DispatchFaults } from './dispatchFaults';
+import { OverShareError } from './overShare';
 import { BATCH, dispatchOperator, type DispatchDeps, type OperatorPass } from './operatorDispatch';
 
 export type { DispatchDeps, StartEventRun } from './operatorDispatch';
@@ -14,6 +15,8 @@ const OPERATORS_AT_ONCE = 4;
 /** After a pass failed (an outage), the operator rests this long, doubling up to {@link MAX_FAILURE_REST_MS}. */
 const FAILURE_REST_MS = 500;
 const MAX_FAILURE_REST_MS = 30_000;
+/** How long an organisation rests when its share of the sandbox ran out in the middle of starting its runs. */
+const SHARE_REST_MS = 1_000;
 
 /**
  * Dispatches the outbox per operator (docs/workflows.md "How events reach automations"). Each operator's events go in
@@ -117,6 +120,8 @@ export class OutboxDispatcher {
   }
 
   private failed(operatorId: string, error: unknown): void {
+    // A run-control key met the spent share while its runs were being started: the pass is tried again once it refills.
+    if (error instanceof OverShareError) return this.rest(operatorId, SHARE_REST_MS, 0);
     const failures = (this.resting.get(operatorId)?.failures ?? 0) + 1;
     this.deps.logger.warn({ operatorId, err: (error as Error).message, failures }, 'event dispatch failed for an operator; its events stay pending');
     this.rest(operatorId, Math.min(MAX_FAILURE_REST_MS, FAILURE_REST_MS * 2 ** (failures - 1)), failures);

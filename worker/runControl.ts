@@ -133,11 +133,7 @@ export class RunControlDispatch {
       { automationId: controlled.workflow.id, eventId: event.id, code: outcome.code },
       'run_control.key failed; the event starts no run of this automation',
     );
-    this.failed('key_error');
+    this.deps.onSkipped?.('key_error');
     return { keyFailed: { code: outcome.code, message: outcome.message.replace(/\bparams\.key\b/g, 'run_control.key') } };
-  }
-
-  private failed(reason: SkipReason): void {
-    this.deps.onSkipped?.(reason);
   }
 }
