@@ -3,6 +3,7 @@ import { errorResponse, isPlainObject, JSONRPC_ERROR, MCP_PROTOCOL_VERSION, resu
 import { completeResult, LEGACY_TASKS_REVISION, META_KEY, MODERN_REVISION, REVISION_ERROR } from '../../core/mcpRevision';
 import { showsTaskTools } from '../../core/mcpSession';
 import { TASKS_EXTENSION, taskSupportOf } from '../../core/mcpTasks';
+import { listen } from './listen';
 import { listMcpTools } from './tools';
 import type { DispatchContext, McpAnswer } from './dispatchContext';
 import { cancelTask, getTask, listTasks, taskResult, updateTask } from './tasks';
@@ -43,7 +44,7 @@ export const TOOLS_LIST_TTL_MS = 30_000;
 function discover(id: JsonRpcId): JsonRpcResponse {
   return resultResponse(id, {
     supportedVersions: [MODERN_REVISION],
-    capabilities: { tools: {}, extensions: { [TASKS_EXTENSION]: {} } },
+    capabilities: { tools: { listChanged: true }, extensions: { [TASKS_EXTENSION]: {} } },
     instructions: "Each tool runs one of the operator's automations. Tools that can wait run as tasks: poll tasks/get.",
     ttlMs: TOOLS_LIST_TTL_MS,
     cacheScope: 'private',
@@ -81,13 +82,13 @@ function modernResult(response: JsonRpcResponse): JsonRpcResponse {
 
 const SESSION_METHODS = ['initialize', 'ping', 'tools/list', 'tools/call', 'tasks/get', 'tasks/result', 'tasks/cancel', 'tasks/list'];
 // 2026-07-28 removed `ping` (and `initialize`): they are 404 -32601 there.
-const MODERN_METHODS = ['server/discover', 'tools/list', 'tools/call', 'tasks/get', 'tasks/update', 'tasks/cancel'];
+const MODERN_METHODS = ['server/discover', 'subscriptions/listen', 'tools/list', 'tools/call', 'tasks/get', 'tasks/update', 'tasks/cancel'];
 /** The methods of the tasks extension (2026-07-28): a request that does not declare the extension is refused them. */
 const MODERN_TASK_METHODS = ['tasks/get', 'tasks/update', 'tasks/cancel'];
 
 /**
  * Answers one MCP request (spec 4.6 method table); anything else is `-32601`. Params, when given, must be an
- * object (`-32602` otherwise). Only `tools/call` may answer with a stream (`context.openStream`).
+ * object (`-32602` otherwise). Only `tools/call` and `subscriptions/listen` may answer with a stream (`context.openStream`).
  *
  * @example await dispatch(context, { id: 1, method: 'ping', params: undefined }) // { response: { jsonrpc: '2.0', id: 1, result: {} } }
  */
@@ -130,6 +131,8 @@ async function dispatchMethod(context: DispatchContext, request: McpRequest): Pr
       return listTasks(context, id, params);
     case 'tasks/update':
       return updateTask(context, id, params);
+    case 'subscriptions/listen':
+      return listen(context, id, params);
     default:
       return callTool(context, id, params);
   }

@@ -7,6 +7,8 @@ import { DedicatedConnection, PROGRESS_CHANNEL, TOOLS_CHANGED_CHANNEL } from './
 /** Where a stream's frames go: the open `text/event-stream` response. */
 export interface StreamSink {
   write(frame: string): void;
+  /** Writes its own `notifications/tools/list_changed` (a `subscriptions/listen` stream names its subscription in it). */
+  listChanged?: () => void;
 }
 
 const keyOf = (operatorId: string, sessionId: string) => `${operatorId}\u0000${sessionId}`;
@@ -117,7 +119,10 @@ export class McpStreamHub {
 
   private announceListChanged(operatorId: string): void {
     const frame = messageFrame(TOOLS_LIST_CHANGED);
-    for (const sink of this.operatorSinks.get(operatorId) ?? []) sink.write(frame);
+    for (const sink of this.operatorSinks.get(operatorId) ?? []) {
+      if (sink.listChanged) sink.listChanged();
+      else sink.write(frame);
+    }
   }
 
   private streamCount(): number {
