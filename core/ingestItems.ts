@@ -89,6 +89,24 @@ export function prepareEvent(template: TemplateSchema, raw: unknown): Prepared<E
   return { ok: true, write: { externalId, eventType, data } };
 }
 
+/**
+ * The most a state value may take as JSON (UTF-8 bytes), whoever writes it: `PUT /entities/:externalId/state/:key`, a
+ * batch of states, `action.set_state`. A state is a balance, a tier, a score; every change of one is an internal event
+ * that carries the value to the automations listening, so it is kept to a tenth of the request body limit.
+ */
+export const MAX_STATE_VALUE_BYTES = 1024 * 1024;
+
+const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+
+/** The size problem of a state value, measured without holding a second copy past the bound. */
+function stateValueProblem(value: unknown): FieldProblem | null {
+  const json = JSON.stringify(value) ?? 'null';
+  if (json.length <= MAX_STATE_VALUE_BYTES / 3) return null;
+  const bytes = Buffer.byteLength(json, 'utf8');
+  if (bytes <= MAX_STATE_VALUE_BYTES) return null;
+  return { field: 'value', message: `must be at most ${megabytes(MAX_STATE_VALUE_BYTES)} as JSON (is ${megabytes(bytes)})` };
+}
+
 export function prepareState(template: TemplateSchema, raw: unknown): Prepared<StateWrite> {
   if (!isObject(raw)) return invalid([{ field: 'item', message: 'must be an object' }]);
   const shape = shapeProblems(raw, [
@@ -99,6 +117,8 @@ export function prepareState(template: TemplateSchema, raw: unknown): Prepared<S
   if (shape) return shape;
   const { externalId, stateKey, value } = raw as { externalId: string; stateKey: string; value: unknown };
   const problems = validateStateKey(template, stateKey);
+  const tooLarge = stateValueProblem(value);
+  if (tooLarge) problems.push(tooLarge);
   if (problems.length > 0) return invalid(problems);
   return { ok: true, write: { externalId, stateKey, value } };
 }

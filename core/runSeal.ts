@@ -1,5 +1,6 @@
 import type { Keyring } from './crypto';
-import { isSealedText, openText, sealText } from './sealedText';
+import { isSealedText, isTooLarge, openText, sealText } from './sealedText';
+import { INLINE_VALUE_BYTES, RECORD_OPEN_MAX_BYTES, truncatedValue, type TruncatedValue } from './automations/runValues';
 import { isRecord, type NodeResult, type RunError } from './automations/types';
 
 /**
@@ -78,16 +79,51 @@ export function errorSummary(error: RunError): Omit<RunError, 'message'> {
   return { code: error.code, ...(error.nodeId !== undefined ? { nodeId: error.nodeId } : {}) };
 }
 
+/** What a record's part reads as when it opened to more than a read may hold (a record written before values were stored apart). */
+const unreadable = (): TruncatedValue => ({ _truncated: true, bytes: RECORD_OPEN_MAX_BYTES, preview: '' });
+
+/**
+ * A sealed trigger payload, opened within {@link RECORD_OPEN_MAX_BYTES}: one larger than {@link INLINE_VALUE_BYTES}
+ * is its {@link TruncatedValue}, never parsed (the trigger step's output, streamed apart, holds it whole).
+ */
+async function openInput(keyring: Keyring, sealed: string, context: string, whole: boolean): Promise<unknown> {
+  if (whole) return openJson(keyring, sealed, context);
+  try {
+    const text = await openText(keyring, sealed, context, RECORD_OPEN_MAX_BYTES);
+    return text.length > INLINE_VALUE_BYTES ? truncatedValue(text) : (JSON.parse(text) as unknown);
+  } catch (error) {
+    if (isTooLarge(error)) return unreadable();
+    throw error;
+  }
+}
+
 /**
  * Opens a stored run for the one caller allowed to read it whole. Rows written before sealing (plaintext
- * `input`, `output`, `nodes`, `error`) and rows erasure redacted read as they are stored.
+ * `input`, `output`, `nodes`, `error`) and rows erasure redacted read as they are stored. A read is bounded
+ * (core/automations/runValues.ts): the result part opens to at most {@link RECORD_OPEN_MAX_BYTES} — an older record
+ * larger than that reads with its run output {@link unreadable} and its steps' values left out — and a large trigger
+ * payload reads truncated. `whole` (a rerun reusing the payload) opens the payload whole.
  */
-export async function openRunParts(keyring: Keyring, operatorId: string, runId: string, stored: StoredRunParts): Promise<StoredRunParts> {
-  const input = isSealedText(stored.input) ? await openJson(keyring, stored.input, contextOf(operatorId, runId, 'input')) : stored.input;
+export async function openRunParts(
+  keyring: Keyring,
+  operatorId: string,
+  runId: string,
+  stored: StoredRunParts,
+  options: { whole?: boolean } = {},
+): Promise<StoredRunParts> {
+  const input = isSealedText(stored.input)
+    ? await openInput(keyring, stored.input, contextOf(operatorId, runId, 'input'), options.whole === true)
+    : stored.input;
   if (!isSealedText(stored.output)) {
     return { input, output: stored.output, nodes: stored.nodes, error: stored.error ? { ...stored.error, message: stored.error.message ?? '' } : null };
   }
-  const sealed = (await openJson(keyring, stored.output, contextOf(operatorId, runId, 'result'))) as SealedResult;
+  let sealed: SealedResult;
+  try {
+    sealed = JSON.parse(await openText(keyring, stored.output, contextOf(operatorId, runId, 'result'), RECORD_OPEN_MAX_BYTES)) as SealedResult;
+  } catch (error) {
+    if (!isTooLarge(error)) throw error;
+    sealed = { output: unreadable(), nodes: {}, errorMessage: null };
+  }
   return {
     input,
     output: sealed.output,

@@ -25,10 +25,19 @@ export function isSealedText(value: unknown): value is string {
   return Keyring.isCiphertext(value) || (typeof value === 'string' && value.startsWith(`${PREFIX}:`));
 }
 
-/** Opens what {@link sealText} sealed; throws when the key is unknown, the context differs or the data was altered. */
-export async function openText(keyring: Keyring, sealed: string, context: string): Promise<string> {
+/**
+ * Opens what {@link sealText} sealed; throws when the key is unknown, the context differs or the data was altered.
+ * With `maxBytes`, text deflated to more than that is not inflated past it: a `RangeError` (`ERR_BUFFER_TOO_LARGE`)
+ * instead, so a reader bounds what it holds whatever the ciphertext's small size promised (text not deflated is under
+ * 32 KiB).
+ */
+export async function openText(keyring: Keyring, sealed: string, context: string, maxBytes?: number): Promise<string> {
   if (!sealed.startsWith(`${PREFIX}:`)) return keyring.decrypt(sealed, context);
   const [keyId, body] = sealed.slice(PREFIX.length + 1).split(':');
   if (!keyId || body === undefined) throw new Error('not a ciphertext');
-  return (await inflate(keyring.decryptBytes(Buffer.from(body, 'base64'), keyId, context))).toString('utf8');
+  const deflated = keyring.decryptBytes(Buffer.from(body, 'base64'), keyId, context);
+  return (await inflate(deflated, maxBytes === undefined ? {} : { maxOutputLength: maxBytes })).toString('utf8');
 }
+
+/** Whether `error` is {@link openText}'s refusal to inflate past its `maxBytes`. */
+export const isTooLarge = (error: unknown): boolean => error instanceof RangeError && (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE';

@@ -15,6 +15,7 @@ import { declareBacktests } from './backtestRoutes';
 import { declareReruns } from './rerunRoutes';
 import { approvalHandler, cancelRunHandler, getRunHandler, listRunsHandler, testAutomationHandler, usageHandler } from './runs';
 import { declareRunsExplorer } from './runsExplorer';
+import { declareRunValues } from './runValues';
 import { declareTriggerSkips } from './triggerSkipRoutes';
 import { declareVersions } from './versionRoutes';
 import {
@@ -182,6 +183,7 @@ automations.endpoint({
 
 declareExpressionPreview(automations);
 declareRunsExplorer(automations);
+declareRunValues(automations);
 declareVersions(automations);
 declareTriggerSkips(automations);
 declareReruns(automations);

@@ -3,6 +3,7 @@ import { rerunPlan, rerunStepProblem, type RerunPlan } from '../../core/automati
 import { isRecord, type AutomationDefinition, type RunError } from '../../core/automations/types';
 import { openRunParts } from '../../core/runSeal';
 import { findRun } from '../../db/queries/automationRuns';
+import { withWholeValues } from '../../db/queries/runValues';
 import type { Db } from '../../db/knex';
 
 export type RerunSeed = (RerunPlan & { input: unknown }) | { error: RunError };
@@ -27,9 +28,11 @@ export async function rerunSeed(
   if (original.status === 'running') return { error: { code: 'RUN_STILL_RUNNING', message: `The run ${rerun.runId} is still running` } };
   const problem = rerunStepProblem(definition, rerun.fromNodeId, version);
   if (problem) return { error: { code: 'RERUN_STEP_NOT_FOUND', message: problem } };
-  const parts = await openRunParts(deps.keyring, operatorId, original.id, original);
+  const parts = await openRunParts(deps.keyring, operatorId, original.id, original, { whole: true });
   if (isRecord(parts.input) && parts.input._redacted === true) {
     return { error: { code: 'RUN_REDACTED', message: 'The run to rerun is about an erased entity: its payload is gone' } };
   }
-  return { input: parts.input, ...rerunPlan(definition, triggerId, rerun.fromNodeId, parts.nodes) };
+  // The steps it keeps carry their whole outputs again, large ones read back from where they were stored apart.
+  const nodes = await withWholeValues(deps.db, deps.keyring, operatorId, original.id, parts.nodes);
+  return { input: parts.input, ...rerunPlan(definition, triggerId, rerun.fromNodeId, nodes) };
 }

@@ -2,9 +2,11 @@ import type { Knex } from 'knex';
 import type { Keyring } from '../../core/crypto';
 import { REDACTED_MESSAGE, toRunRecord, type StoredRun } from '../../core/automations/runRecord';
 import { REDACTED, runSubjectCandidates, sealRunInput, sealRunResult } from '../../core/runSeal';
-import type { AutomationRunRecord, NodeResult, RunError, RunSource, RunStatus } from '../../core/automations/types';
+import { isRecord, type AutomationRunRecord, type NodeResult, type RunError, type RunSource, type RunStatus } from '../../core/automations/types';
 import type { AwaitingInput } from '../../core/automations/approval';
 import { openText, sealText } from '../../core/sealedText';
+import { boundedMessage, RECORD_OPEN_MAX_BYTES, splitNodes } from '../../core/automations/runValues';
+import { deleteRunValues, storeRunValue } from './runValues';
 import type { Db } from '../knex';
 import { hotQuery, numbered, type HotStatement } from '../hot';
 import { reservationStatement, reservationValues, type ActionCounts } from './automationUsage';
@@ -156,8 +158,20 @@ export async function restateRefusal(db: Runner, keyring: Keyring, operatorId: s
   return row;
 }
 
+/**
+ * A sealed column as a read selects it: as stored when PostgreSQL holds it in at most {@link RECORD_OPEN_MAX_BYTES},
+ * else a truncated marker with its stored size, so a record written before step values were stored apart (486 MB in
+ * the issue that bounded them) never crosses to the API at all.
+ */
+const guarded = (column: 'input' | 'output') =>
+  `CASE WHEN pg_column_size(${column}) > ${RECORD_OPEN_MAX_BYTES} THEN jsonb_build_object('_truncated', true, 'bytes', pg_column_size(${column}), 'preview', '') ELSE ${column} END AS ${column}`;
+
+const READ_COLUMNS = RUN_COLUMNS.replace(/\binput, output,/, `${guarded('input')}, ${guarded('output')},`);
+
+/** One of the operator's runs, its sealed columns bounded (`guarded`); undefined when the operator has no such run. */
 export async function findRun(db: Runner, operatorId: string, runId: string): Promise<RunRow | undefined> {
-  return db<RunRow>('workflow_runs').where({ operator_id: operatorId, id: runId }).first();
+  const { rows } = await db.raw<{ rows: RunRow[] }>(`SELECT ${READ_COLUMNS} FROM workflow_runs WHERE operator_id = ? AND id = ?`, [operatorId, runId]);
+  return rows[0];
 }
 
 /** One run as the API shows it, its sealed parts opened (`toRunRecord`); undefined when the operator has no such run. */
@@ -247,7 +261,9 @@ export async function finishRun(
     executed: { actions: number; aiActions: number };
   },
 ): Promise<RunRow | undefined> {
-  const sealed = await sealRunResult(keyring, operatorId, runId, result);
+  const split = await splitNodes(result.nodes, result.output, (value) => storeRunValue(db, keyring, operatorId, runId, value));
+  const bounded = { ...result, ...split, error: result.error && { ...result.error, message: boundedMessage(result.error.message) } };
+  const sealed = await sealRunResult(keyring, operatorId, runId, bounded);
   const [closed] = await hotQuery<RunRow>(db, FINISH_RUN, [
     result.status,
     JSON.stringify(REDACTED),
@@ -265,18 +281,20 @@ export async function finishRun(
     result.executed.actions,
     result.executed.aiActions,
   ]);
+  // Erased while it ran: the record kept erasure's marker, and the values just stored apart go too.
+  if (closed && isRecord(closed.input) && closed.input._redacted === true) await deleteRunValues(db, operatorId, [runId]);
   return closed ?? (await findRun(db, operatorId, runId));
 }
 
 /**
  * Erasure's part in runs (spec 3.4, docs/security.md): every run about the entity — named by
  * `subject_external_ids`, or, for a row written before that column, by its plaintext payload — loses its trigger
- * payload, its output and every node's output and error to `{ _redacted: true }`; error codes and statuses stay.
- * Returns how many runs it redacted.
+ * payload, its output and every node's output and error to `{ _redacted: true }`, and its step values stored apart
+ * (db/queries/runValues.ts) are deleted; error codes and statuses stay. Returns how many runs it redacted.
  */
 export async function redactEntityRuns(trx: Runner, operatorId: string, externalId: string): Promise<number> {
   const redacted = JSON.stringify(REDACTED);
-  return trx('workflow_runs')
+  const ids = (await trx('workflow_runs')
     .where({ operator_id: operatorId })
     .whereNot('input', '@>', trx.raw('?::jsonb', [redacted]))
     .where((scope) =>
@@ -294,7 +312,14 @@ export async function redactEntityRuns(trx: Runner, operatorId: string, external
         `(SELECT coalesce(jsonb_agg(n - 'output' - 'error' ORDER BY i), '[]'::jsonb) FROM jsonb_array_elements(nodes) WITH ORDINALITY AS e(n, i))`,
       ),
       error: trx.raw(`CASE WHEN error IS NULL THEN NULL ELSE jsonb_set(error, '{message}', ?::jsonb) END`, [JSON.stringify(REDACTED_MESSAGE)]),
-    });
+    })
+    .returning('id')) as Array<{ id: string }>;
+  await deleteRunValues(
+    trx,
+    operatorId,
+    ids.map((row) => row.id),
+  );
+  return ids.length;
 }
 
 /**
