@@ -10,7 +10,9 @@ import { AppError } from './errors';
 import { createGatewayRouter } from './gateway/routes';
 import { createHealthRouter } from './health/routes';
 import { createMcpServerRouter } from './mcp-server/routes';
+import { createOAuthRouter, createWellKnownRouter } from './oauth/routes';
 import { corsFor } from './middleware/cors';
+import { bodyBudget, bodyBuckets } from './middleware/bodyBudget';
 import { errorHandler } from './middleware/errorHandler';
 import { jsonBody } from './middleware/jsonBody';
 import { requestContext } from './middleware/requestContext';
@@ -47,12 +49,14 @@ export function createRouters(deps: AppDeps): Router[] {
     createAutomationsRouter(deps),
     createWebhookReceiverRouter(deps),
     createMcpServerRouter(deps),
+    createWellKnownRouter(deps),
+    createOAuthRouter(deps),
     createTemporalCodecRouter(deps),
   ];
 }
 
 /**
- * Composes the API: prefix → request id and access log → CORS → errors → JSON body → 404 → the dashboard's static
+ * Composes the API: prefix → request id and access log → CORS → errors → the organisation's body byte budget → JSON body → 404 → the dashboard's static
  * files (never on an API path) → the routes, found by the path's first segment (so 405 sees all of a path's methods).
  *
  * @example const server = createApp(deps).listen(8080)
@@ -66,6 +70,7 @@ export function createApp(deps: AppDeps): Koa {
   app.use(corsFor(deps.config.allowedOrigins, isTemporalCodecPath));
   app.use(temporalCodecCors(deps.config.TEMPORAL_UI_URL));
   app.use(errorHandler());
+  app.use(bodyBudget(deps, bodyBuckets(deps.config)));
   app.use(jsonBody(deps.config.BODY_LIMIT_BYTES, (path) => path.startsWith(`${WEBHOOK_RECEIVER_PREFIX}/`)));
   app.use(notFound);
   const routers = createRouters(deps);

@@ -42,6 +42,7 @@ class PrefixTable<T> {
 const errorFormats = new PrefixTable<ErrorFormat>('error format');
 const inputErrors = new PrefixTable<InputError>('input error');
 const bodyDepths = new PrefixTable<number>('body depth');
+const formBodies = new PrefixTable<true>('form body');
 
 /** Records the error format of every path under `prefix`: errors raised before routing (a malformed body, an unknown path) speak it too. */
 export const declareErrorFormat = (prefix: string, format: ErrorFormat): void => errorFormats.declare(prefix, format);
@@ -54,5 +55,9 @@ export const inputErrorFor = (path: string): InputError | undefined => inputErro
 /** Records a deeper JSON nesting bound than `JSON_MAX_DEPTH` for the bodies of the paths under `prefix`. */
 export const declareBodyDepth = (prefix: string, depth: number): void => bodyDepths.declare(prefix, depth);
 export const bodyDepthFor = (path: string): number => bodyDepths.lookup(path) ?? JSON_MAX_DEPTH;
+
+/** Records that the paths under `prefix` also take `application/x-www-form-urlencoded` bodies (OAuth's token endpoint). */
+export const declareFormBody = (prefix: string): void => formBodies.declare(prefix, true);
+export const acceptsFormBody = (path: string): boolean => formBodies.lookup(path) === true;
 
 export const FUNCTIONS_PREFIX = '/functions/v1';

@@ -7,7 +7,7 @@ export type Actor = `member:${string}` | `key:${string}`;
 export const AUDIT_ACTOR_KINDS = ['member', 'api_key'] as const;
 export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
 
-export const AUDIT_TARGET_TYPES = ['automation', 'api_key', 'connection', 'connector', 'member', 'invite', 'settings'] as const;
+export const AUDIT_TARGET_TYPES = ['automation', 'api_key', 'connection', 'connector', 'member', 'invite', 'settings', 'mcp_grant'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** Every change the trail records, `<target type>.<what happened>`. */
@@ -32,6 +32,9 @@ export const AUDIT_ACTIONS = [
   'invite.revoked',
   'invite.accepted',
   'settings.updated',
+  'mcp_grant.created',
+  'mcp_grant.refresh_reused',
+  'mcp_grant.revoked',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

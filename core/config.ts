@@ -18,11 +18,13 @@ export const RATE_LIMIT_CLASSES = {
   'invites:public': 'RATE_LIMIT_INVITES_PUBLIC',
   'runs:start': 'RATE_LIMIT_RUNS',
   'expressions:preview': 'RATE_LIMIT_EXPRESSION_PREVIEW',
+  oauth: 'RATE_LIMIT_OAUTH',
+  'oauth:register': 'RATE_LIMIT_OAUTH_REGISTER',
 } as const;
 export type RateLimitClass = keyof typeof RATE_LIMIT_CLASSES;
 
 /** Classes counted per hour rather than per minute: each invite sends an email to an address the caller chose. */
-export const RATE_LIMIT_WINDOW_SECONDS: Partial<Record<RateLimitClass, number>> = { 'invites:operator': 3600, 'invites:member': 3600 };
+export const RATE_LIMIT_WINDOW_SECONDS: Partial<Record<RateLimitClass, number>> = { 'invites:operator': 3600, 'invites:member': 3600, 'oauth:register': 3600 };
 
 /** A class's limit: at most `points` requests per subject in each window of `windowSeconds`. */
 export interface RateLimitRule {
@@ -110,6 +112,9 @@ const envSchema = z.object({
   ALLOWED_ORIGINS: z.string().default('*'),
   BODY_LIMIT_BYTES: positiveInt.default(10 * 1024 * 1024),
   WEBHOOK_BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
+  /** Request body bytes an organisation (or, without a credential, a client address) may send one API instance per second, and at once (api/middleware/bodyBudget.ts); the burst holds at least one BODY_LIMIT_BYTES body. */
+  BODY_BYTES_PER_SECOND: positiveInt.default(2 * 1024 * 1024),
+  BODY_BYTES_BURST: positiveInt.default(20 * 1024 * 1024),
   API_KEY_USAGE_FLUSH_MS: positiveInt.default(5000),
   /** How long an API instance answers API keys, members and operator settings from memory (0: never). */
   CACHE_TTL_MS: z.coerce.number().int().min(0).default(10_000),
@@ -148,6 +153,14 @@ const envSchema = z.object({
   RATE_LIMIT_RUNS: positiveInt.default(600),
   /** Expression previews an operator's editors may ask for (`POST /workflows-api/expressions/preview`), per minute. */
   RATE_LIMIT_EXPRESSION_PREVIEW: positiveInt.default(300),
+  /** Requests to the OAuth endpoints for MCP hosts (metadata, authorize, token, revoke, consent), per client address per minute. */
+  RATE_LIMIT_OAUTH: positiveInt.default(120),
+  /** Dynamic Client Registrations per client address per hour (each one is a row until it expires unused). */
+  RATE_LIMIT_OAUTH_REGISTER: positiveInt.default(30),
+  /** Lets a Client ID Metadata Document be fetched from loopback and private addresses, over http to loopback: tests and local development only. */
+  OAUTH_CIMD_ALLOW_PRIVATE_NETWORKS: bool.default(false),
+  /** A PEM file of certificate authorities trusted, besides the public ones, when fetching Client ID Metadata Documents (a private PKI, tests). */
+  OAUTH_CIMD_CA_FILE: optionalString,
 
   BATCH_CHUNK_SIZE: z.coerce.number().int().min(1).max(5000).default(1000),
 
@@ -195,7 +208,7 @@ export class ConfigError extends Error {
 
 /**
  * Combinations the schema cannot see: a client certificate needs its key, TLS files contradict `TEMPORAL_TLS=false`,
- * and a background-only worker needs the split queues.
+ * a background-only worker needs the split queues, and the body byte burst must hold the largest body.
  */
 function temporalConnectionProblems(raw: RawEnv): string[] {
   const problems: string[] = [];
@@ -205,6 +218,10 @@ function temporalConnectionProblems(raw: RawEnv): string[] {
     (name) => raw[name] !== undefined,
   );
   if (raw.TEMPORAL_TLS === false && files.length > 0) problems.push(`TEMPORAL_TLS: false contradicts ${files.join(', ')}`);
+  if (raw.BODY_BYTES_BURST < raw.BODY_LIMIT_BYTES)
+    problems.push(
+      `BODY_BYTES_BURST: ${raw.BODY_BYTES_BURST} is less than BODY_LIMIT_BYTES (${raw.BODY_LIMIT_BYTES}): a body of the largest size could never be taken`,
+    );
   if (raw.WORKER_QUEUES === 'background' && !raw.TEMPORAL_SPLIT_QUEUES)
     problems.push('WORKER_QUEUES: background needs TEMPORAL_SPLIT_QUEUES (there is no background queue without the split)');
   return problems;

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import type { JsonRpcResponse } from '../../core/mcpJsonRpc';
 import type { Revision } from '../../core/mcpRevision';
 import type { AppDeps } from '../deps';
-import type { ApiKeyPrincipal } from '../middleware/authenticate';
+import type { McpPrincipal } from './auth';
 import type { McpCallCancellation } from './callCancellation';
 import type { EventStreamResponse } from './eventStreamResponse';
 import type { McpStreamHub } from './streamHub';
@@ -16,7 +16,7 @@ export interface DispatchContext {
   hub: McpStreamHub;
   cancellation: McpCallCancellation;
   ctx: Context;
-  principal: ApiKeyPrincipal;
+  principal: McpPrincipal;
   sessionId: string | undefined;
   /** The MCP revision this request is of (core/mcpRevision.ts): its result shapes and whether it may get a task. */
   revision: Revision;

@@ -4,8 +4,7 @@ import { cancelledRequestOf, errorResponse, isPlainObject, JSONRPC_ERROR, mcpReq
 import { claimsModern, isRevisionProblem, revisionOf, type Revision } from '../../core/mcpRevision';
 import { newSessionId } from '../../core/mcpSession';
 import { AppError } from '../errors';
-import type { ApiKeyPrincipal } from '../middleware/authenticate';
-import { authenticateMcp, checkOrigin, checkProtocolVersion, sessionIdOf } from './auth';
+import { authenticateMcp, checkOrigin, checkProtocolVersion, sessionIdOf, type McpPrincipal } from './auth';
 import { acceptsEventStream, EventStreamResponse } from './eventStreamResponse';
 import type { DispatchContext } from './dispatchContext';
 import { dispatch, type McpRequest } from './methods';
@@ -27,7 +26,7 @@ function peekId(body: unknown): JsonRpcId | null {
 async function answer(
   services: McpServices,
   ctx: Context,
-  principal: ApiKeyPrincipal,
+  principal: McpPrincipal,
   sessionId: string | undefined,
   revision: Revision,
   request: McpRequest,
@@ -96,7 +95,7 @@ const mcpHeaders = (ctx: Context) => ({
 async function cancelRequested(
   services: McpServices,
   ctx: Context,
-  principal: ApiKeyPrincipal,
+  principal: McpPrincipal,
   sessionId: string | undefined,
   params: McpRequest['params'],
 ): Promise<void> {

@@ -14,6 +14,7 @@ import { isPlainObject } from '../../core/mcpJsonRpc';
 import { LEGACY_TASKS_REVISION, REVISION_ERROR } from '../../core/mcpRevision';
 import { TASKS_EXTENSION, taskSupportOf } from '../../core/mcpTasks';
 import { createToolTask } from './tasks';
+import { requireScopeFor } from './scope';
 
 const invalidParams = (id: JsonRpcId, message: string, data?: unknown): McpAnswer => ({
   response: errorResponse(id, JSONRPC_ERROR.INVALID_PARAMS, message, data),
@@ -89,6 +90,7 @@ export async function callTool(context: DispatchContext, id: JsonRpcId, params: 
   const found = await findMcpTool(deps, principal.operatorId, principal.mcpAutomationAllowlist, name);
   if (!found) return invalidParams(id, `Unknown tool: ${name}`);
   const { tool } = found;
+  requireScopeFor(context, tool);
   const problems = argumentProblems(tool.inputSchema, args);
   if (problems.length > 0) return invalidParams(id, `Invalid arguments: ${problems.join('; ')}`, { problems });
 

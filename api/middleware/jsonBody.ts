@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import getRawBody from 'raw-body';
 import { findJsonBoundsProblem } from '../../core/jsonBounds';
-import { bodyDepthFor, inputErrorFor } from '../areas';
+import { acceptsFormBody, bodyDepthFor, inputErrorFor } from '../areas';
 import { AppError } from '../errors';
 import { defaultValidationError } from './validate';
 
@@ -46,6 +46,13 @@ export function parseJsonText(text: string, path: string): unknown {
   return body;
 }
 
+/** A form body as an object of its fields; a field given twice keeps its first value (OAuth forbids repeats anyway). */
+function formFields(text: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(text)) if (!Object.hasOwn(fields, name) && name !== '__proto__') fields[name] = value;
+  return fields;
+}
+
 /**
  * Reads the body once, up to `limitBytes` (413 beyond), keeps the raw bytes on `ctx.request.rawBody`
  * (webhook signatures are computed over them) and parses JSON into `ctx.request.body` with `parseJsonText`;
@@ -72,6 +79,11 @@ export function jsonBody(limitBytes: number, rawOnly: (path: string) => boolean 
     ctx.request.rawBody = raw;
     if (raw.length > 0 && !rawOnly(ctx.path)) {
       const type = ctx.request.type;
+      if (type === 'application/x-www-form-urlencoded' && acceptsFormBody(ctx.path)) {
+        ctx.request.body = formFields(raw.toString('utf8'));
+        await next();
+        return;
+      }
       if (type !== '' && type !== 'application/json' && !ctx.request.is('application/json', '+json')) {
         throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
       }

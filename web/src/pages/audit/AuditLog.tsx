@@ -33,6 +33,9 @@ const ACTIONS = Object.keys({
   'invite.revoked': true,
   'invite.accepted': true,
   'settings.updated': true,
+  'mcp_grant.created': true,
+  'mcp_grant.refresh_reused': true,
+  'mcp_grant.revoked': true,
 } satisfies Record<AuditEvent['action'], true>) as Array<AuditEvent['action']>;
 
 /** The members and keys of the organisation, by the actor string the API filters on (`member:<id>`, `key:<id>`). */

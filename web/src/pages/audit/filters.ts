@@ -6,7 +6,7 @@ export type AuditQuery = NonNullable<paths['/platform-api/operators/me/audit-eve
 export type ExportQuery = NonNullable<paths['/platform-api/operators/me/audit-events/export']['get']['parameters']['query']>;
 
 export const PAGE_SIZE = 25;
-export const TARGET_TYPES = ['automation', 'api_key', 'connection', 'connector', 'member', 'invite', 'settings'] as const;
+export const TARGET_TYPES = ['automation', 'api_key', 'connection', 'connector', 'member', 'invite', 'settings', 'mcp_grant'] as const;
 export const TARGET_LABEL: Record<(typeof TARGET_TYPES)[number], string> = {
   automation: 'Workflow',
   api_key: 'API key',

@@ -1,0 +1,222 @@
+import { z } from 'zod';
+import { declareFormBody } from '../areas';
+import type { AppDeps } from '../deps';
+import { defineArea } from '../endpoint';
+import { AppError } from '../errors';
+import { authenticate } from '../middleware/authenticate';
+import { rateLimit } from '../middleware/rateLimit';
+import type { FieldProblem } from '../middleware/validate';
+import { bearerSession, CodedError, jsonContent, OAuthError } from '../openapi/registry';
+import { AuthorizeQuery, authorizeHandler } from './authorize';
+import { registerHandler } from './clients';
+import { decideHandler, DecisionBody, getRequestHandler, RequestParams } from './consent';
+import { getSettingsHandler, GrantParams, listHostsHandler, putSettingsHandler, revokeHostHandler, SettingsBody } from './hosts';
+import { resourceMetadataHandler, serverMetadataHandler } from './metadata';
+import { revokeHandler, RevokeBody, tokenHandler, TokenBody } from './token';
+
+const invalidRequest = (problems: { problems: FieldProblem[] }) =>
+  new AppError(400, 'invalid_request', problems.problems.map((p) => `${p.field}: ${p.message}`).join('; '));
+
+const limited = jsonContent(OAuthError, 'RATE_LIMITED, with Retry-After');
+const metadata = (description: string) => ({ description, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } });
+
+/** The well-known documents hosts discover the authorization server by (RFC 9728, RFC 8414, OpenID discovery). */
+const wellKnown = defineArea({
+  prefix: '/.well-known',
+  errorFormat: 'oauth',
+  guards: (deps) => ({ limitByAddress: rateLimit(deps.rateLimits, 'oauth', (ctx) => ctx.ip) }),
+});
+
+for (const path of ['/oauth-protected-resource', '/oauth-protected-resource/mcp-server']) {
+  wellKnown.endpoint({
+    method: 'get',
+    path,
+    summary: 'Protected-resource metadata of the MCP server (RFC 9728)',
+    security: 'none',
+    guards: ['limitByAddress'],
+    responses: { 200: metadata('resource, authorization_servers, scopes_supported'), 429: limited },
+    handler: resourceMetadataHandler,
+  });
+}
+for (const path of ['/oauth-authorization-server', '/openid-configuration']) {
+  wellKnown.endpoint({
+    method: 'get',
+    path,
+    summary: 'Authorization-server metadata for MCP hosts (RFC 8414)',
+    security: 'none',
+    guards: ['limitByAddress'],
+    responses: { 200: metadata('issuer, endpoints, S256, grants, client_id_metadata_document_supported'), 429: limited },
+    handler: serverMetadataHandler,
+  });
+}
+
+/**
+ * The OAuth 2.1 authorization server for MCP hosts (docs/mcp.md "Authorization (OAuth 2.1)"): authorize, token,
+ * registration and revocation for hosts; the consent page's and the dashboard's endpoints for signed-in members.
+ */
+const oauth = defineArea({
+  prefix: '/oauth',
+  errorFormat: 'oauth',
+  inputError: invalidRequest,
+  guards: (deps) => ({
+    limitByAddress: rateLimit(deps.rateLimits, 'oauth', (ctx) => ctx.ip),
+    limitRegistrations: rateLimit(deps.rateLimits, 'oauth:register', (ctx) => ctx.ip),
+    member: authenticate(deps, { accept: ['session'], onFailure: () => new AppError(401, 'invalid_token', 'A signed-in member’s session token is required') }),
+  }),
+});
+declareFormBody('/oauth/token');
+declareFormBody('/oauth/revoke');
+declareFormBody('/oauth/register');
+
+const redirect = { description: 'To the consent page, or back to the host with error, state and iss' };
+const sessionOnly = [{ [bearerSession.name]: [] }];
+
+oauth.endpoint({
+  method: 'get',
+  path: '/authorize',
+  summary: 'Authorization request of an MCP host (PKCE S256, resource = the MCP server)',
+  security: 'none',
+  guards: ['limitByAddress'],
+  input: { query: AuthorizeQuery },
+  responses: { 302: redirect, 400: jsonContent(OAuthError, 'invalid_request or invalid_client: no redirect to an unchecked URI'), 429: limited },
+  handler: authorizeHandler,
+});
+
+const tokenResponse = z.object({
+  access_token: z.string(),
+  token_type: z.literal('Bearer'),
+  expires_in: z.number(),
+  refresh_token: z.string(),
+  scope: z.string(),
+});
+
+oauth.endpoint({
+  method: 'post',
+  path: '/token',
+  summary: 'Token endpoint: authorization_code (PKCE) and refresh_token (rotating)',
+  security: 'none',
+  guards: ['limitByAddress'],
+  input: { body: TokenBody },
+  request: { body: { description: 'application/x-www-form-urlencoded or JSON' } },
+  responses: {
+    200: jsonContent(tokenResponse, 'Tokens'),
+    400: jsonContent(OAuthError, 'invalid_request, invalid_grant, invalid_client, invalid_target or unsupported_grant_type'),
+    429: limited,
+  },
+  handler: tokenHandler,
+});
+
+oauth.endpoint({
+  method: 'post',
+  path: '/revoke',
+  summary: 'Token revocation (RFC 7009): the token’s grant ends',
+  security: 'none',
+  guards: ['limitByAddress'],
+  input: { body: RevokeBody },
+  request: { body: { description: 'token, token_type_hint, client_id' } },
+  responses: { 200: metadata('Revoked, or the token was unknown'), 400: jsonContent(OAuthError, 'invalid_request'), 429: limited },
+  handler: revokeHandler,
+});
+
+oauth.endpoint({
+  method: 'post',
+  path: '/register',
+  summary: 'Dynamic Client Registration (RFC 7591) of a public MCP host',
+  security: 'none',
+  guards: ['limitRegistrations'],
+  request: { body: { schema: z.record(z.string(), z.unknown()), description: 'redirect_uris, client_name, grant_types, response_types' } },
+  responses: {
+    201: metadata('client_id and the registered metadata; token_endpoint_auth_method none'),
+    400: jsonContent(OAuthError, 'invalid_redirect_uri or invalid_client_metadata'),
+    429: limited,
+  },
+  handler: registerHandler,
+});
+
+oauth.endpoint({
+  method: 'get',
+  path: '/requests/:id',
+  summary: 'An authorization request as the consent page shows it',
+  security: sessionOnly,
+  guards: ['limitByAddress', 'member'],
+  input: { params: RequestParams },
+  responses: {
+    200: metadata('The host, its redirect host, scopes, tools and what this member may approve'),
+    401: jsonContent(OAuthError, 'invalid_token'),
+    404: jsonContent(OAuthError, 'invalid_request'),
+  },
+  handler: getRequestHandler,
+});
+
+oauth.endpoint({
+  method: 'post',
+  path: '/requests/:id/decision',
+  summary: 'Approve or deny an authorization request',
+  security: sessionOnly,
+  guards: ['limitByAddress', 'member'],
+  input: { params: RequestParams, body: DecisionBody },
+  request: { body: { description: 'decision approve or deny; scopes to narrow' } },
+  responses: {
+    200: jsonContent(z.object({ redirect_to: z.string() }), 'Where to send the browser: the host with code (or error), state and iss'),
+    401: jsonContent(OAuthError, 'invalid_token'),
+    403: jsonContent(OAuthError, 'access_denied: OAuth hosts turned off, or a Member approving write where the organisation forbids it'),
+    404: jsonContent(OAuthError, 'invalid_request: unknown, expired or decided'),
+  },
+  handler: decideHandler,
+});
+
+oauth.endpoint({
+  method: 'get',
+  path: '/hosts',
+  summary: 'The organisation’s connected MCP hosts (grants), with last use',
+  security: sessionOnly,
+  guards: ['limitByAddress', 'member'],
+  responses: { 200: metadata('success, data: grants'), 401: jsonContent(OAuthError, 'invalid_token') },
+  handler: listHostsHandler,
+});
+
+oauth.endpoint({
+  method: 'delete',
+  path: '/hosts/:id',
+  summary: 'Disconnect a host: its grant and every token end',
+  security: sessionOnly,
+  guards: ['limitByAddress', 'member'],
+  input: { params: GrantParams },
+  responses: {
+    204: { description: 'Revoked' },
+    401: jsonContent(OAuthError, 'invalid_token'),
+    403: jsonContent(OAuthError, 'FORBIDDEN'),
+    404: jsonContent(OAuthError, 'NOT_FOUND'),
+  },
+  handler: revokeHostHandler,
+});
+
+oauth.endpoint({
+  method: 'get',
+  path: '/settings',
+  summary: 'The organisation’s rules for OAuth hosts',
+  security: sessionOnly,
+  guards: ['limitByAddress', 'member'],
+  responses: { 200: metadata('enabled, members_may_write, workflow_allowlist'), 401: jsonContent(OAuthError, 'invalid_token') },
+  handler: getSettingsHandler,
+});
+
+oauth.endpoint({
+  method: 'put',
+  path: '/settings',
+  summary: 'Change the organisation’s rules for OAuth hosts (Owner, Admin)',
+  security: sessionOnly,
+  guards: ['limitByAddress', 'member'],
+  input: { body: SettingsBody },
+  request: { body: { description: 'enabled, members_may_write, workflow_allowlist (null: every exposed workflow)' } },
+  responses: {
+    200: metadata('success, data: the settings'),
+    400: jsonContent(CodedError, 'VALIDATION_FAILED'),
+    401: jsonContent(OAuthError, 'invalid_token'),
+    403: jsonContent(OAuthError, 'FORBIDDEN'),
+  },
+  handler: putSettingsHandler,
+});
+
+export const createWellKnownRouter = (deps: AppDeps) => wellKnown.router(deps);
+export const createOAuthRouter = (deps: AppDeps) => oauth.router(deps);
