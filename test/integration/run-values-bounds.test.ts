@@ -212,4 +212,19 @@ describe('a run of many large outputs reads back in bounded memory (own worker, 
     expect(reused.status).toBe(200);
     expect(reused.body.data.documents).toHaveLength(bigAnswer('big-1', ANSWER_BYTES).documents.length);
   });
+
+  it("erasing the run's entity deletes the values stored apart with the rest of its data", async () => {
+    expect((await client.call('/entities', { method: 'POST', body: { externalId: 'p-erased', entityType: 'player', data: { country: 'MT' } } })).status).toBe(
+      201,
+    );
+    const one = await client.create(chain('About p-erased', [{ ...(await client.wf(`/workflows/${run.workflowId}`)).body.data.nodes[1], id: 'kyc' }]));
+    const about = await finishedRun(client, one.id, { playerId: 'p-erased' });
+    expect(about.nodes[1].output._truncated).toBe(true);
+    const stored = () => app.deps.db('workflow_run_values').where({ run_id: about.id }).count({ n: '*' });
+    expect(Number((await stored())[0]!.n)).toBeGreaterThan(0);
+    expect((await client.call('/entities/p-erased', { method: 'DELETE' })).status).toBe(200);
+    expect(await stored()).toEqual([{ n: '0' }]);
+    expect((await client.wf(`/runs/${about.id}`)).body.data.nodes[1].output).toBeUndefined();
+    expect((await client.wf(`/runs/${about.id}/steps/kyc/output`)).status).toBe(404);
+  });
 });
