@@ -1,16 +1,24 @@
 import type { components } from '../../api/schema';
 import { StatusBadge } from '../../components/Status';
 import { formatDuration, pretty } from '../../format';
+import { TruncatedValue, isTruncated } from './TruncatedValue';
 import './runs.css';
 
 type RunNode = components['schemas']['WorkflowRun']['nodes'][number];
+type StepPart = { runId: string; nodeId: string; part: 'input' | 'output' };
 
-/** One side of a step: a labelled, scrollable JSON value, or why there is none. */
-function Value({ label, stepId, value, missing }: { label: string; stepId: string; value: unknown; missing: string }) {
+/** One side of a step: a labelled, scrollable JSON value (its preview and a download when the record truncated it), or why there is none. */
+function Value({ label, stepId, value, missing, step }: { label: string; stepId: string; value: unknown; missing: string; step: StepPart }) {
   return (
     <section className="run-step-value" aria-label={`${label} of ${stepId}`}>
       <h4>{label}</h4>
-      {value === undefined ? <p className="hint">{missing}</p> : <pre tabIndex={0}>{pretty(value)}</pre>}
+      {value === undefined ? (
+        <p className="hint">{missing}</p>
+      ) : isTruncated(value) ? (
+        <TruncatedValue value={value} step={step} />
+      ) : (
+        <pre tabIndex={0}>{pretty(value)}</pre>
+      )}
     </section>
   );
 }
@@ -27,12 +35,13 @@ function branchText(node: RunNode): string {
  * params, a condition's expression) and what it gave back or how it failed. The list keeps `run-nodes`, whose items
  * start with the step's id and status.
  */
-export function RunSteps({ nodes, triggerInput }: { nodes: RunNode[]; triggerInput: unknown }) {
+export function RunSteps({ runId, nodes, triggerInput }: { runId: string; nodes: RunNode[]; triggerInput: unknown }) {
   return (
     <ol className="run-nodes run-steps">
       {nodes.map((node, index) => {
         const trigger = index === 0 && node.input === undefined;
         const ran = node.status !== 'skipped';
+        const step = (part: StepPart['part']): StepPart => ({ runId, nodeId: node.id, part });
         return (
           <li key={node.id} data-step={node.id}>
             <div className="run-step-head">
@@ -52,8 +61,9 @@ export function RunSteps({ nodes, triggerInput }: { nodes: RunNode[]; triggerInp
                   stepId={node.id}
                   value={trigger ? triggerInput : node.input}
                   missing="Not recorded (runs recorded before inputs were kept)."
+                  step={step(trigger ? 'output' : 'input')}
                 />
-                <Value label="Output" stepId={node.id} value={node.output} missing={node.error ? 'None: the step failed.' : 'None.'} />
+                <Value label="Output" stepId={node.id} value={node.output} missing={node.error ? 'None: the step failed.' : 'None.'} step={step('output')} />
               </div>
             )}
           </li>

@@ -117,7 +117,7 @@ export function RunDetail({ runId, nodes, edges, onChanged }: { runId: string; n
           <h3>Input</h3>
           <pre>{pretty(data.input)}</pre>
           <h3>Steps</h3>
-          <RunSteps nodes={data.nodes} triggerInput={data.input} />
+          <RunSteps runId={data.id} nodes={data.nodes} triggerInput={data.input} />
           {data.status !== 'running' && (
             <>
               <h3>Output</h3>
