@@ -1,5 +1,5 @@
 import { sha256Hex } from '../../core/apiKeyToken';
-import type { McpScope } from '../../core/mcpOAuth';
+import { SCOPE_WRITE, type McpScope } from '../../core/mcpOAuth';
 import { findMember } from '../../db/queries/identity';
 import { findToken, getOAuthSettings, touchGrant } from '../../db/queries/mcpGrants';
 import type { AppDeps } from '../deps';
@@ -35,6 +35,8 @@ export async function resolveAccessToken(deps: AppDeps, token: string): Promise<
   const member = await deps.caches.members.get(`${grant.operator_id}:${grant.member_id}`, () => findMember(deps.db, grant.operator_id, grant.member_id));
   if (!member || member.status !== 'active') return { refused: 'The member who approved this host no longer has access' };
   const settings = await getOAuthSettings(deps.db, grant.operator_id);
+  // Role rules apply at every use, not only at consent: a member moved to Member loses write where Members may not write.
+  const scopes = (grant.scopes as McpScope[]).filter((scope) => scope !== SCOPE_WRITE || member.role !== 'member' || settings.members_may_write);
   touchGrant(deps.db, grant.operator_id, grant.id).catch((error: Error) => deps.logger.warn({ err: { message: error.message } }, 'grant use not recorded'));
   return {
     kind: 'oauth',
@@ -43,7 +45,7 @@ export async function resolveAccessToken(deps: AppDeps, token: string): Promise<
     grantId: grant.id,
     memberId: grant.member_id,
     clientName: grant.client_name,
-    scopes: grant.scopes as McpScope[],
+    scopes,
     mcpEnabled: settings.enabled,
     mcpAutomationAllowlist: settings.workflow_allowlist,
   };

@@ -19,7 +19,11 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** The real API at `http://127.0.0.1:<port>` with `APP_URL` naming it, fetching metadata documents from loopback. */
+/**
+ * The real API at `http://127.0.0.1:<port>` with `APP_URL` naming it, fetching metadata documents from loopback. The
+ * OAuth rate limits count per client address in the shared database, and every test file calls from 127.0.0.1: they
+ * are raised here, and the test of the limit itself calls from an address of its own (`X-Forwarded-For`).
+ */
 export async function startOAuthApp(overrides: Record<string, string> = {}): Promise<TestApp> {
   const port = await freePort();
   return startTestApp({
@@ -27,6 +31,8 @@ export async function startOAuthApp(overrides: Record<string, string> = {}): Pro
     PORT: String(port),
     APP_URL: `http://127.0.0.1:${port}`,
     OAUTH_CIMD_ALLOW_PRIVATE_NETWORKS: 'true',
+    RATE_LIMIT_OAUTH: '100000',
+    RATE_LIMIT_OAUTH_REGISTER: '100000',
     ...overrides,
   });
 }
