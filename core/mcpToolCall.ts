@@ -1,3 +1,4 @@
+import { isTruncatedValue } from './automations/runValues';
 import type { AutomationRunRecord } from './automations/types';
 import { isPlainObject } from './mcpJsonRpc';
 
@@ -97,6 +98,18 @@ export function toolResultOf(run: AutomationRunRecord, elapsedMs: number, struct
   if (run.status === 'cancelled') return errorToolResult('RUN_CANCELLED', `Run ${run.id} was cancelled before it finished`, run.id, durationMs);
   if (run.status === 'running') return stillRunningToolResult(run.id, durationMs);
   const output = run.output ?? null;
+  if (isTruncatedValue(output)) {
+    // Past what a run record holds inline (core/automations/runValues.ts): no tool result carries it, and its marker
+    // would not match the tool's outputSchema. The agent is told where the whole output is.
+    const step = [...run.nodes].reverse().find((node) => isTruncatedValue(node.output) && node.output.bytes === output.bytes);
+    const where = step ? `GET /workflows-api/runs/${run.id}/steps/${step.id}/output` : `GET /workflows-api/runs/${run.id}`;
+    return errorToolResult(
+      'RUN_OUTPUT_TOO_LARGE',
+      `The run's output is ${output.bytes} bytes, more than a tool result carries; read it whole with ${where}`,
+      run.id,
+      durationMs,
+    );
+  }
   return {
     content: [{ type: 'text', text: JSON.stringify(output) }],
     ...(structured && isPlainObject(output) ? { structuredContent: output } : {}),

@@ -96,4 +96,19 @@ describe('toolResultOf', () => {
       _meta: { execution_id: 'run_1', duration_ms: 40 },
     });
   });
+
+  it('a run whose output the record truncated is RUN_OUTPUT_TOO_LARGE naming where the whole output is, never the marker as structuredContent', () => {
+    const marker = { _truncated: true as const, bytes: 4_718_600, preview: '{"data":' };
+    const result = toolResultOf(run({ output: marker, nodes: [{ id: 'kyc', status: 'completed', output: marker, durationMs: 3 }], durationMs: 40 }), 1, true);
+    expect(result).toEqual({
+      content: [
+        {
+          type: 'text',
+          text: "RUN_OUTPUT_TOO_LARGE: The run's output is 4718600 bytes, more than a tool result carries; read it whole with GET /workflows-api/runs/run_1/steps/kyc/output",
+        },
+      ],
+      isError: true,
+      _meta: { execution_id: 'run_1', duration_ms: 40 },
+    });
+  });
 });
