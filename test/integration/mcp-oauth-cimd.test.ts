@@ -72,7 +72,7 @@ describe('the official TypeScript SDK v1 client with a Client ID Metadata Docume
     const large = await authorize(metadata.url);
     expect(await large.json()).toEqual({ error: 'invalid_client', error_description: expect.stringContaining('larger than 5120 bytes') });
     const plainHttp = await authorize('http://example.com/client.json');
-    expect((await plainHttp.json()).error).toBe('invalid_client');
+    expect(((await plainHttp.json()) as { error: string }).error).toBe('invalid_client');
   });
 });
 
@@ -85,7 +85,7 @@ describe('without OAUTH_CIMD_ALLOW_PRIVATE_NETWORKS', () => {
       url.searchParams.set('client_id', metadata.url.replace('/client.json', '/other.json'));
       const response = await fetch(url, { redirect: 'manual' });
       expect(response.status).toBe(400);
-      expect((await response.json()).error).toBe('invalid_client');
+      expect(((await response.json()) as { error: string }).error).toBe('invalid_client');
       expect(metadata.hits()).toBe(before);
     } finally {
       await guarded.close();

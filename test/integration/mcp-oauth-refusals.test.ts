@@ -81,7 +81,7 @@ describe('tokens are refused where they do not belong', () => {
     expect(await response.json()).toEqual({ error: 'invalid_request', error_description: 'redirect_uri is not one the client registered' });
     const unknown = await fetch(authorizeUrl(app, 'mcpc_00000000000000000000000000000000', pkcePair().challenge), { redirect: 'manual' });
     expect(unknown.status).toBe(400);
-    expect((await unknown.json()).error).toBe('invalid_client');
+    expect(((await unknown.json()) as { error: string }).error).toBe('invalid_client');
   });
 
   it('authorize without S256 PKCE goes back with invalid_request; a loopback redirect matches on any port (RFC 8252)', async () => {
