@@ -1,4 +1,5 @@
 import type { WouldDo } from './backtestTally';
+import { actionModule } from './nodes';
 import type { ActionType } from './types';
 
 const TEMPLATE = /\{\{([\s\S]*?)\}\}/g;
@@ -17,20 +18,6 @@ function asWritten(value: unknown, playerId: string | null): string | null {
   return filled.length > MAX_TEXT ? `${filled.slice(0, MAX_TEXT - 1)}…` : filled;
 }
 
-/** What each action type would call, with what: its method, its target and the text it would send. */
-const SHAPES: Record<ActionType, (params: Record<string, unknown>) => { method: unknown; target: unknown; template: unknown }> = {
-  'action.http_request': (p) => ({ method: p.method, target: p.url, template: p.body }),
-  'action.gateway': (p) => ({ method: p.operation, target: p.connectionId, template: p.params }),
-  'action.send_email': (p) => ({ method: 'EMAIL', target: p.to, template: p.subject }),
-  'action.ai': (p) => ({ method: 'AI', target: p.model ?? null, template: p.prompt }),
-  'action.set_state': (p) => ({ method: 'SET_STATE', target: p.key, template: p.value }),
-  'action.record_event': (p) => ({ method: 'RECORD_EVENT', target: p.eventType, template: p.data }),
-  'action.upsert_entity': (p) => ({ method: 'UPSERT_ENTITY', target: p.entityType, template: p.data }),
-  'action.delay': (p) => ({ method: 'DELAY', target: null, template: p.seconds ?? null }),
-  'action.approval': (p) => ({ method: 'APPROVAL', target: null, template: p.message }),
-  'action.wait_for_event': (p) => ({ method: 'WAIT_FOR_EVENT', target: p.event, template: p.filter ?? null }),
-};
-
 /**
  * The record of one action a backtest stubbed, for the player `playerId` (an external id).
  *
@@ -38,7 +25,7 @@ const SHAPES: Record<ActionType, (params: Record<string, unknown>) => { method: 
  * // { nodeId: 'mail', type: 'action.send_email', playerId: 'p-1', method: 'EMAIL', target: '{{ trigger.data.email }}', template: 'Hi p-1' }
  */
 export function wouldDo(node: { id: string; type: ActionType; params: Record<string, unknown> }, playerId: string | null): WouldDo {
-  const shape = SHAPES[node.type](node.params);
+  const shape = actionModule(node.type).wouldDo(node.params);
   return {
     nodeId: node.id,
     type: node.type,

@@ -1,25 +1,21 @@
+import { NODE_FLOWS } from './nodes/flows';
+
 /**
  * The workflow definition format (DESIGN.md "Workflows"): trigger, condition and action nodes joined by edges.
  * Every node's `params` are checked by `validateDefinition` (core/automations/definition.ts) before a definition is stored.
+ * The node types are the keys of ./nodes/flows.ts, one folder each under ./nodes/.
  */
-export const TRIGGER_TYPES = ['trigger.manual', 'trigger.event', 'trigger.webhook', 'trigger.schedule'] as const;
-export const ACTION_TYPES = [
-  'action.http_request',
-  'action.gateway',
-  'action.set_state',
-  'action.record_event',
-  'action.upsert_entity',
-  'action.delay',
-  'action.send_email',
-  'action.ai',
-  'action.approval',
-  'action.wait_for_event',
-] as const;
-export const NODE_TYPES = [...TRIGGER_TYPES, 'condition', ...ACTION_TYPES] as const;
+export type NodeType = keyof typeof NODE_FLOWS;
+type TypeOfGroup<G> = { [T in NodeType]: (typeof NODE_FLOWS)[T]['group'] extends G ? T : never }[NodeType];
+export type TriggerType = TypeOfGroup<'trigger'>;
+export type ActionType = TypeOfGroup<'action'>;
+/** An action that runs inside the workflow from its params alone (./nodes/flow.ts `InlineRun`): no runner of its own. */
+export type InlineActionType = { [T in ActionType]: (typeof NODE_FLOWS)[T]['inline'] extends null ? never : T }[ActionType];
 
-export type TriggerType = (typeof TRIGGER_TYPES)[number];
-export type ActionType = (typeof ACTION_TYPES)[number];
-export type NodeType = (typeof NODE_TYPES)[number];
+const ofGroup = <T extends NodeType>(group: string) => (Object.keys(NODE_FLOWS) as NodeType[]).filter((type) => NODE_FLOWS[type].group === group) as T[];
+export const NODE_TYPES = Object.keys(NODE_FLOWS) as [NodeType, ...NodeType[]];
+export const TRIGGER_TYPES: readonly TriggerType[] = ofGroup<TriggerType>('trigger');
+export const ACTION_TYPES: readonly ActionType[] = ofGroup<ActionType>('action');
 
 export interface AutomationNode {
   id: string;
@@ -93,4 +89,4 @@ export interface AutomationRunRecord {
 
 export const isTrigger = (type: string): type is TriggerType => (TRIGGER_TYPES as readonly string[]).includes(type);
 export const isAction = (type: string): type is ActionType => (ACTION_TYPES as readonly string[]).includes(type);
-export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+export { isObject as isRecord } from './nodes/flow';

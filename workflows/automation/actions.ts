@@ -3,7 +3,9 @@ import type { Activities } from '../../activities';
 import type { DataWriteInput, HttpRequestInput } from '../../activities/automation/types';
 import type { ApprovalOutput } from '../../core/automations/approval';
 import type { RunContext } from '../../core/automations/expressions';
-import { isAction, type ActionType, type AutomationNode } from '../../core/automations/types';
+import type { InlineRun } from '../../core/automations/nodes/flow';
+import { NODE_FLOWS } from '../../core/automations/nodes/flows';
+import { isAction, type ActionType, type AutomationNode, type InlineActionType } from '../../core/automations/types';
 import { executeGatewayCall } from '../gatewayCall';
 import { gateMarketing } from './gate';
 import { NodeError } from './nodeError';
@@ -69,7 +71,8 @@ type Runner = (params: Record<string, unknown>, scope: RunnerScope) => Promise<u
 const onceOf = (scope: RunnerScope) => ({ operatorId: scope.operatorId, automationId: scope.automationId, idempotencyKey: `${scope.runId}:${scope.node.id}` });
 
 /**
- * How each action runs in workflow code, by type: an action type without a runner here does not compile. Failures
+ * How each action runs in workflow code, by type: an action type that does not run inline (its `flow.ts` declares
+ * `inline`) and has no runner here does not compile. Failures
  * surface as Temporal failures (`ActivityFailure` with the activity's `ApplicationFailure`) or `NodeError`.
  *
  * When the run is cancelled mid-action, an action already sent finishes and its outcome is recorded: data writes
@@ -77,7 +80,7 @@ const onceOf = (scope: RunnerScope) => ({ operatorId: scope.operatorId, automati
  * call) are shielded; HTTP, e-mail and AI activities, which do not heartbeat, finish their current attempt
  * (Temporal's default `WAIT_CANCELLATION_COMPLETED`). `action.delay` and the waits stop at once.
  */
-const RUNNERS: Record<ActionType, Runner> = {
+const RUNNERS: Record<Exclude<ActionType, InlineActionType>, Runner> = {
   'action.http_request': (params, scope) =>
     http.automationHttpRequest({
       operatorId: scope.operatorId,
@@ -137,5 +140,7 @@ export async function runAction(node: AutomationNode, params: Record<string, unk
   if (!isAction(node.type)) throw new NodeError('NOT_AN_ACTION', `Node type ${node.type} is not an action`);
   const suppressed = await gateMarketing(node, params, scope);
   if (suppressed) return suppressed;
-  return RUNNERS[node.type](params, { ...scope, node });
+  const inline: InlineRun | null = NODE_FLOWS[node.type].inline;
+  if (inline) return inline(params);
+  return RUNNERS[node.type as Exclude<ActionType, InlineActionType>](params, { ...scope, node });
 }

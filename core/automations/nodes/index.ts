@@ -7,6 +7,7 @@ import { delay } from './delay';
 import { gateway } from './gateway';
 import { httpRequest } from './httpRequest';
 import type { ActionModule, NodeModule, ObjectSchema } from './module';
+import { note } from './note';
 import { recordEvent } from './recordEvent';
 import { sendEmail } from './sendEmail';
 import { setState } from './setState';
@@ -18,9 +19,9 @@ import { upsertEntity } from './upsertEntity';
 import { waitForEvent } from './waitForEvent';
 
 /**
- * Every node type's module, keyed by type: a type added to ./types.ts without a module here does not compile, and
- * neither do the other tables keyed by type (the workflow's runners, the dashboard's catalog). docs/workflows.md,
- * "Adding a node type", lists them.
+ * Every node type's module (its folder's index.ts), keyed by type: a type added to ./flows.ts without a module here
+ * does not compile, and neither does the workflow's table of runners (workflows/automation/actions.ts) for an action
+ * that does not run inline. docs/workflows.md, "Adding a node type".
  */
 export const NODE_MODULES: { [T in NodeType]: T extends ActionType ? ActionModule : NodeModule } = {
   'trigger.manual': triggerManual,
@@ -38,6 +39,7 @@ export const NODE_MODULES: { [T in NodeType]: T extends ActionType ? ActionModul
   'action.ai': ai,
   'action.approval': approval,
   'action.wait_for_event': waitForEvent,
+  'action.note': note,
 };
 
 export const actionModule = (type: ActionType): ActionModule => NODE_MODULES[type];

@@ -1,51 +1,17 @@
 import { isRecord, type ActionType } from '../types';
+import type { MarketingOf, MarketingStep } from './flow';
+import { NODE_FLOWS } from './flows';
+
+export { CONSENT_CHANNELS, MARKETING_PURPOSES, STEP_PURPOSES, type ConsentChannel, type MarketingPurpose, type MarketingStep } from './flow';
 
 /**
  * Which steps the responsible-gambling gate checks before they run (docs/compliance.md "Responsible-gambling gate"),
- * by action type. Apart from the modules for the same reason as ./branches.ts: workflow code reads it. The modules
- * declare the `purpose` and `channel` params this reads (./purpose.ts).
+ * by action type: each type's `<type>/flow.ts` declares it (`marketing`), as workflow code reads it. The types that
+ * take them declare the `purpose` and `channel` params this reads (./purpose.ts).
  */
-export const MARKETING_PURPOSES = ['marketing', 'bonus'] as const;
-export type MarketingPurpose = (typeof MARKETING_PURPOSES)[number];
-/** `operational` (the default where a type takes it): not addressed to the player as an offer, so not gated. */
-export const STEP_PURPOSES = [...MARKETING_PURPOSES, 'operational'] as const;
-/** The consent flags of the `consent` state key, one per channel (`{ "email": true, "sms": false }`). */
-export const CONSENT_CHANNELS = ['email', 'sms', 'push', 'phone'] as const;
-export type ConsentChannel = (typeof CONSENT_CHANNELS)[number];
-
-export interface MarketingStep {
-  purpose: MarketingPurpose;
-  /** The consent flag the step needs; null when the designer did not say: every flag must allow it. */
-  channel: ConsentChannel | null;
-}
-
-type MarketingOf = (params: Record<string, unknown>) => MarketingStep | null;
-
-const purposeOf = (params: Record<string, unknown>): MarketingPurpose | null =>
-  (MARKETING_PURPOSES as readonly unknown[]).includes(params.purpose) ? (params.purpose as MarketingPurpose) : null;
-const channelOf = (params: Record<string, unknown>): ConsentChannel | null =>
-  (CONSENT_CHANNELS as readonly unknown[]).includes(params.channel) ? (params.channel as ConsentChannel) : null;
-
-/** A step the designer marked `purpose: 'marketing'` or `'bonus'`. */
-const marked: MarketingOf = (params) => {
-  const purpose = purposeOf(params);
-  return purpose ? { purpose, channel: channelOf(params) } : null;
-};
-
-export const MARKETING_OF: Record<ActionType, MarketingOf | null> = {
-  'action.http_request': marked,
-  'action.gateway': marked,
-  'action.set_state': null,
-  'action.record_event': null,
-  'action.upsert_entity': null,
-  'action.delay': null,
-  /** An email always is: the gate cannot tell an offer from a notice by its text. */
-  'action.send_email': (params) => ({ purpose: purposeOf(params) ?? 'marketing', channel: 'email' }),
-  /** Text an AI writes for a player: marked by the designer like a supplier call. */
-  'action.ai': marked,
-  'action.approval': null,
-  'action.wait_for_event': null,
-};
+export const MARKETING_OF: Record<ActionType, MarketingOf | null> = Object.fromEntries(
+  Object.entries(NODE_FLOWS).flatMap(([type, flow]) => (flow.group === 'action' ? [[type, flow.marketing]] : [])),
+) as Record<ActionType, MarketingOf | null>;
 
 /** The output of a marketing step the gate suppressed (workflows/automation/gate.ts): part of an MCP tool's output schema. */
 export const SUPPRESSED_OUTPUT_SCHEMA = {
