@@ -9,6 +9,7 @@ import { findInviteWithOrganisation } from '../db/queries/invites';
 import { createMailer, type Delivery, type EmailMessage } from './mailer';
 
 import type { InviteEmailInput, InviteEmailResult } from '../core/workflowContracts';
+import { BOOKKEEPING, PAUSES, type ActivityDeclarations } from './declarations';
 
 export type { EmailMessage } from './mailer';
 
@@ -49,3 +50,9 @@ export function createEmailActivities({ db, config, logger, keyring }: { db: Db;
     },
   };
 }
+
+/** How each of these activities meets the budget of large data (declarations.ts). */
+export const EMAIL_ACTIVITIES = {
+  sendEmail: PAUSES,
+  sendInviteEmail: BOOKKEEPING,
+} satisfies ActivityDeclarations<typeof createEmailActivities>;

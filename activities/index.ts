@@ -1,10 +1,11 @@
-import { createAnalyticsActivities } from './analytics';
-import { createAutomationActivities } from './automation';
-import { createDiagnosticsActivities } from './diagnostics';
-import { createIngestActivities } from './ingest';
-import { createRetentionActivities } from './retention';
-import { createEmailActivities } from './email';
-import { createGatewayActivities } from './gateway';
+import { ANALYTICS_ACTIVITIES, createAnalyticsActivities } from './analytics';
+import { AUTOMATION_ACTIVITIES, createAutomationActivities } from './automation';
+import type { ActivityDeclarations } from './declarations';
+import { createDiagnosticsActivities, DIAGNOSTICS_ACTIVITIES } from './diagnostics';
+import { createIngestActivities, INGEST_ACTIVITIES } from './ingest';
+import { createRetentionActivities, RETENTION_ACTIVITIES } from './retention';
+import { createEmailActivities, EMAIL_ACTIVITIES } from './email';
+import { createGatewayActivities, GATEWAY_ACTIVITIES } from './gateway';
 import type { ActivityDeps } from './deps';
 import { instrumentEnds } from './instrumented';
 import { noActivityMetrics } from './metrics';
@@ -28,3 +29,17 @@ export function createActivities(deps: ActivityDeps) {
 }
 
 export type Activities = ReturnType<typeof createActivities>;
+
+/**
+ * What every activity of the worker declares beside its code (./declarations.ts), by name: an activity added to a
+ * factory without its declaration does not compile, and the compiler names it.
+ */
+export const ACTIVITY_DECLARATIONS: ActivityDeclarations<typeof createActivities> = {
+  ...DIAGNOSTICS_ACTIVITIES,
+  ...INGEST_ACTIVITIES,
+  ...RETENTION_ACTIVITIES,
+  ...EMAIL_ACTIVITIES,
+  ...GATEWAY_ACTIVITIES,
+  ...ANALYTICS_ACTIVITIES,
+  ...AUTOMATION_ACTIVITIES,
+};

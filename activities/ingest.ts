@@ -4,6 +4,7 @@ import { ingestChunk } from '../commands/ingest';
 import type { Db } from '../db/knex';
 import { claimChunk, completeBatchJob, failBatchJob, loadChunkItems, markBatchJobRunning, recordChunk, type BatchKind } from '../db/queries/batchJobs';
 import { getSettings } from '../db/queries/settings';
+import { BOOKKEEPING, type ActivityDeclarations } from './declarations';
 
 export interface BatchJobRef {
   operatorId: string;
@@ -55,3 +56,11 @@ export function createIngestActivities({ db, keyring }: { db: Db; keyring: Keyri
     },
   };
 }
+
+/** How each of these activities meets the budget of large data (declarations.ts). */
+export const INGEST_ACTIVITIES = {
+  startBatchJob: BOOKKEEPING,
+  processBatchChunk: BOOKKEEPING,
+  completeBatchJob: BOOKKEEPING,
+  failBatchJob: BOOKKEEPING,
+} satisfies ActivityDeclarations<typeof createIngestActivities>;

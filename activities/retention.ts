@@ -6,6 +6,7 @@ import { purgeExpiredMcpTasks } from '../db/queries/mcpTasks';
 import { purgeTemporalPayloads } from '../db/queries/temporalPayloads';
 import { purgeExpiredWebhookDeliveries } from '../db/queries/webhookDeliveries';
 import { purgeTriggerSkips } from '../db/queries/triggerSkips';
+import { BOOKKEEPING, type ActivityDeclarations } from './declarations';
 
 /** How long a skipped trigger stays for the designer to see (docs/workflows.md "Skipped triggers"). */
 const TRIGGER_SKIP_DAYS = 7;
@@ -56,3 +57,8 @@ export function createRetentionActivities({ db }: { db: Db }) {
     },
   };
 }
+
+/** How each of these activities meets the budget of large data (declarations.ts). */
+export const RETENTION_ACTIVITIES = {
+  applyRetention: BOOKKEEPING,
+} satisfies ActivityDeclarations<typeof createRetentionActivities>;

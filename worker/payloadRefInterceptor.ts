@@ -1,20 +1,17 @@
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
+import { ACTIVITY_DECLARATIONS } from '../activities';
+import type { ActivityDeclaration } from '../activities/declarations';
 import { pauseForPayloadBudget, type PayloadBudget } from '../activities/payloadBudget';
 import type { PayloadRefs } from '../temporal/payloadRefs';
-import { holdsPayloadRef } from '../core/payloadRef';
+import { holdsPayloadRef, withRefReader } from '../core/payloadRef';
 
 /**
- * Activities whose results workflow code reads whole: the run's definition must reach the workflow intact (its
- * size is the payload codec's to bound).
+ * What each activity declared beside its code (activities/declarations.ts): whether it pauses for its operator's debt
+ * and whether workflow code reads its result whole. An activity of no declaration (none in production: the compiler
+ * asks for one) neither pauses nor is read whole.
  */
-const READ_WHOLE = new Set(['beginAutomationRun']);
-
-/**
- * The activities that work on a run's data (an expression, a write, an e-mail, an AI prompt): one whose operator is
- * in debt pauses before its references are resolved. The gateway and HTTP actions pause on their own, before sending;
- * a run's bookkeeping never pauses, so a run can always be recorded.
- */
-const PAUSING = new Set(['automationEvaluate', 'automationWriteData', 'sendEmail', 'automationAiChat']);
+const declarationOf = (activityType: string): ActivityDeclaration | undefined =>
+  Object.hasOwn(ACTIVITY_DECLARATIONS, activityType) ? ACTIVITY_DECLARATIONS[activityType as keyof typeof ACTIVITY_DECLARATIONS] : undefined;
 
 /** The operator an activity works for: every activity of the platform takes it in its first argument. */
 const operatorOf = (args: unknown[]) => {
@@ -37,14 +34,16 @@ export function payloadRefInterceptor(refs: PayloadRefs, budget?: PayloadBudget)
       async execute(input, next) {
         const owner = context.info.workflowExecution?.workflowId ?? '';
         const operatorId = operatorOf(input.args);
+        const declared = declarationOf(context.info.activityType);
         const run = async () => {
           const tally = { bytes: 0 };
-          if (operatorId && PAUSING.has(context.info.activityType)) await pauseForPayloadBudget(budget, operatorId);
+          if (operatorId && declared?.budget === 'pauses') await pauseForPayloadBudget(budget, operatorId);
+          if (READS_ITSELF.has(context.info.activityType)) return next({ ...input, args: withRefReader(input.args, (value) => refs.resolve(value, owner)) });
           if (holdsPayloadRef(input.args)) await budget?.takeTurn();
           const args = (await refs.resolve(input.args, owner, tally)) as unknown[];
           if (operatorId) budget?.charge(operatorId, tally.bytes);
           const result = await next({ ...input, args });
-          return READ_WHOLE.has(context.info.activityType) ? result : refs.externalize(result, owner);
+          return declared?.result === 'whole' ? result : refs.externalize(result, owner);
         };
         return budget && operatorId ? budget.scoped(operatorId, run) : run();
       },

@@ -1,6 +1,7 @@
 import type { ActivityDeps } from '../deps';
 import { nodeFailure } from './failures';
 import type { AiChatInput, AiChatOutput } from './types';
+import { PAUSES, type ActivityDeclarations } from '../declarations';
 
 interface ChatCompletion {
   model?: string;
@@ -39,3 +40,8 @@ export function createAiActivity(deps: ActivityDeps) {
     },
   };
 }
+
+/** How each of these activities meets the budget of large data (../declarations.ts). */
+export const AI_ACTIVITIES = {
+  automationAiChat: PAUSES,
+} satisfies ActivityDeclarations<typeof createAiActivity>;

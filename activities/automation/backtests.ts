@@ -17,6 +17,7 @@ import {
 import { ExpressionSandbox } from '../../sandbox/expressionSandbox';
 import type { ExpressionOutcome, SingleExpressionTask } from '../../sandbox/tasks';
 import type { ActivityDeps } from '../deps';
+import { BOOKKEEPING, type ActivityDeclarations } from '../declarations';
 
 /** Events replayed per activity: a page takes about a second on two cores, so a cancel is heard within one. */
 export const BACKTEST_PAGE_SIZE = 2_000;
@@ -143,3 +144,9 @@ export function createBacktestActivities({ db, config, keyring }: Pick<ActivityD
     },
   };
 }
+
+/** How each of these activities meets the budget of large data (../declarations.ts). */
+export const BACKTEST_ACTIVITIES = {
+  backtestPage: BOOKKEEPING,
+  endBacktest: BOOKKEEPING,
+} satisfies ActivityDeclarations<typeof createBacktestActivities>;

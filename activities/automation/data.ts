@@ -6,6 +6,7 @@ import { getSettings } from '../../db/queries/settings';
 import type { ActivityDeps } from '../deps';
 import { nodeFailure } from './failures';
 import type { DataWriteInput } from './types';
+import { PAUSES, type ActivityDeclarations } from '../declarations';
 
 const ITEM_KIND = { entity: 'entities', event: 'events', state: 'states' } as const;
 
@@ -63,3 +64,8 @@ export function createDataActivities({ db, keyring }: ActivityDeps) {
     },
   };
 }
+
+/** How each of these activities meets the budget of large data (../declarations.ts). */
+export const DATA_ACTIVITIES = {
+  automationWriteData: PAUSES,
+} satisfies ActivityDeclarations<typeof createDataActivities>;

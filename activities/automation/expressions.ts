@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDeps } from '../deps';
 import type { ExpressionOutcome, ExpressionTask } from '../../sandbox/tasks';
+import { PAUSES, type ActivityDeclarations } from '../declarations';
 
 export interface EvaluateInput {
   operatorId: string;
@@ -32,3 +33,8 @@ export function createExpressionActivity(deps: ActivityDeps) {
     },
   };
 }
+
+/** How each of these activities meets the budget of large data (../declarations.ts). */
+export const EXPRESSION_ACTIVITIES = {
+  automationEvaluate: PAUSES,
+} satisfies ActivityDeclarations<typeof createExpressionActivity>;

@@ -1,5 +1,6 @@
 import { checkMarketingGate, type MarketingGateInput, type MarketingGateVerdict } from '../../commands/compliance/gate';
 import type { ActivityDeps } from '../deps';
+import { BOOKKEEPING, type ActivityDeclarations } from '../declarations';
 
 /** The responsible-gambling gate as a local activity, run right before a marketing step (workflows/automation/actions.ts). */
 export function createGateActivities({ db }: ActivityDeps) {
@@ -9,3 +10,8 @@ export function createGateActivities({ db }: ActivityDeps) {
     },
   };
 }
+
+/** How each of these activities meets the budget of large data (../declarations.ts). */
+export const GATE_ACTIVITIES = {
+  checkMarketingGate: BOOKKEEPING,
+} satisfies ActivityDeclarations<typeof createGateActivities>;

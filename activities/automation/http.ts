@@ -3,6 +3,7 @@ import type { ActivityDeps } from '../deps';
 import { pauseForPayloadBudget } from '../payloadBudget';
 import { nodeFailure } from './failures';
 import type { HttpRequestInput, HttpRequestOutput } from './types';
+import { PAUSES_ITSELF, type ActivityDeclarations } from '../declarations';
 
 const MAX_RESPONSE_BYTES = 1024 * 1024;
 
@@ -75,3 +76,8 @@ export function createHttpActivity(deps: ActivityDeps) {
     },
   };
 }
+
+/** How each of these activities meets the budget of large data (../declarations.ts). */
+export const HTTP_ACTIVITIES = {
+  automationHttpRequest: PAUSES_ITSELF,
+} satisfies ActivityDeclarations<typeof createHttpActivity>;

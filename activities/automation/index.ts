@@ -1,13 +1,14 @@
+import { BOOKKEEPING, type ActivityDeclarations } from '../declarations';
 import type { ActivityDeps } from '../deps';
-import { createAiActivity } from './ai';
-import { createBacktestActivities } from './backtests';
-import { createDataActivities } from './data';
-import { createExpressionActivity } from './expressions';
-import { createGateActivities } from './gate';
-import { createHttpActivity } from './http';
-import { createReplayActivities } from './replays';
-import { createRunActivities } from './runs';
-import { createRunWaitActivities } from './waits';
+import { AI_ACTIVITIES, createAiActivity } from './ai';
+import { BACKTEST_ACTIVITIES, createBacktestActivities } from './backtests';
+import { createDataActivities, DATA_ACTIVITIES } from './data';
+import { createExpressionActivity, EXPRESSION_ACTIVITIES } from './expressions';
+import { createGateActivities, GATE_ACTIVITIES } from './gate';
+import { createHttpActivity, HTTP_ACTIVITIES } from './http';
+import { createReplayActivities, REPLAY_ACTIVITIES } from './replays';
+import { createRunActivities, RUN_ACTIVITIES } from './runs';
+import { createRunWaitActivities, RUN_WAIT_ACTIVITIES } from './waits';
 
 /** Every activity of operator automations: run bookkeeping, the actions, and the outbox sweep. */
 export function createAutomationActivities(deps: ActivityDeps) {
@@ -35,3 +36,18 @@ export function createAutomationActivities(deps: ActivityDeps) {
     },
   };
 }
+
+/** How each automation activity meets the budget of large data (../declarations.ts). */
+export const AUTOMATION_ACTIVITIES = {
+  ...RUN_ACTIVITIES,
+  ...REPLAY_ACTIVITIES,
+  ...BACKTEST_ACTIVITIES,
+  ...HTTP_ACTIVITIES,
+  ...DATA_ACTIVITIES,
+  ...AI_ACTIVITIES,
+  ...EXPRESSION_ACTIVITIES,
+  ...RUN_WAIT_ACTIVITIES,
+  ...GATE_ACTIVITIES,
+  watchRuns: BOOKKEEPING,
+  sweepOutboxEvents: BOOKKEEPING,
+} satisfies ActivityDeclarations<typeof createAutomationActivities>;

@@ -3,6 +3,7 @@ import { isTrigger } from '../../core/automations/types';
 import { findAutomation } from '../../db/queries/automations';
 import { findReplay, recordReplayProgress, replayCandidates, type ReplayStatus } from '../../db/queries/runReplays';
 import type { ActivityDeps } from '../deps';
+import { BOOKKEEPING, type ActivityDeclarations } from '../declarations';
 
 /** One original run a replay reruns, as its workflow starts it: ids only, never a payload. */
 export interface ReplayRerun {
@@ -82,3 +83,9 @@ export function createReplayActivities({ db }: Pick<ActivityDeps, 'db'>) {
     },
   };
 }
+
+/** How each of these activities meets the budget of large data (../declarations.ts). */
+export const REPLAY_ACTIVITIES = {
+  replayPage: BOOKKEEPING,
+  recordReplayProgress: BOOKKEEPING,
+} satisfies ActivityDeclarations<typeof createReplayActivities>;

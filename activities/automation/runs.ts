@@ -1,8 +1,10 @@
 import type { AwaitingInput } from '../../core/automations/approval';
 import { beginRun } from '../../commands/runs/begin';
+import { refReaderOf } from '../../core/payloadRef';
 import { finishRun, markRunAwaitingInput, markRunWaiting } from '../../db/queries/automationRuns';
 import type { ActivityDeps } from '../deps';
 import type { BeginRunInput, BeginRunResult, FinishRunInput, FinishRunResult } from './types';
+import { BOOKKEEPING, type ActivityDeclarations } from '../declarations';
 
 /**
  * The two bookends of every run, as local activities of `automationRunWorkflow`: begin records the run
@@ -26,17 +28,29 @@ export function createRunActivities({ db, config, keyring }: ActivityDeps) {
       await markRunAwaitingInput(db, keyring, input.operatorId, input.runId, input.awaiting);
     },
 
-    /** Returns the run as stored, so whoever waits for the run has it without reading it again. */
+    /**
+     * Returns the run as stored, so whoever waits for the run has it without reading it again. Its step values arrive as
+     * the run holds them (large ones as references) and are read in one at a time (worker/payloadRefInterceptor.ts).
+     */
     async finishAutomationRun(input: FinishRunInput): Promise<FinishRunResult> {
-      const row = await finishRun(db, keyring, input.operatorId, input.runId, {
-        status: input.status,
-        output: input.output,
-        nodes: input.nodes,
-        error: input.error,
-        executed: input.executed,
-      });
+      const row = await finishRun(
+        db,
+        keyring,
+        input.operatorId,
+        input.runId,
+        { status: input.status, output: input.output, nodes: input.nodes, error: input.error, executed: input.executed },
+        refReaderOf(input),
+      );
       if (!row) throw new Error(`run ${input.runId} vanished before it finished`);
       return { runId: row.id, source: row.source, status: row.status };
     },
   };
 }
+
+/** How each of these activities meets the budget of large data (../declarations.ts). */
+export const RUN_ACTIVITIES = {
+  beginAutomationRun: { ...BOOKKEEPING, result: 'whole' },
+  markAutomationRunWaiting: BOOKKEEPING,
+  markAutomationRunAwaitingInput: BOOKKEEPING,
+  finishAutomationRun: BOOKKEEPING,
+} satisfies ActivityDeclarations<typeof createRunActivities>;

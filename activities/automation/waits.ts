@@ -3,6 +3,7 @@ import { openEventPii } from '../../core/pii';
 import { markRunWaiting } from '../../db/queries/automationRuns';
 import { awaitInFlightWriters, deleteRunWait, insertRunWait, readWaitedEvent, waitCandidatesSince, type WaitCandidate } from '../../db/queries/runWaits';
 import type { ActivityDeps } from '../deps';
+import { BOOKKEEPING, type ActivityDeclarations } from '../declarations';
 
 export interface RegisterWaitInput {
   operatorId: string;
@@ -63,3 +64,10 @@ export function createRunWaitActivities({ db, keyring }: ActivityDeps) {
     },
   };
 }
+
+/** How each of these activities meets the budget of large data (../declarations.ts). */
+export const RUN_WAIT_ACTIVITIES = {
+  registerRunWait: BOOKKEEPING,
+  loadWaitedEvent: BOOKKEEPING,
+  endRunWait: BOOKKEEPING,
+} satisfies ActivityDeclarations<typeof createRunWaitActivities>;

@@ -13,6 +13,7 @@ import { sendGatewayRequest } from './send';
 import type { GatewayCaches } from './caches';
 import { sendClaimed } from './claim';
 import type { ConnectorBlueprint, Delivery, PreparedGatewayCall } from './types';
+import { PAUSES_ITSELF, type ActivityDeclarations } from '../declarations';
 
 export type GatewayCallOutcome = { kind: 'sent'; result: GatewayCallResult } | { kind: 'prepared'; prepared: PreparedGatewayCall };
 
@@ -91,3 +92,9 @@ export function createGatewayActivities(deps: Deps) {
     },
   };
 }
+
+/** How each of these activities meets the budget of large data (../declarations.ts). */
+export const GATEWAY_ACTIVITIES = {
+  gatewayCallLocal: PAUSES_ITSELF,
+  sendPreparedGatewayCall: PAUSES_ITSELF,
+} satisfies ActivityDeclarations<typeof createGatewayActivities>;
