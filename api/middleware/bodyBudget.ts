@@ -1,0 +1,91 @@
+import type { Context, Middleware } from 'koa';
+import { API_KEY_PREFIX, isWellFormedApiKey, sha256Hex } from '../../core/apiKeyToken';
+import { DASHBOARD_CREDENTIAL_PREFIX, verifyDashboardCredential } from '../../core/dashboardCredential';
+import { looksLikeJwt, verifyAccessToken } from '../../core/sessionToken';
+import { TokenBuckets } from '../../core/tokenBuckets';
+import { findApiKeyByHash } from '../../db/queries/apiKeys';
+import type { AppDeps } from '../deps';
+import { AppError } from '../errors';
+import { bearerToken } from './authenticate';
+
+const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Whose budget a body is counted against, known before it is read: the organisation its credential names (an API key
+ * through the same cache as authentication, a session or dashboard credential by its verified signature — a revoked
+ * one still counts against its own organisation), else the client address (no credential, an unknown one, the
+ * webhook receiver, an OAuth token). Nothing here grants access: the area's own authentication still decides.
+ */
+export async function bodySubjectOf(deps: Pick<AppDeps, 'db' | 'caches' | 'jwtSecret'>, ctx: Context): Promise<string> {
+  const byAddress = `address:${ctx.ip}`;
+  const token = bearerToken(ctx.get('authorization') || undefined);
+  if (token === null || token === 'malformed') return byAddress;
+  if (token.startsWith(API_KEY_PREFIX)) {
+    if (!isWellFormedApiKey(token)) return byAddress;
+    const hash = sha256Hex(token);
+    const key = await deps.caches.apiKeys.get(hash, () => findApiKeyByHash(deps.db, hash));
+    return key ? `operator:${key.operator_id}` : byAddress;
+  }
+  if (token.startsWith(DASHBOARD_CREDENTIAL_PREFIX)) {
+    const claims = await verifyDashboardCredential(token, deps.jwtSecret);
+    return claims ? `operator:${claims.operatorId}` : byAddress;
+  }
+  if (!looksLikeJwt(token)) return byAddress;
+  const claims = await verifyAccessToken(token, deps.jwtSecret);
+  return claims ? `operator:${claims.operatorId}` : byAddress;
+}
+
+/** How long the connection of a refused body stays open for its client to read the 429, unless the client closes it first. */
+export const REFUSED_BODY_LINGER_MS = 2_000;
+
+/**
+ * 429 for a body left unread. Node would read and drop the rest of the body once answered (as fast as the client
+ * sends it); instead, reading stops once a socket buffer's worth has arrived (`read(0)` marks the request as being
+ * consumed, and nothing consumes it), so the client's upload stalls while it reads its answer, and the connection is
+ * closed {@link REFUSED_BODY_LINGER_MS} later if the client has not closed it. Closing at once would reset most
+ * clients before they read the 429.
+ */
+function refuse(ctx: Context, waitMs: number): AppError {
+  if (!ctx.req.complete) {
+    ctx.req.read(0);
+    const linger = setTimeout(() => ctx.req.socket.destroy(), REFUSED_BODY_LINGER_MS);
+    linger.unref();
+    ctx.req.socket.once('close', () => clearTimeout(linger));
+  }
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return new AppError(429, 'RATE_LIMITED', `Rate limit exceeded for request bytes; retry after ${seconds} s`, {
+    headers: { 'Retry-After': String(seconds) },
+  });
+}
+
+/**
+ * Request body bytes as a budget: a token bucket per organisation (or client address, {@link bodySubjectOf}) of
+ * `BODY_BYTES_PER_SECOND` with a burst of `BODY_BYTES_BURST`, in each API instance, counted before a byte is read or
+ * parsed. A body with a `Content-Length` takes its length up front; a chunked one takes the largest body's worth
+ * (`BODY_LIMIT_BYTES`) up front and gives back what it did not use once read, so leaving out the length gains
+ * nothing. Past the budget: 429
+ * `RATE_LIMITED` with `Retry-After` (the seconds until the bucket holds the body), the body never read into memory
+ * nor parsed ({@link refuse}). A body over `BODY_LIMIT_BYTES` is left to the body parser's 413.
+ *
+ * @example app.use(bodyBudget(deps, new TokenBuckets(2 * 1024 * 1024, 20 * 1024 * 1024)))
+ */
+export function bodyBudget(deps: Pick<AppDeps, 'db' | 'caches' | 'jwtSecret' | 'config'>, buckets: TokenBuckets): Middleware {
+  return async (ctx, next) => {
+    const length = ctx.request.length;
+    const chunked = !length && Boolean(ctx.get('transfer-encoding'));
+    if (!METHODS_WITH_BODY.has(ctx.method) || (!length && !chunked) || (length ?? 0) > deps.config.BODY_LIMIT_BYTES) return next();
+    const subject = await bodySubjectOf(deps, ctx);
+    const reserved = length ?? deps.config.BODY_LIMIT_BYTES;
+    if (!buckets.take(subject, reserved)) throw refuse(ctx, buckets.waitMs(subject, reserved));
+    if (!chunked) return next();
+    try {
+      await next();
+    } finally {
+      // What a chunked body did not use of the largest body's worth goes back.
+      buckets.spend(subject, (ctx.request.rawBody?.length ?? reserved) - reserved);
+    }
+  };
+}
+
+/** The buckets of {@link bodyBudget}, sized by the configuration. */
+export const bodyBuckets = (config: AppDeps['config']) => new TokenBuckets(config.BODY_BYTES_PER_SECOND, config.BODY_BYTES_BURST);
