@@ -1,5 +1,6 @@
 import { beginRun } from '../commands/runs/begin';
 import type { RunAutomation } from '../commands/runs/runVersion';
+import type { ValueReader } from '../core/automations/runValues';
 import type { AutomationRunRecord } from '../core/automations/types';
 import { toRunRecord } from '../core/automations/runRecord';
 import type { BeginRunInput, BeginRunResult, FinishRunInput } from '../core/workflowContracts';
@@ -17,7 +18,7 @@ export function waitedRunSteps(
   automation?: RunAutomation,
 ): {
   begin: (run: BeginRunInput) => Promise<BeginRunResult>;
-  finish: (outcome: FinishRunInput) => Promise<AutomationRunRecord>;
+  finish: (outcome: FinishRunInput, read?: ValueReader) => Promise<AutomationRunRecord>;
 } {
   return {
     async begin(run) {
@@ -25,9 +26,9 @@ export function waitedRunSteps(
       if (begun.kind === 'rejected') deps.metrics?.runFinished(begun.source, 'failed');
       return begun;
     },
-    async finish(outcome) {
+    async finish(outcome, read) {
       const { operatorId, runId, ...result } = outcome;
-      const row = await finishRun(deps.db, deps.keyring, operatorId, runId, result);
+      const row = await finishRun(deps.db, deps.keyring, operatorId, runId, result, read);
       if (!row) throw new Error(`run ${runId} ended but its record is missing`);
       deps.metrics?.runFinished(row.source, row.status);
       return toRunRecord(row, deps.keyring);

@@ -17,3 +17,26 @@ export function holdsPayloadRef(value: unknown): boolean {
   if (isPayloadRef(value)) return true;
   return (Array.isArray(value) ? value : Object.values(value)).some(holdsPayloadRef);
 }
+
+/**
+ * Where an activity that reads its references itself (the end step of a run, which stores large values one at a time)
+ * finds its reader: a hidden property of its first argument, set by the worker's interceptor
+ * (`worker/payloadRefInterceptor.ts`) instead of resolving every reference before the activity runs.
+ */
+const READ_REFS = Symbol.for('platform.readRefs');
+
+export type RefReader = (value: unknown) => Promise<unknown>;
+
+/** `args` with `read` hidden on the first argument (a copy): what {@link refReaderOf} finds. */
+export function withRefReader(args: unknown[], read: RefReader): unknown[] {
+  const [first, ...rest] = args;
+  if (typeof first !== 'object' || first === null) return args;
+  const copy = { ...first };
+  Object.defineProperty(copy, READ_REFS, { value: read, enumerable: false });
+  return [copy, ...rest];
+}
+
+/** The reader the interceptor hid on an activity's first argument; undefined when its references were resolved already. */
+export function refReaderOf(input: object): RefReader | undefined {
+  return (input as { [READ_REFS]?: RefReader })[READ_REFS];
+}

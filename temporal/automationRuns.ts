@@ -116,6 +116,13 @@ export async function openOutcome(refs: Pick<PayloadRefs, 'resolve'> | undefined
   return (await refs.resolve(outcome, workflowId)) as FinishRunInput;
 }
 
+/** One value of a handed-back outcome read in: its references resolved (a run's large node outputs, one at a time). */
+async function openValue(refs: Pick<PayloadRefs, 'resolve'> | undefined, workflowId: string, value: unknown): Promise<unknown> {
+  if (!holdsPayloadRef(value)) return value;
+  if (!refs) throw new Error(`the outcome of ${workflowId} references stored values, and this process has no payload store`);
+  return refs.resolve(value, workflowId);
+}
+
 async function finishedRun(readRun: (runId: string) => Promise<AutomationRunRecord | undefined>, runId: string): Promise<RunNowOutcome> {
   const run = await readRun(runId);
   if (!run) throw new Error(`run ${runId} ended but its record is missing`);
@@ -183,8 +190,11 @@ export async function runAutomationNow(
   options: {
     /** Records the run before the start (`beginRun` with the caller's dependencies). */
     begin: (input: BeginRunInput) => Promise<BeginRunResult>;
-    /** Stores the outcome of a run that handed it back (`finishRun`), answering the stored run. */
-    finish: (outcome: FinishRunInput) => Promise<AutomationRunRecord>;
+    /**
+     * Stores the outcome of a run that handed it back (`finishRun`), answering the stored run: the outcome as the run
+     * holds it (node values may be references), and `read` to read each value in, one at a time.
+     */
+    finish: (outcome: FinishRunInput, read: (value: unknown) => Promise<unknown>) => Promise<AutomationRunRecord>;
     waitMs: number;
     onProgress?: (progress: AutomationProgress) => void;
     /** Called once the run is started, before any wait: its ids, so the caller can cancel it meanwhile. */
@@ -222,7 +232,7 @@ export async function runAutomationNow(
     if (outcome.kind === 'ignored') return { kind: 'not_found' };
     if (outcome.kind === 'duplicate') throw new Error(`run ${runId} was started twice`);
     if (outcome.kind === 'ended')
-      return { kind: 'finished', run: await options.finish(await openOutcome(temporal.payloadRefs, handle.workflowId, outcome.outcome)) };
+      return { kind: 'finished', run: await options.finish(outcome.outcome, (value) => openValue(temporal.payloadRefs, handle.workflowId, value)) };
     return finishedRun(options.readRun, outcome.runId);
   } finally {
     clearTimeout(timer);

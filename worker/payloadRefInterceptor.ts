@@ -13,6 +13,12 @@ import { holdsPayloadRef, withRefReader } from '../core/payloadRef';
 const declarationOf = (activityType: string): ActivityDeclaration | undefined =>
   Object.hasOwn(ACTIVITY_DECLARATIONS, activityType) ? ACTIVITY_DECLARATIONS[activityType as keyof typeof ACTIVITY_DECLARATIONS] : undefined;
 
+/**
+ * Activities that read their references themselves, one value at a time (`core/payloadRef.ts` `refReaderOf`): the end
+ * step of a run stores each large step value apart before reading the next, instead of holding every one at once.
+ */
+const READS_ITSELF = new Set(['finishAutomationRun']);
+
 /** The operator an activity works for: every activity of the platform takes it in its first argument. */
 const operatorOf = (args: unknown[]) => {
   const first = args[0] as { operatorId?: unknown } | undefined;

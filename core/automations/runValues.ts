@@ -76,40 +76,55 @@ export interface ApartValue {
   bytes: number;
 }
 
+/** Reads a value in: references to values kept out of Temporal resolved (`temporal/payloadRefs.ts`); as it is by default. */
+export type ValueReader = (value: unknown) => Promise<unknown>;
+
+const asItIs: ValueReader = (value) => Promise.resolve(value);
+
 /**
  * Decides which of a finished run's step values stay inline and which are stored apart: in step order, each value is
- * inline when its JSON is at most {@link INLINE_VALUE_BYTES} and the inline total stays within
- * {@link RECORD_INLINE_BYTES}; `onApart` receives every other one (awaited one by one, so a caller storing them holds
- * one at a time) and the node gets its {@link TruncatedValue}. Error messages are bounded as well. The run's own output
- * is one of its steps' outputs: when that step's was stored apart, the run's output is the same marker.
+ * read in (`read`: one at a time, so a caller given references holds one large value at once), and is inline when its
+ * JSON is at most {@link INLINE_VALUE_BYTES} characters and the inline total stays within {@link RECORD_INLINE_BYTES};
+ * `onApart` receives every other one (awaited, so a caller storing them holds one at a time) and the node gets its
+ * {@link TruncatedValue}. Error messages are bounded as well. The run's own output is one of its steps' outputs (the
+ * same JSON, or the same reference): when that step's was stored apart, the run's output is the same marker.
  */
 export async function splitNodes(
   nodes: NodeResult[],
   runOutput: unknown,
   onApart: (value: ApartValue) => Promise<void>,
+  read: ValueReader = asItIs,
 ): Promise<{ nodes: NodeResult[]; output: unknown }> {
   let inline = 0;
-  let output = runOutput;
-  const outputJson = runOutput === undefined || runOutput === null ? undefined : JSON.stringify(runOutput);
+  let output: unknown;
+  let matched = false;
+  const outputKey = runOutput === undefined || runOutput === null ? undefined : JSON.stringify(runOutput);
   const split: NodeResult[] = [];
   for (const node of nodes) {
     const next: NodeResult = { ...node };
     for (const part of ['input', 'output'] as const) {
-      const value = node[part];
-      if (value === undefined || isTruncatedValue(value)) continue;
+      const raw = node[part];
+      if (raw === undefined || isTruncatedValue(raw)) continue;
+      const value = await read(raw);
       const json = JSON.stringify(value) ?? 'null';
+      const isRunOutput = part === 'output' && outputKey !== undefined && (raw === value ? json : JSON.stringify(raw)) === outputKey;
       if (json.length <= INLINE_VALUE_BYTES && inline + json.length <= RECORD_INLINE_BYTES) {
         inline += json.length;
-        continue;
+        next[part] = value;
+      } else {
+        const bytes = Buffer.byteLength(json, 'utf8');
+        await onApart({ nodeId: node.id, part, json, bytes });
+        next[part] = truncatedValue(json, bytes);
       }
-      const bytes = Buffer.byteLength(json, 'utf8');
-      await onApart({ nodeId: node.id, part, json, bytes });
-      next[part] = truncatedValue(json, bytes);
-      if (part === 'output' && json === outputJson) output = next[part];
+      if (isRunOutput) [output, matched] = [next[part], true];
     }
     if (node.error) next.error = { ...node.error, message: boundedMessage(node.error.message) };
     split.push(next);
   }
-  if (outputJson !== undefined && output === runOutput && outputJson.length > INLINE_VALUE_BYTES) output = truncatedValue(outputJson);
-  return { nodes: split, output };
+  if (!matched && outputKey !== undefined) {
+    const value = await read(runOutput);
+    const json = JSON.stringify(value) ?? 'null';
+    output = json.length > INLINE_VALUE_BYTES ? truncatedValue(json) : value;
+  }
+  return { nodes: split, output: matched || outputKey !== undefined ? output : runOutput };
 }

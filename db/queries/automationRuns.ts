@@ -5,7 +5,7 @@ import { REDACTED, runSubjectCandidates, sealRunInput, sealRunResult } from '../
 import { isRecord, type AutomationRunRecord, type NodeResult, type RunError, type RunSource, type RunStatus } from '../../core/automations/types';
 import type { AwaitingInput } from '../../core/automations/approval';
 import { openText, sealText } from '../../core/sealedText';
-import { boundedMessage, RECORD_OPEN_MAX_BYTES, splitNodes } from '../../core/automations/runValues';
+import { boundedMessage, RECORD_OPEN_MAX_BYTES, splitNodes, type ValueReader } from '../../core/automations/runValues';
 import { deleteRunValues, storeRunValue } from './runValues';
 import type { Db } from '../knex';
 import { hotQuery, numbered, type HotStatement } from '../hot';
@@ -246,7 +246,9 @@ const FINISH_RUN: HotStatement = {
 /**
  * Closes a running run and gives back the reserved Actions it did not execute, in one statement, and
  * returns the closed run; a retried finish finds the run already closed, changes nothing and returns it as stored.
- * A run whose entity was erased while it ran keeps erasure's marker instead of its result.
+ * A run whose entity was erased while it ran keeps erasure's marker instead of its result. Large step values are
+ * stored apart first (core/automations/runValues.ts); given `read`, the outcome may hold references to values kept
+ * out of Temporal, read in one at a time.
  */
 export async function finishRun(
   db: Runner,
@@ -260,8 +262,9 @@ export async function finishRun(
     error: RunError | null;
     executed: { actions: number; aiActions: number };
   },
+  read?: ValueReader,
 ): Promise<RunRow | undefined> {
-  const split = await splitNodes(result.nodes, result.output, (value) => storeRunValue(db, keyring, operatorId, runId, value));
+  const split = await splitNodes(result.nodes, result.output, (value) => storeRunValue(db, keyring, operatorId, runId, value), read);
   const bounded = { ...result, ...split, error: result.error && { ...result.error, message: boundedMessage(result.error.message) } };
   const sealed = await sealRunResult(keyring, operatorId, runId, bounded);
   const [closed] = await hotQuery<RunRow>(db, FINISH_RUN, [
