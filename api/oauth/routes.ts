@@ -12,6 +12,7 @@ import { registerHandler } from './clients';
 import { decideHandler, DecisionBody, getRequestHandler, RequestParams } from './consent';
 import { getSettingsHandler, GrantParams, listHostsHandler, putSettingsHandler, revokeHostHandler, SettingsBody } from './hosts';
 import { resourceMetadataHandler, serverMetadataHandler } from './metadata';
+import { ConsentRequestView, DecisionResult, HostsList, OAuthSettingsView } from './schema';
 import { revokeHandler, RevokeBody, tokenHandler, TokenBody } from './token';
 
 const invalidRequest = (problems: { problems: FieldProblem[] }) =>
@@ -141,7 +142,7 @@ oauth.endpoint({
   guards: ['limitByAddress', 'member'],
   input: { params: RequestParams },
   responses: {
-    200: metadata('The host, its redirect host, scopes, tools and what this member may approve'),
+    200: jsonContent(ConsentRequestView, 'The host, its redirect host, scopes, tools and what this member may approve'),
     401: jsonContent(OAuthError, 'invalid_token'),
     404: jsonContent(OAuthError, 'invalid_request'),
   },
@@ -157,7 +158,7 @@ oauth.endpoint({
   input: { params: RequestParams, body: DecisionBody },
   request: { body: { description: 'decision approve or deny; scopes to narrow' } },
   responses: {
-    200: jsonContent(z.object({ redirect_to: z.string() }), 'Where to send the browser: the host with code (or error), state and iss'),
+    200: jsonContent(DecisionResult, 'Where to send the browser: the host with code (or error), state and iss'),
     401: jsonContent(OAuthError, 'invalid_token'),
     403: jsonContent(OAuthError, 'access_denied: OAuth hosts turned off, or a Member approving write where the organisation forbids it'),
     404: jsonContent(OAuthError, 'invalid_request: unknown, expired or decided'),
@@ -171,7 +172,7 @@ oauth.endpoint({
   summary: 'The organisation’s connected MCP hosts (grants), with last use',
   security: sessionOnly,
   guards: ['limitByAddress', 'member'],
-  responses: { 200: metadata('success, data: grants'), 401: jsonContent(OAuthError, 'invalid_token') },
+  responses: { 200: jsonContent(HostsList, 'The connected hosts'), 401: jsonContent(OAuthError, 'invalid_token') },
   handler: listHostsHandler,
 });
 
@@ -197,7 +198,7 @@ oauth.endpoint({
   summary: 'The organisation’s rules for OAuth hosts',
   security: sessionOnly,
   guards: ['limitByAddress', 'member'],
-  responses: { 200: metadata('enabled, members_may_write, workflow_allowlist'), 401: jsonContent(OAuthError, 'invalid_token') },
+  responses: { 200: jsonContent(OAuthSettingsView, 'enabled, members_may_write, workflow_allowlist'), 401: jsonContent(OAuthError, 'invalid_token') },
   handler: getSettingsHandler,
 });
 
@@ -210,7 +211,7 @@ oauth.endpoint({
   input: { body: SettingsBody },
   request: { body: { description: 'enabled, members_may_write, workflow_allowlist (null: every exposed workflow)' } },
   responses: {
-    200: metadata('success, data: the settings'),
+    200: jsonContent(OAuthSettingsView, 'The settings'),
     400: jsonContent(CodedError, 'VALIDATION_FAILED'),
     401: jsonContent(OAuthError, 'invalid_token'),
     403: jsonContent(OAuthError, 'FORBIDDEN'),

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import { SignIn } from '../pages/auth/SignIn';
 import { RedirectIfSignedIn, RequireSession } from './guards';
 import { Loading } from '../components/Status';
@@ -28,6 +28,16 @@ export const router = createBrowserRouter([
   },
   { path: '/sign-up', ...page(() => import('../pages/auth/SignUp')), errorElement: <RouteError /> },
   { path: '/accept-invite', ...page(() => import('../pages/auth/AcceptInvite')), errorElement: <RouteError /> },
+  {
+    path: '/consent',
+    element: (
+      <RequireSession>
+        <Outlet />
+      </RequireSession>
+    ),
+    errorElement: <RouteError />,
+    children: [{ index: true, ...page(() => import('../pages/oauth/Consent')) }],
+  },
   {
     path: '/',
     element: (

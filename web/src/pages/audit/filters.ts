@@ -15,6 +15,7 @@ export const TARGET_LABEL: Record<(typeof TARGET_TYPES)[number], string> = {
   member: 'Member',
   invite: 'Invite',
   settings: 'Settings',
+  mcp_grant: 'Connected MCP host',
 };
 
 /** The audit log's filters as the URL keeps them: the API's names, dates as `YYYY-MM-DD` days, the 1-based page. */
