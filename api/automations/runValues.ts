@@ -40,6 +40,12 @@ async function stepValueHandler(deps: AppDeps, ctx: Context, part: ValuePart, pa
   ctx.body = JSON.stringify(value);
 }
 
+/** What a gateway step's output and input look like, as the endpoint answers them (a real one may be megabytes). */
+const STEP_VALUE_EXAMPLES = {
+  output: { status: 200, data: { playerId: 'p-1', status: 'approved', documents: [{ documentType: 'passport', status: 'approved' }] } },
+  input: { connectionId: 'conn_1a2b3c', operation: 'kyc.status', params: { playerId: 'p-1' } },
+};
+
 const auth = { 401: jsonContent(CodedError, 'UNAUTHORIZED: missing, invalid or revoked credentials') };
 
 /** Declares `GET /runs/:runId/steps/:nodeId/output` and `/input` on the automations area (docs/workflows.md "Large step values"). */
@@ -52,7 +58,10 @@ export function declareRunValues(area: Pick<Area<AppDeps, never>, 'endpoint'>): 
       description: `The step's ${part} exactly as the run recorded it, whatever its size: the run record (GET /runs/{runId}) holds a ${part} larger than 64 KiB (or past the record's 1 MiB of inline values) as \`{ _truncated: true, bytes, preview }\`, and this endpoint streams the whole JSON (Content-Length: its bytes; Content-Disposition: attachment). A small ${part} is answered from the record.`,
       input: { params: StepValueParams },
       responses: {
-        200: { description: `The ${part}'s JSON, bare (not wrapped in { success, data })`, content: { 'application/json': { schema: z.unknown() } } },
+        200: {
+          description: `The ${part}'s JSON, bare (not wrapped in { success, data })`,
+          content: { 'application/json': { schema: z.unknown(), example: STEP_VALUE_EXAMPLES[part] } },
+        },
         400: jsonContent(CodedError, 'VALIDATION_FAILED: `details` names the parameter'),
         ...auth,
         404: jsonContent(CodedError, `RUN_NOT_FOUND (also for another operator's run), or STEP_VALUE_NOT_FOUND: the step has no ${part}`),
