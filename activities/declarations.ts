@@ -17,11 +17,17 @@ export interface ActivityDeclaration {
    * to bound).
    */
   result: 'referenced' | 'whole';
+  /**
+   * `resolved`: its arguments reach it with their references to stored values resolved; `reader`: it gets them
+   * unresolved, with a reader (core/payloadRef.ts `withRefReader`), and reads one value at a time (the end step of a
+   * run stores each large step value apart before reading the next, instead of holding every one at once).
+   */
+  args: 'resolved' | 'reader';
 }
 
 /** One declaration for each activity a factory returns, and none for anything else. */
 export type ActivityDeclarations<Factory extends (...args: never[]) => object> = { [Name in keyof ReturnType<Factory>]: ActivityDeclaration };
 
-export const PAUSES: ActivityDeclaration = { budget: 'pauses', result: 'referenced' };
-export const PAUSES_ITSELF: ActivityDeclaration = { budget: 'own', result: 'referenced' };
-export const BOOKKEEPING: ActivityDeclaration = { budget: 'never', result: 'referenced' };
+export const PAUSES: ActivityDeclaration = { budget: 'pauses', result: 'referenced', args: 'resolved' };
+export const PAUSES_ITSELF: ActivityDeclaration = { budget: 'own', result: 'referenced', args: 'resolved' };
+export const BOOKKEEPING: ActivityDeclaration = { budget: 'never', result: 'referenced', args: 'resolved' };

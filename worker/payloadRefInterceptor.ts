@@ -6,18 +6,13 @@ import type { PayloadRefs } from '../temporal/payloadRefs';
 import { holdsPayloadRef, withRefReader } from '../core/payloadRef';
 
 /**
- * What each activity declared beside its code (activities/declarations.ts): whether it pauses for its operator's debt
- * and whether workflow code reads its result whole. An activity of no declaration (none in production: the compiler
- * asks for one) neither pauses nor is read whole.
+ * What each activity declared beside its code (activities/declarations.ts): whether it pauses for its operator's debt,
+ * whether it reads its references itself (`core/payloadRef.ts` `refReaderOf`) and whether workflow code reads its
+ * result whole. An activity of no declaration (none in production: the compiler asks for one) neither pauses nor is
+ * read whole, and gets its references resolved.
  */
 const declarationOf = (activityType: string): ActivityDeclaration | undefined =>
   Object.hasOwn(ACTIVITY_DECLARATIONS, activityType) ? ACTIVITY_DECLARATIONS[activityType as keyof typeof ACTIVITY_DECLARATIONS] : undefined;
-
-/**
- * Activities that read their references themselves, one value at a time (`core/payloadRef.ts` `refReaderOf`): the end
- * step of a run stores each large step value apart before reading the next, instead of holding every one at once.
- */
-const READS_ITSELF = new Set(['finishAutomationRun']);
 
 /** The operator an activity works for: every activity of the platform takes it in its first argument. */
 const operatorOf = (args: unknown[]) => {
@@ -44,7 +39,7 @@ export function payloadRefInterceptor(refs: PayloadRefs, budget?: PayloadBudget)
         const run = async () => {
           const tally = { bytes: 0 };
           if (operatorId && declared?.budget === 'pauses') await pauseForPayloadBudget(budget, operatorId);
-          if (READS_ITSELF.has(context.info.activityType)) return next({ ...input, args: withRefReader(input.args, (value) => refs.resolve(value, owner)) });
+          if (declared?.args === 'reader') return next({ ...input, args: withRefReader(input.args, (value) => refs.resolve(value, owner)) });
           if (holdsPayloadRef(input.args)) await budget?.takeTurn();
           const args = (await refs.resolve(input.args, owner, tally)) as unknown[];
           if (operatorId) budget?.charge(operatorId, tally.bytes);

@@ -52,5 +52,5 @@ export const RUN_ACTIVITIES = {
   beginAutomationRun: { ...BOOKKEEPING, result: 'whole' },
   markAutomationRunWaiting: BOOKKEEPING,
   markAutomationRunAwaitingInput: BOOKKEEPING,
-  finishAutomationRun: BOOKKEEPING,
+  finishAutomationRun: { ...BOOKKEEPING, args: 'reader' },
 } satisfies ActivityDeclarations<typeof createRunActivities>;

@@ -13,7 +13,8 @@ describe('activity declarations', () => {
     expect(named((declared) => declared.budget === 'own')).toEqual(['automationHttpRequest', 'gatewayCallLocal', 'sendPreparedGatewayCall']);
   });
 
-  it('only the begin step hands its result to workflow code whole', () => {
+  it('only the begin step hands its result to workflow code whole; only the end step reads its references itself', () => {
     expect(named((declared) => declared.result === 'whole')).toEqual(['beginAutomationRun']);
+    expect(named((declared) => declared.args === 'reader')).toEqual(['finishAutomationRun']);
   });
 });
