@@ -46,6 +46,7 @@ export class TestOAuthProvider implements OAuthClientProvider {
   client: OAuthClientInformationMixed | undefined;
   saved: OAuthTokens | undefined;
   private verifier = '';
+  private discovery: unknown;
   readonly redirects: URL[] = [];
 
   constructor(readonly options: { name: string; redirectUrl?: string; clientMetadataUrl?: string; scope?: string } = { name: 'Test host' }) {}
@@ -94,6 +95,15 @@ export class TestOAuthProvider implements OAuthClientProvider {
     this.redirects.push(url);
   }
 
+  /** SDK v2 (SEP-2352): the discovery kept with the verifier, so the callback's `iss` is checked against it. */
+  saveDiscoveryState(state: unknown): void {
+    this.discovery = state;
+  }
+
+  discoveryState(): unknown {
+    return this.discovery;
+  }
+
   saveCodeVerifier(verifier: string): void {
     this.verifier = verifier;
   }
@@ -124,11 +134,17 @@ export async function decide(
   return { status: response.status, redirect: response.body?.redirect_to ? new URL(response.body.redirect_to) : undefined, body: response.body };
 }
 
-/** The whole member side: authorize → consent → approve; returns the code after checking `state` and `iss`. */
-export async function approveAs(app: TestApp, sessionToken: string, authorizationUrl: URL, scopes?: string[]): Promise<string> {
+/** The whole member side: authorize → consent → approve; returns where the browser lands back at the host. */
+export async function approvedRedirect(app: TestApp, sessionToken: string, authorizationUrl: URL, scopes?: string[]): Promise<URL> {
   const requestId = await consentRequestOf(authorizationUrl);
   const { status, redirect, body } = await decide(app, sessionToken, requestId, { decision: 'approve', ...(scopes ? { scopes } : {}) });
   if (status !== 200 || !redirect) throw new Error(`decision answered ${status}: ${JSON.stringify(body)}`);
+  return redirect;
+}
+
+/** As `approvedRedirect`, returning the code after checking `state` and `iss` (RFC 9207) as a host must. */
+export async function approveAs(app: TestApp, sessionToken: string, authorizationUrl: URL, scopes?: string[]): Promise<string> {
+  const redirect = await approvedRedirect(app, sessionToken, authorizationUrl, scopes);
   if (redirect.searchParams.get('iss') !== app.deps.config.appUrl) throw new Error(`iss is ${redirect.searchParams.get('iss')}`);
   if (redirect.searchParams.get('state') !== authorizationUrl.searchParams.get('state')) throw new Error('state not echoed');
   return redirect.searchParams.get('code')!;
