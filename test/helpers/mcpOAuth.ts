@@ -5,7 +5,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { startTestApp, type TestApp } from './app';
 import { http } from './http';
@@ -46,7 +46,7 @@ export class TestOAuthProvider implements OAuthClientProvider {
   client: OAuthClientInformationMixed | undefined;
   saved: OAuthTokens | undefined;
   private verifier = '';
-  private discovery: unknown;
+  private discovery: OAuthDiscoveryState | undefined;
   readonly redirects: URL[] = [];
 
   constructor(readonly options: { name: string; redirectUrl?: string; clientMetadataUrl?: string; scope?: string } = { name: 'Test host' }) {}
@@ -96,11 +96,11 @@ export class TestOAuthProvider implements OAuthClientProvider {
   }
 
   /** SDK v2 (SEP-2352): the discovery kept with the verifier, so the callback's `iss` is checked against it. */
-  saveDiscoveryState(state: unknown): void {
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
     this.discovery = state;
   }
 
-  discoveryState(): unknown {
+  discoveryState(): OAuthDiscoveryState | undefined {
     return this.discovery;
   }
 
