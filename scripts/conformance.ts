@@ -4,21 +4,24 @@
  * into ~/.cache/operator-platform once, starts PostgreSQL, Temporal, a worker and the API, signs up an operator with an
  * MCP-enabled key, creates the automations behind the scenarios' tools (scripts/conformance/fixtures.ts), puts a
  * loopback proxy that adds the key in front of the API (the suite sends no auth header), then runs every server
- * scenario of the 2025-06-18, 2025-11-25 and 2026-07-28 revisions and each extension scenario, each run against
+ * scenario of the 2025-06-18, 2025-11-25 and 2026-07-28 revisions and each extension scenario, then the authorization-server
+ * scenarios against the platform's OAuth issuer (scripts/conformance/authorization.ts), each run against
  * scripts/conformance/expected-failures.yaml (the scenarios and checks that do not apply, with their reasons).
  * Exits non-zero on any unexpected failure or any baselined one that now passes. docs/mcp.md#conformance.
  *
- * Options: `--spec-version <2025-06-18|2025-11-25|2026-07-28|extension>` (repeatable) runs only those runs,
+ * Options: `--spec-version <2025-06-18|2025-11-25|2026-07-28|extension|authorization>` (repeatable) runs only those runs,
  * `--scenario <name>` only that scenario in each of them, `--verbose` the suite's JSON output.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { freePort } from '../devstack/freePort';
 import { startThrowawayServices } from '../devstack/throwawayServices';
 import { LOAD_RATE_LIMITS } from '../processes/loadRateLimits';
 import { startStack } from '../processes/stack';
 import { post } from '../processes/stackClient';
+import { runAuthorizationSuite } from './conformance/authorization';
 import { automationOf, CALL_WAIT_MS, FIXTURES } from './conformance/fixtures';
 import { CONFORMANCE_VERSION, ensureConformanceTools, run, type ConformanceTools } from './conformance/install';
 import { startAuthProxy } from './conformance/proxy';
@@ -26,6 +29,8 @@ import { startAuthProxy } from './conformance/proxy';
 const EXPECTED_FAILURES = path.join(__dirname, 'conformance', 'expected-failures.yaml');
 const REPORT_DIR = path.resolve('.data', 'conformance-report');
 const REVISIONS = ['2025-06-18', '2025-11-25', '2026-07-28'];
+/** Every run the script knows: the server scenarios per revision, the extensions, and the authorization-server ones. */
+const RUNS = [...REVISIONS, 'extension', 'authorization'];
 /** One suite invocation may not take longer than this (all of them together take about a minute on the 2-core machine). */
 const RUN_TIMEOUT_MS = 15 * 60_000;
 /** Per scenario: the task scenarios wait on several 3 s runs in a row. */
@@ -50,13 +55,13 @@ function parseArgs(argv: string[]): Options {
     };
     if (arg === '--spec-version') {
       const run = value();
-      if (![...REVISIONS, 'extension'].includes(run)) throw new Error(`--spec-version must be one of ${[...REVISIONS, 'extension'].join(', ')}`);
+      if (!RUNS.includes(run)) throw new Error(`--spec-version must be one of ${RUNS.join(', ')}`);
       options.runs.push(run);
     } else if (arg === '--scenario') options.scenario = value();
     else if (arg === '--verbose') options.verbose = true;
-    else throw new Error(`unknown option ${arg} (options: --spec-version <revision|extension>, --scenario <name>, --verbose)`);
+    else throw new Error(`unknown option ${arg} (options: --spec-version <revision|extension|authorization>, --scenario <name>, --verbose)`);
   }
-  if (options.runs.length === 0) options.runs = [...REVISIONS, 'extension'];
+  if (options.runs.length === 0) options.runs = [...RUNS];
   return options;
 }
 
@@ -103,7 +108,7 @@ function readResults(run: string, dir: string): ScenarioResult[] {
       const checks = JSON.parse(readFileSync(path.join(dir, entry, 'checks.json'), 'utf8')) as Array<{ id: string; status: string }>;
       return {
         run,
-        scenario: entry.replace(/^server-/, '').replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, ''),
+        scenario: entry.replace(/^(authorization-server|server)-/, '').replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, ''),
         passed: checks.filter((check) => check.status === 'SUCCESS').map((check) => check.id),
         failed: checks.filter((check) => check.status === 'FAILURE').map((check) => check.id),
         warnings: checks.filter((check) => check.status === 'WARNING').map((check) => check.id),
@@ -128,7 +133,7 @@ interface Verdict {
  * expected-failures file says it does, ✗ anything else — and the verdicts.
  */
 function summarize(results: ScenarioResult[], baseline: { scenarios: Set<string>; checks: Set<string> }): Verdict[] {
-  const columns = [...REVISIONS, 'extension'];
+  const columns = RUNS;
   const verdicts = results.map((result): Verdict => {
     const problems = [...result.failed, ...result.warnings];
     const listed = (id: string) => baseline.checks.has(`${result.scenario}:${id}`);
@@ -150,7 +155,8 @@ function summarize(results: ScenarioResult[], baseline: { scenarios: Set<string>
   return verdicts;
 }
 
-async function setUpOperator(url: string): Promise<string> {
+/** The conformance operator: its MCP-enabled key (for the auth proxy) and its Owner's session (to approve OAuth). */
+async function setUpOperator(url: string): Promise<{ key: string; session: string }> {
   const email = `conformance-${Date.now()}@example.test`;
   const signup = await post(url, '/auth/v1/signup', { email, password: 'conformance-password', organisationName: 'Conformance' });
   const operatorId = signup.data.operator.id as string;
@@ -162,21 +168,26 @@ async function setUpOperator(url: string): Promise<string> {
     if (created.data.mcp_tool_name !== fixture.tool)
       throw new Error(`automation "${fixture.name}" became tool ${created.data.mcp_tool_name}, not ${fixture.tool}`);
   }
-  return key.data.key as string;
+  return { key: key.data.key as string, session };
 }
 
 async function main(): Promise<number> {
   const options = parseArgs(process.argv.slice(2));
   const tools = await ensureConformanceTools(say);
   const runs = suiteRuns(tools, options);
-  if (runs.length === 0) throw new Error(`no scenario selected${options.scenario ? ` (is ${options.scenario} a server scenario?)` : ''}`);
+  if (runs.length === 0 && !options.runs.includes('authorization'))
+    throw new Error(`no scenario selected${options.scenario ? ` (is ${options.scenario} a server scenario?)` : ''}`);
 
   const proxy = await startAuthProxy();
+  // The issuer is APP_URL: the API's own origin, known before it starts.
+  const apiPort = await freePort();
+  const issuer = `http://127.0.0.1:${apiPort}`;
   say('starting PostgreSQL, Temporal, the worker and the API on loopback…');
   const stack = await startStack({
     services: (config, log) => startThrowawayServices(config, log, { prefix: 'conformance' }),
     env: {
-      PORT: '0',
+      PORT: String(apiPort),
+      APP_URL: issuer,
       HOST: '127.0.0.1',
       LOG_LEVEL: 'error',
       TEMPORAL_TASK_QUEUE: 'conformance',
@@ -192,10 +203,12 @@ async function main(): Promise<number> {
   const results: ScenarioResult[] = [];
   const failedRuns: string[] = [];
   try {
-    proxy.target(stack.api.url, await setUpOperator(stack.api.url));
+    const operator = await setUpOperator(stack.api.url);
+    proxy.target(stack.api.url, operator.key);
     rmSync(REPORT_DIR, { recursive: true, force: true });
     const url = `${proxy.url}/mcp-server`;
-    say(`@modelcontextprotocol/conformance@${CONFORMANCE_VERSION}: ${runs.length} runs against ${url} (through the auth proxy; node ${tools.node})`);
+    if (runs.length > 0)
+      say(`@modelcontextprotocol/conformance@${CONFORMANCE_VERSION}: ${runs.length} runs against ${url} (through the auth proxy; node ${tools.node})`);
     for (const suite of runs) {
       const dir = path.join(REPORT_DIR, suite.label.replace(/\s+/g, '-'));
       say(`\n##### ${suite.label}`);
@@ -205,6 +218,13 @@ async function main(): Promise<number> {
       });
       results.push(...readResults(suite.label, dir));
       if (code !== 0) failedRuns.push(`${suite.label} (exit code ${code})`);
+    }
+    if (options.runs.includes('authorization') && (!options.scenario || options.scenario.startsWith('authorization'))) {
+      const dir = path.join(REPORT_DIR, 'authorization');
+      say(`\n##### authorization (the OAuth 2.1 authorization server at ${issuer})`);
+      const code = await runAuthorizationSuite(tools, { issuer, sessionToken: operator.session, dir, timeoutMs: RUN_TIMEOUT_MS, say });
+      results.push(...readResults('authorization', dir));
+      if (code !== 0) failedRuns.push(`authorization (exit code ${code})`);
     }
   } finally {
     await proxy.close();
