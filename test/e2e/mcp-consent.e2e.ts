@@ -14,7 +14,8 @@ import { checkPage } from './steps';
 /**
  * An MCP host connects with a URL alone: the official SDK v1 client meets the 401, discovers the authorization server,
  * registers, and sends the member's browser to authorize; headless Chromium signs in, reads the real consent page
- * (host, redirect host, scopes, tools), approves, and lands on the host's loopback callback with code, state and iss.
+ * (host, redirect host, scopes, tools), approves, and lands on the host's loopback callback with code, state and iss;
+ * the Owner then finds the host under API keys with its last use and disconnects it.
  */
 let app: TestApp;
 let browser: Browser;
@@ -73,5 +74,22 @@ it('the member signs in, sees the host and its tools on the consent page, approv
   await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp-server`), { authProvider: host }));
   expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([toolName]);
   expect((await client.callTool({ name: toolName, arguments: { playerId: 'p-9' } })).isError).toBeFalsy();
+
+  // The Owner finds the host under API keys with its last use, and disconnects it: the host's token stops working.
+  await page.goto('/keys');
+  const row = page.getByRole('row', { name: /Claude \(test\)/ });
+  await row.waitFor();
+  expect(await row.getByRole('cell').nth(1).textContent()).toBe('Read and write tools');
+  expect(await row.getByRole('cell').nth(3).textContent()).not.toBe('Never');
+  await checkPage(page, 'mcp-connected-hosts');
+  await row.getByRole('button', { name: 'Disconnect Claude (test)' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Disconnect' }).click();
+  await row.getByText('revoked').waitFor();
+  const refused = await fetch(`${app.url}/mcp-server`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${host.saved!.access_token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
+  expect(refused.status).toBe(401);
   await client.close();
 });

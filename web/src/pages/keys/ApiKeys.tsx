@@ -6,6 +6,7 @@ import { CopyField } from '../../components/CopyButton';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
 import { TextField } from '../../components/Field';
 import { EmptyState, ErrorNotice, LoadStatus, PageHeader, StatusBadge } from '../../components/Status';
+import { ConnectedHosts } from './ConnectedHosts';
 import { KeyRow } from './KeyRow';
 import { keyName, type ApiKey } from './keys';
 import { McpDialog } from './McpDialog';
@@ -144,6 +145,7 @@ export default function ApiKeys() {
         />
       )}
       <p className="hint">Times are in your time zone; a key's last use shows up within a few seconds.</p>
+      <ConnectedHosts />
     </>
   );
 }
