@@ -40,4 +40,5 @@ export async function openText(keyring: Keyring, sealed: string, context: string
 }
 
 /** Whether `error` is {@link openText}'s refusal to inflate past its `maxBytes`. */
-export const isTooLarge = (error: unknown): boolean => error instanceof RangeError && (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE';
+export const isTooLarge = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE';

@@ -4,7 +4,9 @@ import { chain, automationsClient, type AutomationsClient } from '../helpers/aut
 import { startProvider, type TestProvider } from '../helpers/providerServer';
 import { connectSupplier, kycDocument, KYC_SCHEMA_MAP } from '../helpers/suppliers';
 import { spawnWorker, type WorkerProcess } from '../helpers/worker';
-import { INLINE_VALUE_BYTES, PREVIEW_CHARS } from '../../core/automations/runValues';
+import { randomBytes } from 'node:crypto';
+import { INLINE_VALUE_BYTES, PREVIEW_CHARS, RECORD_OPEN_MAX_BYTES } from '../../core/automations/runValues';
+import { sealRunResult } from '../../core/runSeal';
 
 const MiB = 1024 * 1024;
 /** The issue's template: a 16-character string doubled twenty times, 16 MB. */
@@ -226,5 +228,35 @@ describe('a run of many large outputs reads back in bounded memory (own worker, 
     expect(await stored()).toEqual([{ n: '0' }]);
     expect((await client.wf(`/runs/${about.id}`)).body.data.nodes[1].output).toBeUndefined();
     expect((await client.wf(`/runs/${about.id}/steps/kyc/output`)).status).toBe(404);
+  });
+
+  it('a record stored whole before values were stored apart reads bounded, whether it inflates past 8 MiB or is stored larger', async () => {
+    const { db, keyring } = app.deps;
+    const nodes = run.nodes.map((node: any) => ({ id: node.id, status: node.status, durationMs: node.durationMs }));
+    // The issue's record: step outputs of 16 MB each, deflated by the seal to a fraction of it.
+    const sixteen = 'x'.repeat(16 * MiB);
+    const inflating = await sealRunResult(keyring, client.operator.operatorId, run.id, {
+      output: sixteen,
+      nodes: nodes.map((node: any) => ({ ...node, output: sixteen })),
+      error: null,
+    });
+    await db('workflow_runs')
+      .where({ id: run.id })
+      .update({ output: JSON.stringify(inflating.output) });
+    const inflated = await client.wf(`/runs/${run.id}`);
+    expect(inflated.status).toBe(200);
+    expect(inflated.body.data.output).toEqual({ _truncated: true, bytes: RECORD_OPEN_MAX_BYTES, preview: '' });
+    expect(inflated.body.data.nodes.map((node: any) => node.output)).toEqual(nodes.map(() => undefined));
+    expect(inflated.text.length).toBeLessThan(8 * 1024);
+    // Stored larger than 8 MiB (incompressible, plaintext as rows were before sealing): never selected.
+    await db('workflow_runs')
+      .where({ id: run.id })
+      .update({ output: JSON.stringify(randomBytes(9 * MiB).toString('base64')) });
+    const stored = await client.wf(`/runs/${run.id}`);
+    expect(stored.status).toBe(200);
+    expect(stored.body.data.output).toEqual({ _truncated: true, bytes: expect.any(Number), preview: '' });
+    expect(stored.body.data.output.bytes).toBeGreaterThan(RECORD_OPEN_MAX_BYTES);
+    // Its values stored apart still stream.
+    expect((await client.wf(`/runs/${run.id}/steps/kyc2/output`)).status).toBe(200);
   });
 });
