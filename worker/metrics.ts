@@ -35,6 +35,8 @@ export interface WorkerMetrics extends ActivityMetrics {
   eventFilterFailed(reason: FilterFailure): void;
   /** How far behind one operator's event dispatch is: the age of its oldest pending event when a pass took it. */
   dispatchLag(operatorId: string, seconds: number): void;
+  /** The event-run starts per second the dispatcher admits now, and the interactive queue's backlog it followed. */
+  startAdmission(runsPerSecond: number, backlogSeconds: number): void;
   /** An event trigger of a run-controlled automation that started no run because its `key` failed (the lanes count the rest). */
   triggerSkipped(reason: SkipReason): void;
   /** A payload over TEMPORAL_PAYLOAD_MAX_BYTES stored in PostgreSQL instead of Temporal. */
@@ -86,6 +88,18 @@ export function createWorkerMetrics(): WorkerMetrics {
     's',
     "Age of an operator's oldest pending outbox event when the dispatcher last took its events (0 once caught up), by operator",
   );
+  const admittedRate = meter.createGauge(
+    'platform_dispatch_admitted_starts_per_second',
+    'float',
+    '1/s',
+    "Event-run starts and wake-ups per second the dispatcher admits for all operators together, following Temporal's interactive queue",
+  );
+  const queueBacklog = meter.createGauge(
+    'platform_dispatch_queue_backlog_seconds',
+    'float',
+    's',
+    "Age of the oldest task on Temporal's interactive queue (workflow or activity) at the dispatcher's last look",
+  );
   const triggersSkipped = meter.createCounter(
     'platform_automation_triggers_skipped_total',
     'triggers',
@@ -116,6 +130,10 @@ export function createWorkerMetrics(): WorkerMetrics {
     eventFilterJudged: (where) => tagged(judgedCache, where, () => filterJudged.withTags({ where })).add(1),
     eventFilterFailed: (reason) => tagged(failedCache, reason, () => filterFailures.withTags({ reason })).add(1),
     dispatchLag: (operator, seconds) => tagged(lagCache, operator, () => lag.withTags({ operator })).set(seconds),
+    startAdmission: (runsPerSecond, backlogSeconds) => {
+      admittedRate.set(runsPerSecond);
+      queueBacklog.set(backlogSeconds);
+    },
     triggerSkipped: (reason) => tagged(skipCache, reason, () => triggersSkipped.withTags({ reason })).add(1),
   };
 }

@@ -28,8 +28,8 @@ export interface DispatchDeps {
   filters: EventFilters;
   /** The triggers' planned filters, kept across passes. */
   plans: TriggerPlans;
-  /** Event-run starts and wake-ups each operator may make (`EVENT_RUNS_PER_SECOND`); unlimited when absent. */
-  starts?: TokenBuckets;
+  /** Event-run starts and wake-ups each operator may make (worker/startAdmission.ts); unlimited when absent. */
+  starts?: Pick<TokenBuckets, 'take' | 'waitMs' | 'burst' | 'perSecond'>;
   /** Run control (worker/runControl.ts): `startEventRun` routes controlled runs through it; without it runs start uncontrolled. */
   runControl?: Pick<RunControlDispatch, 'cancel'>;
   /** Signals runs waiting in an `action.wait_for_event` (worker/runWaitSignals.ts); without it no wait is woken. */

@@ -2,7 +2,6 @@ import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, t
 import type { Logger } from 'pino';
 import { createActivities } from '../activities';
 import { createGatewayCaches } from '../activities/gateway/caches';
-import { TokenBuckets } from '../core/tokenBuckets';
 import { PayloadBudget } from '../activities/payloadBudget';
 import type { Config } from '../core/config';
 import type { Keyring } from '../core/crypto';
@@ -12,6 +11,7 @@ import { postgresPayloadStore } from '../db/queries/temporalPayloads';
 import { startEventRun } from '../temporal/automationRuns';
 import { cancelKeyedRuns, startKeyedRun } from '../temporal/keyedRuns';
 import { signalWaitingRun } from '../temporal/runWaits';
+import { interactiveBacklogMs } from '../temporal/taskQueueBacklog';
 import { ExpressionSandbox } from '../sandbox/expressionSandbox';
 import { temporalClientOnWorker, type TemporalClient } from '../temporal/client';
 import { temporalConnectionOptions } from '../temporal/connectionOptions';
@@ -19,7 +19,9 @@ import { taskQueuesOf } from '../temporal/taskQueues';
 import { explainConnectFailure } from '../temporal/tlsDiagnosis';
 import { platformDataConverter, type PayloadLimits } from '../temporal/dataConverter';
 import { PayloadRefs } from '../temporal/payloadRefs';
+import { watchBacklog } from './backlogWatch';
 import { startEventDispatcher } from './eventDispatcher';
+import { StartAdmission } from './startAdmission';
 import { BatchedEvaluations } from './batchedEvaluations';
 import { EventFilters } from './eventFilters';
 import { RunControlDispatch } from './runControl';
@@ -131,7 +133,7 @@ export async function createWorker(options: {
     onJudged: (where) => metrics.eventFilterJudged(where),
     onFailed: (reason) => metrics.eventFilterFailed(reason),
   });
-  const starts = new TokenBuckets(config.EVENT_RUNS_PER_SECOND, config.EVENT_RUNS_BURST);
+  const starts = new StartAdmission(config.EVENT_RUNS_PER_SECOND, config.EVENT_RUNS_BURST);
   const runControl = new RunControlDispatch({
     sandbox,
     logger,
@@ -200,12 +202,14 @@ export async function createWorker(options: {
     ),
   );
   const dispatcher = options.config.EVENT_DISPATCH_ENABLED ? startEventDispatcher(outbox, logger, options.databaseUrl) : null;
+  const backlog = dispatcher ? watchBacklog(starts, () => interactiveBacklogMs(temporal), logger, metrics.startAdmission) : null;
   return {
     worker: new WorkerGroup(workers),
     queues,
     connection,
     temporal,
     async close() {
+      backlog?.stop();
       await (dispatcher ?? outbox).stop();
       await feed.stop();
       await sandbox.close();

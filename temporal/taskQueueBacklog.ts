@@ -1,0 +1,28 @@
+import { temporal as proto } from '@temporalio/proto';
+import type { TemporalClient } from './client';
+
+const durationMs = (duration: { seconds?: unknown; nanos?: number | null } | null | undefined): number =>
+  duration ? Number(duration.seconds ?? 0) * 1000 + (duration.nanos ?? 0) / 1e6 : 0;
+
+/**
+ * How long the oldest task has waited on the interactive queue — its workflow tasks and its activity tasks, whichever
+ * is older — from the server's task queue statistics (`DescribeTaskQueue` with `reportStats`; sticky workflow tasks
+ * are not counted, and live only seconds). Zero when nothing waits. The dispatcher's measure of whether the platform
+ * keeps up with the runs it starts.
+ */
+export async function interactiveBacklogMs(temporal: Pick<TemporalClient, 'client' | 'taskQueue'>): Promise<number> {
+  const { client, taskQueue } = temporal;
+  const types = [proto.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW, proto.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY];
+  const ages = await Promise.all(
+    types.map(async (taskQueueType) => {
+      const answer = await client.workflowService.describeTaskQueue({
+        namespace: client.options.namespace,
+        taskQueue: { name: taskQueue, kind: proto.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+        taskQueueType,
+        reportStats: true,
+      });
+      return durationMs(answer.stats?.approximateBacklogAge);
+    }),
+  );
+  return Math.max(...ages);
+}

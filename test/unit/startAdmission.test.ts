@@ -1,0 +1,77 @@
+import { StartAdmission, TARGET_BACKLOG_MS } from '../../worker/startAdmission';
+
+/** An admission on a clock the test moves: own budget 50/s (burst 500), the platform's rate starting at 200/s. */
+function admission(initialRate = 200) {
+  let now = 0;
+  const starts = new StartAdmission(50, 500, { maxRate: 1000, initialRate, now: () => now });
+  return { starts, advance: (ms: number) => (now += ms) };
+}
+
+/** Takes starts one at a time for `operatorId` every `everyMs` over `ms`; answers how many it got. */
+function drive(starts: StartAdmission, advance: (ms: number) => void, demands: Record<string, number>, ms: number): Record<string, number> {
+  const got: Record<string, number> = Object.fromEntries(Object.keys(demands).map((operator) => [operator, 0]));
+  for (let at = 0; at < ms; at += 10) {
+    advance(10);
+    for (const [operator, perSecond] of Object.entries(demands)) {
+      const due = Math.floor(((at + 10) * perSecond) / 1000) - Math.floor((at * perSecond) / 1000);
+      for (let i = 0; i < due; i++) if (starts.take(operator)) got[operator]! += 1;
+    }
+  }
+  return got;
+}
+
+describe('StartAdmission', () => {
+  it("cuts the platform's rate to three quarters of what it admitted when the queue's backlog passes the target", () => {
+    const { starts, advance } = admission();
+    expect(starts.admittedRate).toBe(200);
+    drive(starts, advance, { heavy: 40 }, 1000);
+    starts.observe(TARGET_BACKLOG_MS + 1, 1000);
+    expect(starts.admittedRate).toBeCloseTo(30, 0);
+  });
+
+  it('grows it a tenth at a time while starts are refused and the queue keeps up; holds it when nothing waits', () => {
+    const { starts, advance } = admission();
+    drive(starts, advance, { heavy: 1000 }, 1000);
+    starts.observe(TARGET_BACKLOG_MS + 1, 1000);
+    const cut = starts.admittedRate;
+    drive(starts, advance, { heavy: 1000 }, 1000);
+    starts.observe(0, 1000);
+    expect(starts.admittedRate).toBeCloseTo(cut * 1.1 + 1, 5);
+    advance(1000);
+    starts.observe(0, 1000);
+    expect(starts.admittedRate).toBeCloseTo(cut * 1.1 + 1, 5);
+  });
+
+  it('serves a light operator at once while a backlogged one takes only what it leaves', () => {
+    // The platform runs 30 starts a second: the heavy operator wants 500, the bystander 10.
+    const { starts, advance } = admission(30);
+    const rate = starts.admittedRate;
+    drive(starts, advance, { heavy: 500 }, 1000);
+    const got = drive(starts, advance, { heavy: 500, bystander: 10 }, 5000);
+    expect(got.bystander).toBe(50);
+    expect(got.heavy).toBeGreaterThan(5 * (rate - 10) - rate);
+    expect(got.heavy).toBeLessThan(5 * (rate - 10) + rate);
+  });
+
+  it('shares in turn between operators that are both backlogged', () => {
+    const { starts, advance } = admission(20);
+    const got = drive(starts, advance, { a: 500, b: 500 }, 5000);
+    expect(Math.abs(got.a! - got.b!)).toBeLessThan(0.2 * (got.a! + got.b!));
+  });
+
+  it("never lets one operator past its own budget, whatever the platform's rate", () => {
+    const { starts, advance } = admission();
+    const got = drive(starts, advance, { alone: 1000 }, 10_000);
+    expect(got.alone).toBeLessThanOrEqual(500 + 50 * 10);
+  });
+
+  it('says how long a refused operator waits', () => {
+    const { starts, advance } = admission(10);
+    drive(starts, advance, { heavy: 1000 }, 1000);
+    starts.observe(TARGET_BACKLOG_MS + 1, 1000);
+    // Backlogged, it waits until the platform's bucket is back in credit: at most its one-second debt, at the new rate.
+    expect(starts.take('heavy')).toBe(false);
+    expect(starts.waitMs('heavy', 1)).toBeGreaterThan(0);
+    expect(starts.waitMs('heavy', 1)).toBeLessThanOrEqual(Math.ceil(((starts.admittedRate + 1) / starts.admittedRate) * 1000));
+  });
+});

@@ -1,0 +1,130 @@
+import { TokenBuckets } from '../core/tokenBuckets';
+
+/** The interactive queue's backlog the admission aims under: above it, the platform is not keeping up. */
+export const TARGET_BACKLOG_MS = 200;
+/** How long an operator counts as backlogged after a start was refused to it. */
+const BACKLOGGED_MS = 2_000;
+const MIN_RATE = 5;
+/** On a backlog, the admitted rate falls to this share of what was admitted meanwhile. */
+const DECREASE = 0.75;
+/** While starts wait and the backlog is short, the rate grows by this share each look. */
+const INCREASE = 0.1;
+
+/**
+ * Event-run starts (and wake-ups) as the platform can run them, shared so a light tenant never waits behind a heavy
+ * one. Two budgets must both allow a start: the operator's own (`EVENT_RUNS_PER_SECOND`, burst `EVENT_RUNS_BURST`,
+ * a ceiling whatever the load) and the platform's — a rate that follows Temporal's interactive queue (`observe`, once
+ * a second): cut to three quarters of what was admitted when tasks wait longer than {@link TARGET_BACKLOG_MS}, grown
+ * a tenth at a time while starts wait and the queue is short. The platform's bucket holds half a second of that rate.
+ *
+ * The share: an operator whose start was refused within the last two seconds is *backlogged* and takes only from its
+ * credit, the platform's spare starts dealt out evenly among the backlogged; any other takes from the platform's
+ * bucket, into a debt of one second if need be. So an operator starting a few runs (a bystander) is served at once,
+ * and the backlogged ones share evenly what it leaves.
+ * Nothing is dropped: a refused start stays in the outbox, in order, and is tried again after `waitMs`.
+ */
+export class StartAdmission {
+  readonly burst: number;
+  readonly perSecond: number;
+  private readonly own: TokenBuckets;
+  private rate: number;
+  private tokens: number;
+  private at: number;
+  private admitted = 0;
+  private refusedSinceLook = false;
+  private readonly refusedAt = new Map<string, number>();
+  /** The backlogged operators' credit: the platform's spare starts, dealt out evenly. */
+  private readonly credits = new Map<string, number>();
+
+  private readonly maxRate: number;
+  private readonly now: () => number;
+
+  /** `maxRate` caps the platform's rate (20 operators' worth), `initialRate` is where it starts (4 operators' worth). */
+  constructor(perSecond: number, burst: number, options: { maxRate?: number; initialRate?: number; now?: () => number } = {}) {
+    this.perSecond = perSecond;
+    this.burst = burst;
+    this.maxRate = options.maxRate ?? perSecond * 20;
+    this.now = options.now ?? (() => performance.now());
+    this.own = new TokenBuckets(perSecond, burst, this.now);
+    this.rate = Math.min(this.maxRate, options.initialRate ?? perSecond * 4);
+    this.tokens = this.capacity();
+    this.at = this.now();
+  }
+
+  /** The platform's admitted starts per second now. */
+  get admittedRate(): number {
+    return this.rate;
+  }
+
+  /** Takes `count` starts for the operator when both budgets allow them; false (nothing taken) otherwise. */
+  take(operatorId: string, count = 1): boolean {
+    this.refill();
+    const credit = this.credits.get(operatorId);
+    const allowed = credit === undefined ? this.tokens > -this.rate : credit > 0;
+    if (!allowed || !this.own.take(operatorId, count)) {
+      this.refuse(operatorId);
+      return false;
+    }
+    if (credit === undefined) this.tokens -= count;
+    else this.credits.set(operatorId, credit - count);
+    this.admitted += count;
+    return true;
+  }
+
+  /**
+   * How long until the operator may take `count` starts: a backlogged one until its credit holds them (or a second of
+   * its share, when `count` is more), any other until the platform's bucket is above its debt limit.
+   */
+  waitMs(operatorId: string, count = 0): number {
+    this.refill();
+    const credit = this.credits.get(operatorId);
+    const share = credit === undefined ? this.rate : this.rate / this.credits.size;
+    const missing = credit === undefined ? (this.tokens > -this.rate ? 0 : -this.rate - this.tokens + 1) : Math.min(count, this.creditCap()) - credit;
+    const platform = missing <= 0 ? 0 : Math.ceil((missing / share) * 1000);
+    return Math.max(platform, this.own.waitMs(operatorId, count));
+  }
+
+  /** Adjusts the platform's rate to the backlog of the interactive queue, measured since the previous look. */
+  observe(backlogMs: number, sinceMs: number): void {
+    const admittedRate = this.admitted / Math.max(0.001, sinceMs / 1000);
+    this.admitted = 0;
+    if (backlogMs > TARGET_BACKLOG_MS) this.rate = Math.max(MIN_RATE, Math.min(this.rate, admittedRate) * DECREASE);
+    else if (this.refusedSinceLook) this.rate = Math.min(this.maxRate, this.rate * (1 + INCREASE) + 1);
+    this.refusedSinceLook = false;
+    const stale = this.now() - BACKLOGGED_MS;
+    for (const [operatorId, at] of this.refusedAt) {
+      if (at >= stale) continue;
+      this.refusedAt.delete(operatorId);
+      this.credits.delete(operatorId);
+    }
+    // A debt is at most a second of the new rate, so a cut never leaves everyone waiting out the old one.
+    this.tokens = Math.max(-this.rate, Math.min(this.tokens, this.capacity()));
+    for (const [operatorId, credit] of this.credits) this.credits.set(operatorId, Math.max(-this.rate, credit));
+  }
+
+  private refuse(operatorId: string): void {
+    this.refusedAt.set(operatorId, this.now());
+    this.refusedSinceLook = true;
+    if (!this.credits.has(operatorId)) this.credits.set(operatorId, 0);
+  }
+
+  /** A backlogged operator saves at most a second of its share. */
+  private creditCap(): number {
+    return Math.max(1, this.rate / Math.max(1, this.credits.size));
+  }
+
+  private capacity(): number {
+    return Math.max(1, this.rate / 2);
+  }
+
+  /** The platform's bucket refills at its rate; what it holds in credit is dealt out evenly to the backlogged operators. */
+  private refill(): void {
+    const now = this.now();
+    this.tokens = Math.min(this.capacity(), this.tokens + ((now - this.at) / 1000) * this.rate);
+    this.at = now;
+    if (this.tokens <= 0 || this.credits.size === 0) return;
+    const share = this.tokens / this.credits.size;
+    for (const [operatorId, credit] of this.credits) this.credits.set(operatorId, Math.min(this.creditCap(), credit + share));
+    this.tokens = 0;
+  }
+}
