@@ -34,6 +34,7 @@ import {
   cancelAutomationRun,
   startAutomationRun,
 } from '../../temporal/automationRuns';
+import { AppError } from '../errors';
 import type { DispatchContext, McpAnswer } from './dispatchContext';
 import { approvalAnswerOf, askForTaskInput } from './taskInput';
 import { sessionElicits } from '../../core/mcpSession';
@@ -184,33 +185,50 @@ export async function updateTask(context: DispatchContext, id: JsonRpcId, params
  * `tasks/result` (2025-11-25): the call's result, waiting for the run to end if it has not — on Temporal's long poll
  * of the workflow's result, given up when the client goes away. A client accepting `text/event-stream` waits on a
  * stream (headers at once, a ping every heartbeat, so no client or proxy timeout ends a long wait), and one that
- * declared form elicitation is asked there for each approval the run waits in (taskInput.ts).
+ * declared form elicitation is asked there for each approval the run waits in (taskInput.ts). A wait holds one of the
+ * operator's stream slots for as long as it lasts, like the GET streams and `subscriptions/listen` (429
+ * `MCP_SESSION_LIMIT_EXCEEDED` beyond `MCP_MAX_STREAMS_PER_OPERATOR`, before any stream is opened); a task already
+ * ended answers at once and takes none.
  */
 export async function taskResult(context: DispatchContext, id: JsonRpcId, params: Record<string, unknown>): Promise<McpAnswer> {
   let row = await requireTask(context, params);
   if (typeof row === 'string') return invalidParams(id, row);
   if (!isTerminal(viewOf(row).status) || row.run_status === 'running' || row.run_status === null) {
-    // The response closing before it is sent is the client going away (the request's own 'close' fires once its body is read).
-    const gone = new AbortController();
-    const onClose = () => gone.abort();
-    context.ctx.res.once('close', onClose);
-    const stream = context.openStream?.();
-    const ended = new AbortController();
-    const asking =
-      stream && sessionElicits(context.sessionId) ? askForTaskInput(context.deps, ownerOf(context), row.id, stream, ended.signal, context.log) : undefined;
-    try {
-      await awaitAutomationRun(context.deps.temporal, row.temporal_workflow_id, gone.signal);
-    } catch (error) {
-      if (!gone.signal.aborted) throw error;
-    } finally {
-      context.ctx.res.off('close', onClose);
-      ended.abort();
-      await asking;
+    const release = await context.hub.open(context.principal.operatorId, null, { write: () => undefined });
+    if (!release) {
+      const limit = context.deps.config.MCP_MAX_STREAMS_PER_OPERATOR;
+      throw new AppError(429, 'MCP_SESSION_LIMIT_EXCEEDED', `At most ${limit} concurrent event streams per operator`, { headers: { 'Retry-After': '5' } });
     }
-    row = (await findMcpTask(context.deps.db, ownerOf(context), row.id)) ?? row;
+    try {
+      row = await waitForTask(context, row);
+    } finally {
+      release();
+    }
   }
   const result = await resultOf(context, row);
   return { response: resultResponse(id, { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId: row.id } } }) };
+}
+
+/** Waits for a task's run to end (or the client to go away), asking for its input on the stream meanwhile; the row as it is then. */
+async function waitForTask(context: DispatchContext, row: McpTaskRow): Promise<McpTaskRow> {
+  // The response closing before it is sent is the client going away (the request's own 'close' fires once its body is read).
+  const gone = new AbortController();
+  const onClose = () => gone.abort();
+  context.ctx.res.once('close', onClose);
+  const stream = context.openStream?.();
+  const ended = new AbortController();
+  const asking =
+    stream && sessionElicits(context.sessionId) ? askForTaskInput(context.deps, ownerOf(context), row.id, stream, ended.signal, context.log) : undefined;
+  try {
+    await awaitAutomationRun(context.deps.temporal, row.temporal_workflow_id, gone.signal);
+  } catch (error) {
+    if (!gone.signal.aborted) throw error;
+  } finally {
+    context.ctx.res.off('close', onClose);
+    ended.abort();
+    await asking;
+  }
+  return (await findMcpTask(context.deps.db, ownerOf(context), row.id)) ?? row;
 }
 
 /** `tasks/cancel`: cancels the run's Temporal workflow; an ended task is `-32602` (2025-11-25) or acknowledged (2026-07-28). */
