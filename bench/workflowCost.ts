@@ -10,6 +10,7 @@ import type { WorkflowInfo } from '@temporalio/workflow';
 import { TypedSearchAttributes } from '@temporalio/common';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { ReusableVMWorkflowCreator } from '@temporalio/worker/lib/workflow/reusable-vm';
+import { hoistWorkflowModules } from '../processes/workflowBundle';
 import { FAILURE_CONVERTER_PATH } from '../temporal/dataConverter';
 import { WORKFLOW_INTERCEPTOR_MODULES } from '../worker/tracing';
 import { runBench } from './lib/baseline';
@@ -33,6 +34,7 @@ async function creatorOf(workflowsPath: string, interceptors: string[]): Promise
     failureConverterPath: FAILURE_CONVERTER_PATH,
     workflowInterceptorModules: interceptors,
     logger: new DefaultLogger('WARN'),
+    webpackConfigHook: hoistWorkflowModules,
   });
   const mapAt = code.lastIndexOf('//# sourceMappingURL=data:');
   const sourceMap = Buffer.from(code.slice(code.indexOf('base64,', mapAt) + 'base64,'.length).trimEnd(), 'base64').toString();
