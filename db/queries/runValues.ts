@@ -11,18 +11,16 @@ const contextOf = (operatorId: string, runId: string, nodeId: string, part: Valu
   `${operatorId}:run:${runId}:value:${nodeId}:${part}:${seq}`;
 
 /**
- * Stores one step value apart from its run record (core/automations/runValues.ts), chunk by chunk, each sealed on its
- * own. A finish retried, or stored by two callers at once, writes the same chunks again: the first ones stay.
+ * Stores one step value apart from its run record (core/automations/runValues.ts) in one statement, its chunks each
+ * sealed on their own. A finish retried, or stored by two callers at once, writes the same chunks again: the first ones stay.
  */
 export async function storeRunValue(db: Runner, keyring: Keyring, operatorId: string, runId: string, value: ApartValue): Promise<void> {
-  const chunks = chunksOf(value.json);
-  for (const [seq, chunk] of chunks.entries()) {
+  const rows = [];
+  for (const [seq, chunk] of chunksOf(value.json).entries()) {
     const sealed = await sealText(keyring, chunk, contextOf(operatorId, runId, value.nodeId, value.part, seq));
-    await db('workflow_run_values')
-      .insert({ operator_id: operatorId, run_id: runId, node_id: value.nodeId, part: value.part, seq, bytes: value.bytes, sealed })
-      .onConflict(['run_id', 'node_id', 'part', 'seq'])
-      .ignore();
+    rows.push({ operator_id: operatorId, run_id: runId, node_id: value.nodeId, part: value.part, seq, bytes: value.bytes, sealed });
   }
+  await db('workflow_run_values').insert(rows).onConflict(['run_id', 'node_id', 'part', 'seq']).ignore();
 }
 
 /** The size of a step value stored apart and its number of chunks; undefined when the run has none for that step. */

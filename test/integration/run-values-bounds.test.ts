@@ -259,4 +259,46 @@ describe('a run of many large outputs reads back in bounded memory (own worker, 
     // Its values stored apart still stream.
     expect((await client.wf(`/runs/${run.id}/steps/kyc2/output`)).status).toBe(200);
   });
+
+  it("storing the outcome of ten 4.5 MB steps takes well under the end step's 10 s timeout", async () => {
+    const { db, keyring } = app.deps;
+    const { finishRun, insertRun } = await import('../../db/queries/automationRuns');
+    const runId = `run_${randomUUID().replace(/-/g, '')}`;
+    const operatorId = client.operator.operatorId;
+    await insertRun(
+      db,
+      keyring,
+      {
+        id: runId,
+        operatorId,
+        automationId: run.workflowId,
+        automationVersion: 1,
+        source: 'manual',
+        triggerNodeId: 'start',
+        temporalWorkflowId: `automation-manual-${runId}`,
+        input: {},
+        usageMonth: '2026-12',
+        reserved: { actions: 0, aiActions: 0 },
+      },
+      { defaults: { actions: 1_000_000, aiActions: 1_000_000 }, exceeded: { code: 'QUOTA_EXCEEDED', message: 'x' } },
+    );
+    const nodes = Array.from({ length: STEPS }, (_, index) => ({
+      id: `kyc${index + 1}`,
+      status: 'completed' as const,
+      output: bigAnswer(`big-${index + 1}`, ANSWER_BYTES),
+      durationMs: 1,
+    }));
+    const started = performance.now();
+    const row = await finishRun(db, keyring, operatorId, runId, {
+      status: 'completed',
+      output: nodes.at(-1)!.output,
+      nodes,
+      error: null,
+      executed: { actions: 0, aiActions: 0 },
+    });
+    const ms = performance.now() - started;
+    console.log(`storing ${STEPS} × ${ANSWER_BYTES / MiB} MB step outputs: ${Math.round(ms)} ms`);
+    expect(row?.status).toBe('completed');
+    expect(ms).toBeLessThan(5_000);
+  });
 });
