@@ -12,6 +12,7 @@ import { registerHandler } from './clients';
 import { decideHandler, DecisionBody, getRequestHandler, RequestParams } from './consent';
 import { getSettingsHandler, GrantParams, listHostsHandler, putSettingsHandler, revokeHostHandler, SettingsBody } from './hosts';
 import { resourceMetadataHandler, serverMetadataHandler } from './metadata';
+import * as examples from './examples';
 import { ConsentRequestView, DecisionResult, HostsList, OAuthSettingsView } from './schema';
 import { revokeHandler, RevokeBody, tokenHandler, TokenBody } from './token';
 
@@ -19,7 +20,7 @@ const invalidRequest = (problems: { problems: FieldProblem[] }) =>
   new AppError(400, 'invalid_request', problems.problems.map((p) => `${p.field}: ${p.message}`).join('; '));
 
 const limited = jsonContent(OAuthError, 'RATE_LIMITED, with Retry-After');
-const metadata = (description: string) => ({ description, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } });
+const metadata = (description: string, example: unknown) => jsonContent(z.record(z.string(), z.unknown()), description, example);
 
 /** The well-known documents hosts discover the authorization server by (RFC 9728, RFC 8414, OpenID discovery). */
 const wellKnown = defineArea({
@@ -35,7 +36,7 @@ for (const path of ['/oauth-protected-resource', '/oauth-protected-resource/mcp-
     summary: 'Protected-resource metadata of the MCP server (RFC 9728)',
     security: 'none',
     guards: ['limitByAddress'],
-    responses: { 200: metadata('resource, authorization_servers, scopes_supported'), 429: limited },
+    responses: { 200: metadata('resource, authorization_servers, scopes_supported', examples.resourceMetadata), 429: limited },
     handler: resourceMetadataHandler,
   });
 }
@@ -46,7 +47,7 @@ for (const path of ['/oauth-authorization-server', '/openid-configuration']) {
     summary: 'Authorization-server metadata for MCP hosts (RFC 8414)',
     security: 'none',
     guards: ['limitByAddress'],
-    responses: { 200: metadata('issuer, endpoints, S256, grants, client_id_metadata_document_supported'), 429: limited },
+    responses: { 200: metadata('issuer, endpoints, S256, grants, client_id_metadata_document_supported', examples.serverMetadata), 429: limited },
     handler: serverMetadataHandler,
   });
 }
@@ -98,9 +99,9 @@ oauth.endpoint({
   security: 'none',
   guards: ['limitByAddress'],
   input: { body: TokenBody },
-  request: { body: { description: 'application/x-www-form-urlencoded or JSON' } },
+  request: { body: { description: 'application/x-www-form-urlencoded or JSON', example: examples.tokenBody } },
   responses: {
-    200: jsonContent(tokenResponse, 'Tokens'),
+    200: jsonContent(tokenResponse, 'Tokens', examples.tokens),
     400: jsonContent(OAuthError, 'invalid_request, invalid_grant, invalid_client, invalid_target or unsupported_grant_type'),
     429: limited,
   },
@@ -114,8 +115,8 @@ oauth.endpoint({
   security: 'none',
   guards: ['limitByAddress'],
   input: { body: RevokeBody },
-  request: { body: { description: 'token, token_type_hint, client_id' } },
-  responses: { 200: metadata('Revoked, or the token was unknown'), 400: jsonContent(OAuthError, 'invalid_request'), 429: limited },
+  request: { body: { description: 'token, token_type_hint, client_id', example: examples.revokeBody } },
+  responses: { 200: metadata('Revoked, or the token was unknown', {}), 400: jsonContent(OAuthError, 'invalid_request'), 429: limited },
   handler: revokeHandler,
 });
 
@@ -125,9 +126,11 @@ oauth.endpoint({
   summary: 'Dynamic Client Registration (RFC 7591) of a public MCP host',
   security: 'none',
   guards: ['limitRegistrations'],
-  request: { body: { schema: z.record(z.string(), z.unknown()), description: 'redirect_uris, client_name, grant_types, response_types' } },
+  request: {
+    body: { schema: z.record(z.string(), z.unknown()), description: 'redirect_uris, client_name, grant_types, response_types', example: examples.registerBody },
+  },
   responses: {
-    201: metadata('client_id and the registered metadata; token_endpoint_auth_method none'),
+    201: metadata('client_id and the registered metadata; token_endpoint_auth_method none', examples.registered),
     400: jsonContent(OAuthError, 'invalid_redirect_uri or invalid_client_metadata'),
     429: limited,
   },
@@ -142,7 +145,7 @@ oauth.endpoint({
   guards: ['limitByAddress', 'member'],
   input: { params: RequestParams },
   responses: {
-    200: jsonContent(ConsentRequestView, 'The host, its redirect host, scopes, tools and what this member may approve'),
+    200: jsonContent(ConsentRequestView, 'The host, its redirect host, scopes, tools and what this member may approve', examples.consentRequest),
     401: jsonContent(OAuthError, 'invalid_token'),
     404: jsonContent(OAuthError, 'invalid_request'),
   },
@@ -156,9 +159,9 @@ oauth.endpoint({
   security: sessionOnly,
   guards: ['limitByAddress', 'member'],
   input: { params: RequestParams, body: DecisionBody },
-  request: { body: { description: 'decision approve or deny; scopes to narrow' } },
+  request: { body: { description: 'decision approve or deny; scopes to narrow', example: examples.decisionBody } },
   responses: {
-    200: jsonContent(DecisionResult, 'Where to send the browser: the host with code (or error), state and iss'),
+    200: jsonContent(DecisionResult, 'Where to send the browser: the host with code (or error), state and iss', examples.decision),
     401: jsonContent(OAuthError, 'invalid_token'),
     403: jsonContent(OAuthError, 'access_denied: OAuth hosts turned off, or a Member approving write where the organisation forbids it'),
     404: jsonContent(OAuthError, 'invalid_request: unknown, expired or decided'),
@@ -172,7 +175,7 @@ oauth.endpoint({
   summary: 'The organisation’s connected MCP hosts (grants), with last use',
   security: sessionOnly,
   guards: ['limitByAddress', 'member'],
-  responses: { 200: jsonContent(HostsList, 'The connected hosts'), 401: jsonContent(OAuthError, 'invalid_token') },
+  responses: { 200: jsonContent(HostsList, 'The connected hosts', examples.hosts), 401: jsonContent(OAuthError, 'invalid_token') },
   handler: listHostsHandler,
 });
 
@@ -198,7 +201,10 @@ oauth.endpoint({
   summary: 'The organisation’s rules for OAuth hosts',
   security: sessionOnly,
   guards: ['limitByAddress', 'member'],
-  responses: { 200: jsonContent(OAuthSettingsView, 'enabled, members_may_write, workflow_allowlist'), 401: jsonContent(OAuthError, 'invalid_token') },
+  responses: {
+    200: jsonContent(OAuthSettingsView, 'enabled, members_may_write, workflow_allowlist', examples.settings),
+    401: jsonContent(OAuthError, 'invalid_token'),
+  },
   handler: getSettingsHandler,
 });
 
@@ -209,9 +215,9 @@ oauth.endpoint({
   security: sessionOnly,
   guards: ['limitByAddress', 'member'],
   input: { body: SettingsBody },
-  request: { body: { description: 'enabled, members_may_write, workflow_allowlist (null: every exposed workflow)' } },
+  request: { body: { description: 'enabled, members_may_write, workflow_allowlist (null: every exposed workflow)', example: examples.settingsBody } },
   responses: {
-    200: jsonContent(OAuthSettingsView, 'The settings'),
+    200: jsonContent(OAuthSettingsView, 'The settings', examples.settings),
     400: jsonContent(CodedError, 'VALIDATION_FAILED'),
     401: jsonContent(OAuthError, 'invalid_token'),
     403: jsonContent(OAuthError, 'FORBIDDEN'),

@@ -15,6 +15,8 @@ const NO_JSON_SUCCESS = new Set([
   'GET /mcp-server/events', // text/event-stream
   'POST /auth/v1/logout', // 204, no body
   'DELETE /temporal-codec/session', // 204, no body
+  'GET /oauth/authorize', // 302 to the consent page or back to the host
+  'DELETE /oauth/hosts/{id}', // 204, no body
 ]);
 
 const document = JSON.parse(JSON.stringify(buildOpenApiDocument())) as Document;
