@@ -59,6 +59,8 @@ describe('parseConfig defaults', () => {
       'invites:operator': { points: 20, windowSeconds: 3600 },
       'invites:member': { points: 10, windowSeconds: 3600 },
       'invites:public': minute(30),
+      oauth: minute(120),
+      'oauth:register': { points: 30, windowSeconds: 3600 },
     });
   });
 
