@@ -91,5 +91,28 @@ export const CATALOG = Object.fromEntries(
   }),
 ) as Record<NodeType, NodeSpec>;
 
-export const NODE_TYPES = Object.keys(CATALOG) as NodeType[];
+/**
+ * The palette's order from before the catalog was generated (the server's enum lists the actions in another): the data
+ * writes first. A type not listed here (a new one) comes after these, in the server's order.
+ */
+const PALETTE: readonly NodeType[] = [
+  'trigger.manual',
+  'trigger.event',
+  'trigger.webhook',
+  'trigger.schedule',
+  'condition',
+  'action.set_state',
+  'action.record_event',
+  'action.upsert_entity',
+  'action.http_request',
+  'action.gateway',
+  'action.delay',
+  'action.send_email',
+  'action.ai',
+  'action.approval',
+  'action.wait_for_event',
+];
+const rank = (type: NodeType): number => (PALETTE.includes(type) ? PALETTE.indexOf(type) : PALETTE.length);
+
+export const NODE_TYPES = (Object.keys(CATALOG) as NodeType[]).sort((a, b) => rank(a) - rank(b));
 export const isTriggerType = (type: NodeType): boolean => CATALOG[type].group === 'trigger';
