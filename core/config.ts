@@ -173,6 +173,9 @@ const envSchema = z.object({
   /** The share of one sandbox process an operator may use over time, and at once (ms): past it, its evaluations wait. */
   EXPRESSION_OPERATOR_SHARE: z.coerce.number().min(0.01).max(64).default(0.1),
   EXPRESSION_OPERATOR_BURST_MS: positiveInt.default(1_000),
+  /** The share of the backtests' own sandbox process (one per worker) an organisation's backtest may use over time, and at once (ms): past it, its evaluations wait (activities/automation/backtestEvaluator.ts). */
+  BACKTEST_OPERATOR_SHARE: z.coerce.number().min(0.01).max(1).default(0.25),
+  BACKTEST_OPERATOR_BURST_MS: positiveInt.default(1_000),
   /** Large answers (over 64 KiB) an operator may bring into one worker per second, and at once (activities/payloadBudget.ts). */
   LARGE_PAYLOAD_BYTES_PER_SECOND: positiveInt.default(512 * 1024),
   LARGE_PAYLOAD_BURST_BYTES: positiveInt.default(4 * 1024 * 1024),

@@ -1,4 +1,4 @@
-import { backtestPage, conditionDecisions, type BacktestSubject, type Check, type CheckOutcome, type HistoryEvent } from '../../core/automations/backtest';
+import { backtestPage, conditionDecisions, type BacktestSubject, type HistoryEvent, type PageOutcome } from '../../core/automations/backtest';
 import { actionChanges, emptyTally, mergeTallies, type BacktestTally } from '../../core/automations/backtestTally';
 import type { AutomationDefinition } from '../../core/automations/types';
 import type { InternalEvent } from '../../core/events';
@@ -15,14 +15,12 @@ import {
   type BacktestStatus,
 } from '../../db/queries/backtests';
 import { ExpressionSandbox } from '../../sandbox/expressionSandbox';
-import type { ExpressionOutcome, SingleExpressionTask } from '../../sandbox/tasks';
 import type { ActivityDeps } from '../deps';
+import { backtestEvaluator, BacktestStopped } from './backtestEvaluator';
 import { BOOKKEEPING, type ActivityDeclarations } from '../declarations';
 
 /** Events replayed per activity: a page takes about a second on two cores, so a cancel is heard within one. */
 export const BACKTEST_PAGE_SIZE = 2_000;
-/** Checks sent to the sandbox in one message: everyday conditions evaluate in a few microseconds, far inside one task's budget. */
-const BATCH_SIZE = 250;
 /** Players listed per side of the result; the totals are exact. */
 export const BACKTEST_PLAYER_LIST = 1_000;
 
@@ -38,28 +36,22 @@ export const historyEventsOf = (row: Pick<BacktestRow, 'definition' | 'baseline_
 /**
  * The activities of `backtestWorkflow` (workflows/backtest.ts). Conditions are evaluated in a sandbox of the backtests'
  * own (one process per worker, created on first use), batched, within one task's budget per batch: a backtest never
- * spends the sandbox share of the operator's live runs, and one running backtest per operator bounds what it takes.
+ * spends the sandbox share of the operator's live runs, one running backtest per operator bounds what it takes, and
+ * each organisation's backtest has its own share of that process (`BACKTEST_OPERATOR_SHARE`), so several costly
+ * backtests share it in turn. A page stops as soon as its backtest is no longer running, and a condition that the CPU
+ * budget stops again and again ends the backtest `failed` with `BACKTEST_CONDITION_TIMEOUT` (backtestEvaluator.ts).
  */
 export function createBacktestActivities({ db, config, keyring }: Pick<ActivityDeps, 'db' | 'config' | 'keyring'>) {
   let sandbox: ExpressionSandbox | undefined;
-  const sandboxOf = () => (sandbox ??= new ExpressionSandbox({ timeoutMs: config.EXPRESSION_TIMEOUT_MS, memoryMb: config.EXPRESSION_MEMORY_MB, processes: 1 }));
-
-  /** One batch, split in halves while the sandbox stops it on a budget, down to the single check that it stops. */
-  const evaluateBatch = async (operatorId: string, tasks: SingleExpressionTask[]): Promise<CheckOutcome[]> => {
-    const outcome = await sandboxOf().evaluate(operatorId, { kind: 'batch', tasks });
-    if (outcome.ok) return outcome.value as ExpressionOutcome[];
-    if (tasks.length === 1) return [outcome];
-    const half = Math.ceil(tasks.length / 2);
-    return [...(await evaluateBatch(operatorId, tasks.slice(0, half))), ...(await evaluateBatch(operatorId, tasks.slice(half)))];
-  };
-  const evaluatorFor = (operatorId: string) => async (checks: Check[]) => {
-    const outcomes: CheckOutcome[] = [];
-    for (let i = 0; i < checks.length; i += BATCH_SIZE) {
-      const tasks = checks.slice(i, i + BATCH_SIZE).map((check): SingleExpressionTask => ({ kind: 'condition', ...check }));
-      outcomes.push(...(await evaluateBatch(operatorId, tasks)));
-    }
-    return outcomes;
-  };
+  const sandboxOf = () =>
+    (sandbox ??= new ExpressionSandbox({
+      timeoutMs: config.EXPRESSION_TIMEOUT_MS,
+      memoryMb: config.EXPRESSION_MEMORY_MB,
+      processes: 1,
+      operatorShare: config.BACKTEST_OPERATOR_SHARE,
+      burstMs: config.BACKTEST_OPERATOR_BURST_MS,
+    }));
+  const stillRunning = (operatorId: string, backtestId: string) => async () => (await findBacktest(db, operatorId, backtestId))?.status === 'running';
 
   const subjectsOf = async (row: BacktestRow): Promise<Record<BacktestSide, BacktestSubject> | null> => {
     const automation = await findAutomation(db, row.operator_id, row.workflow_id);
@@ -92,11 +84,20 @@ export function createBacktestActivities({ db, config, keyring }: Pick<ActivityD
         ...item,
         event: openEventPii(keyring, item.event as unknown as InternalEvent) as unknown as HistoryEvent['event'],
       }));
-      const evaluate = evaluatorFor(row.operator_id);
-      const [backtested, baseline] = await Promise.all([
-        backtestPage(subjects.backtested, events, evaluate),
-        backtestPage(subjects.baseline, events, evaluate),
-      ]);
+      const evaluate = backtestEvaluator(sandboxOf(), row.operator_id, stillRunning(row.operator_id, row.id), config.EXPRESSION_TIMEOUT_MS);
+      let sides: [PageOutcome, PageOutcome];
+      try {
+        sides = await Promise.all([backtestPage(subjects.backtested, events, evaluate), backtestPage(subjects.baseline, events, evaluate)]);
+      } catch (error) {
+        if (!(error instanceof BacktestStopped)) throw error;
+        if (error.reason === 'not_running') return { kind: 'stop', status: (await findBacktest(db, row.operator_id, row.id))?.status ?? 'gone' };
+        const ended = await finishBacktest(db, row.operator_id, row.id, {
+          status: 'failed',
+          error: { code: 'BACKTEST_CONDITION_TIMEOUT', message: error.message },
+        });
+        return { kind: 'stop', status: ended?.status ?? 'gone' };
+      }
+      const [backtested, baseline] = sides;
       const before = row.tallies;
       const tallies: Record<BacktestSide, BacktestTally> = {
         backtested: mergeTallies(before?.backtested ?? emptyTally(), backtested.tally),
