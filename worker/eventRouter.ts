@@ -1,4 +1,5 @@
 import { planFilter, scalarAt, NOT_INLINE, type FilterPlan } from '../core/automations/filterPlan';
+import { listensTo } from '../core/automations/listening';
 import type { EventAutomationRow, PendingOutboxRow } from '../db/queries/outboxDispatch';
 
 /** One `trigger.event` node of an automation, with how its filter is judged (null: no filter, every event passes). */
@@ -49,13 +50,6 @@ interface EventIndex {
   rest: EventTrigger[];
 }
 
-/** Same operator, listening to the event, created (or re-activated) before it, and not the automation whose run wrote it. */
-const fires = (automation: EventAutomationRow, row: PendingOutboxRow): boolean =>
-  automation.operator_id === row.operator_id &&
-  automation.trigger_events.includes(row.event) &&
-  row.occurred_at >= automation.events_since &&
-  row.origin_workflow_id !== automation.id;
-
 /**
  * Who hears an event among one operator's automations, built once per dispatch pass: automations by event name, and
  * within a name the triggers whose filter has a top-level equality by the value it demands. An event then meets only
@@ -85,7 +79,7 @@ export class EventRoutes {
 
   /** The automations whose `cancel_on` names the event and that hear it. */
   cancellersOf(row: PendingOutboxRow): EventAutomationRow[] {
-    return (this.cancelling.get(row.event) ?? []).filter((automation) => fires(automation, row));
+    return (this.cancelling.get(row.event) ?? []).filter((automation) => listensTo(automation, row));
   }
 
   /** The automations the event may fire, each with its candidate triggers in definition order, in a stable order. */
@@ -101,7 +95,7 @@ export class EventRoutes {
     }
     const byAutomation = new Map<string, Listener>();
     for (const trigger of candidates) {
-      if (!fires(trigger.automation, row)) continue;
+      if (!listensTo(trigger.automation, row)) continue;
       const listener = byAutomation.get(trigger.automation.id) ?? { automation: trigger.automation, triggers: [] };
       if (!listener.triggers.includes(trigger)) listener.triggers.push(trigger);
       byAutomation.set(trigger.automation.id, listener);

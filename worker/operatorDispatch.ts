@@ -9,29 +9,23 @@ import type { Db } from '../db/knex';
 import { readOutboxEvents } from '../db/queries/outbox';
 import { automationsListeningTo, claimOperatorOutbox, lockOperatorDispatch, markDispatched, type PendingOutboxRow } from '../db/queries/outboxDispatch';
 import { insertTriggerSkips, type TriggerSkip } from '../db/queries/triggerSkips';
-import type { EventFilters } from './eventFilters';
-import { EventRoutes, type Listener, type TriggerPlans } from './eventRouter';
+import type { EventRoutes, Listener } from './eventRouter';
+import type { EventRouter } from './eventRouting';
 import type { DispatchFaults } from './dispatchFaults';
 import { OverShareError } from './overShare';
-import { controlOf, type ControlledEventRun, type RunControlDispatch, type StartOutcome } from './runControl';
+import { controlOf, type ControlledEventRun, type EventRuns, type StartOutcome } from './runControl';
 import { signalWaitingRuns, type SignalWaitingRun } from './runWaitSignals';
-
-/** Starts the run one event fires for one automation; `duplicate` when that pair already has one. */
-export type StartEventRun = (input: ControlledEventRun) => Promise<StartOutcome>;
 
 export interface DispatchDeps {
   db: Db;
   logger: Logger;
   keyring: Keyring;
-  startEventRun: StartEventRun;
-  /** Trigger filters: inline where their shape allows, else in the sandbox. */
-  filters: EventFilters;
-  /** The triggers' planned filters, kept across passes. */
-  plans: TriggerPlans;
+  /** Who hears an event and whether its triggers pass (worker/eventRouting.ts). */
+  router: EventRouter;
+  /** Starts the runs events fire (through run control where an automation has it) and ends those `cancel_on` ends. */
+  runs: EventRuns;
   /** Event-run starts and wake-ups each operator may make (worker/startAdmission.ts); unlimited when absent. */
   starts?: Pick<TokenBuckets, 'take' | 'waitMs' | 'burst' | 'perSecond'>;
-  /** Run control (worker/runControl.ts): `startEventRun` routes controlled runs through it; without it runs start uncontrolled. */
-  runControl?: Pick<RunControlDispatch, 'cancel'>;
   /** Signals runs waiting in an `action.wait_for_event` (worker/runWaitSignals.ts); without it no wait is woken. */
   signalWaitingRun?: SignalWaitingRun;
   /** Hears the age of an operator's oldest pending event each time its events are taken. */
@@ -98,7 +92,7 @@ type Judgment = { kind: 'judged'; event: InternalEvent; routed: Routed } | { kin
 /** One automation's run for the event, through its first trigger whose filter passes; a failed filter is a skip. */
 async function judgeListener(deps: DispatchDeps, listener: Listener, row: PendingOutboxRow, event: InternalEvent): Promise<Routed | 'over_share'> {
   for (const trigger of listener.triggers) {
-    const verdict = await deps.filters.judge(trigger, event);
+    const verdict = await deps.router.judge(trigger, event);
     if (verdict.kind === 'over_share') return 'over_share';
     if (verdict.kind === 'failed')
       return { runs: [], skips: [skipOf(deps, listener, event, trigger.node.id, { reason: 'filter_failed', code: verdict.code, message: verdict.message })] };
@@ -125,10 +119,9 @@ async function judgeEvent(deps: DispatchDeps, routes: EventRoutes, row: PendingO
 
 /** The event's `cancel_on` effects, in outbox order. Throws {@link OverShareError} when a `key` must wait for the share. */
 async function cancelFor(deps: DispatchDeps, routes: EventRoutes, row: PendingOutboxRow, event: InternalEvent): Promise<void> {
-  if (!deps.runControl) return;
   for (const automation of routes.cancellersOf(row)) {
     const controlled = controlOf(automation);
-    if (controlled) await deps.runControl.cancel({ ...controlled, operatorId: row.operator_id }, event);
+    if (controlled) await deps.runs.cancel({ ...controlled, operatorId: row.operator_id }, event);
   }
 }
 
@@ -141,7 +134,7 @@ async function startAll(deps: DispatchDeps, faults: DispatchFaults, routes: Rout
       const { seq, ...run } = routes.runs[next++]!;
       let outcome: StartOutcome;
       try {
-        outcome = await deps.startEventRun(run);
+        outcome = await deps.runs.start(run);
       } catch (error) {
         if (!faults.setAside(seq, error)) throw error;
         const message = `The event could not be dispatched: ${(error as Error).message}`;
@@ -197,7 +190,7 @@ export async function dispatchOperator(deps: DispatchDeps, operatorId: string, f
     deps.onLag?.(operatorId, Math.max(0, (Date.now() - claimed[0]!.occurred_at.getTime()) / 1000));
     await detectHarm(deps, { claimed });
     const automations = await automationsListeningTo(trx, [operatorId], [...new Set(claimed.map((row) => row.event))]);
-    const routes = new EventRoutes(automations, deps.plans);
+    const routes = deps.router.routesFor(automations);
     const heard = claimed.filter((row) => routes.hears(row));
     const records =
       heard.length === 0 ? [] : await readOutboxEvents(trx, { claimed: { seqs: heard.map((row) => row.seq), operatorIds: [operatorId] }, limit: heard.length });

@@ -3,7 +3,7 @@ import { DispatchFaults } from './dispatchFaults';
 import { OverShareError } from './overShare';
 import { BATCH, dispatchOperator, type DispatchDeps, type OperatorPass } from './operatorDispatch';
 
-export type { DispatchDeps, StartEventRun } from './operatorDispatch';
+export type { DispatchDeps } from './operatorDispatch';
 
 export interface DispatchTotals {
   claimed: number;
@@ -161,7 +161,7 @@ export class OutboxDispatcher {
  * Dispatches every pending outbox event that can be dispatched now, with a dispatcher of its own (tests, scripts); a
  * worker shares one {@link OutboxDispatcher} between its listener and the sweep.
  *
- * @example await dispatchPendingEvents({ db, logger, keyring, startEventRun, filters, plans }) // { claimed: 12, started: 3 }
+ * @example await dispatchPendingEvents({ db, logger, keyring, router, runs }) // { claimed: 12, started: 3 }
  */
 export async function dispatchPendingEvents(deps: DispatchDeps): Promise<DispatchTotals> {
   const dispatcher = new OutboxDispatcher(deps);

@@ -26,6 +26,12 @@ export type ControlledEventRun = AutomationRunInput & { eventId: string; runCont
 /** What starting an event run came to: a run started (or handed to its lane), one there already, or a `key` that failed. */
 export type StartOutcome = 'started' | 'duplicate' | { keyFailed: { code: string; message: string } };
 
+/** How the dispatcher starts the runs events fire and ends those a `cancel_on` event ends: {@link RunControlDispatch}. */
+export interface EventRuns {
+  start(input: ControlledEventRun): Promise<StartOutcome>;
+  cancel(controlled: ControlledBy & { operatorId: string }, event: InternalEvent): Promise<void>;
+}
+
 export interface RunControlDeps {
   sandbox: ExpressionEvaluator;
   logger: Logger;
@@ -48,7 +54,7 @@ export interface RunControlDeps {
  * order the dispatcher hands them over (outbox order), although their keys are evaluated concurrently, so "the last
  * trigger" of a debounce and a queue's order are the events' order.
  */
-export class RunControlDispatch {
+export class RunControlDispatch implements EventRuns {
   /** Per automation: settles once the latest handed-over trigger has joined its lane's chain. */
   private readonly order = new Map<string, Promise<void>>();
   /** Per lane: the latest signal-with-start, so a lane's signals are sent one after another. */

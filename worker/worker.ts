@@ -30,7 +30,7 @@ import { payloadRefInterceptor } from './payloadRefInterceptor';
 import { activityTracingInterceptors, WORKFLOW_INTERCEPTOR_MODULES, workflowTracingSinks } from './tracing';
 import { reconcileRuns } from './runWatchdog';
 import { createWorkerMetrics, workerTelemetry } from './metrics';
-import { TriggerPlans } from './eventRouter';
+import { EventRouter } from './eventRouting';
 import { OutboxDispatcher, type DispatchDeps } from './outboxDispatch';
 import { HEARTBEAT_THROTTLE, polledQueues, STICKY_SCHEDULE_TO_START, WorkerGroup, type PolledQueue } from './workerGroup';
 
@@ -146,11 +146,9 @@ export async function createWorker(options: {
     db: options.db,
     logger,
     keyring,
-    filters,
-    plans: new TriggerPlans(),
+    router: new EventRouter(filters),
     starts,
-    runControl,
-    startEventRun: (input) => runControl.start(input),
+    runs: runControl,
     signalWaitingRun: (workflowId, signal) => signalWaitingRun(temporal, workflowId, signal),
     onLag: (operatorId, seconds) => metrics.dispatchLag(operatorId, seconds),
   };

@@ -7,7 +7,7 @@ import { createDb, type Db } from '../../db/knex';
 import { ReconnectingListener, type ReconnectingListenerOptions } from '../../db/listener';
 import { EventFilters } from '../../worker/eventFilters';
 import { startEventDispatcher } from '../../worker/eventDispatcher';
-import { TriggerPlans } from '../../worker/eventRouter';
+import { EventRouter } from '../../worker/eventRouting';
 import { OutboxDispatcher } from '../../worker/outboxDispatch';
 
 const databaseUrl = loadConfig().DATABASE_URL!;
@@ -207,9 +207,8 @@ describe('the event dispatcher', () => {
       db: dispatcherDb,
       logger: createLogger('silent'),
       keyring: new Keyring(randomBytes(32)),
-      filters: new EventFilters({ sandbox: { evaluate: async () => ({ ok: true, value: true }) }, logger: createLogger('silent') }),
-      plans: new TriggerPlans(),
-      startEventRun: async () => 'started',
+      router: new EventRouter(new EventFilters({ sandbox: { evaluate: async () => ({ ok: true, value: true }) }, logger: createLogger('silent') })),
+      runs: { start: async () => 'started', cancel: async () => undefined },
     });
     const dispatcher = startEventDispatcher(outbox, createLogger('silent'), urlNamed(applicationName));
     try {
