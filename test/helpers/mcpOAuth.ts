@@ -24,17 +24,20 @@ export async function freePort(): Promise<number> {
  * OAuth rate limits count per client address in the shared database, and every test file calls from 127.0.0.1: they
  * are raised here, and the test of the limit itself calls from an address of its own (`X-Forwarded-For`).
  */
-export async function startOAuthApp(overrides: Record<string, string> = {}): Promise<TestApp> {
+export async function startOAuthApp(overrides: Record<string, string> = {}, options: { logLines?: string[] } = {}): Promise<TestApp> {
   const port = await freePort();
-  return startTestApp({
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    APP_URL: `http://127.0.0.1:${port}`,
-    OAUTH_CIMD_ALLOW_PRIVATE_NETWORKS: 'true',
-    RATE_LIMIT_OAUTH: '100000',
-    RATE_LIMIT_OAUTH_REGISTER: '100000',
-    ...overrides,
-  });
+  return startTestApp(
+    {
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      APP_URL: `http://127.0.0.1:${port}`,
+      OAUTH_CIMD_ALLOW_PRIVATE_NETWORKS: 'true',
+      RATE_LIMIT_OAUTH: '100000',
+      RATE_LIMIT_OAUTH_REGISTER: '100000',
+      ...overrides,
+    },
+    options,
+  );
 }
 
 /**
