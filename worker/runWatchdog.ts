@@ -9,7 +9,8 @@ import { openOutcome } from '../temporal/automationRuns';
 import type { PayloadRefs } from '../temporal/payloadRefs';
 import type { automationRunWorkflow } from '../workflows/automationRun';
 import type { Db } from '../db/knex';
-import { finishRun, markRunChecked, runsToWatch, type WatchedRun } from '../db/queries/automationRuns';
+import { finishRun } from '../db/queries/automationRuns';
+import { markRunChecked, runsToWatch, type WatchedRun } from '../db/queries/runWatch';
 
 export interface WatchdogDeps {
   db: Db;

@@ -7,6 +7,7 @@ import { spawnWorker, type WorkerProcess } from '../helpers/worker';
 import { randomBytes } from 'node:crypto';
 import { INLINE_VALUE_BYTES, PREVIEW_CHARS, RECORD_OPEN_MAX_BYTES } from '../../core/automations/runValues';
 import { sealRunResult } from '../../core/runSeal';
+import { finishRun, insertRun } from '../../db/queries/automationRuns';
 
 const MiB = 1024 * 1024;
 /** The issue's template: a 16-character string doubled twenty times, 16 MB. */
@@ -262,7 +263,6 @@ describe('a run of many large outputs reads back in bounded memory (own worker, 
 
   it("storing the outcome of ten 4.5 MB steps takes well under the end step's 10 s timeout", async () => {
     const { db, keyring } = app.deps;
-    const { finishRun, insertRun } = await import('../../db/queries/automationRuns');
     const runId = `run_${randomUUID().replace(/-/g, '')}`;
     const operatorId = client.operator.operatorId;
     await insertRun(
