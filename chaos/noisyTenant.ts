@@ -1,4 +1,5 @@
 import { percentile } from '../bench/lib/stats';
+import { startHostile } from './hostileTenant';
 import { request, result, sleep, waitUntil, type Answer, type ChaosContext, type Scenario } from './lib';
 import { noisyAutomations, PLAIN_REGEX, quietAutomations, startNoisySupplier, tenant, type Tenant } from './noisyFixtures';
 
@@ -153,8 +154,11 @@ const p99 = (values: number[]) =>
  * 6. Noisy tenant: the quiet operator's mixed traffic (events that start runs, gateway GETs, MCP `tools/call`) runs
  * alone, then again while a noisy operator — signed up like anyone — loops over backtracking conditions and filters
  * (hidden from the definition check by `$eval`), definitions with catastrophic regexes, 3 MB gateway answers and runs
- * with megabytes of node outputs. Passes when the quiet operator meets no error, its p99 stays within 2× of its p99
- * alone, neither process restarted, and every noisy run ends `completed` or `failed` with a reason — none left running.
+ * with megabytes of node outputs — and, hostile (hostileTenant.ts), floods ~10 MB event bodies, sends 100,000-deep JSON,
+ * previews a 16 MB template and backtests a condition past its CPU budget. Passes when the hostile requests meet their
+ * bounds (429 with Retry-After, 400, EXPRESSION_OUTPUT_TOO_LARGE, the backtest ended BACKTEST_CONDITION_TIMEOUT),
+ * the quiet operator meets no error, its p99 stays within 2× of its p99 alone, neither process restarted, and every
+ * noisy run ends `completed` or `failed` with a reason — none left running.
  */
 export const noisyTenant: Scenario = async (context: ChaosContext) => {
   const seconds = context.short ? 15 : 30;
@@ -171,9 +175,11 @@ export const noisyTenant: Scenario = async (context: ChaosContext) => {
     await drive(kinds, 3);
     const alone = await drive(kinds, seconds);
     context.log(`noisy tenant: quiet alone p50/p90/p99/max ${spread(alone)}`);
+    const hostile = await startHostile(url, noisy);
     const noise = startNoise(url, noisy, automations, 2);
     const together = await drive(kinds, seconds);
     await noise.stop();
+    await hostile.stop();
     context.log(`noisy tenant: quiet beside the noise p50/p90/p99/max ${spread(together)}`);
 
     const failures = [...alone.errors.slice(0, 5), ...together.errors.slice(0, 5)];
@@ -190,6 +196,7 @@ export const noisyTenant: Scenario = async (context: ChaosContext) => {
       if (!alive || process.pid !== pids[name === 'API' ? 'api' : 'worker']) failures.push(`the ${name} process restarted`);
     }
     if (noise.counts.refusedDefinitions === 0) failures.push('no catastrophic definition was refused');
+    failures.push(...hostile.problems.slice(0, 5));
     const stuck = await waitUntil(
       async () => {
         const rows = await context.db('workflow_runs').where({ operator_id: noisy.operatorId }).select('status', 'error');
@@ -213,7 +220,7 @@ export const noisyTenant: Scenario = async (context: ChaosContext) => {
       { sent: all(together).length, stored: all(together).length - together.errors.length, lost: 0, duplicated: 0, fiveXx: 0, recoveryMs: null },
       failures,
     );
-    outcome.extra = `p99 ms ${Math.round(p99(all(alone)))}→${Math.round(p99(all(together)))} (${ratio.toFixed(2)}×; ${perKind}) noisy: ${noise.counts.requests} requests, runs ${JSON.stringify(byStatus)}`;
+    outcome.extra = `p99 ms ${Math.round(p99(all(alone)))}→${Math.round(p99(all(together)))} (${ratio.toFixed(2)}×; ${perKind}) noisy: ${noise.counts.requests} requests, runs ${JSON.stringify(byStatus)}; hostile: ${JSON.stringify(hostile.counts)}`;
     return outcome;
   } finally {
     await supplier.close();
