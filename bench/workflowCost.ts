@@ -10,7 +10,7 @@ import type { WorkflowInfo } from '@temporalio/workflow';
 import { TypedSearchAttributes } from '@temporalio/common';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { ReusableVMWorkflowCreator } from '@temporalio/worker/lib/workflow/reusable-vm';
-import { hoistWorkflowModules } from '../processes/workflowBundle';
+import { hoistWorkflowModules } from '../worker/workflowBundle';
 import { FAILURE_CONVERTER_PATH } from '../temporal/dataConverter';
 import { WORKFLOW_INTERCEPTOR_MODULES } from '../worker/tracing';
 import { runBench } from './lib/baseline';

@@ -20,6 +20,7 @@ import { explainConnectFailure } from '../temporal/tlsDiagnosis';
 import { platformDataConverter, type PayloadLimits } from '../temporal/dataConverter';
 import { PayloadRefs } from '../temporal/payloadRefs';
 import { watchBacklog } from './backlogWatch';
+import { workflowBundleOptions } from './workflowBundle';
 import { startEventDispatcher } from './eventDispatcher';
 import { StartAdmission } from './startAdmission';
 import { BatchedEvaluations } from './batchedEvaluations';
@@ -27,7 +28,7 @@ import { EventFilters } from './eventFilters';
 import { RunControlDispatch } from './runControl';
 import { livenessHeartbeat } from './livenessHeartbeat';
 import { payloadRefInterceptor } from './payloadRefInterceptor';
-import { activityTracingInterceptors, WORKFLOW_INTERCEPTOR_MODULES, workflowTracingSinks } from './tracing';
+import { activityTracingInterceptors, workflowTracingSinks } from './tracing';
 import { reconcileRuns } from './runWatchdog';
 import { createWorkerMetrics, workerTelemetry } from './metrics';
 import { EventRouter } from './eventRouting';
@@ -172,11 +173,7 @@ export async function createWorker(options: {
   const workflows = options.config.WORKFLOW_BUNDLE_PATH
     ? { workflowBundle: { codePath: options.config.WORKFLOW_BUNDLE_PATH } }
     : {
-        workflowBundle: await bundleWorkflowCode({
-          workflowsPath: require.resolve('../workflows'),
-          workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
-          logger: new DefaultLogger('WARN' as LogLevel),
-        }),
+        workflowBundle: await bundleWorkflowCode(workflowBundleOptions()),
       };
   const workers = await Promise.all(
     queues.map((queue) =>
