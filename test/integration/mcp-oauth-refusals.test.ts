@@ -3,7 +3,7 @@ import type { TestApp } from '../helpers/app';
 import { http } from '../helpers/http';
 import { signupOperator, type TestOperator } from '../helpers/identity';
 import { rpc } from '../helpers/mcp';
-import { startOAuthApp } from '../helpers/mcpOAuth';
+import { consentRequestOf, decide, startOAuthApp } from '../helpers/mcpOAuth';
 import { approvedCode, authorizeUrl, connectedTokens, exchange, pkcePair, REDIRECT, registerClient, tokenRequest } from '../helpers/mcpOAuthRaw';
 
 let app: TestApp;
@@ -90,6 +90,29 @@ describe('tokens are refused where they do not belong', () => {
     expect(new URL(plain.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
     const port = await fetch(authorizeUrl(app, client, pkcePair().challenge, { redirect_uri: 'http://127.0.0.1:51999/callback' }), { redirect: 'manual' });
     expect(new URL(port.headers.get('location')!).pathname).toBe('/consent');
+  });
+});
+
+describe('the member’s decision', () => {
+  it('a denial goes back with access_denied, state and iss; a request is decided once, and not after 10 minutes', async () => {
+    const client = (await registerClient(app)).body.client_id as string;
+    const requestId = await consentRequestOf(authorizeUrl(app, client, pkcePair().challenge));
+    const denied = await decide(app, owner.accessToken, requestId, { decision: 'deny' });
+    expect(denied.status).toBe(200);
+    expect(Object.fromEntries(denied.redirect!.searchParams)).toEqual({
+      error: 'access_denied',
+      error_description: 'The member denied access',
+      state: 'raw-state',
+      iss: app.url,
+    });
+    expect((await decide(app, owner.accessToken, requestId)).status).toBe(404);
+    const late = await consentRequestOf(authorizeUrl(app, client, pkcePair().challenge));
+    await app.deps
+      .db('oauth_requests')
+      .where({ id: late })
+      .update({ expires_at: app.deps.db.raw("now() - interval '1 second'") });
+    expect((await decide(app, owner.accessToken, late)).body).toMatchObject({ error: 'invalid_request' });
+    expect((await decide(app, 'not-a-session', late)).status).toBe(401);
   });
 });
 
