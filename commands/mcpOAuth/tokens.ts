@@ -14,6 +14,7 @@ import {
   revokeGrant,
   type McpGrantRow,
 } from '../../db/queries/mcpGrants';
+import { findMember } from '../../db/queries/identity';
 import { recordAudit } from '../audit';
 import { CommandError } from '../errors';
 
@@ -85,6 +86,12 @@ export async function approveGrant(
   return { code, grant };
 }
 
+/** Tokens are issued only while the member who approved is active: a suspended member's host gets no new ones. */
+async function memberActive(trx: Knex.Transaction, grant: McpGrantRow): Promise<boolean> {
+  const member = await findMember(trx, grant.operator_id, grant.member_id);
+  return member?.status === 'active';
+}
+
 async function issueTokens(trx: Knex.Transaction, grant: McpGrantRow): Promise<TokenResponse> {
   const access = newSecret(ACCESS_TOKEN_PREFIX);
   const refresh = newSecret(REFRESH_TOKEN_PREFIX);
@@ -144,6 +151,7 @@ export async function exchangeCode(
     if (row.redirect_uri !== input.redirectUri) return { error: 'redirect_uri differs from the authorization request' };
     if (input.resource !== undefined && input.resource !== found.resource) throw new CommandError(400, 'invalid_target', `resource must be ${found.resource}`);
     if (!pkceMatches(input.verifier, row.code_challenge)) return { error: 'code_verifier does not match the code challenge' };
+    if (!(await memberActive(trx, found))) return { error: 'The member who approved this host no longer has access' };
     await markCodeUsed(trx, row.code_hash);
     return { tokens: await issueTokens(trx, found) };
   });
@@ -170,6 +178,7 @@ export async function refreshTokens(db: Db, input: { refreshToken: string; clien
       return { error: 'Invalid or expired refresh token' };
     }
     if (grant.client_id !== input.clientId) return { error: 'The refresh token was issued to another client' };
+    if (!(await memberActive(trx, grant))) return { error: 'The member who approved this host no longer has access' };
     if (input.resource !== undefined && input.resource !== grant.resource) throw new CommandError(400, 'invalid_target', `resource must be ${grant.resource}`);
     await markTokenUsed(trx, token.token_hash);
     return { tokens: await issueTokens(trx, grant) };

@@ -3,7 +3,7 @@ import { http } from '../helpers/http';
 import { signupOperator, type TestOperator } from '../helpers/identity';
 import { createWorkflow, mcpOperator, rpc, toolAutomation } from '../helpers/mcp';
 import { consentRequestOf, decide, startOAuthApp } from '../helpers/mcpOAuth';
-import { authorizeUrl, connectedTokens, pkcePair, registerClient } from '../helpers/mcpOAuthRaw';
+import { authorizeUrl, connectedTokens, pkcePair, registerClient, tokenRequest } from '../helpers/mcpOAuthRaw';
 import { startProvider, type TestProvider } from '../helpers/providerServer';
 import { acceptInvite, inviteMember } from '../helpers/team';
 
@@ -107,6 +107,20 @@ describe('a token acts as its member within their organisation', () => {
       .where({ operator_id: alpha.operatorId, action: 'mcp_grant.revoked' })
       .count<{ count: string }[]>('* as count');
     expect(Number(revocations[0]!.count)).toBe(live.length);
+  });
+});
+
+describe('a grant follows its member', () => {
+  it('a suspended member’s host is refused at once and gets no new tokens', async () => {
+    const invite = await inviteMember(app, alpha.accessToken, 'member');
+    const session = (await acceptInvite(app, invite.token)).body.data;
+    const { grant, access, refresh } = await connectedTokens(app, session.access_token, ['mcp:tools.read']);
+    expect((await mcp(access, rpc('tools/list'))).status).toBe(200);
+    const memberId = (await app.deps.db('members').where({ user_id: session.user.id }).first('id')).id as string;
+    expect((await http(`${app.url}/platform-api/operators/me/members/${memberId}`, { method: 'DELETE', token: alpha.accessToken })).status).toBe(200);
+    expect((await mcp(access, rpc('tools/list'))).status).toBe(401);
+    const refreshed = await tokenRequest(app, { grant_type: 'refresh_token', refresh_token: refresh, client_id: grant.clientId });
+    expect(refreshed).toEqual({ status: 400, body: { error: 'invalid_grant', error_description: 'The member who approved this host no longer has access' } });
   });
 });
 
