@@ -1,9 +1,10 @@
 /**
- * `node --import tsx test/helpers/byteFlood.ts <url> <apiKey> <seconds> [clients]`: a tenant's byte flood in a
- * process of its own (so its uploads do not slow the measuring client): `clients` loops, each POSTing a ~10 MB event
+ * `node --import tsx chaos/byteFlood.ts <url> <apiKey> <seconds> [clients]`: a tenant's byte flood in a process of
+ * its own (so its uploads do not slow the measuring client; chaos scenario 6 and `body-budget.test.ts` run it at the
+ * lowest priority): `clients` loops, each POSTing a ~10 MB event
  * as soon as the last one was answered, reading the answer while still uploading and stopping the upload once
  * answered. A line `off` on stdin holds the loops after their current request, `on` lets them go again (a test
- * alternates flood and quiet over the same minute). Prints one JSON line: the answers by status, the 429s'
+ * alternates flood and quiet over the same minute), `stop` ends them. Prints one JSON line: the answers by status, the 429s'
  * `Retry-After` values and first body, elapsed ms.
  */
 import { Agent, request } from 'node:http';
@@ -49,11 +50,15 @@ function post(agent: Agent): Promise<Answer> {
 }
 
 let holding = false;
-readline.createInterface({ input: process.stdin }).on('line', (line) => (holding = line.trim() === 'off'));
+let until = Number.POSITIVE_INFINITY;
+readline.createInterface({ input: process.stdin }).on('line', (line) => {
+  holding = line.trim() === 'off';
+  if (line.trim() === 'stop') until = 0;
+});
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function main(): Promise<void> {
-  const until = Date.now() + Number(seconds) * 1000;
+  until = Date.now() + Number(seconds) * 1000;
   const started = Date.now();
   const answers: Answer[] = [];
   await Promise.all(

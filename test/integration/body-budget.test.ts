@@ -56,10 +56,10 @@ async function spawnApi(env: Record<string, string>): Promise<{ url: string; chi
   }
 }
 
-/** test/helpers/byteFlood.ts in a process of its own for `seconds`, held while `off` is written to it. */
+/** chaos/byteFlood.ts in a process of its own for `seconds`, held while `off` is written to it. */
 function flood(url: string, key: string, seconds: number): { report: Promise<FloodReport>; set(on: boolean): void } {
   // At the lowest priority: on a shared two-core machine the flooding client's own CPU stands for the attacker's machine, not the platform's.
-  const child = spawn('nice', ['-n', '19', process.execPath, '--import', 'tsx', 'test/helpers/byteFlood.ts', url, key, String(seconds), '4'], {
+  const child = spawn('nice', ['-n', '19', process.execPath, '--import', 'tsx', 'chaos/byteFlood.ts', url, key, String(seconds), '4'], {
     cwd: ROOT,
     stdio: ['pipe', 'pipe', 'inherit'],
   });
