@@ -206,12 +206,29 @@ const replayRecord = {
   failed: 0,
   created_at: '2026-03-15T11:02:17.410Z',
   completed_at: null,
+  errors: [] as { code: string; count: number; runIds: string[] }[],
+};
+const replayErrors = [
+  { code: 'HTTP_503', count: 7, runIds: ['run_5a1c9e3b7d0f4a8c2e6b0d4f8a2c6e1b'] },
+  { code: 'TIMEOUT', count: 2, runIds: ['run_8e2a6c0f4b8d2a6e0c4f8b2d6a0e4c9f'] },
+];
+export const replayPreview = {
+  success: true,
+  data: {
+    total: 214,
+    maxRuns: 10_000,
+    byCode: [
+      { code: 'HTTP_503', count: 201 },
+      { code: 'TIMEOUT', count: 13 },
+    ],
+    sample: [{ runId, rerunOf: null, startedAt: '2026-03-15T09:00:04.118Z', errorCode: 'HTTP_503', failedNodeId: 'flag' }],
+  },
 };
 export const replayStarted = { success: true, data: replayRecord };
-export const replay = { success: true, data: { ...replayRecord, started: 120, succeeded: 104, failed: 9 } };
+export const replay = { success: true, data: { ...replayRecord, started: 120, succeeded: 104, failed: 9, errors: replayErrors } };
 export const replayCancelled = {
   success: true,
-  data: { ...replayRecord, status: 'cancelled', started: 120, succeeded: 104, failed: 9, completed_at: '2026-03-15T11:03:01.022Z' },
+  data: { ...replayRecord, status: 'cancelled', started: 120, succeeded: 104, failed: 9, completed_at: '2026-03-15T11:03:01.022Z', errors: replayErrors },
 };
 
 export const complianceSettingsBody = {

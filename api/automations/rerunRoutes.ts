@@ -3,8 +3,8 @@ import type { Area } from '../endpoint';
 import { CodedError, jsonContent } from '../openapi/registry';
 import { ok } from '../openapi/responses';
 import * as examples from './examples';
-import { cancelReplayHandler, getReplayHandler, rerunHandler, startReplayHandler } from './reruns';
-import { ReplayBody, ReplayIdParams, ReplayRecord, RerunBody, RerunRecord } from './rerunSchema';
+import { cancelReplayHandler, getReplayHandler, previewReplayHandler, rerunHandler, startReplayHandler } from './reruns';
+import { ReplayBody, ReplayIdParams, ReplayPreviewBody, ReplayPreviewRecord, ReplayRecord, RerunBody, RerunRecord } from './rerunSchema';
 import { AutomationIdParams, RunIdParams } from './schema';
 
 const auth = { 401: jsonContent(CodedError, 'UNAUTHORIZED: missing, invalid or revoked credentials') };
@@ -40,7 +40,7 @@ export function declareReruns(area: Pick<Area<AppDeps, 'manager' | 'runs'>, 'end
     path: '/workflows/:id/replays',
     summary: 'Rerun every failed run of a time range, as a tracked job',
     description:
-      'Reruns, each from its failed step, every run of the workflow that failed, started in [from, to) and had ended when the replay was created, at most ratePerSecond a second; each original is rerun once however the job is retried. One running replay per workflow; at most 10,000 runs per replay.',
+      'Reruns, each from its failed step, every trigger event of the workflow with a failed run started in [from, to), once: its latest attempt (the original or its latest rerun, by hand or by an earlier replay), only when that attempt failed and had ended when the replay was created; an event whose latest rerun succeeded is not rerun. At most ratePerSecond a second; each is rerun once however the job is retried. One running replay per workflow; at most 10,000 runs per replay.',
     guards: ['manager'],
     input: { params: AutomationIdParams, body: ReplayBody },
     request: { body: { description: 'The range and how to rerun', example: examples.replayBody } },
@@ -52,6 +52,22 @@ export function declareReruns(area: Pick<Area<AppDeps, 'manager' | 'runs'>, 'end
       409: jsonContent(CodedError, 'REPLAY_ALREADY_RUNNING: the workflow has a running replay (`details.replayId`)'),
     },
     handler: startReplayHandler,
+  });
+  area.endpoint({
+    method: 'post',
+    path: '/workflows/:id/replays/preview',
+    summary: 'What a replay of a time range would rerun, without starting it',
+    description:
+      'The count a replay created now would rerun (the same selection), by error code, and the oldest 5 with their error codes; creates nothing. Other body fields (version, ratePerSecond) are ignored, so the replay body can be sent as is.',
+    input: { params: AutomationIdParams, body: ReplayPreviewBody },
+    request: { body: { description: 'The range', example: examples.replayBody } },
+    responses: {
+      200: ok(ReplayPreviewRecord, 'The preview', examples.replayPreview),
+      400: jsonContent(CodedError, 'VALIDATION_FAILED: `details` names the field (`to` for an empty range)'),
+      ...auth,
+      404: jsonContent(CodedError, "WORKFLOW_NOT_FOUND (also for another operator's workflow)"),
+    },
+    handler: previewReplayHandler,
   });
   area.endpoint({
     method: 'get',

@@ -51,5 +51,41 @@ export const ReplayRecord = z
     failed: z.number().int().describe('Reruns that failed, were cancelled or could not begin'),
     created_at: z.string(),
     completed_at: z.string().nullable(),
+    errors: z
+      .array(
+        z.object({
+          code: z.string().describe("The rerun's error code (CANCELLED for a cancelled rerun, UNKNOWN when it recorded none)"),
+          count: z.number().int(),
+          runIds: z.array(z.string()).describe('The first reruns with this code (at most 5), oldest first: GET /runs/{runId}'),
+        }),
+      )
+      .describe('Reruns that failed or were cancelled, by error code, most frequent first'),
   })
   .openapi('WorkflowReplay');
+
+export const ReplayPreviewBody = z
+  .object({
+    from: z.iso.datetime({ offset: true }).describe('Failed runs started at or after this instant…'),
+    to: z.iso.datetime({ offset: true }).describe('…and before this one'),
+  })
+  .strip()
+  .openapi('WorkflowReplayPreviewInput', { example: { from: '2026-03-15T09:00:00Z', to: '2026-03-15T10:00:00Z' } });
+
+export const ReplayPreviewRecord = z
+  .object({
+    total: z.number().int().describe('Runs a replay created now would rerun: one per trigger event, its latest attempt, when that failed'),
+    maxRuns: z.number().int().describe('The most one replay reruns (10,000): a larger total is refused'),
+    byCode: z.array(z.object({ code: z.string(), count: z.number().int() })).describe('Those runs by error code, most frequent first'),
+    sample: z
+      .array(
+        z.object({
+          runId: z.string(),
+          rerunOf: z.string().nullable().describe('Set when this latest attempt is itself a rerun'),
+          startedAt: z.string(),
+          errorCode: z.string(),
+          failedNodeId: z.string().nullable(),
+        }),
+      )
+      .describe('The oldest 5 of them'),
+  })
+  .openapi('WorkflowReplayPreview');

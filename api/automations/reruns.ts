@@ -1,16 +1,26 @@
 import type { Context } from 'koa';
 import { rerunRun } from '../../commands/runs/rerun';
-import { cancelReplay, DEFAULT_REPLAY_RATE, requireReplay, startReplay, type ReplayWorkflows } from '../../commands/runs/replays';
+import {
+  cancelReplay,
+  DEFAULT_REPLAY_RATE,
+  MAX_REPLAY_RUNS,
+  previewReplayRange,
+  replayErrorGroups,
+  requireReplay,
+  startReplay,
+  type ReplayWorkflows,
+} from '../../commands/runs/replays';
+import type { ReplayErrorGroup } from '../../db/queries/replaySelection';
 import type { ReplayRow } from '../../db/queries/runReplays';
 import { cancelRunReplay, startRerun, startRunReplay } from '../../temporal/automationReruns';
 import type { AppDeps } from '../deps';
 import type { InputOf } from '../endpoint';
 import { operatorOf } from '../middleware/authenticate';
-import type { ReplayBody, ReplayIdParams, RerunBody } from './rerunSchema';
+import type { ReplayBody, ReplayIdParams, ReplayPreviewBody, RerunBody } from './rerunSchema';
 import type { AutomationIdParams, RunIdParams } from './schema';
 
-/** A replay job as `/workflows-api` shows it. */
-export function toReplayRecord(row: ReplayRow) {
+/** A replay job as `/workflows-api` shows it, with its reruns that did not complete by error code. */
+export function toReplayRecord(row: ReplayRow, errors: ReplayErrorGroup[] = []) {
   return {
     id: row.id,
     workflowId: row.workflow_id,
@@ -24,6 +34,7 @@ export function toReplayRecord(row: ReplayRow) {
     failed: row.failed,
     created_at: row.created_at.toISOString(),
     completed_at: row.completed_at ? row.completed_at.toISOString() : null,
+    errors,
   };
 }
 
@@ -67,12 +78,23 @@ export async function startReplayHandler(
   ctx.body = { success: true, data: toReplayRecord(row) };
 }
 
+/** `POST /workflows/:id/replays/preview`: what a replay of the range would rerun if created now; creates nothing. */
+export async function previewReplayHandler(
+  deps: AppDeps,
+  ctx: Context,
+  { params, body }: InputOf<{ params: typeof AutomationIdParams; body: typeof ReplayPreviewBody }>,
+): Promise<void> {
+  const preview = await previewReplayRange(deps, { operatorId: operatorOf(ctx), automationId: params.id, from: new Date(body.from), to: new Date(body.to) });
+  ctx.body = { success: true, data: { ...preview, maxRuns: MAX_REPLAY_RUNS } };
+}
+
 export async function getReplayHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof ReplayIdParams }>): Promise<void> {
-  ctx.body = { success: true, data: toReplayRecord(await requireReplay(deps, operatorOf(ctx), params.replayId)) };
+  const row = await requireReplay(deps, operatorOf(ctx), params.replayId);
+  ctx.body = { success: true, data: toReplayRecord(row, await replayErrorGroups(deps, row)) };
 }
 
 export async function cancelReplayHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof ReplayIdParams }>): Promise<void> {
   const row = await cancelReplay({ db: deps.db, ...replayWorkflows(deps) }, { operatorId: operatorOf(ctx), replayId: params.replayId });
   ctx.status = 202;
-  ctx.body = { success: true, data: toReplayRecord(row) };
+  ctx.body = { success: true, data: toReplayRecord(row, await replayErrorGroups(deps, row)) };
 }

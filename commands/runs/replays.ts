@@ -1,5 +1,6 @@
 import type { RerunVersion } from '../../core/automations/rerun';
 import { prefixedId } from '../../core/ids';
+import { previewReplay, replayErrors, type ReplayErrorGroup, type ReplayPreview } from '../../db/queries/replaySelection';
 import { createReplay, findReplay, markReplayCancelled, recordReplayProgress, type ReplayRow } from '../../db/queries/runReplays';
 import { requireAutomation } from '../automations/lookup';
 import type { CommandDeps } from '../deps';
@@ -10,6 +11,9 @@ export const MAX_REPLAY_RUNS = 10_000;
 /** Reruns a replay starts per second when the request names no rate; at most `MAX_REPLAY_RATE`. */
 export const DEFAULT_REPLAY_RATE = 5;
 export const MAX_REPLAY_RATE = 50;
+/** Runs a preview lists (the oldest), and rerun ids a replay lists per error code. */
+export const REPLAY_PREVIEW_SAMPLE = 5;
+export const REPLAY_ERROR_IDS = 5;
 
 /**
  * Starts and cancels a replay job's Temporal workflow (temporal/automationReruns.ts), handed in by the caller since
@@ -31,17 +35,38 @@ export interface ReplayInput {
 
 const notFound = () => new CommandError(404, 'REPLAY_NOT_FOUND', 'Replay not found');
 
+const emptyRange = () => new CommandError(400, 'VALIDATION_FAILED', 'Invalid input: to must be after from', [{ field: 'to', message: 'must be after from' }]);
+
 /**
- * Creates a bulk replay of an automation's failed runs started in `[from, to)` and starts its job (docs/workflows.md
+ * What a replay of `[from, to)` would rerun if created now, without creating it: how many runs (one per trigger event,
+ * its latest attempt, db/queries/replaySelection.ts), how many per error code, and the oldest few. Same 404 and 400 as
+ * `startReplay`, except that more than `MAX_REPLAY_RUNS` is reported (the caller compares), not refused.
+ */
+export async function previewReplayRange(
+  deps: Pick<CommandDeps, 'db'>,
+  input: Pick<ReplayInput, 'operatorId' | 'automationId' | 'from' | 'to'>,
+): Promise<ReplayPreview> {
+  const automation = await requireAutomation(deps, input.operatorId, input.automationId);
+  if (input.to.getTime() <= input.from.getTime()) throw emptyRange();
+  const scope = { operatorId: input.operatorId, workflowId: automation.id, from: input.from, to: input.to, asOf: new Date() };
+  return previewReplay(deps.db, scope, REPLAY_PREVIEW_SAMPLE);
+}
+
+/** A replay's reruns that did not complete, grouped by error code, each group with its first rerun ids. */
+export function replayErrorGroups(deps: Pick<CommandDeps, 'db'>, row: ReplayRow): Promise<ReplayErrorGroup[]> {
+  return replayErrors(deps.db, row.operator_id, row.id, REPLAY_ERROR_IDS);
+}
+
+/**
+ * Creates a bulk replay of an automation's failed runs started in `[from, to)` — per trigger event its latest attempt, only
+ * when that failed (db/queries/replaySelection.ts) — and starts its job (docs/workflows.md
  * "Rerun and replay"). 404 `WORKFLOW_NOT_FOUND` (another operator's automation too); 400 `VALIDATION_FAILED` naming `to`
  * when the range is empty or holds more than `MAX_REPLAY_RUNS` failed runs; 409 `REPLAY_ALREADY_RUNNING` while the
  * automation has a running replay.
  */
 export async function startReplay(deps: Pick<CommandDeps, 'db'> & ReplayWorkflows, input: ReplayInput): Promise<ReplayRow> {
   const automation = await requireAutomation(deps, input.operatorId, input.automationId);
-  if (input.to.getTime() <= input.from.getTime()) {
-    throw new CommandError(400, 'VALIDATION_FAILED', 'Invalid input: to must be after from', [{ field: 'to', message: 'must be after from' }]);
-  }
+  if (input.to.getTime() <= input.from.getTime()) throw emptyRange();
   const created = await createReplay(deps.db, {
     id: prefixedId('rpl'),
     operatorId: input.operatorId,

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { RerunVersion } from '../../core/automations/rerun';
 import type { Db } from '../knex';
+import { failedLatest } from './replaySelection';
 
 type Runner = Db | Knex.Transaction;
 
@@ -24,7 +25,7 @@ export interface ReplayRow {
   completed_at: Date | null;
 }
 
-/** An original run a replay reruns, in the job's order; `cursor` is its `started_at` at full precision, for keyset paging. */
+/** A run a replay reruns (the latest failed attempt of its event), in the job's order; `cursor` is its `started_at` at full precision, for keyset paging. */
 export interface ReplayCandidate {
   id: string;
   source: string;
@@ -35,15 +36,13 @@ export interface ReplayCandidate {
 }
 
 /**
- * The runs a replay reruns: the automation's failed runs started in `[range_from, range_to)` that had finished when the
- * job was created — a fixed set, so reruns the job starts (or runs failing meanwhile) never join it.
+ * The runs a replay reruns (db/queries/replaySelection.ts): per trigger event its latest attempt, when that failed, of the
+ * events with a failed run started in `[range_from, range_to)`, as of the job's creation — a fixed set, so reruns the
+ * job starts (or runs failing meanwhile) never join it, and an event rerun by hand is rerun once, or not at all once its
+ * last rerun succeeded.
  */
 const candidates = (db: Runner, replay: Pick<ReplayRow, 'operator_id' | 'workflow_id' | 'range_from' | 'range_to' | 'created_at'>) =>
-  db('workflow_runs')
-    .where({ operator_id: replay.operator_id, workflow_id: replay.workflow_id, status: 'failed' })
-    .where('started_at', '>=', replay.range_from)
-    .where('started_at', '<', replay.range_to)
-    .where('completed_at', '<=', replay.created_at);
+  failedLatest(db, { operatorId: replay.operator_id, workflowId: replay.workflow_id, from: replay.range_from, to: replay.range_to, asOf: replay.created_at });
 
 /**
  * Records a running replay and its `total`, in one transaction: `busy` (with the running one's id) when the automation
@@ -96,13 +95,20 @@ export async function replayCandidates(
   limit: number,
 ): Promise<ReplayCandidate[]> {
   const page = candidates(db, replay)
-    .select('id', 'source', 'trigger_node_id', 'workflow_version', db.raw("error->>'nodeId' AS failed_node_id"), db.raw('started_at::text AS cursor'))
+    .select(
+      'c.id',
+      'c.source',
+      'c.trigger_node_id',
+      'c.workflow_version',
+      db.raw("c.error->>'nodeId' AS failed_node_id"),
+      db.raw('c.started_at::text AS cursor'),
+    )
     .orderBy([
-      { column: 'started_at', order: 'asc' },
-      { column: 'id', order: 'asc' },
+      { column: 'c.started_at', order: 'asc' },
+      { column: 'c.id', order: 'asc' },
     ])
     .limit(limit);
-  if (after) page.whereRaw('(started_at, id) > (?::timestamptz, ?)', [after.startedAt, after.id]);
+  if (after) page.whereRaw('(c.started_at, c.id) > (?::timestamptz, ?)', [after.startedAt, after.id]);
   return (await page) as ReplayCandidate[];
 }
 

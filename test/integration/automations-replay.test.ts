@@ -106,6 +106,7 @@ describe('bulk replay of failed runs (POST /workflows-api/workflows/:id/replays)
         failed: 0,
         created_at: expect.any(String),
         completed_at: null,
+        errors: [],
       },
     });
     const replayId = created.body.data.id;
