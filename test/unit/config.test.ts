@@ -136,6 +136,16 @@ describe('parseConfig errors', () => {
     expect(error.problems.some((problem) => problem.startsWith('DATABASE_URL:'))).toBe(true);
   });
 
+  it('has the documented byte and backtest budgets, and refuses a body byte burst smaller than the body limit', () => {
+    const config = parseConfig({});
+    expect([config.BODY_BYTES_PER_SECOND, config.BODY_BYTES_BURST]).toEqual([2 * 1024 * 1024, 20 * 1024 * 1024]);
+    expect([config.BACKTEST_OPERATOR_SHARE, config.BACKTEST_OPERATOR_BURST_MS]).toEqual([0.25, 1000]);
+    expect(configErrorOf({ BODY_BYTES_BURST: String(1024 * 1024) }).problems).toEqual([
+      'BODY_BYTES_BURST: 1048576 is less than BODY_LIMIT_BYTES (10485760): a body of the largest size could never be taken',
+    ]);
+    expect(parseConfig({ BODY_BYTES_BURST: String(1024 * 1024), BODY_LIMIT_BYTES: String(1024 * 1024) }).BODY_BYTES_BURST).toBe(1024 * 1024);
+  });
+
   it('rejects a JWT_SECRET shorter than 32 characters', () => {
     const error = configErrorOf({ JWT_SECRET: 'x'.repeat(31) });
     expect(error.message).toContain('JWT_SECRET');
