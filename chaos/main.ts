@@ -7,6 +7,7 @@
 import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { startProcessStack } from '../processes/processStack';
+import { parseConfig } from '../core/config';
 import { createDb } from '../db/knex';
 import { apiFailover } from './apiFailover';
 import { apiKills } from './apiKills';
@@ -58,7 +59,18 @@ async function main(): Promise<number> {
     if (options.verbose) process.stderr.write(`[${elapsed()}] ${line}\n`);
   };
   process.stdout.write(`chaos${options.short ? ' --short' : ''}: starting PostgreSQL, Temporal, one API and one worker process…\n`);
-  const stack = await startProcessStack({ GATEWAY_ALLOW_PRIVATE_NETWORKS: 'true', BATCH_CHUNK_SIZE: '500', RATE_LIMIT_MCP: '1000000' }, log);
+  // The body byte budget as shipped (the load limits lift it): scenario 6's hostile tenant floods against it.
+  const bytes = parseConfig({});
+  const stack = await startProcessStack(
+    {
+      GATEWAY_ALLOW_PRIVATE_NETWORKS: 'true',
+      BATCH_CHUNK_SIZE: '500',
+      RATE_LIMIT_MCP: '1000000',
+      BODY_BYTES_PER_SECOND: String(bytes.BODY_BYTES_PER_SECOND),
+      BODY_BYTES_BURST: String(bytes.BODY_BYTES_BURST),
+    },
+    log,
+  );
   const db = createDb(stack.databaseUrl, { poolMax: 4, applicationName: 'chaos-checks' });
   const results: ScenarioResult[] = [];
   try {
