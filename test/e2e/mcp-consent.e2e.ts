@@ -82,6 +82,12 @@ it('the member signs in, sees the host and its tools on the consent page, approv
   expect(await row.getByRole('cell').nth(1).textContent()).toBe('Read and write tools');
   expect(await row.getByRole('cell').nth(3).textContent()).not.toBe('Never');
   await checkPage(page, 'mcp-connected-hosts');
+  const membersWrite = page.getByLabel('Members (not only Owners and Admins) may approve tools with real effects');
+  const reread = page.waitForResponse((response) => response.url().endsWith('/oauth/settings') && response.request().method() === 'GET');
+  await membersWrite.click();
+  await reread;
+  await page.getByLabel('Members (not only Owners and Admins) may approve tools with real effects', { exact: true }).and(page.locator(':checked')).waitFor();
+  expect((await app.deps.db('mcp_oauth_settings').where({ operator_id: owner.operatorId }).first()).members_may_write).toBe(true);
   await row.getByRole('button', { name: 'Disconnect Claude (test)' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Disconnect' }).click();
   await row.getByText('revoked').waitFor();

@@ -5,6 +5,7 @@ import { useMember } from '../../auth/session';
 import { ConfirmDialog } from '../../components/Dialog';
 import { EmptyState, LoadStatus, StatusBadge } from '../../components/Status';
 import { formatDateTime } from '../../format';
+import { HostRules } from './HostRules';
 
 interface Host {
   id: string;
@@ -38,6 +39,7 @@ export function ConnectedHosts() {
     <section aria-labelledby="connected-hosts">
       <h2 id="connected-hosts">Connected MCP hosts</h2>
       <p className="hint">Hosts such as Claude or ChatGPT that a member connected by signing in (OAuth), with the URL of the MCP server alone.</p>
+      {member.role !== 'member' && <HostRules />}
       <LoadStatus load={hosts} />
       {hosts.data && list.length === 0 && <EmptyState title="No host connected yet" />}
       {list.length > 0 && (
