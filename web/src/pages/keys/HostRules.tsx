@@ -19,19 +19,23 @@ export function HostRules() {
       <LoadStatus load={settings} />
       {rules && (
         <>
-          <label>
-            <input type="checkbox" checked={rules.enabled} disabled={save.pending} onChange={(event) => void save.run({ enabled: event.target.checked })} />{' '}
-            Members may connect MCP hosts by signing in
-          </label>
-          <label>
-            <input
-              type="checkbox"
-              checked={rules.members_may_write}
-              disabled={save.pending}
-              onChange={(event) => void save.run({ members_may_write: event.target.checked })}
-            />{' '}
-            Members (not only Owners and Admins) may approve tools with real effects
-          </label>
+          <p>
+            <label>
+              <input type="checkbox" checked={rules.enabled} disabled={save.pending} onChange={(event) => void save.run({ enabled: event.target.checked })} />{' '}
+              MCP hosts may connect by signing in (OAuth)
+            </label>
+          </p>
+          <p>
+            <label>
+              <input
+                type="checkbox"
+                checked={rules.members_may_write}
+                disabled={save.pending}
+                onChange={(event) => void save.run({ members_may_write: event.target.checked })}
+              />{' '}
+              Members (not only Owners and Admins) may approve tools with real effects
+            </label>
+          </p>
         </>
       )}
       <p id="host-rules-hint" className="hint">
