@@ -137,6 +137,7 @@ export const versionList = {
       edge_count: 2,
       created_at: '2026-03-16T08:01:12.450Z',
       created_by: 'member:7c1e4b2a-9d3f-4e8a-b6c5-2f1a0d9e8b7c',
+      saved_by: 'ana@goldenspins.example',
     },
     {
       version: 2,
@@ -146,6 +147,7 @@ export const versionList = {
       edge_count: 2,
       created_at: '2026-03-15T09:12:44.310Z',
       created_by: 'key:key_3b8d1f6a2c9e4d7b',
+      saved_by: 'API key backend',
     },
     {
       version: 1,
@@ -155,6 +157,7 @@ export const versionList = {
       edge_count: 2,
       created_at: '2026-03-14T11:20:05.902Z',
       created_by: 'key:key_3b8d1f6a2c9e4d7b',
+      saved_by: 'API key backend',
     },
   ],
   count: 3,

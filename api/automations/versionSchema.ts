@@ -25,6 +25,10 @@ export const VersionSummary = z
     edge_count: z.number().int(),
     created_at: z.string(),
     created_by: createdBy,
+    saved_by: z
+      .string()
+      .nullable()
+      .describe("Who saved it, to read: the member's display name (else email) or `API key <label>`; null when unknown or since removed"),
   })
   .openapi('WorkflowVersionSummary');
 

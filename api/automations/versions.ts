@@ -18,6 +18,7 @@ const toVersionSummary = (row: VersionSummaryRow) => ({
   edge_count: row.edge_count,
   created_at: row.created_at.toISOString(),
   created_by: row.created_by,
+  saved_by: row.saved_by,
 });
 
 const toVersionRecord = (row: VersionRow) => ({

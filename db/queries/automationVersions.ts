@@ -23,6 +23,8 @@ export interface VersionSummaryRow {
   node_count: number;
   edge_count: number;
   created_by: string | null;
+  /** Who `created_by` is, as a person reads it: the member's display name, else email; the API key's label. */
+  saved_by: string | null;
   created_at: Date;
 }
 
@@ -55,18 +57,26 @@ export async function listVersions(
   page: { limit: number; offset: number },
 ): Promise<{ rows: VersionSummaryRow[]; count: number }> {
   const [rows, total] = await Promise.all([
-    ofAutomation(db, operatorId, automationId)
-      .orderBy('version', 'desc')
+    db('workflow_versions as v')
+      .where({ 'v.operator_id': operatorId, 'v.workflow_id': automationId })
+      // The saver, of the same operator only: `member:<members.id>` or `key:<api_keys.id>` (api/actor.ts).
+      .leftJoin('members as m', (join) => join.on('m.operator_id', 'v.operator_id').andOn(db.raw("'member:' || m.id::text = v.created_by")))
+      .leftJoin('users as u', 'u.id', 'm.user_id')
+      .leftJoin('api_keys as k', (join) => join.on('k.operator_id', 'v.operator_id').andOn(db.raw("'key:' || k.id::text = v.created_by")))
+      .orderBy('v.version', 'desc')
       .limit(page.limit)
       .offset(page.offset)
       .select<VersionSummaryRow[]>(
-        'version',
-        db.raw("definition->>'name' AS name"),
-        db.raw("coalesce(definition->>'description', '') AS description"),
-        db.raw("jsonb_array_length(definition->'nodes')::int AS node_count"),
-        db.raw("jsonb_array_length(definition->'edges')::int AS edge_count"),
-        'created_by',
-        'created_at',
+        'v.version',
+        db.raw("v.definition->>'name' AS name"),
+        db.raw("coalesce(v.definition->>'description', '') AS description"),
+        db.raw("jsonb_array_length(v.definition->'nodes')::int AS node_count"),
+        db.raw("jsonb_array_length(v.definition->'edges')::int AS edge_count"),
+        'v.created_by',
+        db.raw(
+          "coalesce(nullif(m.display_name, ''), u.email, CASE WHEN k.id IS NOT NULL THEN 'API key ' || coalesce(nullif(k.label, ''), 'without a label') END) AS saved_by",
+        ),
+        'v.created_at',
       ),
     ofAutomation(db, operatorId, automationId).count<{ count: string }[]>({ count: '*' }),
   ]);

@@ -52,6 +52,10 @@ describe('a newcomer', () => {
     await page.getByRole('button', { name: 'Create organisation' }).click();
     await page.getByText('must be at least 8 characters', { exact: true }).waitFor();
     expect(await page.getByLabel('Password').getAttribute('aria-invalid')).toBe('true');
+    // Said once, at the field: the notice points there, without the raw code.
+    expect(await page.getByText('must be at least 8 characters').count()).toBe(1);
+    await page.getByRole('alert').filter({ hasText: 'Correct the field marked below.' }).waitFor();
+    expect(await page.getByText('VALIDATION_FAILED').count()).toBe(0);
     await checkPage(page, 'sign-up-refused');
 
     await signUp(page, account);
@@ -84,6 +88,9 @@ describe('a newcomer', () => {
   it('adds a player by hand, sends events and sees the KPIs change, then refreshes the views', async () => {
     await openFromNav(page, 'Players');
     await page.getByRole('heading', { name: 'No players yet' }).waitFor();
+    // The template was selected above: the empty state no longer asks for it.
+    await page.getByText(/data template\.$/).waitFor();
+    expect(await page.getByText('select the data template').count()).toBe(0);
     await page.getByText('Add or update a player by hand').click();
     const form = page.getByRole('form', { name: 'Add a player' });
     await form.getByLabel('External ID').fill('p-1');

@@ -16,6 +16,8 @@ let owner: TestOperator;
 let key: string;
 let supplier: TestProvider;
 let supplierUp = false;
+/** Payloads (`n`) the supplier keeps refusing even when it is up. */
+const stillDown = new Set<number>();
 const hits = (path: string) => supplier.requests.filter((request) => request.path === path).length;
 
 beforeAll(async () => {
@@ -24,7 +26,9 @@ beforeAll(async () => {
   key = (await createApiKey(app.url, owner, 'backend')).key;
   // Refuses (400, so a run fails at once) until it is back.
   supplier = await startProvider((request) =>
-    request.path === '/first' || supplierUp ? { status: 200, body: { ok: true } } : { status: 400, body: { error: 'supplier down' } },
+    request.path === '/first' || (supplierUp && !stillDown.has(Number(request.json?.n)))
+      ? { status: 200, body: { ok: true } }
+      : { status: 400, body: { error: 'supplier down' } },
   );
   ({ browser, page } = await signedInBrowser(app.url, owner));
 });
@@ -54,10 +58,10 @@ async function automation(name: string): Promise<string> {
 }
 
 /** Starts `count` test runs and waits until every one has ended. */
-async function failedRuns(workflowId: string, count: number): Promise<string[]> {
+async function failedRuns(workflowId: string, count: number, firstN = 0): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i += 20) {
-    const batch = await Promise.all(Array.from({ length: Math.min(20, count - i) }, (_, k) => wf(`/workflows/${workflowId}/test`, { n: i + k })));
+    const batch = await Promise.all(Array.from({ length: Math.min(20, count - i) }, (_, k) => wf(`/workflows/${workflowId}/test`, { n: firstN + i + k })));
     ids.push(...batch.map((response) => response.body.data.id as string));
   }
   const deadline = Date.now() + 60_000;
@@ -110,8 +114,9 @@ describe('rerun and replay in the dashboard', () => {
     await page.getByRole('button', { name: 'Replay failed runs…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Replay failed runs' });
     await dialog.getByLabel('Reruns per second').fill('50');
+    await dialog.getByText('200 runs will be replayed').waitFor();
     await checkPage(page, 'replay-dialog');
-    await dialog.getByRole('button', { name: 'Replay', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Replay 200 runs' }).click();
 
     await dialog.getByRole('progressbar').waitFor();
     await dialog.getByText('200 of 200 replayed · 200 started · 200 succeeded · 0 failed').waitFor({ timeout: 90_000 });
@@ -122,5 +127,50 @@ describe('rerun and replay in the dashboard', () => {
     expect(reruns).toHaveLength(200);
     expect(new Set(reruns.map((run) => run.rerun_of))).toEqual(new Set(originals));
     expect(hits('/bonus') - before).toBe(200);
+  });
+
+  it('replays each event once after a manual rerun — its latest attempt — and lists the errors by code with links', async () => {
+    supplierUp = false;
+    const workflowId = await automation('Deposit retry');
+    const [a, b, c] = await failedRuns(workflowId, 3, 1000);
+    // a is rerun by hand while the supplier is still down: it fails again, so a's latest attempt is that rerun.
+    const manual = await wf(`/runs/${a}/rerun`, { fromNodeId: 'call' });
+    expect(manual.status).toBe(202);
+    const aRerun = manual.body.data.runId as string;
+    for (let deadline = Date.now() + 30_000; ;) {
+      const row = await app.deps.db('workflow_runs').where({ id: aRerun }).first();
+      if (row?.status === 'failed') break;
+      if (Date.now() > deadline) throw new Error(`the manual rerun did not fail: ${JSON.stringify(row)}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    supplierUp = true;
+    stillDown.add(1002);
+    const before = hits('/bonus');
+
+    await page.goto(`/workflows/${workflowId}?tab=runs`);
+    await page.getByRole('button', { name: 'Replay failed runs…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Replay failed runs' });
+    const preview = dialog.getByRole('status', { name: 'Replay preview' });
+    await preview.getByText('3 runs will be replayed').waitFor();
+    await preview.getByText('HTTP_400 × 3').waitFor();
+    expect(await preview.locator('tbody tr').count()).toBe(3);
+    await preview.getByText('(a rerun)').waitFor();
+    await checkPage(page, 'replay-preview');
+    await dialog.getByRole('button', { name: 'Replay 3 runs' }).click();
+
+    const progress = dialog.getByRole('status', { name: 'Replay progress' });
+    await progress.getByText('3 of 3 replayed · 3 started · 2 succeeded · 1 failed').waitFor({ timeout: 30_000 });
+    await progress.getByText('completed', { exact: true }).waitFor();
+    await progress.getByRole('heading', { name: 'Errors by code' }).waitFor();
+    const reruns = await app.deps.db('workflow_runs').where({ operator_id: owner.operatorId, workflow_id: workflowId }).whereNotNull('replay_id');
+    // One new run per event: a's from its manual rerun (not a again), b and c from their originals.
+    expect(reruns.map((run) => run.rerun_of).sort()).toEqual([aRerun, b, c].sort());
+    expect(hits('/bonus') - before).toBe(3);
+    const failedRerun = reruns.find((run) => run.rerun_of === c)!;
+    const link = progress.getByRole('link', { name: `Rerun ${failedRerun.id} (HTTP_400)` });
+    expect(await link.getAttribute('href')).toBe(`/runs/${failedRerun.id}`);
+    await checkPage(page, 'replay-errors');
+    await link.click();
+    await page.waitForURL(`**/runs/${failedRerun.id}`);
   });
 });

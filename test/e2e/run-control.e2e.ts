@@ -44,7 +44,9 @@ describe('run control in the editor', () => {
     const settings = page.getByRole('form', { name: 'Workflow settings' });
     await settings.getByText('Run control:').click();
     await settings.getByLabel('Limit runs per key').check();
-    expect(await settings.getByLabel('At once').inputValue()).toBe('1');
+    expect(await settings.getByLabel('Runs at the same time per key').inputValue()).toBe('1');
+    await settings.getByText('Applies to runs started by events (event triggers) only').waitFor();
+    await settings.getByText('At most this many runs of one key run at the same time').waitFor();
     await settings.getByLabel('When busy').selectOption('skip');
     await settings.getByText('1 at a time per key, else skip').waitFor();
     await checkPage(page, 'workflow-run-control');

@@ -122,14 +122,15 @@ describe('the runs explorer', () => {
     await rerun.getByRole('button', { name: 'Keep as is' }).click();
 
     await page.goto(`/runs?status=failed&workflowId=${workflowId}`);
-    await page.getByRole('button', { name: 'Replay failed runs' }).click();
-    const confirm = page.getByRole('dialog', { name: 'Replay failed runs?' });
-    await confirm.getByText('runs again from its failed step').waitFor();
-    await confirm.getByRole('button', { name: 'Replay' }).click();
-    const progress = page.getByRole('status', { name: 'Replay progress' });
-    await progress.getByText(/of 2 reruns started/).waitFor();
-    await progress.getByText('completed').waitFor({ timeout: 30_000 });
-    expect(await progress.textContent()).toMatch(/2 of 2 reruns started · 0 succeeded · 2 failed/);
+    await page.getByRole('button', { name: 'Replay failed runs…' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Replay failed runs' });
+    await confirm.getByText('runs again once, from its failed step').waitFor();
+    await confirm.getByText('2 runs will be replayed').waitFor();
+    await confirm.getByRole('button', { name: 'Replay 2 runs' }).click();
+    const progress = confirm.getByRole('status', { name: 'Replay progress' });
+    await progress.getByText('completed', { exact: true }).waitFor({ timeout: 30_000 });
+    expect(await progress.textContent()).toMatch(/2 of 2 replayed · 2 started · 0 succeeded · 2 failed/);
+    await progress.getByRole('heading', { name: 'Errors by code' }).waitFor();
   });
 
   it('is usable on a 390-px phone: runs become cards, input and output stack, nothing scrolls sideways', async () => {

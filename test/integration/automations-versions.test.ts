@@ -90,8 +90,12 @@ describe('workflow versions (/workflows-api/workflows/:id/versions, /diff, /roll
       expect(owner.body.data.version).toBe(3);
 
       const rows = await versionsOf(created.id);
-      const member = await app.deps.db('members').where({ operator_id: acme.operator.operatorId }).first('id');
-      const key = await app.deps.db('api_keys').where({ operator_id: acme.operator.operatorId }).orderBy('created_at', 'desc').first('id');
+      const member = await app.deps
+        .db('members as m')
+        .join('users as u', 'u.id', 'm.user_id')
+        .where({ 'm.operator_id': acme.operator.operatorId })
+        .first('m.id', 'm.display_name', 'u.email');
+      const key = await app.deps.db('api_keys').where({ operator_id: acme.operator.operatorId }).orderBy('created_at', 'desc').first('id', 'label');
       expect(rows.map((row: any) => [row.version, row.created_by])).toEqual([
         [1, `key:${key.id}`],
         [2, `key:${key.id}`],
@@ -125,6 +129,8 @@ describe('workflow versions (/workflows-api/workflows/:id/versions, /diff, /roll
             edge_count: 2,
             created_at: rows[2].created_at.toISOString(),
             created_by: `member:${member.id}`,
+            // Issue 44: who saved it, to read — the member's display name, else email; the key's label.
+            saved_by: member.display_name || member.email,
           },
           {
             version: 2,
@@ -134,6 +140,7 @@ describe('workflow versions (/workflows-api/workflows/:id/versions, /diff, /roll
             edge_count: 1,
             created_at: rows[1].created_at.toISOString(),
             created_by: `key:${key.id}`,
+            saved_by: `API key ${key.label || 'without a label'}`,
           },
         ],
       });
@@ -142,6 +149,13 @@ describe('workflow versions (/workflows-api/workflows/:id/versions, /diff, /roll
         status: 200,
         body: { success: true, data: { workflow_id: created.id, version: 1, created_by: `key:${key.id}`, definition: rows[0].definition } },
       });
+      // Another operator's member is never named, even if its id were stored.
+      const stranger = await app.deps.db('members').where({ operator_id: rival.operator.operatorId }).first('id');
+      await app.deps
+        .db('workflow_versions')
+        .where({ workflow_id: created.id, version: 1 })
+        .update({ created_by: `member:${stranger.id}` });
+      expect((await acme.wf(`/workflows/${created.id}/versions?offset=2`)).body.data[0]).toMatchObject({ version: 1, saved_by: null });
     });
 
     it('never stores a webhook secret in a version: the step keeps its webhookId and hasSecret', async () => {

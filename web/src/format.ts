@@ -1,10 +1,14 @@
 /** Display helpers: the API's numbers and timestamps as a person reads them (en-GB, UTC shown as local time). */
 
 const number = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 2 });
-const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+/** To the second: runs, replays and audit entries a few seconds apart must read apart (issue 44). */
+const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium' });
 const date = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' });
 
 export const formatNumber = (value: number | null | undefined): string => (value === null || value === undefined ? '—' : number.format(value));
+
+/** A count with its noun, singular for exactly one: "1 run", "2 runs", "1,200 runs". */
+export const plural = (count: number, one: string, many = `${one}s`): string => `${number.format(count)} ${count === 1 ? one : many}`;
 
 /** Digits after the decimal point of a currency (EUR 2, JPY 0, BHD 3). */
 function minorDigits(currency: string): number {

@@ -10,25 +10,39 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
   );
 }
 
-/** A failed request in words, with the API's code and, when it named fields, each problem (unless the form shows them at the fields). */
+/**
+ * A failed request in words, with the API's code and, when it named fields, each problem. With `fieldsShown` the form
+ * shows the problems at their fields, so the notice only points there (the message would repeat them); `hideCode` drops
+ * the code badge where the reader is not a developer (sign-up, issue 44).
+ */
 export function ErrorNotice({
   error,
   title,
   onRetry,
   fieldsShown,
+  hideCode,
 }: {
   error: ApiFailure | undefined;
   title?: string;
   onRetry?: () => void;
   fieldsShown?: boolean;
+  hideCode?: boolean;
 }) {
   if (!error) return null;
   const wait = error.retryAfter ? ` Try again in ${error.retryAfter} s.` : '';
+  const atFields = fieldsShown && error.details.length > 0;
   return (
     <div className="notice notice-error" role="alert">
       <p>
-        <strong>{title ?? 'That did not work.'}</strong> {error.message}
-        {wait} <code className="code-badge">{error.code}</code>
+        <strong>{title ?? 'That did not work.'}</strong>{' '}
+        {atFields ? `Correct the ${error.details.length === 1 ? 'field' : 'fields'} marked below.` : error.message}
+        {wait}
+        {!hideCode && (
+          <>
+            {' '}
+            <code className="code-badge">{error.code}</code>
+          </>
+        )}
       </p>
       {error.details.length > 0 && !fieldsShown && (
         <ul>

@@ -75,7 +75,7 @@ export function AccountForm<K extends string>({ fields, passwordLabel, action, f
         hint="At least 8 characters"
         problems={problems('password')}
       />
-      <ErrorNotice error={action.error} title={failureTitle} fieldsShown />
+      <ErrorNotice error={action.error} title={failureTitle} fieldsShown hideCode />
       <button type="submit" className="button button-primary button-block" disabled={action.pending}>
         {action.pending ? pendingLabel : submitLabel}
       </button>

@@ -1,3 +1,4 @@
+import { plural } from '../../format';
 import { api, call } from '../../api/client';
 import { useLoad } from '../../api/useLoad';
 import { Dialog } from '../../components/Dialog';
@@ -14,7 +15,7 @@ export function ConnectorDetail({ id, onClose }: { id: string; onClose: () => vo
       {data && (
         <>
           <p>
-            {data.specification ?? 'No document'} · server {data.serverUrl ?? 'none (connections need a base URL)'} · {data.operationCount} operations
+            {data.specification ?? 'No document'} · server {data.serverUrl ?? 'none (connections need a base URL)'} · {plural(data.operationCount, 'operation')}
           </p>
           {data.operations.length > 0 && (
             <div className="table-wrap">

@@ -47,6 +47,9 @@ export default function Players() {
     [search, sort, direction, offset],
   );
   const data = players.data?.data;
+  // Whether a data template is selected: the empty state asks for one only while none is (issue 44).
+  const settings = useLoad(async () => (await call(api.GET('/operator-data-api/settings'))).data, []);
+  const templateName = settings.data?.template?.name ?? settings.data?.template?.id;
 
   return (
     <>
@@ -72,8 +75,13 @@ export default function Players() {
       {data && data.total === 0 && !search && (
         <EmptyState title="No players yet">
           <p>
-            Players arrive through the data API (<code>POST /operator-data-api/entities</code> with an API key) or a <Link to="/jobs">batch upload</Link>. First{' '}
-            <Link to="/settings">select the data template</Link>.
+            Players arrive through the data API (<code>POST /operator-data-api/entities</code> with an API key) or a <Link to="/jobs">batch upload</Link>.{' '}
+            {settings.data && !settings.data.template && (
+              <>
+                First <Link to="/settings">select the data template</Link>.
+              </>
+            )}
+            {templateName && <>They follow the {templateName} data template.</>}
           </p>
         </EmptyState>
       )}

@@ -1,3 +1,4 @@
+import { plural } from '../../format';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { api, call } from '../../api/client';
@@ -90,10 +91,10 @@ export function BacktestPanel({ workflowId, draft, unsaved, editable }: { workfl
           <progress
             max={Math.max(backtest.total, 1)}
             value={Math.min(backtest.processed, Math.max(backtest.total, 1))}
-            aria-label={`Replayed ${backtest.processed} of ${backtest.total} events`}
+            aria-label={`Replayed ${backtest.processed} of ${plural(backtest.total, 'event')}`}
           />
           <p aria-live="polite">
-            {backtest.processed} of {backtest.total} events replayed
+            {backtest.processed} of {plural(backtest.total, 'event')} replayed
           </p>
           {backtest.error && <p role="alert">{backtest.error.message}</p>}
         </div>

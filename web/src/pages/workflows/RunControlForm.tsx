@@ -22,6 +22,13 @@ interface Props {
 
 const BUSY_LABELS = { skip: 'skip it', queue: 'queue it', replace: 'replace the run' } as const;
 
+/** One line per mode: what it does to a trigger, in the words of docs/workflows.md "Run control". */
+const HELP = {
+  concurrency: 'At most this many runs of one key run at the same time; a further trigger is skipped, queued, or replaces the oldest run.',
+  throttle: 'At most this many triggers of one key start runs per window, counted from the first; the rest are skipped.',
+  debounce: 'A trigger waits until the key has been quiet this long; each new one restarts the wait, and only the last starts a run.',
+} as const;
+
 /** One line saying what the control does, shown while the section is folded. */
 function summaryOf(control: RunControl | null): string {
   if (!control) return 'off — every event starts a run';
@@ -45,7 +52,7 @@ const integer = (text: string) => (text.trim() === '' ? 0 : Math.trunc(Number(te
 
 /**
  * The "Run control" part of the workflow settings: per-key concurrency, throttle, debounce and cancel-on events of
- * runs started by events. Folded into one line by default so the canvas keeps the screen.
+ * runs started by events (only those: the form says so). Folded into one line by default so the canvas keeps the screen.
  */
 export function RunControlForm({ value, onChange, disabled, problems }: Props) {
   const control = value ?? {};
@@ -72,6 +79,7 @@ export function RunControlForm({ value, onChange, disabled, problems }: Props) {
       <div>
         <Checkbox
           label={label}
+          hint={HELP[name]}
           checked={current !== undefined}
           disabled={disabled}
           onChange={(event) => set({ [name]: event.target.checked ? initial : undefined })}
@@ -86,6 +94,10 @@ export function RunControlForm({ value, onChange, disabled, problems }: Props) {
       <summary>
         Run control: <span className="muted">{summaryOf(value)}</span>
       </summary>
+      <p className="hint run-control-scope">
+        Applies to runs started by events (event triggers) only: test runs, MCP calls, webhooks and schedules start as asked. Limits count per key — by default
+        the event&apos;s player.
+      </p>
       {general.map((problem) => (
         <span key={problem.message} className="field-error" role="alert">
           {problem.message}
@@ -118,7 +130,7 @@ export function RunControlForm({ value, onChange, disabled, problems }: Props) {
         />
         {part('concurrency', 'Limit runs per key', { limit: 1, when_busy: 'skip' }, (concurrency) => (
           <div className="run-control-pair">
-            {count('At once', 100, concurrency.limit, 'concurrency.limit', (limit) => set({ concurrency: { ...concurrency, limit } }))}
+            {count('Runs at the same time per key', 100, concurrency.limit, 'concurrency.limit', (limit) => set({ concurrency: { ...concurrency, limit } }))}
             <SelectField
               label="When busy"
               value={concurrency.when_busy}
@@ -136,14 +148,14 @@ export function RunControlForm({ value, onChange, disabled, problems }: Props) {
         ))}
         {part('throttle', 'Throttle', { limit: 1, period_seconds: 3600 }, (throttle) => (
           <div className="run-control-pair">
-            {count('Runs', 10000, throttle.limit, 'throttle.limit', (limit) => set({ throttle: { ...throttle, limit } }))}
-            {count('Per seconds', 86400, throttle.period_seconds, 'throttle.period_seconds', (seconds) =>
+            {count('Max runs per window', 10000, throttle.limit, 'throttle.limit', (limit) => set({ throttle: { ...throttle, limit } }))}
+            {count('Window (seconds)', 86400, throttle.period_seconds, 'throttle.period_seconds', (seconds) =>
               set({ throttle: { ...throttle, period_seconds: seconds } }),
             )}
           </div>
         ))}
         {part('debounce', 'Debounce', { quiet_seconds: 60 }, (debounce) =>
-          count('Quiet seconds', 86400, debounce.quiet_seconds, 'debounce', (seconds) => set({ debounce: { quiet_seconds: seconds } })),
+          count('Wait for quiet (seconds)', 86400, debounce.quiet_seconds, 'debounce', (seconds) => set({ debounce: { quiet_seconds: seconds } })),
         )}
       </div>
     </details>

@@ -4,9 +4,9 @@ import { api, call } from '../../api/client';
 import { useLoad } from '../../api/useLoad';
 import { useCanManage } from '../../auth/session';
 import { EmptyState, LoadStatus, StatusBadge } from '../../components/Status';
-import { formatDateTime, formatDuration } from '../../format';
+import { formatDateTime, formatDuration, plural } from '../../format';
 import type { StepNode, Workflow } from './graph';
-import { ReplayFailedRuns } from './ReplayFailedRuns';
+import { ReplayFailedRuns } from '../runs/ReplayFailedRuns';
 import { RunDetail } from './RunDetail';
 import { SkippedTriggers } from './SkippedTriggers';
 
@@ -54,7 +54,7 @@ export function RunsPanel({
       {list.length > 0 && (
         <div className="table-wrap">
           <table>
-            <caption>{runs.data?.count ?? list.length} runs, newest first</caption>
+            <caption>{plural(runs.data?.count ?? list.length, 'run')}, newest first</caption>
             <thead>
               <tr>
                 <th scope="col">Started</th>

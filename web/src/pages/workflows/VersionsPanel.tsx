@@ -10,8 +10,9 @@ import './versions.css';
 
 const PAGE = 20;
 
-/** Who saved a version, as a person reads it: the API's `member:<id>` / `key:<id>`. */
-const savedBy = (createdBy: string | null) => (createdBy === null ? '—' : createdBy.startsWith('member:') ? 'a team member' : 'an API key');
+/** Who saved a version, as a person reads it: the API's `saved_by` (a member's name or email, a key's label), else what kind. */
+const savedBy = (createdBy: string | null, name: string | null) =>
+  name ?? (createdBy === null ? '—' : createdBy.startsWith('member:') ? 'a removed member' : 'a removed API key');
 
 /**
  * A workflow's versions (`/workflows/:id/versions`), newest first: pick two to compare side by side, or restore one —
@@ -94,7 +95,7 @@ export function VersionsPanel({
                   </td>
                   <td>
                     {formatDateTime(item.created_at)}
-                    <span className="hint"> by {savedBy(item.created_by)}</span>
+                    <span className="hint"> by {savedBy(item.created_by, item.saved_by)}</span>
                   </td>
                   <td className="versions-name versions-optional">{item.name}</td>
                   <td className="num versions-optional">{item.node_count}</td>

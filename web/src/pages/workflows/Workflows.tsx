@@ -3,7 +3,7 @@ import { api, call } from '../../api/client';
 import { useLoad } from '../../api/useLoad';
 import { useCanManage } from '../../auth/session';
 import { LoadStatus, PageHeader, StatusBadge } from '../../components/Status';
-import { formatDateTime } from '../../format';
+import { formatDateTime, plural } from '../../format';
 import { RECIPES } from './recipes';
 
 /** Automations (`/workflows-api/workflows`): the list, and recipes to start from. */
@@ -52,7 +52,7 @@ export default function Workflows() {
       {list.length > 0 && (
         <div className="table-wrap">
           <table>
-            <caption>{workflows.data?.count ?? list.length} workflows</caption>
+            <caption>{plural(workflows.data?.count ?? list.length, 'workflow')}</caption>
             <thead>
               <tr>
                 <th scope="col">Name</th>
