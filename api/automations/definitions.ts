@@ -13,7 +13,12 @@ import { toAutomationRecord } from './presenters';
 
 /** `POST /workflows`: the definition is validated and stored by `createAutomation`; 201 with the record (version 1). */
 export async function createAutomationHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const row = await createAutomation(deps, { operatorId: operatorOf(ctx), body: ctx.request.body, actor: actorOf(ctx) });
+  const row = await createAutomation(deps, {
+    operatorId: operatorOf(ctx),
+    body: ctx.request.body,
+    actor: actorOf(ctx),
+    refusePrivateUrls: !deps.config.GATEWAY_ALLOW_PRIVATE_NETWORKS,
+  });
   deps.caches.mcpTools.invalidate(row.operator_id);
   ctx.status = 201;
   ctx.body = { success: true, data: toAutomationRecord(row) };
@@ -30,7 +35,13 @@ export async function getAutomationHandler(deps: AppDeps, ctx: Context, { params
 
 /** `PUT /workflows/:id`: `updateAutomation` replaces the definition (version + 1, triggers follow); 200 with the record. */
 export async function updateAutomationHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof AutomationIdParams }>): Promise<void> {
-  const row = await updateAutomation(deps, { operatorId: operatorOf(ctx), id: params.id, body: ctx.request.body, actor: actorOf(ctx) });
+  const row = await updateAutomation(deps, {
+    operatorId: operatorOf(ctx),
+    id: params.id,
+    body: ctx.request.body,
+    actor: actorOf(ctx),
+    refusePrivateUrls: !deps.config.GATEWAY_ALLOW_PRIVATE_NETWORKS,
+  });
   deps.caches.mcpTools.invalidate(row.operator_id);
   ctx.body = { success: true, data: toAutomationRecord(row) };
 }

@@ -13,6 +13,8 @@ export interface CreateAutomationInput {
   operatorId: string;
   /** The definition as sent, validated here (400 `VALIDATION_FAILED`). */
   body: unknown;
+  /** Refuse HTTP steps whose literal URL names a private address (the API, while `GATEWAY_ALLOW_PRIVATE_NETWORKS` is off). */
+  refusePrivateUrls?: boolean;
   /** Who saves it: recorded with the version and as the audit event's actor. */
   actor: Actor;
 }
@@ -22,7 +24,7 @@ export interface CreateAutomationInput {
  * all in one transaction: a workflow never exists without its triggers, and a schedule that cannot be created leaves no workflow behind.
  */
 export async function createAutomation(deps: Pick<CommandDeps, 'db' | 'keyring' | 'syncSchedules'>, input: CreateAutomationInput): Promise<AutomationRow> {
-  const body = await validAutomationBody(input.body);
+  const body = await validAutomationBody(input.body, { refusePrivateUrls: input.refusePrivateUrls });
   const { operatorId } = input;
   const id = prefixedId('wf');
   return withToolNameRetry(() =>

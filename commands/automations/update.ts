@@ -18,6 +18,8 @@ export interface UpdateAutomationInput {
   id: string;
   /** The whole new definition as sent, validated here (400 `VALIDATION_FAILED`). */
   body: unknown;
+  /** Refuse HTTP steps whose literal URL names a private address (the API, while `GATEWAY_ALLOW_PRIVATE_NETWORKS` is off). */
+  refusePrivateUrls?: boolean;
   /** Who saves it: recorded with the version it makes and as the audit event's actor. */
   actor: Actor;
   /** How the audit trail names the change: a rollback is one, not an update. Left out: `automation.updated`. */
@@ -52,7 +54,7 @@ function definitionChanged(existing: AutomationRow, write: AutomationWrite): boo
  * 404 `WORKFLOW_NOT_FOUND` for an unknown or deleted workflow.
  */
 export async function updateAutomation(deps: Pick<CommandDeps, 'db' | 'keyring' | 'syncSchedules'>, input: UpdateAutomationInput): Promise<AutomationRow> {
-  const body = await validAutomationBody(input.body);
+  const body = await validAutomationBody(input.body, { refusePrivateUrls: input.refusePrivateUrls });
   const { operatorId } = input;
   return withToolNameRetry(() =>
     deps.db.transaction(async (trx) => {

@@ -17,9 +17,10 @@ const TASK_DELAY_SECONDS = CALL_WAIT_MS / 1000;
 
 /**
  * An address the platform refuses to call (loopback, with `GATEWAY_ALLOW_PRIVATE_NETWORKS` off): the HTTP action fails
- * at once with the node error `DESTINATION_NOT_ALLOWED`, before any connection, so the run ends as a tool error.
+ * at once with the node error `DESTINATION_NOT_ALLOWED`, before any connection, so the run ends as a tool error. Its
+ * host is built by a template: a literal private address is refused when the workflow is saved.
  */
-const REFUSED_URL = 'http://127.0.0.1:9/conformance-tool-error';
+const REFUSED_URL = "http://{{ '127.0.0.1' }}:9/conformance-tool-error";
 
 interface Node {
   id: string;
