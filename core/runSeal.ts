@@ -1,6 +1,7 @@
 import type { Keyring } from './crypto';
 import { isSealedText, isTooLarge, openText, sealText } from './sealedText';
 import { INLINE_VALUE_BYTES, RECORD_OPEN_MAX_BYTES, truncatedValue, type TruncatedValue } from './automations/runValues';
+import { suppressionOf } from './automations/suppression';
 import { isRecord, type NodeResult, type RunError } from './automations/types';
 
 /**
@@ -60,14 +61,16 @@ export async function sealRunResult(
   };
 }
 
-/** A node as a list shows it: no input, output or error text; a condition's branch, which quotes no data. */
+/** A node as a list shows it: no input, output or error text; a condition's branch and a suppression's rule, which quote no data. */
 export function nodeSummary(node: NodeResult): NodeResult {
+  const suppressed = node.suppressed ?? suppressionOf(node.output);
   return {
     id: node.id,
     status: node.status,
     ...(node.branch !== undefined ? { branch: node.branch } : {}),
     durationMs: node.durationMs,
     ...(node.reused ? { reused: true as const } : {}),
+    ...(suppressed ? { suppressed: { rule: suppressed.rule } } : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { encodeKeysetCursor, keysetCursorParam as keysetCursor } from '../keysetCursor';
 import { RUN_SOURCES, type RunStatus } from '../../core/automations/types';
+import { GATE_RULES } from '../../core/compliance/gate';
 import { automationEverExisted, exploreRuns, type ExplorerRunRow, type RunsPageStart } from '../../db/queries/runsExplorer';
 import type { AppDeps } from '../deps';
 import type { Area, InputOf } from '../endpoint';
@@ -52,6 +53,11 @@ export const ExplorerRunsQuery = z
       .transform((value) => ({ nodeId: value.slice(0, value.lastIndexOf(':')), taken: value.endsWith(':true') }))
       .optional()
       .describe('The branch a condition took: `<conditionNodeId>:true` or `:false`'),
+    suppressed: z
+      .enum(['true', ...GATE_RULES], { error: `must be true or one of ${GATE_RULES.join(', ')}` })
+      .transform((value) => ({ rule: value === 'true' ? null : value }))
+      .optional()
+      .describe('Runs with a marketing step the responsible-gambling gate suppressed: by any rule (`true`) or by the one named'),
   })
   .strict()
   .superRefine((query, ctx) => {
@@ -74,6 +80,10 @@ export const ExplorerRun = z
     subjectExternalIds: z.array(z.string()).describe('The entities (external ids) the trigger payload named'),
     temporalWorkflowId: z.string().describe('For the Temporal Web UI'),
     rerunOf: z.string().nullable().describe('The run this one reruns (POST /runs/{runId}/rerun or a replay); null for a first run'),
+    suppressed: z
+      .array(z.object({ nodeId: z.string(), rule: z.string() }))
+      .optional()
+      .describe('Only on a run with steps the responsible-gambling gate suppressed: each step and its rule'),
   })
   .openapi('WorkflowRunSummary');
 
@@ -93,6 +103,7 @@ function toExplorerRun(row: ExplorerRunRow): z.infer<typeof ExplorerRun> {
     subjectExternalIds: row.subject_external_ids ?? [],
     temporalWorkflowId: row.temporal_workflow_id,
     rerunOf: row.rerun_of,
+    ...(row.suppressed_nodes?.length ? { suppressed: row.suppressed_nodes.map((node) => ({ nodeId: node.id, rule: node.suppressed.rule })) } : {}),
   };
 }
 
@@ -118,6 +129,7 @@ export async function exploreRunsHandler(deps: AppDeps, ctx: Context, { query }:
       ...(query.to ? { to: query.to } : {}),
       ...(query.version !== undefined ? { version: query.version } : {}),
       ...(query.branch ? { branch: query.branch } : {}),
+      ...(query.suppressed ? { suppressed: query.suppressed } : {}),
     },
     { limit: query.limit, start },
   );

@@ -147,6 +147,10 @@ export const RunRecord = z
         error: RunErrorSchema.omit({ nodeId: true }).optional(),
         durationMs: z.number(),
         reused: z.literal(true).optional().describe("Only on a rerun: the original run's result, kept and not run again"),
+        suppressed: z
+          .object({ rule: z.string() })
+          .optional()
+          .describe('Only on a marketing step the responsible-gambling gate suppressed (its status is completed): the rule (docs/compliance.md)'),
       }),
     ),
     error: RunErrorSchema.optional(),

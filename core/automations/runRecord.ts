@@ -1,5 +1,6 @@
 import type { Keyring } from '../crypto';
 import { openRunParts, SEALED_MESSAGE } from '../runSeal';
+import { withSuppression } from './suppression';
 import type { AutomationRunRecord, NodeResult, RunError, RunSource, RunStatus } from './types';
 
 /**
@@ -40,7 +41,7 @@ function recordOf(row: StoredRun, parts: { input: unknown; output: unknown; node
     temporalWorkflowId: row.temporal_workflow_id,
     input: parts.input ?? null,
     output: parts.output ?? null,
-    nodes: parts.nodes,
+    nodes: parts.nodes.map(withSuppression),
     ...(parts.error ? { error: parts.error } : {}),
     startedAt: row.started_at.toISOString(),
     completedAt: row.completed_at ? row.completed_at.toISOString() : null,
@@ -71,7 +72,13 @@ export function toRunSummary(row: StoredRun): AutomationRunRecord {
   } = recordOf(row, {
     input: null,
     output: null,
-    nodes: row.nodes.map((node) => ({ id: node.id, status: node.status, durationMs: node.durationMs, ...(node.reused ? { reused: true as const } : {}) })),
+    nodes: row.nodes.map((node) => ({
+      id: node.id,
+      status: node.status,
+      durationMs: node.durationMs,
+      ...(node.reused ? { reused: true as const } : {}),
+      ...(node.suppressed ? { suppressed: { rule: node.suppressed.rule } } : {}),
+    })),
     error: row.error ? { code: row.error.code, message: SEALED_MESSAGE, ...(row.error.nodeId !== undefined ? { nodeId: row.error.nodeId } : {}) } : null,
   });
   return summary as AutomationRunRecord;

@@ -60,6 +60,8 @@ export interface NodeResult {
   durationMs: number;
   /** On a rerun: the original run's result, kept and not run again (core/automations/rerun.ts). */
   reused?: true;
+  /** A marketing step the gate suppressed (status `completed`): the rule, in the clear (core/automations/suppression.ts). */
+  suppressed?: { rule: string };
 }
 
 /** `cancelled`: stopped on request (an MCP client's `notifications/cancelled`); nodes not started by then never run. */

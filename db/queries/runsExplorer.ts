@@ -17,6 +17,8 @@ export interface RunsFilter {
   version?: number;
   /** The branch a condition node took (`nodes[].branch`, kept in the clear). */
   branch?: { nodeId: string; taken: boolean };
+  /** Runs with a step the gate suppressed (`nodes[].suppressed`, kept in the clear): by any rule (`true`) or by one. */
+  suppressed?: { rule: string | null };
 }
 
 /**
@@ -43,6 +45,8 @@ export interface ExplorerRunRow {
   rerun_of: string | null;
   /** `started_at` at full precision, for the keyset cursor. */
   started_key: string;
+  /** The entries of `nodes` a gate suppressed (`[{ id, suppressed: { rule } }, …]`, often empty). */
+  suppressed_nodes: Array<{ id: string; suppressed: { rule: string } }> | null;
 }
 
 /**
@@ -78,6 +82,8 @@ function filtered(db: Runner, operatorId: string, filter: RunsFilter): Knex.Quer
   if (filter.to) query.where('r.started_at', '<', filter.to);
   if (filter.version !== undefined) query.where('r.workflow_version', filter.version);
   if (filter.branch) query.whereRaw(`${BRANCHES} @> ?::jsonb`, [JSON.stringify([{ id: filter.branch.nodeId, branch: filter.branch.taken }])]);
+  if (filter.suppressed)
+    query.whereRaw('r.nodes @> ?::jsonb', [JSON.stringify([{ suppressed: filter.suppressed.rule ? { rule: filter.suppressed.rule } : {} }])]);
   return query;
 }
 
@@ -97,6 +103,7 @@ export async function exploreRuns(
     })
     .select(COLUMNS)
     .select(db.raw(`to_char(r.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS started_key`))
+    .select(db.raw(`jsonb_path_query_array(r.nodes, '$[*] \\? (exists (@.suppressed))') AS suppressed_nodes`))
     .orderBy([
       { column: 'r.started_at', order: 'desc' },
       { column: 'r.id', order: 'desc' },
