@@ -1,7 +1,6 @@
 import { need, text } from '../checks';
 import { EMAIL_PURPOSE } from '../purpose';
 import { objectOf, TEXT, type ActionModule } from '../module';
-import { TEMPLATE_HINT } from '../editor';
 import { flow } from './flow';
 
 /** `action.send_email`: SMTP, or a file in development (activities/email). */
@@ -9,9 +8,21 @@ export const sendEmail: ActionModule = {
   ...flow,
   label: 'Send an email',
   description: 'Sends an email.',
-  defaults: { to: 'ops@example.com', subject: 'Workflow alert', text: 'Player {{ trigger.entity.externalId }} needs a look.' },
+  /**
+   * A message to the player the run is about: an email step is marketing, gated for that player (docs/compliance.md),
+   * so its default addresses the player — the email a player event (`entity.created`, `entity.updated`) carries,
+   * opened for the run — and not a staff address the gate would suppress for an excluded player.
+   */
+  defaults: { to: '{{ trigger.data.email }}', subject: 'A message for you', text: 'Hello {{ trigger.data.first_name }},\n\n' },
   fields: [
-    { kind: 'text', name: 'to', label: 'To', required: true, type: 'email', hint: TEMPLATE_HINT },
+    {
+      kind: 'text',
+      name: 'to',
+      label: 'To',
+      required: true,
+      type: 'email',
+      hint: "The player's email: {{ trigger.data.email }} on a player event (entity.created, entity.updated). A staff alert goes to a fixed address (ops@your-casino.com) — but it is gated for the run's player like any email; an HTTP request to your staff channel is not.",
+    },
     { kind: 'text', name: 'subject', label: 'Subject', required: true },
     { kind: 'text', name: 'text', label: 'Message', required: true, multiline: true },
     {

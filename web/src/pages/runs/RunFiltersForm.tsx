@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { api, call } from '../../api/client';
 import { useLoad } from '../../api/useLoad';
 import { SelectField, TextField } from '../../components/Field';
-import { RUN_SOURCES, RUN_STATUSES, type FilterKey, type RunFilters } from './filters';
+import { GATE_RULES, RUN_SOURCES, RUN_STATUSES, type FilterKey, type RunFilters } from './filters';
 
 /** Node types whose outgoing edges branch on `when` (a condition, a wait that ends by event or timeout). */
 const BRANCHING = new Set(['condition', 'action.wait_for_event']);
@@ -40,6 +40,15 @@ export function RunFiltersForm({ filters, onChange }: { filters: RunFilters; onC
         {RUN_STATUSES.map((status) => (
           <option key={status} value={status}>
             {status}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField label="Suppressed step" value={filters.suppressed} onChange={(event) => onChange({ suppressed: event.target.value })}>
+        <option value="">Any run</option>
+        <option value="true">Any rule</option>
+        {GATE_RULES.map((rule) => (
+          <option key={rule} value={rule}>
+            {rule.replace(/_/g, ' ')}
           </option>
         ))}
       </SelectField>

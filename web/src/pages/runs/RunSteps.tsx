@@ -1,6 +1,7 @@
 import type { components } from '../../api/schema';
 import { StatusBadge } from '../../components/Status';
 import { formatDuration, pretty } from '../../format';
+import { SuppressedBadge } from './SuppressedBadge';
 import { TruncatedValue, isTruncated } from './TruncatedValue';
 import './runs.css';
 
@@ -33,7 +34,8 @@ function branchText(node: RunNode): string {
 /**
  * A run's steps in order, each with its status and timing and, side by side, what it was given (an action's rendered
  * params, a condition's expression) and what it gave back or how it failed. The list keeps `run-nodes`, whose items
- * start with the step's id and status.
+ * start with the step's id and status; a step the gate suppressed shows "suppressed · <rule>" instead of its
+ * `completed`.
  */
 export function RunSteps({ runId, nodes, triggerInput }: { runId: string; nodes: RunNode[]; triggerInput: unknown }) {
   return (
@@ -45,7 +47,7 @@ export function RunSteps({ runId, nodes, triggerInput }: { runId: string; nodes:
         return (
           <li key={node.id} data-step={node.id}>
             <div className="run-step-head">
-              <strong>{node.id}</strong> <StatusBadge status={node.status} />
+              <strong>{node.id}</strong> {node.suppressed ? <SuppressedBadge rule={node.suppressed.rule} /> : <StatusBadge status={node.status} />}
               {node.branch !== undefined && <span className="hint"> · {branchText(node)}</span>}
               {node.reused && <span className="hint"> · reused from the original run</span>} <span className="hint">{formatDuration(node.durationMs)}</span>
             </div>

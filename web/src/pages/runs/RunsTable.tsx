@@ -4,11 +4,12 @@ import { StatusBadge } from '../../components/Status';
 import { temporalRunUrl } from '../../config';
 import { formatDateTime, formatDuration } from '../../format';
 import { startTemporalCodecSession } from '../../temporalCodec';
+import { SuppressedBadge } from './SuppressedBadge';
 
 export type RunSummary = components['schemas']['WorkflowRunSummary'];
 
 /**
- * A page of runs: each row opens the run, a failed one also offers its rerun (Owner and Admins), and its Temporal
+ * A page of runs: each row opens the run (a step the gate suppressed is named beside the run's status), a failed one also offers its rerun (Owner and Admins), and its Temporal
  * history. On a phone each row becomes a card (runs.css), its cells labelled by `data-label`.
  */
 export function RunsTable({ runs, count, canRerun }: { runs: RunSummary[]; count: number; canRerun: boolean }) {
@@ -43,6 +44,12 @@ export function RunsTable({ runs, count, canRerun }: { runs: RunSummary[]; count
                 </td>
                 <td data-label="Status">
                   <StatusBadge status={run.status} />
+                  {run.suppressed?.map((step) => (
+                    <span key={step.nodeId} className="run-suppressed">
+                      {' '}
+                      <SuppressedBadge rule={step.rule} /> <span className="hint">at {step.nodeId}</span>
+                    </span>
+                  ))}
                   {run.error && (
                     <span className="hint">
                       {' '}

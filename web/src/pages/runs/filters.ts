@@ -6,6 +6,8 @@ export type RunsQuery = NonNullable<paths['/workflows-api/runs']['get']['paramet
 export const RUN_STATUSES = ['running', 'completed', 'failed', 'cancelled'] as const;
 export const RUN_SOURCES = ['manual', 'webhook', 'schedule', 'event', 'mcp'] as const;
 export const PAGE_SIZE = 25;
+/** The responsible-gambling gate's rules (docs/compliance.md), for the "Suppressed" filter. */
+export const GATE_RULES = ['self_excluded', 'cooling_off', 'player_excluded', 'no_consent', 'harm_indicator', 'deposit_limit_reached', 'quiet_hours'] as const;
 
 /**
  * The explorer's filters as the URL keeps them (so a filtered view can be reloaded, shared and gone back to): the API's
@@ -20,10 +22,12 @@ export interface RunFilters {
   to: string;
   version: string;
   branch: string;
+  /** Runs with a step the gate suppressed: `true` (any rule) or a rule. */
+  suppressed: string;
   page: number;
 }
 
-export const FILTER_KEYS = ['status', 'workflowId', 'player', 'source', 'from', 'to', 'version', 'branch'] as const;
+export const FILTER_KEYS = ['status', 'workflowId', 'player', 'source', 'from', 'to', 'version', 'branch', 'suppressed'] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];
 
 export function filtersOf(search: URLSearchParams): RunFilters {
@@ -38,6 +42,7 @@ export function filtersOf(search: URLSearchParams): RunFilters {
     to: text('to'),
     version: text('version'),
     branch: text('branch'),
+    suppressed: text('suppressed'),
     page: Number.isInteger(page) && page > 0 ? page : 1,
   };
 }
@@ -77,5 +82,6 @@ export function queryOf(filters: RunFilters): RunsQuery {
     ...rangeOf(filters),
     ...(filters.version ? { version: Number(filters.version) } : {}),
     ...(filters.branch ? { branch: filters.branch } : {}),
+    ...(filters.suppressed ? { suppressed: filters.suppressed as RunsQuery['suppressed'] } : {}),
   } as RunsQuery;
 }

@@ -17,8 +17,12 @@ import { useProblems } from './problems';
 import { StepView } from './StepView';
 
 const NODE_TYPES = { step: StepView };
-/** Fitting never zooms out past 70 %: a large graph is panned rather than shrunk to unreadable text. */
-const FIT = { padding: 0.2, maxZoom: 1, minZoom: 0.7 };
+/**
+ * Fitting never zooms out past 60 %: a large graph is panned rather than shrunk to unreadable text. 60 % (and a 10 %
+ * margin) lets a 4-step journey laid out left to right fit whole in the 728-px-wide graph at 1280×800; at 70 % it
+ * did not, and its first steps were left outside the view.
+ */
+const FIT = { padding: 0.1, maxZoom: 1, minZoom: 0.6 };
 
 interface Props {
   nodes: StepNode[];
@@ -32,28 +36,75 @@ interface Props {
   confirmRemoval: (ids: string[]) => Promise<boolean>;
   /** Changes when the whole graph should be fitted into view again (after "Tidy up"). */
   fitRequest?: number;
-  /** The editor's graph: as tall as the window leaves below it, so it is seen whole without scrolling. */
+  /** The editor's graph: as tall as the window below the top bar, so scrolled to, it is seen whole. */
   fillWindow?: boolean;
+  /** A step to bring into view when `request` changes (selected in the form, or just added), if it is outside the view. */
+  reveal?: { id: string | null; request: number };
 }
 
-/** The least height of a graph that fills the window: a short window scrolls rather than squeezing the graph. */
-const MIN_FILL_HEIGHT = 300;
+/** The least height of the editor's graph, whatever the window: a 4-step journey and its labels fit at 100 %. */
+const MIN_FILL_HEIGHT = 420;
+/** Room kept below the graph and above it under the top bar, in px. */
+const FILL_MARGIN = 24;
 
-/** The height that takes a box from where it starts on the page to the bottom of the window (kept on resize). */
-function useFillHeight(box: RefObject<HTMLElement | null>, enabled: boolean): number | undefined {
+/**
+ * The editor graph's height: the window's less the top bar's (`calc(100vh - header)`, kept on resize), so that the page
+ * scrolled to the graph shows it whole; never less than {@link MIN_FILL_HEIGHT}. Measuring from where the graph starts
+ * instead left ~300 px at 1280×800 under the settings and the palette, which cut a 4-step journey off.
+ */
+function useFillHeight(enabled: boolean): number | undefined {
   const [height, setHeight] = useState<number>();
   useLayoutEffect(() => {
     if (!enabled) return;
     const measure = () => {
-      if (!box.current) return;
-      const top = box.current.getBoundingClientRect().top + window.scrollY;
-      setHeight(Math.max(MIN_FILL_HEIGHT, Math.floor(window.innerHeight - top - 12)));
+      const header = document.querySelector('.topbar')?.getBoundingClientRect().height ?? 0;
+      setHeight(Math.max(MIN_FILL_HEIGHT, Math.floor(window.innerHeight - header - FILL_MARGIN)));
     };
     measure();
     window.addEventListener('resize', measure);
     return () => window.removeEventListener('resize', measure);
-  }, [box, enabled]);
+  }, [enabled]);
   return height;
+}
+
+/** Pans (at the same zoom) so a step outside the graph's view is centred in it; a step already seen stays put. */
+function revealStep(instance: ReactFlowInstance<StepNode>, box: HTMLElement | null, id: string): void {
+  const node = instance.getInternalNode(id);
+  if (!node || !box) return;
+  const { x, y, zoom } = instance.getViewport();
+  const width = node.measured.width ?? 0;
+  const height = node.measured.height ?? 0;
+  const at = node.internals.positionAbsolute;
+  const left = at.x * zoom + x;
+  const top = at.y * zoom + y;
+  const seen = left >= 0 && top >= 0 && left + width * zoom <= box.clientWidth && top + height * zoom <= box.clientHeight;
+  if (!seen) void instance.setCenter(at.x + width / 2, at.y + height / 2, { zoom, duration: 200 });
+}
+
+/**
+ * Fits the graph again when its box changes size. React Flow fits once, when the steps are first measured; the first
+ * save of a new workflow remounts the editor (a new route) while the page around it is still being laid out, and a
+ * fit made in a box that then grew or shrank left every step outside the view: a blank graph (issue #44).
+ */
+function useRefitOnResize(box: RefObject<HTMLElement | null>, instance: ReactFlowInstance<StepNode> | null): void {
+  useEffect(() => {
+    const element = box.current;
+    if (!element || !instance) return;
+    let size = `${element.clientWidth}x${element.clientHeight}`;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const observer = new ResizeObserver(() => {
+      const now = `${element.clientWidth}x${element.clientHeight}`;
+      if (now === size) return;
+      size = now;
+      clearTimeout(timer);
+      timer = setTimeout(() => void instance.fitView(FIT), 60);
+    });
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+      clearTimeout(timer);
+    };
+  }, [box, instance]);
 }
 
 /** Whether a drag from one handle to another makes an edge the definition allows. */
@@ -75,16 +126,28 @@ export function Canvas({
   confirmRemoval,
   fitRequest = 0,
   fillWindow = false,
+  reveal,
 }: Props) {
   const section = useRef<HTMLElement>(null);
-  const height = useFillHeight(section, fillWindow);
+  const height = useFillHeight(fillWindow);
   const problems = useProblems();
   const [instance, setInstance] = useState<ReactFlowInstance<StepNode> | null>(null);
-  // A step added (or removed) may be outside the view: fit the graph again once it is measured.
+  // A step added (or removed) may be outside the view: fit the graph again once it is measured. Steps handed in anew
+  // (a save or a reload replaces them) are measured again, and the view is fitted to them then.
+  const measured = nodes.filter((node) => node.measured?.width).length;
   useEffect(() => {
     const timer = setTimeout(() => void instance?.fitView(FIT), 60);
     return () => clearTimeout(timer);
-  }, [instance, nodes.length, fitRequest]);
+  }, [instance, nodes.length, measured, fitRequest]);
+  useRefitOnResize(section, instance);
+  const revealId = reveal?.id ?? null;
+  const revealRequest = reveal?.request ?? 0;
+  useEffect(() => {
+    if (!instance || !revealId || revealRequest === 0) return;
+    // After the re-fit a new step triggers (above), so the view it settles on is the one checked.
+    const timer = setTimeout(() => revealStep(instance, section.current, revealId), 120);
+    return () => clearTimeout(timer);
+  }, [instance, revealId, revealRequest]);
   const shownNodes = nodes.map((node) => ({
     ...node,
     ariaLabel: `${CATALOG[node.data.type].label} step ${node.id}${problems.byNode.has(node.id) ? ', has problems' : ''}`,

@@ -11,12 +11,13 @@ import { Canvas } from './Canvas';
 import { CanvasTools } from './CanvasTools';
 import { preloadCodeEditor } from './code/CodeField';
 import type { NodeType } from './catalog';
-import { newStep, placeProblems, toDefinition, type Meta, type StepNode, type Workflow, type WorkflowInput } from './graph';
+import { followingEdge, newStep, placeProblems, toDefinition, type Meta, type StepNode, type Workflow, type WorkflowInput } from './graph';
 import { Inspector } from './Inspector';
 import { Palette } from './Palette';
 import { ProblemsContext, type Placed } from './problems';
 import { RunControlForm } from './RunControlForm';
 import { TestRunDialog } from './TestRunDialog';
+import { undoKey } from './undoKey';
 import './editor.css';
 
 interface Props {
@@ -34,19 +35,6 @@ interface Props {
   onDeleted: () => void;
   onRun: (runId: string) => void;
   history: { canUndo: boolean; canRedo: boolean; undo: () => void; redo: () => void };
-}
-
-/**
- * Ctrl/Cmd+Z undoes and Ctrl/Cmd+Shift+Z or Ctrl+Y redoes, anywhere on the page but in a text field (which keeps its
- * own undo) or an open dialog.
- */
-function undoKey(event: KeyboardEvent): 'undo' | 'redo' | null {
-  const target = event.target instanceof Element ? event.target : null;
-  if (target?.closest('input, textarea, select, [contenteditable="true"], [role="dialog"]')) return null;
-  if (!(event.ctrlKey || event.metaKey)) return null;
-  const key = event.key.toLowerCase();
-  if (key === 'z') return event.shiftKey ? 'redo' : 'undo';
-  return key === 'y' ? 'redo' : null;
 }
 
 const NO_PROBLEMS: Placed = { byNode: new Map(), byEdge: new Map(), general: [] };
@@ -89,6 +77,7 @@ export function Editor(props: Props) {
   const answerRemoval = useRef<(confirmed: boolean) => void>(() => undefined);
   const [formFocus, setFormFocus] = useState(0);
   const [fitRequest, setFitRequest] = useState(0);
+  const [reveal, setReveal] = useState(0);
   useEffect(() => {
     if (editable) preloadCodeEditor();
   }, [editable]);
@@ -106,17 +95,22 @@ export function Editor(props: Props) {
     return () => window.removeEventListener('keydown', onKey);
   }, [editable]);
 
+  /** Adds a step after the selected one, connected to it (its yes branch when it branches), selected and shown. */
   const add = (type: NodeType) => {
     const near = nodes.find((node) => node.id === selected);
     const step = newStep(type, nodes, edges, near);
     setNodes((current) => [...current.map((node) => ({ ...node, selected: false })), { ...step, selected: true }]);
+    const link = near && followingEdge(near, step, nodes, edges);
+    if (link) setEdges((current) => [...current.map((edge) => (edge.selected ? { ...edge, selected: false } : edge)), link]);
     setSelected(step.id);
+    setReveal((n) => n + 1);
   };
   /** Selects a step or connection on the graph too, so the canvas and the form agree; `focusForm` moves the keyboard into its form. */
   const select = (id: string | null, focusForm = false) => {
     setNodes((current) => current.map((node) => (Boolean(node.selected) === (node.id === id) ? node : { ...node, selected: node.id === id })));
     setEdges((current) => current.map((edge) => (Boolean(edge.selected) === (edge.id === id) ? edge : { ...edge, selected: edge.id === id })));
     setSelected(id);
+    setReveal((n) => n + 1);
     if (focusForm) setFormFocus((n) => n + 1);
   };
   /** Asks before steps go (the Delete key on the graph, or the form's button); connections alone go without asking. */
@@ -233,6 +227,10 @@ export function Editor(props: Props) {
             <ErrorNotice error={save.error} title="Not saved." />
           ))}
       </form>
+      <p className="notice editor-small-screen" role="note">
+        The editor needs a larger screen: at least 760 px wide (a tablet or a computer). Here you can look at the steps and their settings, but dragging and
+        connecting them is impractical.
+      </p>
       <div className={editable ? 'editor' : 'editor editor-readonly'}>
         {editable && <Palette onAdd={add} />}
         <div className="canvas-column">
@@ -247,6 +245,7 @@ export function Editor(props: Props) {
             onSelect={setSelected}
             confirmRemoval={confirmRemoval}
             fitRequest={fitRequest}
+            reveal={{ id: selected, request: reveal }}
             fillWindow
           />
         </div>

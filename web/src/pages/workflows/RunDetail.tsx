@@ -12,6 +12,7 @@ import { CancelRun } from './CancelRun';
 import { Canvas } from './Canvas';
 import type { StepNode } from './graph';
 import { RunStatusContext } from './problems';
+import { RunSuppressionContext } from './StepView';
 import { RerunFromStep, RerunOf } from './RerunFromStep';
 import { RunSteps } from '../runs/RunSteps';
 
@@ -35,6 +36,10 @@ export function RunDetail({ runId, nodes, edges, onChanged }: { runId: string; n
     return () => clearInterval(timer);
   }, [running, reload, onChanged]);
   const statuses = useMemo(() => new Map((data?.nodes ?? []).map((node) => [node.id, node.status as string])), [data]);
+  const suppressions = useMemo(
+    () => new Map((data?.nodes ?? []).flatMap((node) => (node.suppressed ? [[node.id, node.suppressed.rule] as const] : []))),
+    [data],
+  );
   const temporal = temporalRunUrl(data?.temporalWorkflowId);
 
   return (
@@ -99,20 +104,22 @@ export function RunDetail({ runId, nodes, edges, onChanged }: { runId: string; n
             </p>
           )}
           <RunStatusContext.Provider value={statuses}>
-            <div className="run-canvas" style={{ height: 260 }}>
-              <ReactFlowProvider>
-                <Canvas
-                  nodes={nodes.map((node) => ({ ...node, selected: false }))}
-                  edges={edges}
-                  editable={false}
-                  onNodesChange={() => undefined}
-                  onEdgesChange={() => undefined}
-                  setEdges={() => undefined}
-                  onSelect={() => undefined}
-                  confirmRemoval={async () => false}
-                />
-              </ReactFlowProvider>
-            </div>
+            <RunSuppressionContext.Provider value={suppressions}>
+              <div className="run-canvas" style={{ height: 260 }}>
+                <ReactFlowProvider>
+                  <Canvas
+                    nodes={nodes.map((node) => ({ ...node, selected: false }))}
+                    edges={edges}
+                    editable={false}
+                    onNodesChange={() => undefined}
+                    onEdgesChange={() => undefined}
+                    setEdges={() => undefined}
+                    onSelect={() => undefined}
+                    confirmRemoval={async () => false}
+                  />
+                </ReactFlowProvider>
+              </div>
+            </RunSuppressionContext.Provider>
           </RunStatusContext.Provider>
           <h3>Input</h3>
           <pre>{pretty(data.input)}</pre>

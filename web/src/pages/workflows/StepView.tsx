@@ -1,8 +1,12 @@
 import { Handle, Position, type NodeProps } from '@xyflow/react';
-import { useContext } from 'react';
+import { createContext, useContext } from 'react';
+import { SuppressedBadge } from '../runs/SuppressedBadge';
 import { CATALOG } from './catalog';
 import type { StepNode } from './graph';
 import { RunStatusContext, useProblems } from './problems';
+
+/** The rule of each step the gate suppressed in the run shown on the canvas (RunDetail), by step id. */
+export const RunSuppressionContext = createContext<Map<string, string>>(new Map());
 
 const GROUP_LABEL = { trigger: 'Trigger', condition: 'Condition', action: 'Action' } as const;
 
@@ -11,6 +15,7 @@ export function StepView({ id, data, selected }: NodeProps<StepNode>) {
   const spec = CATALOG[data.type];
   const problems = useProblems().byNode.get(id) ?? [];
   const status = useContext(RunStatusContext).get(id);
+  const suppressedBy = useContext(RunSuppressionContext).get(id);
   const className = ['wf-node', `wf-node-${spec.group}`, selected ? 'selected' : '', problems.length > 0 ? 'has-error' : ''].filter(Boolean).join(' ');
   return (
     <div className={className} data-node-id={id}>
@@ -26,9 +31,7 @@ export function StepView({ id, data, selected }: NodeProps<StepNode>) {
         </span>
       )}
       {status && (
-        <span className="node-run">
-          <span className={`badge badge-${status}`}>{status}</span>
-        </span>
+        <span className="node-run">{suppressedBy ? <SuppressedBadge rule={suppressedBy} /> : <span className={`badge badge-${status}`}>{status}</span>}</span>
       )}
       {spec.branches ? (
         <>

@@ -87,6 +87,19 @@ export function newStep(type: NodeType, nodes: StepNode[], edges: Edge[], near?:
 }
 
 /**
+ * The edge that makes `step` follow `after` (a new step added while `after` was selected): from its yes branch when
+ * `after` branches; none when `step` is a trigger or the definition would not allow it.
+ */
+export function followingEdge(after: StepNode, step: StepNode, nodes: StepNode[], edges: Edge[]): Edge | null {
+  if (isTriggerType(step.data.type)) return null;
+  if (edges.some((edge) => edge.source === after.id && edge.target === step.id)) return null;
+  const branches = CATALOG[after.data.type].branches;
+  if (branches && after.data.type === 'condition') return toEdge({ from: after.id, to: step.id, when: true }, branches);
+  if (nodes.every((node) => node.id !== after.id)) return null;
+  return toEdge({ from: after.id, to: step.id });
+}
+
+/**
  * The API's problems (`nodes[2].params.url`, `edges[0].when`, `name`) sorted to where they belong:
  * by node id (the index is the node's place in the body that was sent), by edge id, or the form.
  */

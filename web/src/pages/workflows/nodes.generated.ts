@@ -360,9 +360,9 @@ export const GENERATED_NODES: Readonly<Record<string, GeneratedNodeSpec>> = {
     group: 'action',
     description: 'Sends an email.',
     defaults: {
-      to: 'ops@example.com',
-      subject: 'Workflow alert',
-      text: 'Player {{ trigger.entity.externalId }} needs a look.',
+      to: '{{ trigger.data.email }}',
+      subject: 'A message for you',
+      text: 'Hello {{ trigger.data.first_name }},\n\n',
     },
     fields: [
       {
@@ -371,7 +371,7 @@ export const GENERATED_NODES: Readonly<Record<string, GeneratedNodeSpec>> = {
         label: 'To',
         required: true,
         type: 'email',
-        hint: 'Text, or {{ JSONata }} over the run, e.g. {{ trigger.entity.externalId }}',
+        hint: "The player's email: {{ trigger.data.email }} on a player event (entity.created, entity.updated). A staff alert goes to a fixed address (ops@your-casino.com) — but it is gated for the run's player like any email; an HTTP request to your staff channel is not.",
       },
       {
         kind: 'text',
