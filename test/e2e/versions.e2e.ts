@@ -65,6 +65,10 @@ describe('versions in the dashboard', () => {
     await page.getByRole('tab', { name: 'Versions' }).click();
     const list = versionsPanel().getByRole('table');
     await list.getByText('3 versions, newest first').waitFor();
+    // Who saved each, by name (issue 44), and when to the second.
+    // Sign-up names the Owner by the email's local part (members.display_name).
+    expect(await list.getByText(`by ${owner.email.split('@')[0]}`).count()).toBe(3);
+    expect(await list.locator('tbody tr').first().textContent()).toMatch(/\d{2}:\d{2}:\d{2}/);
     await list.getByLabel('Compare version 1').check();
     await list.getByLabel('Compare version 3').check();
     const diff = page.getByRole('region', { name: 'Version 1 → version 3' });
