@@ -20,19 +20,22 @@ export interface ReplayScope {
  * started by `asOf` (by `started_at`, then id), whatever its status, so an event whose last rerun succeeded or still runs
  * is left out by `failedLatest` and one rerun by hand is counted once. Runs started after `asOf` (the job's own reruns
  * among them) never join, so the set is fixed when the replay is created. The walk is bounded by the range's failed runs
- * and their chains: up through the primary key to each root, down through `workflow_runs_rerun_of_idx`.
+ * and their chains: up through the primary key to each seed's topmost ancestor still stored (its root), down from the
+ * distinct roots through `workflow_runs_rerun_of_idx` (a chain is a tree: `rerun_of` always names an earlier run).
  */
 const LATEST_ATTEMPTS = `
   WITH RECURSIVE up AS (
-    SELECT id, rerun_of FROM workflow_runs
+    SELECT id AS seed, id, rerun_of, 0 AS depth FROM workflow_runs
      WHERE operator_id = :operatorId AND workflow_id = :workflowId AND status = 'failed'
        AND started_at >= :from AND started_at < :to AND started_at <= :asOf
-    UNION
-    SELECT p.id, p.rerun_of FROM workflow_runs p JOIN up ON p.id = up.rerun_of
+    UNION ALL
+    SELECT up.seed, p.id, p.rerun_of, up.depth + 1 FROM workflow_runs p JOIN up ON p.id = up.rerun_of
      WHERE p.operator_id = :operatorId AND p.workflow_id = :workflowId
+  ), roots AS (
+    SELECT DISTINCT root FROM (SELECT DISTINCT ON (seed) id AS root FROM up ORDER BY seed, depth DESC) tops
   ), down AS (
-    SELECT u.id AS root, u.id FROM up u WHERE NOT EXISTS (SELECT 1 FROM up p WHERE p.id = u.rerun_of)
-    UNION
+    SELECT root, root AS id FROM roots
+    UNION ALL
     SELECT d.root, r.id FROM workflow_runs r JOIN down d ON r.rerun_of = d.id
      WHERE r.operator_id = :operatorId AND r.workflow_id = :workflowId AND r.started_at <= :asOf
   )

@@ -127,6 +127,34 @@ describe('replay picks the latest attempt of each event (POST /workflows/:id/rep
     expect((await acme.wf(`/workflows/${workflow.id}/replays/preview`, { method: 'POST', body: range })).body.data).toMatchObject({ total: 0, sample: [] });
   }, 120_000);
 
+  it('selects from 10,000 failed runs in 6,000 chains (2,000 rerun twice) quickly, one per event', async () => {
+    const workflow = await acme.create(chain('Bulk', [{ id: 'call', type: 'action.http_request', params: { method: 'POST', url: `${supplier.url}/bulk` } }]));
+    const operatorId = acme.operator.operatorId;
+    const insert = (prefix: string, count: number, offsetSeconds: number, parent: string | null) =>
+      app.deps.db.raw(
+        `INSERT INTO workflow_runs (id, operator_id, workflow_id, workflow_version, source, status, temporal_workflow_id, usage_month, started_at, completed_at, error, rerun_of)
+         SELECT 'run_${prefix}' || g, :operatorId, :workflowId, 1, 'manual', 'failed', 'bulk-${prefix}-' || g, to_char(now(), 'YYYY-MM'),
+                now() - make_interval(secs => :offset) + g * interval '1 millisecond', now() - make_interval(secs => :offset) + g * interval '1 millisecond',
+                '{"code":"HTTP_500","nodeId":"call"}'::jsonb, ${parent ? `'run_${parent}' || g` : 'NULL'}
+           FROM generate_series(1, :count) g`,
+        { operatorId, workflowId: workflow.id, offset: offsetSeconds, count },
+      );
+    await insert(`${workflow.id}_r`, 6000, 40, null);
+    await insert(`${workflow.id}_a`, 2000, 30, `${workflow.id}_r`);
+    await insert(`${workflow.id}_b`, 2000, 20, `${workflow.id}_a`);
+    const range = { from: new Date(Date.now() - 120_000).toISOString(), to: new Date().toISOString() };
+    const started = Date.now();
+    const preview = await acme.wf(`/workflows/${workflow.id}/replays/preview`, { method: 'POST', body: range });
+    const elapsedMs = Date.now() - started;
+    expect(preview.body.data).toMatchObject({ total: 6000, byCode: [{ code: 'HTTP_500', count: 6000 }] });
+    // The oldest latest attempt: the first original never rerun (the 2,000 before it were rerun twice, later).
+    expect(preview.body.data.sample[0]).toMatchObject({ runId: `run_${workflow.id}_r2001`, rerunOf: null });
+    expect(preview.body.data.sample).toHaveLength(5);
+    // Measured 0.18 s on the 2-core machine (count and sample, each walking all 10,000; 11.6 s with an anti-join on the
+    // recursive CTE, since replaced); the bound leaves room for a busy box.
+    expect(elapsedMs).toBeLessThan(5000);
+  }, 60_000);
+
   it("refuses an empty range (400 naming to) and keeps operators apart: B cannot preview A's workflow (404)", async () => {
     const workflow = await acme.create(chain('Private', [{ id: 'call', type: 'action.http_request', params: { method: 'POST', url: `${supplier.url}/x` } }]));
     const now = new Date().toISOString();
