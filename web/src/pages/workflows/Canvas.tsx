@@ -82,9 +82,9 @@ function revealStep(instance: ReactFlowInstance<StepNode>, box: HTMLElement | nu
 }
 
 /**
- * Fits the graph again when its box changes size. React Flow fits once, when the steps are first measured; the first
- * save of a new workflow remounts the editor (a new route) while the page around it is still being laid out, and a
- * fit made in a box that then grew or shrank left every step outside the view: a blank graph (issue #44).
+ * Fits the graph again when its box changes size: React Flow fits once, when the steps are first measured, and a fit
+ * made in a box that then grew or shrank (the page around a remounted editor still being laid out, a window resized)
+ * can leave the steps outside the view.
  */
 function useRefitOnResize(box: RefObject<HTMLElement | null>, instance: ReactFlowInstance<StepNode> | null): void {
   useEffect(() => {
@@ -133,7 +133,9 @@ export function Canvas({
   const problems = useProblems();
   const [instance, setInstance] = useState<ReactFlowInstance<StepNode> | null>(null);
   // A step added (or removed) may be outside the view: fit the graph again once it is measured. Steps handed in anew
-  // (a save or a reload replaces them) are measured again, and the view is fitted to them then.
+  // without React Flow's measurements (the first save of a new workflow replaces them and remounts the editor) stayed
+  // unmeasured and hidden — a blank graph (issue #44, editor-graph.e2e.ts: 4 of 4 steps `visibility: hidden` without
+  // this) — until a fit was asked for when the count of measured steps changed.
   const measured = nodes.filter((node) => node.measured?.width).length;
   useEffect(() => {
     const timer = setTimeout(() => void instance?.fitView(FIT), 60);
