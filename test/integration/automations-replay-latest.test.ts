@@ -1,5 +1,6 @@
 import { startTestApp, type TestApp } from '../helpers/app';
 import { automationsClient, chain, type AutomationsClient } from '../helpers/automations';
+import { http } from '../helpers/http';
 import { startProvider, type TestProvider } from '../helpers/providerServer';
 
 /** Polls a run's row until it has ended. */
@@ -162,6 +163,9 @@ describe('replay picks the latest attempt of each event (POST /workflows/:id/rep
       status: 400,
       body: { success: false, error: { code: 'VALIDATION_FAILED', details: [{ field: 'to', message: 'must be after from' }] } },
     });
+    expect(
+      (await http(`${app.url}/workflows-api/workflows/${workflow.id}/replays/preview`, { method: 'POST', body: { from: rangeStart, to: now } })).status,
+    ).toBe(401);
     expect(await rival.wf(`/workflows/${workflow.id}/replays/preview`, { method: 'POST', body: { from: rangeStart, to: now } })).toMatchObject({
       status: 404,
       body: { success: false, error: { code: 'WORKFLOW_NOT_FOUND' } },
