@@ -99,7 +99,9 @@ describe('the workflow editor', () => {
   });
 
   it('adds a step from the palette and connects it: by dragging, and from the inspector', async () => {
-    await node('flag').click();
+    // Nothing selected, so the new step comes unconnected (a step added while one is selected follows it, connected).
+    const clearSelection = () => page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+    await clearSelection();
     await page.getByRole('navigation', { name: 'Add a step' }).getByRole('button', { name: 'Record an event' }).click();
     await node('record_event').waitFor();
     await inspector().getByRole('heading', { name: 'Record an event' }).waitFor();
@@ -107,6 +109,7 @@ describe('the workflow editor', () => {
     await drag('.react-flow__node[data-id="flag"] .react-flow__handle.source', '.react-flow__node[data-id="record_event"] .react-flow__handle.target');
     await page.locator('.react-flow__edge[data-id="flag->record_event"]').waitFor({ state: 'attached' });
 
+    await clearSelection();
     await page.getByRole('navigation', { name: 'Add a step' }).getByRole('button', { name: 'Set a state' }).click();
     await node('set_state').waitFor();
     await inspector().getByLabel('State', { exact: true }).fill('loyalty_tier');
