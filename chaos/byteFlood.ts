@@ -12,9 +12,7 @@ import readline from 'node:readline';
 
 const [url, key, seconds, clients = '4'] = process.argv.slice(2);
 /** Just under the 10 MiB body limit. */
-const BODY = Buffer.from(
-  JSON.stringify({ eventType: 'game_activity', data: { game_id: 'g-1', bet_amount: 1, game_name: 'x'.repeat(10 * 1024 * 1024 - 200) } }),
-);
+const BODY = Buffer.from(JSON.stringify({ eventType: 'game_activity', data: { game_id: 'g-1', bet_amount: 1, notes: 'x'.repeat(10 * 1024 * 1024 - 200) } }));
 
 interface Answer {
   status: number;

@@ -84,9 +84,22 @@ export function prepareEvent(template: TemplateSchema, raw: unknown): Prepared<E
   ]);
   if (shape) return shape;
   const { externalId, eventType, data } = raw as { externalId: string; eventType: string; data: Record<string, unknown> };
-  const problems = validateEvent(template, eventType, data);
+  const problems = [...validateEvent(template, eventType, data), ...analyticsKeyProblems(data)];
   if (problems.length > 0) return invalid(problems);
   return { ok: true, write: { externalId, eventType, data } };
+}
+
+/**
+ * The event fields analytics group by (db/migrations/*_analytics_*_mv.ts) and the most each may hold. They key the
+ * materialized views' unique indexes, shared by every organisation: a 10 MB game name would make every refresh fail
+ * ("index row requires … bytes") for all of them, so a longer one is refused here, naming the field.
+ */
+export const ANALYTICS_KEY_LIMITS = { game_name: 200, game_id: 200, provider: 200, currency: 16 } as const;
+
+function analyticsKeyProblems(data: Record<string, unknown>): FieldProblem[] {
+  return Object.entries(ANALYTICS_KEY_LIMITS)
+    .filter(([field, limit]) => typeof data[field] === 'string' && (data[field] as string).length > limit)
+    .map(([field, limit]) => ({ field: `data.${field}`, message: `must be at most ${limit} characters` }));
 }
 
 /**

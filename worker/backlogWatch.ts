@@ -10,19 +10,21 @@ export interface BacklogWatch {
 /**
  * Looks at Temporal's interactive queue once a second and hands its backlog to the start admission, which follows it
  * (worker/startAdmission.ts). A look that fails (Temporal unreachable) changes nothing: starts fail on their own then.
+ * Stopping cancels a look in flight, so none outlives the worker's connection.
  */
 export function watchBacklog(
   admission: StartAdmission,
-  backlogMs: () => Promise<number>,
+  backlogMs: (signal: AbortSignal) => Promise<number>,
   logger: Logger,
   onLook?: (admittedPerSecond: number, backlogSeconds: number) => void,
 ): BacklogWatch {
   let last = performance.now();
   let looking = false;
+  const stopped = new AbortController();
   const timer = setInterval(() => {
-    if (looking) return;
+    if (looking || stopped.signal.aborted) return;
     looking = true;
-    backlogMs()
+    backlogMs(stopped.signal)
       .then((backlog) => {
         const now = performance.now();
         admission.observe(backlog, now - last);
@@ -33,5 +35,10 @@ export function watchBacklog(
       .finally(() => (looking = false));
   }, LOOK_EVERY_MS);
   timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return {
+    stop: () => {
+      clearInterval(timer);
+      stopped.abort();
+    },
+  };
 }

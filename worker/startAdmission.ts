@@ -20,7 +20,8 @@ const INCREASE = 0.1;
  * The share: an operator whose start was refused within the last two seconds is *backlogged* and takes only from its
  * credit, the platform's spare starts dealt out evenly among the backlogged; any other takes from the platform's
  * bucket, into a debt of one second if need be. So an operator starting a few runs (a bystander) is served at once,
- * and the backlogged ones share evenly what it leaves.
+ * and the backlogged ones share evenly what it leaves. While only one operator asks for starts, only its own budget
+ * applies: there is nobody to protect, and holding it back would only move its queue from Temporal to the outbox.
  * Nothing is dropped: a refused start stays in the outbox, in order, and is tried again after `waitMs`.
  */
 export class StartAdmission {
@@ -33,6 +34,8 @@ export class StartAdmission {
   private admitted = 0;
   private refusedSinceLook = false;
   private readonly refusedAt = new Map<string, number>();
+  /** When each operator last asked for a start: the share applies only while two or more do. */
+  private readonly seenAt = new Map<string, number>();
   /** The backlogged operators' credit: the platform's spare starts, dealt out evenly. */
   private readonly credits = new Map<string, number>();
 
@@ -59,6 +62,11 @@ export class StartAdmission {
   /** Takes `count` starts for the operator when both budgets allow them; false (nothing taken) otherwise. */
   take(operatorId: string, count = 1): boolean {
     this.refill();
+    if (this.alone(operatorId)) {
+      if (!this.own.take(operatorId, count)) return false;
+      this.admitted += count;
+      return true;
+    }
     const credit = this.credits.get(operatorId);
     const allowed = credit === undefined ? this.tokens > -this.rate : credit > 0;
     if (!allowed || !this.own.take(operatorId, count)) {
@@ -77,6 +85,7 @@ export class StartAdmission {
    */
   waitMs(operatorId: string, count = 0): number {
     this.refill();
+    if (this.alone(operatorId)) return this.own.waitMs(operatorId, count);
     const credit = this.credits.get(operatorId);
     const share = credit === undefined ? this.rate : this.rate / this.credits.size;
     const missing = credit === undefined ? (this.tokens > -this.rate ? 0 : -this.rate - this.tokens + 1) : Math.min(count, this.creditCap()) - credit;
@@ -102,10 +111,27 @@ export class StartAdmission {
     for (const [operatorId, credit] of this.credits) this.credits.set(operatorId, Math.max(-this.rate, credit));
   }
 
+  /**
+   * Whether no other operator asked for a start within {@link BACKLOGGED_MS}: then there is nobody to share with, and
+   * holding the one operator's starts back would only move its queue from Temporal to the outbox.
+   */
+  private alone(operatorId: string): boolean {
+    const now = this.now();
+    this.seenAt.set(operatorId, now);
+    for (const [other, at] of this.seenAt) {
+      if (now - at >= BACKLOGGED_MS) this.seenAt.delete(other);
+      else if (other !== operatorId) return false;
+    }
+    return true;
+  }
+
   private refuse(operatorId: string): void {
     this.refusedAt.set(operatorId, this.now());
     this.refusedSinceLook = true;
-    if (!this.credits.has(operatorId)) this.credits.set(operatorId, 0);
+    if (this.credits.has(operatorId)) return;
+    // The one refused first is the one that ran the platform's bucket into debt: the debt becomes its own.
+    this.credits.set(operatorId, Math.min(0, this.tokens));
+    this.tokens = Math.max(0, this.tokens);
   }
 
   /** A backlogged operator saves at most a second of its share. */

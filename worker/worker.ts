@@ -197,7 +197,7 @@ export async function createWorker(options: {
     ),
   );
   const dispatcher = options.config.EVENT_DISPATCH_ENABLED ? startEventDispatcher(outbox, logger, options.databaseUrl) : null;
-  const backlog = dispatcher ? watchBacklog(starts, () => interactiveBacklogMs(temporal), logger, metrics.startAdmission) : null;
+  const backlog = dispatcher ? watchBacklog(starts, (signal) => interactiveBacklogMs(temporal, signal), logger, metrics.startAdmission) : null;
   return {
     worker: new WorkerGroup(workers),
     queues,

@@ -23,7 +23,8 @@ export async function bodySubjectOf(deps: Pick<AppDeps, 'db' | 'caches' | 'jwtSe
   if (token.startsWith(API_KEY_PREFIX)) {
     if (!isWellFormedApiKey(token)) return byAddress;
     const hash = sha256Hex(token);
-    const key = await deps.caches.apiKeys.get(hash, () => findApiKeyByHash(deps.db, hash));
+    // The database out of reach: counted by address, and the area answers the outage in its own form (MCP's names the request).
+    const key = await deps.caches.apiKeys.get(hash, () => findApiKeyByHash(deps.db, hash)).catch(() => undefined);
     return key ? `operator:${key.operator_id}` : byAddress;
   }
   if (token.startsWith(DASHBOARD_CREDENTIAL_PREFIX)) {
