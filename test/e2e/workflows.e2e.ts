@@ -114,7 +114,9 @@ describe('the workflow editor', () => {
     await node('set_state').waitFor();
     await inspector().getByLabel('State', { exact: true }).fill('loyalty_tier');
     await inspector().getByLabel('Value').fill('silver');
-    await node('big').click();
+    // From the Steps list, which brings the step into view wherever adding steps has panned the canvas.
+    await clearSelection();
+    await inspector().getByRole('button', { name: 'big', exact: true }).click();
     await inspector().getByLabel('Then go to').selectOption('set_state');
     await inspector().getByLabel('When the condition is').selectOption('false');
     await inspector().getByRole('button', { name: 'Connect', exact: true }).click();

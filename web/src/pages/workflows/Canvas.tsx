@@ -137,8 +137,17 @@ export function Canvas({
   // unmeasured and hidden — a blank graph (issue #44, editor-graph.e2e.ts: 4 of 4 steps `visibility: hidden` without
   // this) — until a fit was asked for when the count of measured steps changed.
   const measured = nodes.filter((node) => node.measured?.width).length;
+  const unmeasured = useRef(0);
+  unmeasured.current = nodes.length - measured;
   useEffect(() => {
-    const timer = setTimeout(() => void instance?.fitView(FIT), 60);
+    // Fitted again every 200 ms while some step is still unmeasured (up to 3 s): on a busy machine the first fit can come
+    // before the steps are in the page, and then no later change would ask for another.
+    let tries = 0;
+    let timer = setTimeout(function fit() {
+      void instance?.fitView(FIT);
+      tries += 1;
+      if (unmeasured.current > 0 && tries < 15) timer = setTimeout(fit, 200);
+    }, 60);
     return () => clearTimeout(timer);
   }, [instance, nodes.length, measured, fitRequest]);
   useRefitOnResize(section, instance);
