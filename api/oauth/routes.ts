@@ -6,7 +6,7 @@ import { AppError } from '../errors';
 import { authenticate } from '../middleware/authenticate';
 import { rateLimit } from '../middleware/rateLimit';
 import type { FieldProblem } from '../middleware/validate';
-import { bearerSession, CodedError, jsonContent, OAuthError } from '../openapi/registry';
+import { bearerSession, jsonContent, OAuthError } from '../openapi/registry';
 import { AuthorizeQuery, authorizeHandler } from './authorize';
 import { registerHandler } from './clients';
 import { decideHandler, DecisionBody, getRequestHandler, RequestParams } from './consent';
@@ -20,6 +20,7 @@ const invalidRequest = (problems: { problems: FieldProblem[] }) =>
   new AppError(400, 'invalid_request', problems.problems.map((p) => `${p.field}: ${p.message}`).join('; '));
 
 const limited = jsonContent(OAuthError, 'RATE_LIMITED, with Retry-After');
+const badId = jsonContent(OAuthError, 'invalid_request: the id is malformed');
 const metadata = (description: string, example: unknown) => jsonContent(z.record(z.string(), z.unknown()), description, example);
 
 /** The well-known documents hosts discover the authorization server by (RFC 9728, RFC 8414, OpenID discovery). */
@@ -146,8 +147,10 @@ oauth.endpoint({
   input: { params: RequestParams },
   responses: {
     200: jsonContent(ConsentRequestView, 'The host, its redirect host, scopes, tools and what this member may approve', examples.consentRequest),
+    400: badId,
     401: jsonContent(OAuthError, 'invalid_token'),
     404: jsonContent(OAuthError, 'invalid_request'),
+    429: limited,
   },
   handler: getRequestHandler,
 });
@@ -164,7 +167,9 @@ oauth.endpoint({
     200: jsonContent(DecisionResult, 'Where to send the browser: the host with code (or error), state and iss', examples.decision),
     401: jsonContent(OAuthError, 'invalid_token'),
     403: jsonContent(OAuthError, 'access_denied: OAuth hosts turned off, or a Member approving write where the organisation forbids it'),
+    400: jsonContent(OAuthError, 'invalid_request: a malformed id, decision or scope'),
     404: jsonContent(OAuthError, 'invalid_request: unknown, expired or decided'),
+    429: limited,
   },
   handler: decideHandler,
 });
@@ -175,7 +180,7 @@ oauth.endpoint({
   summary: 'The organisation’s connected MCP hosts (grants), with last use',
   security: sessionOnly,
   guards: ['limitByAddress', 'member'],
-  responses: { 200: jsonContent(HostsList, 'The connected hosts', examples.hosts), 401: jsonContent(OAuthError, 'invalid_token') },
+  responses: { 200: jsonContent(HostsList, 'The connected hosts', examples.hosts), 401: jsonContent(OAuthError, 'invalid_token'), 429: limited },
   handler: listHostsHandler,
 });
 
@@ -188,9 +193,11 @@ oauth.endpoint({
   input: { params: GrantParams },
   responses: {
     204: { description: 'Revoked' },
+    400: badId,
     401: jsonContent(OAuthError, 'invalid_token'),
     403: jsonContent(OAuthError, 'FORBIDDEN'),
     404: jsonContent(OAuthError, 'NOT_FOUND'),
+    429: limited,
   },
   handler: revokeHostHandler,
 });
@@ -204,6 +211,7 @@ oauth.endpoint({
   responses: {
     200: jsonContent(OAuthSettingsView, 'enabled, members_may_write, workflow_allowlist', examples.settings),
     401: jsonContent(OAuthError, 'invalid_token'),
+    429: limited,
   },
   handler: getSettingsHandler,
 });
@@ -218,9 +226,10 @@ oauth.endpoint({
   request: { body: { description: 'enabled, members_may_write, workflow_allowlist (null: every exposed workflow)', example: examples.settingsBody } },
   responses: {
     200: jsonContent(OAuthSettingsView, 'The settings', examples.settings),
-    400: jsonContent(CodedError, 'VALIDATION_FAILED'),
+    400: jsonContent(OAuthError, 'invalid_request: names the field'),
     401: jsonContent(OAuthError, 'invalid_token'),
     403: jsonContent(OAuthError, 'FORBIDDEN'),
+    429: limited,
   },
   handler: putSettingsHandler,
 });
