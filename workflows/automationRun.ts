@@ -21,8 +21,10 @@ import { runAction, WAITING_RECORDED } from './automation/actions';
 import { isSuppressed, MARKETING_GATE } from './automation/gate';
 import { conditionHolds, EXPRESSIONS_IN_SANDBOX, PLAIN_PATHS_INLINE, renderedParams } from './automation/expressions';
 import { nodeErrorOf } from './automation/nodeError';
+import { addPlayer } from './automation/player';
 import { patchesApplied, type PatchCheck } from './automation/patches';
 import { RERUN_REUSES_RESULTS, reuseResults } from './automation/rerun';
+import { LiveSteps, runTimelineQuery } from './automation/timeline';
 import type { AutomationProgress, AutomationRunInput, AutomationRunResult, FinishRunInput } from '../core/workflowContracts';
 
 /** Run bookkeeping is a short database write: a local activity, retried, with no task-queue round trip. */
@@ -88,6 +90,8 @@ async function interpretRun(started: AutomationRunInput, applies: PatchCheck): P
   const runId = input.runId ?? `run_${uuid4().replace(/-/g, '')}`;
   let progress: AutomationProgress = { progress: 0, total: 1, message: 'starting' };
   setHandler(automationProgressQuery, () => progress);
+  const live = new LiveSteps();
+  setHandler(runTimelineQuery, () => live.read(Date.now()));
   let awaitingNode: string | null = null;
   let answer: ApprovalAnswer | null = null;
   setHandler(
@@ -109,6 +113,7 @@ async function interpretRun(started: AutomationRunInput, applies: PatchCheck): P
     const message = (typeof params.message === 'string' ? params.message : JSON.stringify(params.message ?? '')).slice(0, MAX_APPROVAL_MESSAGE_CHARS);
     awaitingNode = nodeId;
     answer = null;
+    live.waiting(nodeId, { for: 'approval', until });
     const record = (awaiting: { nodeId: string; message: string; until: string } | null) =>
       CancellationScope.nonCancellable(() => markAutomationRunAwaitingInput({ operatorId: input.operatorId, runId, awaiting }));
     await record({ nodeId, message, until });
@@ -143,6 +148,7 @@ async function interpretRun(started: AutomationRunInput, applies: PatchCheck): P
     workflow: begun.workflow,
     run: { id: runId, source: input.source },
   };
+  await addPlayer(context, begun.definition, { operatorId: input.operatorId, runId, applies });
   const results = new Map<string, NodeResult>([[begun.triggerNodeId, { id: begun.triggerNodeId, status: 'completed', output: trigger, durationMs: 0 }]]);
   const branches = new Map<string, boolean>();
   const executed = { actions: 0, aiActions: 0 };
@@ -152,6 +158,7 @@ async function interpretRun(started: AutomationRunInput, applies: PatchCheck): P
   if (begun.rerun && applies(RERUN_REUSES_RESULTS))
     lastOutput = reuseResults(begun.rerun.reused, { order, graph, results, branches, nodes: context.nodes }, lastOutput);
   progress = { progress: 1, total: order.length };
+  live.follow(order, results);
 
   const reached = (nodeId: string) =>
     graph.incoming(nodeId).some((edge) => results.get(edge.from)?.status === 'completed' && (edge.when === undefined || branches.get(edge.from) === edge.when));
@@ -166,6 +173,7 @@ async function interpretRun(started: AutomationRunInput, applies: PatchCheck): P
       continue;
     }
     const startedAt = Date.now();
+    live.started(nodeId, startedAt);
     progress = { progress: results.size, total: order.length, message: `running ${nodeId}` };
     // What the node was given, recorded beside its outcome (the run detail shows both); never read by workflow code.
     let stepInput: Pick<NodeResult, 'input'> = {};
@@ -189,6 +197,7 @@ async function interpretRun(started: AutomationRunInput, applies: PatchCheck): P
           runId,
           context,
           awaitApproval: (given) => awaitApproval(nodeId, given),
+          onWait: (wait) => live.waiting(nodeId, wait),
           applies,
         });
         if (isSuppressed(output)) {

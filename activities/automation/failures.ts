@@ -9,3 +9,14 @@ import { ApplicationFailure } from '@temporalio/common';
 export function nodeFailure(code: string, message: string, details?: unknown): ApplicationFailure {
   return ApplicationFailure.create({ nonRetryable: true, type: code, message, details: details === undefined ? undefined : [details] });
 }
+
+/**
+ * A transient failure Temporal retries (a 5xx, 408, 429 or a network error): `code` is the failure's type, so a run's
+ * live timeline names the last attempt's error without its message (core/automations/liveRun.ts); once retries run
+ * out the node's code is still `ACTION_FAILED` (workflows/automation/nodeError.ts).
+ *
+ * @example throw retryableFailure('HTTP_503', 'HTTP 503 from api.example.com')
+ */
+export function retryableFailure(code: string, message: string, cause?: unknown): ApplicationFailure {
+  return ApplicationFailure.create({ nonRetryable: false, type: code, message, ...(cause instanceof Error ? { cause } : {}) });
+}

@@ -1,7 +1,7 @@
 import { addressPolicy, DestinationNotAllowedError, ResponseTooLargeError, safeFetch } from '../gateway/safeFetch';
 import type { ActivityDeps } from '../deps';
 import { pauseForPayloadBudget } from '../payloadBudget';
-import { nodeFailure } from './failures';
+import { nodeFailure, retryableFailure } from './failures';
 import type { HttpRequestInput, HttpRequestOutput } from './types';
 import { PAUSES_ITSELF, type ActivityDeclarations } from '../declarations';
 
@@ -58,7 +58,7 @@ export function createHttpActivity(deps: ActivityDeps) {
       } catch (error) {
         if (error instanceof DestinationNotAllowedError) throw nodeFailure('DESTINATION_NOT_ALLOWED', error.message);
         if (error instanceof ResponseTooLargeError) throw nodeFailure('RESPONSE_TOO_LARGE', error.message);
-        throw new Error(`request to ${url.host} failed: ${(error as Error).message}`, { cause: error });
+        throw retryableFailure('NETWORK_ERROR', `request to ${url.host} failed: ${(error as Error).message}`, error);
       } finally {
         if (call && !response) deps.payloadBudget!.release(call);
       }
@@ -69,7 +69,7 @@ export function createHttpActivity(deps: ActivityDeps) {
         body: parseBody(response.body, response.headers['content-type']),
       };
       if (response.status >= 500 || response.status === 408 || response.status === 429) {
-        throw new Error(`HTTP ${response.status} from ${url.host}`);
+        throw retryableFailure(`HTTP_${response.status}`, `HTTP ${response.status} from ${url.host}`);
       }
       if (response.status >= 400) throw nodeFailure(`HTTP_${response.status}`, `HTTP ${response.status} from ${url.host}`, output);
       return output;

@@ -12,6 +12,7 @@ import { waitedRunSteps } from '../waitedRuns';
 import { AppError } from '../errors';
 import { operatorOf, principalOf } from '../middleware/authenticate';
 import type { InputOf } from '../endpoint';
+import { liveRunOf, liveRunsOfPage, withLiveSteps } from './liveRuns';
 import { runningRunRecord, withTask } from './presenters';
 import { type ApprovalBody, type ListRunsQuery, type RunIdParams, type AutomationIdParams } from './schema';
 
@@ -57,11 +58,16 @@ async function tasksOf(deps: AppDeps, operatorId: string, rows: Array<Pick<RunRo
   return new Map(tasks.map((task) => [task.run_id, task]));
 }
 
-/** One stored run as the API shows it, its sealed parts opened and its MCP task named. */
+/** One stored run as the API shows it, its sealed parts opened and its MCP task named; a running one with its live steps (./liveRuns.ts). */
 async function presentRun(deps: AppDeps, operatorId: string, row: RunRow) {
-  const tasks = await tasksOf(deps, operatorId, [row]);
-  const awaitingInput = row.status === 'running' ? await awaitingInputOf(deps.keyring, row) : undefined;
-  return { ...withTask(await toRunRecord(row, deps.keyring), tasks.get(row.id)), ...(awaitingInput ? { awaitingInput } : {}) };
+  const running = row.status === 'running';
+  const [tasks, awaitingInput, live] = await Promise.all([
+    tasksOf(deps, operatorId, [row]),
+    running ? awaitingInputOf(deps.keyring, row) : undefined,
+    running ? liveRunOf(deps, row) : undefined,
+  ]);
+  const record = withLiveSteps(await toRunRecord(row, deps.keyring), running ? { live, at: new Date() } : null);
+  return { ...withTask(record, tasks.get(row.id)), ...(awaitingInput ? { awaitingInput } : {}) };
 }
 
 /** A workflow's runs without their sealed parts (payloads, outputs, error messages): `GET /runs/:runId` opens one. */
@@ -73,8 +79,10 @@ export async function listRunsHandler(
   const operatorId = operatorOf(ctx);
   await requireAutomation(deps, operatorId, params.id);
   const { rows, count } = await listRuns(deps.db, operatorId, params.id, query);
-  const tasks = await tasksOf(deps, operatorId, rows);
-  ctx.body = { success: true, data: rows.map((row) => withTask(toRunSummary(row), tasks.get(row.id))), count };
+  const [tasks, live] = await Promise.all([tasksOf(deps, operatorId, rows), liveRunsOfPage(deps, rows)]);
+  const at = new Date();
+  const present = (row: RunRow) => withLiveSteps(toRunSummary(row), live.has(row.id) ? { live: live.get(row.id), at } : null);
+  ctx.body = { success: true, data: rows.map((row) => withTask(present(row), tasks.get(row.id))), count };
 }
 
 export async function getRunHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof RunIdParams }>): Promise<void> {

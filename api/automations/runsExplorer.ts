@@ -11,6 +11,8 @@ import { operatorOf } from '../middleware/authenticate';
 import { CodedError, jsonContent } from '../openapi/registry';
 import { MAX_VERSION } from './versionSchema';
 import { runsExplorerPage } from './examples';
+import { liveRunsOfPage, livePartOf } from './liveRuns';
+import { LivePartSchema } from './liveSchema';
 
 const RUN_STATUSES = ['running', 'completed', 'failed', 'cancelled'] as const satisfies readonly RunStatus[];
 const NODE_ID = '[A-Za-z0-9_-]{1,64}';
@@ -84,6 +86,9 @@ export const ExplorerRun = z
       .array(z.object({ nodeId: z.string(), rule: z.string() }))
       .optional()
       .describe('Only on a run with steps the responsible-gambling gate suppressed: each step and its rule'),
+    live: LivePartSchema.optional().describe(
+      'Only on the first 10 running runs of the page: how far the run is and the step in flight, from its live workflow',
+    ),
   })
   .openapi('WorkflowRunSummary');
 
@@ -133,8 +138,11 @@ export async function exploreRunsHandler(deps: AppDeps, ctx: Context, { query }:
     },
     { limit: query.limit, start },
   );
+  const live = await liveRunsOfPage(deps, rows);
+  const at = new Date();
+  const present = (row: ExplorerRunRow) => ({ ...toExplorerRun(row), ...(live.has(row.id) ? { live: livePartOf(live.get(row.id), at) } : {}) });
   const last = rows[rows.length - 1];
-  ctx.body = { success: true, data: rows.map(toExplorerRun), count, ...(more && last ? { nextCursor: encodeKeysetCursor(last.started_key, last.id) } : {}) };
+  ctx.body = { success: true, data: rows.map(present), count, ...(more && last ? { nextCursor: encodeKeysetCursor(last.started_key, last.id) } : {}) };
 }
 
 /** Declares the explorer on the workflows area (api/automations/routes.ts). */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import '../openapi/registry';
 import { NODE_TYPES, RUN_SOURCES } from '../../core/automations/types';
 import type { TaskStatus } from '../../core/mcpTasks';
+import { liveNodeFields, LivePartSchema } from './liveSchema';
 
 export const AutomationIdParams = z.object({ id: z.string().min(1).max(200) });
 export const RunIdParams = z.object({ runId: z.string().min(1).max(200) });
@@ -137,7 +138,9 @@ export const RunRecord = z
     nodes: z.array(
       z.object({
         id: z.string(),
-        status: z.enum(['completed', 'failed', 'skipped', 'cancelled']).describe('cancelled: running when the run was cancelled'),
+        status: z
+          .enum(['completed', 'failed', 'skipped', 'cancelled', 'running'])
+          .describe('cancelled: running when the run was cancelled; running: only while the run runs, the step in flight'),
         input: z
           .unknown()
           .optional()
@@ -151,6 +154,7 @@ export const RunRecord = z
           .object({ rule: z.string() })
           .optional()
           .describe('Only on a marketing step the responsible-gambling gate suppressed (its status is completed): the rule (docs/compliance.md)'),
+        ...liveNodeFields,
       }),
     ),
     error: RunErrorSchema.optional(),
@@ -164,6 +168,9 @@ export const RunRecord = z
       .object({ nodeId: z.string(), message: z.string(), until: z.string() })
       .optional()
       .describe('Only on GET /runs/{runId} of a run waiting in an action.approval: the question, and when it gives up (approved: false)'),
+    live: LivePartSchema.optional().describe(
+      'Only on a running run (GET /runs/{runId}, and the first 10 running runs of a list page): its steps so far are read from its live workflow, and `nodes` holds them (docs/workflows.md "A run while it lives")',
+    ),
     task: RunTask.optional().describe(
       'Only on a run an agent started as an MCP task (docs/mcp.md "Tasks"), while the task lives (its TTL); absent on every other run',
     ),

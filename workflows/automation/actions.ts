@@ -3,6 +3,7 @@ import type { Activities } from '../../activities';
 import type { DataWriteInput, HttpRequestInput } from '../../activities/automation/types';
 import type { ApprovalOutput } from '../../core/automations/approval';
 import type { RunContext } from '../../core/automations/expressions';
+import type { LiveWait } from '../../core/automations/liveRun';
 import type { InlineRun } from '../../core/automations/nodes/flow';
 import { NODE_FLOWS } from '../../core/automations/nodes/flows';
 import { isAction, type ActionType, type AutomationNode, type InlineActionType } from '../../core/automations/types';
@@ -64,6 +65,8 @@ export interface RunnerScope {
   awaitApproval: (params: Record<string, unknown>) => Promise<ApprovalOutput>;
   /** Which of the run's patches it takes (./patches.ts). */
   applies: PatchCheck;
+  /** Tells the run's live timeline what the step now waits for (./timeline.ts): workflow memory only, no command. */
+  onWait?: (wait: LiveWait) => void;
 }
 
 type Runner = (params: Record<string, unknown>, scope: RunnerScope) => Promise<unknown>;
@@ -116,6 +119,7 @@ const RUNNERS: Record<Exclude<ActionType, InlineActionType>, Runner> = {
     writeData({ ...onceOf(scope), kind: 'entity', entityType: str(params.entityType), externalId: str(params.externalId), data: params.data }),
   'action.delay': async (params, scope) => {
     const seconds = Number(params.seconds);
+    scope.onWait?.({ for: 'delay', until: new Date(Date.now() + seconds * 1000).toISOString() });
     if (seconds > RECORDED_DELAY_SECONDS && scope.applies(WAITING_RECORDED)) {
       const until = new Date(Date.now() + seconds * 1000).toISOString();
       await CancellationScope.nonCancellable(() => data.markAutomationRunWaiting({ operatorId: scope.operatorId, runId: scope.runId, until }));
@@ -127,7 +131,7 @@ const RUNNERS: Record<Exclude<ActionType, InlineActionType>, Runner> = {
   'action.ai': (params) => ai.automationAiChat({ prompt: str(params.prompt), ...(params.model ? { model: str(params.model) } : {}) }),
   'action.approval': (params, scope) => scope.awaitApproval(params),
   'action.wait_for_event': (params, scope) =>
-    waitForEvent(params, { operatorId: scope.operatorId, runId: scope.runId, nodeId: scope.node.id, context: scope.context }),
+    waitForEvent(params, { operatorId: scope.operatorId, runId: scope.runId, nodeId: scope.node.id, context: scope.context, onWait: scope.onWait }),
 };
 
 /**

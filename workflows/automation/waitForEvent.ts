@@ -1,6 +1,7 @@
 import { CancellationScope, condition, defineSignal, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import type { RunContext } from '../../core/automations/expressions';
+import type { LiveWait } from '../../core/automations/liveRun';
 import type { WaitOutput } from '../../core/automations/nodes/waitForEvent';
 import { isRecord } from '../../core/automations/types';
 import { eventFilterHolds } from './expressions';
@@ -35,7 +36,7 @@ function entityOf(context: RunContext): string | undefined {
  */
 export async function waitForEvent(
   params: Record<string, unknown>,
-  scope: { operatorId: string; runId: string; nodeId: string; context: RunContext },
+  scope: { operatorId: string; runId: string; nodeId: string; context: RunContext; onWait?: ((wait: LiveWait) => void) | undefined },
 ): Promise<WaitOutput> {
   const externalId = params.externalId === undefined ? entityOf(scope.context) : String(params.externalId);
   if (!externalId)
@@ -45,6 +46,7 @@ export async function waitForEvent(
   const seconds = Number(params.timeoutSeconds);
   const since = new Date(Date.now()).toISOString();
   const deadline = Date.now() + seconds * 1000;
+  scope.onWait?.({ for: 'event', event, until: new Date(deadline).toISOString() });
   const seen = new Set<string>();
   const pending: Array<{ seq: string; eventId: string }> = [];
   const offer = (candidate: { seq: string; eventId: string }) => {
