@@ -4,10 +4,13 @@
  * entity or event sent under an Idempotency-Key is written at most once (commands/idempotency.ts). The caller loads
  * the operator's template (the API through its settings cache).
  */
+import type { Actor } from '../core/audit';
 import type { ItemError } from '../core/ingestItems';
 import type { TemplateSchema } from '../core/templates';
 import type { ItemOutcome } from '../db/ingest/results';
+import { lockedStateValue } from '../db/queries/compliance';
 import type { StateRow } from '../db/queries/entities';
+import { auditStateChange, isAuditedState } from './compliance/stateAudit';
 import type { CommandDeps } from './deps';
 import { CommandError } from './errors';
 import { withIdempotency, type IdempotencyScope, type IdempotentWrite } from './idempotency';
@@ -77,14 +80,22 @@ export interface PutStateInput extends SingleWrite {
   externalId: string;
   stateKey: string;
   value: unknown;
+  /** Who sets it: a change to `compliance` or `consent` is recorded on the audit trail in the write's transaction. */
+  actor: Actor;
 }
 
 /** Sets one of the template's state keys of a live entity and answers the stored state. */
 export async function putState(deps: Pick<CommandDeps, 'db' | 'keyring'>, input: PutStateInput): Promise<StateRow> {
-  const item = { externalId: input.externalId, stateKey: input.stateKey, value: input.value };
-  const prepared = prepareItem('states', input.template, deps.keyring, input.operatorId, item);
+  const { operatorId, externalId, stateKey } = input;
+  const prepared = prepareItem('states', input.template, deps.keyring, operatorId, { externalId, stateKey, value: input.value });
   if (!prepared.ok) throw refusal(prepared.error);
-  const outcome = await deps.db.transaction((trx) => writeItem('states', trx, input.operatorId, prepared.write));
+  const outcome = await deps.db.transaction(async (trx) => {
+    if (!isAuditedState(stateKey)) return writeItem('states', trx, operatorId, prepared.write);
+    const before = await lockedStateValue(trx, operatorId, externalId, stateKey);
+    const written = await writeItem('states', trx, operatorId, prepared.write);
+    if (written.ok) await auditStateChange(trx, { operatorId, actor: input.actor, externalId, stateKey, before, after: prepared.write.value });
+    return written;
+  });
   if (!outcome.ok) throw refusal(outcome.error);
   return outcome.row as unknown as StateRow;
 }

@@ -1,12 +1,14 @@
 import type { Context } from 'koa';
 import { exportEvidence } from '../../commands/compliance/evidence';
+import { evidencePage, playerHarm } from '../../commands/compliance/evidencePage';
 import { getComplianceSettings, updateComplianceSettings } from '../../commands/compliance/settings';
 import type { EvidenceRow } from '../../db/queries/compliance';
 import { actorOf } from '../actor';
 import type { AppDeps } from '../deps';
 import type { InputOf } from '../endpoint';
+import { encodeKeysetCursor } from '../keysetCursor';
 import { operatorOf } from '../middleware/authenticate';
-import { EVIDENCE_COLUMNS, type ComplianceSettingsBody, type EvidenceQuery } from './complianceSchema';
+import { EVIDENCE_COLUMNS, type ComplianceSettingsBody, type EvidencePageQuery, type EvidenceQuery, type PlayerComplianceParams } from './complianceSchema';
 
 /** `GET /compliance/settings`: the operator's responsible-gambling settings, defaults included. */
 export async function getComplianceSettingsHandler(deps: AppDeps, ctx: Context): Promise<void> {
@@ -53,4 +55,27 @@ export async function evidenceExportHandler(deps: AppDeps, ctx: Context, { query
     return;
   }
   ctx.body = { success: true, data: records, count: records.length, truncated };
+}
+
+/** `GET /compliance/evidence/records`: one page of the evidence viewer, newest first, filtered by player, rule, workflow and period. */
+export async function evidencePageHandler(deps: AppDeps, ctx: Context, { query }: InputOf<{ query: typeof EvidencePageQuery }>): Promise<void> {
+  const { limit, cursor, ...filter } = query;
+  const page = await evidencePage(deps, { operatorId: operatorOf(ctx), filter, limit, after: cursor });
+  ctx.body = {
+    success: true,
+    data: { records: page.rows.map(toEvidenceRecord), nextCursor: page.next ? encodeKeysetCursor(page.next.recordedAt, page.next.seq) : null },
+  };
+}
+
+/** `GET /compliance/players/:externalId/harm`: the player's newest harm indicators and until when the gate counts them at risk. */
+export async function playerHarmHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof PlayerComplianceParams }>): Promise<void> {
+  const harm = await playerHarm(deps, operatorOf(ctx), params.externalId);
+  ctx.body = {
+    success: true,
+    data: {
+      playerId: params.externalId,
+      atRiskUntil: harm.atRiskUntil?.toISOString() ?? null,
+      indicators: harm.indicators.map((row) => ({ indicator: row.indicator, firedAt: row.fired_at.toISOString(), details: row.details })),
+    },
+  };
 }

@@ -2,8 +2,18 @@ import type { AppDeps } from '../deps';
 import type { Area } from '../endpoint';
 import { CodedError, jsonContent } from '../openapi/registry';
 import { ok } from '../openapi/responses';
-import { evidenceExportHandler, getComplianceSettingsHandler, putComplianceSettingsHandler } from './compliance';
-import { ComplianceSettingsBody, ComplianceSettingsRecord, EvidenceExportBody, EvidenceQuery } from './complianceSchema';
+import { evidenceExportHandler, evidencePageHandler, getComplianceSettingsHandler, playerHarmHandler, putComplianceSettingsHandler } from './compliance';
+import * as complianceExamples from './complianceExamples';
+import {
+  ComplianceSettingsBody,
+  ComplianceSettingsRecord,
+  EvidenceExportBody,
+  EvidencePageBody,
+  EvidencePageQuery,
+  EvidenceQuery,
+  PlayerComplianceParams,
+  PlayerHarmBody,
+} from './complianceSchema';
 import * as examples from './examples';
 import { z } from 'zod';
 
@@ -60,5 +70,33 @@ export function declareCompliance(area: Pick<Area<AppDeps, 'manager'>, 'endpoint
       403: managers,
     },
     handler: evidenceExportHandler,
+  });
+  area.endpoint({
+    method: 'get',
+    path: '/compliance/evidence/records',
+    summary: "A page of the gate's evidence, newest first, filtered by player, rule, workflow and period",
+    description:
+      'The evidence viewer: the same records as the export, newest first, keyset-paged (`nextCursor`, stable while the gate keeps recording). Filters combine; a bad one is 400 VALIDATION_FAILED naming it.',
+    guards: ['manager'],
+    input: { query: EvidencePageQuery },
+    responses: {
+      200: jsonContent(EvidencePageBody, 'A page of evidence', complianceExamples.evidencePage),
+      400: jsonContent(CodedError, 'VALIDATION_FAILED: `details` names the filter (`rule`, `limit`, `cursor`, `to`, or unknown parameters)'),
+      ...auth,
+      403: managers,
+    },
+    handler: evidencePageHandler,
+  });
+  area.endpoint({
+    method: 'get',
+    path: '/compliance/players/:externalId/harm',
+    summary: "A player's newest harm indicators and until when the gate counts them at risk",
+    input: { params: PlayerComplianceParams },
+    responses: {
+      200: jsonContent(PlayerHarmBody, 'The indicators (none for an unknown player)', complianceExamples.playerHarm),
+      400: invalid,
+      ...auth,
+    },
+    handler: playerHarmHandler,
   });
 }

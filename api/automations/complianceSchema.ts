@@ -2,6 +2,8 @@ import { z } from 'zod';
 import '../openapi/registry';
 import { GATE_RULES } from '../../core/compliance/gate';
 import { ComplianceSettingsSchema } from '../../core/compliance/settings';
+import { MAX_EVIDENCE_PAGE, PLAYER_HARM_INDICATORS } from '../../commands/compliance/evidencePage';
+import { keysetCursorParam } from '../keysetCursor';
 
 /**
  * The body of `PUT /compliance/settings`: every field optional, left-out fields take their defaults. Built in core
@@ -64,3 +66,65 @@ export const EvidenceExportBody = z
 
 /** The CSV export's columns, in order: the JSON record's fields. */
 export const EVIDENCE_COLUMNS = Object.keys(EvidenceRecord.shape) as Array<keyof z.infer<typeof EvidenceRecord>>;
+
+/** A whole number in [min, max], from a query string; one message for every way it can be wrong. */
+const whole = (min: number, max: number) => {
+  const error = `must be a whole number from ${min} to ${max}`;
+  return z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+};
+const instantFilter = z
+  .string()
+  .refine((value) => z.iso.datetime({ offset: true }).safeParse(value).success, 'must be an ISO 8601 date-time with a zone (2026-11-30T00:00:00Z)')
+  .transform((value) => new Date(value));
+
+/**
+ * The evidence viewer's query: filters that combine (AND) and a keyset page, newest first. A bad filter is a 400
+ * naming it; `cursor` only takes a previous page's `nextCursor`.
+ */
+export const EvidencePageQuery = z
+  .strictObject(
+    {
+      playerId: z.string().min(1, 'must not be empty').max(255, 'must be at most 255 characters').optional().describe("The player's external id"),
+      rule: z.enum(['allowed', ...GATE_RULES], { error: `must be one of allowed, ${GATE_RULES.join(', ')}` }).optional(),
+      workflowId: z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
+      from: instantFilter.optional().describe('Recorded at or after (ISO 8601 with a zone)'),
+      to: instantFilter.optional().describe('Recorded before (ISO 8601 with a zone)'),
+      limit: whole(1, MAX_EVIDENCE_PAGE).default(50).describe(`Rows per page, 1 to ${MAX_EVIDENCE_PAGE}`),
+      cursor: keysetCursorParam(/^\d{1,19}$/)
+        .transform(({ at, id }) => ({ recordedAt: at, seq: id }))
+        .optional()
+        .describe("The previous page's `nextCursor`"),
+    },
+    { error: (issue) => (issue.code === 'unrecognized_keys' ? `has unknown parameters: ${issue.keys.join(', ')}` : undefined) },
+  )
+  .superRefine((query, ctx) => {
+    if (query.from && query.to && query.from >= query.to) ctx.addIssue({ code: 'custom', path: ['to'], message: 'must be after from' });
+  });
+
+export const EvidencePageBody = z
+  .object({
+    success: z.literal(true),
+    data: z.object({
+      records: z.array(EvidenceRecord),
+      nextCursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page'),
+    }),
+  })
+  .openapi('MarketingEvidencePage');
+
+export const PlayerComplianceParams = z.object({ externalId: z.string().min(1).max(255) });
+
+export const PlayerHarmBody = z
+  .object({
+    success: z.literal(true),
+    data: z.object({
+      playerId: z.string(),
+      atRiskUntil: z
+        .string()
+        .nullable()
+        .describe('Until when the gate counts the player at risk (newest indicator + `harm.atRiskDays`); null when not at risk'),
+      indicators: z
+        .array(z.object({ indicator: z.string(), firedAt: z.string(), details: z.unknown() }))
+        .describe(`The newest ${PLAYER_HARM_INDICATORS} indicators fired for the player`),
+    }),
+  })
+  .openapi('PlayerHarmIndicators');

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { putState } from '../../commands/ingestOne';
 import { findState, listStates } from '../../db/queries/entities';
+import { actorOf } from '../actor';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { operatorOf } from '../middleware/authenticate';
@@ -31,6 +32,7 @@ export async function putStateHandler(deps: AppDeps, ctx: Context, { params }: I
     externalId: params.externalId,
     stateKey: params.key,
     value: valueOf(ctx.request.body),
+    actor: actorOf(ctx),
   });
   ctx.body = { success: true, data: stateRecord(state) };
 }

@@ -129,3 +129,76 @@ export async function listEvidence(db: Runner, operatorId: string, from: Date, t
     .limit(limit)
     .select(EVIDENCE_COLUMNS);
 }
+
+/** The stored value of a player's state, read in the writing transaction and locked so two writers audit in turn. */
+export async function lockedStateValue(trx: Knex.Transaction, operatorId: string, externalId: string, stateKey: string): Promise<{ value: unknown } | null> {
+  const row = await trx('entity_states as s')
+    .join('entities as e', function () {
+      this.on('e.id', 's.entity_id').andOn('e.operator_id', 's.operator_id');
+    })
+    .where({ 's.operator_id': operatorId, 'e.operator_id': operatorId, 'e.external_id': externalId, 's.state_key': stateKey })
+    .forUpdate('s')
+    .first('s.value');
+  return row ? { value: row.value } : null;
+}
+
+export interface EvidenceFilter {
+  playerId?: string;
+  rule?: string;
+  workflowId?: string;
+  from?: Date;
+  to?: Date;
+}
+
+/** Where a page of evidence continues: the microsecond text of the last row's `recorded_at` and its `seq`. */
+export interface EvidenceAfter {
+  recordedAt: string;
+  seq: string;
+}
+
+export type EvidencePageRow = EvidenceRow & { recorded_key: string };
+
+/**
+ * A page of one operator's evidence, newest first, keyset on `(recorded_at, seq)` so it stays stable while the gate
+ * keeps recording; `limit` rows at most (the caller asks one more to know whether a next page exists).
+ */
+export async function pageEvidence(db: Runner, operatorId: string, filter: EvidenceFilter, limit: number, after?: EvidenceAfter): Promise<EvidencePageRow[]> {
+  const query = db('marketing_evidence')
+    .where('operator_id', operatorId)
+    .select(EVIDENCE_COLUMNS)
+    .select(db.raw(`to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS recorded_key`))
+    .orderBy([
+      { column: 'recorded_at', order: 'desc' },
+      { column: 'seq', order: 'desc' },
+    ])
+    .limit(limit);
+  if (filter.playerId !== undefined) query.where('player_id', filter.playerId);
+  if (filter.rule !== undefined) query.where('rule', filter.rule);
+  if (filter.workflowId !== undefined) query.where('workflow_id', filter.workflowId);
+  if (filter.from) query.where('recorded_at', '>=', filter.from);
+  if (filter.to) query.where('recorded_at', '<', filter.to);
+  if (after) query.whereRaw('(recorded_at, seq) < (?::timestamptz, ?::bigint)', [after.recordedAt, after.seq]);
+  return query;
+}
+
+export interface HarmIndicatorRow {
+  indicator: string;
+  fired_at: Date;
+  details: unknown;
+}
+
+/** A player's newest harm indicators (at most `limit`), by external id; none for an unknown or erased player. */
+export async function listPlayerHarmIndicators(db: Runner, operatorId: string, externalId: string, limit: number): Promise<HarmIndicatorRow[]> {
+  return db('harm_indicators as h')
+    .join('entities as e', function () {
+      this.on('e.id', 'h.entity_id').andOn('e.operator_id', 'h.operator_id');
+    })
+    .where({ 'h.operator_id': operatorId, 'e.operator_id': operatorId, 'e.external_id': externalId })
+    .whereNull('e.deleted_at')
+    .orderBy([
+      { column: 'h.fired_at', order: 'desc' },
+      { column: 'h.seq', order: 'desc' },
+    ])
+    .limit(limit)
+    .select('h.indicator', 'h.fired_at', 'h.details');
+}

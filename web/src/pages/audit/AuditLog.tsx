@@ -36,6 +36,8 @@ const ACTIONS = Object.keys({
   'mcp_grant.created': true,
   'mcp_grant.refresh_reused': true,
   'mcp_grant.revoked': true,
+  'player.compliance_updated': true,
+  'player.consent_updated': true,
 } satisfies Record<AuditEvent['action'], true>) as Array<AuditEvent['action']>;
 
 /** The members and keys of the organisation, by the actor string the API filters on (`member:<id>`, `key:<id>`). */

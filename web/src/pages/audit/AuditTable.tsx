@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import type { components } from '../../api/schema';
 import { formatDateTime } from '../../format';
 import { TARGET_LABEL } from './filters';
@@ -38,7 +39,14 @@ export function AuditTable({ events, count, actorName }: { events: AuditEvent[];
                 <code>{event.action}</code>
               </td>
               <td data-label="Target">
-                {TARGET_LABEL[event.targetType]} <code className="audit-id">{event.targetId}</code>
+                {TARGET_LABEL[event.targetType]}{' '}
+                {event.targetType === 'player' ? (
+                  <Link to={`/players/${encodeURIComponent(event.targetId)}`}>
+                    <code className="audit-id">{event.targetId}</code>
+                  </Link>
+                ) : (
+                  <code className="audit-id">{event.targetId}</code>
+                )}
               </td>
               <td data-label="What changed">{event.summary}</td>
               <td data-label="Before → after">

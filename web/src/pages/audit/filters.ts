@@ -6,7 +6,7 @@ export type AuditQuery = NonNullable<paths['/platform-api/operators/me/audit-eve
 export type ExportQuery = NonNullable<paths['/platform-api/operators/me/audit-events/export']['get']['parameters']['query']>;
 
 export const PAGE_SIZE = 25;
-export const TARGET_TYPES = ['automation', 'api_key', 'connection', 'connector', 'member', 'invite', 'settings', 'mcp_grant'] as const;
+export const TARGET_TYPES = ['automation', 'api_key', 'connection', 'connector', 'member', 'invite', 'settings', 'mcp_grant', 'player'] as const;
 export const TARGET_LABEL: Record<(typeof TARGET_TYPES)[number], string> = {
   automation: 'Workflow',
   api_key: 'API key',
@@ -16,6 +16,7 @@ export const TARGET_LABEL: Record<(typeof TARGET_TYPES)[number], string> = {
   invite: 'Invite',
   settings: 'Settings',
   mcp_grant: 'Connected MCP host',
+  player: 'Player',
 };
 
 /** The audit log's filters as the URL keeps them: the API's names, dates as `YYYY-MM-DD` days, the 1-based page. */
