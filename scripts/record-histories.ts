@@ -19,7 +19,8 @@ import { post, signUpOperator } from '../processes/stackClient';
 import { postgresPayloadStore } from '../db/queries/temporalPayloads';
 import { PlatformPayloadCodec } from '../temporal/dataConverter';
 import { historyJson, payloadsIn } from '../temporal/historyPayloads';
-import { recordScenarios, type Recorder } from './replayScenarios';
+import type { Recorder } from './replayRecorder';
+import { recordScenarios } from './replayScenarios';
 
 function labelArgument(): string {
   const index = process.argv.indexOf('--label');

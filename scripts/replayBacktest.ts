@@ -1,5 +1,5 @@
 import { post } from '../processes/stackClient';
-import type { Recorder } from './replayScenarios';
+import type { Recorder } from './replayRecorder';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,6 +1,5 @@
 import { prefixedId } from '../core/ids';
 import type http from 'node:http';
-import type { AppDeps } from '../api/deps';
 import { startLoopbackServer } from '../devstack/loopbackServer';
 import { startSupplier, SUPPLIER_KEY, supplierDocument } from '../devstack/loopbackSupplier';
 import { post } from '../processes/stackClient';
@@ -12,15 +11,9 @@ import { recordBacktest } from './replayBacktest';
 import { recordReruns } from './replayReruns';
 import { recordRunControlLanes } from './replayRunControl';
 import { recordWaitingRuns } from './replayWaits';
+import type { AppDeps } from '../api/deps';
+import type { Recorder } from './replayRecorder';
 import { analyticsRefreshWorkflow, diagnosticsWorkflow, outboxSweepWorkflow, retentionWorkflow, runWatchdogWorkflow, sendEmailWorkflow } from '../workflows';
-
-export interface Recorder {
-  url: string;
-  operator: { operatorId: string; accessToken: string; apiKey: string };
-  deps: AppDeps;
-  /** Writes the history of one workflow run (its latest run when `runId` is not given) under `name`. */
-  save(name: string, workflowId: string, runId?: string): Promise<void>;
-}
 
 type Node = { id: string; type: string; params?: Record<string, unknown> };
 

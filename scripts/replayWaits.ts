@@ -1,6 +1,6 @@
 import { post } from '../processes/stackClient';
 import { startAutomationRun } from '../temporal/automationRuns';
-import type { Recorder } from './replayScenarios';
+import type { Recorder } from './replayRecorder';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
