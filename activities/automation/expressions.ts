@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
+import { withOpenedPlayer } from '../../core/playerSeal';
 import type { ActivityDeps } from '../deps';
 import type { ExpressionOutcome, ExpressionTask } from '../../sandbox/tasks';
 import { PAUSES, type ActivityDeclarations } from '../declarations';
@@ -23,10 +24,13 @@ export function createExpressionActivity(deps: ActivityDeps) {
      * own CPU or memory budget is an outcome. An organisation past its share of the sandbox waits: each attempt waits
      * up to {@link ATTEMPT_WAIT_MS} and is then retried, so a burst slows its runs rather than failing them; only the
      * last attempt answers `EXPRESSION_BUDGET_EXCEEDED`. A sandbox that cannot take the task throws and is retried.
+     * The run's sealed player, when the expression names it, is opened here and nowhere else (core/playerSeal.ts).
      */
     async automationEvaluate(input: EvaluateInput): Promise<ExpressionOutcome> {
       if (!deps.sandbox) throw new Error('the worker was created without the expression sandbox');
-      const outcome = await deps.sandbox.evaluate(input.operatorId, input.task, { waitMs: ATTEMPT_WAIT_MS });
+      const task =
+        input.task.kind === 'batch' ? input.task : { ...input.task, context: await withOpenedPlayer(deps.keyring, input.operatorId, input.task.context) };
+      const outcome = await deps.sandbox.evaluate(input.operatorId, task, { waitMs: ATTEMPT_WAIT_MS });
       if (!outcome.ok && outcome.code === 'EXPRESSION_BUDGET_EXCEEDED' && Context.current().info.attempt < ATTEMPTS)
         throw ApplicationFailure.retryable(outcome.message, 'EXPRESSION_BUDGET_EXCEEDED');
       return outcome;

@@ -6,6 +6,8 @@ import { createDataActivities, DATA_ACTIVITIES } from './data';
 import { createExpressionActivity, EXPRESSION_ACTIVITIES } from './expressions';
 import { createGateActivities, GATE_ACTIVITIES } from './gate';
 import { createHttpActivity, HTTP_ACTIVITIES } from './http';
+import { createPlayerActivities, PLAYER_ACTIVITIES } from './player';
+import { createLaneSkipActivities, LANE_SKIP_ACTIVITIES } from './laneSkips';
 import { createReplayActivities, REPLAY_ACTIVITIES } from './replays';
 import { createRunActivities, RUN_ACTIVITIES } from './runs';
 import { createRunWaitActivities, RUN_WAIT_ACTIVITIES } from './waits';
@@ -22,6 +24,8 @@ export function createAutomationActivities(deps: ActivityDeps) {
     ...createExpressionActivity(deps),
     ...createRunWaitActivities(deps),
     ...createGateActivities(deps),
+    ...createPlayerActivities(deps),
+    ...createLaneSkipActivities(deps),
 
     /** The `run-watchdog` Schedule's pass: closes runs whose workflow cannot finish (docs/workflows.md#runs-that-cannot-finish). */
     async watchRuns(): Promise<{ checked: number; closed: number }> {
@@ -48,6 +52,8 @@ export const AUTOMATION_ACTIVITIES = {
   ...EXPRESSION_ACTIVITIES,
   ...RUN_WAIT_ACTIVITIES,
   ...GATE_ACTIVITIES,
+  ...PLAYER_ACTIVITIES,
+  ...LANE_SKIP_ACTIVITIES,
   watchRuns: BOOKKEEPING,
   sweepOutboxEvents: BOOKKEEPING,
 } satisfies ActivityDeclarations<typeof createAutomationActivities>;

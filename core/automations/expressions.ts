@@ -1,5 +1,5 @@
 import type jsonata from 'jsonata';
-import { isPayloadRef } from '../payloadRef';
+import { holdsPayloadRef, isPayloadRef } from '../payloadRef';
 
 /**
  * JSONata expressions and `{{ }}` templates of workflow nodes (DESIGN.md "Workflows"). This module runs inside the
@@ -12,6 +12,12 @@ export interface RunContext {
   nodes: Record<string, unknown>;
   workflow: { id: string; name: string; version: number };
   run: { id: string; source: string };
+  /**
+   * The run's player, when the run is about one and a step reads `player` (docs/workflows.md "The player in a run"):
+   * in workflow code a sealed reference (./playerRef.ts), opened into the snapshot's fields by the activity that
+   * evaluates; absent otherwise.
+   */
+  player?: unknown;
 }
 
 /**
@@ -225,10 +231,17 @@ function sourcesIn(value: unknown, found: string[] = []): string[] {
 const READS_ALL_NODES = /\bnodes\b(?!\s*\.\s*[A-Za-z0-9_-])|\$(?![A-Za-z0-9_])/;
 
 /**
+ * `player` read at the root of the run context: not a field of something else (`trigger.data.player`), not part of a
+ * longer name (`player_id`, `$player`). A superset is harmless; a miss is not.
+ */
+export const READS_PLAYER = /(?<![\w$.])player(?![\w$])/;
+
+/**
  * The part of a run context that `expression` (a condition) or the templates of `params` can read: the trigger,
- * workflow and run, and only the node outputs whose id appears in a source — all of them when a source reads `nodes`
- * as a whole or the context root. A superset by construction (an id counts wherever its characters appear), so the
- * result of evaluating over it is the result over the whole context; it keeps what crosses into the sandbox small.
+ * workflow and run, only the node outputs whose id appears in a source — all of them when a source reads `nodes`
+ * as a whole or the context root — and the run's player only when a source names `player` (or a param is a reference,
+ * unread here). A superset by construction (an id counts wherever its characters appear), so the result of evaluating
+ * over it is the result over the whole context; it keeps what crosses into the sandbox small.
  *
  * @example contextFor({ expression: 'nodes.kyc.data.status = "ok"' }, context).nodes // { kyc: … } only
  */
@@ -240,7 +253,10 @@ export function contextFor(what: { expression: string } | { params: unknown }, c
     if (sources.some((source) => source.includes(id)))
       Object.defineProperty(nodes, id, { value: output, enumerable: true, writable: true, configurable: true });
   }
-  return { ...context, nodes };
+  const visible: RunContext = { ...context, nodes };
+  const mayReadPlayer = sources.some((source) => READS_PLAYER.test(source)) || ('params' in what && holdsPayloadRef(what.params));
+  if (visible.player !== undefined && !mayReadPlayer) delete visible.player;
+  return visible;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { isPayloadRef } from '../payloadRef';
 import type { RunContext } from './expressions';
+import { isSealedPlayer } from './playerRef';
 
 /**
  * Templates that only name a value of the run context — `{{ trigger.playerId }}`, `{{ nodes.kyc.status }}` — filled
@@ -9,8 +10,8 @@ import type { RunContext } from './expressions';
  *
  * The walk answers only where JSONata would answer the same: a path of plain names through plain objects to a
  * string, number, boolean, null or nothing. Anything else — an array on the way (JSONata maps over it), an object at
- * the end, a reference to a value kept out of the workflow, a name JSONata reads otherwise — answers {@link NOT_PLAIN}
- * and the caller evaluates in the sandbox as before. So do params whose filled values add up to more than
+ * the end, a reference to a value kept out of the workflow (the run's sealed player among them), a name JSONata reads
+ * otherwise — answers {@link NOT_PLAIN} and the caller evaluates in the sandbox as before. So do params whose filled values add up to more than
  * {@link MAX_FILLED_CHARS}: a template repeating a large value must not multiply it in the workflow isolate every
  * tenant's runs share, where the sandbox's heap limit does not apply and its result is not turned into references.
  */
@@ -29,7 +30,7 @@ const TEMPLATE = /\{\{([\s\S]*?)\}\}/g;
 type Scalar = string | number | boolean | null | undefined;
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) && !isPayloadRef(value);
+  typeof value === 'object' && value !== null && !Array.isArray(value) && !isPayloadRef(value) && !isSealedPlayer(value);
 
 /** The scalar a plain path names in the context, undefined for a missing field, or NOT_PLAIN. */
 function lookup(source: string, context: RunContext): Scalar | typeof NOT_PLAIN {

@@ -13,8 +13,9 @@ describe('activity declarations', () => {
     expect(named((declared) => declared.budget === 'own')).toEqual(['automationHttpRequest', 'gatewayCallLocal', 'sendPreparedGatewayCall']);
   });
 
-  it('only the begin step hands its result to workflow code whole; only the end step reads its references itself', () => {
-    expect(named((declared) => declared.result === 'whole')).toEqual(['beginAutomationRun']);
+  it('only the begin step and the sealed player snapshot hand their result to workflow code whole; only the end step reads its references itself', () => {
+    // The snapshot is at most 16 KiB sealed, and workflow code must see its ciphertext to know it as one (core/automations/playerRef.ts).
+    expect(named((declared) => declared.result === 'whole')).toEqual(['automationPlayerSnapshot', 'beginAutomationRun']);
     expect(named((declared) => declared.args === 'reader')).toEqual(['finishAutomationRun']);
   });
 });
