@@ -23,13 +23,14 @@ async function seed(stack: Awaited<ReturnType<typeof startBenchStack>>, operator
     [operatorId, PLAYERS],
   );
   await stack.db.raw(
-    `INSERT INTO entity_events (id, operator_id, entity_id, event_type, data, created_at)
+    `INSERT INTO entity_events (id, operator_id, entity_id, event_type, data, created_at, occurred_at)
      SELECT 'eev_bench_' || i, ?, 'ent_bench_' || (1 + i % ?),
             CASE WHEN i % 10 < 5 THEN 'game_activity' WHEN i % 10 < 8 THEN 'transaction' ELSE 'session' END,
             CASE WHEN i % 10 < 5 THEN jsonb_build_object('game_id', 'g-' || (i % 200), 'game_name', 'Game ' || (i % 200), 'bet_amount', 100 + i % 900, 'win_amount', i % 1000, 'currency', 'EUR')
                  WHEN i % 10 < 8 THEN jsonb_build_object('type', CASE WHEN i % 3 = 0 THEN 'withdrawal' ELSE 'deposit' END, 'amount', 1000 + i % 5000,
                                                          'currency', CASE WHEN i % 17 = 0 THEN 'USD' ELSE 'EUR' END, 'status', CASE WHEN i % 11 = 0 THEN 'failed' ELSE 'completed' END, 'provider', 'psp-' || (i % 4))
                  ELSE jsonb_build_object('device', 'web') END,
+            now() - (i % 120) * interval '1 day' - (i % 86400) * interval '1 second',
             now() - (i % 120) * interval '1 day' - (i % 86400) * interval '1 second'
        FROM generate_series(1, ?) i`,
     [operatorId, PLAYERS, EVENTS],

@@ -1,4 +1,5 @@
 import type { Keyring } from './crypto';
+import { occurrenceOf } from './occurrence';
 import { sealPii } from './pii';
 import { describeProblems, validateEntity, validateEvent, validateStateKey, type FieldProblem, type TemplateSchema } from './templates';
 
@@ -16,6 +17,8 @@ export interface EventWrite {
   externalId: string;
   eventType: string;
   data: Record<string, unknown>;
+  /** The event's own time (`data.timestamp`, core/occurrence.ts) as an ISO instant; absent or null: when it arrives. */
+  occurredAt?: string | null;
 }
 
 export interface StateWrite {
@@ -75,7 +78,7 @@ export function prepareEntity(template: TemplateSchema, keyring: Keyring, operat
   return { ok: true, write: { entityType, externalId, data: sealPii(keyring, template, operatorId, entityType, externalId, data) } };
 }
 
-export function prepareEvent(template: TemplateSchema, raw: unknown): Prepared<EventWrite> {
+export function prepareEvent(template: TemplateSchema, raw: unknown, now: number = Date.now()): Prepared<EventWrite> {
   if (!isObject(raw)) return invalid([{ field: 'item', message: 'must be an object' }]);
   const shape = shapeProblems(raw, [
     ['externalId', isId, 'must be a string of 1 to 255 characters'],
@@ -85,20 +88,27 @@ export function prepareEvent(template: TemplateSchema, raw: unknown): Prepared<E
   if (shape) return shape;
   const { externalId, eventType, data } = raw as { externalId: string; eventType: string; data: Record<string, unknown> };
   const problems = [...validateEvent(template, eventType, data), ...analyticsKeyProblems(data)];
-  if (problems.length > 0) return invalid(problems);
-  return { ok: true, write: { externalId, eventType, data } };
+  const occurrence = occurrenceOf(data, now);
+  if (!occurrence.ok && !problems.some((problem) => problem.field === occurrence.problem.field)) problems.push(occurrence.problem);
+  if (problems.length > 0 || !occurrence.ok) return invalid(problems);
+  return { ok: true, write: { externalId, eventType, data, occurredAt: occurrence.occurredAt } };
 }
 
 /**
  * The event fields analytics group by (db/migrations/*_analytics_*_mv.ts) and the most each may hold. They key the
  * materialized views' unique indexes, shared by every organisation: a 10 MB game name would make every refresh fail
- * ("index row requires … bytes") for all of them, so a longer one is refused here, naming the field.
+ * ("index row requires … bytes") for all of them, so a longer one is refused here, naming the field. The views key on
+ * the field's text (`data->>'field'`), which for an object or array is its whole JSON, so any value is measured as that
+ * text: a `currency` object on a `session` event (no template rule types it) is bounded too.
  */
 export const ANALYTICS_KEY_LIMITS = { game_name: 200, game_id: 200, provider: 200, currency: 16 } as const;
 
+/** The text PostgreSQL's `->>` gives for a JSON value, to measure it (a string as is, anything else as its JSON). */
+const keyText = (value: unknown): string => (typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
+
 function analyticsKeyProblems(data: Record<string, unknown>): FieldProblem[] {
   return Object.entries(ANALYTICS_KEY_LIMITS)
-    .filter(([field, limit]) => typeof data[field] === 'string' && (data[field] as string).length > limit)
+    .filter(([field, limit]) => data[field] !== undefined && data[field] !== null && keyText(data[field]).length > limit)
     .map(([field, limit]) => ({ field: `data.${field}`, message: `must be at most ${limit} characters` }));
 }
 

@@ -89,8 +89,8 @@ export const providers = {
   success: true,
   data: {
     providers: [
-      { provider: 'stripe', volume: 4210, total_amount: 893400, success_rate: 0.97 },
-      { provider: 'paysafe', volume: 1180, total_amount: 241900, success_rate: 0.93 },
+      { provider: 'stripe', volume: 4210, total_amount: 893400, success_rate: 0.97, completed_deposit_amount: 702100, completed_withdrawal_amount: 158300 },
+      { provider: 'paysafe', volume: 1180, total_amount: 241900, success_rate: 0.93, completed_deposit_amount: 198000, completed_withdrawal_amount: 27500 },
     ],
     currency: 'EUR',
     refreshed_at,

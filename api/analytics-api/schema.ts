@@ -72,5 +72,12 @@ export const GameRow = registry.register(
 );
 export const ProviderRow = registry.register(
   'ProviderRow',
-  z.object({ provider: z.string(), volume: z.number(), total_amount: z.number(), success_rate: z.number() }),
+  z.object({
+    provider: z.string(),
+    volume: z.number(),
+    total_amount: z.number().openapi({ description: 'Σ amount of every transaction with the provider (deposits, withdrawals, any status)' }),
+    success_rate: z.number(),
+    completed_deposit_amount: z.number().openapi({ description: 'Σ amount of completed deposits (minor units)' }),
+    completed_withdrawal_amount: z.number().openapi({ description: 'Σ amount of completed withdrawals (minor units)' }),
+  }),
 );

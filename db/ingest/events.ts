@@ -15,18 +15,21 @@ import { erased, notFound, type Indexed, type ItemOutcome } from './results';
  * An outbox row that no automation can fire (`outbox_event_heard`) is written already dispatched, so it wakes
  * no dispatcher: an automation fires for the events whose write began after its activation committed. A counted
  * deposit's row stays pending anyway: the dispatcher checks it for harm indicators (commands/compliance/harm.ts).
+ *
+ * `occurred_at` is the event's own time (`data.timestamp`, validated in core/occurrence.ts), else its arrival;
+ * `created_at` is always the arrival.
  */
 const INSERT_EVENTS: HotStatement = {
-  name: 'insert-events-v4',
+  name: 'insert-events-v5',
   text: `WITH input AS (
-           SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::jsonb[], $6::text[]) WITH ORDINALITY
-                    AS u(event_id, external_id, event_type, data, outbox_id, ord)
+           SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::jsonb[], $6::text[], $7::timestamptz[]) WITH ORDINALITY
+                    AS u(event_id, external_id, event_type, data, outbox_id, occurred_at, ord)
          ), matched AS (
            SELECT input.*, e.id AS entity_id, e.deleted_at
              FROM input LEFT JOIN entities e ON e.operator_id = $1::uuid AND e.external_id = input.external_id
          ), inserted AS (
-           INSERT INTO entity_events (id, operator_id, entity_id, event_type, data, created_at)
-           SELECT event_id, $1::uuid, entity_id, event_type, data, now() FROM matched
+           INSERT INTO entity_events (id, operator_id, entity_id, event_type, data, created_at, occurred_at)
+           SELECT event_id, $1::uuid, entity_id, event_type, data, now(), coalesce(occurred_at, now()) FROM matched
             WHERE entity_id IS NOT NULL AND deleted_at IS NULL ORDER BY ord
            RETURNING id
          ), outbox AS (
@@ -41,12 +44,12 @@ const INSERT_EVENTS: HotStatement = {
 
 /** The same write for one event without arrays, ordering or joins: the single-event API's statement. */
 const INSERT_EVENT: HotStatement = {
-  name: 'insert-event-v3',
+  name: 'insert-event-v4',
   text: `WITH entity AS (
            SELECT id, deleted_at FROM entities WHERE operator_id = $1::uuid AND external_id = $2
          ), inserted AS (
-           INSERT INTO entity_events (id, operator_id, entity_id, event_type, data, created_at)
-           SELECT $3, $1::uuid, id, $4::text, $5::jsonb, now() FROM entity WHERE deleted_at IS NULL
+           INSERT INTO entity_events (id, operator_id, entity_id, event_type, data, created_at, occurred_at)
+           SELECT $3, $1::uuid, id, $4::text, $5::jsonb, now(), coalesce($7::timestamptz, now()) FROM entity WHERE deleted_at IS NULL
            RETURNING id, entity_id
          ), outbox AS (
            INSERT INTO outbox_events (id, operator_id, event, entity_id, source_event_id, occurred_at, dispatched_at)
@@ -68,6 +71,7 @@ export async function insertEvent(runner: Db | Knex.Transaction, operatorId: str
     write.eventType,
     JSON.stringify(write.data),
     prefixedId('evt'),
+    write.occurredAt ?? null,
   ]);
   if (!row?.found) return { index, externalId: write.externalId, ok: false, error: notFound(write.externalId) };
   if (row.erased) return { index, externalId: write.externalId, ok: false, error: erased(write.externalId) };
@@ -89,6 +93,7 @@ export async function insertEvents(runner: Db | Knex.Transaction, operatorId: st
     items.map((item) => item.write.eventType),
     items.map((item) => JSON.stringify(item.write.data)),
     items.map(() => prefixedId('evt')),
+    items.map((item) => item.write.occurredAt ?? null),
   ]);
   const byId = new Map(rows.map((row) => [row.event_id, row]));
   return items.map(({ index, write }, position): ItemOutcome => {

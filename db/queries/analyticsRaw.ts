@@ -1,6 +1,6 @@
 import type { DayRange } from '../../core/analyticsParams';
 import type { Db } from '../knex';
-import { amountOf, BUCKETS, bucketOf, CURRENCY, IN_RANGE, IS_DEPOSIT, IS_GAME, IS_WITHDRAWAL, PLAYER_EVENTS } from './analyticsSql';
+import { amountOf, BUCKETS, bucketOf, CURRENCY, IN_RANGE, IS_DEPOSIT, IS_GAME, IS_WITHDRAWAL, OCCURRED, PLAYER_EVENTS } from './analyticsSql';
 import {
   gameRowOf,
   kpisOf,
@@ -33,7 +33,7 @@ export async function rawKpis(db: Db, scope: AnalyticsScope, range: DayRange, ac
      )
      SELECT money.*, ${TOTAL_PLAYERS} AS total_players,
             (SELECT count(DISTINCT e.entity_id) FROM ${PLAYER_EVENTS}
-               AND e.created_at >= CAST(:activeStart AS date)::timestamp AT TIME ZONE 'UTC') AS active_players_today
+               AND ${OCCURRED} >= CAST(:activeStart AS date)::timestamp AT TIME ZONE 'UTC') AS active_players_today
        FROM money`,
     { ...bindingsOf(scope), start: range.start, end: range.end, activeStart: activeSince.start },
   );
@@ -45,7 +45,7 @@ export async function rawRevenue(db: Db, scope: AnalyticsScope, range: DayRange,
   const result = await db.raw(
     `WITH buckets AS (${BUCKETS}),
      ranged AS (
-       SELECT ${bucketOf(`e.created_at AT TIME ZONE 'UTC'`)} AS bucket, e.entity_id, e.event_type, e.data, ${CURRENCY} AS currency
+       SELECT ${bucketOf(`${OCCURRED} AT TIME ZONE 'UTC'`)} AS bucket, e.entity_id, e.event_type, e.data, ${CURRENCY} AS currency
          FROM ${PLAYER_EVENTS} AND ${IN_RANGE}
      ), agg AS (
        SELECT e.bucket,
@@ -79,7 +79,9 @@ export async function rawGames(db: Db, scope: AnalyticsScope, range: DayRange, p
 export async function rawProviders(db: Db, scope: AnalyticsScope): Promise<ProviderRow[]> {
   const result = await db.raw(
     `SELECT e.data->>'provider' AS provider, count(*) AS volume, sum(${amountOf('amount')}) AS total_amount,
-            count(*) FILTER (WHERE coalesce(e.data->>'status', 'completed') = 'completed') AS completed
+            count(*) FILTER (WHERE coalesce(e.data->>'status', 'completed') = 'completed') AS completed,
+            sum(CASE WHEN ${IS_DEPOSIT} THEN ${amountOf('amount')} ELSE 0 END) AS deposits,
+            sum(CASE WHEN ${IS_WITHDRAWAL} THEN ${amountOf('amount')} ELSE 0 END) AS withdrawals
        FROM ${PLAYER_EVENTS} AND e.event_type = 'transaction' AND e.data->>'provider' IS NOT NULL AND ${CURRENCY} = :currency
       GROUP BY 1 ORDER BY volume DESC, provider`,
     bindingsOf(scope),

@@ -14,9 +14,12 @@ export const PLAYER_EVENTS = `entity_events e
   JOIN entities en ON en.id = e.entity_id AND en.operator_id = e.operator_id AND en.deleted_at IS NULL AND en.entity_type = 'player'
   WHERE e.operator_id = :operatorId AND e.data->'_redacted' IS NULL`;
 
-/** `created_at` within the inclusive UTC day range (bindings `start`, `end`). */
-export const IN_RANGE = `e.created_at >= CAST(:start AS date)::timestamp AT TIME ZONE 'UTC'
-  AND e.created_at < (CAST(:end AS date) + 1)::timestamp AT TIME ZONE 'UTC'`;
+/** The event's own time (`data.timestamp` when it carried one, else its arrival): what every figure is dated by. */
+export const OCCURRED = 'e.occurred_at';
+
+/** Occurrence time within the inclusive UTC day range (bindings `start`, `end`). */
+export const IN_RANGE = `${OCCURRED} >= CAST(:start AS date)::timestamp AT TIME ZONE 'UTC'
+  AND ${OCCURRED} < (CAST(:end AS date) + 1)::timestamp AT TIME ZONE 'UTC'`;
 
 /** Every bucket start of the range (bindings `unit` = day/week/month, `start`, `end`), so empty buckets show as zero rows. */
 export const BUCKETS = `SELECT b::date AS bucket

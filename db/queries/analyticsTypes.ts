@@ -36,8 +36,12 @@ export interface GameRow {
 export interface ProviderRow {
   provider: string;
   volume: number;
+  /** Σ amount of every transaction with the provider, whatever its type and status (spec 2.11's field, kept as it was). */
   total_amount: number;
   success_rate: number;
+  /** Completed deposits' amount: money figures count completed transactions only, and never add deposits to withdrawals. */
+  completed_deposit_amount: number;
+  completed_withdrawal_amount: number;
 }
 
 export type Unit = 'day' | 'week' | 'month';
@@ -80,5 +84,12 @@ export function gameRowOf(row: Record<string, unknown>): GameRow {
 
 export function providerRowOf(row: Record<string, unknown>): ProviderRow {
   const volume = Number(row.volume);
-  return { provider: String(row.provider), volume, total_amount: Number(row.total_amount), success_rate: volume > 0 ? Number(row.completed) / volume : 0 };
+  return {
+    provider: String(row.provider),
+    volume,
+    total_amount: Number(row.total_amount),
+    success_rate: volume > 0 ? Number(row.completed) / volume : 0,
+    completed_deposit_amount: Number(row.deposits ?? 0),
+    completed_withdrawal_amount: Number(row.withdrawals ?? 0),
+  };
 }

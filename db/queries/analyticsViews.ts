@@ -74,6 +74,6 @@ export async function viewProviders(db: Db, scope: AnalyticsScope): Promise<Prov
       { column: 'volume', order: 'desc' },
       { column: 'provider', order: 'asc' },
     ])
-    .select('provider', 'volume', 'total_amount', 'completed');
+    .select('provider', 'volume', 'total_amount', 'completed', 'deposits', 'withdrawals');
   return rows.map(providerRowOf);
 }

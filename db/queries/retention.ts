@@ -34,7 +34,7 @@ const days = (asOf: Date, count: number) => new Date(asOf.getTime() - count * 86
 async function archive(db: Db, table: 'entity_events' | 'entity_states', operatorId: string, before: Date): Promise<number> {
   const [timeColumn, key, columns] =
     table === 'entity_events'
-      ? ['created_at', 'id', 'id, operator_id, entity_id, event_type, data, created_at']
+      ? ['created_at', 'id', 'id, operator_id, entity_id, event_type, data, created_at, occurred_at']
       : ['updated_at', 'operator_id, entity_id, state_key', 'operator_id, entity_id, state_key, value, updated_at'];
   return repeat(async () => {
     const result = await db.raw(

@@ -17,17 +17,17 @@ export interface SeedEvent {
   data: Record<string, unknown>;
 }
 
-/** Records events through the data API, then moves each one to noon UTC `daysAgo` days back. */
+/** Records events through the data API, then moves each one (arrival and occurrence alike) to noon UTC `daysAgo` days back. */
 export async function seedEvents(app: TestApp, client: DataClient, events: SeedEvent[]): Promise<string[]> {
   const ids: string[] = [];
   for (const event of events) {
     const response = await client.call(`/entities/${event.externalId}/events`, { body: { eventType: event.eventType, data: event.data } });
     if (response.status !== 201) throw new Error(`event failed: ${response.text}`);
     const id = response.body.data.id as string;
-    await app.deps.db.raw(`UPDATE entity_events SET created_at = (CAST(? AS date) + time '12:00')::timestamp AT TIME ZONE 'UTC' WHERE id = ?`, [
-      dayAgo(event.daysAgo),
-      id,
-    ]);
+    await app.deps.db.raw(
+      `UPDATE entity_events SET created_at = (CAST(? AS date) + time '12:00')::timestamp AT TIME ZONE 'UTC', occurred_at = (CAST(? AS date) + time '12:00')::timestamp AT TIME ZONE 'UTC' WHERE id = ?`,
+      [dayAgo(event.daysAgo), dayAgo(event.daysAgo), id],
+    );
     ids.push(id);
   }
   return ids;

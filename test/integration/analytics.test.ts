@@ -176,13 +176,15 @@ describe('GET /games and /providers (hand-computed)', () => {
     expect(response.text).toBe('game_name,rounds,ggr,unique_players,avg_bet\nStarburst,3,550,2,200\ng-42,1,-50,1,400\n');
   });
 
-  it('provider rows: success_rate = completed / all, missing status counts as completed', async () => {
+  it('provider rows: success_rate = completed / all, missing status counts as completed; completed deposits and withdrawals apart', async () => {
     const response = await get('/providers');
     expect(response.body.data.providers).toEqual([
-      { provider: 'stripe', volume: 3, total_amount: 2400, success_rate: 2 / 3 },
-      { provider: 'adyen', volume: 2, total_amount: 1000, success_rate: 0.5 },
+      { provider: 'stripe', volume: 3, total_amount: 2400, success_rate: 2 / 3, completed_deposit_amount: 1500, completed_withdrawal_amount: 0 },
+      { provider: 'adyen', volume: 2, total_amount: 1000, success_rate: 0.5, completed_deposit_amount: 0, completed_withdrawal_amount: 300 },
     ]);
-    expect((await get('/providers?currency=USD')).body.data.providers).toEqual([{ provider: 'adyen', volume: 1, total_amount: 2000, success_rate: 1 }]);
+    expect((await get('/providers?currency=USD')).body.data.providers).toEqual([
+      { provider: 'adyen', volume: 1, total_amount: 2000, success_rate: 1, completed_deposit_amount: 2000, completed_withdrawal_amount: 0 },
+    ]);
   });
 });
 

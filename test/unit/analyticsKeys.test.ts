@@ -19,3 +19,14 @@ describe('the fields analytics group by are bounded at ingest', () => {
     );
   });
 });
+
+describe('a grouping key that is not a string', () => {
+  it('is measured as the text the views key on (its JSON), on any event type', () => {
+    const session = prepareEvent(IGAMING_TEMPLATE.schema, { externalId: 'p-1', eventType: 'session', data: { currency: { huge: 'x'.repeat(100) } } });
+    expect(session).toMatchObject({ ok: false, error: { details: [{ field: 'data.currency', message: 'must be at most 16 characters' }] } });
+    expect(event({ game_id: 12345, bet_amount: 1, provider: ['p'.repeat(300)] })).toMatchObject({
+      ok: false,
+      error: { details: [{ field: 'data.provider', message: 'must be at most 200 characters' }] },
+    });
+  });
+});
