@@ -85,6 +85,8 @@ export class RunControlDispatch implements EventRuns {
         runWorkflowId: eventRunWorkflowId(run.automationId, run.eventId),
         run: { operatorId: run.operatorId, automationId: run.automationId, source: 'event', input: run.input, triggerNodeId: run.triggerNodeId ?? '' },
         control: runControl.control,
+        key,
+        workflowVersion: runControl.workflow.version,
       };
       sent = this.chained(laneWorkflowId(lane), () => this.deps.startKeyed(lane, trigger));
     } finally {

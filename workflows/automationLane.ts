@@ -8,6 +8,8 @@ import {
   getExternalWorkflowHandle,
   metricMeter,
   ParentClosePolicy,
+  patched,
+  proxyActivities,
   setHandler,
   startChild,
   workflowInfo,
@@ -22,7 +24,14 @@ import {
   type RunControl,
   type SkipReason,
 } from '../core/automations/runControl';
+import type { LaneSkip, LaneSkipReason } from '../core/automations/laneSkips';
+import type { Activities } from '../activities';
 import { automationRunWorkflow } from './automationRun';
+
+const { recordLaneSkips } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '10 seconds', maximumAttempts: 3 },
+});
 
 /** A trigger for the lane's key (sent with signal-with-start by temporal/keyedRuns.ts). */
 export const laneTriggerSignal = defineSignal<[LaneTrigger]>('laneTrigger');
@@ -41,6 +50,12 @@ export const laneStateQuery = defineQuery<LaneState>('laneState');
 const TRIGGERS_PER_RUN = 500;
 /** Event ids a lane remembers, so an event dispatched again after a crash is neither started nor counted twice. */
 const RECENT_EVENTS = 500;
+/** Held-back triggers a lane keeps for recording (one `recordLaneSkips` at a time takes them all); beyond, `unrecorded`. */
+const SKIP_BUFFER = 100;
+/** How long a lane records nothing once the automation's minute was full (db/queries/triggerSkips.ts). */
+const FULL_MINUTE_MS = 60_000;
+/** Since this patch a lane records what it holds back as skipped triggers; histories from before record nothing. */
+export const LANE_SKIP_RECORDS_PATCH = 'lane-skip-records';
 
 interface Slot {
   started: boolean;
@@ -75,9 +90,62 @@ export async function automationLaneWorkflow(input: LaneInput): Promise<LaneCoun
     'triggers',
     'Event triggers of a run-controlled automation that started no run, by reason (docs/workflows.md "Run control")',
   );
-  const skip = (reason: SkipReason, n = 1) => {
-    counts[reason] = (counts[reason] ?? 0) + n;
-    skipped.add(n, { reason });
+  const records = patched(LANE_SKIP_RECORDS_PATCH);
+  const unrecorded: LaneSkip[] = [];
+  let recording = false;
+  let fullUntil = 0;
+  const lost = (n: number) => {
+    if (n > 0) counts.unrecorded = (counts.unrecorded ?? 0) + n;
+  };
+  /** Counts the held-back triggers and keeps each for its record. */
+  const skip = (reason: LaneSkipReason, held: LaneTrigger[], supersededBy?: string) => {
+    counts[reason] = (counts[reason] ?? 0) + held.length;
+    skipped.add(held.length, { reason } satisfies { reason: SkipReason });
+    if (!records) return;
+    for (const trigger of held) {
+      if (unrecorded.length >= SKIP_BUFFER || Date.now() < fullUntil) {
+        lost(1);
+        continue;
+      }
+      const event = (trigger.run.input as { event?: unknown } | null)?.event;
+      unrecorded.push({
+        eventId: trigger.eventId,
+        event: typeof event === 'string' ? event : '',
+        nodeId: trigger.run.triggerNodeId || null,
+        workflowVersion: trigger.workflowVersion,
+        key: trigger.key,
+        reason,
+        at: Date.now(),
+        control: trigger.control,
+        supersededBy,
+      });
+    }
+  };
+  /** Hands the held-back triggers to `recordLaneSkips`, unless a call is already out; a failed call loses its batch. */
+  const flush = () => {
+    if (recording || unrecorded.length === 0) return;
+    recording = true;
+    const batch = unrecorded.splice(0, unrecorded.length);
+    void recordLaneSkips({ operatorId: input.operatorId, automationId: input.automationId, skips: batch })
+      .then(({ left }) => {
+        if (left === 0) return;
+        lost(left + unrecorded.length);
+        unrecorded.length = 0;
+        fullUntil = Date.now() + FULL_MINUTE_MS;
+      })
+      .catch(() => lost(batch.length))
+      .finally(() => {
+        recording = false;
+        changed = true;
+      });
+  };
+  /** Records every held-back trigger before the lane ends or continues as new. */
+  const drained = async () => {
+    for (;;) {
+      flush();
+      if (!recording) return;
+      await condition(() => !recording);
+    }
   };
   const cancel = (id: string, slot: Slot) => {
     slot.cancelling = true;
@@ -118,22 +186,19 @@ export async function automationLaneWorkflow(input: LaneInput): Promise<LaneCoun
     if (throttle) {
       const now = Date.now();
       if (!window || now >= window.openedAt + throttle.period_seconds * 1000) window = { openedAt: now, admitted: 0 };
-      if (window.admitted >= throttle.limit) return skip('throttled');
+      if (window.admitted >= throttle.limit) return skip('throttled', [trigger]);
       window.admitted += 1;
     }
     const concurrency = control?.concurrency;
     if (!concurrency || (running.size < concurrency.limit && queued.length === 0)) return start(trigger);
-    if (concurrency.when_busy === 'skip') return skip('busy');
+    if (concurrency.when_busy === 'skip') return skip('busy', [trigger]);
     if (concurrency.when_busy === 'queue') {
-      if (queued.length >= RUN_CONTROL_LIMITS.queued) return skip('queue_full');
+      if (queued.length >= RUN_CONTROL_LIMITS.queued) return skip('queue_full', [trigger]);
       queued.push(trigger);
       return;
     }
     queued.push(trigger);
-    while (queued.length > concurrency.limit) {
-      queued.shift();
-      skip('replaced');
-    }
+    while (queued.length > concurrency.limit) skip('replaced', [queued.shift()!]);
     let cancelling = [...running.values()].filter((slot) => slot.cancelling).length;
     for (const [id, slot] of running) {
       if (cancelling >= queued.length) break;
@@ -151,12 +216,12 @@ export async function automationLaneWorkflow(input: LaneInput): Promise<LaneCoun
     handled += 1;
     changed = true;
     if (!control.debounce) return release(trigger);
-    if (pending) skip('debounced');
+    if (pending) skip('debounced', [pending.trigger], trigger.eventId);
     pending = { trigger, at: Date.now() + control.debounce.quiet_seconds * 1000 };
   });
   setHandler(cancelLaneRunsUpdate, () => {
-    const dropped = queued.length + (pending ? 1 : 0);
-    if (dropped > 0) skip('cancelled', dropped);
+    const dropped = pending ? [...queued, pending.trigger] : queued;
+    if (dropped.length > 0) skip('cancelled', dropped);
     queued = [];
     pending = null;
     const runWorkflowIds: string[] = [];
@@ -178,15 +243,18 @@ export async function automationLaneWorkflow(input: LaneInput): Promise<LaneCoun
     // Between runs, so no child is in flight (their handles cannot be carried over); a waiting queue is.
     if (running.size === 0 && (handled >= (input.triggersPerRun ?? TRIGGERS_PER_RUN) || workflowInfo().continueAsNewSuggested)) {
       await condition(allHandlersFinished);
+      await drained();
       if (running.size === 0) await continueAsNew<typeof automationLaneWorkflow>({ ...input, carried: { control, queued, pending, window, counts, recent } });
     }
+    flush();
     const limit = control?.concurrency?.limit ?? Number.POSITIVE_INFINITY;
     while (queued.length > 0 && running.size < limit) start(queued.shift()!);
     const windowEnds = window && control?.throttle ? window.openedAt + control.throttle.period_seconds * 1000 : 0;
     const idle = running.size === 0 && queued.length === 0 && pending === null;
     if (idle && Date.now() >= windowEnds) {
       await condition(allHandlersFinished);
-      if (running.size === 0 && queued.length === 0 && pending === null) return counts;
+      await drained();
+      if (running.size === 0 && queued.length === 0 && pending === null && unrecorded.length === 0) return counts;
       continue;
     }
     const deadlines = [pending?.at, idle ? windowEnds : undefined].filter((at): at is number => at !== undefined && at > 0);

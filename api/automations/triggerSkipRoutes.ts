@@ -25,12 +25,17 @@ const SkippedTriggerRecord = z
   .object({
     id: z.string(),
     workflow_version: z.number().int(),
-    node_id: z.string().nullable().describe('The trigger node whose filter failed; null when the event failed as a whole'),
+    node_id: z.string().nullable().describe('The trigger node that heard the event (whose filter failed); null when the event failed as a whole'),
     event_id: z.string(),
     event: z.string(),
     reason: z.enum(TRIGGER_SKIP_REASONS),
-    code: z.string().describe('EXPRESSION_ERROR, EXPRESSION_TIMEOUT, EXPRESSION_MEMORY_LIMIT or DISPATCH_FAILED'),
-    message: z.string(),
+    code: z
+      .string()
+      .describe(
+        'EXPRESSION_ERROR, EXPRESSION_TIMEOUT, EXPRESSION_MEMORY_LIMIT, DISPATCH_FAILED; for run control THROTTLED, DEBOUNCED, BUSY, QUEUE_FULL, REPLACED, CANCELLED',
+      ),
+    message: z.string().describe("The expression's own message, or the run-control rule that held the trigger back"),
+    key: z.string().nullable().describe("Run control's key the trigger was held back under (by default the player's externalId); null otherwise"),
     created_at: z.string(),
   })
   .openapi('SkippedTrigger');
@@ -51,6 +56,7 @@ const toRecord = (skip: SkippedTrigger) => ({
   reason: skip.reason,
   code: skip.code,
   message: skip.message,
+  key: skip.key,
   created_at: skip.createdAt.toISOString(),
 });
 
@@ -80,7 +86,7 @@ export function declareTriggerSkips(area: Pick<Area<AppDeps, 'manager'>, 'endpoi
     path: '/workflows/:id/skipped-triggers',
     summary: 'Events the workflow heard and started no run for, newest first, with the reason',
     description:
-      "A trigger filter or run-control key that failed for the event (its expression's error, or past its own CPU or memory budget), or an event set aside after its dispatch failed three times. Kept 7 days. `before` pages: the last id of the previous page.",
+      "A trigger filter or run-control key that failed for the event (its expression's error, or past its own CPU or memory budget), an event set aside after its dispatch failed three times, or a trigger run control held back (`throttled`, `debounced`, `busy`, `queue_full`, `replaced`, `cancelled`; at most 60 such records per workflow per minute, the rest only counted). Kept 7 days. `before` pages: the last id of the previous page.",
     input: { params: AutomationIdParams, query: SkippedTriggersQuery },
     responses: {
       200: ok(z.array(SkippedTriggerRecord), 'Up to `limit` skipped triggers', examples.skippedTriggers),

@@ -13,13 +13,17 @@ export interface SkippedTrigger {
   reason: TriggerSkipReason;
   code: string;
   message: string;
+  /** Run control's key the trigger was held back under; null for the dispatcher's skips. */
+  key: string | null;
   createdAt: Date;
 }
+
+const RETIRED = 'The message cannot be read (its key was retired)';
 
 /**
  * The operator's workflow's skipped triggers, newest first (docs/workflows.md "Skipped triggers"): 404
  * `WORKFLOW_NOT_FOUND` for an unknown workflow and another operator's alike. A message whose key was retired reads as
- * such, never as the sealed text.
+ * such (and its run-control key as null), never as the sealed text.
  */
 export async function listSkippedTriggers(
   deps: Pick<CommandDeps, 'db' | 'keyring'>,
@@ -27,13 +31,17 @@ export async function listSkippedTriggers(
 ): Promise<SkippedTrigger[]> {
   const automation = await requireAutomation(deps, input.operatorId, input.id);
   const rows = await listTriggerSkips(deps.db, input.operatorId, automation.id, input);
-  return rows.map((row) => {
-    let message: string;
+  const context = `trigger-skip:${input.operatorId}:${automation.id}`;
+  const opened = (sealed: string | null): string | null => {
+    if (sealed === null) return null;
     try {
-      message = deps.keyring.decrypt(row.message, `trigger-skip:${input.operatorId}:${automation.id}`);
+      return deps.keyring.decrypt(sealed, context);
     } catch {
-      message = 'The message cannot be read (its key was retired)';
+      return null;
     }
+  };
+  return rows.map((row) => {
+    const message = opened(row.message) ?? RETIRED;
     return {
       id: row.id,
       workflowVersion: row.workflow_version,
@@ -43,6 +51,7 @@ export async function listSkippedTriggers(
       reason: row.reason,
       code: row.code,
       message,
+      key: opened(row.run_key),
       createdAt: row.created_at,
     };
   });

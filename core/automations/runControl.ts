@@ -131,6 +131,10 @@ export interface LaneTrigger {
   run: { operatorId: string; automationId: string; source: 'event'; input: unknown; triggerNodeId: string };
   /** The automation's run control as stored when the event was dispatched: the latest one governs the lane. */
   control: RunControl;
+  /** The key as evaluated (its skipped-trigger record keeps it sealed); absent from triggers handed over before it was sent. */
+  key?: string;
+  /** The automation's version when the event was dispatched (for its skipped-trigger record). */
+  workflowVersion?: number;
 }
 
 /** `automationLaneWorkflow`'s input: its ids, and the state a continue-as-new carries over. */
@@ -154,8 +158,11 @@ export interface LaneCarried {
   recent: string[];
 }
 
-/** What a lane did since it started (carried across continue-as-new), read by the `laneState` query. */
-export type LaneCounts = { started: number } & Partial<Record<SkipReason, number>>;
+/**
+ * What a lane did since it started (carried across continue-as-new), read by the `laneState` query; `unrecorded`: held-back
+ * triggers left without a skipped-trigger record (the automation's minute full, or the lane's buffer).
+ */
+export type LaneCounts = { started: number; unrecorded?: number } & Partial<Record<SkipReason, number>>;
 
 /** What the `laneState` query answers. */
 export interface LaneState {
