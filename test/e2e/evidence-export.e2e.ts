@@ -5,7 +5,7 @@ import { signupOperator, type TestOperator } from '../helpers/identity';
 import { checkPage, openFromNav, signedInBrowser } from './steps';
 
 /**
- * An Owner downloads the responsible-gambling gate's evidence of one day from Settings: the file holds exactly that
+ * An Owner downloads the responsible-gambling gate's evidence of one day from Responsible gambling: the file holds exactly that
  * day's rows of their organisation, in the export's columns (docs/compliance.md "Evidence").
  */
 let app: TestApp;
@@ -50,8 +50,8 @@ afterAll(async () => {
 });
 
 describe('marketing evidence export', () => {
-  it("downloads one day's evidence as CSV from Settings", async () => {
-    await openFromNav(page, 'Settings');
+  it("downloads one day's evidence as CSV from Responsible gambling", async () => {
+    await openFromNav(page, 'Responsible gambling');
     const section = page.getByRole('region', { name: 'Marketing evidence' });
     await section.getByLabel('From (UTC day)').fill(day(at(1)));
     await section.getByLabel('To (UTC day, included)').fill(day(at(1)));

@@ -22,6 +22,7 @@ const PAGES = [
   '/jobs',
   '/usage',
   '/settings',
+  '/compliance',
 ];
 
 beforeAll(async () => {

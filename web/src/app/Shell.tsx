@@ -15,6 +15,7 @@ const NAV: Array<{ to: string; label: string; managers?: boolean }> = [
   { to: '/team', label: 'Team' },
   { to: '/jobs', label: 'Batch jobs' },
   { to: '/usage', label: 'Usage' },
+  { to: '/compliance', label: 'Responsible gambling' },
   { to: '/settings', label: 'Settings' },
   { to: '/audit', label: 'Audit log', managers: true },
 ];

@@ -66,6 +66,7 @@ export const router = createBrowserRouter([
       { path: 'jobs', ...page(() => import('../pages/jobs/BatchJobs')) },
       { path: 'usage', ...page(() => import('../pages/usage/Usage')) },
       { path: 'settings', ...page(() => import('../pages/settings/Settings')) },
+      { path: 'compliance', ...page(() => import('../pages/compliance/Compliance')) },
       { path: 'audit', ...page(() => import('../pages/audit/AuditLog')) },
       { path: '*', ...page(() => import('../pages/NotFound')) },
     ],

@@ -7,8 +7,12 @@ import { ConfirmDialog } from '../../components/Dialog';
 import { formatValue } from '../../components/KeyValueEditor';
 import { ErrorNotice, Loading, PageHeader } from '../../components/Status';
 import { formatDateTime, pretty } from '../../format';
+import { CompliancePanel } from './CompliancePanel';
 
-/** One player (`/analytics-api/analytics/players/:id`): decrypted personal data, states, recent events, and erasure. */
+/** The states the compliance panel shows in words rather than as JSON. */
+const GATE_STATES = new Set(['compliance', 'consent']);
+
+/** One player (`/analytics-api/analytics/players/:id`): decrypted personal data, responsible-gambling standing, states, recent events, and erasure. */
 export default function PlayerDetail() {
   const { externalId = '' } = useParams();
   const navigate = useNavigate();
@@ -20,6 +24,7 @@ export default function PlayerDetail() {
     navigate('/players', { state: { erased: externalId } });
   });
   const data = player.data?.data;
+  const otherStates = (data?.states ?? []).filter((state) => !GATE_STATES.has(state.state_key));
 
   return (
     <>
@@ -49,10 +54,11 @@ export default function PlayerDetail() {
               ))}
             </dl>
           </section>
+          <CompliancePanel externalId={externalId} states={data.states} fields={data.data} manage={manage} onChanged={player.reload} />
           <section className="panel" aria-labelledby="states-title">
             <h2 id="states-title">States</h2>
-            {data.states.length === 0 ? (
-              <p>No states (balance, KYC status, risk score, loyalty tier) have been set for this player.</p>
+            {otherStates.length === 0 ? (
+              <p>No other states (balance, KYC status, risk score, loyalty tier) have been set for this player.</p>
             ) : (
               <div className="table-wrap">
                 <table>
@@ -64,7 +70,7 @@ export default function PlayerDetail() {
                     </tr>
                   </thead>
                   <tbody>
-                    {data.states.map((state) => (
+                    {otherStates.map((state) => (
                       <tr key={state.state_key}>
                         <td>{state.state_key}</td>
                         <td>

@@ -1,9 +1,9 @@
+import { Link } from 'react-router';
 import { PageHeader } from '../../components/Status';
 import { useCanManage, useMember } from '../../auth/session';
 import { DataSettings } from './DataSettings';
-import { MarketingEvidence } from './MarketingEvidence';
 
-/** The organisation and its data settings (template, reporting currency, retention): a Member reads them; the Owner and Admins also export the marketing evidence. */
+/** The organisation and its data settings (template, reporting currency, retention): a Member reads them, the Owner and Admins change them. */
 export default function Settings() {
   const member = useMember();
   const manage = useCanManage();
@@ -11,7 +11,9 @@ export default function Settings() {
     <>
       <PageHeader title="Settings" lead={`Organisation “${member.operatorName}”.`} />
       <DataSettings manage={manage} />
-      {manage && <MarketingEvidence />}
+      <p className="hint">
+        The responsible-gambling gate&apos;s settings and its marketing evidence are in <Link to="/compliance">Responsible gambling</Link>.
+      </p>
     </>
   );
 }
