@@ -1,6 +1,9 @@
 import { backtestPage, conditionDecisions, type BacktestSubject, type HistoryEvent, type PageOutcome } from '../../core/automations/backtest';
 import { actionChanges, emptyTally, mergeTallies, type BacktestTally } from '../../core/automations/backtestTally';
+import { definitionReadsPlayer } from '../../core/automations/playerRef';
+import { playerView } from '../../core/automations/playerSnapshot';
 import type { AutomationDefinition } from '../../core/automations/types';
+import { playerSnapshotsById } from '../../commands/runs/player';
 import type { InternalEvent } from '../../core/events';
 import { openEventPii } from '../../core/pii';
 import { findAutomation } from '../../db/queries/automations';
@@ -25,6 +28,10 @@ export const BACKTEST_PAGE_SIZE = 2_000;
 export const BACKTEST_PLAYER_LIST = 1_000;
 
 export type BacktestStep = { kind: 'stop'; status: BacktestStatus | 'gone' } | { kind: 'more' | 'done'; processed: number };
+
+/** Whether either side's steps read `player`: only then are the page's players read (one statement a page). */
+const readsPlayer = (subjects: { backtested: BacktestSubject; baseline: BacktestSubject }) =>
+  definitionReadsPlayer(subjects.backtested.definition) || definitionReadsPlayer(subjects.baseline.definition);
 
 const eventsOf = (definition: AutomationDefinition) =>
   definition.nodes.filter((node) => node.type === 'trigger.event').map((node) => String(node.params.event));
@@ -80,10 +87,21 @@ export function createBacktestActivities({ db, config, keyring }: Pick<ActivityD
       }
       const page = await historyPage(db, row, historyEventsOf(row), BACKTEST_PAGE_SIZE);
       if (page.length === 0) return { kind: 'done', processed: row.processed };
-      const events: HistoryEvent[] = page.map((item) => ({
-        ...item,
-        event: openEventPii(keyring, item.event as unknown as InternalEvent) as unknown as HistoryEvent['event'],
-      }));
+      const snapshots = readsPlayer(subjects)
+        ? await playerSnapshotsById(
+            { db, keyring },
+            row.operator_id,
+            page.flatMap((item) => item.event.entity?.id ?? []),
+          )
+        : null;
+      const events: HistoryEvent[] = page.map((item) => {
+        const snapshot = item.event.entity ? snapshots?.get(item.event.entity.id) : undefined;
+        return {
+          ...item,
+          event: openEventPii(keyring, item.event as unknown as InternalEvent) as unknown as HistoryEvent['event'],
+          ...(snapshot ? { player: playerView(snapshot) } : {}),
+        };
+      });
       const evaluate = backtestEvaluator(sandboxOf(), row.operator_id, stillRunning(row.operator_id, row.id), config.EXPRESSION_TIMEOUT_MS);
       let sides: [PageOutcome, PageOutcome];
       try {

@@ -12,6 +12,8 @@ export interface HistoryEvent {
   event: { id: string; event: string; entity: { id: string; externalId: string } | null } & Record<string, unknown>;
   /** The automation whose run wrote the event: a live dispatch never fires an automation with its own writes. */
   originWorkflowId: string | null;
+  /** `player` as the run's conditions read it: the event's player as they are now (core/automations/playerSnapshot.ts), when a side reads it. */
+  player?: Record<string, unknown>;
 }
 
 /** A condition or trigger filter to evaluate for real (in the sandbox). */
@@ -124,7 +126,7 @@ export async function backtestPage(subject: BacktestSubject, events: HistoryEven
       }
       runs.push({
         event: item,
-        context: runContext(subject, item, trigger.id),
+        context: { ...runContext(subject, item, trigger.id), ...(item.player ? { player: item.player } : {}) },
         results: new Map([[trigger.id, 'completed']]),
         branches: new Map(),
         failed: false,

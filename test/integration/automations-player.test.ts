@@ -75,6 +75,8 @@ describe('player.* in runs', () => {
   });
 
   let manualWorkflowId = '';
+  let greeter: { id: string; nodes: Array<{ id: string; type: string; params: Record<string, unknown> }>; edges: unknown[] } | undefined;
+  const since = new Date(Date.now() - 60_000).toISOString();
 
   it('a manual run about a player reads player.* in a condition and the email step’s templates', async () => {
     const workflow = await acme.create(welcome({ id: 'start', type: 'trigger.manual', params: {} }));
@@ -193,6 +195,7 @@ describe('player.* in runs', () => {
         ],
       });
     const mine = await greet(acme);
+    greeter = mine;
     const theirs = await greet(globex);
     for (const client of [acme, globex]) {
       const deposit = await client.call('/entities/p-ada/events', {
@@ -217,5 +220,24 @@ describe('player.* in runs', () => {
     ]);
     const { bytes } = await rawHistory(app, acmeRun.temporalWorkflowId);
     expect(bytes.includes(ada.first_name)).toBe(false);
+  });
+
+  it('a backtest evaluates conditions with the player as they are now: the draft on player.loyalty_tier, the active version on player.kyc_status', async () => {
+    const definition = {
+      nodes: greeter!.nodes.map((node) => (node.id === 'vip' ? { ...node, params: { expression: 'player.loyalty_tier = "silver"' } } : node)),
+      edges: greeter!.edges,
+    };
+    const to = new Date(Date.now() + 60_000).toISOString();
+    const created = await acme.wf(`/workflows/${greeter!.id}/backtests`, { method: 'POST', body: { from: since, to, definition } });
+    expect(created.status).toBe(202);
+    let done: any;
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 200))) {
+      done = (await acme.wf(`/backtests/${created.body.data.id}`)).body.data;
+      if (done.status !== 'running') break;
+    }
+    expect(done.status).toBe('completed');
+    expect(done.result.backtested.steps.tag).toMatchObject({ completed: 0, skipped: 1 });
+    expect(done.result.baseline.steps.tag).toMatchObject({ completed: 1, skipped: 0 });
+    expect(done.result.actionChanges).toEqual(expect.arrayContaining([expect.objectContaining({ nodeId: 'tag', backtested: 0, active: 1 })]));
   });
 });
