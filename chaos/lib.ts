@@ -16,6 +16,8 @@ export interface ScenarioResult {
   failures: string[];
   /** Anything else the line should show. */
   extra?: string;
+  /** The scenario's outcome still to come (a long wait): the runner goes on with the next ones and prints it last. */
+  later?: Promise<ScenarioResult>;
 }
 
 /** The running platform a scenario works against; scenarios that kill a process put its replacement back here. */

@@ -34,6 +34,12 @@ const SCENARIOS: Array<[number, string, Scenario]> = [
   [10, 'tenant flood past its share', dispatchFlood],
 ];
 
+function report(results: ScenarioResult[], index: number, outcome: ScenarioResult, at: string): void {
+  results.push(outcome);
+  process.stdout.write(`${formatResult(index, outcome)}  [${at}]\n`);
+  for (const failure of outcome.failures.slice(3, 13)) process.stdout.write(`     ${failure}\n`);
+}
+
 /** Copies the API and worker logs out of the throw-away directory before it goes. */
 function keepLogs(dataDir: string): string {
   const target = path.resolve('.data', 'chaos', new Date().toISOString().replace(/[:.]/g, '-'));
@@ -73,13 +79,14 @@ async function main(): Promise<number> {
   );
   const db = createDb(stack.databaseUrl, { poolMax: 4, applicationName: 'chaos-checks' });
   const results: ScenarioResult[] = [];
+  const later: Array<[number, Promise<ScenarioResult>]> = [];
   try {
     const [api, worker] = await Promise.all([stack.spawnApi(), stack.spawnWorker()]);
     const context: ChaosContext = { stack, api, worker, db, short: options.short, log };
     for (const [index, name, scenario] of SCENARIOS) {
       if (options.only && !options.only.includes(index)) continue;
       log(`scenario ${index}: ${name}`);
-      const outcome = await scenario(context).catch((error: Error) => ({
+      const outcome: ScenarioResult = await scenario(context).catch((error: Error) => ({
         name,
         sent: 0,
         stored: 0,
@@ -89,10 +96,14 @@ async function main(): Promise<number> {
         recoveryMs: null,
         failures: [`crashed: ${error.message}`],
       }));
-      results.push(outcome);
-      process.stdout.write(`${formatResult(index, outcome)}  [${elapsed()}]\n`);
-      for (const failure of outcome.failures.slice(3, 13)) process.stdout.write(`     ${failure}\n`);
+      if (outcome.later) {
+        later.push([index, outcome.later]);
+        process.stdout.write(`${index}. ${outcome.name}: ${outcome.extra ?? ''}  [${elapsed()}]\n`);
+        continue;
+      }
+      report(results, index, outcome, elapsed());
     }
+    for (const [index, pending] of later) report(results, index, await pending, elapsed());
   } finally {
     await db.destroy();
     if (results.some((outcome) => outcome.failures.length > 0)) process.stdout.write(`API and worker logs: ${keepLogs(stack.dataDir)}\n`);
