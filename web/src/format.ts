@@ -4,6 +4,7 @@ const number = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 2 });
 /** To the second: runs, replays and audit entries a few seconds apart must read apart (issue 44). */
 const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium' });
 const date = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' });
+const month = new Intl.DateTimeFormat('en-GB', { month: 'short', year: 'numeric', timeZone: 'UTC' });
 
 export const formatNumber = (value: number | null | undefined): string => (value === null || value === undefined ? '—' : number.format(value));
 
@@ -28,7 +29,11 @@ export const toMajor = (minor: number, currency: string): number => minor / 10 *
  */
 export function formatMoney(minor: number | null | undefined, currency: string): string {
   if (minor === null || minor === undefined) return '—';
-  const value = minor / 10 ** minorDigits(currency);
+  return formatMajor(minor / 10 ** minorDigits(currency), currency);
+}
+
+/** An amount already in the currency's major unit (a chart's value), with its currency: 50 EUR is €50.00. */
+export function formatMajor(value: number, currency: string): string {
   try {
     return new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(value);
   } catch {
@@ -46,6 +51,13 @@ export function formatDate(value: string | null | undefined): string {
   if (!value) return '—';
   const parsed = new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
   return Number.isNaN(parsed.getTime()) ? value : date.format(parsed);
+}
+
+/** A month as the day format writes it, without the day: "Nov 2026" beside "2 Nov 2026" (a monthly bucket's label). */
+export function formatMonth(value: string | null | undefined): string {
+  if (!value) return '—';
+  const parsed = new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
+  return Number.isNaN(parsed.getTime()) ? value : month.format(parsed);
 }
 
 export const formatPercent = (fraction: number | null | undefined): string =>

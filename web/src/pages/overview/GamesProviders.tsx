@@ -1,10 +1,13 @@
 import { api, call, json } from '../../api/client';
 import { useLoad } from '../../api/useLoad';
 import { LoadStatus } from '../../components/Status';
-import { formatMoney, formatNumber, formatPercent, toMajor } from '../../format';
+import { formatMajor, formatMoney, formatNumber, formatPercent, toMajor } from '../../format';
 import { COLORS, LazyChart } from './charts';
 
-/** Top games by rounds (`/games`): a bar chart of GGR and the full rows. */
+/**
+ * Top games by rounds (`/games`): a bar chart of GGR and the full rows. The Overview's tables take focus
+ * (`tabIndex`): on a phone a table scrolls inside its own box (styles.css), which a keyboard must be able to reach.
+ */
 export function GamesPanel({ version }: { version: number }) {
   const games = useLoad(async () => json(await call(api.GET('/analytics-api/analytics/games', { params: { query: { limit: '10' } } }))), [version]);
   const data = games.data?.data;
@@ -21,15 +24,16 @@ export function GamesPanel({ version }: { version: number }) {
       {data && rows.length > 0 && (
         <>
           <LazyChart
-            kind="bar"
-            summary={`GGR of the ${rows.length} games listed below, in ${data.currency}`}
-            x={rows.map((row) => row.game_name)}
+            summary={`GGR of the ${rows.length} games listed below, in ${data.currency}, all time`}
+            labels={rows.map((row) => row.game_name)}
+            unit={data.currency}
+            format={(value) => formatMajor(value, data.currency)}
             series={[{ label: `GGR (${data.currency})`, values: rows.map((row) => toMajor(row.ggr, data.currency)), color: COLORS.ggr }]}
             height={220}
           />
           <div className="table-wrap">
-            <table>
-              <caption>Games</caption>
+            <table tabIndex={0}>
+              <caption>Games by rounds, all time, {data.currency}</caption>
               <thead>
                 <tr>
                   <th scope="col">Game</th>
@@ -66,7 +70,10 @@ export function GamesPanel({ version }: { version: number }) {
   );
 }
 
-/** Payment providers (`/providers`): volume per provider and the success rate. */
+/**
+ * Payment providers (`/providers`): transactions per provider (every type and status), then completed deposits and
+ * completed withdrawals apart — never one "amount" adding deposits, withdrawals and failed attempts together.
+ */
 export function ProvidersPanel({ version }: { version: number }) {
   const providers = useLoad(() => call(api.GET('/analytics-api/analytics/providers')), [version]);
   const data = providers.data?.data;
@@ -83,15 +90,17 @@ export function ProvidersPanel({ version }: { version: number }) {
       {data && rows.length > 0 && (
         <>
           <LazyChart
-            kind="bar"
-            summary={`Transactions per payment provider, ${rows.length} providers listed below`}
-            x={rows.map((row) => row.provider)}
-            series={[{ label: 'Transactions', values: rows.map((row) => row.volume), color: COLORS.volume }]}
+            summary={`Transactions per payment provider (every type and status), ${rows.length} providers listed below`}
+            labels={rows.map((row) => row.provider)}
+            unit="Transactions"
+            format={(value) => (Number.isInteger(value) ? formatNumber(value) : '')}
+            series={[{ label: 'Transactions (all types and statuses)', values: rows.map((row) => row.volume), color: COLORS.volume }]}
             height={220}
           />
+          <p className="hint">Money columns count completed transactions only; the success rate is completed ÷ all.</p>
           <div className="table-wrap">
-            <table>
-              <caption>Payment providers</caption>
+            <table tabIndex={0}>
+              <caption>Payment providers, all time, {data.currency}</caption>
               <thead>
                 <tr>
                   <th scope="col">Provider</th>
@@ -99,7 +108,10 @@ export function ProvidersPanel({ version }: { version: number }) {
                     Transactions
                   </th>
                   <th scope="col" className="num">
-                    Amount
+                    Completed deposits
+                  </th>
+                  <th scope="col" className="num">
+                    Completed withdrawals
                   </th>
                   <th scope="col" className="num">
                     Success rate
@@ -111,7 +123,8 @@ export function ProvidersPanel({ version }: { version: number }) {
                   <tr key={row.provider}>
                     <td>{row.provider}</td>
                     <td className="num">{formatNumber(row.volume)}</td>
-                    <td className="num">{formatMoney(row.total_amount, data.currency)}</td>
+                    <td className="num">{formatMoney(row.completed_deposit_amount, data.currency)}</td>
+                    <td className="num">{formatMoney(row.completed_withdrawal_amount, data.currency)}</td>
                     <td className="num">{formatPercent(row.success_rate)}</td>
                   </tr>
                 ))}

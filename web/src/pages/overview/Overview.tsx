@@ -64,9 +64,10 @@ export default function Overview() {
       {data && (
         <>
           <p className="hint">
-            {formatDate(data.range.start)} – {formatDate(data.range.end)}, amounts in {data.currency} (sent in minor units: 5000 is 50.00)
+            {formatDate(data.range.start)} – {formatDate(data.range.end)} (UTC days, by when each event occurred), amounts in {data.currency} (sent in minor
+            units: 5000 is 50.00)
           </p>
-          <KpiTiles kpis={data.kpis} currency={data.currency} />
+          <KpiTiles kpis={data.kpis} currency={data.currency} range={`${formatDate(data.range.start)} – ${formatDate(data.range.end)}`} />
         </>
       )}
       <RevenuePanel version={version} />

@@ -3,7 +3,7 @@ import { api, call, json } from '../../api/client';
 import { useLoad } from '../../api/useLoad';
 import { SelectField } from '../../components/Field';
 import { LoadStatus } from '../../components/Status';
-import { formatDate, formatMoney, formatNumber, toMajor } from '../../format';
+import { formatDate, formatMajor, formatMonth, formatMoney, formatNumber, toMajor } from '../../format';
 import { COLORS, LazyChart } from './charts';
 
 const PERIODS = [
@@ -18,7 +18,17 @@ const RANGES = [
   ['90d', 'Last 90 days'],
 ] as const;
 
-/** The revenue series (`/revenue`) with its period and range pickers, as a chart and as a table. */
+/** What a bucket's `date` (its first day) is called: the day, the week's Monday, or the month. */
+const BUCKET = {
+  daily: { noun: 'day', column: 'Day', label: formatDate },
+  weekly: { noun: 'week', column: 'Week starting', label: formatDate },
+  monthly: { noun: 'month', column: 'Month', label: formatMonth },
+} as const;
+
+/**
+ * The revenue series (`/revenue`) with its period and range pickers: each bucket is a period's total, so it is a bar
+ * (GGR and deposits side by side), labelled as the table labels it; the table lists every figure.
+ */
 export function RevenuePanel({ version }: { version: number }) {
   const [period, setPeriod] = useState<'daily' | 'weekly' | 'monthly'>('daily');
   const [range, setRange] = useState('');
@@ -28,6 +38,9 @@ export function RevenuePanel({ version }: { version: number }) {
   );
   const data = revenue.data?.data;
   const rows = data?.rows ?? [];
+  const bucket = BUCKET[data?.period ?? period];
+  const labels = rows.map((row) => bucket.label(row.date));
+  const empty = rows.every((row) => row.total_ggr === 0 && row.total_deposits === 0 && row.active_players === 0);
   return (
     <section className="panel" aria-labelledby="revenue-title">
       <h2 id="revenue-title">Revenue</h2>
@@ -48,13 +61,14 @@ export function RevenuePanel({ version }: { version: number }) {
         </SelectField>
       </div>
       <LoadStatus load={revenue} />
-      {data && rows.length === 0 && <p>No revenue in this range yet. Game rounds and deposits appear here once events are ingested.</p>}
-      {data && rows.length > 0 && (
+      {data && empty && <p>No revenue in this range yet. Game rounds and deposits appear here once events are ingested.</p>}
+      {data && !empty && (
         <>
           <LazyChart
-            kind="line"
-            summary={`${period} gross gaming revenue and deposits in ${data.currency}, ${rows.length} points from ${rows[0]?.date} to ${rows.at(-1)?.date}; the table below lists every figure`}
-            x={rows.map((row) => Date.parse(`${row.date}T00:00:00Z`) / 1000)}
+            summary={`Gross gaming revenue and deposits per ${bucket.noun} in ${data.currency}, ${rows.length} bars from ${labels[0]} to ${labels.at(-1)}; the table below lists every figure`}
+            labels={labels}
+            unit={data.currency}
+            format={(value) => formatMajor(value, data.currency)}
             series={[
               { label: `GGR (${data.currency})`, values: rows.map((row) => toMajor(row.total_ggr, data.currency)), color: COLORS.ggr },
               { label: `Deposits (${data.currency})`, values: rows.map((row) => toMajor(row.total_deposits, data.currency)), color: COLORS.deposits },
@@ -63,11 +77,13 @@ export function RevenuePanel({ version }: { version: number }) {
           <details>
             <summary>Show the figures as a table</summary>
             <div className="table-wrap">
-              <table>
-                <caption>Revenue by {period === 'daily' ? 'day' : period === 'weekly' ? 'week' : 'month'}</caption>
+              <table tabIndex={0}>
+                <caption>
+                  Revenue by {bucket.noun}, {data.currency}
+                </caption>
                 <thead>
                   <tr>
-                    <th scope="col">Date</th>
+                    <th scope="col">{bucket.column}</th>
                     <th scope="col" className="num">
                       GGR
                     </th>
@@ -83,9 +99,9 @@ export function RevenuePanel({ version }: { version: number }) {
                   </tr>
                 </thead>
                 <tbody>
-                  {rows.map((row) => (
+                  {rows.map((row, index) => (
                     <tr key={row.date}>
-                      <td>{formatDate(row.date)}</td>
+                      <td>{labels[index]}</td>
                       <td className="num">{formatMoney(row.total_ggr, data.currency)}</td>
                       <td className="num">{formatMoney(row.total_deposits, data.currency)}</td>
                       <td className="num">{formatNumber(row.depositing_players)}</td>
