@@ -96,7 +96,7 @@ export function RunControlForm({ value, onChange, disabled, problems }: Props) {
       </summary>
       <p className="hint run-control-scope">
         Applies to runs started by events (event triggers) only: test runs, MCP calls, webhooks and schedules start as asked. Limits count per key — by default
-        the event&apos;s player.
+        the event&apos;s player. Triggers it holds back are listed, with the reason, under Runs › Skipped triggers.
       </p>
       {general.map((problem) => (
         <span key={problem.message} className="field-error" role="alert">
