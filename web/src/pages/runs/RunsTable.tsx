@@ -4,6 +4,7 @@ import { StatusBadge } from '../../components/Status';
 import { temporalRunUrl } from '../../config';
 import { formatDateTime, formatDuration } from '../../format';
 import { startTemporalCodecSession } from '../../temporalCodec';
+import { LiveSummary } from './LiveStep';
 import { SuppressedBadge } from './SuppressedBadge';
 
 export type RunSummary = components['schemas']['WorkflowRunSummary'];
@@ -57,11 +58,12 @@ export function RunsTable({ runs, count, canRerun }: { runs: RunSummary[]; count
                       {run.error.nodeId && ` at ${run.error.nodeId}`}
                     </span>
                   )}
+                  {run.status === 'running' && <LiveSummary live={run.live} />}
                 </td>
                 <td data-label="Source">{run.source}</td>
                 <td data-label="Players">{run.subjectExternalIds.length > 0 ? run.subjectExternalIds.join(', ') : '—'}</td>
                 <td data-label="Duration" className="num">
-                  {formatDuration(run.durationMs)}
+                  {run.status === 'running' ? `${formatDuration(Date.now() - Date.parse(run.startedAt))} so far` : formatDuration(run.durationMs)}
                 </td>
                 <td data-label="Run">
                   <span className="row-actions">

@@ -14,12 +14,14 @@ import type { StepNode } from './graph';
 import { RunStatusContext } from './problems';
 import { RunSuppressionContext } from './StepView';
 import { RerunFromStep, RerunOf } from './RerunFromStep';
+import { LiveProgress, liveStatus } from '../runs/LiveStep';
 import { RunSteps } from '../runs/RunSteps';
 
 /**
  * One run (`/workflows-api/runs/:id`): each node's status, input, output, error and timing, the graph coloured by it,
  * and its Temporal history; the agent's task behind it, if any; the question of an approval it waits in; "Cancel run"
- * while it runs (Owner and Admins).
+ * while it runs (Owner and Admins). While it runs it is read again every 1.5 s: its steps so far come from the live
+ * workflow (the step in flight with what it waits for, until when, or its retry), no reload needed.
  */
 export function RunDetail({ runId, nodes, edges, onChanged }: { runId: string; nodes: StepNode[]; edges: Edge[]; onChanged: () => void }) {
   const manage = useCanManage();
@@ -35,7 +37,7 @@ export function RunDetail({ runId, nodes, edges, onChanged }: { runId: string; n
     }, 1500);
     return () => clearInterval(timer);
   }, [running, reload, onChanged]);
-  const statuses = useMemo(() => new Map((data?.nodes ?? []).map((node) => [node.id, node.status as string])), [data]);
+  const statuses = useMemo(() => new Map((data?.nodes ?? []).map((node) => [node.id, liveStatus(node)])), [data]);
   const suppressions = useMemo(
     () => new Map((data?.nodes ?? []).flatMap((node) => (node.suppressed ? [[node.id, node.suppressed.rule] as const] : []))),
     [data],
@@ -63,6 +65,7 @@ export function RunDetail({ runId, nodes, edges, onChanged }: { runId: string; n
               </>
             )}
           </p>
+          {running && <LiveProgress live={data.live} />}
           <RerunOf run={data} />
           {!running && manage && (
             <div className="row-actions">
@@ -124,7 +127,7 @@ export function RunDetail({ runId, nodes, edges, onChanged }: { runId: string; n
           <h3>Input</h3>
           <pre>{pretty(data.input)}</pre>
           <h3>Steps</h3>
-          <RunSteps runId={data.id} nodes={data.nodes} triggerInput={data.input} />
+          <RunSteps runId={data.id} nodes={data.nodes} triggerInput={data.input} live={running} />
           {data.status !== 'running' && (
             <>
               <h3>Output</h3>

@@ -6,6 +6,7 @@ import { useCanManage } from '../../auth/session';
 import { EmptyState, LoadStatus, StatusBadge } from '../../components/Status';
 import { formatDateTime, formatDuration, plural } from '../../format';
 import type { StepNode, Workflow } from './graph';
+import { LiveSummary } from '../runs/LiveStep';
 import { ReplayFailedRuns } from '../runs/ReplayFailedRuns';
 import { RunDetail } from './RunDetail';
 import { SkippedTriggers } from './SkippedTriggers';
@@ -79,8 +80,11 @@ export function RunsPanel({
                   <td>
                     <StatusBadge status={run.status} />
                     {run.error && <span className="hint"> {run.error.code}</span>}
+                    {run.status === 'running' && <LiveSummary live={run.live} />}
                   </td>
-                  <td className="num">{formatDuration(run.durationMs)}</td>
+                  <td className="num">
+                    {run.status === 'running' ? `${formatDuration(Date.now() - Date.parse(run.startedAt))} so far` : formatDuration(run.durationMs)}
+                  </td>
                   <td>{run.workflowVersion}</td>
                   <td>
                     <button
