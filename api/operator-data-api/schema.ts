@@ -3,13 +3,17 @@ import { registry } from '../openapi/registry';
 
 const externalId = z.string().min(1).max(255);
 const dataObject = z.record(z.string(), z.unknown());
+const eventData = dataObject.openapi({
+  description:
+    "The event's payload. `timestamp`, when present, is when the event occurred (spec 2.13): an ISO 8601 date or a date and time with a zone (Z or ±hh:mm), any age, at most 5 minutes ahead of the server's clock (else 400 VALIDATION_FAILED naming data.timestamp); analytics date the event by it. Without it the event occurred when it arrived.",
+});
 
 export const ExternalIdParams = z.object({ externalId });
 export const StateParams = z.object({ externalId, key: z.string().min(1).max(100) });
 export const JobParams = z.object({ jobId: z.string().min(1).max(100) });
 
 export const EntityBody = z.object({ entityType: z.string().min(1).max(100), externalId, data: dataObject });
-export const EventBody = z.object({ eventType: z.string().min(1).max(100), data: dataObject });
+export const EventBody = z.object({ eventType: z.string().min(1).max(100), data: eventData });
 
 export const EventsQuery = z.object({
   type: z.string().min(1).max(100).optional(),
@@ -43,7 +47,7 @@ export const IDEMPOTENCY_KEY = z.string().min(1).max(255);
 export const BATCH_LIMITS = { entities: 1000, events: 5000, states: 1000 } as const;
 
 export const BatchEntityItem = z.object({ entityType: z.string(), externalId: z.string(), data: dataObject });
-export const BatchEventItem = z.object({ externalId: z.string(), eventType: z.string(), data: dataObject });
+export const BatchEventItem = z.object({ externalId: z.string(), eventType: z.string(), data: eventData });
 export const BatchStateItem = z.object({ externalId: z.string(), stateKey: z.string(), value: z.unknown() });
 
 export const Template = registry.register(

@@ -32,11 +32,11 @@ interface Drawn {
 
 async function drawnOf(chart: Locator): Promise<Drawn> {
   await chart.waitFor();
-  return chart.evaluate((element: HTMLElement) => ({
-    bars: JSON.parse(element.dataset.bars ?? '[]'),
-    plot: JSON.parse(element.dataset.plot ?? '{}'),
-    yMin: Number(element.dataset.yMin),
-  }));
+  return {
+    bars: JSON.parse((await chart.getAttribute('data-bars')) ?? '[]'),
+    plot: JSON.parse((await chart.getAttribute('data-plot')) ?? '{}'),
+    yMin: Number(await chart.getAttribute('data-y-min')),
+  };
 }
 
 /** Every drawn bar lies inside the plot's box (a pixel of anti-aliasing allowed), and the value axis holds zero. */
