@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { auditHash, auditRecordOf, changedFields, parseActor, type Actor, type AuditAction, type AuditRecord, type AuditTargetType } from '../core/audit';
 import { prefixedId } from '../core/ids';
+import type { Db } from '../db/knex';
 import { insertAuditEvent } from '../db/queries/auditEvents';
 
 /**
@@ -58,4 +59,38 @@ export async function recordAudit(trx: Knex.Transaction, change: AuditChange): P
     summary: change.note ? `${what}; ${change.note}` : what,
   });
   return true;
+}
+
+export interface AuditAct {
+  operatorId: string;
+  actor: Actor;
+  action: AuditAction;
+  target: { type: AuditTargetType; id: string };
+  /** What was done, in the clear: ids, counts and dates only, never a payload or a personal value. */
+  record: Record<string, string | number | boolean | null>;
+  summary: string;
+}
+
+/**
+ * Appends the audit event of an act that changes no stored record of its own — a test run, a rerun, a replay, an
+ * evidence export — after the act: its after-hash is the hash of `record` (what was started or exported), so the row
+ * proves what was asked for without keeping a value. Its own transaction: the act (a Temporal start, a download) has
+ * none to share.
+ */
+export async function recordAuditAct(db: Db | Knex.Transaction, act: AuditAct): Promise<void> {
+  const actor = parseActor(act.actor);
+  if (!actor) throw new Error(`audit: not an actor: ${act.actor.slice(0, 20)}`);
+  await insertAuditEvent(db, {
+    operatorId: act.operatorId,
+    id: prefixedId('aud'),
+    actorKind: actor.kind,
+    actorId: actor.id,
+    action: act.action,
+    targetType: act.target.type,
+    targetId: act.target.id,
+    beforeHash: null,
+    afterHash: auditHash(auditRecord(act.record)),
+    changedFields: [],
+    summary: act.summary,
+  });
 }

@@ -7,7 +7,19 @@ export type Actor = `member:${string}` | `key:${string}`;
 export const AUDIT_ACTOR_KINDS = ['member', 'api_key'] as const;
 export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
 
-export const AUDIT_TARGET_TYPES = ['automation', 'api_key', 'connection', 'connector', 'member', 'invite', 'settings', 'mcp_grant', 'player'] as const;
+export const AUDIT_TARGET_TYPES = [
+  'automation',
+  'api_key',
+  'connection',
+  'connector',
+  'member',
+  'invite',
+  'settings',
+  'mcp_grant',
+  'player',
+  'run',
+  'evidence',
+] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** Every change the trail records, `<target type>.<what happened>`. */
@@ -37,6 +49,11 @@ export const AUDIT_ACTIONS = [
   'mcp_grant.revoked',
   'player.compliance_updated',
   'player.consent_updated',
+  'automation.test_run_started',
+  'automation.replay_started',
+  'automation.replay_cancelled',
+  'run.rerun_started',
+  'evidence.exported',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

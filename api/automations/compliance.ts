@@ -45,7 +45,7 @@ const csvCell = (value: unknown): string => {
 export async function evidenceExportHandler(deps: AppDeps, ctx: Context, { query }: InputOf<{ query: typeof EvidenceQuery }>): Promise<void> {
   const from = new Date(query.from);
   const to = new Date(query.to);
-  const { rows, truncated } = await exportEvidence(deps, { operatorId: operatorOf(ctx), from, to });
+  const { rows, truncated } = await exportEvidence(deps, { operatorId: operatorOf(ctx), from, to, actor: actorOf(ctx), format: query.format });
   const records = rows.map(toEvidenceRecord);
   ctx.set('X-Truncated', String(truncated));
   if (query.format === 'csv') {

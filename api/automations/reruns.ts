@@ -1,3 +1,4 @@
+import { actorOf } from '../actor';
 import type { Context } from 'koa';
 import { rerunRun } from '../../commands/runs/rerun';
 import {
@@ -51,7 +52,7 @@ export async function rerunHandler(
 ): Promise<void> {
   const data = await rerunRun(
     { db: deps.db, startRerun: (input) => startRerun(deps.temporal, input) },
-    { operatorId: operatorOf(ctx), runId: params.runId, fromNodeId: body.fromNodeId, version: body.version ?? 'run' },
+    { operatorId: operatorOf(ctx), runId: params.runId, fromNodeId: body.fromNodeId, version: body.version ?? 'run', actor: actorOf(ctx) },
   );
   ctx.status = 202;
   ctx.body = { success: true, data };
@@ -72,6 +73,7 @@ export async function startReplayHandler(
       to: new Date(body.to),
       version: body.version ?? 'run',
       ratePerSecond: body.ratePerSecond ?? DEFAULT_REPLAY_RATE,
+      actor: actorOf(ctx),
     },
   );
   ctx.status = 202;
@@ -94,7 +96,7 @@ export async function getReplayHandler(deps: AppDeps, ctx: Context, { params }: 
 }
 
 export async function cancelReplayHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof ReplayIdParams }>): Promise<void> {
-  const row = await cancelReplay({ db: deps.db, ...replayWorkflows(deps) }, { operatorId: operatorOf(ctx), replayId: params.replayId });
+  const row = await cancelReplay({ db: deps.db, ...replayWorkflows(deps) }, { operatorId: operatorOf(ctx), replayId: params.replayId, actor: actorOf(ctx) });
   ctx.status = 202;
   ctx.body = { success: true, data: toReplayRecord(row, await replayErrorGroups(deps, row)) };
 }

@@ -2,12 +2,14 @@ import type { Context } from 'koa';
 import { requireAutomation } from '../../commands/automations/lookup';
 import { answerApproval } from '../../commands/runs/answerApproval';
 import { cancelRun } from '../../commands/runs/cancel';
+import { auditTestRun } from '../../commands/runs/testRunAudit';
 import { toRunRecord, toRunSummary } from '../../core/automations/runRecord';
 import { awaitingInputOf, findRun, findRunRecord, listRuns, type RunRow } from '../../db/queries/automationRuns';
 import { quotaLimits, usageMonthOf, usageOf } from '../../db/queries/automationUsage';
 import { findMcpTasksOfRuns, type RunTaskRow } from '../../db/queries/mcpTasks';
 import { answerRunApproval, cancelAutomationRun, runAutomationNow } from '../../temporal/automationRuns';
 import type { AppDeps } from '../deps';
+import { actorOf } from '../actor';
 import { waitedRunSteps } from '../waitedRuns';
 import { AppError } from '../errors';
 import { operatorOf, principalOf } from '../middleware/authenticate';
@@ -41,6 +43,9 @@ export async function testAutomationHandler(deps: AppDeps, ctx: Context, { param
     },
   );
   if (outcome.kind === 'not_found') throw new AppError(404, 'WORKFLOW_NOT_FOUND', 'Workflow not found');
+  const runId = outcome.kind === 'finished' ? outcome.run.id : outcome.runId;
+  const workflowVersion = outcome.kind === 'finished' ? outcome.run.workflowVersion : automation.version;
+  await auditTestRun(deps, { operatorId, actor: actorOf(ctx), automationId: automation.id, workflowVersion, runId });
   if (outcome.kind === 'finished') {
     ctx.body = { success: true, data: outcome.run };
     return;

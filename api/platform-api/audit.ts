@@ -2,17 +2,19 @@ import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import type { z } from 'zod';
 import { countAuditEvents, eachAuditEvent, listAuditEvents, type AuditEventRow, type AuditFilter, type AuditPageStart } from '../../db/queries/auditEvents';
+import { auditTargetNames, type AuditTargetName } from '../../db/queries/auditTargets';
 import type { AppDeps } from '../deps';
 import type { InputOf } from '../endpoint';
 import { AppError } from '../errors';
 import { operatorOf } from '../middleware/authenticate';
 import { encodeKeysetCursor } from '../keysetCursor';
-import { type AuditEvent, type AuditEventsQuery, type AuditExportQuery } from './auditSchema';
+import { type AuditEvent, type AuditEventsQuery, type AuditExportedEvent, type AuditExportQuery } from './auditSchema';
 
 /** The most events one export holds: a longer period is refused with the count, to be narrowed with from/to. */
 export const AUDIT_EXPORT_LIMIT = 100_000;
 
-export function toAuditEvent(row: AuditEventRow): z.infer<typeof AuditEvent> {
+/** An event as exports carry it: the trail as stored, without the names a listing reads beside it (they change). */
+export function toAuditEvent(row: AuditEventRow): z.infer<typeof AuditExportedEvent> {
   return {
     id: row.id,
     occurredAt: row.occurred_at.toISOString(),
@@ -25,6 +27,12 @@ export function toAuditEvent(row: AuditEventRow): z.infer<typeof AuditEvent> {
     changedFields: row.changed_fields,
     summary: row.summary,
   };
+}
+
+/** An event as the listing shows it: with its target's current name (db/queries/auditTargets.ts). */
+function namedAuditEvent(row: AuditEventRow, names: Map<string, AuditTargetName>): z.infer<typeof AuditEvent> {
+  const target = names.get(`${row.target_type}:${row.target_id}`);
+  return { ...toAuditEvent(row), targetName: target?.name ?? null, targetDeleted: target?.deleted === true };
 }
 
 function filterOf(query: z.output<typeof AuditExportQuery> | z.output<typeof AuditEventsQuery>): AuditFilter {
@@ -43,9 +51,18 @@ export async function listAuditEventsHandler(deps: AppDeps, ctx: Context, { quer
   const start: AuditPageStart = query.cursor ? { after: query.cursor } : { offset: query.offset };
   const { rows, count, more } = await listAuditEvents(deps.db, operatorOf(ctx), filterOf(query), { limit: query.limit, start });
   const last = rows[rows.length - 1];
+  const names = await auditTargetNames(
+    deps.db,
+    operatorOf(ctx),
+    rows.map((row) => ({ type: row.target_type, id: row.target_id })),
+  );
   ctx.body = {
     success: true,
-    data: { events: rows.map(toAuditEvent), count, ...(more && last ? { nextCursor: encodeKeysetCursor(last.occurred_key, last.id) } : {}) },
+    data: {
+      events: rows.map((row) => namedAuditEvent(row, names)),
+      count,
+      ...(more && last ? { nextCursor: encodeKeysetCursor(last.occurred_key, last.id) } : {}),
+    },
   };
 }
 

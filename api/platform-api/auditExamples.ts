@@ -27,7 +27,14 @@ const keyEvent = {
 
 export const auditEvents = {
   success: true,
-  data: { events: [event, keyEvent], count: 57, nextCursor: 'MjAyNi0xMS0zMFQwOToxMjo0MS4wMDcxMjNafGF1ZF8wYTJiNGM2ZDhlMGYxYTNiNWM3ZDllMWYzYTViN2M5ZA' },
+  data: {
+    events: [
+      { ...event, targetName: 'Welcome journey', targetDeleted: false },
+      { ...keyEvent, targetName: 'backend', targetDeleted: false },
+    ],
+    count: 57,
+    nextCursor: 'MjAyNi0xMS0zMFQwOToxMjo0MS4wMDcxMjNafGF1ZF8wYTJiNGM2ZDhlMGYxYTNiNWM3ZDllMWYzYTViN2M5ZA',
+  },
 };
 
 export const auditExport = { success: true, data: { exportedAt: '2026-11-30T10:00:00.000Z', events: [event, keyEvent] } };

@@ -5,7 +5,7 @@ import { jsonContent } from '../openapi/registry';
 import { teamError } from '../openapi/responses';
 import { AUDIT_EXPORT_LIMIT, exportAuditEventsHandler, listAuditEventsHandler } from './audit';
 import { auditEvents, auditExport } from './auditExamples';
-import { AuditEvent, AuditEventsQuery, AuditExportQuery } from './auditSchema';
+import { AuditEvent, AuditEventsQuery, AuditExportedEvent, AuditExportQuery } from './auditSchema';
 
 const errors = {
   401: teamError('UNAUTHORIZED: no, invalid or revoked session, or an API key'),
@@ -55,7 +55,7 @@ export function declareAuditTrail<G extends string>(area: Area<AppDeps, G>, guar
         content: {
           'text/csv': { schema: z.string() },
           'application/json': {
-            schema: z.object({ success: z.literal(true), data: z.object({ exportedAt: z.string(), events: z.array(AuditEvent) }) }),
+            schema: z.object({ success: z.literal(true), data: z.object({ exportedAt: z.string(), events: z.array(AuditExportedEvent) }) }),
             example: auditExport,
           },
         },

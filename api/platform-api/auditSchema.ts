@@ -71,19 +71,33 @@ export const AuditExportQuery = z
   .strictObject({ ...filters, format: z.enum(['csv', 'json'], { error: 'must be csv or json' }).default('csv') }, unknownParams)
   .superRefine(inOrder);
 
-export const AuditEvent = z
-  .object({
-    id: z.string().describe('aud_…'),
-    occurredAt: z.string(),
-    actor: z
-      .object({ kind: z.enum(['member', 'api_key']), id: z.string() })
-      .describe('The member (a session or its dashboard credential) or the API key that made the change'),
-    action: z.enum(AUDIT_ACTIONS),
-    targetType: z.enum(AUDIT_TARGET_TYPES),
-    targetId: z.string().describe('The changed record; for settings, the organisation'),
-    beforeHash: z.string().nullable().describe('SHA-256 hex of the record before, as stable JSON; null when the change created it'),
-    afterHash: z.string().nullable().describe('SHA-256 hex of the record after; null when the change removed it'),
-    changedFields: z.array(z.string()).describe('The names of the fields that changed (none for a creation or removal)'),
-    summary: z.string().describe('What changed, without values'),
+/** An event as the trail stores it and exports carry it. */
+const auditEventFields = z.object({
+  id: z.string().describe('aud_…'),
+  occurredAt: z.string(),
+  actor: z
+    .object({ kind: z.enum(['member', 'api_key']), id: z.string() })
+    .describe('The member (a session or its dashboard credential) or the API key that made the change'),
+  action: z.enum(AUDIT_ACTIONS),
+  targetType: z.enum(AUDIT_TARGET_TYPES),
+  targetId: z.string().describe('The changed record; for settings and evidence, the organisation'),
+  beforeHash: z.string().nullable().describe('SHA-256 hex of the record before, as stable JSON; null when the change created it'),
+  afterHash: z.string().nullable().describe('SHA-256 hex of the record after; null when the change removed it'),
+  changedFields: z.array(z.string()).describe('The names of the fields that changed (none for a creation or removal)'),
+  summary: z.string().describe('What changed, without values'),
+});
+
+export const AuditExportedEvent = auditEventFields.openapi('AuditExportedEvent');
+
+/** An event as the listing shows it: the stored event and its target's current name (not part of the trail). */
+export const AuditEvent = auditEventFields
+  .extend({
+    targetName: z
+      .string()
+      .nullable()
+      .describe(
+        "The target's name where it has one (a workflow's, a member's display name or email, a key's label, a run's workflow's); null when it has none or is gone",
+      ),
+    targetDeleted: z.boolean().describe('The target (a run: its workflow) has been deleted since'),
   })
   .openapi('AuditEvent');

@@ -1,9 +1,11 @@
+import type { Actor } from '../../core/audit';
 import type { RerunVersion } from '../../core/automations/rerun';
 import { prefixedId } from '../../core/ids';
 import { previewReplay, replayErrors, type ReplayErrorGroup, type ReplayPreview } from '../../db/queries/replaySelection';
 import { createReplay, findReplay, markReplayCancelled, recordReplayProgress, type ReplayRow } from '../../db/queries/runReplays';
 import { requireAutomation } from '../automations/lookup';
 import type { CommandDeps } from '../deps';
+import { recordAuditAct } from '../audit';
 import { CommandError } from '../errors';
 
 /** The most failed runs one replay job reruns: a wider range is refused, to be split into several jobs. */
@@ -31,6 +33,8 @@ export interface ReplayInput {
   to: Date;
   version: RerunVersion;
   ratePerSecond: number;
+  /** Who asks: the replay is on the audit trail as `automation.replay_started`. */
+  actor: Actor;
 }
 
 const notFound = () => new CommandError(404, 'REPLAY_NOT_FOUND', 'Replay not found');
@@ -92,7 +96,16 @@ export async function startReplay(deps: Pick<CommandDeps, 'db'> & ReplayWorkflow
     await recordReplayProgress(deps.db, input.operatorId, created.row.id, { started: 0, unrecorded: 0, finish: 'failed' });
     throw error;
   }
-  return created.row;
+  const row = created.row;
+  await recordAuditAct(deps.db, {
+    operatorId: input.operatorId,
+    actor: input.actor,
+    action: 'automation.replay_started',
+    target: { type: 'automation', id: automation.id },
+    record: { replayId: row.id, from: input.from.toISOString(), to: input.to.toISOString(), version: input.version, total: row.total },
+    summary: `Replay ${row.id} of ${row.total} failed run${row.total === 1 ? '' : 's'} started ${input.from.toISOString()} to ${input.to.toISOString()} (version: ${input.version})`,
+  });
+  return row;
 }
 
 /** A replay of the operator: 404 `REPLAY_NOT_FOUND` for an unknown id and another operator's alike. */
@@ -106,10 +119,21 @@ export async function requireReplay(deps: Pick<CommandDeps, 'db'>, operatorId: s
  * Cancels a running replay: it starts no further rerun, and reruns already started run to their end (its counters keep
  * counting them). 404 `REPLAY_NOT_FOUND`; 409 `REPLAY_NOT_RUNNING` once it has ended.
  */
-export async function cancelReplay(deps: Pick<CommandDeps, 'db'> & ReplayWorkflows, input: { operatorId: string; replayId: string }): Promise<ReplayRow> {
+export async function cancelReplay(
+  deps: Pick<CommandDeps, 'db'> & ReplayWorkflows,
+  input: { operatorId: string; replayId: string; actor: Actor },
+): Promise<ReplayRow> {
   const row = await requireReplay(deps, input.operatorId, input.replayId);
   const cancelled = await markReplayCancelled(deps.db, input.operatorId, row.id);
   if (!cancelled) throw new CommandError(409, 'REPLAY_NOT_RUNNING', `The replay has already ended (${row.status})`);
   await deps.cancelReplay(row.id);
+  await recordAuditAct(deps.db, {
+    operatorId: input.operatorId,
+    actor: input.actor,
+    action: 'automation.replay_cancelled',
+    target: { type: 'automation', id: row.workflow_id },
+    record: { replayId: row.id, started: cancelled.started, total: cancelled.total },
+    summary: `Replay ${row.id} cancelled after ${cancelled.started} of ${cancelled.total} reruns`,
+  });
   return cancelled;
 }

@@ -1,3 +1,4 @@
+import type { Actor } from '../../core/audit';
 import { triggerFor } from '../../core/automations/graph';
 import { rerunStepProblem, type RerunVersion } from '../../core/automations/rerun';
 import type { AutomationDefinition, RunSource } from '../../core/automations/types';
@@ -5,6 +6,7 @@ import { findRun } from '../../db/queries/automationRuns';
 import { findAutomation } from '../../db/queries/automations';
 import { findVersion } from '../../db/queries/automationVersions';
 import type { CommandDeps } from '../deps';
+import { recordAuditAct } from '../audit';
 import { CommandError } from '../errors';
 
 /**
@@ -26,6 +28,8 @@ export interface RerunInput {
   runId: string;
   fromNodeId: string;
   version: RerunVersion;
+  /** Who asks: the rerun is on the audit trail as `run.rerun_started`, its target the new run. */
+  actor: Actor;
 }
 
 export interface RerunStarted {
@@ -78,6 +82,14 @@ export async function rerunRun(deps: Pick<CommandDeps, 'db'> & { startRerun: Rer
     ...(triggerNodeId ? { triggerNodeId } : {}),
     ...(pinned === undefined ? {} : { pinnedVersion: pinned }),
     rerun: { runId: original.id, fromNodeId: input.fromNodeId },
+  });
+  await recordAuditAct(deps.db, {
+    operatorId,
+    actor: input.actor,
+    action: 'run.rerun_started',
+    target: { type: 'run', id: runId },
+    record: { runId, rerunOf: original.id, workflowId: automation.id, fromNodeId: input.fromNodeId, workflowVersion },
+    summary: `Rerun of ${original.id} from step ${input.fromNodeId} on version ${workflowVersion}`,
   });
   return { runId, rerunOf: original.id, fromNodeId: input.fromNodeId, workflowVersion };
 }

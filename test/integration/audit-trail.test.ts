@@ -72,7 +72,10 @@ describe('filters', () => {
     const cases: Array<[string, string]> = [
       ['?action=automation.renamed', `Invalid input: action must be one of ${'automation.created'}`],
       ['?actor=bob', 'Invalid input: actor must be member:<member id> or key:<API key id>'],
-      ['?targetType=player', 'Invalid input: targetType must be one of automation, api_key, connection, connector, member, invite, settings, mcp_grant'],
+      [
+        '?targetType=planet',
+        'Invalid input: targetType must be one of automation, api_key, connection, connector, member, invite, settings, mcp_grant, player, run, evidence',
+      ],
       ['?from=yesterday', 'Invalid input: from must be an ISO 8601 date-time with a zone (2026-11-30T00:00:00Z)'],
       ['?from=2026-11-30T00:00:00Z&to=2026-11-29T00:00:00Z', 'Invalid input: to must not be before from'],
       ['?limit=0', 'Invalid input: limit must be a whole number from 1 to 200'],
