@@ -1,4 +1,4 @@
-import Long from 'long';
+import { msNumberToTs } from '@temporalio/common/lib/time';
 import { livePartOf, withLiveSteps } from '../../api/automations/liveRuns';
 import type { NodeResult } from '../../core/automations/types';
 import { retryOf } from '../../temporal/runTimeline';
@@ -6,7 +6,7 @@ import { LiveSteps } from '../../workflows/automation/timeline';
 
 const T0 = Date.parse('2026-12-02T06:00:00.000Z');
 /** A protobuf Timestamp as a describe answer holds it. */
-const ts = (ms: number) => ({ seconds: Long.fromNumber(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1_000_000 });
+const ts = (ms: number) => msNumberToTs(ms);
 
 describe("a running run's timeline (workflows/automation/timeline.ts)", () => {
   it('reports ended steps without their sealed parts, the step in flight with its wait, and nothing of steps not reached', () => {
