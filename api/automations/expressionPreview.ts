@@ -2,7 +2,10 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { contextFor, type RunContext } from '../../core/automations/expressions';
 import { MAX_EXPRESSION_LENGTH } from '../../core/automations/nodeParams';
+import { gatedPlayerOf } from '../../core/automations/nodes/marketing';
+import { playerView } from '../../core/automations/playerSnapshot';
 import { triggerContextOf } from '../../core/automations/triggerPayload';
+import { playerSnapshot } from '../../commands/runs/player';
 import { toRunRecord } from '../../core/automations/runRecord';
 import { findRun } from '../../db/queries/automationRuns';
 import { findAutomation } from '../../db/queries/automations';
@@ -18,7 +21,16 @@ export const ExpressionPreviewBody = z
     expression: z.string().min(1).max(MAX_EXPRESSION_LENGTH).describe('A JSONata condition, or text with `{{ }}` templates'),
     kind: z.enum(['condition', 'template']).describe('`condition`: answered true or false as a run would; `template`: the rendered value'),
     sample: z.record(z.string(), z.unknown()).optional().describe('The trigger payload to evaluate against (`trigger`)'),
-    runId: z.string().min(1).max(200).optional().describe("A run of this operator: its trigger payload and its steps' outputs"),
+    runId: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("A run of this operator: its trigger payload, its steps' outputs and its player (`player`, as the player is now)"),
+    player: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('With `sample`: the player the run is about, as expressions read it (`player.first_name`, `player.kyc_status`)'),
     event: z
       .record(z.string(), z.unknown())
       .optional()
@@ -28,6 +40,8 @@ export const ExpressionPreviewBody = z
   .superRefine((body, ctx) => {
     if (body.sample !== undefined && body.runId !== undefined)
       ctx.addIssue({ code: 'custom', path: ['runId'], message: 'give either sample or runId, not both' });
+    if (body.player !== undefined && body.runId !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['player'], message: "cannot be sent with runId: a run's player is read from your data" });
   })
   .openapi('ExpressionPreviewInput');
 
@@ -72,12 +86,18 @@ const NO_WORKFLOW = { id: '', name: '', version: 0 };
 const PREVIEW_WAIT_MS = 2_000;
 
 /**
- * What the previewed expression sees: a sample as `trigger` (nothing else ran), or a run's context as its steps saw
- * it — its trigger payload (read as a run of its source reads it) and the outputs of its steps. Another operator's
- * run answers 404 like a missing one.
+ * What the previewed expression sees: a sample as `trigger` (nothing else ran) with a sample `player`, or a run's
+ * context as its steps saw it — its trigger payload (read as a run of its source reads it), the outputs of its steps
+ * and its player as the player is now (the run's own snapshot lives sealed in its Temporal history only). Another
+ * operator's run answers 404 like a missing one.
  */
-async function contextOf(deps: AppDeps, operatorId: string, body: { sample?: Record<string, unknown>; runId?: string }): Promise<RunContext> {
-  if (body.runId === undefined) return { trigger: body.sample ?? {}, nodes: {}, workflow: NO_WORKFLOW, run: { id: '', source: 'manual' } };
+async function contextOf(
+  deps: AppDeps,
+  operatorId: string,
+  body: { sample?: Record<string, unknown>; runId?: string; player?: Record<string, unknown> },
+): Promise<RunContext> {
+  if (body.runId === undefined)
+    return { trigger: body.sample ?? {}, nodes: {}, workflow: NO_WORKFLOW, run: { id: '', source: 'manual' }, ...(body.player ? { player: body.player } : {}) };
   const row = await findRun(deps.db, operatorId, body.runId);
   if (!row) throw new AppError(404, 'RUN_NOT_FOUND', 'Run not found');
   const run = await toRunRecord(row, deps.keyring);
@@ -86,11 +106,14 @@ async function contextOf(deps: AppDeps, operatorId: string, body: { sample?: Rec
   const trigger = triggerNode ? triggerContextOf(run.source, triggerNode.type, triggerNode.params.event, run.input) : run.input;
   const nodes: Record<string, unknown> = {};
   for (const result of run.nodes) if (result.status === 'completed') nodes[result.id] = result.output;
+  const externalId = gatedPlayerOf(trigger);
+  const snapshot = externalId === null ? null : await playerSnapshot(deps, operatorId, externalId);
   return {
     trigger,
     nodes,
     workflow: { id: run.workflowId, name: automation?.name ?? '', version: run.workflowVersion },
     run: { id: run.id, source: run.source },
+    ...(snapshot ? { player: playerView(snapshot) } : {}),
   };
 }
 

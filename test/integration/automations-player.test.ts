@@ -75,6 +75,7 @@ describe('player.* in runs', () => {
   });
 
   let manualWorkflowId = '';
+  let manualRunId = '';
   let greeter: { id: string; nodes: Array<{ id: string; type: string; params: Record<string, unknown> }>; edges: unknown[] } | undefined;
   const since = new Date(Date.now() - 60_000).toISOString();
 
@@ -94,6 +95,7 @@ describe('player.* in runs', () => {
     expect(mail.headers).toContain(`Welcome ${ada.first_name}`);
     expect(mail.text).toContain('Tier gold, player p-ada');
     manualWorkflowId = run.temporalWorkflowId;
+    manualRunId = run.id;
   });
 
   it('its history holds nothing of the player in the clear, and opened with the codec only what a step rendered', async () => {
@@ -239,5 +241,20 @@ describe('player.* in runs', () => {
     expect(done.result.backtested.steps.tag).toMatchObject({ completed: 0, skipped: 1 });
     expect(done.result.baseline.steps.tag).toMatchObject({ completed: 1, skipped: 0 });
     expect(done.result.actionChanges).toEqual(expect.arrayContaining([expect.objectContaining({ nodeId: 'tag', backtested: 0, active: 1 })]));
+  });
+
+  it('the expression preview reads a sample player beside the sample, and a run’s player as it is now', async () => {
+    const preview = (body: Record<string, unknown>) => acme.wf('/expressions/preview', { method: 'POST', body });
+    expect((await preview({ expression: 'Hi {{ player.first_name }}', kind: 'template', sample: {}, player: { first_name: 'Sam' } })).body.data).toEqual({
+      ok: true,
+      value: 'Hi Sam',
+    });
+    expect((await preview({ expression: '{{ player.first_name }}/{{ player.states.kyc_status }}', kind: 'template', runId: manualRunId })).body.data).toEqual({
+      ok: true,
+      value: `${ada.first_name}/approved`,
+    });
+    const both = await preview({ expression: 'player.country', kind: 'template', runId: manualRunId, player: {} });
+    expect(both.status).toBe(400);
+    expect(both.body.error.details).toEqual([{ field: 'player', message: "cannot be sent with runId: a run's player is read from your data" }]);
   });
 });

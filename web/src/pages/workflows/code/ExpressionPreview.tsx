@@ -2,7 +2,11 @@ import { useEffect, useMemo, useState } from 'react';
 import { api, call } from '../../../api/client';
 import { useLoad } from '../../../api/useLoad';
 import { formatDateTime } from '../../../format';
-import { samplePayload, useCodeScope, waitedEventSample } from './scope';
+import { samplePayload, samplePlayer, useCodeScope, waitedEventSample } from './scope';
+
+/** `player` read at the root, as the server decides whether an expression reads the run's player. */
+const READS_PLAYER = /(?<![\w$.])player(?![\w$])/;
+const SAMPLE_PLAYER = samplePlayer();
 
 /** How long typing must pause before the expression is evaluated again. */
 const DEBOUNCE_MS = 400;
@@ -21,7 +25,8 @@ const shown = (value: unknown): string => (value === undefined ? 'nothing' : JSO
 /**
  * The live value of a condition or template next to its field, evaluated by the server in the expression sandbox
  * (`POST /workflows-api/expressions/preview`) as a run would: against a sample payload built from the trigger's
- * template, or against the last run of this workflow (its trigger payload and its steps' outputs).
+ * template (and a sample player when it reads `player`), or against the last run of this workflow (its trigger
+ * payload, its steps' outputs and its player as the player is now).
  */
 export function ExpressionPreview({
   expression,
@@ -48,9 +53,11 @@ export function ExpressionPreview({
   const settled = useDebounced(expression, DEBOUNCE_MS);
   const runId = against === 'run' ? lastRun.data?.id : undefined;
   const wanted = settled.trim() !== '' && (kind === 'condition' || settled.includes('{{'));
+  const player = READS_PLAYER.test(settled) ? SAMPLE_PLAYER : undefined;
   const result = useLoad(async () => {
     if (!wanted) return null;
-    const body = { expression: settled, kind, ...(runId ? { runId } : { sample }), ...(event ? { event } : {}) };
+    const given = runId ? { runId } : { sample, ...(player ? { player } : {}) };
+    const body = { expression: settled, kind, ...given, ...(event ? { event } : {}) };
     return (await call(api.POST('/workflows-api/expressions/preview', { body }))).data;
   }, [settled, kind, runId, sampleKey, wanted]);
   if (!wanted) return null;
@@ -84,6 +91,12 @@ export function ExpressionPreview({
         <details className="code-preview-sample">
           <summary>The sample</summary>
           <pre>{JSON.stringify(sample, null, 2)}</pre>
+          {player && (
+            <>
+              <p>The sample player (player)</p>
+              <pre>{JSON.stringify(player, null, 2)}</pre>
+            </>
+          )}
         </details>
       )}
     </div>

@@ -1,6 +1,8 @@
 import { createContext, useContext } from 'react';
 import { CATALOG, EVENT_FIELDS, type NodeType, type Params } from '../catalog';
+import { EVENT_FIELD_TYPES, MONEY_FIELDS, MONEY_UNIT, schemaType, type FieldType } from './fieldTypes';
 import { OUTPUT_FIELDS } from './outputFields';
+import { PLAYER_FIELDS } from './playerFields';
 
 /** What a code field of a step needs from the graph around it: the step, the others, and the saved workflow's id. */
 export interface CodeScope {
@@ -19,7 +21,12 @@ export const useCodeScope = (): CodeScope | null => useContext(CodeScopeContext)
 export interface Field {
   name: string;
   detail: string;
+  /** The names under it; none or empty: what is under it is not known (an HTTP body, an unknown event's data). */
   fields?: Field[];
+  /** Its JSON type where the trigger's schema knows it, for the preview's comparison warnings. */
+  type?: FieldType;
+  /** An amount in minor currency units. */
+  money?: boolean;
 }
 
 const leaf = (name: string, detail: string): Field => ({ name, detail });
@@ -49,9 +56,11 @@ export function triggerOf(scope: CodeScope): CodeScope['nodes'][number] | undefi
 }
 
 const eventTypeOf = (params: Params): string | undefined => /^entity_event\.(.+)$/.exec(typeof params.event === 'string' ? params.event : '')?.[1];
-const inputPropertiesOf = (params: Params): { properties: string[]; required: string[] } => {
+const inputPropertiesOf = (params: Params): { properties: string[]; required: string[]; types: Record<string, FieldType | undefined> } => {
   const schema = params.inputSchema as { properties?: Record<string, unknown>; required?: string[] } | undefined;
-  return { properties: Object.keys(schema?.properties ?? {}), required: schema?.required ?? [] };
+  const properties = schema?.properties ?? {};
+  const types = Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, schemaType(property)]));
+  return { properties: Object.keys(properties), required: schema?.required ?? [], types };
 };
 
 /** The fields of `trigger` for a trigger step: an event's envelope and its template fields, a schedule's, or the declared inputs. */
@@ -59,8 +68,17 @@ function triggerFields(trigger: CodeScope['nodes'][number] | undefined): Field[]
   if (!trigger) return [];
   const { type, params } = trigger.data;
   if (type === 'trigger.event') {
-    const spec = EVENT_FIELDS[eventTypeOf(params) ?? ''];
-    const data = spec ? [...spec.required.map((name) => leaf(name, 'event field, required')), ...spec.optional.map((name) => leaf(name, 'event field'))] : [];
+    const eventType = eventTypeOf(params) ?? '';
+    const spec = EVENT_FIELDS[eventType];
+    const types = EVENT_FIELD_TYPES[eventType] ?? {};
+    const money = MONEY_FIELDS[eventType] ?? [];
+    const eventField = (name: string, required: boolean): Field => {
+      const type = types[name];
+      const isMoney = money.includes(name);
+      const detail = [`event field${required ? ', required' : ''}`, isMoney ? `number in ${MONEY_UNIT}` : type].filter(Boolean).join(' · ');
+      return { name, detail, ...(type ? { type } : {}), ...(isMoney ? { money: true } : {}) };
+    };
+    const data = spec ? [...spec.required.map((name) => eventField(name, true)), ...spec.optional.map((name) => eventField(name, false))] : [];
     return [
       { name: 'data', detail: 'the event’s fields', fields: data },
       {
@@ -75,8 +93,12 @@ function triggerFields(trigger: CodeScope['nodes'][number] | undefined): Field[]
     ];
   }
   if (type === 'trigger.schedule') return [leaf('scheduledAt', 'when this run was due'), leaf('triggerNodeId', 'the schedule step')];
-  const { properties, required } = inputPropertiesOf(params);
-  return properties.map((name) => leaf(name, required.includes(name) ? 'input, required' : 'input'));
+  const { properties, required, types } = inputPropertiesOf(params);
+  return properties.map((name) => {
+    const type = types[name];
+    const detail = [required.includes(name) ? 'input, required' : 'input', type].filter(Boolean).join(' · ');
+    return { name, detail, ...(type ? { type } : {}) };
+  });
 }
 
 /** Everything an expression of the step can read (the run context), for completions. */
@@ -97,6 +119,13 @@ export function contextFields(scope: CodeScope | null): Field[] {
         fields: (OUTPUT_FIELDS[node.data.type] ?? []).map((name) => leaf(name, 'output field')),
       })),
     },
+    {
+      name: 'player',
+      detail: 'the player the run is about: profile and states, as when the run began',
+      fields: PLAYER_FIELDS.map(({ name, detail, fields }): Field =>
+        fields ? { name, detail, fields: fields.map((inner) => leaf(inner.name, inner.detail)) } : leaf(name, detail),
+      ),
+    },
     { name: 'workflow', detail: 'this workflow', fields: [leaf('id', 'workflow id'), leaf('name', 'name'), leaf('version', 'version the run started on')] },
     { name: 'run', detail: 'this run', fields: [leaf('id', 'run id'), leaf('source', 'manual, event, webhook, schedule or mcp')] },
   ];
@@ -106,6 +135,17 @@ export function contextFields(scope: CodeScope | null): Field[] {
 const SAMPLE_TIME = new Date().toISOString();
 
 const SAMPLE_VALUES: Record<string, unknown> = {
+  first_name: 'Alex',
+  last_name: 'Sample',
+  email: 'alex@example.com',
+  phone: '+35699000000',
+  date_of_birth: '1990-01-01',
+  language: 'en',
+  jurisdiction: 'MT',
+  kyc_status: 'approved',
+  loyalty_tier: 'gold',
+  risk_score: 10,
+  balance: 25000,
   type: 'deposit',
   amount: 150000,
   bet_amount: 500,
@@ -170,4 +210,19 @@ export function samplePayload(scope: CodeScope | null): Record<string, unknown> 
   }
   if (type === 'trigger.schedule') return { scheduledAt: at, triggerNodeId: trigger.id };
   return Object.fromEntries(inputPropertiesOf(params).properties.map((name) => [name, sampleValue(name, at)]));
+}
+
+/** A player to preview `player.*` against, with a value for each field the template gives a player and each state. */
+export function samplePlayer(): Record<string, unknown> {
+  const at = SAMPLE_TIME;
+  const states = PLAYER_FIELDS.find((field) => field.name === 'states')?.fields ?? [];
+  const stateValues = Object.fromEntries(states.map(({ name }) => [name, name === 'consent' ? { email: true } : sampleValue(name, at)]));
+  const profile = PLAYER_FIELDS.filter((field) => !field.fields && !['externalId', 'entityType', '_cut'].includes(field.name));
+  return {
+    ...Object.fromEntries(profile.map(({ name }) => [name, name in stateValues ? stateValues[name] : sampleValue(name, at)])),
+    status: 'active',
+    externalId: 'p-1',
+    entityType: 'player',
+    states: stateValues,
+  };
 }
