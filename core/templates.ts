@@ -53,7 +53,7 @@ export const IGAMING_TEMPLATE: Template = {
 type FieldRule = { kind: 'string' | 'number' | 'timestamp' | 'currency'; allowed?: readonly string[] };
 
 /** Types and allowed values of the canonical fields (spec 2.13), keyed `<entity or event type>.<field>`. */
-const FIELD_RULES: Record<string, FieldRule> = {
+export const FIELD_RULES: Record<string, FieldRule> = {
   'player.status': { kind: 'string', allowed: ['active', 'suspended', 'excluded', 'closed'] },
   'player.date_of_birth': { kind: 'timestamp' },
   'player.registered_at': { kind: 'timestamp' },

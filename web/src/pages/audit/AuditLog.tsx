@@ -38,6 +38,11 @@ const ACTIONS = Object.keys({
   'mcp_grant.revoked': true,
   'player.compliance_updated': true,
   'player.consent_updated': true,
+  'automation.test_run_started': true,
+  'automation.replay_started': true,
+  'automation.replay_cancelled': true,
+  'run.rerun_started': true,
+  'evidence.exported': true,
 } satisfies Record<AuditEvent['action'], true>) as Array<AuditEvent['action']>;
 
 /** The members and keys of the organisation, by the actor string the API filters on (`member:<id>`, `key:<id>`). */
@@ -93,7 +98,7 @@ export default function AuditLog() {
     <>
       <PageHeader
         title="Audit log"
-        lead="Who changed which workflow, API key, connection, connector, member, invite or setting, and when. Records are kept as hashes, never their values."
+        lead="Who changed which workflow, API key, connection, connector, member, invite or setting, who ran a test, a rerun or a replay and who exported evidence, and when. Records are kept as hashes, never their values."
       >
         <ExportButtons filters={filters} />
       </PageHeader>

@@ -1,14 +1,13 @@
-import { Link } from 'react-router';
 import type { components } from '../../api/schema';
 import { formatDateTime } from '../../format';
-import { TARGET_LABEL } from './filters';
+import { AuditTarget } from './AuditTarget';
 
 export type AuditEvent = components['schemas']['AuditEvent'];
 
 const short = (hash: string | null) => (hash ? `${hash.slice(0, 12)}…` : '—');
 
 /**
- * A page of audit events: when, who (the member's name or the key's label where known), what and on which record,
+ * A page of audit events: when, who (the member's name or the key's label where known), what and on which record (named and linked),
  * the changed fields, and the record's hashes before and after. On a phone each row becomes a card (audit.css).
  */
 export function AuditTable({ events, count, actorName }: { events: AuditEvent[]; count: number; actorName: (event: AuditEvent) => string }) {
@@ -39,14 +38,7 @@ export function AuditTable({ events, count, actorName }: { events: AuditEvent[];
                 <code>{event.action}</code>
               </td>
               <td data-label="Target">
-                {TARGET_LABEL[event.targetType]}{' '}
-                {event.targetType === 'player' ? (
-                  <Link to={`/players/${encodeURIComponent(event.targetId)}`}>
-                    <code className="audit-id">{event.targetId}</code>
-                  </Link>
-                ) : (
-                  <code className="audit-id">{event.targetId}</code>
-                )}
+                <AuditTarget event={event} />
               </td>
               <td data-label="What changed">{event.summary}</td>
               <td data-label="Before → after">

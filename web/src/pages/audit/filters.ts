@@ -6,7 +6,19 @@ export type AuditQuery = NonNullable<paths['/platform-api/operators/me/audit-eve
 export type ExportQuery = NonNullable<paths['/platform-api/operators/me/audit-events/export']['get']['parameters']['query']>;
 
 export const PAGE_SIZE = 25;
-export const TARGET_TYPES = ['automation', 'api_key', 'connection', 'connector', 'member', 'invite', 'settings', 'mcp_grant', 'player'] as const;
+export const TARGET_TYPES = [
+  'automation',
+  'api_key',
+  'connection',
+  'connector',
+  'member',
+  'invite',
+  'settings',
+  'mcp_grant',
+  'player',
+  'run',
+  'evidence',
+] as const;
 export const TARGET_LABEL: Record<(typeof TARGET_TYPES)[number], string> = {
   automation: 'Workflow',
   api_key: 'API key',
@@ -17,6 +29,8 @@ export const TARGET_LABEL: Record<(typeof TARGET_TYPES)[number], string> = {
   settings: 'Settings',
   mcp_grant: 'Connected MCP host',
   player: 'Player',
+  run: 'Run',
+  evidence: 'Compliance evidence',
 };
 
 /** The audit log's filters as the URL keeps them: the API's names, dates as `YYYY-MM-DD` days, the 1-based page. */

@@ -1,11 +1,12 @@
 import type { Edge } from '@xyflow/react';
 import { useEffect, useRef } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { api, call } from '../../api/client';
 import { useLoad } from '../../api/useLoad';
 import { ErrorNotice, Loading, PageHeader } from '../../components/Status';
 import { fromDefinition, type StepNode } from '../workflows/graph';
 import { RunDetail } from '../workflows/RunDetail';
+import type { StartedRunState } from './startedRun';
 
 const NO_GRAPH: { nodes: StepNode[]; edges: Edge[]; name: string | null } = { nodes: [], edges: [], name: null };
 
@@ -26,6 +27,9 @@ async function graphOf(workflowId: string, version: number): Promise<typeof NO_G
 
 /** How long `?rerun=1` looks for the run's rerun control while the run loads. */
 const RERUN_CONTROL_WAIT_MS = 10_000;
+/** How long a run just started (a rerun) is looked for before "No such run." is believed, and how often. */
+const STARTED_WAIT_MS = 30_000;
+const STARTED_POLL_MS = 500;
 
 /**
  * One run, opened from the runs explorer (`/runs/:runId`): the run detail the workflow editor shows (each step's input
@@ -34,8 +38,30 @@ const RERUN_CONTROL_WAIT_MS = 10_000;
  */
 export default function RunPage() {
   const { runId = '' } = useParams();
-  const [search, setSearch] = useSearchParams();
+  // A page of its own per run: going from a run to its rerun never shows the first run's record under the second's id.
+  return <RunView key={runId} runId={runId} />;
+}
+
+/**
+ * A run just started (its rerun control hands `StartedRunState` on) may not be recorded yet when its page opens:
+ * its 404 is read again every half second, showing "Starting the run…", for up to 30 s before it is believed.
+ */
+function useStartedRun(runId: string) {
+  const started = (useLocation().state as StartedRunState | null)?.startedAt;
   const run = useLoad(() => call(api.GET('/workflows-api/runs/{runId}', { params: { path: { runId } } })), [runId]);
+  const waiting = run.error?.status === 404 && started !== undefined && Date.now() - started < STARTED_WAIT_MS;
+  const { reload } = run;
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = setTimeout(reload, STARTED_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [waiting, reload, run.error]);
+  return { run, waiting };
+}
+
+function RunView({ runId }: { runId: string }) {
+  const [search, setSearch] = useSearchParams();
+  const { run, waiting } = useStartedRun(runId);
   const data = run.data?.data;
   const graph = useLoad(async () => (data ? graphOf(data.workflowId, data.workflowVersion) : null), [data?.workflowId, data?.workflowVersion]);
   const detail = useRef<HTMLDivElement>(null);
@@ -55,6 +81,7 @@ export default function RunPage() {
     return () => clearInterval(timer);
   }, [wantsRerun, graph.data, setSearch]);
 
+  if (waiting) return <Loading label="Starting the run…" />;
   if (run.error) {
     return (
       <>

@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { api, call } from '../../api/client';
 import { useAction } from '../../api/useLoad';
 import type { components } from '../../api/schema';
 import { Dialog } from '../../components/Dialog';
 import { SelectField } from '../../components/Field';
 import { ErrorNotice } from '../../components/Status';
+import type { StartedRunState } from '../runs/startedRun';
 import type { StepNode } from './graph';
 
 type Run = components['schemas']['WorkflowRun'];
@@ -41,10 +42,13 @@ export function RerunOf({ run }: { run: Run }) {
 
 /**
  * "Rerun from step…" on a finished run (`POST /workflows-api/runs/:runId/rerun`): the step (the failed one by default),
- * the version, a confirmation; then the new run opens. Steps before the chosen one keep their recorded results.
+ * the version, a confirmation; then the new run opens where this one was read — its own page (`/runs/:runId`) from the
+ * Runs pages, the workflow's Runs tab from the editor — told it was just started, so it waits for its record rather
+ * than show "No such run.". Steps before the chosen one keep their recorded results.
  */
 export function RerunFromStep({ run, nodes }: { run: Run; nodes: StepNode[] }) {
   const navigate = useNavigate();
+  const onRunPage = useLocation().pathname.startsWith('/runs/');
   const triggers = new Set(nodes.filter((node) => node.data.type.startsWith('trigger.')).map((node) => node.id));
   const steps = run.nodes.filter((node) => !triggers.has(node.id));
   const failed = run.error?.nodeId ?? run.nodes.find((node) => node.status === 'failed')?.id;
@@ -55,7 +59,8 @@ export function RerunFromStep({ run, nodes }: { run: Run; nodes: StepNode[] }) {
     const started = await call(api.POST('/workflows-api/runs/{runId}/rerun', { params: { path: { runId: run.id } }, body: { fromNodeId, version } }));
     await recorded(started.data.runId);
     setOpen(false);
-    navigate(`/workflows/${run.workflowId}?run=${started.data.runId}`);
+    const state: StartedRunState = { startedAt: Date.now() };
+    navigate(onRunPage ? `/runs/${started.data.runId}` : `/workflows/${run.workflowId}?run=${started.data.runId}`, { state });
   });
   if (steps.length === 0) return null;
   const close = () => {

@@ -6,6 +6,7 @@ import { Checkbox, TextField } from '../../components/Field';
 import { KeyValueEditor, parseValue } from '../../components/KeyValueEditor';
 import { ErrorNotice } from '../../components/Status';
 import { EVENT_FIELDS } from './catalog';
+import { MONEY_FIELDS, MONEY_UNIT } from './code/fieldTypes';
 import type { Workflow } from './graph';
 
 interface Input {
@@ -13,6 +14,8 @@ interface Input {
   fields: string[];
   required: string[];
   player: boolean;
+  /** Amounts in minor units, hinted as such where they are typed. */
+  money: readonly string[];
 }
 
 /** The form a test run needs, from the workflow's first trigger (manual and MCP runs use it too). */
@@ -22,12 +25,17 @@ function inputOf(workflow: Workflow): Input {
   if (trigger?.type === 'trigger.event') {
     const type = /^entity_event\.(.+)$/.exec(params.event ?? '')?.[1];
     const spec = type ? EVENT_FIELDS[type] : undefined;
-    return { fields: spec ? [...spec.required, ...spec.optional.slice(0, 3)] : [], required: spec?.required ?? [], player: true };
+    return {
+      fields: spec ? [...spec.required, ...spec.optional.slice(0, 3)] : [],
+      required: spec?.required ?? [],
+      player: true,
+      money: MONEY_FIELDS[type ?? ''] ?? [],
+    };
   }
   if (trigger?.type === 'trigger.manual' || trigger?.type === 'trigger.webhook') {
-    return { fields: Object.keys(params.inputSchema?.properties ?? {}), required: params.inputSchema?.required ?? [], player: false };
+    return { fields: Object.keys(params.inputSchema?.properties ?? {}), required: params.inputSchema?.required ?? [], player: false, money: [] };
   }
-  return { fields: [], required: [], player: false };
+  return { fields: [], required: [], player: false, money: [] };
 }
 
 /**
@@ -82,6 +90,7 @@ export function TestRunDialog({ workflow, onClose, onRun }: { workflow: Workflow
           label={`${name}${input.required.includes(name) ? ' (required)' : ''}`}
           value={values[name] ?? ''}
           onChange={(event) => setValues({ ...values, [name]: event.target.value })}
+          {...(input.money.includes(name) ? { hint: `A number in ${MONEY_UNIT}`, inputMode: 'numeric' as const } : {})}
         />
       ))}
       <KeyValueEditor

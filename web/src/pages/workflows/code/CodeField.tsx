@@ -1,6 +1,7 @@
 import { lazy, Suspense, useId, useMemo, useRef, type ReactNode } from 'react';
 import type { FieldProblem } from '../../../api/errors';
 import type { CodeMode } from './CodeEditor';
+import { ExpressionNotes } from './ExpressionNotes';
 import { ExpressionPreview } from './ExpressionPreview';
 import { contextFields, useCodeScope } from './scope';
 import './code.css';
@@ -33,7 +34,8 @@ export function CodeField({ label, hint, problems, typing, value, onChange, mode
   const scope = useCodeScope();
   const fields = useMemo(() => contextFields(scope), [scope]);
   const messages = [...(problems ?? []).map((problem) => problem.message), ...(typing ? [typing] : [])];
-  const describedBy = [hint ? `${id}-hint` : '', messages.length ? `${id}-error` : '', preview ? `${id}-preview` : ''].filter(Boolean).join(' ') || undefined;
+  const describedBy =
+    [hint ? `${id}-hint` : '', messages.length ? `${id}-error` : '', preview ? `${id}-preview ${id}-notes` : ''].filter(Boolean).join(' ') || undefined;
   return (
     <div className="field code-field" ref={box}>
       <label id={`${id}-label`} onClick={() => box.current?.querySelector<HTMLElement>('.cm-content')?.focus()}>
@@ -63,6 +65,7 @@ export function CodeField({ label, hint, problems, typing, value, onChange, mode
         </span>
       )}
       {preview && <ExpressionPreview expression={value} kind={preview} id={`${id}-preview`} />}
+      {preview && <ExpressionNotes fields={fields} expression={value} kind={preview} id={`${id}-notes`} />}
     </div>
   );
 }
