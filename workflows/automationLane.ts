@@ -244,7 +244,8 @@ export async function automationLaneWorkflow(input: LaneInput): Promise<LaneCoun
     if (running.size === 0 && (handled >= (input.triggersPerRun ?? TRIGGERS_PER_RUN) || workflowInfo().continueAsNewSuggested)) {
       await condition(allHandlersFinished);
       await drained();
-      if (running.size === 0) await continueAsNew<typeof automationLaneWorkflow>({ ...input, carried: { control, queued, pending, window, counts, recent } });
+      if (running.size === 0 && unrecorded.length === 0 && !recording)
+        await continueAsNew<typeof automationLaneWorkflow>({ ...input, carried: { control, queued, pending, window, counts, recent } });
     }
     flush();
     const limit = control?.concurrency?.limit ?? Number.POSITIVE_INFINITY;

@@ -1,5 +1,7 @@
 import { insertCappedTriggerSkips, RUN_CONTROL_SKIPS_PER_MINUTE, type TriggerSkip } from '../../db/queries/triggerSkips';
-import { keyedLaneState } from '../../temporal/keyedRuns';
+import { eventRunWorkflowId } from '../../temporal/automationRuns';
+import { keyedLaneState, laneWorkflowId } from '../../temporal/keyedRuns';
+import { automationLaneWorkflow, laneTriggerSignal } from '../../workflows/automationLane';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { automationsClient, waitForRuns, type AutomationsClient } from '../helpers/automations';
 
@@ -137,6 +139,51 @@ describe('run control leaves a record of what it held back', () => {
     expect(skips.map((skip) => skip.event_id).sort()).toEqual(events.slice(1).sort());
     expect(skips.every((skip) => skip.reason === 'busy' && skip.code === 'BUSY')).toBe(true);
     expect(skips[0].message).toBe("Skipped: the key's runs were all busy (1 run at a time per key, when busy: skip)");
+  });
+});
+
+describe('a lane that continues as new', () => {
+  it('records what it held back in each run; a trigger sent without its key or version gets the workflow’s version', async () => {
+    const acme = await operatorWithPlayer();
+    const control = { throttle: { limit: 1, period_seconds: 60 } };
+    const automation = await acme.create(onDeposits('Long throttle', control));
+    const lane = { operatorId: acme.operator.operatorId, automationId: automation.id, key: 'p-1' };
+    const trigger = (eventId: string) => ({
+      eventId,
+      runWorkflowId: eventRunWorkflowId(automation.id, eventId),
+      run: {
+        operatorId: lane.operatorId,
+        automationId: automation.id,
+        source: 'event' as const,
+        input: {
+          id: eventId,
+          event: 'entity_event.transaction',
+          operatorId: lane.operatorId,
+          entity: { id: 'x', externalId: 'p-1', entityType: 'player' },
+          data: {},
+        },
+        triggerNodeId: 'start',
+      },
+      control,
+    });
+    // Started by hand with a short run length (as a lane from before the key and version were sent), so the deposits below cross a continue-as-new.
+    const handle = await app.deps.temporal.client.workflow.signalWithStart(automationLaneWorkflow, {
+      taskQueue: app.deps.temporal.taskQueue,
+      workflowId: laneWorkflowId(lane),
+      args: [{ operatorId: lane.operatorId, automationId: automation.id, triggersPerRun: 2 }],
+      signal: laneTriggerSignal,
+      signalArgs: [trigger('evt_hand_1')],
+    });
+    await handle.signal(laneTriggerSignal, trigger('evt_hand_2'));
+    const [hand] = await skipsOf(acme, automation.id, 1);
+    expect(hand).toMatchObject({ event_id: 'evt_hand_2', reason: 'throttled', workflow_version: 1, key: null, node_id: 'start' });
+    await waitForRuns(acme, automation.id, 1);
+    const events = await deposits(acme, 3);
+    const skips = await skipsOf(acme, automation.id, 4);
+    expect(skips.map((skip) => skip.event_id).sort()).toEqual(['evt_hand_2', ...events].sort());
+    const history = await app.deps.temporal.client.workflow.getHandle(laneWorkflowId(lane)).fetchHistory();
+    expect(history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId).toBeTruthy();
+    expect((await keyedLaneState(app.deps.temporal, lane))?.counts).toMatchObject({ started: 1, throttled: 4 });
   });
 });
 
