@@ -90,11 +90,16 @@ export function ExpressionPreview({
       {against === 'sample' && (
         <details className="code-preview-sample">
           <summary>The sample</summary>
-          <pre>{JSON.stringify(sample, null, 2)}</pre>
+          {/* Focusable: a long sample scrolls, and a keyboard must reach what it scrolls to. */}
+          <pre tabIndex={0} aria-label="The sample trigger">
+            {JSON.stringify(sample, null, 2)}
+          </pre>
           {player && (
             <>
               <p>The sample player (player)</p>
-              <pre>{JSON.stringify(player, null, 2)}</pre>
+              <pre tabIndex={0} aria-label="The sample player">
+                {JSON.stringify(player, null, 2)}
+              </pre>
             </>
           )}
         </details>
