@@ -1,5 +1,5 @@
 import { ReactFlowProvider, type Edge } from '@xyflow/react';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { api, call } from '../../api/client';
 import { useLoad } from '../../api/useLoad';
 import { useCanManage } from '../../auth/session';
@@ -31,12 +31,17 @@ export function RunDetail({ runId, nodes, edges, onChanged }: { runId: string; n
   const { reload } = run;
   useEffect(() => {
     if (!running) return;
-    const timer = setInterval(() => {
-      reload();
-      onChanged();
-    }, 1500);
+    const timer = setInterval(reload, 1500);
     return () => clearInterval(timer);
-  }, [running, reload, onChanged]);
+  }, [running, reload]);
+  // The page around is told when the run's status changes (it ended), not on every read: each read of a running run
+  // asks its live workflow, and the list beside it keeps its own pace.
+  const status = data?.status;
+  const seen = useRef(status);
+  useEffect(() => {
+    if (seen.current !== undefined && status !== seen.current) onChanged();
+    seen.current = status;
+  }, [status, onChanged]);
   const statuses = useMemo(() => new Map((data?.nodes ?? []).map((node) => [node.id, liveStatus(node)])), [data]);
   const suppressions = useMemo(
     () => new Map((data?.nodes ?? []).flatMap((node) => (node.suppressed ? [[node.id, node.suppressed.rule] as const] : []))),
