@@ -73,6 +73,29 @@ function contrast(one: string, two: string): number {
   return (light! + 0.05) / (dark! + 0.05);
 }
 
+type Marked = { setAttribute: (name: string, value: string) => void };
+/** Scripts run in the page (strings: the tests compile without the DOM's types). */
+const FOCUS_ON_HEADING = `document.activeElement === document.querySelector('[data-new-step-heading]')`;
+const FOCUSED_HTML = `(document.activeElement?.outerHTML ?? '').slice(0, 120)`;
+const FOCUS_IN_INSPECTOR = `document.querySelector('[data-inspector]').contains(document.activeElement)`;
+/** The focused control's box-shadow (the ring) and the first opaque background behind it. */
+const RING = `(() => {
+  const focused = document.activeElement;
+  const shadow = getComputedStyle(focused).boxShadow;
+  let background = 'rgba(0, 0, 0, 0)';
+  for (let box = focused.parentElement; box && /rgba\\(0, 0, 0, 0\\)|transparent/.test(background); box = box.parentElement) {
+    background = getComputedStyle(box).backgroundColor;
+  }
+  return { shadow, background: /rgba\\(0, 0, 0, 0\\)/.test(background) ? 'rgb(255, 255, 255)' : background };
+})()`;
+/** From now on, notes whether the page ever says "No such run." (window.sawNotFound). */
+const WATCH_NOT_FOUND = `(() => {
+  window.sawNotFound = false;
+  new MutationObserver(() => {
+    if (document.body.textContent.includes('No such run.')) window.sawNotFound = true;
+  }).observe(document.body, { childList: true, subtree: true, characterData: true });
+})()`;
+
 describe('the editor’s, the Runs page’s and the audit log’s minors', () => {
   it('warns of a misspelt field and of a number compared with text under the preview, and gives amounts their unit', async () => {
     await page.goto('/workflows/new?recipe=big-deposit');
@@ -115,26 +138,18 @@ describe('the editor’s, the Runs page’s and the audit log’s minors', () =>
     await page.keyboard.press('Enter');
     const heading = inspector().getByRole('heading', { level: 2, name: 'Wait' });
     await heading.waitFor();
-    for (let tries = 0; !(await heading.evaluate((element) => element === document.activeElement)); tries += 1) {
-      if (tries > 20) throw new Error(`focus is on ${await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120))}`);
+    await heading.evaluate((element) => (element as unknown as Marked).setAttribute('data-new-step-heading', ''));
+    for (let tries = 0; !(await page.evaluate(FOCUS_ON_HEADING)); tries += 1) {
+      if (tries > 20) throw new Error(`focus is on ${await page.evaluate(FOCUSED_HTML)}`);
       await page.waitForTimeout(100);
     }
     // One Tab on is inside the new step's form, not ~20 controls away.
     await page.keyboard.press('Tab');
-    expect(await inspector().evaluate((element) => element.contains(document.activeElement))).toBe(true);
+    await inspector().evaluate((element) => (element as unknown as Marked).setAttribute('data-inspector', ''));
+    expect(await page.evaluate(FOCUS_IN_INSPECTOR)).toBe(true);
 
     // The ring of a focused control, against the page behind it.
-    const ring = await page.evaluate(() => {
-      const focused = document.activeElement as HTMLElement;
-      const shadow = getComputedStyle(focused).boxShadow;
-      let box: HTMLElement | null = focused.parentElement;
-      let background = 'rgba(0, 0, 0, 0)';
-      while (box && /rgba\(0, 0, 0, 0\)|transparent/.test(background)) {
-        background = getComputedStyle(box).backgroundColor;
-        box = box.parentElement;
-      }
-      return { shadow, background: /rgba\(0, 0, 0, 0\)/.test(background) ? 'rgb(255, 255, 255)' : background };
-    });
+    const ring = (await page.evaluate(RING)) as { shadow: string; background: string };
     const colours = ring.shadow.match(/rgba?\([^)]+\)/g) ?? [];
     expect(colours.length).toBeGreaterThanOrEqual(2);
     const outer = colours[colours.length - 1]!;
@@ -147,19 +162,13 @@ describe('the editor’s, the Runs page’s and the audit log’s minors', () =>
     const dialog = page.getByRole('dialog', { name: 'Rerun from a step' });
     await dialog.waitFor();
     // Watches the page for the not-found notice from here on.
-    await page.evaluate(() => {
-      const flags = window as unknown as { sawNotFound?: boolean };
-      flags.sawNotFound = false;
-      new MutationObserver(() => {
-        if (document.body.textContent?.includes('No such run.')) flags.sawNotFound = true;
-      }).observe(document.body, { childList: true, subtree: true, characterData: true });
-    });
+    await page.evaluate(WATCH_NOT_FOUND);
     await dialog.getByRole('button', { name: 'Rerun from check' }).click();
     await page.waitForURL((url) => /^\/runs\/run_[0-9a-f]+$/.test(url.pathname) && !url.pathname.endsWith(failedRunId), { timeout: 30_000 });
     const rerunId = new URL(page.url()).pathname.split('/').pop()!;
     await page.getByRole('heading', { level: 2, name: new RegExp(`Run ${rerunId}`) }).waitFor();
     await page.getByText(`Rerun of ${failedRunId}`, { exact: false }).waitFor();
-    expect(await page.evaluate(() => (window as unknown as { sawNotFound?: boolean }).sawNotFound)).toBe(false);
+    expect(await page.evaluate('window.sawNotFound')).toBe(false);
     await checkPage(page, 'editor-minors-rerun-page');
 
     // The audit log names the rerun by its workflow and links it to its page; the workflow's test run by its name.
