@@ -4,14 +4,15 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { http } from '../helpers/http';
 import type { TestOperator } from '../helpers/identity';
-import { checkPage, igamingOperator, signedInBrowser } from './steps';
+import { checkPage, igamingOperator, overflow, signedInBrowser } from './steps';
 
 /**
  * Issue 44, "the player in every run": a designer writes a deposit-triggered email with `{{ player.first_name }}` —
- * the editor completes `player.` with the template's player fields and previews the subject against a sample player —
- * and the player who deposits gets an email with their first name. The shared test worker dispatches the deposit and
- * has no SMTP_URL, so the message is written under DATA_DIR/mail (activities/email), read back here; SMTP delivery of
- * `player.*` templates is covered by test/integration/automations-player.test.ts with the loopback SMTP server.
+ * the editor completes `player.` with the template's player fields and previews it against a sample player — and the
+ * player who deposits gets an email with their first name; the player's page lists that run among its journeys. The
+ * shared test worker dispatches the deposit and has no SMTP_URL, so the message is written under DATA_DIR/mail
+ * (activities/email), read back here; SMTP delivery of `player.*` templates is covered by
+ * test/integration/automations-player.test.ts with the loopback SMTP server.
  */
 let app: TestApp;
 let browser: Browser;
@@ -127,5 +128,20 @@ describe('a deposit-triggered email to the player', () => {
     await page.goto(`/runs/${run.id}`);
     await page.locator('[data-step="thanks"]').waitFor();
     await checkPage(page, 'run-player-email');
+  });
+
+  it('the player page lists the runs about the player (journeys), each opening its run; nothing scrolls sideways at 390 px', async () => {
+    await page.goto('/players/p-grace');
+    const journeys = page.getByRole('region', { name: 'Journeys' });
+    const row = journeys.locator('tr', { hasText: 'Thank depositors' });
+    await row.waitFor();
+    await checkPage(page, 'player-journeys');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(300);
+    expect(await overflow(page)).toEqual({ by: 0, culprits: [] });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await row.getByRole('link').first().click();
+    await page.waitForURL(/\/runs\/run_/);
+    await page.locator('[data-step="thanks"]').waitFor();
   });
 });

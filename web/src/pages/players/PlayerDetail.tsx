@@ -8,11 +8,12 @@ import { formatValue } from '../../components/KeyValueEditor';
 import { ErrorNotice, Loading, PageHeader } from '../../components/Status';
 import { formatDateTime, pretty } from '../../format';
 import { CompliancePanel } from './CompliancePanel';
+import { PlayerJourneys } from './PlayerJourneys';
 
 /** The states the compliance panel shows in words rather than as JSON. */
 const GATE_STATES = new Set(['compliance', 'consent']);
 
-/** One player (`/analytics-api/analytics/players/:id`): decrypted personal data, responsible-gambling standing, states, recent events, and erasure. */
+/** One player (`/analytics-api/analytics/players/:id`): decrypted personal data, responsible-gambling standing, states, journeys (runs about the player), recent events, and erasure. */
 export default function PlayerDetail() {
   const { externalId = '' } = useParams();
   const navigate = useNavigate();
@@ -84,6 +85,7 @@ export default function PlayerDetail() {
               </div>
             )}
           </section>
+          <PlayerJourneys externalId={externalId} manage={manage} />
           <section className="panel" aria-labelledby="events-title">
             <h2 id="events-title">Recent events</h2>
             {data.recentEvents.length === 0 ? (
