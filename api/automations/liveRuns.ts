@@ -61,5 +61,10 @@ export function withLiveSteps<R extends Pick<AutomationRunRecord, 'status' | 'no
 ): R & { live?: LivePart } {
   if (record.status !== 'running' || !asked) return record;
   const live = livePartOf(asked.live, asked.at);
-  return asked.live ? { ...record, nodes: asked.live.timeline.steps as unknown as R['nodes'], live } : { ...record, live };
+  if (!asked.live) return { ...record, live };
+  const nodes = asked.live.timeline.steps.map((step) => (step.error ? { ...step, error: { ...step.error, message: LIVE_ERROR_MESSAGE } } : step));
+  return { ...record, nodes: nodes as unknown as R['nodes'], live };
 }
+
+/** A live step's error carries its code only (its message may quote personal data and is sealed when the run ends). */
+const LIVE_ERROR_MESSAGE = 'Sealed: the message is in this run once it ends (GET /workflows-api/runs/:runId)';

@@ -1,5 +1,6 @@
 import { msNumberToTs } from '@temporalio/common/lib/time';
 import { livePartOf, withLiveSteps } from '../../api/automations/liveRuns';
+import { RunRecord } from '../../api/automations/schema';
 import type { NodeResult } from '../../core/automations/types';
 import { retryOf } from '../../temporal/runTimeline';
 import { LiveSteps } from '../../workflows/automation/timeline';
@@ -111,5 +112,38 @@ describe('a record with its live steps (api/automations/liveRuns.ts)', () => {
       done: 1,
       total: 3,
     });
+  });
+
+  it('keeps the published run schema: a failed step with its code and a sealed message, a step in flight waiting and retrying', () => {
+    const record = {
+      id: 'run_1',
+      workflowId: 'wf_1',
+      workflowVersion: 1,
+      source: 'manual' as const,
+      status: 'running' as const,
+      input: null,
+      output: null,
+      nodes: [] as NodeResult[],
+      startedAt: '2026-12-02T06:00:00.000Z',
+      completedAt: null,
+      durationMs: null,
+      rerunOf: null,
+      rerunFromNodeId: null,
+      replayId: null,
+    };
+    const steps = [
+      { id: 'start', status: 'completed' as const, durationMs: 0 },
+      { id: 'gone', status: 'failed' as const, startedAt: '2026-12-02T06:00:00.010Z', durationMs: 3, error: { code: 'HTTP_404' } },
+      {
+        id: 'hook',
+        status: 'running' as const,
+        startedAt: '2026-12-02T06:00:00.020Z',
+        durationMs: 900,
+        retrying: { attempt: 2, nextAttemptAt: '2026-12-02T06:00:01.000Z', lastErrorCode: 'HTTP_503' },
+      },
+    ];
+    const shown = withLiveSteps(record, { live: { timeline: { steps, total: 4 }, readAt: at }, at });
+    expect(RunRecord.safeParse(shown).success).toBe(true);
+    expect(shown.nodes[1]).toMatchObject({ error: { code: 'HTTP_404', message: expect.stringMatching(/^Sealed/) } });
   });
 });
