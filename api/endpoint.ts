@@ -6,6 +6,7 @@ import { declareBodyDepth, declareErrorFormat, declareInputError, type ErrorForm
 import type { AppDeps } from './deps';
 import { defaultValidationError, validate } from './middleware/validate';
 import { jsonContent, registry } from './openapi/registry';
+import { checkResponseContract } from './responseContract';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Security = NonNullable<RouteConfig['security']>;
@@ -178,6 +179,12 @@ export function defineArea<S = AppDeps, G extends string = never>(options: AreaO
       const guards = options.guards?.(setup, deps) ?? ({} as Record<G, Middleware>);
       for (const spec of endpoints) {
         const stack: Middleware[] = (spec.guards ?? []).map((name) => guards[name]);
+        if (deps.config.CHECK_RESPONSE_BODIES)
+          stack.unshift(
+            checkResponseContract(`${spec.method.toUpperCase()} ${fullPath(prefix, spec.path)}`, spec.responses, (breach) =>
+              deps.logger.error({ breach }, 'response breaks its declared schema'),
+            ),
+          );
         if (spec.input) stack.push(validate(spec.input, spec.inputError ?? options.inputError ?? defaultValidationError));
         const { handler } = spec;
         stack.push((ctx) => handler(setup, ctx, ctx.state.input ?? {}));

@@ -186,6 +186,8 @@ const envSchema = z.object({
   RUN_POISON_TASK_ATTEMPTS: z.coerce.number().int().min(2).max(1000).default(5),
   WORKFLOW_HTTP_TIMEOUT_MS: positiveInt.default(15_000),
   WORKFLOW_TEST_WAIT_MS: positiveInt.default(60_000),
+  /** Tests only: every 2xx JSON body is checked against its endpoint's declared schema, a breach answered 500 (api/responseContract.ts). */
+  CHECK_RESPONSE_BODIES: bool.default(false),
   EVENT_DISPATCH_ENABLED: bool.default(true),
   AI_BASE_URL: optionalString.pipe(z.url().optional()),
   AI_API_KEY: optionalString,

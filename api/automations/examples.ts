@@ -70,7 +70,13 @@ export const runStillRunning = {
   success: true,
   data: { ...runRecord, status: 'running', output: null, nodes: runRecord.nodes.slice(0, 2), completedAt: null, durationMs: null },
 };
-export const runList = { success: true, data: [runRecord], count: 1 };
+const { input: _input, output: _output, ...listed } = runRecord;
+/** A workflow's run list: each run without its payload, its output and its steps' values (`GET /runs/{runId}` has them). */
+export const runList = {
+  success: true,
+  data: [{ ...listed, nodes: runRecord.nodes.map(({ id, status, durationMs }) => ({ id, status, durationMs })) }],
+  count: 1,
+};
 /** `GET /runs` (the runs explorer): summaries only, and the cursor of the next page. */
 export const runsExplorerPage = {
   success: true,

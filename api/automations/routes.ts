@@ -26,6 +26,7 @@ import {
   ListAutomationsQuery,
   ListRunsQuery,
   RunIdParams,
+  RunListItem,
   RunRecord,
   UsageRecord,
 } from './schema';
@@ -127,7 +128,12 @@ automations.endpoint({
   path: '/workflows/:id/runs',
   summary: "A workflow's runs, newest first",
   input: { params: AutomationIdParams, query: ListRunsQuery },
-  responses: { 200: page(RunRecord, 'A page and the total count', examples.runList), 400: invalid, ...auth, 404: notFound },
+  responses: {
+    200: page(RunListItem, 'A page and the total count; each run without its payload and output', examples.runList),
+    400: invalid,
+    ...auth,
+    404: notFound,
+  },
   handler: listRunsHandler,
 });
 automations.endpoint({

@@ -177,6 +177,9 @@ export const RunRecord = z
   })
   .openapi('WorkflowRun');
 
+/** A run as a workflow's run list shows it: without its payload and output (sealed; `GET /runs/{runId}` opens them). */
+export const RunListItem = RunRecord.omit({ input: true, output: true }).openapi('WorkflowRunListItem');
+
 const Counter = z.object({ used: z.number().int(), limit: z.number().int(), remaining: z.number().int() });
 export const UsageRecord = z.object({ month: z.string().describe('YYYY-MM (UTC)'), actions: Counter, aiActions: Counter }).openapi('WorkflowUsage');
 
