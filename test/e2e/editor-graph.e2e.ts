@@ -79,7 +79,7 @@ describe('the editor graph', () => {
 
   it('says a new email goes to the player, and how to alert staff', async () => {
     await node('send_email').click();
-    expect(await inspector().getByRole('textbox', { name: 'To' }).textContent()).toBe('{{ trigger.data.email }}');
+    expect(await inspector().getByRole('textbox', { name: 'To' }).textContent()).toBe('{{ player.email }}');
     await inspector()
       .getByText(/A staff alert goes to a fixed address/)
       .waitFor();

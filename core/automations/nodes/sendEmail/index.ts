@@ -10,10 +10,11 @@ export const sendEmail: ActionModule = {
   description: 'Sends an email.',
   /**
    * A message to the player the run is about: an email step is marketing, gated for that player (docs/compliance.md),
-   * so its default addresses the player — the email a player event (`entity.created`, `entity.updated`) carries,
-   * opened for the run — and not a staff address the gate would suppress for an excluded player.
+   * so its default addresses the player — `player.email` from the run's player snapshot, which every run about a player
+   * has (a deposit's as well as a player event's; docs/workflows.md "The player in a run") — and not a staff address
+   * the gate would suppress for an excluded player.
    */
-  defaults: { to: '{{ trigger.data.email }}', subject: 'A message for you', text: 'Hello {{ trigger.data.first_name }},\n\n' },
+  defaults: { to: '{{ player.email }}', subject: 'A message for you', text: 'Hello {{ player.first_name }},\n\n' },
   fields: [
     {
       kind: 'text',
@@ -21,7 +22,7 @@ export const sendEmail: ActionModule = {
       label: 'To',
       required: true,
       type: 'email',
-      hint: "The player's email: {{ trigger.data.email }} on a player event (entity.created, entity.updated). A staff alert goes to a fixed address (ops@your-casino.com) — but it is gated for the run's player like any email; an HTTP request to your staff channel is not.",
+      hint: "The player's email: {{ player.email }}, in any run about a player (a deposit, a player event, a test run with a playerId). A staff alert goes to a fixed address (ops@your-casino.com) — but it is gated for the run's player like any email; an HTTP request to your staff channel is not.",
     },
     { kind: 'text', name: 'subject', label: 'Subject', required: true },
     { kind: 'text', name: 'text', label: 'Message', required: true, multiline: true },

@@ -360,9 +360,9 @@ export const GENERATED_NODES: Readonly<Record<string, GeneratedNodeSpec>> = {
     group: 'action',
     description: 'Sends an email.',
     defaults: {
-      to: '{{ trigger.data.email }}',
+      to: '{{ player.email }}',
       subject: 'A message for you',
-      text: 'Hello {{ trigger.data.first_name }},\n\n',
+      text: 'Hello {{ player.first_name }},\n\n',
     },
     fields: [
       {
@@ -371,7 +371,7 @@ export const GENERATED_NODES: Readonly<Record<string, GeneratedNodeSpec>> = {
         label: 'To',
         required: true,
         type: 'email',
-        hint: "The player's email: {{ trigger.data.email }} on a player event (entity.created, entity.updated). A staff alert goes to a fixed address (ops@your-casino.com) — but it is gated for the run's player like any email; an HTTP request to your staff channel is not.",
+        hint: "The player's email: {{ player.email }}, in any run about a player (a deposit, a player event, a test run with a playerId). A staff alert goes to a fixed address (ops@your-casino.com) — but it is gated for the run's player like any email; an HTTP request to your staff channel is not.",
       },
       {
         kind: 'text',
