@@ -33,13 +33,19 @@ export function snapshotOf(keyring: Keyring, operatorId: string, row: PlayerRow)
   const unreadable: string[] = [];
   for (const [field, value] of Object.entries(isRecord(row.data) ? row.data : {})) {
     try {
-      Object.assign(profile, Keyring.isCiphertext(value) ? openPii(keyring, operatorId, row.external_id, { [field]: value }) : { [field]: value });
+      const opened = Keyring.isCiphertext(value) ? openPii(keyring, operatorId, row.external_id, { [field]: value })[field] : value;
+      Object.defineProperty(profile, field, { value: opened, enumerable: true, writable: true, configurable: true });
     } catch {
       unreadable.push(field);
     }
   }
-  const snapshot = boundedSnapshot({ externalId: row.external_id, entityType: row.entity_type, profile, states: row.states, tooLarge: row.too_large });
-  return unreadable.length === 0 ? snapshot : { ...snapshot, cut: [...snapshot.cut, ...unreadable].sort() };
+  return boundedSnapshot({
+    externalId: row.external_id,
+    entityType: row.entity_type,
+    profile,
+    states: row.states,
+    leftOut: [...unreadable, ...row.too_large.map((key) => `states.${key}`)],
+  });
 }
 
 /** Seals a snapshot for the run `runId` of `operatorId`. */

@@ -11,6 +11,8 @@ import { IGAMING_TEMPLATE } from '../templates';
 export const PLAYER_SNAPSHOT_MAX_BYTES = 16 * 1024;
 /** The most one profile field or state may take (as JSON); a larger one is left out whatever room is left. */
 export const PLAYER_VALUE_MAX_BYTES = 4 * 1024;
+/** The most names `_cut` lists; past them, its last entry says how many more were left out. */
+export const PLAYER_CUT_MAX_NAMES = 32;
 
 export interface PlayerSnapshot {
   externalId: string;
@@ -32,7 +34,9 @@ const bytesOf = (value: unknown): number => encoder.encode(JSON.stringify(value)
 /**
  * The snapshot within {@link PLAYER_SNAPSHOT_MAX_BYTES}: profile fields then states, each in name order, each taken
  * while it fits; a value of more than {@link PLAYER_VALUE_MAX_BYTES} on its own, or one that no longer fits, is left
- * out and named in `cut` (later, smaller ones are still taken). `tooLarge`: states the reader already left out for size.
+ * out and named in `cut` (later, smaller ones are still taken). `leftOut`: names the reader already left out (a state too
+ * large to read, a personal field that would not open). `cut` lists at most {@link PLAYER_CUT_MAX_NAMES} names, in
+ * order, then `+<n> more`.
  *
  * @example boundedSnapshot({ externalId: 'p-1', entityType: 'player', profile: { first_name: 'Ada' }, states: { kyc_status: 'approved' } })
  */
@@ -41,7 +45,7 @@ export function boundedSnapshot(given: {
   entityType: string;
   profile: Record<string, unknown>;
   states: Record<string, unknown>;
-  tooLarge?: string[];
+  leftOut?: string[];
 }): PlayerSnapshot {
   const snapshot: PlayerSnapshot = { externalId: given.externalId, entityType: given.entityType, profile: {}, states: {}, cut: [] };
   let room = PLAYER_SNAPSHOT_MAX_BYTES - bytesOf({ ...snapshot, cut: undefined });
@@ -60,8 +64,8 @@ export function boundedSnapshot(given: {
   };
   take(snapshot.profile, '', given.profile);
   take(snapshot.states, 'states.', given.states);
-  snapshot.cut.push(...(given.tooLarge ?? []).map((key) => `states.${key}`));
-  snapshot.cut.sort();
+  const cut = [...snapshot.cut, ...(given.leftOut ?? [])].sort();
+  snapshot.cut = cut.length <= PLAYER_CUT_MAX_NAMES ? cut : [...cut.slice(0, PLAYER_CUT_MAX_NAMES), `+${cut.length - PLAYER_CUT_MAX_NAMES} more`];
   return snapshot;
 }
 

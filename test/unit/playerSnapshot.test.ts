@@ -3,7 +3,14 @@ import { Keyring } from '../../core/crypto';
 import { contextFor, type RunContext } from '../../core/automations/expressions';
 import { NOT_PLAIN, plainPathValue, renderPlainPaths } from '../../core/automations/plainPaths';
 import { definitionReadsPlayer, isSealedPlayer } from '../../core/automations/playerRef';
-import { boundedSnapshot, playerFields, playerView, PLAYER_SNAPSHOT_MAX_BYTES, PLAYER_VALUE_MAX_BYTES } from '../../core/automations/playerSnapshot';
+import {
+  boundedSnapshot,
+  playerFields,
+  playerView,
+  PLAYER_CUT_MAX_NAMES,
+  PLAYER_SNAPSHOT_MAX_BYTES,
+  PLAYER_VALUE_MAX_BYTES,
+} from '../../core/automations/playerSnapshot';
 import type { AutomationDefinition } from '../../core/automations/types';
 import { sealPii } from '../../core/pii';
 import { openPlayer, sealPlayer, snapshotOf, withOpenedPlayer } from '../../core/playerSeal';
@@ -44,12 +51,29 @@ describe('the player snapshot', () => {
       ...base,
       profile: { first_name: 'Ada', notes: big },
       states: { a: fill, b: fill, c: fill, d: fill, e: fill, small: 1 },
-      tooLarge: ['huge'],
+      leftOut: ['states.huge'],
     });
     expect(JSON.stringify(snapshot).length).toBeLessThanOrEqual(PLAYER_SNAPSHOT_MAX_BYTES);
     expect(snapshot.profile).toEqual({ first_name: 'Ada' });
     expect(Object.keys(snapshot.states)).toEqual(['a', 'b', 'c', 'small']);
     expect(playerView(snapshot)._cut).toEqual(['notes', 'states.d', 'states.e', 'states.huge']);
+  });
+
+  it(`names at most ${PLAYER_CUT_MAX_NAMES} left-out fields, then how many more; a field named __proto__ is a field like any other`, () => {
+    const many = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`f${String(i).padStart(2, '0')}`, 'z'.repeat(PLAYER_VALUE_MAX_BYTES + 1)]));
+    const snapshot = boundedSnapshot({ ...base, profile: many, states: {} });
+    expect(snapshot.cut).toHaveLength(PLAYER_CUT_MAX_NAMES + 1);
+    expect(snapshot.cut.at(-1)).toBe('+8 more');
+    const odd = snapshotOf(keyring, 'op-a', {
+      id: 'e1',
+      external_id: 'p-1',
+      entity_type: 'player',
+      data: JSON.parse('{"__proto__":"x","a":1}'),
+      states: {},
+      too_large: [],
+    });
+    expect(Object.getPrototypeOf(odd.profile)).toBe(Object.prototype);
+    expect(Object.keys(odd.profile).sort()).toEqual(['__proto__', 'a']);
   });
 
   it('opens personal fields from the entity row, seals for one operator and run, and opens only there', async () => {
