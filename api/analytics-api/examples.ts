@@ -98,3 +98,44 @@ export const providers = {
 };
 
 export const refreshed = { success: true, message: 'Views refreshed', refreshed_at };
+
+const flow = (amount: number, counts: [number, number, number, number, number]) => ({
+  completed_amount: amount,
+  counts: { pending: counts[0], completed: counts[1], failed: counts[2], reversed: counts[3], cancelled: counts[4] },
+});
+export const business = {
+  success: true,
+  data: {
+    currency: 'EUR',
+    range: { start: '2026-02-14', end: '2026-03-15' },
+    previous_range: { start: '2026-01-15', end: '2026-02-13' },
+    current: {
+      registrations: 1240,
+      ftd_count: 412,
+      ftd_amount: 1854000,
+      converted_players: 398,
+      conversion_rate: 0.321,
+      deposits: flow(912400, [12, 4301, 230, 0, 8]),
+      withdrawals: flow(405150, [40, 1210, 15, 9, 22]),
+      ggr: 184230,
+      active_players: 3120,
+      depositing_players: 1980,
+      arpu: 59.05,
+      arppu: 93.05,
+    },
+    previous: {
+      registrations: 1105,
+      ftd_count: 377,
+      ftd_amount: 1702500,
+      converted_players: 351,
+      conversion_rate: 0.3176,
+      deposits: flow(880100, [9, 4122, 251, 0, 5]),
+      withdrawals: flow(398000, [31, 1187, 12, 6, 19]),
+      ggr: 171900,
+      active_players: 3002,
+      depositing_players: 1911,
+      arpu: 57.26,
+      arppu: 89.95,
+    },
+  },
+};

@@ -4,6 +4,7 @@ import { defineArea } from '../endpoint';
 import { rateLimit } from '../middleware/rateLimit';
 import { bearerApiKey, bearerSession, jsonContent } from '../openapi/registry';
 import { codedErrors } from '../openapi/responses';
+import { BusinessQuery, BusinessResponse, businessHandler } from './business';
 import { gamesHandler, providersHandler } from './catalog';
 import { analyticsAuth, queryError, readOrExportLimit } from './context';
 import * as examples from './examples';
@@ -68,6 +69,17 @@ analytics.endpoint({
     ...errors(),
   },
   handler: kpisHandler,
+});
+analytics.endpoint({
+  method: 'get',
+  path: '/business',
+  summary: 'Business figures: FTDs, conversion, deposits and withdrawals by status, GGR, ARPU and ARPPU, with the previous period',
+  description:
+    'One currency per request (never summed across currencies), dated by occurrence time; `previous` is the same number of days ending the day before `range.start`. Definitions: docs/analytics.md "Business figures".',
+  guards: ['reads'],
+  input: { query: BusinessQuery },
+  responses: { 200: jsonContent(BusinessResponse, 'Business figures of the range and the period before', examples.business), ...errors() },
+  handler: businessHandler,
 });
 analytics.endpoint({
   method: 'get',
