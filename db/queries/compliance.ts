@@ -45,6 +45,7 @@ export async function readGateState(db: Runner, operatorId: string, externalId: 
               (SELECT coalesce(sum((e.data->>'amount')::numeric), 0) FROM entity_events e
                 WHERE e.operator_id = :operatorId AND e.entity_id = p.id AND e.event_type = 'transaction'
                   AND e.created_at > now() - make_interval(hours => :depositHours::int)
+                  AND e.occurred_at > now() - make_interval(hours => :depositHours::int)
                   AND e.data->>'type' = 'deposit' AND coalesce(e.data->>'status', 'completed') = 'completed')
             END AS deposited
        FROM (SELECT 1) one LEFT JOIN player p ON true`,

@@ -59,7 +59,9 @@ export async function transactionsAmongOutbox(db: Knex, seqs: string[], operator
 
 /**
  * Fires the harm indicators the given newly recorded transaction events cross, in one statement, and answers the rows
- * it inserted. Windows are measured on recording time (`created_at`).
+ * it inserted. Windows are measured on recording time (`created_at`), and an event counts only when its own time
+ * (`occurred_at`, `data.timestamp`) is inside the window too: an imported history of old deposits or reversals is
+ * history, and fires nothing however many of it arrive at once.
  *
  * - `deposit_velocity`: the player's counted deposits recorded from the window before a new deposit on reach
  *   `deposits` (or their sum `amount`), and the indicator has not fired for the player within that window: once per
@@ -95,6 +97,7 @@ export async function fireHarmIndicators(
     `WITH new AS (
          SELECT d.id, d.entity_id, d.created_at FROM entity_events d
           WHERE d.operator_id = :operatorId AND d.id = ANY(:eventIds::text[]) AND d.created_at >= :since AND ${COUNTED_DEPOSIT}
+            AND d.occurred_at > d.created_at - make_interval(mins => :windowMinutes::int)
        ), unfired AS (
          SELECT n.id, n.entity_id, n.created_at
            FROM (SELECT DISTINCT ON (entity_id) id, entity_id, created_at FROM new ORDER BY entity_id, created_at, id) n
@@ -111,6 +114,7 @@ export async function fireHarmIndicators(
                FROM (SELECT d.data FROM entity_events d
                       WHERE d.operator_id = :operatorId AND d.entity_id = n.entity_id AND ${COUNTED_DEPOSIT}
                         AND d.created_at > n.created_at - make_interval(mins => :windowMinutes::int)
+                        AND d.occurred_at > n.created_at - make_interval(mins => :windowMinutes::int)
                       LIMIT :deposits::int) d
            ) w
           WHERE w.deposits >= :deposits::int OR (:amount::numeric IS NOT NULL AND w.total >= :amount::numeric)
@@ -126,6 +130,7 @@ export async function fireHarmIndicators(
               WHERE r.operator_id = :operatorId AND r.entity_id = p.entity_id AND r.event_type = 'transaction'
                 AND r.data->>'type' = 'withdrawal' AND r.data->>'status' IN ('reversed', 'cancelled')
                 AND r.created_at >= p.first_at - make_interval(mins => :reversedMinutes::int) AND r.created_at <= p.last_at
+                AND r.occurred_at >= p.first_at - make_interval(mins => :reversedMinutes::int)
               ORDER BY r.created_at DESC LIMIT ${REVERSALS_PER_PLAYER}
            ) r
            CROSS JOIN LATERAL (

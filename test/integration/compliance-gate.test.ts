@@ -336,6 +336,25 @@ describe('responsible-gambling gate', () => {
       expect(smtp.received.some((mail) => mail.to.includes('p-fast@players.test'))).toBe(false);
     });
 
+    it('an imported history of old deposits fires nothing; a live deposit after it counts only the live ones', async () => {
+      expect((await globex.wf('/compliance/settings', { method: 'PUT', body: { harm: { depositVelocity: { deposits: 3, windowMinutes: 60 } } } })).status).toBe(
+        200,
+      );
+      await player(globex, 'p-imported');
+      const before = (await indicators(globex.operator.operatorId)).length;
+      const lastMonth = (day: number) => new Date(Date.now() - (30 - day) * 86_400_000).toISOString();
+      for (let day = 0; day < 5; day += 1) expect((await deposit(globex, 'p-imported', { timestamp: lastMonth(day) })).status).toBe(201);
+      expect((await deposit(globex, 'p-imported')).status).toBe(201);
+      await checked(globex.operator.operatorId);
+      const fired = (await indicators(globex.operator.operatorId)).slice(before).filter((row) => row.indicator === 'deposit_velocity');
+      expect(fired).toEqual([]);
+
+      for (let i = 0; i < 2; i += 1) expect((await deposit(globex, 'p-imported')).status).toBe(201);
+      await checked(globex.operator.operatorId);
+      const now = (await indicators(globex.operator.operatorId)).slice(before).filter((row) => row.indicator === 'deposit_velocity');
+      expect(now.map((row) => row.details.deposits)).toEqual([3]);
+    });
+
     it('eight deposits at once for one player cross the threshold once; another player depositing meanwhile fires its own', async () => {
       const threshold = { harm: { depositVelocity: { deposits: 3, windowMinutes: 60 } } };
       expect((await globex.wf('/compliance/settings', { method: 'PUT', body: threshold })).status).toBe(200);
