@@ -31,7 +31,7 @@ export interface BusinessFigures {
 const STATUS = `coalesce(e.data->>'status', 'completed')`;
 const dayStart = (binding: string) => `CAST(:${binding} AS date)::timestamp AT TIME ZONE 'UTC'`;
 const dayAfter = (binding: string) => `(CAST(:${binding} AS date) + 1)::timestamp AT TIME ZONE 'UTC'`;
-/** Completed deposits of one player (alias `e`), the shape `entity_events_first_deposit_idx` covers. */
+/** Completed deposits of one player (alias `e`): a probe of `entity_events_counted_deposits_idx`, whose predicate this implies. */
 const DEPOSITS_OF = (player: string) =>
   `entity_events e WHERE e.operator_id = :operatorId AND e.entity_id = ${player} AND ${IS_DEPOSIT} AND e.data->'_redacted' IS NULL`;
 

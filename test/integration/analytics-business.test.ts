@@ -1,6 +1,7 @@
 import { dayAgo as day, analytics, seedEvents, seedPlayers, type SeedEvent } from '../helpers/analytics';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dataClient, waitForJob, type DataClient } from '../helpers/data';
+import { IS_DEPOSIT } from '../../db/queries/analyticsSql';
 
 /**
  * Business figures (issue 45, `GET /business`), every number computed by hand from this history. Range: the last 10
@@ -190,5 +191,20 @@ describe('figures computed by hand', () => {
     const response = await get(`/business?range=${RANGE}&currency=EUR`, bob);
     expect(response.body.data.current).toMatchObject({ registrations: 1, ftd_count: 1, ftd_amount: 99_999, converted_players: 1, conversion_rate: 1 });
     expect(response.body.data.current.deposits.completed_amount).toBe(99_999);
+  });
+});
+
+describe('cost', () => {
+  it('a player’s earlier completed deposits are found through the existing entity_events_counted_deposits_idx (its predicate is implied by the query’s)', async () => {
+    const plan = await app.deps.db.transaction(async (trx) => {
+      await trx.raw('SET LOCAL enable_seqscan = off');
+      const player = await trx('entities').where({ operator_id: alice.operator.operatorId, external_id: 'p1' }).first('id');
+      const result = await trx.raw(
+        `EXPLAIN SELECT 1 FROM entity_events e WHERE e.operator_id = ? AND e.entity_id = ? AND ${IS_DEPOSIT} AND e.data->'_redacted' IS NULL AND e.occurred_at < now()`,
+        [alice.operator.operatorId, player.id],
+      );
+      return result.rows.map((row: { 'QUERY PLAN': string }) => row['QUERY PLAN']).join('\n');
+    });
+    expect(plan).toContain('Index Scan using entity_events_counted_deposits_idx');
   });
 });
