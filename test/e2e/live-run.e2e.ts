@@ -99,7 +99,7 @@ describe('a journey waiting for a deposit', () => {
     await checkPage(page, 'run-live');
 
     // Anything the page keeps survives only if it is never reloaded.
-    await page.evaluate(() => Object.assign(window, { stillThisPage: true }));
+    await page.evaluate('window.stillThisPage = true');
     const deposited = await http(`${app.url}/operator-data-api/entities/p-live/events`, {
       token: key,
       body: { eventType: 'transaction', data: { type: 'deposit', amount: 5000, currency: 'EUR' } },
@@ -108,7 +108,7 @@ describe('a journey waiting for a deposit', () => {
     await page.locator('#run-title .badge-completed').waitFor({ timeout: 20_000 });
     await step('thanks').locator('.badge-completed').waitFor();
     expect(await step('deposit').locator('.run-step-head .badge-completed').count()).toBe(1);
-    expect(await page.evaluate(() => (window as unknown as { stillThisPage?: boolean }).stillThisPage)).toBe(true);
+    expect(await page.evaluate('window.stillThisPage')).toBe(true);
     await checkPage(page, 'run-live-completed');
   });
 

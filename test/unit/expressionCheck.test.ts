@@ -1,13 +1,24 @@
 import { FIELD_RULES, IGAMING_TEMPLATE } from '../../core/templates';
-import type { Field } from '../../web/src/pages/workflows/code/scope.js';
+
+/** A completion field as web/src/pages/workflows/code/scope.ts declares it (the dashboard's ESM modules stay out of the root type check). */
+interface Field {
+  name: string;
+  detail: string;
+  type?: string;
+  money?: boolean;
+  fields?: Field[];
+}
+
+/** The dashboard's modules by a path TypeScript does not follow: they are ESM with extensionless imports, which the root (CommonJS) check refuses. */
+const WEB = '../../web/src/pages/workflows/code/';
 
 /**
  * The editor's expression preview warnings (web/src/pages/workflows/code/expressionCheck.ts): unknown fields and type
  * mismatches against the names completions offer, and money fields named with their unit.
  */
 const load = async () => {
-  const check = await import('../../web/src/pages/workflows/code/expressionCheck.js');
-  const types = await import('../../web/src/pages/workflows/code/fieldTypes.js');
+  const check = await import(`${WEB}expressionCheck.js`);
+  const types = await import(`${WEB}fieldTypes.js`);
   return { ...check, ...types };
 };
 
@@ -48,7 +59,11 @@ describe('expressionWarnings', () => {
         message: 'Unknown field trigger.data.ammount: did you mean trigger.data.amount? trigger.data has type, amount, currency, status, timestamp',
       },
     ]);
-    expect(expressionWarnings(ROOTS, 'Hi {{ trigger.entity.externalid }} and {{ nodes.cal.status }}', 'template').map((warning) => warning.message)).toEqual([
+    expect(
+      expressionWarnings(ROOTS, 'Hi {{ trigger.entity.externalid }} and {{ nodes.cal.status }}', 'template').map(
+        (warning: { message: string }) => warning.message,
+      ),
+    ).toEqual([
       'Unknown field trigger.entity.externalid: did you mean trigger.entity.externalId? trigger.entity has externalId, id, entityType',
       'Unknown field nodes.cal: did you mean nodes.call? nodes has call',
     ]);
@@ -114,7 +129,7 @@ describe('money fields', () => {
       (server[type] ??= {})[field] = rule.kind === 'number' ? 'number' : 'string';
     }
     expect(EVENT_FIELD_TYPES).toEqual(server);
-    for (const [type, fields] of Object.entries(MONEY_FIELDS)) {
+    for (const [type, fields] of Object.entries(MONEY_FIELDS as Record<string, string[]>)) {
       const spec = IGAMING_TEMPLATE.schema.event_types[type]!;
       for (const field of fields) expect([type, field, [...spec.required, ...spec.optional].includes(field)]).toEqual([type, field, true]);
     }
