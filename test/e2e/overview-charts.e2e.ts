@@ -139,7 +139,7 @@ describe('the Overview', () => {
     await phone.goto('/');
     await phone.locator('[data-kpi]').first().waitFor();
     await phone.locator('.chart[data-bars]').first().waitFor();
-    const tiles = phone.locator('.tile');
+    const tiles = phone.getByRole('list', { name: 'Key figures' }).locator('.tile');
     expect(await tiles.count()).toBe(6);
     for (const tile of await tiles.all()) {
       const box = await tile.boundingBox();

@@ -4,6 +4,7 @@ import { useAction, useLoad } from '../../api/useLoad';
 import { SelectField } from '../../components/Field';
 import { ErrorNotice, LoadStatus, PageHeader, Success } from '../../components/Status';
 import { formatDate, formatDateTime } from '../../format';
+import { BusinessTiles } from './BusinessTiles';
 import { GamesPanel, ProvidersPanel } from './GamesProviders';
 import { GettingStarted } from './GettingStarted';
 import { KpiTiles } from './KpiTiles';
@@ -17,7 +18,7 @@ const RANGES = [
 ] as const;
 
 /**
- * Analytics at a glance (spec 4.4): KPI tiles, revenue, games and providers. Figures come from the raw
+ * Analytics at a glance (spec 4.4): KPI tiles, the first business figures (issue 45), revenue, games and providers. Figures come from the raw
  * tables until the aggregate views are refreshed (`refreshed_at`), then from the views until the next
  * refresh; the button refreshes them (at most once a minute per organisation, spec 8).
  */
@@ -70,6 +71,7 @@ export default function Overview() {
           <KpiTiles kpis={data.kpis} currency={data.currency} range={`${formatDate(data.range.start)} – ${formatDate(data.range.end)}`} />
         </>
       )}
+      <BusinessTiles range={range} version={version} />
       <RevenuePanel version={version} />
       <div className="grid-2">
         <GamesPanel version={version} />
