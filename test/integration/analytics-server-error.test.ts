@@ -20,8 +20,8 @@ afterAll(async () => {
 });
 
 describe('analytics server errors', () => {
-  it('500 INTERNAL_ERROR without a stack or a query', async () => {
-    const response = await fetch(`${app.url}/analytics-api/analytics/games?range=7d`, { headers: { authorization: `Bearer ${client.key}` } });
+  it.each(['/games?range=7d', '/business?range=7d'])('%s: 500 INTERNAL_ERROR without a stack or a query', async (path) => {
+    const response = await fetch(`${app.url}/analytics-api/analytics${path}`, { headers: { authorization: `Bearer ${client.key}` } });
     const text = await response.text();
     expect(response.status).toBe(500);
     expect(JSON.parse(text)).toEqual({ success: false, error: { code: 'INTERNAL_ERROR', message: 'Internal server error' } });
