@@ -72,6 +72,15 @@ describe('the Backtest tab of the workflow editor', () => {
     expect(await newly.getByRole('link').allTextContents()).toEqual(['p-3', 'p-4']);
     expect(await panel.getByRole('list', { name: 'Players affected' }).getByRole('link').allTextContents()).toEqual(['p-1', 'p-2', 'p-3', 'p-4']);
     await panel.getByText('8 of 8 events replayed').waitFor();
+    // Both sides: the draft's count of players and of each step beside the current version's.
+    expect(
+      await panel
+        .getByRole('row', { name: /^Players affected/ })
+        .getByRole('cell')
+        .allTextContents(),
+    ).toEqual(['4', '2']);
+    const steps = panel.getByRole('table', { name: 'Steps, backtested and current' });
+    expect(await steps.getByRole('row', { name: /^flag/ }).getByRole('cell').first().textContent()).toBe('4 (current 2)');
     expect(await panel.getByRole('list', { name: 'Actions added or removed' }).textContent()).toContain('flag (action.set_state): 4 instead of 2');
     await checkPage(page, 'workflow-backtest');
 

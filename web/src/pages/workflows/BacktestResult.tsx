@@ -3,6 +3,24 @@ import type { components } from '../../api/schema';
 
 type Result = NonNullable<components['schemas']['WorkflowBacktestResult']>;
 type PlayerList = Result['players']['affected'];
+type StepTally = Result['backtested']['steps'][string];
+const STEP_COLUMNS = ['completed', 'skipped', 'failed', 'undecidable'] as const;
+
+/**
+ * Players the current version reaches: the backtested set less those it newly reaches, plus those it no longer
+ * reaches (the totals are of whole sets, so the count is exact even when the id lists are cut).
+ */
+export const baselinePlayers = (players: Result['players']) => players.affected.total - players.newlyAffected.total + players.noLongerAffected.total;
+
+/** A step's count on both sides: `3 (current 2)` when they differ, the one number when they agree. */
+function BothSides({ backtested, current }: { backtested: number | undefined; current: number | undefined }) {
+  if (backtested === current) return <>{backtested ?? 0}</>;
+  return (
+    <>
+      {backtested ?? '—'} <span className="hint">(current {current ?? '—'})</span>
+    </>
+  );
+}
 
 /** Players by external id, each a link to the player; the total says when the list is cut. */
 function Players({ title, list }: { title: string; list: PlayerList }) {
@@ -35,7 +53,8 @@ function Players({ title, list }: { title: string; list: PlayerList }) {
 export function BacktestResultView({ result, baselineVersion }: { result: Result; baselineVersion: number }) {
   const { backtested, baseline } = result;
   const undecided = backtested.conditions.filter((condition) => condition.decidedBy === 'undecidable');
-  const steps = Object.keys(backtested.steps).sort();
+  const steps = [...new Set([...Object.keys(backtested.steps), ...Object.keys(baseline.steps)])].sort();
+  const tallyOf = (side: Record<string, StepTally>, nodeId: string) => side[nodeId];
   return (
     <div className="backtest-result" aria-label="Backtest result">
       <h3>Result</h3>
@@ -63,6 +82,11 @@ export function BacktestResultView({ result, baselineVersion }: { result: Result
             </td>
           </tr>
           <tr>
+            <th scope="row">Players affected</th>
+            <td>{result.players.affected.total}</td>
+            <td>{baselinePlayers(result.players)}</td>
+          </tr>
+          <tr>
             <th scope="row">Runs not decidable</th>
             <td>{backtested.undecidableRuns}</td>
             <td>{baseline.undecidableRuns}</td>
@@ -87,7 +111,8 @@ export function BacktestResultView({ result, baselineVersion }: { result: Result
         </ul>
       )}
       <h4>Steps</h4>
-      <table>
+      <p className="hint">Each count is the backtested definition&apos;s; where the current version (version {baselineVersion}) differs, its count follows.</p>
+      <table aria-label="Steps, backtested and current">
         <thead>
           <tr>
             <th scope="col">Step</th>
@@ -98,17 +123,23 @@ export function BacktestResultView({ result, baselineVersion }: { result: Result
           </tr>
         </thead>
         <tbody>
-          {steps.map((nodeId) => (
-            <tr key={nodeId}>
-              <th scope="row">
-                <code>{nodeId}</code>
-              </th>
-              <td>{backtested.steps[nodeId]!.completed}</td>
-              <td>{backtested.steps[nodeId]!.skipped}</td>
-              <td>{backtested.steps[nodeId]!.failed}</td>
-              <td>{backtested.steps[nodeId]!.undecidable}</td>
-            </tr>
-          ))}
+          {steps.map((nodeId) => {
+            const [mine, current] = [tallyOf(backtested.steps, nodeId), tallyOf(baseline.steps, nodeId)];
+            return (
+              <tr key={nodeId}>
+                <th scope="row">
+                  <code>{nodeId}</code>
+                  {!current && <span className="hint"> (new)</span>}
+                  {!mine && <span className="hint"> (removed)</span>}
+                </th>
+                {STEP_COLUMNS.map((column) => (
+                  <td key={column}>
+                    <BothSides backtested={mine?.[column]} current={current?.[column]} />
+                  </td>
+                ))}
+              </tr>
+            );
+          })}
         </tbody>
       </table>
       {undecided.length > 0 && (
