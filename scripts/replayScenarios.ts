@@ -259,6 +259,28 @@ export async function recordScenarios(recorder: Recorder): Promise<void> {
     });
     await recorder.save('automation-run-event', eventRun);
 
+    const onSmallDeposit = await automation(
+      'Replay: reads the player',
+      [
+        { id: 'deposit', type: 'trigger.event', params: { event: 'entity_event.transaction', filter: 'trigger.data.amount < 50' } },
+        { id: 'known', type: 'condition', params: { expression: 'player.externalId = trigger.entity.externalId' } },
+        { id: 'mark', type: 'action.set_state', params: { externalId: '{{ player.externalId }}', key: 'loyalty_tier', value: 'small' } },
+      ],
+      [
+        { from: 'deposit', to: 'known' },
+        { from: 'known', to: 'mark', when: true },
+      ],
+    );
+    await post(url, '/operator-data-api/entities/p-1/events', { eventType: 'transaction', data: { type: 'deposit', amount: 20, currency: 'EUR' } }, key);
+    const playerRun = await until('the run reading its player', async () => {
+      const row = await deps
+        .db('workflow_runs')
+        .where({ operator_id: operator.operatorId, workflow_id: onSmallDeposit, status: 'completed' })
+        .first('temporal_workflow_id');
+      return row?.temporal_workflow_id as string | undefined;
+    });
+    await recorder.save('automation-run-reads-player', playerRun);
+
     await recordLane(recorder, connectionId);
     await recordRunControlLanes(recorder);
     await recordReruns(recorder);
