@@ -41,13 +41,14 @@ async function until(predicate: () => boolean | Promise<boolean>, what: string, 
   }
 }
 
-/** The run of a workflow's only call, once its delay has started. */
+/** The run of a workflow's only call, once its delay has started (the live record's step in flight). */
 async function waitingRun(baseUrl: string, key: string, workflowId: string): Promise<any> {
   let run: any;
   await until(async () => {
     const runs = await http(`${baseUrl}/workflows-api/workflows/${workflowId}/runs`, { token: key });
     run = runs.body.data?.[0];
-    return run?.status === 'running' && run.nodes.length === 0;
+    // A running run's record shows its steps live (docs/workflows.md "A run while it lives"): wait for the delay in flight.
+    return run?.status === 'running' && run.nodes.some((node: any) => node.id === 'wait' && node.status === 'running');
   }, 'the run to be recorded');
   return run;
 }
