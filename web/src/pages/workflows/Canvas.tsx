@@ -8,6 +8,7 @@ import {
   type OnEdgesChange,
   type OnNodesChange,
   type ReactFlowInstance,
+  useUpdateNodeInternals,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useEffect, useLayoutEffect, useRef, useState, type Dispatch, type RefObject, type SetStateAction } from 'react';
@@ -107,6 +108,27 @@ function useRefitOnResize(box: RefObject<HTMLElement | null>, instance: ReactFlo
   }, [box, instance]);
 }
 
+/**
+ * Asks React Flow to measure steps it holds unmeasured. A step object handed in anew without `measured` (the first save
+ * replaces every step) drops React Flow's measurement of it, and its DOM element, the same size as before, gives the
+ * resize observer nothing to report: the step stays `visibility: hidden` however often the view is fitted. Measuring
+ * it again by hand ends that; tried every 200 ms while any step is unmeasured (up to 3 s).
+ */
+function MeasureUnmeasured({ ids }: { ids: string }) {
+  const updateNodeInternals = useUpdateNodeInternals();
+  useEffect(() => {
+    if (!ids) return;
+    let tries = 0;
+    let timer = setTimeout(function measure() {
+      updateNodeInternals(ids.split('\n'));
+      tries += 1;
+      if (tries < 15) timer = setTimeout(measure, 200);
+    }, 50);
+    return () => clearTimeout(timer);
+  }, [ids, updateNodeInternals]);
+  return null;
+}
+
 /** Whether a drag from one handle to another makes an edge the definition allows. */
 export function connectable(nodes: StepNode[], edges: Edge[], connection: { source: string; target: string }): boolean {
   const target = nodes.find((node) => node.id === connection.target);
@@ -204,6 +226,12 @@ export function Canvas({
       >
         <Background />
         <Controls showInteractive={false} />
+        <MeasureUnmeasured
+          ids={nodes
+            .filter((node) => !node.measured?.width)
+            .map((node) => node.id)
+            .join('\n')}
+        />
       </ReactFlow>
     </section>
   );
