@@ -139,3 +139,35 @@ export const business = {
     },
   },
 };
+
+const retention = (matured: number, retained: number) => ({ matured, retained, rate: Number((retained / matured).toFixed(4)) });
+export const cohorts = {
+  success: true,
+  data: {
+    currency: 'EUR',
+    range: { start: '2026-01-01', end: '2026-02-28' },
+    grain: 'month',
+    as_of: '2026-03-15',
+    churn_days: 30,
+    cohorts: [
+      {
+        cohort: '2026-01-01',
+        players: 412,
+        ftd_amount: 1854000,
+        retention: { d1: retention(412, 161), d7: retention(412, 98), d30: retention(412, 57) },
+        ggr: 402310,
+        ggr_per_player: 976.48,
+        churned_players: 188,
+      },
+      {
+        cohort: '2026-02-01',
+        players: 377,
+        ftd_amount: 1702500,
+        retention: { d1: retention(377, 150), d7: retention(377, 91), d30: { matured: 240, retained: 33, rate: 0.1375 } },
+        ggr: 210455,
+        ggr_per_player: 558.24,
+        churned_players: 41,
+      },
+    ],
+  },
+};

@@ -6,6 +6,7 @@ import { bearerApiKey, bearerSession, jsonContent } from '../openapi/registry';
 import { codedErrors } from '../openapi/responses';
 import { BusinessQuery, BusinessResponse, businessHandler } from './business';
 import { gamesHandler, providersHandler } from './catalog';
+import { CohortsQuery, CohortsResponse, cohortsHandler } from './cohorts';
 import { analyticsAuth, queryError, readOrExportLimit } from './context';
 import * as examples from './examples';
 import { getPlayerHandler, listPlayersHandler } from './players';
@@ -80,6 +81,17 @@ analytics.endpoint({
   input: { query: BusinessQuery },
   responses: { 200: jsonContent(BusinessResponse, 'Business figures of the range and the period before', examples.business), ...errors() },
   handler: businessHandler,
+});
+analytics.endpoint({
+  method: 'get',
+  path: '/cohorts',
+  summary: 'FTD cohorts: players by the week or month of their first deposit, with D1/D7/D30 retention, GGR to date and churn',
+  description:
+    'One currency per request; a cohort holds the players whose first completed deposit ever (in any currency) fell in it and was in this currency, dated by occurrence time. Definitions: docs/analytics.md "Cohorts".',
+  guards: ['reads'],
+  input: { query: CohortsQuery },
+  responses: { 200: jsonContent(CohortsResponse, 'Cohorts of the range, empty ones included', examples.cohorts), ...errors() },
+  handler: cohortsHandler,
 });
 analytics.endpoint({
   method: 'get',

@@ -1,0 +1,175 @@
+import { dayAgo as day, analytics, seedPlayers } from '../helpers/analytics';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { dataClient, type DataClient } from '../helpers/data';
+
+/**
+ * FTD cohorts (issue 45, `GET /cohorts`), every number computed by hand. Events carry their own `data.timestamp`, as
+ * an import does, so they land on their day whenever they arrive. EUR players:
+ * - c1: FTD 2026-03-02 (1000); a round 03-03 (300/100, D1); a deposit 03-09 (D7); a round 04-01 (100/0, D30); a round
+ *   two days ago (50/50): not churned.
+ * - c2: FTD 03-10 (500); a round 03-11 (100/300, D1); nothing since: churned.
+ * - c3: a failed deposit 03-05 (no FTD, no activity), FTD 03-20 (200); nothing since: churned.
+ * - c5: FTD 04-05 (700); a failed deposit 04-06 (no activity); a round 04-12 (100/100, D7): churned.
+ * - c6: FTD 02-20, before the range, active in March: in no cohort of the range.
+ * - c4: FTD 03-15 in USD (800), then a EUR deposit 03-16: in the USD cohort, never in EUR's.
+ * - c7: FTD 03-03 (400), then erased: its events are redacted, it is in no cohort.
+ * - c8: FTD three days ago (100), a round two days ago: D1 has come, D7 and D30 have not.
+ * Operator B: b1, FTD 03-02 (9 999).
+ */
+let app: TestApp;
+let alice: DataClient;
+let bob: DataClient;
+
+const at = (date: string) => `${date}T12:00:00Z`;
+const deposit = (date: string, amount: number, extra: Record<string, unknown> = {}) => ({
+  eventType: 'transaction',
+  data: { type: 'deposit', amount, currency: 'EUR', status: 'completed', provider: 'stripe', timestamp: at(date), ...extra },
+});
+const round = (date: string, bet: number, win: number) => ({
+  eventType: 'game_activity',
+  data: { game_id: 'g-1', game_name: 'Book', bet_amount: bet, win_amount: win, currency: 'EUR', timestamp: at(date) },
+});
+const get = (path: string, client: DataClient = alice) => analytics(app, client.key, path);
+const kept = (matured: number, retained: number, rate: number | null) => ({ matured, retained, rate });
+
+async function send(client: DataClient, history: Record<string, Array<{ eventType: string; data: Record<string, unknown> }>>): Promise<void> {
+  await seedPlayers(
+    client,
+    Object.keys(history).map((externalId) => ({ externalId })),
+  );
+  for (const [externalId, events] of Object.entries(history))
+    for (const body of events) {
+      const response = await client.call(`/entities/${externalId}/events`, { body });
+      if (response.status !== 201) throw new Error(`event failed: ${response.text}`);
+    }
+}
+
+beforeAll(async () => {
+  app = await startTestApp();
+  [alice, bob] = await Promise.all([dataClient(app), dataClient(app)]);
+  await send(alice, {
+    c1: [deposit('2026-03-02', 1000), round('2026-03-03', 300, 100), deposit('2026-03-09', 50), round('2026-04-01', 100, 0), round(day(2), 50, 50)],
+    c2: [deposit('2026-03-10', 500), round('2026-03-11', 100, 300)],
+    c3: [deposit('2026-03-05', 900, { status: 'failed' }), deposit('2026-03-20', 200)],
+    c5: [deposit('2026-04-05', 700), deposit('2026-04-06', 60, { status: 'failed' }), round('2026-04-12', 100, 100)],
+    c6: [deposit('2026-02-20', 300), round('2026-03-04', 500, 0)],
+    c4: [deposit('2026-03-15', 800, { currency: 'USD' }), deposit('2026-03-16', 70)],
+    c7: [deposit('2026-03-03', 400), round('2026-03-04', 10, 0)],
+    c8: [deposit(day(3), 100), round(day(2), 20, 5)],
+  });
+  expect((await alice.call('/entities/c7', { method: 'DELETE' })).status).toBe(200);
+  await send(bob, { b1: [deposit('2026-03-02', 9_999)] });
+}, 120_000);
+afterAll(() => app.close());
+
+describe('protection and errors', () => {
+  it('401 without credentials', async () => {
+    const missing = await analytics(app, undefined, '/cohorts');
+    expect(missing.status).toBe(401);
+    expect(missing.body).toEqual({ success: false, error: { code: 'UNAUTHORIZED', message: 'Missing API key or session token' } });
+  });
+
+  it.each([
+    ['grain=year', 'grain'],
+    ['churn_days=0', 'churn_days'],
+    ['churn_days=366', 'churn_days'],
+    ['range=2024-01-01:2026-01-02', 'range'],
+    ['range=soon', 'range'],
+    ['currency=eur', 'currency'],
+  ])('%s is 400 INVALID_PARAM naming %s', async (query, field) => {
+    const response = await get(`/cohorts?${query}`);
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('INVALID_PARAM');
+    expect(response.body.error.details.map((detail: { field: string }) => detail.field)).toEqual([field]);
+  });
+});
+
+describe('cohorts computed by hand', () => {
+  it('by month: players, FTD amount, D1/D7/D30 retention, GGR to date and churn', async () => {
+    const response = await get('/cohorts?range=2026-03-01:2026-04-30&currency=EUR');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      success: true,
+      data: {
+        currency: 'EUR',
+        range: { start: '2026-03-01', end: '2026-04-30' },
+        grain: 'month',
+        as_of: day(0),
+        churn_days: 30,
+        cohorts: [
+          {
+            cohort: '2026-03-01',
+            players: 3,
+            ftd_amount: 1700,
+            retention: { d1: kept(3, 2, 0.6667), d7: kept(3, 1, 0.3333), d30: kept(3, 1, 0.3333) },
+            ggr: 100,
+            ggr_per_player: 33.33,
+            churned_players: 2,
+          },
+          {
+            cohort: '2026-04-01',
+            players: 1,
+            ftd_amount: 700,
+            retention: { d1: kept(1, 0, 0), d7: kept(1, 1, 1), d30: kept(1, 0, 0) },
+            ggr: 0,
+            ggr_per_player: 0,
+            churned_players: 1,
+          },
+        ],
+      },
+    });
+  });
+
+  it('by week: Monday buckets, the empty one included with null rates', async () => {
+    const response = await get('/cohorts?range=2026-03-01:2026-03-22&grain=week&currency=EUR');
+    expect(response.status).toBe(200);
+    const rows = response.body.data.cohorts.map((row: { cohort: string; players: number; ftd_amount: number }) => [row.cohort, row.players, row.ftd_amount]);
+    expect(rows).toEqual([
+      ['2026-02-23', 0, 0],
+      ['2026-03-02', 1, 1000],
+      ['2026-03-09', 1, 500],
+      ['2026-03-16', 1, 200],
+    ]);
+    expect(response.body.data.cohorts[0]).toMatchObject({ retention: { d1: kept(0, 0, null) }, ggr_per_player: 0, churned_players: 0 });
+  });
+
+  it('a churn window of 365 days churns no one active within it', async () => {
+    const response = await get('/cohorts?range=2026-03-01:2026-04-30&currency=EUR&churn_days=365');
+    expect(response.body.data.cohorts.map((row: { churned_players: number }) => row.churned_players)).toEqual([0, 0]);
+  });
+
+  it('USD is its own cohort: the player whose first deposit was in USD, with no USD activity since', async () => {
+    const response = await get('/cohorts?range=2026-03-01:2026-03-31&currency=USD');
+    expect(response.body.data.cohorts).toEqual([
+      {
+        cohort: '2026-03-01',
+        players: 1,
+        ftd_amount: 800,
+        retention: { d1: kept(1, 0, 0), d7: kept(1, 0, 0), d30: kept(1, 0, 0) },
+        ggr: 0,
+        ggr_per_player: 0,
+        churned_players: 1,
+      },
+    ]);
+  });
+
+  it('a cohort still maturing: D1 counts, D7 and D30 have not come (null, not 0)', async () => {
+    const response = await get(`/cohorts?range=${day(3)}:${day(3)}&currency=EUR`);
+    expect(response.body.data.cohorts).toEqual([
+      expect.objectContaining({
+        players: 1,
+        ftd_amount: 100,
+        retention: { d1: kept(1, 1, 1), d7: kept(0, 0, null), d30: kept(0, 0, null) },
+        ggr: 15,
+        churned_players: 0,
+      }),
+    ]);
+  });
+
+  it('operator B sees only its own player; the erased player and its id appear nowhere', async () => {
+    const mine = await get('/cohorts?range=2026-03-01:2026-03-31&currency=EUR', bob);
+    expect(mine.body.data.cohorts).toEqual([expect.objectContaining({ cohort: '2026-03-01', players: 1, ftd_amount: 9_999 })]);
+    const alices = await get('/cohorts?range=2026-03-01:2026-03-31&currency=EUR');
+    expect(JSON.stringify(alices.body)).not.toMatch(/c7|ent_/);
+  });
+});
