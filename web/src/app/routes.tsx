@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
-import { SignIn } from '../pages/auth/SignIn';
+import { SignIn } from '../features/auth/components/SignIn';
 import { RedirectIfSignedIn, RequireSession } from './guards';
 import { Loading } from '../components/Status';
 import { RouteError } from './RouteError';
@@ -26,8 +26,8 @@ export const router = createBrowserRouter([
     ),
     errorElement: <RouteError />,
   },
-  { path: '/sign-up', ...page(() => import('../pages/auth/SignUp')), errorElement: <RouteError /> },
-  { path: '/accept-invite', ...page(() => import('../pages/auth/AcceptInvite')), errorElement: <RouteError /> },
+  { path: '/sign-up', ...page(() => import('../features/auth/components/SignUp')), errorElement: <RouteError /> },
+  { path: '/accept-invite', ...page(() => import('../features/auth/components/AcceptInvite')), errorElement: <RouteError /> },
   {
     path: '/consent',
     element: (
@@ -36,7 +36,7 @@ export const router = createBrowserRouter([
       </RequireSession>
     ),
     errorElement: <RouteError />,
-    children: [{ index: true, ...page(() => import('../pages/oauth/Consent')) }],
+    children: [{ index: true, ...page(() => import('../features/auth/components/Consent')) }],
   },
   {
     path: '/',
@@ -52,23 +52,23 @@ export const router = createBrowserRouter([
       </div>
     ),
     children: [
-      { index: true, ...page(() => import('../pages/overview/Overview')) },
-      { path: 'players', ...page(() => import('../pages/players/Players')) },
-      { path: 'players/:externalId', ...page(() => import('../pages/players/PlayerDetail')) },
+      { index: true, ...page(() => import('../features/overview/components/Overview')) },
+      { path: 'players', ...page(() => import('../features/players/components/Players')) },
+      { path: 'players/:externalId', ...page(() => import('../features/players/components/PlayerDetail')) },
       { path: 'workflows', ...page(() => import('../pages/workflows/Workflows')) },
       { path: 'workflows/new', ...page(() => import('../pages/workflows/EditorPage')) },
       { path: 'workflows/:id', ...page(() => import('../pages/workflows/EditorPage')) },
       { path: 'runs', ...page(() => import('../pages/runs/RunsExplorer')) },
       { path: 'runs/:runId', ...page(() => import('../pages/runs/RunPage')) },
-      { path: 'connections', ...page(() => import('../pages/connections/Connections')) },
-      { path: 'keys', ...page(() => import('../pages/keys/ApiKeys')) },
-      { path: 'team', ...page(() => import('../pages/team/Team')) },
-      { path: 'jobs', ...page(() => import('../pages/jobs/BatchJobs')) },
-      { path: 'usage', ...page(() => import('../pages/usage/Usage')) },
-      { path: 'settings', ...page(() => import('../pages/settings/Settings')) },
-      { path: 'compliance', ...page(() => import('../pages/compliance/Compliance')) },
-      { path: 'audit', ...page(() => import('../pages/audit/AuditLog')) },
-      { path: '*', ...page(() => import('../pages/NotFound')) },
+      { path: 'connections', ...page(() => import('../features/connections/components/Connections')) },
+      { path: 'keys', ...page(() => import('../features/keys/components/ApiKeys')) },
+      { path: 'team', ...page(() => import('../features/team/components/Team')) },
+      { path: 'jobs', ...page(() => import('../features/jobs/components/BatchJobs')) },
+      { path: 'usage', ...page(() => import('../features/usage/components/Usage')) },
+      { path: 'settings', ...page(() => import('../features/settings/components/Settings')) },
+      { path: 'compliance', ...page(() => import('../features/compliance/components/Compliance')) },
+      { path: 'audit', ...page(() => import('../features/audit/components/AuditLog')) },
+      { path: '*', ...page(() => import('./NotFound')) },
     ],
   },
 ]);

@@ -1,0 +1,159 @@
+import { useEffect, useState } from 'react';
+import { api, call } from '../../../api/client';
+import { useAction, useLoad } from '../../../api/useLoad';
+import { Checkbox, SelectField, TextField } from '../../../components/Field';
+import { ErrorNotice, Loading, Success } from '../../../components/Status';
+import { QuietHoursField } from './QuietHoursField';
+import { bodyOf, draftOf, type SettingsDraft } from './settingsDraft';
+
+/**
+ * The responsible-gambling gate's settings (`GET`/`PUT /workflows-api/compliance/settings`, docs/compliance.md
+ * "Operator settings"): which optional rules apply, opt-in consent, quiet hours by jurisdiction, the harm thresholds.
+ * Everyone reads them; the Owner and Admins save them (the API refuses a Member), so a Member sees them read-only.
+ * The exclusion rule is shown on and locked: the API has no off switch for it.
+ */
+export function GateSettings({ manage }: { manage: boolean }) {
+  const loaded = useLoad(() => call(api.GET('/workflows-api/compliance/settings')), []);
+  const [draft, setDraft] = useState<SettingsDraft | null>(null);
+  const [saved, setSaved] = useState(false);
+  useEffect(() => {
+    if (loaded.data) setDraft(draftOf(loaded.data.data));
+  }, [loaded.data]);
+  const save = useAction(async (next: SettingsDraft) => {
+    setSaved(false);
+    const stored = await call(api.PUT('/workflows-api/compliance/settings', { body: bodyOf(next) as never }));
+    setDraft(draftOf(stored.data));
+    setSaved(true);
+  });
+
+  if (loaded.error) return <ErrorNotice error={loaded.error} onRetry={loaded.reload} title="The gate's settings did not load." />;
+  if (!draft) return <Loading />;
+  const change = (changes: Partial<SettingsDraft>) => {
+    setSaved(false);
+    setDraft({ ...draft, ...changes });
+  };
+  const problems = (field: string) => save.error?.problemsAt(field);
+  const disabled = !manage;
+  return (
+    <form
+      className="panel gate-settings"
+      aria-labelledby="gate-settings-title"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void save.run(draft);
+      }}
+    >
+      <h2 id="gate-settings-title">Gate settings</h2>
+      <p className="hint">
+        Every marketing step (emails; AI, HTTP and gateway steps marked marketing or bonus) is checked against these rules when it runs. A rule that applies
+        suppresses the step and names it on the run.
+      </p>
+      <fieldset className="kv">
+        <legend>Rules</legend>
+        <Checkbox label="Exclusion: self-excluded, cooling-off and excluded players" checked disabled hint="Always on: no organisation can switch it off." />
+        <Checkbox
+          label="Consent: a channel the player refused"
+          checked={draft.consent}
+          disabled={disabled}
+          onChange={(event) => change({ consent: event.target.checked })}
+        />
+        <Checkbox
+          label="Harm indicators: a player at risk"
+          checked={draft.harmIndicators}
+          disabled={disabled}
+          onChange={(event) => change({ harmIndicators: event.target.checked })}
+        />
+        <Checkbox
+          label="Deposit limit: the player's limit reached"
+          checked={draft.depositLimit}
+          disabled={disabled}
+          onChange={(event) => change({ depositLimit: event.target.checked })}
+        />
+        <Checkbox
+          label="Explicit consent (opt-in)"
+          checked={draft.explicitConsent}
+          disabled={disabled}
+          onChange={(event) => change({ explicitConsent: event.target.checked })}
+          hint="On: a channel without recorded consent counts as refused. Off: only a recorded refusal does."
+        />
+      </fieldset>
+      <QuietHoursField rows={draft.quietHours} disabled={disabled} problems={problems} onChange={(quietHours) => change({ quietHours })} />
+      <fieldset className="kv">
+        <legend>Harm thresholds</legend>
+        <div className="gate-grid">
+          <TextField
+            label="Deposits in the window"
+            type="number"
+            inputMode="numeric"
+            value={draft.velocityDeposits}
+            disabled={disabled}
+            onChange={(event) => change({ velocityDeposits: event.target.value })}
+            hint="1 to 1,000"
+            problems={problems('harm.depositVelocity.deposits')}
+          />
+          <TextField
+            label="Or their sum (minor units)"
+            type="number"
+            inputMode="numeric"
+            value={draft.velocityAmount}
+            disabled={disabled}
+            onChange={(event) => change({ velocityAmount: event.target.value })}
+            hint="Cents for EUR: 10000 is €100. Empty: the count alone decides"
+            problems={problems('harm.depositVelocity.amount')}
+          />
+          <TextField
+            label="Deposit window (minutes)"
+            type="number"
+            inputMode="numeric"
+            value={draft.velocityWindow}
+            disabled={disabled}
+            onChange={(event) => change({ velocityWindow: event.target.value })}
+            hint="Up to 10,080 (a week)"
+            problems={problems('harm.depositVelocity.windowMinutes')}
+          />
+          <TextField
+            label="Deposit after a reversed withdrawal within (minutes)"
+            type="number"
+            inputMode="numeric"
+            value={draft.reversedWindow}
+            disabled={disabled}
+            onChange={(event) => change({ reversedWindow: event.target.value })}
+            problems={problems('harm.depositAfterReversedWithdrawal.windowMinutes')}
+          />
+          <TextField
+            label="At risk for (days) after an indicator"
+            type="number"
+            inputMode="numeric"
+            value={draft.atRiskDays}
+            disabled={disabled}
+            onChange={(event) => change({ atRiskDays: event.target.value })}
+            hint="1 to 365"
+            problems={problems('harm.atRiskDays')}
+          />
+          <SelectField
+            label="Deposit limit counts the last"
+            value={draft.depositLimitHours}
+            disabled={disabled}
+            onChange={(event) => change({ depositLimitHours: event.target.value })}
+            problems={problems('depositLimitHours')}
+          >
+            {[...new Set(['24', '168', '720', draft.depositLimitHours])].map((hours) => (
+              <option key={hours} value={hours}>
+                {hours === '24' ? '24 hours' : hours === '168' ? '7 days' : hours === '720' ? '30 days' : `${hours} hours`}
+              </option>
+            ))}
+          </SelectField>
+        </div>
+      </fieldset>
+      <ErrorNotice error={save.error} title="The gate's settings were not saved." />
+      {saved && <Success>Gate settings saved.</Success>}
+      {manage ? (
+        <button type="submit" className="button button-primary" disabled={save.pending}>
+          {save.pending ? 'Saving…' : 'Save gate settings'}
+        </button>
+      ) : (
+        <p className="hint">Only the Owner or an Admin can change the gate&apos;s settings.</p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,119 @@
+import { useState } from 'react';
+import { api, call, json } from '../../../api/client';
+import { useLoad } from '../../../api/useLoad';
+import { SelectField } from '../../../components/Field';
+import { LoadStatus } from '../../../components/Status';
+import { formatDate, formatMajor, formatMonth, formatMoney, formatNumber, toMajor } from '../../../format';
+import { COLORS, LazyChart } from './charts';
+
+const PERIODS = [
+  ['daily', 'Daily'],
+  ['weekly', 'Weekly'],
+  ['monthly', 'Monthly'],
+] as const;
+const RANGES = [
+  ['', 'Period default (30 days, 12 weeks, 12 months)'],
+  ['7d', 'Last 7 days'],
+  ['30d', 'Last 30 days'],
+  ['90d', 'Last 90 days'],
+] as const;
+
+/** What a bucket's `date` (its first day) is called: the day, the week's Monday, or the month. */
+const BUCKET = {
+  daily: { noun: 'day', column: 'Day', label: formatDate },
+  weekly: { noun: 'week', column: 'Week starting', label: formatDate },
+  monthly: { noun: 'month', column: 'Month', label: formatMonth },
+} as const;
+
+/**
+ * The revenue series (`/revenue`) with its period and range pickers: each bucket is a period's total, so it is a bar
+ * (GGR and deposits side by side), labelled as the table labels it; the table lists every figure.
+ */
+export function RevenuePanel({ version }: { version: number }) {
+  const [period, setPeriod] = useState<'daily' | 'weekly' | 'monthly'>('daily');
+  const [range, setRange] = useState('');
+  const revenue = useLoad(
+    async () => json(await call(api.GET('/analytics-api/analytics/revenue', { params: { query: { period, ...(range ? { range } : {}) } } }))),
+    [period, range, version],
+  );
+  const data = revenue.data?.data;
+  const rows = data?.rows ?? [];
+  const bucket = BUCKET[data?.period ?? period];
+  const labels = rows.map((row) => bucket.label(row.date));
+  const empty = rows.every((row) => row.total_ggr === 0 && row.total_deposits === 0 && row.active_players === 0);
+  return (
+    <section className="panel" aria-labelledby="revenue-title">
+      <h2 id="revenue-title">Revenue</h2>
+      <div className="toolbar">
+        <SelectField label="Period" value={period} onChange={(event) => setPeriod(event.target.value as typeof period)}>
+          {PERIODS.map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label="Range" value={range} onChange={(event) => setRange(event.target.value)}>
+          {RANGES.map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      <LoadStatus load={revenue} />
+      {data && empty && <p>No revenue in this range yet. Game rounds and deposits appear here once events are ingested.</p>}
+      {data && !empty && (
+        <>
+          <LazyChart
+            summary={`Gross gaming revenue and deposits per ${bucket.noun} in ${data.currency}, ${rows.length} bars from ${labels[0]} to ${labels.at(-1)}; the table below lists every figure`}
+            labels={labels}
+            unit={data.currency}
+            format={(value) => formatMajor(value, data.currency)}
+            series={[
+              { label: `GGR (${data.currency})`, values: rows.map((row) => toMajor(row.total_ggr, data.currency)), color: COLORS.ggr },
+              { label: `Deposits (${data.currency})`, values: rows.map((row) => toMajor(row.total_deposits, data.currency)), color: COLORS.deposits },
+            ]}
+          />
+          <details>
+            <summary>Show the figures as a table</summary>
+            <div className="table-wrap">
+              <table tabIndex={0}>
+                <caption>
+                  Revenue by {bucket.noun}, {data.currency}
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">{bucket.column}</th>
+                    <th scope="col" className="num">
+                      GGR
+                    </th>
+                    <th scope="col" className="num">
+                      Deposits
+                    </th>
+                    <th scope="col" className="num">
+                      Depositing players
+                    </th>
+                    <th scope="col" className="num">
+                      Active players
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {rows.map((row, index) => (
+                    <tr key={row.date}>
+                      <td>{labels[index]}</td>
+                      <td className="num">{formatMoney(row.total_ggr, data.currency)}</td>
+                      <td className="num">{formatMoney(row.total_deposits, data.currency)}</td>
+                      <td className="num">{formatNumber(row.depositing_players)}</td>
+                      <td className="num">{formatNumber(row.active_players)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </details>
+        </>
+      )}
+    </section>
+  );
+}
