@@ -171,3 +171,37 @@ export const cohorts = {
     ],
   },
 };
+
+export const saferGambling = {
+  success: true,
+  data: {
+    range: { start: '2026-02-14', end: '2026-03-15' },
+    figures: {
+      players: {
+        total: 20412,
+        self_excluded: 112,
+        cooling_off: 38,
+        status_excluded: 9,
+        protected: 151,
+        with_deposit_limit: 2210,
+        with_session_limit: 640,
+        with_any_limit: 2501,
+      },
+      marketing: {
+        decided: 18250,
+        performed: 16904,
+        suppressed: 1346,
+        suppressed_by_rule: {
+          self_excluded: 210,
+          cooling_off: 61,
+          player_excluded: 12,
+          no_consent: 802,
+          harm_indicator: 95,
+          deposit_limit_reached: 41,
+          quiet_hours: 125,
+        },
+      },
+      harm_indicators: { fired: 57, players: 49, by_indicator: { deposit_velocity: 44, deposit_after_reversed_withdrawal: 13 } },
+    },
+  },
+};

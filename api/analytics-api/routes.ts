@@ -10,6 +10,7 @@ import { CohortsQuery, CohortsResponse, cohortsHandler } from './cohorts';
 import { analyticsAuth, queryError, readOrExportLimit } from './context';
 import * as examples from './examples';
 import { getPlayerHandler, listPlayersHandler } from './players';
+import { SaferGamblingQuery, SaferGamblingResponse, saferGamblingHandler } from './saferGambling';
 import { refreshHandler } from './refresh';
 import {
   GameRow,
@@ -92,6 +93,16 @@ analytics.endpoint({
   input: { query: CohortsQuery },
   responses: { 200: jsonContent(CohortsResponse, 'Cohorts of the range, empty ones included', examples.cohorts), ...errors() },
   handler: cohortsHandler,
+});
+analytics.endpoint({
+  method: 'get',
+  path: '/safer-gambling',
+  summary: 'Safer-gambling figures: protected and limited players now, the gate’s marketing decisions and the harm indicators of the range',
+  description: 'Definitions: docs/analytics.md "Safer gambling" and docs/compliance.md.',
+  guards: ['reads'],
+  input: { query: SaferGamblingQuery },
+  responses: { 200: jsonContent(SaferGamblingResponse, 'Safer-gambling figures', examples.saferGambling), ...errors() },
+  handler: saferGamblingHandler,
 });
 analytics.endpoint({
   method: 'get',
