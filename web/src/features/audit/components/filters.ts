@@ -1,5 +1,5 @@
 import type { paths } from '../../../api/schema';
-import { rangeOf } from '../../../pages/runs/filters';
+import { rangeOf } from '../../automations/runs/components/filters';
 
 /** The query `GET /platform-api/operators/me/audit-events` takes (its filters and paging). */
 export type AuditQuery = NonNullable<paths['/platform-api/operators/me/audit-events']['get']['parameters']['query']>;

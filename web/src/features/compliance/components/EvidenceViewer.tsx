@@ -5,8 +5,8 @@ import { useLoad } from '../../../api/useLoad';
 import { SelectField, TextField } from '../../../components/Field';
 import { ErrorNotice, Loading } from '../../../components/Status';
 import { formatDateTime } from '../../../format';
-import { GATE_RULES } from '../../../pages/runs/filters';
-import { ruleText, SuppressedBadge } from '../../../pages/runs/SuppressedBadge';
+import { GATE_RULES } from '../../automations/runs/components/filters';
+import { ruleText, SuppressedBadge } from '../../automations/runs/components/SuppressedBadge';
 
 const PAGE = 25;
 const FILTERS = ['player', 'rule', 'from', 'to'] as const;

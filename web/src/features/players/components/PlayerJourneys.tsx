@@ -2,8 +2,8 @@ import { Link } from 'react-router';
 import { api, call } from '../../../api/client';
 import { useLoad } from '../../../api/useLoad';
 import { LoadStatus } from '../../../components/Status';
-import { RunsTable } from '../../../pages/runs/RunsTable';
-import '../../../pages/runs/runs.css';
+import { RunsTable } from '../../automations/runs/components/RunsTable';
+import '../../automations/runs/components/runs.css';
 
 /** Runs shown on the player page; the rest are one link away in the runs explorer, filtered to this player. */
 const SHOWN = 10;
