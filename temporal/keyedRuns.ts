@@ -71,3 +71,14 @@ export async function keyedLaneState(temporal: Pick<Starter, 'client'>, lane: La
     return undefined;
   }
 }
+
+/** Whether a lane workflow runs now: false once it has closed, or when there is none under that id. */
+export async function laneRunning(temporal: Pick<Starter, 'client'>, laneId: string): Promise<boolean> {
+  try {
+    const described = await temporal.client.workflow.getHandle(laneId).describe();
+    return described.status.name === 'RUNNING';
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return false;
+    throw error;
+  }
+}

@@ -12,6 +12,7 @@ import { insertTriggerSkips, type TriggerSkip } from '../db/queries/triggerSkips
 import type { EventRoutes, Listener } from './eventRouter';
 import type { EventRouter } from './eventRouting';
 import type { DispatchFaults } from './dispatchFaults';
+import { LaneCapError } from './laneKeys';
 import { OverShareError } from './overShare';
 import { controlOf, type ControlledEventRun, type EventRuns, type StartOutcome } from './runControl';
 import { signalWaitingRuns, type SignalWaitingRun } from './runWaitSignals';
@@ -47,6 +48,8 @@ const START_CONCURRENCY = 16;
 const JUDGED_AT_ONCE = 64;
 /** The shortest pause before an operator past its share is tried again. */
 const MIN_RETRY_MS = 200;
+/** The pause before an operator whose automation had its most live run-control keys is tried again. */
+const LANE_CAP_RETRY_MS = 1_000;
 
 /** The event with its entity's sealed fields opened; sealed as stored when a field cannot be opened (its key was retired). */
 function triggerOf(deps: DispatchDeps, event: InternalEvent): InternalEvent {
@@ -125,17 +128,33 @@ async function cancelFor(deps: DispatchDeps, routes: EventRoutes, row: PendingOu
   }
 }
 
-/** Starts the runs; a `key` that failed becomes a skip. A start failing on one event's own content is a fault of that event. */
-async function startAll(deps: DispatchDeps, faults: DispatchFaults, routes: Routed, listeners: Map<string, Listener['automation']>): Promise<number> {
+/** What starting a pass's runs came to: `capped`, the first event whose new run-control key met its automation's cap. */
+interface Starts {
+  started: number;
+  capped?: string;
+}
+
+/**
+ * Starts the runs; a `key` that failed becomes a skip. A start failing on one event's own content is a fault of that
+ * event. A new key past its automation's cap ({@link LaneCapError}) is not a fault: the earliest such event is answered,
+ * and the pass stops there (it and every later event wait; a start repeated next pass is refused by its Temporal id).
+ */
+async function startAll(deps: DispatchDeps, faults: DispatchFaults, routes: Routed, listeners: Map<string, Listener['automation']>): Promise<Starts> {
   let started = 0;
   let next = 0;
+  let capped: bigint | undefined;
   const worker = async () => {
     while (next < routes.runs.length) {
       const { seq, ...run } = routes.runs[next++]!;
+      if (capped !== undefined && BigInt(seq) > capped) continue;
       let outcome: StartOutcome;
       try {
         outcome = await deps.runs.start(run);
       } catch (error) {
+        if (error instanceof LaneCapError) {
+          if (capped === undefined || BigInt(seq) < capped) capped = BigInt(seq);
+          continue;
+        }
         if (!faults.setAside(seq, error)) throw error;
         const message = `The event could not be dispatched: ${(error as Error).message}`;
         routes.skips.push(
@@ -158,7 +177,7 @@ async function startAll(deps: DispatchDeps, faults: DispatchFaults, routes: Rout
     }
   };
   await Promise.all(Array.from({ length: Math.min(START_CONCURRENCY, routes.runs.length) }, worker));
-  return started;
+  return capped === undefined ? { started } : { started, capped: String(capped) };
 }
 
 /** Waits until the operator may make one more start or wake-up. */
@@ -236,11 +255,16 @@ export async function dispatchOperator(deps: DispatchDeps, operatorId: string, f
         routed.skips.push(...one.skips);
       }
     }
+    const { started, capped } = await startAll(deps, faults, routed, new Map(automations.map((automation) => [automation.id, automation])));
+    if (capped !== undefined && indexOf.get(capped)! < stop) [stop, retryInMs] = [indexOf.get(capped)!, LANE_CAP_RETRY_MS];
     const done = claimed.slice(0, stop);
-    const started = await startAll(deps, faults, routed, new Map(automations.map((automation) => [automation.id, automation])));
     if (deps.signalWaitingRun) await signalWaitingRuns({ logger: deps.logger, signal: deps.signalWaitingRun, pace: () => paced(deps, operatorId) }, trx, done);
     // The pass's writes come last, together: until here it holds no transaction id (see claimOperatorOutbox).
-    await insertTriggerSkips(trx, routed.skips);
+    const doneIds = new Set(done.map((row) => events.get(row.seq)?.id));
+    await insertTriggerSkips(
+      trx,
+      routed.skips.filter((skip) => doneIds.has(skip.eventId)),
+    );
     await markDispatched(
       trx,
       done.map((row) => row.seq),

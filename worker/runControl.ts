@@ -6,6 +6,7 @@ import type { ExpressionEvaluator } from '../sandbox/tasks';
 import { eventRunWorkflowId } from '../temporal/automationRuns';
 import { laneWorkflowId, type LaneKey } from '../temporal/keyedRuns';
 import { FILTER_WAIT_MS } from './eventFilters';
+import { LaneCapError, type LaneKeyCap } from './laneKeys';
 import { OverShareError } from './overShare';
 
 /** An automation's run control as the dispatcher hands it along with an event run. */
@@ -41,6 +42,8 @@ export interface RunControlDeps {
   startKeyed: (lane: LaneKey, trigger: LaneTrigger) => Promise<'started'>;
   /** temporal/keyedRuns.ts `cancelKeyedRuns`. */
   cancelKeyed: (lane: LaneKey) => Promise<number>;
+  /** The cap on live keys per automation (worker/laneKeys.ts); no cap when absent. */
+  laneCap?: Pick<LaneKeyCap, 'admit' | 'cap'>;
   /** The `key` expression failed: the event starts no run of that automation. */
   onSkipped?: (reason: SkipReason) => void;
   /** How long a `key` waits for its operator's share of the sandbox before the event is left for later. */
@@ -65,7 +68,8 @@ export class RunControlDispatch implements EventRuns {
   /**
    * Starts an event run: through its key's lane when its automation has run control (`started`: handed over; the lane
    * decides), as before otherwise. A `key` that failed starts nothing and says why; one whose operator's share of the
-   * sandbox is spent throws {@link OverShareError}, and the event waits in the outbox.
+   * sandbox is spent throws {@link OverShareError}, and the event waits in the outbox; so does one whose key is new
+   * while its automation has its most live keys ({@link LaneCapError}).
    */
   async start(input: ControlledEventRun): Promise<StartOutcome> {
     const { runControl, ...run } = input;
@@ -80,6 +84,9 @@ export class RunControlDispatch implements EventRuns {
       await prior;
       if (typeof key !== 'string') return key;
       const lane = { operatorId: run.operatorId, automationId: run.automationId, key };
+      // Inside the automation's order, so its admissions are counted one after another.
+      if (this.deps.laneCap && !(await this.deps.laneCap.admit({ operatorId: run.operatorId, workflowId: run.automationId }, laneWorkflowId(lane))))
+        throw new LaneCapError(run.operatorId, run.automationId, this.deps.laneCap.cap);
       const trigger: LaneTrigger = {
         eventId: run.eventId,
         runWorkflowId: eventRunWorkflowId(run.automationId, run.eventId),

@@ -9,7 +9,7 @@ import { ChangeFeed, connectionStringOf } from '../db/changeFeed';
 import type { Db } from '../db/knex';
 import { postgresPayloadStore } from '../db/queries/temporalPayloads';
 import { startEventRun } from '../temporal/automationRuns';
-import { cancelKeyedRuns, startKeyedRun } from '../temporal/keyedRuns';
+import { cancelKeyedRuns, laneRunning, startKeyedRun } from '../temporal/keyedRuns';
 import { signalWaitingRun } from '../temporal/runWaits';
 import { interactiveBacklogMs } from '../temporal/taskQueueBacklog';
 import { ExpressionSandbox } from '../sandbox/expressionSandbox';
@@ -26,6 +26,7 @@ import { StartAdmission } from './startAdmission';
 import { BatchedEvaluations } from './batchedEvaluations';
 import { EventFilters } from './eventFilters';
 import { RunControlDispatch } from './runControl';
+import { LaneKeyCap } from './laneKeys';
 import { livenessHeartbeat } from './livenessHeartbeat';
 import { payloadRefInterceptor } from './payloadRefInterceptor';
 import { activityTracingInterceptors, workflowTracingSinks } from './tracing';
@@ -141,6 +142,7 @@ export async function createWorker(options: {
     startRun: (input) => startEventRun(temporal, input),
     startKeyed: (lane, trigger) => startKeyedRun(temporal, lane, trigger),
     cancelKeyed: (lane) => cancelKeyedRuns(temporal, lane),
+    laneCap: new LaneKeyCap({ db: options.db, logger, laneRunning: (laneId) => laneRunning(temporal, laneId), cap: config.LANE_KEYS_PER_AUTOMATION }),
     onSkipped: (reason) => metrics.triggerSkipped(reason),
   });
   const dispatchDeps: DispatchDeps = {
