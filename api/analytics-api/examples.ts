@@ -205,3 +205,30 @@ export const saferGambling = {
     },
   },
 };
+
+const health = (rounds: number, players: number, turnover: number, wins: number, bonusBets: number, bonusWins: number) => ({
+  rounds,
+  players,
+  turnover,
+  wins,
+  ggr: turnover - wins,
+  rtp: Number((wins / turnover).toFixed(4)),
+  hold: Number(((turnover - wins) / turnover).toFixed(4)),
+  cash_ggr: turnover - wins - (bonusBets - bonusWins),
+  bonus_ggr: bonusBets - bonusWins,
+});
+export const gameHealth = {
+  success: true,
+  data: {
+    currency: 'EUR',
+    range: { start: '2026-02-14', end: '2026-03-15' },
+    by: 'game',
+    totals: health(182000, 3120, 9100000, 8736000, 410000, 380000),
+    rows: [
+      { name: 'Starburst', ...health(64000, 1830, 3200000, 3088000, 150000, 141000) },
+      { name: 'Book of Dead', ...health(51000, 1502, 2550000, 2448000, 120000, 108000) },
+    ],
+    total_rows: 2,
+    has_more: false,
+  },
+};

@@ -8,6 +8,7 @@ import { BusinessQuery, BusinessResponse, businessHandler } from './business';
 import { gamesHandler, providersHandler } from './catalog';
 import { CohortsQuery, CohortsResponse, cohortsHandler } from './cohorts';
 import { analyticsAuth, queryError, readOrExportLimit } from './context';
+import { GameHealthQuery, GameHealthResponse, gameHealthHandler } from './gameHealth';
 import * as examples from './examples';
 import { getPlayerHandler, listPlayersHandler } from './players';
 import { SaferGamblingQuery, SaferGamblingResponse, saferGamblingHandler } from './saferGambling';
@@ -103,6 +104,16 @@ analytics.endpoint({
   input: { query: SaferGamblingQuery },
   responses: { 200: jsonContent(SaferGamblingResponse, 'Safer-gambling figures', examples.saferGambling), ...errors() },
   handler: saferGamblingHandler,
+});
+analytics.endpoint({
+  method: 'get',
+  path: '/game-health',
+  summary: 'Game health: actual RTP, hold and cash vs bonus GGR per game or provider',
+  description: 'One currency per request, dated by occurrence time; rows most staked first. Definitions: docs/analytics.md "Game health".',
+  guards: ['reads'],
+  input: { query: GameHealthQuery },
+  responses: { 200: jsonContent(GameHealthResponse, 'Totals and a page of rows', examples.gameHealth), ...errors() },
+  handler: gameHealthHandler,
 });
 analytics.endpoint({
   method: 'get',

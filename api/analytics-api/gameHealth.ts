@@ -1,0 +1,64 @@
+import type { Context } from 'koa';
+import { z } from 'zod';
+import { lastDays } from '../../core/analyticsParams';
+import { gameHealth } from '../../db/queries/analyticsGameHealth';
+import type { AppDeps } from '../deps';
+import type { InputOf } from '../endpoint';
+import { registry } from '../openapi/registry';
+import { rangeOf, scopeOf } from './context';
+import { GamesQuery } from './schema';
+
+export const GameHealthQuery = GamesQuery.omit({ format: true }).extend({
+  by: z
+    .enum(['game', 'provider'])
+    .default('game')
+    .openapi({ description: 'One row per game (game_name, else game_id) or per the round’s provider; default game' }),
+  range: z.string().min(1).max(50).optional().openapi({ description: '7d, 14d, 30d, 90d or <start>:<end> ISO dates (UTC days, inclusive); default 30d' }),
+});
+
+const money = (description: string) => z.number().openapi({ description: `${description} (minor units)` });
+const share = (description: string) =>
+  z
+    .number()
+    .nullable()
+    .openapi({ description: `${description}, 4 decimals; null without turnover` });
+const healthShape = {
+  rounds: z.number().int(),
+  players: z.number().int().openapi({ description: 'Distinct players with a round' }),
+  turnover: money('Σ bet_amount, cash and bonus stakes'),
+  wins: money('Σ win_amount'),
+  ggr: money('turnover − wins'),
+  rtp: share('Actual RTP: wins ÷ turnover'),
+  hold: share('Hold (margin): ggr ÷ turnover'),
+  cash_ggr: money('GGR on cash stakes: (bet − bonus_bet_amount) − (win − bonus_win_amount)'),
+  bonus_ggr: money('GGR on bonus stakes: bonus_bet_amount − bonus_win_amount'),
+};
+export const GameHealthSchema = registry.register('GameHealth', z.object(healthShape));
+export const GameHealthRowSchema = registry.register(
+  'GameHealthRow',
+  z.object({ name: z.string().nullable().openapi({ description: 'The game or provider; null: rounds that name no provider' }), ...healthShape }),
+);
+
+export const GameHealthResponse = z.object({
+  success: z.literal(true),
+  data: z.object({
+    currency: z.string(),
+    range: z.object({ start: z.string(), end: z.string() }),
+    by: z.enum(['game', 'provider']),
+    totals: GameHealthSchema.openapi({ description: 'Every round of the range in the currency, named or not' }),
+    rows: z.array(GameHealthRowSchema),
+    total_rows: z.number().int(),
+    has_more: z.boolean(),
+  }),
+});
+
+/** `GET /game-health`: actual RTP, hold and cash vs bonus GGR per game or provider over `range` (default 30 days). */
+export async function gameHealthHandler(deps: AppDeps, ctx: Context, { query }: InputOf<{ query: typeof GameHealthQuery }>): Promise<void> {
+  const range = rangeOf(query.range, lastDays(30, new Date()));
+  const scope = await scopeOf(deps, ctx, query.currency);
+  const health = await gameHealth(deps.db, scope, range, query.by, { limit: query.limit, offset: query.offset });
+  ctx.body = {
+    success: true,
+    data: { currency: scope.currency, range, by: query.by, ...health, has_more: query.offset + health.rows.length < health.total_rows },
+  };
+}

@@ -1,0 +1,121 @@
+import { analytics } from '../helpers/analytics';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { dataClient, type DataClient } from '../helpers/data';
+
+/**
+ * Game health (issue 45, `GET /game-health`), computed by hand over May 2026 in EUR:
+ * - Starburst (NetEnt): p1 bets 1000 and wins 900, of which 200 staked and 100 won on bonus money; p2 bets 500, wins 0.
+ * - Book (Play'n GO): p1 bets 2000, wins 2500.
+ * - a round with only `game_id` g-9 and no provider: p2 bets 100, wins 50.
+ * Left out: a USD round, a round on 30 April, an erased player's round, operator B's round.
+ */
+let app: TestApp;
+let alice: DataClient;
+let bob: DataClient;
+
+const round = (date: string, game: Record<string, unknown>, bet: number, win: number, extra: Record<string, unknown> = {}) => ({
+  eventType: 'game_activity',
+  data: { ...game, bet_amount: bet, win_amount: win, currency: 'EUR', timestamp: `${date}T12:00:00Z`, ...extra },
+});
+const STARBURST = { game_id: 'g-1', game_name: 'Starburst', provider: 'NetEnt' };
+const BOOK = { game_id: 'g-2', game_name: 'Book', provider: "Play'n GO" };
+
+async function send(client: DataClient, history: Record<string, Array<{ eventType: string; data: Record<string, unknown> }>>): Promise<void> {
+  for (const [externalId, events] of Object.entries(history)) {
+    expect((await client.call('/entities', { body: { entityType: 'player', externalId, data: {} } })).status).toBe(201);
+    for (const body of events) expect((await client.call(`/entities/${externalId}/events`, { body })).status).toBe(201);
+  }
+}
+
+const health = (rounds: number, players: number, turnover: number, wins: number, rtp: number | null, hold: number | null, cash: number, bonus: number) => ({
+  rounds,
+  players,
+  turnover,
+  wins,
+  ggr: turnover - wins,
+  rtp,
+  hold,
+  cash_ggr: cash,
+  bonus_ggr: bonus,
+});
+
+beforeAll(async () => {
+  app = await startTestApp();
+  [alice, bob] = await Promise.all([dataClient(app), dataClient(app)]);
+  await send(alice, {
+    p1: [
+      round('2026-05-03', STARBURST, 1000, 900, { bonus_bet_amount: 200, bonus_win_amount: 100 }),
+      round('2026-05-04', BOOK, 2000, 2500),
+      round('2026-04-30', STARBURST, 999, 0),
+    ],
+    p2: [round('2026-05-05', STARBURST, 500, 0), round('2026-05-06', { game_id: 'g-9' }, 100, 50), round('2026-05-07', STARBURST, 700, 0, { currency: 'USD' })],
+    p3: [round('2026-05-08', STARBURST, 5000, 0)],
+  });
+  expect((await alice.call('/entities/p3', { method: 'DELETE' })).status).toBe(200);
+  await send(bob, { b1: [round('2026-05-03', STARBURST, 12_345, 0)] });
+}, 60_000);
+afterAll(() => app.close());
+
+const get = (query: string, client: DataClient = alice) => analytics(app, client.key, `/game-health?range=2026-05-01:2026-05-31&currency=EUR${query}`);
+
+describe('protection and errors', () => {
+  it('401 without credentials', async () => {
+    expect((await analytics(app, undefined, '/game-health')).status).toBe(401);
+  });
+
+  it.each([
+    ['&by=studio', 'by'],
+    ['&limit=0', 'limit'],
+    ['&offset=-1', 'offset'],
+  ])('%s is 400 INVALID_PARAM naming %s', async (query, field) => {
+    const response = await get(query);
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('INVALID_PARAM');
+    expect(response.body.error.details.map((detail: { field: string }) => detail.field)).toEqual([field]);
+  });
+});
+
+describe('figures computed by hand', () => {
+  it('per game, most staked first: actual RTP, hold, cash and bonus GGR, and the totals', async () => {
+    const response = await get('');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      success: true,
+      data: {
+        currency: 'EUR',
+        range: { start: '2026-05-01', end: '2026-05-31' },
+        by: 'game',
+        totals: health(4, 2, 3600, 3450, 0.9583, 0.0417, 50, 100),
+        rows: [
+          { name: 'Book', ...health(1, 1, 2000, 2500, 1.25, -0.25, -500, 0) },
+          { name: 'Starburst', ...health(2, 2, 1500, 900, 0.6, 0.4, 500, 100) },
+          { name: 'g-9', ...health(1, 1, 100, 50, 0.5, 0.5, 50, 0) },
+        ],
+        total_rows: 3,
+        has_more: false,
+      },
+    });
+  });
+
+  it('per provider, the rounds naming none as a row of their own; paged with has_more', async () => {
+    const response = await get('&by=provider&limit=2');
+    expect(response.body.data.rows.map((row: { name: string | null; turnover: number }) => [row.name, row.turnover])).toEqual([
+      ["Play'n GO", 2000],
+      ['NetEnt', 1500],
+    ]);
+    expect([response.body.data.total_rows, response.body.data.has_more]).toEqual([3, true]);
+    const rest = await get('&by=provider&limit=2&offset=2');
+    expect(rest.body.data.rows).toEqual([{ name: null, ...health(1, 1, 100, 50, 0.5, 0.5, 50, 0) }]);
+    expect(rest.body.data.has_more).toBe(false);
+  });
+
+  it('a range without rounds: zeros and null ratios', async () => {
+    const response = await analytics(app, alice.key, '/game-health?range=2026-06-01:2026-06-30&currency=EUR');
+    expect(response.body.data).toMatchObject({ totals: health(0, 0, 0, 0, null, null, 0, 0), rows: [], total_rows: 0, has_more: false });
+  });
+
+  it('operator B sees only its own round', async () => {
+    const response = await get('', bob);
+    expect(response.body.data.rows).toEqual([{ name: 'Starburst', ...health(1, 1, 12_345, 0, 0, 1, 12_345, 0) }]);
+  });
+});
