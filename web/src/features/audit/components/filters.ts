@@ -6,20 +6,14 @@ export type AuditQuery = NonNullable<paths['/platform-api/operators/me/audit-eve
 export type ExportQuery = NonNullable<paths['/platform-api/operators/me/audit-events/export']['get']['parameters']['query']>;
 
 export const PAGE_SIZE = 25;
-export const TARGET_TYPES = [
-  'automation',
-  'api_key',
-  'connection',
-  'connector',
-  'member',
-  'invite',
-  'settings',
-  'mcp_grant',
-  'player',
-  'run',
-  'evidence',
-] as const;
-export const TARGET_LABEL: Record<(typeof TARGET_TYPES)[number], string> = {
+/** What an audit event can be about, as the API's document names it (core/audit.ts's list, through the OpenAPI schema). */
+export type AuditTargetType = NonNullable<AuditQuery['targetType']>;
+
+/**
+ * Each target type's label; typed by the document's list, so a type the API adds fails the dashboard's type check until
+ * it has a label here, and the filter's options come from the same object rather than a second copy of the list.
+ */
+export const TARGET_LABEL: Record<AuditTargetType, string> = {
   automation: 'Workflow',
   api_key: 'API key',
   connection: 'Connection',
@@ -32,6 +26,7 @@ export const TARGET_LABEL: Record<(typeof TARGET_TYPES)[number], string> = {
   run: 'Run',
   evidence: 'Compliance evidence',
 };
+export const TARGET_TYPES = Object.keys(TARGET_LABEL) as AuditTargetType[];
 
 /** The audit log's filters as the URL keeps them: the API's names, dates as `YYYY-MM-DD` days, the 1-based page. */
 export interface AuditFilters {

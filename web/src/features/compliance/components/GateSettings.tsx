@@ -3,6 +3,7 @@ import { api, call } from '../../../api/client';
 import { useAction, useLoad } from '../../../api/useLoad';
 import { Checkbox, SelectField, TextField } from '../../../components/Field';
 import { ErrorNotice, Loading, Success } from '../../../components/Status';
+import { depositLimitPeriods, periodLabel, RULES, THRESHOLDS } from './gateFields';
 import { QuietHoursField } from './QuietHoursField';
 import { bodyOf, draftOf, type SettingsDraft } from './settingsDraft';
 
@@ -51,85 +52,34 @@ export function GateSettings({ manage }: { manage: boolean }) {
       <fieldset className="kv">
         <legend>Rules</legend>
         <Checkbox label="Exclusion: self-excluded, cooling-off and excluded players" checked disabled hint="Always on: no organisation can switch it off." />
-        <Checkbox
-          label="Consent: a channel the player refused"
-          checked={draft.consent}
-          disabled={disabled}
-          onChange={(event) => change({ consent: event.target.checked })}
-        />
-        <Checkbox
-          label="Harm indicators: a player at risk"
-          checked={draft.harmIndicators}
-          disabled={disabled}
-          onChange={(event) => change({ harmIndicators: event.target.checked })}
-        />
-        <Checkbox
-          label="Deposit limit: the player's limit reached"
-          checked={draft.depositLimit}
-          disabled={disabled}
-          onChange={(event) => change({ depositLimit: event.target.checked })}
-        />
-        <Checkbox
-          label="Explicit consent (opt-in)"
-          checked={draft.explicitConsent}
-          disabled={disabled}
-          onChange={(event) => change({ explicitConsent: event.target.checked })}
-          hint="On: a channel without recorded consent counts as refused. Off: only a recorded refusal does."
-        />
+        {RULES.map((rule) => (
+          <Checkbox
+            key={rule.key}
+            label={rule.label}
+            checked={draft[rule.key]}
+            disabled={disabled}
+            onChange={(event) => change({ [rule.key]: event.target.checked })}
+            hint={rule.hint}
+          />
+        ))}
       </fieldset>
       <QuietHoursField rows={draft.quietHours} disabled={disabled} problems={problems} onChange={(quietHours) => change({ quietHours })} />
       <fieldset className="kv">
         <legend>Harm thresholds</legend>
         <div className="gate-grid">
-          <TextField
-            label="Deposits in the window"
-            type="number"
-            inputMode="numeric"
-            value={draft.velocityDeposits}
-            disabled={disabled}
-            onChange={(event) => change({ velocityDeposits: event.target.value })}
-            hint="1 to 1,000"
-            problems={problems('harm.depositVelocity.deposits')}
-          />
-          <TextField
-            label="Or their sum (minor units)"
-            type="number"
-            inputMode="numeric"
-            value={draft.velocityAmount}
-            disabled={disabled}
-            onChange={(event) => change({ velocityAmount: event.target.value })}
-            hint="Cents for EUR: 10000 is €100. Empty: the count alone decides"
-            problems={problems('harm.depositVelocity.amount')}
-          />
-          <TextField
-            label="Deposit window (minutes)"
-            type="number"
-            inputMode="numeric"
-            value={draft.velocityWindow}
-            disabled={disabled}
-            onChange={(event) => change({ velocityWindow: event.target.value })}
-            hint="Up to 10,080 (a week)"
-            problems={problems('harm.depositVelocity.windowMinutes')}
-          />
-          <TextField
-            label="Deposit after a reversed withdrawal within (minutes)"
-            type="number"
-            inputMode="numeric"
-            value={draft.reversedWindow}
-            disabled={disabled}
-            onChange={(event) => change({ reversedWindow: event.target.value })}
-            problems={problems('harm.depositAfterReversedWithdrawal.windowMinutes')}
-          />
-          <TextField
-            label="At risk for (days) after an indicator"
-            type="number"
-            inputMode="numeric"
-            value={draft.atRiskDays}
-            disabled={disabled}
-            onChange={(event) => change({ atRiskDays: event.target.value })}
-            hint="1 to 365"
-            problems={problems('harm.atRiskDays')}
-          />
+          {THRESHOLDS.map((threshold) => (
+            <TextField
+              key={threshold.key}
+              label={threshold.label}
+              type="number"
+              inputMode="numeric"
+              value={draft[threshold.key]}
+              disabled={disabled}
+              onChange={(event) => change({ [threshold.key]: event.target.value })}
+              hint={threshold.hint}
+              problems={problems(threshold.field)}
+            />
+          ))}
           <SelectField
             label="Deposit limit counts the last"
             value={draft.depositLimitHours}
@@ -137,9 +87,9 @@ export function GateSettings({ manage }: { manage: boolean }) {
             onChange={(event) => change({ depositLimitHours: event.target.value })}
             problems={problems('depositLimitHours')}
           >
-            {[...new Set(['24', '168', '720', draft.depositLimitHours])].map((hours) => (
+            {depositLimitPeriods(draft.depositLimitHours).map((hours) => (
               <option key={hours} value={hours}>
-                {hours === '24' ? '24 hours' : hours === '168' ? '7 days' : hours === '720' ? '30 days' : `${hours} hours`}
+                {periodLabel(hours)}
               </option>
             ))}
           </SelectField>
