@@ -6,26 +6,22 @@ import { declareBodyDepth, declareErrorFormat, declareInputError, type ErrorForm
 import type { AppDeps } from './deps';
 import { defaultValidationError, validate } from './middleware/validate';
 import { jsonContent, registry } from './openapi/registry';
+import {
+  handlerArgs,
+  type DeclaredHandler,
+  type EndpointInput,
+  type Handler,
+  type HandlerDeclaration,
+  type InputOf,
+  type ParameterSchema,
+  type RawPart,
+} from './handler';
 import { checkResponseContract } from './responseContract';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 type Security = NonNullable<RouteConfig['security']>;
-/** What OpenAPI can show as path, query or header parameters: an object, or an object behind a transform. */
-type ParameterSchema = z.ZodObject | z.ZodPipe;
 
-/** The request parts validated before the handler runs, which gets them parsed as its `input`; each is also documented. */
-export interface EndpointInput {
-  params?: ParameterSchema;
-  query?: ParameterSchema;
-  body?: z.ZodType;
-}
-
-/**
- * What a handler receives for its endpoint's declared `input`: each part as its schema parses it. A handler declares
- * its parameter with the same schemas (`input: InputOf<{ params: typeof IdParams }>`), so a route whose declaration
- * and handler disagree does not compile.
- */
-export type InputOf<I extends EndpointInput> = { [K in keyof I]-?: I[K] extends z.ZodType ? z.output<I[K]> : never };
+export type { EndpointInput, InputOf } from './handler';
 
 /** The JSON body as the document shows it; `schema` defaults to the validated `input.body`. */
 export interface DocumentedBody {
@@ -47,9 +43,10 @@ export interface DocumentedRequest {
 
 /**
  * One endpoint: its route, the middleware it runs, its handler and its OpenAPI operation. `S` is what the
- * area hands every handler (the app's deps unless the area builds something else), `G` the names of its guards.
+ * area hands every handler (the app's deps unless the area builds something else), `G` the names of its guards,
+ * `P` the caller its `principal` reader returns, `I` its validated input and `R` the raw parts it declares.
  */
-export interface Endpoint<S, G extends string, I extends EndpointInput = EndpointInput> {
+export interface Endpoint<S, G extends string, P = undefined, I extends EndpointInput = EndpointInput, R extends RawPart = never> {
   method: Method;
   /** Koa path under the area prefix (`/entities/:externalId`); `/` is the prefix itself. */
   path: string;
@@ -63,6 +60,8 @@ export interface Endpoint<S, G extends string, I extends EndpointInput = Endpoin
   /** The area's guards this route runs, in order, before validation (auth, role checks, rate limits). */
   guards?: readonly G[];
   input?: I;
+  /** The request parts the handler reads unvalidated (`HandlerArgs.raw`): each is an exception `docs/openapi-and-fuzzing.md` names. */
+  raw?: readonly R[];
   /**
    * The 4xx a validation failure becomes; defaults to the area's, then `defaultValidationError`. On a literal path it
    * also shapes the body parser's refusals (too deep, a number out of range); on a parameterised one those are the area's.
@@ -74,10 +73,13 @@ export interface Endpoint<S, G extends string, I extends EndpointInput = Endpoin
   bodyDepth?: number;
   request?: DocumentedRequest;
   responses: RouteConfig['responses'];
-  handler: (setup: S, ctx: Context, input: InputOf<I>) => unknown;
+  /** Gets `{ deps, ctx, input, principal, raw }` typed from this declaration and the area's. */
+  handle?: Handler<S, P, I, R>;
+  /** @deprecated the signature before `handle`, kept for the areas not yet moved to it. */
+  handler?: (setup: S, ctx: Context, input: InputOf<I>) => unknown;
 }
 
-export interface AreaOptions<S, G extends string> {
+export interface AreaOptions<S, G extends string, P> {
   /** The router prefix (`/operator-data-api`); none for root paths such as `/healthz`. */
   prefix?: string;
   /** What every handler gets as its first argument, built once per app; the app's deps when absent. */
@@ -90,11 +92,24 @@ export interface AreaOptions<S, G extends string> {
   inputError?: InputError;
   /** The error body every path under the prefix speaks, also before routing (`api/areas.ts`); `coded` when absent. */
   errorFormat?: ErrorFormat;
+  /**
+   * Reads the caller the area's authentication put on the request, typed as the credentials it accepts: the one
+   * place an area says who its handlers serve (`principal` in `HandlerArgs`).
+   */
+  principal?: (ctx: Context) => P;
 }
 
-export interface Area<S, G extends string> {
+export interface Area<S, G extends string, P = undefined> {
   /** Registers the endpoint's OpenAPI operation now and keeps its route for `router`. */
-  endpoint<I extends EndpointInput = Record<never, never>>(spec: Endpoint<S, G, I>): void;
+  endpoint<I extends EndpointInput = Record<never, never>, R extends RawPart = never>(spec: Endpoint<S, G, P, I, R>): void;
+  /**
+   * A handler written in its own file with what it reads, typed from the area without repeating a schema; its
+   * endpoint spreads it (`area.endpoint({ method, path, …, ...getEntity })`).
+   */
+  handler<I extends EndpointInput = Record<never, never>, R extends RawPart = never>(
+    declaration: HandlerDeclaration<I, R>,
+    handle: Handler<S, P, I, R>,
+  ): DeclaredHandler<S, P, I, R>;
   /**
    * The area's router, every route in declaration order — Koa tries matching routes in that order, so a literal
    * path (`/events`) is declared before a parameterised one of the same method (`/:operatorId`).
@@ -105,7 +120,11 @@ export interface Area<S, G extends string> {
 const OPERATION_FIELDS = new Set(['summary', 'description', 'security']);
 
 /** A route as `router` mounts it: the endpoint with its handler's input type forgotten, as Koa passes no types along. */
-type Route<S, G extends string> = Omit<Endpoint<S, G>, 'handler'> & { handler: (setup: S, ctx: Context, input: unknown) => unknown };
+type Route<S, G extends string> = Omit<Endpoint<S, G>, 'handler' | 'handle' | 'raw'> & {
+  raw?: readonly RawPart[];
+  handle?: (args: unknown) => unknown;
+  handler?: (setup: S, ctx: Context, input: unknown) => unknown;
+};
 
 /** `/gateway` + `/` → `/gateway`. */
 const fullPath = (prefix: string, path: string) => (path === '/' && prefix ? prefix : `${prefix}${path}`);
@@ -131,7 +150,7 @@ function requestOf(label: string, input: EndpointInput = {}, request: Documented
   return Object.keys(documented).length > 0 ? documented : undefined;
 }
 
-function register<S, G extends string, I extends EndpointInput>(prefix: string, areaSecurity: Security | undefined, spec: Endpoint<S, G, I>): void {
+function register(prefix: string, areaSecurity: Security | undefined, spec: Route<unknown, string>): void {
   const path = documentedPath(prefix, spec.path);
   const operation: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(spec)) if (OPERATION_FIELDS.has(key) && value !== undefined) operation[key] = value;
@@ -152,14 +171,19 @@ function register<S, G extends string, I extends EndpointInput>(prefix: string, 
  * area.endpoint({ method: 'post', path: '/', summary: 'Call a supplier', guards: ['auth'], responses, handler: execute });
  * export const createGatewayRouter = (deps: AppDeps) => area.router(deps);
  */
-export function defineArea<S = AppDeps, G extends string = never>(options: AreaOptions<S, G>): Area<S, G> {
+export function defineArea<S = AppDeps, G extends string = never, P = undefined>(options: AreaOptions<S, G, P>): Area<S, G, P> {
   const prefix = options.prefix ?? '';
   if (options.errorFormat) declareErrorFormat(prefix, options.errorFormat);
   if (options.inputError) declareInputError(prefix, options.inputError);
   const endpoints: Array<Route<S, G>> = [];
   return {
-    endpoint(spec) {
-      register(prefix, options.security, spec);
+    handler(declaration, handle) {
+      return { ...declaration, handle };
+    },
+    endpoint(declared) {
+      const spec = declared as unknown as Route<S, G>;
+      if (!spec.handle === !spec.handler) throw new Error(`${spec.method.toUpperCase()} ${spec.path}: declare one of handle and handler`);
+      register(prefix, options.security, spec as Route<unknown, string>);
       const literal = !spec.path.includes(':');
       if (spec.errorFormat) {
         if (!literal) throw new Error(`${spec.path}: an error format is declared for a literal path or a whole area`);
@@ -170,7 +194,7 @@ export function defineArea<S = AppDeps, G extends string = never>(options: AreaO
         declareBodyDepth(fullPath(prefix, spec.path), spec.bodyDepth);
       }
       if (spec.inputError && literal) declareInputError(fullPath(prefix, spec.path), spec.inputError);
-      endpoints.push(spec as Route<S, G>);
+      endpoints.push(spec);
     },
     router(deps) {
       const setup = options.setup ? options.setup(deps) : (deps as S);
@@ -186,8 +210,9 @@ export function defineArea<S = AppDeps, G extends string = never>(options: AreaO
             ),
           );
         if (spec.input) stack.push(validate(spec.input, spec.inputError ?? options.inputError ?? defaultValidationError));
-        const { handler } = spec;
-        stack.push((ctx) => handler(setup, ctx, ctx.state.input ?? {}));
+        const { handle, handler, raw } = spec;
+        if (handle) stack.push((ctx) => handle(handlerArgs(ctx, setup, options.principal, raw)));
+        else if (handler) stack.push((ctx) => handler(setup, ctx, ctx.state.input ?? {}));
         (router as unknown as Record<Method, (path: string, ...middleware: Middleware[]) => Router>)[spec.method](spec.path, ...stack);
       }
       return router;

@@ -1,50 +1,21 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps';
-import { defineArea } from '../endpoint';
 import { AppError } from '../errors';
-import { rateLimit } from '../middleware/rateLimit';
 import type { defaultValidationError } from '../middleware/validate';
-import { bearerApiKey, bearerDashboardCredential, jsonContent } from '../openapi/registry';
+import { jsonContent } from '../openapi/registry';
+import { data } from './area';
 import { codedErrors, successBody } from '../openapi/responses';
 import { getBatchJobHandler, submitBatchHandler } from './batches';
-import { dataApiAuth } from './context';
 import { eraseEntityHandler, getEntityHandler, upsertEntityHandler } from './entities';
 import { listEventsHandler, recordEventHandler } from './events';
 import * as examples from './examples';
-import {
-  BATCH_LIMITS,
-  BatchEntityItem,
-  BatchEventItem,
-  BatchStateItem,
-  Entity,
-  EntityBody,
-  Event,
-  EventBody,
-  EventsQuery,
-  ExternalIdParams,
-  IdempotencyHeader,
-  Job,
-  JobParams,
-  Settings,
-  SettingsBody,
-  State,
-  StateParams,
-  Template,
-} from './schema';
+import { BATCH_LIMITS, BatchEntityItem, BatchEventItem, BatchStateItem, Entity, Event, IdempotencyHeader, Job, Settings, State, Template } from './schema';
 import { getSettingsHandler, listTemplatesHandler, putSettingsHandler } from './settings';
 import { getStateHandler, listStatesHandler, putStateHandler } from './states';
 
 /** Settings problems are always `VALIDATION_FAILED` naming the field (every setting is optional). */
 const settingsError = (result: Parameters<typeof defaultValidationError>[0]) =>
   new AppError(400, 'VALIDATION_FAILED', `Invalid settings: ${result.problems.map((p) => `${p.field} ${p.message}`).join('; ')}`, { details: result.problems });
-
-/** The data ingestion API (spec 4.2), API-key authenticated, every query scoped to the key's operator. */
-const data = defineArea({
-  prefix: '/operator-data-api',
-  security: [{ [bearerApiKey.name]: [] }, { [bearerDashboardCredential.name]: [] }],
-  use: (deps) => [dataApiAuth(deps)],
-  guards: (deps) => ({ realtime: rateLimit(deps.rateLimits, 'ingest:realtime'), batch: rateLimit(deps.rateLimits, 'ingest:batch') }),
-});
 
 const errors = (...codes: Array<[number, string]>) =>
   codedErrors([401, 'UNAUTHORIZED: missing or invalid API key or dashboard credential'], ...codes, [500, 'INTERNAL_ERROR']);
@@ -59,24 +30,23 @@ data.endpoint({
   path: '/templates',
   summary: 'List templates',
   responses: { 200: jsonContent(successBody(z.array(Template)), 'Templates', examples.templates), ...errors() },
-  handler: listTemplatesHandler,
+  ...listTemplatesHandler,
 });
 data.endpoint({
   method: 'get',
   path: '/settings',
   summary: "The operator's settings",
   responses: { 200: jsonContent(successBody(Settings), 'Settings', examples.settings), ...errors() },
-  handler: getSettingsHandler,
+  ...getSettingsHandler,
 });
 data.endpoint({
   method: 'put',
   path: '/settings',
   summary: 'Select the template, retention and reporting currency',
-  input: { body: SettingsBody },
   inputError: settingsError,
   request: { body: { description: 'Any of the settings', example: examples.settingsBody } },
   responses: { 200: jsonContent(successBody(Settings), 'Updated settings', examples.settings), ...errors([400, 'VALIDATION_FAILED'], memberReads) },
-  handler: putSettingsHandler,
+  ...putSettingsHandler,
 });
 
 data.endpoint({
@@ -84,7 +54,6 @@ data.endpoint({
   path: '/entities',
   summary: 'Create or update an entity',
   guards: ['realtime'],
-  input: { body: EntityBody },
   request: { headers: IdempotencyHeader, body: { description: 'The entity', example: examples.entityBody } },
   responses: {
     200: jsonContent(
@@ -99,80 +68,73 @@ data.endpoint({
     ),
     ...errors(noTemplate, memberReads, [409, 'ENTITY_ERASED or IDEMPOTENCY_KEY_REUSED'], rateLimited),
   },
-  handler: upsertEntityHandler,
+  ...upsertEntityHandler,
 });
 data.endpoint({
   method: 'get',
   path: '/entities/:externalId',
   summary: 'Read an entity (PII decrypted)',
-  input: { params: ExternalIdParams },
   responses: { 200: jsonContent(successBody(Entity), 'The entity', examples.entity), ...errors(badParam, [404, 'ENTITY_NOT_FOUND']) },
-  handler: getEntityHandler,
+  ...getEntityHandler,
 });
 data.endpoint({
   method: 'delete',
   path: '/entities/:externalId',
   summary: 'Erase an entity (data protection)',
-  input: { params: ExternalIdParams },
   responses: {
     200: jsonContent(successBody(z.object({ id: z.string(), externalId: z.string(), deleted: z.literal(true) })), 'Erased', examples.entityErased),
     ...errors(badParam, memberReads, [404, 'ENTITY_NOT_FOUND']),
   },
-  handler: eraseEntityHandler,
+  ...eraseEntityHandler,
 });
 data.endpoint({
   method: 'post',
   path: '/entities/:externalId/events',
   summary: 'Record an event',
   guards: ['realtime'],
-  input: { params: ExternalIdParams, body: EventBody },
   request: { headers: IdempotencyHeader, body: { description: 'The event', example: examples.eventBody } },
   responses: {
     200: jsonContent(successBody(z.object({ id: z.string(), action: z.literal('duplicate') })), 'A repeated Idempotency-Key', examples.eventDuplicate),
     201: jsonContent(successBody(z.object({ id: z.string() })), 'Recorded', examples.eventRecorded),
     ...errors(noTemplate, memberReads, [404, 'ENTITY_NOT_FOUND'], [409, 'ENTITY_ERASED or IDEMPOTENCY_KEY_REUSED'], rateLimited),
   },
-  handler: recordEventHandler,
+  ...recordEventHandler,
 });
 data.endpoint({
   method: 'get',
   path: '/entities/:externalId/events',
   summary: "List an entity's events, newest first",
-  input: { params: ExternalIdParams, query: EventsQuery },
   responses: {
     200: jsonContent(z.object({ success: z.literal(true), data: z.array(Event), count: z.number() }), 'A page of events', examples.events),
     ...errors([400, 'VALIDATION_FAILED'], [404, 'ENTITY_NOT_FOUND']),
   },
-  handler: listEventsHandler,
+  ...listEventsHandler,
 });
 data.endpoint({
   method: 'put',
   path: '/entities/:externalId/state/:key',
   summary: 'Set a state value (`{ value }` or the bare value)',
   guards: ['realtime'],
-  input: { params: StateParams },
   request: { body: { schema: z.unknown(), description: 'The value', example: examples.stateBody } },
   responses: {
     200: jsonContent(successBody(State), 'Stored', examples.state),
     ...errors(noTemplate, memberReads, [404, 'ENTITY_NOT_FOUND'], [409, 'ENTITY_ERASED'], rateLimited),
   },
-  handler: putStateHandler,
+  ...putStateHandler,
 });
 data.endpoint({
   method: 'get',
   path: '/entities/:externalId/state',
   summary: "All of an entity's states",
-  input: { params: ExternalIdParams },
   responses: { 200: jsonContent(successBody(z.array(State)), 'States', examples.states), ...errors(badParam, [404, 'ENTITY_NOT_FOUND']) },
-  handler: listStatesHandler,
+  ...listStatesHandler,
 });
 data.endpoint({
   method: 'get',
   path: '/entities/:externalId/state/:key',
   summary: 'One state value',
-  input: { params: StateParams },
   responses: { 200: jsonContent(successBody(State), 'The state', examples.state), ...errors(badParam, [404, 'ENTITY_NOT_FOUND or NOT_FOUND']) },
-  handler: getStateHandler,
+  ...getStateHandler,
 });
 
 /** Batches are checked item by item by their workflow, so the body is documented here, not validated. */
@@ -192,16 +154,15 @@ for (const [kind, item] of [
       202: jsonContent(successBody(z.object({ jobId: z.string(), status: z.literal('queued') })), 'Accepted', examples.batchQueued),
       ...errors([400, 'INVALID_INPUT or TEMPLATE_NOT_CONFIGURED'], memberReads, rateLimited),
     },
-    handler: (deps, ctx) => submitBatchHandler(deps, ctx, kind),
+    ...submitBatchHandler(kind),
   });
 }
 data.endpoint({
   method: 'get',
   path: '/batch/jobs/:jobId',
   summary: 'A batch job and its per-item errors',
-  input: { params: JobParams },
   responses: { 200: jsonContent(successBody(Job), 'The job', examples.batchJob), ...errors(badParam, [404, 'NOT_FOUND']) },
-  handler: getBatchJobHandler,
+  ...getBatchJobHandler,
 });
 
 export const createOperatorDataRouter = (deps: AppDeps) => data.router(deps);

@@ -1,27 +1,24 @@
-import type { Context } from 'koa';
 import { changeSettings } from '../../commands/settings';
 import { getSettings } from '../../db/queries/settings';
 import { listTemplates } from '../../db/queries/templates';
 import { actorOf } from '../actor';
-import type { AppDeps } from '../deps';
-import { operatorOf } from '../middleware/authenticate';
-import type { InputOf } from '../endpoint';
+import { data } from './area';
 import { settingsRecord, templateRecord } from './presenters';
-import { type SettingsBody } from './schema';
+import { SettingsBody } from './schema';
 
-export async function listTemplatesHandler(deps: AppDeps, ctx: Context): Promise<void> {
+export const listTemplatesHandler = data.handler({}, async ({ deps, ctx }) => {
   const templates = await listTemplates(deps.db);
   ctx.body = { success: true, data: templates.map(templateRecord) };
-}
+});
 
-export async function getSettingsHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  ctx.body = { success: true, data: settingsRecord(await getSettings(deps.db, operatorOf(ctx))) };
-}
+export const getSettingsHandler = data.handler({}, async ({ deps, ctx, principal }) => {
+  ctx.body = { success: true, data: settingsRecord(await getSettings(deps.db, principal.operatorId)) };
+});
 
-export async function putSettingsHandler(deps: AppDeps, ctx: Context, { body }: InputOf<{ body: typeof SettingsBody }>): Promise<void> {
-  const operatorId = operatorOf(ctx);
-  const settings = await changeSettings(deps, { operatorId, change: body, actor: actorOf(ctx) });
+export const putSettingsHandler = data.handler({ input: { body: SettingsBody } }, async ({ deps, ctx, input: { body }, principal }) => {
+  const { operatorId } = principal;
+  const settings = await changeSettings(deps, { operatorId, change: body, actor: actorOf(principal) });
   deps.caches.settings.invalidate(operatorId);
   deps.caches.mcpTools.invalidate(operatorId);
   ctx.body = { success: true, data: settingsRecord(settings) };
-}
+});

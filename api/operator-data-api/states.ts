@@ -1,13 +1,10 @@
-import type { Context } from 'koa';
 import { putState } from '../../commands/ingestOne';
 import { findState, listStates } from '../../db/queries/entities';
 import { actorOf } from '../actor';
-import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
-import { operatorOf } from '../middleware/authenticate';
-import type { InputOf } from '../endpoint';
+import { data } from './area';
 import { requireEntity, requireTemplate } from './context';
-import { type ExternalIdParams, type StateParams } from './schema';
+import { ExternalIdParams, StateParams } from './schema';
 import { stateRecord } from './presenters';
 
 /** The body is `{ value: x }` (exactly that one field) or the value itself. */
@@ -19,34 +16,35 @@ function valueOf(body: unknown): unknown {
   return body;
 }
 
-/** `PUT /entities/:externalId/state/:key`: upserts one of the template's state keys. */
-export async function putStateHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof StateParams }>): Promise<void> {
-  if (ctx.request.body === undefined) {
+/**
+ * `PUT /entities/:externalId/state/:key`: upserts one of the template's state keys. The body is read raw: any JSON
+ * value is a state value, and only its absence is refused (`{}` is a value, not a missing one).
+ */
+export const putStateHandler = data.handler({ input: { params: StateParams }, raw: ['body'] }, async ({ deps, ctx, input: { params }, principal, raw }) => {
+  if (raw.body === undefined) {
     throw new AppError(400, 'MISSING_FIELDS', 'Missing required fields: value', { details: [{ field: 'value', message: 'is required' }] });
   }
-  const operatorId = operatorOf(ctx);
+  const { operatorId } = principal;
   const settings = await requireTemplate(deps, operatorId);
   const state = await putState(deps, {
     operatorId,
     template: settings.templateSchema,
     externalId: params.externalId,
     stateKey: params.key,
-    value: valueOf(ctx.request.body),
-    actor: actorOf(ctx),
+    value: valueOf(raw.body),
+    actor: actorOf(principal),
   });
   ctx.body = { success: true, data: stateRecord(state) };
-}
+});
 
-export async function listStatesHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof ExternalIdParams }>): Promise<void> {
-  const operatorId = operatorOf(ctx);
+export const listStatesHandler = data.handler({ input: { params: ExternalIdParams } }, async ({ deps, ctx, input: { params }, principal: { operatorId } }) => {
   const entity = await requireEntity(deps, operatorId, params.externalId);
   ctx.body = { success: true, data: (await listStates(deps.db, operatorId, entity.id)).map(stateRecord) };
-}
+});
 
-export async function getStateHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof StateParams }>): Promise<void> {
-  const operatorId = operatorOf(ctx);
+export const getStateHandler = data.handler({ input: { params: StateParams } }, async ({ deps, ctx, input: { params }, principal: { operatorId } }) => {
   const entity = await requireEntity(deps, operatorId, params.externalId);
   const state = await findState(deps.db, operatorId, entity.id, params.key);
   if (!state) throw new AppError(404, 'NOT_FOUND', `No state ${params.key} for entity ${params.externalId}`);
   ctx.body = { success: true, data: stateRecord(state) };
-}
+});
