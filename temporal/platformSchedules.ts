@@ -10,6 +10,8 @@ export const OUTBOX_SWEEP_SCHEDULE_ID = 'outbox-sweep';
 export const RUN_WATCHDOG_SCHEDULE_ID = 'run-watchdog';
 /** Every Schedule `ensurePlatformSchedules` keeps. */
 export const PLATFORM_SCHEDULE_IDS = [RETENTION_SCHEDULE_ID, ANALYTICS_REFRESH_SCHEDULE_ID, OUTBOX_SWEEP_SCHEDULE_ID, RUN_WATCHDOG_SCHEDULE_ID];
+/** How often the analytics rollups catch up (docs/analytics.md "Rollups"): figures are at most about this far behind ingest, plus one pass. */
+export const ANALYTICS_ROLLUP_EVERY_MS = 30_000;
 
 /**
  * Creates a Schedule, or moves an existing one to the queue its workflow now belongs on (Schedules created before the
@@ -28,18 +30,30 @@ async function createUnlessExists(client: Client, options: ScheduleOptions): Pro
 }
 
 /**
+ * Moves the analytics Schedule of an older release (a view refresh every 15 minutes) to the rollups' interval; a
+ * Schedule already on it is left alone.
+ */
+async function keepAnalyticsInterval(client: Client): Promise<void> {
+  const handle = client.schedule.getHandle(ANALYTICS_REFRESH_SCHEDULE_ID);
+  const { spec } = await handle.describe();
+  if (spec.intervals?.length === 1 && Number(spec.intervals[0]?.every) === ANALYTICS_ROLLUP_EVERY_MS) return;
+  await handle.update((previous) => ({ ...previous, spec: { intervals: [{ every: ANALYTICS_ROLLUP_EVERY_MS }] } }));
+}
+
+/**
  * Creates the platform's own Temporal Schedules if they do not exist yet (safe to call from every
- * API instance at start): the daily retention run at 03:00 UTC, the analytics view refresh every 15 minutes and
+ * API instance at start): the daily retention run at 03:00 UTC, the analytics rollups' catch-up every 30 seconds and
  * the outbox sweep of event-driven triggers and the run watchdog every minute, all on the background queue.
  */
 export async function ensurePlatformSchedules(temporal: { client: Client; backgroundTaskQueue: string }): Promise<void> {
   const { client, backgroundTaskQueue: taskQueue } = temporal;
   await createUnlessExists(client, {
     scheduleId: ANALYTICS_REFRESH_SCHEDULE_ID,
-    spec: { intervals: [{ every: '15 minutes' }] },
+    spec: { intervals: [{ every: ANALYTICS_ROLLUP_EVERY_MS }] },
     action: { type: 'startWorkflow', workflowType: analyticsRefreshWorkflow, args: [], taskQueue, workflowId: 'analytics-refresh' },
     policies: { overlap: ScheduleOverlapPolicy.SKIP },
   });
+  await keepAnalyticsInterval(client);
   await createUnlessExists(client, {
     scheduleId: OUTBOX_SWEEP_SCHEDULE_ID,
     spec: { intervals: [{ every: '1 minute' }] },

@@ -1,24 +1,19 @@
 import type { Db } from '../knex';
-
-export const ANALYTICS_VIEWS = ['analytics_daily_mv', 'analytics_player_days_mv', 'analytics_games_mv', 'analytics_providers_mv'] as const;
-const VIEW_SET = 'analytics';
+import { catchUpRollups, lastRollupTime } from './analyticsRollup';
 
 /**
- * Refreshes every aggregate view CONCURRENTLY (reads keep being served from the old contents meanwhile) and records
- * the time. The views hold every operator's rows, so one refresh serves all operators.
+ * `POST /refresh` and the `analytics-refresh` Schedule: a catch-up pass of the per-operator rollups (issue 45), which
+ * replaced the whole refresh of the materialized views (the name stays: the handlers and the answer's text call it so).
+ * Returns the watermark time: every event committed before it is counted. Throws only when no pass has ever completed
+ * within the wait (a transaction held open since before the first pass), which the API answers as a 500.
  */
 export async function refreshAnalyticsViews(db: Db): Promise<Date> {
-  for (const view of ANALYTICS_VIEWS) await db.raw(`REFRESH MATERIALIZED VIEW CONCURRENTLY ${view}`);
-  const [row] = await db('analytics_refreshes')
-    .insert({ view_set: VIEW_SET, refreshed_at: db.fn.now() })
-    .onConflict('view_set')
-    .merge()
-    .returning('refreshed_at');
-  return row.refreshed_at as Date;
+  const refreshedAt = await catchUpRollups(db);
+  if (!refreshedAt) throw new Error('analytics rollups have not completed a pass yet');
+  return refreshedAt;
 }
 
-/** The last refresh of the views, or null when they were never refreshed (the raw tables answer then). */
+/** The rollups' watermark time, or null before their first complete pass (the raw tables answer then). */
 export async function lastAnalyticsRefresh(db: Db): Promise<Date | null> {
-  const row = await db('analytics_refreshes').where({ view_set: VIEW_SET }).first('refreshed_at');
-  return row ? (row.refreshed_at as Date) : null;
+  return lastRollupTime(db);
 }

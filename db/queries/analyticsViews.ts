@@ -15,35 +15,39 @@ import {
   type Unit,
 } from './analyticsTypes';
 
+/**
+ * Reads of the per-operator rollups (db/queries/analyticsRollup.ts), same definitions as the raw path
+ * (analyticsRaw.ts). The names stay `view*`: the handlers choose this path when a rollup pass has completed.
+ */
 const DAYS = `day BETWEEN CAST(:start AS date) AND CAST(:end AS date)`;
 
-/** KPIs from the aggregate views (same definitions as `rawKpis`). */
+/** KPIs from the rollups (same definitions as `rawKpis`). */
 export async function viewKpis(db: Db, scope: AnalyticsScope, range: DayRange, activeSince: DayRange): Promise<Kpis> {
   const result = await db.raw(
-    `SELECT (SELECT sum(ggr) FROM analytics_daily_mv WHERE operator_id = :operatorId AND currency = :currency AND ${DAYS}) AS total_ggr,
-            (SELECT sum(deposits) FROM analytics_daily_mv WHERE operator_id = :operatorId AND currency = :currency AND ${DAYS}) AS total_deposits,
-            (SELECT sum(withdrawals) FROM analytics_daily_mv WHERE operator_id = :operatorId AND currency = :currency AND ${DAYS}) AS total_withdrawals,
-            (SELECT count(DISTINCT entity_id) FROM analytics_player_days_mv
+    `SELECT m.total_ggr, m.total_deposits, m.total_withdrawals,
+            (SELECT count(DISTINCT entity_id) FROM analytics_player_days
               WHERE operator_id = :operatorId AND currency = :currency AND deposited AND ${DAYS}) AS depositing_players,
-            (SELECT count(DISTINCT entity_id) FROM analytics_player_days_mv
+            (SELECT count(DISTINCT entity_id) FROM analytics_player_days
               WHERE operator_id = :operatorId AND day >= CAST(:activeStart AS date)) AS active_players_today,
-            ${TOTAL_PLAYERS} AS total_players`,
+            ${TOTAL_PLAYERS} AS total_players
+       FROM (SELECT sum(ggr) AS total_ggr, sum(deposits) AS total_deposits, sum(withdrawals) AS total_withdrawals
+               FROM analytics_daily WHERE operator_id = :operatorId AND currency = :currency AND ${DAYS}) m`,
     { operatorId: scope.operatorId, currency: scope.currency, start: range.start, end: range.end, activeStart: activeSince.start },
   );
   return kpisOf(result.rows[0] ?? {});
 }
 
-/** Revenue buckets from the aggregate views (same definitions as `rawRevenue`). */
+/** Revenue buckets from the rollups (same definitions as `rawRevenue`). */
 export async function viewRevenue(db: Db, scope: AnalyticsScope, range: DayRange, unit: Unit): Promise<RevenueRow[]> {
   const result = await db.raw(
     `WITH buckets AS (${BUCKETS}),
      money AS (
        SELECT ${bucketOf('day')} AS bucket, sum(ggr) AS total_ggr, sum(deposits) AS total_deposits
-         FROM analytics_daily_mv WHERE operator_id = :operatorId AND currency = :currency AND ${DAYS} GROUP BY 1
+         FROM analytics_daily WHERE operator_id = :operatorId AND currency = :currency AND ${DAYS} GROUP BY 1
      ), players AS (
        SELECT ${bucketOf('day')} AS bucket, count(DISTINCT entity_id) AS active_players,
               count(DISTINCT entity_id) FILTER (WHERE deposited AND currency = :currency) AS depositing_players
-         FROM analytics_player_days_mv WHERE operator_id = :operatorId AND ${DAYS} GROUP BY 1
+         FROM analytics_player_days WHERE operator_id = :operatorId AND ${DAYS} GROUP BY 1
      )
      SELECT to_char(b.bucket, 'YYYY-MM-DD') AS date, m.total_ggr, m.total_deposits, p.depositing_players, p.active_players
        FROM buckets b LEFT JOIN money m ON m.bucket = b.bucket LEFT JOIN players p ON p.bucket = b.bucket ORDER BY b.bucket`,
@@ -52,10 +56,11 @@ export async function viewRevenue(db: Db, scope: AnalyticsScope, range: DayRange
   return result.rows.map(revenueRowOf);
 }
 
-/** All-time game rows from the view, most played first. */
+/** All-time game rows from the rollup, most played first. */
 export async function viewGames(db: Db, scope: AnalyticsScope, page: { limit: number; offset: number }): Promise<GameRow[]> {
-  const rows = await db('analytics_games_mv')
+  const rows = await db('analytics_games')
     .where({ operator_id: scope.operatorId, currency: scope.currency })
+    .where('rounds', '>', 0)
     .orderBy([
       { column: 'rounds', order: 'desc' },
       { column: 'game_name', order: 'asc' },
@@ -66,10 +71,11 @@ export async function viewGames(db: Db, scope: AnalyticsScope, page: { limit: nu
   return rows.map(gameRowOf);
 }
 
-/** All-time provider rows from the view. */
+/** All-time provider rows from the rollup. */
 export async function viewProviders(db: Db, scope: AnalyticsScope): Promise<ProviderRow[]> {
-  const rows = await db('analytics_providers_mv')
+  const rows = await db('analytics_providers')
     .where({ operator_id: scope.operatorId, currency: scope.currency })
+    .where('volume', '>', 0)
     .orderBy([
       { column: 'volume', order: 'desc' },
       { column: 'provider', order: 'asc' },

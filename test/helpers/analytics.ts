@@ -17,11 +17,17 @@ export interface SeedEvent {
   data: Record<string, unknown>;
 }
 
-/** Records events through the data API, then moves each one (arrival and occurrence alike) to noon UTC `daysAgo` days back. */
+/**
+ * Records events through the data API, then moves each one (arrival and occurrence alike) to noon UTC `daysAgo` days
+ * back. The occurrence's day is sent as `data.timestamp` too (noon, or now if that is ahead; unless the event has one): a rollup pass of another test file
+ * may read the event before the UPDATE, and the rollups never see an UPDATE (docs/analytics.md "Rollups").
+ */
 export async function seedEvents(app: TestApp, client: DataClient, events: SeedEvent[]): Promise<string[]> {
   const ids: string[] = [];
   for (const event of events) {
-    const response = await client.call(`/entities/${event.externalId}/events`, { body: { eventType: event.eventType, data: event.data } });
+    const noon = Date.parse(`${dayAgo(event.daysAgo)}T12:00:00Z`);
+    const data = { timestamp: new Date(Math.min(noon, Date.now())).toISOString(), ...event.data };
+    const response = await client.call(`/entities/${event.externalId}/events`, { body: { eventType: event.eventType, data } });
     if (response.status !== 201) throw new Error(`event failed: ${response.text}`);
     const id = response.body.data.id as string;
     await app.deps.db.raw(
