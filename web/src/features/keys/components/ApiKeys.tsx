@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { api, call } from '../../../api/client';
-import { useAction, useLoad } from '../../../api/useLoad';
+import { useAction } from '../../../api/useLoad';
 import { useCanManage, useMember } from '../../../auth/session';
 import { CopyField } from '../../../components/CopyButton';
 import { ConfirmDialog, Dialog } from '../../../components/Dialog';
@@ -10,6 +9,7 @@ import { ConnectedHosts } from './ConnectedHosts';
 import { KeyRow } from './KeyRow';
 import { keyName, type ApiKey } from './keys';
 import { McpDialog } from './McpDialog';
+import { createApiKey, removeApiKey, useApiKeys } from '../api/keys';
 
 type Pending = { kind: 'revoke' | 'delete'; key: ApiKey } | null;
 
@@ -17,20 +17,20 @@ type Pending = { kind: 'revoke' | 'delete'; key: ApiKey } | null;
 export default function ApiKeys() {
   const member = useMember();
   const manage = useCanManage();
-  const keys = useLoad(() => call(api.GET('/api-keys')), []);
+  const keys = useApiKeys();
   const [label, setLabel] = useState('');
   const [created, setCreated] = useState<{ key: string; label: string } | null>(null);
   const [pending, setPending] = useState<Pending>(null);
   const [mcpKey, setMcpKey] = useState<ApiKey | null>(null);
 
   const create = useAction(async () => {
-    const result = await call(api.POST('/api-keys', { body: { operatorId: member.operatorId, label: label.trim() } }));
+    const result = await createApiKey({ operatorId: member.operatorId, label: label.trim() });
     setCreated({ key: result.data.key, label: result.data.label });
     setLabel('');
     keys.reload();
   });
   const remove = useAction(async (target: NonNullable<Pending>) => {
-    await call(api.DELETE('/api-keys', { params: { query: target.kind === 'delete' ? { id: target.key.id, hard: 'true' } : { id: target.key.id } } }));
+    await removeApiKey(target.kind === 'delete' ? { id: target.key.id, hard: 'true' } : { id: target.key.id });
     setPending(null);
     keys.reload();
   });

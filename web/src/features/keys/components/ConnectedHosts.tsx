@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { api, call } from '../../../api/client';
-import { useAction, useLoad } from '../../../api/useLoad';
+import { useAction } from '../../../api/useLoad';
 import { useMember } from '../../../auth/session';
 import { ConfirmDialog } from '../../../components/Dialog';
 import { EmptyState, LoadStatus, StatusBadge } from '../../../components/Status';
 import { formatDateTime } from '../../../format';
 import { HostRules } from './HostRules';
+import { disconnectHost, useConnectedHosts } from '../api/keys';
 
 interface Host {
   id: string;
@@ -26,10 +26,10 @@ const access = (scopes: string[]) => (scopes.includes('mcp:tools.write') ? 'Read
  */
 export function ConnectedHosts() {
   const member = useMember();
-  const hosts = useLoad(() => call(api.GET('/oauth/hosts')), []);
+  const hosts = useConnectedHosts();
   const [pending, setPending] = useState<Host | null>(null);
   const disconnect = useAction(async (host: Host) => {
-    await call(api.DELETE('/oauth/hosts/{id}', { params: { path: { id: host.id } } }));
+    await disconnectHost(host.id);
     setPending(null);
     hosts.reload();
   });

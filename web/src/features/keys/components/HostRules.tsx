@@ -1,15 +1,15 @@
-import { api, call } from '../../../api/client';
-import { useAction, useLoad } from '../../../api/useLoad';
+import { useAction } from '../../../api/useLoad';
 import { ErrorNotice, LoadStatus } from '../../../components/Status';
+import { saveHostRules, useHostRules } from '../api/keys';
 
 /**
  * The organisation's rules for MCP hosts signed in with OAuth (`GET`/`PUT /oauth/settings`), for the Owner and Admins:
  * whether hosts may connect at all, and whether a Member may approve tools with real effects. Each change saves at once.
  */
 export function HostRules() {
-  const settings = useLoad(() => call(api.GET('/oauth/settings')), []);
+  const settings = useHostRules();
   const save = useAction(async (change: { enabled?: boolean; members_may_write?: boolean }) => {
-    await call(api.PUT('/oauth/settings', { body: change }));
+    await saveHostRules(change);
     settings.reload();
   });
   const rules = settings.data?.data;

@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { api, call } from '../../../api/client';
 import { useAction } from '../../../api/useLoad';
 import { ErrorNotice, StatusBadge } from '../../../components/Status';
 import { formatDateTime } from '../../../format';
 import { keyName, type ApiKey } from './keys';
+import { renameApiKey } from '../api/keys';
 
 interface Props {
   record: ApiKey;
@@ -19,7 +19,7 @@ export function KeyRow({ record, manage, onChanged, onMcp, onRevoke, onDelete }:
   const [editing, setEditing] = useState(false);
   const [label, setLabel] = useState(record.label);
   const rename = useAction(async () => {
-    await call(api.PATCH('/api-keys', { body: { id: record.id, label: label.trim() } }));
+    await renameApiKey({ id: record.id, label: label.trim() });
     setEditing(false);
     onChanged();
   });

@@ -1,22 +1,21 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { api, call } from '../../../api/client';
-import { useAction, useLoad } from '../../../api/useLoad';
+import { useAction } from '../../../api/useLoad';
 import { Dialog } from '../../../components/Dialog';
 import { Checkbox } from '../../../components/Field';
 import { ErrorNotice, Loading } from '../../../components/Status';
 import { keyName, type ApiKey } from './keys';
+import { useAutomations } from '../../automations/list/api/automations';
+import { setKeyMcp } from '../api/keys';
 
 /** MCP access of a key (`PATCH /api-keys/:id/mcp`): on or off, and which exposed workflows it lists. */
 export function McpDialog({ record, onClose, onSaved }: { record: ApiKey; onClose: () => void; onSaved: () => void }) {
   const [enabled, setEnabled] = useState(record.mcp_enabled);
   const [limit, setLimit] = useState(record.mcp_workflow_allowlist !== null);
   const [allowed, setAllowed] = useState<string[]>(record.mcp_workflow_allowlist ?? []);
-  const workflows = useLoad(() => call(api.GET('/workflows-api/workflows', { params: { query: { limit: 100 } } })), []);
+  const workflows = useAutomations({ limit: 100 });
   const save = useAction(async () => {
-    await call(
-      api.PATCH('/api-keys/{id}/mcp', { params: { path: { id: record.id } }, body: { mcp_enabled: enabled, mcp_workflow_allowlist: limit ? allowed : null } }),
-    );
+    await setKeyMcp(record.id, { mcp_enabled: enabled, mcp_workflow_allowlist: limit ? allowed : null });
     onSaved();
   });
   const list = workflows.data?.data ?? [];

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { api, call } from '../../../api/client';
-import { useAction, useLoad } from '../../../api/useLoad';
+import { useAction } from '../../../api/useLoad';
+import { createInvite, resendInvite, revokeInvite, useInvites } from '../api/team';
 import { useMember } from '../../../auth/session';
 import { CopyField } from '../../../components/CopyButton';
 import { Dialog } from '../../../components/Dialog';
@@ -11,23 +11,23 @@ import { formatDateTime } from '../../../format';
 /** Pending invites (Owner and Admins): invite by email, resend (a new link, 7 more days), withdraw. */
 export function Invites() {
   const me = useMember();
-  const invites = useLoad(() => call(api.GET('/platform-api/operators/me/invites')), []);
+  const invites = useInvites();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<'member' | 'admin'>('member');
   const [link, setLink] = useState<{ email: string; url: string } | null>(null);
   const invite = useAction(async () => {
-    const created = await call(api.POST('/platform-api/operators/me/invites', { body: { email: email.trim(), role } }));
+    const created = await createInvite({ email: email.trim(), role });
     setLink({ email: created.data.email, url: created.data.acceptUrl });
     setEmail('');
     invites.reload();
   });
   const resend = useAction(async (id: string, address: string) => {
-    const sent = await call(api.POST('/platform-api/operators/me/invites/{id}/resend', { params: { path: { id } } }));
+    const sent = await resendInvite(id);
     setLink({ email: address, url: sent.data.acceptUrl });
     invites.reload();
   });
   const revoke = useAction(async (id: string) => {
-    await call(api.DELETE('/platform-api/operators/me/invites/{id}', { params: { path: { id } } }));
+    await revokeInvite(id);
     invites.reload();
   });
   const list = invites.data?.data.invites ?? [];

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { api, call } from '../../../api/client';
-import { useAction, useLoad } from '../../../api/useLoad';
+import { useAction } from '../../../api/useLoad';
+import { changeMember, suspendMember, useMembers } from '../api/team';
 import type { components } from '../../../api/schema';
 import { useCanManage, useMember } from '../../../auth/session';
 import { ConfirmDialog } from '../../../components/Dialog';
@@ -15,14 +15,14 @@ const ROLE = { owner: 'Owner', admin: 'Admin', member: 'Member' } as const;
 export default function Team() {
   const me = useMember();
   const manage = useCanManage();
-  const members = useLoad(() => call(api.GET('/platform-api/operators/me/members')), []);
+  const members = useMembers();
   const [suspending, setSuspending] = useState<Member | null>(null);
   const change = useAction(async (target: Member, body: { role?: 'admin' | 'member'; status?: 'active' }) => {
-    await call(api.PATCH('/platform-api/operators/me/members/{id}', { params: { path: { id: target.id } }, body }));
+    await changeMember(target.id, body);
     members.reload();
   });
   const suspend = useAction(async (target: Member) => {
-    await call(api.DELETE('/platform-api/operators/me/members/{id}', { params: { path: { id: target.id } } }));
+    await suspendMember(target.id);
     setSuspending(null);
     members.reload();
   });

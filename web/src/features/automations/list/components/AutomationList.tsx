@@ -1,15 +1,14 @@
 import { Link } from 'react-router';
-import { api, call } from '../../../../api/client';
-import { useLoad } from '../../../../api/useLoad';
 import { useCanManage } from '../../../../auth/session';
 import { LoadStatus, PageHeader, StatusBadge } from '../../../../components/Status';
 import { formatDateTime, plural } from '../../../../format';
 import { RECIPES } from '../../editor/components/recipes';
+import { useAutomations } from '../api/automations';
 
 /** Automations (`/workflows-api/workflows`): the list, and recipes to start from. */
 export default function AutomationList() {
   const manage = useCanManage();
-  const workflows = useLoad(() => call(api.GET('/workflows-api/workflows', { params: { query: { limit: 100 } } })), []);
+  const workflows = useAutomations({ limit: 100 });
   const list = workflows.data?.data ?? [];
   const recipes = (
     <ul className="grid-2 recipe-list">
