@@ -7,11 +7,13 @@ import { openEventPii } from '../core/pii';
 import type { TokenBuckets } from '../core/tokenBuckets';
 import type { Db } from '../db/knex';
 import { readOutboxEvents } from '../db/queries/outbox';
+import { eventRunWorkflowId } from '../temporal/automationRuns';
 import { automationsListeningTo, claimOperatorOutbox, lockOperatorDispatch, markDispatched, type PendingOutboxRow } from '../db/queries/outboxDispatch';
 import { insertTriggerSkips, type TriggerSkip } from '../db/queries/triggerSkips';
 import type { EventRoutes, Listener } from './eventRouter';
 import type { EventRouter } from './eventRouting';
 import type { DispatchFaults } from './dispatchFaults';
+import type { InFlightRuns } from './inFlight';
 import { LaneCapError } from './laneKeys';
 import { OverShareError } from './overShare';
 import { controlOf, type ControlledEventRun, type EventRuns, type StartOutcome } from './runControl';
@@ -27,6 +29,8 @@ export interface DispatchDeps {
   runs: EventRuns;
   /** Event-run starts and wake-ups each operator may make (worker/startAdmission.ts); unlimited when absent. */
   starts?: Pick<TokenBuckets, 'take' | 'waitMs' | 'burst' | 'perSecond'>;
+  /** The runs each operator has started or woken and not yet finished (worker/inFlight.ts); no cap when absent. */
+  inFlight?: Pick<InFlightRuns, 'room' | 'add' | 'cap'>;
   /** Signals runs waiting in an `action.wait_for_event` (worker/runWaitSignals.ts); without it no wait is woken. */
   signalWaitingRun?: SignalWaitingRun;
   /** Hears the age of an operator's oldest pending event each time its events are taken. */
@@ -50,6 +54,8 @@ const JUDGED_AT_ONCE = 64;
 const MIN_RETRY_MS = 200;
 /** The pause before an operator whose automation had its most live run-control keys is tried again. */
 const LANE_CAP_RETRY_MS = 1_000;
+/** The pause before an operator with its most runs in flight looks again (its runs finish in tens to hundreds of ms). */
+const IN_FLIGHT_RETRY_MS = 100;
 
 /** The event with its entity's sealed fields opened; sealed as stored when a field cannot be opened (its key was retired). */
 function triggerOf(deps: DispatchDeps, event: InternalEvent): InternalEvent {
@@ -166,8 +172,10 @@ async function startAll(deps: DispatchDeps, faults: DispatchFaults, routes: Rout
         );
         continue;
       }
-      if (outcome === 'started') started += 1;
-      else if (typeof outcome === 'object')
+      if (outcome === 'started') {
+        started += 1;
+        deps.inFlight?.add(run.operatorId, eventRunWorkflowId(run.automationId, run.eventId));
+      } else if (typeof outcome === 'object')
         routes.skips.push(
           skipOf(deps, { automation: listeners.get(run.automationId)! }, run.input as InternalEvent, run.triggerNodeId ?? null, {
             reason: 'key_failed',
@@ -180,10 +188,11 @@ async function startAll(deps: DispatchDeps, faults: DispatchFaults, routes: Rout
   return capped === undefined ? { started } : { started, capped: String(capped) };
 }
 
-/** Waits until the operator may make one more start or wake-up. */
-async function paced(deps: DispatchDeps, operatorId: string): Promise<void> {
-  if (!deps.starts) return;
-  while (!deps.starts.take(operatorId)) await new Promise((resolve) => setTimeout(resolve, Math.max(5, deps.starts!.waitMs(operatorId, 1))));
+/** Waits until the operator may wake one more run (room in flight, then a start of its share), and counts it in flight. */
+async function paced(deps: DispatchDeps, operatorId: string, temporalWorkflowId: string): Promise<void> {
+  if (deps.inFlight) while ((await deps.inFlight.room(operatorId)) <= 0) await new Promise((resolve) => setTimeout(resolve, IN_FLIGHT_RETRY_MS));
+  if (deps.starts) while (!deps.starts.take(operatorId)) await new Promise((resolve) => setTimeout(resolve, Math.max(5, deps.starts!.waitMs(operatorId, 1))));
+  deps.inFlight?.add(operatorId, temporalWorkflowId);
 }
 
 /**
@@ -201,6 +210,8 @@ async function paced(deps: DispatchDeps, operatorId: string): Promise<void> {
 export async function dispatchOperator(deps: DispatchDeps, operatorId: string, faults: DispatchFaults): Promise<OperatorPass> {
   return deps.db.transaction(async (trx: Knex.Transaction): Promise<OperatorPass> => {
     if (!(await lockOperatorDispatch(trx, operatorId))) return { kind: 'elsewhere' };
+    const room = deps.inFlight ? await deps.inFlight.room(operatorId) : Number.POSITIVE_INFINITY;
+    if (room <= 0) return { kind: 'deferred', claimed: 0, started: 0, retryInMs: IN_FLIGHT_RETRY_MS };
     const claimed = await claimOperatorOutbox(trx, operatorId, BATCH);
     if (claimed.length === 0) {
       deps.onLag?.(operatorId, 0);
@@ -219,6 +230,7 @@ export async function dispatchOperator(deps: DispatchDeps, operatorId: string, f
     let retryInMs = 0;
     const heardRows = claimed.filter((row) => events.has(row.seq));
     const indexOf = new Map(claimed.map((row, index) => [row.seq, index]));
+    let reserved = 0;
     // Filters of a window of events are judged together (one sandbox batch per window), then applied in outbox order.
     windows: for (let start = 0; start < heardRows.length; start += JUDGED_AT_ONCE) {
       const window = heardRows.slice(start, start + JUDGED_AT_ONCE);
@@ -245,12 +257,18 @@ export async function dispatchOperator(deps: DispatchDeps, operatorId: string, f
             skips: listeners.map((listener) => skipOf(deps, listener, event, null, { reason: 'dispatch_failed', code: 'DISPATCH_FAILED', message })),
           };
         }
+        if (one.runs.length > 0 && reserved + one.runs.length > room && !(reserved === 0 && room === deps.inFlight?.cap)) {
+          // Past its runs in flight: the rest waits for them to finish (an event heard by more automations than the cap still goes alone).
+          [stop, retryInMs] = [indexOf.get(row.seq)!, IN_FLIGHT_RETRY_MS];
+          break windows;
+        }
         if (deps.starts && one.runs.length > 0 && !deps.starts.take(operatorId, Math.min(one.runs.length, deps.starts.burst))) {
           // Back when a second's worth of starts has refilled, not at the first token: each pass costs a claim and a window's filters.
           const refilled = Math.min(deps.starts.burst, deps.starts.perSecond);
           [stop, retryInMs] = [indexOf.get(row.seq)!, Math.max(MIN_RETRY_MS, deps.starts.waitMs(operatorId, refilled))];
           break windows;
         }
+        reserved += one.runs.length;
         routed.runs.push(...one.runs);
         routed.skips.push(...one.skips);
       }
@@ -258,7 +276,8 @@ export async function dispatchOperator(deps: DispatchDeps, operatorId: string, f
     const { started, capped } = await startAll(deps, faults, routed, new Map(automations.map((automation) => [automation.id, automation])));
     if (capped !== undefined && indexOf.get(capped)! < stop) [stop, retryInMs] = [indexOf.get(capped)!, LANE_CAP_RETRY_MS];
     const done = claimed.slice(0, stop);
-    if (deps.signalWaitingRun) await signalWaitingRuns({ logger: deps.logger, signal: deps.signalWaitingRun, pace: () => paced(deps, operatorId) }, trx, done);
+    if (deps.signalWaitingRun)
+      await signalWaitingRuns({ logger: deps.logger, signal: deps.signalWaitingRun, pace: (id) => paced(deps, operatorId, id) }, trx, done);
     // The pass's writes come last, together: until here it holds no transaction id (see claimOperatorOutbox).
     const doneIds = new Set(done.map((row) => events.get(row.seq)?.id));
     await insertTriggerSkips(

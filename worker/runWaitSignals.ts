@@ -11,8 +11,11 @@ export type SignalWaitingRun = (temporalWorkflowId: string, signal: WaitEventSig
 export interface WaitSignalDeps {
   logger: Logger;
   signal: SignalWaitingRun;
-  /** Waits for the operator's share of starts before each wake-up: a thousand runs woken at once are paced like new runs. */
-  pace?: () => Promise<void>;
+  /**
+   * Waits for the operator's share of starts and room in flight before each wake-up (the woken run's Temporal id):
+   * a thousand runs woken at once are paced like new runs.
+   */
+  pace?: (temporalWorkflowId: string) => Promise<void>;
 }
 
 const SIGNAL_CONCURRENCY = 16;
@@ -47,7 +50,7 @@ export async function signalWaitingRuns(deps: WaitSignalDeps, trx: Knex.Transact
       const wait = woken[next++]!;
       const record = about[wait.index]!;
       if (record.event.operatorId !== wait.operatorId) continue;
-      await deps.pace?.();
+      await deps.pace?.(wait.temporalWorkflowId);
       const outcome = await deps.signal(wait.temporalWorkflowId, { nodeId: wait.nodeId, eventId: record.event.id, seq: record.seq });
       if (outcome === 'signalled') signalled += 1;
       // The run ended without removing its wait (terminated, or closed by the run watchdog): the row goes now.

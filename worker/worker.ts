@@ -27,6 +27,7 @@ import { BatchedEvaluations } from './batchedEvaluations';
 import { EventFilters } from './eventFilters';
 import { RunControlDispatch } from './runControl';
 import { LaneKeyCap } from './laneKeys';
+import { InFlightRuns } from './inFlight';
 import { livenessHeartbeat } from './livenessHeartbeat';
 import { payloadRefInterceptor } from './payloadRefInterceptor';
 import { activityTracingInterceptors, workflowTracingSinks } from './tracing';
@@ -152,6 +153,7 @@ export async function createWorker(options: {
     router: new EventRouter(filters),
     starts,
     runs: runControl,
+    inFlight: new InFlightRuns(options.db, { cap: config.RUNS_IN_FLIGHT_PER_OPERATOR }),
     signalWaitingRun: (workflowId, signal) => signalWaitingRun(temporal, workflowId, signal),
     onLag: (operatorId, seconds) => metrics.dispatchLag(operatorId, seconds),
   };
