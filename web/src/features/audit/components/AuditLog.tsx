@@ -1,7 +1,5 @@
 import { useCallback } from 'react';
 import { useSearchParams } from 'react-router';
-import { api, call } from '../../../api/client';
-import { useLoad } from '../../../api/useLoad';
 import { useCanManage } from '../../../auth/session';
 import { EmptyState, LoadStatus, PageHeader } from '../../../components/Status';
 import { Pager } from '../../../components/Pager';
@@ -10,6 +8,9 @@ import { AuditTable, type AuditEvent } from './AuditTable';
 import { ExportButtons } from './ExportButtons';
 import { filtersOf, PAGE_SIZE, pageQuery, searchOf, type AuditFilters, type FilterKey } from './filters';
 import './audit.css';
+import { useApiKeys } from '../../keys/api/keys';
+import { useMembers } from '../../team/api/team';
+import { useAuditEvents } from '../api/audit';
 
 /** Every action the trail records, for the action filter: keyed by the API's own type, so the compiler asks for a new one. */
 const ACTIONS = Object.keys({
@@ -47,8 +48,8 @@ const ACTIONS = Object.keys({
 
 /** The members and keys of the organisation, by the actor string the API filters on (`member:<id>`, `key:<id>`). */
 function useActors(): { options: ActorOption[]; nameOf: (event: AuditEvent) => string } {
-  const members = useLoad(() => call(api.GET('/platform-api/operators/me/members')), []);
-  const keys = useLoad(() => call(api.GET('/api-keys')), []);
+  const members = useMembers();
+  const keys = useApiKeys();
   const options: ActorOption[] = [
     ...(members.data?.data.members ?? []).map((member) => ({ value: `member:${member.id}`, label: member.displayName || member.email })),
     ...(keys.data?.data ?? []).map((key) => ({ value: `key:${key.id}`, label: `Key “${key.label || key.id.slice(0, 8)}”` })),
@@ -68,11 +69,7 @@ export default function AuditLog() {
   const [search, setSearch] = useSearchParams();
   const filters = filtersOf(search);
   const key = searchOf(filters).toString();
-  const events = useLoad(
-    async () =>
-      manage ? call(api.GET('/platform-api/operators/me/audit-events', { params: { query: pageQuery(filtersOf(new URLSearchParams(key))) } })) : null,
-    [key, manage],
-  );
+  const events = useAuditEvents(pageQuery(filtersOf(new URLSearchParams(key))), manage);
   const actors = useActors();
   const change = useCallback(
     (changes: Partial<Record<FilterKey, string>>) =>

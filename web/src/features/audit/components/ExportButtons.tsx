@@ -1,9 +1,8 @@
-import { api } from '../../../api/client';
 import { saveDownload } from '../../../api/download';
-import { failureOf } from '../../../api/errors';
 import { useAction } from '../../../api/useLoad';
 import { ErrorNotice } from '../../../components/Status';
 import { filterQuery, type AuditFilters } from './filters';
+import { exportAuditEvents } from '../api/audit';
 
 /**
  * Downloads the events the filters match, as the API exports them. The export needs the session's bearer token, which
@@ -11,12 +10,8 @@ import { filterQuery, type AuditFilters } from './filters';
  */
 export function ExportButtons({ filters }: { filters: AuditFilters }) {
   const download = useAction(async (format: 'csv' | 'json') => {
-    const { data, error, response } = await api.GET('/platform-api/operators/me/audit-events/export', {
-      params: { query: { ...filterQuery(filters), format } },
-      parseAs: 'blob',
-    });
-    if (!response.ok || !data) throw failureOf(response.status, error, response.headers);
-    saveDownload(response, data as Blob, `audit-events.${format}`);
+    const { response, blob } = await exportAuditEvents({ ...filterQuery(filters), format });
+    saveDownload(response, blob, `audit-events.${format}`);
   });
   return (
     <div className="audit-export">

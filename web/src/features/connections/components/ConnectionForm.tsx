@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { api, call } from '../../../api/client';
 import { useAction } from '../../../api/useLoad';
 import type { components } from '../../../api/schema';
 import { Checkbox, SelectField, TextField } from '../../../components/Field';
 import { ErrorNotice } from '../../../components/Status';
+import { createConnection, updateConnection } from '../api/connections';
 
 type Connection = components['schemas']['Connection'];
 /** A connector as the list returns it (without its document and operations). */
@@ -39,18 +39,14 @@ export function ConnectionForm({
   const filled = Object.fromEntries(Object.entries(credentials).filter(([, value]) => value !== ''));
   const save = useAction(async () => {
     if (connection) {
-      await call(
-        api.PATCH('/connections-api/connections/{id}', {
-          params: { path: { id: connection.id } },
-          body: { name: name.trim(), baseUrl: baseUrl.trim() || null, active, ...(Object.keys(filled).length > 0 ? { credentials: filled } : {}) },
-        }),
-      );
+      await updateConnection(connection.id, {
+        name: name.trim(),
+        baseUrl: baseUrl.trim() || null,
+        active,
+        ...(Object.keys(filled).length > 0 ? { credentials: filled } : {}),
+      });
     } else {
-      await call(
-        api.POST('/connections-api/connections', {
-          body: { connectorId, name: name.trim(), credentials: filled, ...(baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}), active },
-        }),
-      );
+      await createConnection({ connectorId, name: name.trim(), credentials: filled, ...(baseUrl.trim() ? { baseUrl: baseUrl.trim() } : {}), active });
     }
     onSaved();
   });

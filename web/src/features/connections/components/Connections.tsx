@@ -1,9 +1,8 @@
-import { api, call } from '../../../api/client';
-import { useLoad } from '../../../api/useLoad';
 import { PageHeader } from '../../../components/Status';
 import { ConnectionsPanel } from './ConnectionsPanel';
 import { ConnectorsPanel } from './ConnectorsPanel';
 import { TryOperation } from './TryOperation';
+import { useConnections, useConnectors } from '../api/connections';
 
 /**
  * The supplier gateway's setup: connectors (a supplier's OpenAPI document and the field-name map),
@@ -11,8 +10,8 @@ import { TryOperation } from './TryOperation';
  * `/gateway` the way an integration or a workflow would.
  */
 export default function Connections() {
-  const connectors = useLoad(() => call(api.GET('/connections-api/connectors')), []);
-  const connections = useLoad(() => call(api.GET('/connections-api/connections')), []);
+  const connectors = useConnectors();
+  const connections = useConnections();
   return (
     <>
       <PageHeader

@@ -1,12 +1,11 @@
 import { plural } from '../../../format';
-import { api, call } from '../../../api/client';
-import { useLoad } from '../../../api/useLoad';
 import { Dialog } from '../../../components/Dialog';
 import { ErrorNotice, Loading } from '../../../components/Status';
+import { useConnector } from '../api/connections';
 
 /** A connector's operations, security schemes and field map, as the gateway will use them. */
 export function ConnectorDetail({ id, onClose }: { id: string; onClose: () => void }) {
-  const connector = useLoad(() => call(api.GET('/connections-api/connectors/{id}', { params: { path: { id } } })), [id]);
+  const connector = useConnector(id);
   const data = connector.data?.data;
   return (
     <Dialog open wide title={data ? `${data.name} (${data.provider})` : 'Connector'} onClose={onClose}>

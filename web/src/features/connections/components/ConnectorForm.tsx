@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { api, call } from '../../../api/client';
 import { useAction } from '../../../api/useLoad';
 import { TextArea, TextField } from '../../../components/Field';
 import { KeyValueEditor } from '../../../components/KeyValueEditor';
 import { ErrorNotice } from '../../../components/Status';
+import { createConnector } from '../api/connections';
 
 /** A new connector from an uploaded or pasted OpenAPI/Swagger document (JSON or YAML) and its schemaMap. */
 export function ConnectorForm({ onCancel, onSaved }: { onCancel: () => void; onSaved: () => void }) {
@@ -12,16 +12,12 @@ export function ConnectorForm({ onCancel, onSaved }: { onCancel: () => void; onS
   const [document, setDocument] = useState('');
   const [schemaMap, setSchemaMap] = useState<Record<string, unknown>>({});
   const save = useAction(async () => {
-    await call(
-      api.POST('/connections-api/connectors', {
-        body: {
-          name: name.trim(),
-          provider: provider.trim(),
-          ...(document.trim() ? { openapi: document } : {}),
-          schemaMap: schemaMap as Record<string, string>,
-        },
-      }),
-    );
+    await createConnector({
+      name: name.trim(),
+      provider: provider.trim(),
+      ...(document.trim() ? { openapi: document } : {}),
+      schemaMap: schemaMap as Record<string, string>,
+    });
     onSaved();
   });
   const problems = (field: string) => save.error?.problemsAt(field);

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { api, call } from '../../../api/client';
 import type { Loaded } from '../../../api/useLoad';
 import { useAction } from '../../../api/useLoad';
 import type { components } from '../../../api/schema';
@@ -8,6 +7,7 @@ import { ConfirmDialog } from '../../../components/Dialog';
 import { EmptyState, LoadStatus } from '../../../components/Status';
 import { ConnectorDetail } from './ConnectorDetail';
 import { ConnectorForm } from './ConnectorForm';
+import { deleteConnector } from '../api/connections';
 
 /** A connector as the list returns it (without its document and operations). */
 type Connector = Omit<components['schemas']['Connector'], 'operations' | 'securitySchemes' | 'openapi'>;
@@ -18,7 +18,7 @@ export function ConnectorsPanel({ connectors, onChanged }: { connectors: Loaded<
   const [open, setOpen] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Connector | null>(null);
   const remove = useAction(async (id: string) => {
-    await call(api.DELETE('/connections-api/connectors/{id}', { params: { path: { id } } }));
+    await deleteConnector(id);
     setDeleting(null);
     onChanged();
   });

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { api } from '../../../api/client';
 import { failureOf, type ApiFailure } from '../../../api/errors';
 import { useAction } from '../../../api/useLoad';
 import type { components } from '../../../api/schema';
@@ -8,6 +7,7 @@ import { SelectField, TextField } from '../../../components/Field';
 import { KeyValueEditor } from '../../../components/KeyValueEditor';
 import { ErrorNotice } from '../../../components/Status';
 import { pretty } from '../../../format';
+import { callGateway } from '../api/connections';
 
 type Connection = components['schemas']['Connection'];
 interface Outcome {
@@ -44,7 +44,7 @@ function TryForm({ connections }: { connections: Connection[] }) {
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const send = useAction(async () => {
     setOutcome(null);
-    const { data, error, response } = await api.POST('/gateway', { body: { connectionId, operation: operation.trim(), params } });
+    const { data, error, response } = await callGateway({ connectionId, operation: operation.trim(), params });
     const body = (data ?? error) as { data?: unknown; latencyMs?: number } | undefined;
     setOutcome({
       status: response.status,
