@@ -1,12 +1,11 @@
 import { useEffect } from 'react';
-import { api, call } from '../../../api/client';
-import { useLoad } from '../../../api/useLoad';
 import { ErrorNotice, Loading, StatusBadge } from '../../../components/Status';
 import { formatDateTime } from '../../../format';
+import { useBatchJob } from '../api/jobs';
 
 /** One job, polled every second while it is queued or running. */
 export function JobCard({ id, onDismiss }: { id: string; onDismiss: () => void }) {
-  const job = useLoad(() => call(api.GET('/operator-data-api/batch/jobs/{jobId}', { params: { path: { jobId: id } } })), [id]);
+  const job = useBatchJob(id);
   const data = job.data?.data;
   const live = !data || data.status === 'queued' || data.status === 'running';
   useEffect(() => {

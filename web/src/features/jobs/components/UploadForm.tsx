@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { api, call } from '../../../api/client';
 import { useAction } from '../../../api/useLoad';
 import { SelectField, TextArea } from '../../../components/Field';
 import { ErrorNotice } from '../../../components/Status';
+import { startBatch } from '../api/jobs';
 
 const KINDS = {
   events: {
@@ -21,9 +21,7 @@ export function UploadForm({ onStarted }: { onStarted: (jobId: string) => void }
   const [text, setText] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const start = useAction(async (items: unknown[]) => {
-    const path = `/operator-data-api/batch/${kind}` as const;
-    // The items come from the user's file as they are; the API checks each one and reports failures per item.
-    const started = await call(api.POST(path, { body: items as never }));
+    const started = await startBatch(kind, items);
     onStarted(started.data.jobId);
     setText('');
   });

@@ -3,7 +3,7 @@ import type { BodyOf, QueryOf } from '../../../api/types';
 import { useLoad } from '../../../api/useLoad';
 
 /** The organisation's API keys, revoked ones included. */
-export const useApiKeys = () => useLoad(() => call(api.GET('/api-keys')), []);
+export const useApiKeys = () => useLoad(listApiKeys, []);
 
 export const createApiKey = (body: BodyOf<'/api-keys', 'post'>) => call(api.POST('/api-keys', { body }));
 
@@ -22,3 +22,5 @@ export const saveHostRules = (body: BodyOf<'/oauth/settings', 'put'>) => call(ap
 export const useConnectedHosts = () => useLoad(() => call(api.GET('/oauth/hosts')), []);
 
 export const disconnectHost = (id: string) => call(api.DELETE('/oauth/hosts/{id}', { params: { path: { id } } }));
+
+export const listApiKeys = () => call(api.GET('/api-keys'));

@@ -1,7 +1,6 @@
-import { api, call } from '../../../api/client';
-import { useLoad } from '../../../api/useLoad';
 import { LoadStatus } from '../../../components/Status';
 import { formatDate, formatMoney, formatNumber, formatPercent } from '../../../format';
+import { useBusiness } from '../api/analytics';
 
 /**
  * First business figures (issue 45, `GET /business`): FTDs and conversion beside the same figures of the period
@@ -9,7 +8,7 @@ import { formatDate, formatMoney, formatNumber, formatPercent } from '../../../f
  * or as all players. One currency: the reporting currency, as the KPI tiles.
  */
 export function BusinessTiles({ range, version }: { range: string; version: number }) {
-  const load = useLoad(() => call(api.GET('/analytics-api/analytics/business', { params: { query: { range } } })), [range, version]);
+  const load = useBusiness(range, version);
   const data = load.data?.data;
   if (!data) return <LoadStatus load={load} />;
   const { current, previous, currency } = data;

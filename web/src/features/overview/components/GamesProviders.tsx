@@ -1,15 +1,14 @@
-import { api, call, json } from '../../../api/client';
-import { useLoad } from '../../../api/useLoad';
 import { LoadStatus } from '../../../components/Status';
 import { formatMajor, formatMoney, formatNumber, formatPercent, toMajor } from '../../../format';
 import { COLORS, LazyChart } from './charts';
+import { useProviders, useTopGames } from '../api/analytics';
 
 /**
  * Top games by rounds (`/games`): a bar chart of GGR and the full rows. The Overview's tables take focus
  * (`tabIndex`): on a phone a table scrolls inside its own box (styles.css), which a keyboard must be able to reach.
  */
 export function GamesPanel({ version }: { version: number }) {
-  const games = useLoad(async () => json(await call(api.GET('/analytics-api/analytics/games', { params: { query: { limit: '10' } } }))), [version]);
+  const games = useTopGames(version);
   const data = games.data?.data;
   const rows = data?.games ?? [];
   return (
@@ -75,7 +74,7 @@ export function GamesPanel({ version }: { version: number }) {
  * completed withdrawals apart — never one "amount" adding deposits, withdrawals and failed attempts together.
  */
 export function ProvidersPanel({ version }: { version: number }) {
-  const providers = useLoad(() => call(api.GET('/analytics-api/analytics/providers')), [version]);
+  const providers = useProviders(version);
   const data = providers.data?.data;
   const rows = data?.providers ?? [];
   return (

@@ -1,7 +1,9 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { api, call } from '../../../api/client';
 import { useLoad } from '../../../api/useLoad';
+import { countAutomations } from '../../automations/list/api/automations';
+import { listApiKeys } from '../../keys/api/keys';
+import { getDataSettings } from '../../settings/api/settings';
 
 /**
  * The next steps for a new organisation, each ticked off from what the API reports: a key, a data
@@ -9,11 +11,7 @@ import { useLoad } from '../../../api/useLoad';
  */
 export function GettingStarted({ totalPlayers }: { totalPlayers: number }) {
   const state = useLoad(async () => {
-    const [keys, workflows, settings] = await Promise.all([
-      call(api.GET('/api-keys')),
-      call(api.GET('/workflows-api/workflows', { params: { query: { limit: 1 } } })),
-      call(api.GET('/operator-data-api/settings')).catch(() => null),
-    ]);
+    const [keys, workflows, settings] = await Promise.all([listApiKeys(), countAutomations(), getDataSettings().catch(() => null)]);
     return { keys: keys.data.filter((record) => !record.revoked).length, workflows: workflows.count, template: settings?.data.template?.name ?? null };
   }, []);
   const data = state.data;

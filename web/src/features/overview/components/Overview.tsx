@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { api, call } from '../../../api/client';
-import { useAction, useLoad } from '../../../api/useLoad';
+import { useAction } from '../../../api/useLoad';
 import { SelectField } from '../../../components/Field';
 import { ErrorNotice, LoadStatus, PageHeader, Success } from '../../../components/Status';
 import { formatDate, formatDateTime } from '../../../format';
@@ -9,6 +8,7 @@ import { GamesPanel, ProvidersPanel } from './GamesProviders';
 import { GettingStarted } from './GettingStarted';
 import { KpiTiles } from './KpiTiles';
 import { RevenuePanel } from './RevenuePanel';
+import { refreshAnalytics, useKpis } from '../api/analytics';
 
 const RANGES = [
   ['7d', 'Last 7 days'],
@@ -26,10 +26,10 @@ export default function Overview() {
   const [range, setRange] = useState('30d');
   const [version, setVersion] = useState(0);
   const [refreshed, setRefreshed] = useState(false);
-  const kpis = useLoad(() => call(api.GET('/analytics-api/analytics/kpis', { params: { query: { range } } })), [range, version]);
+  const kpis = useKpis(range, version);
   const refresh = useAction(async () => {
     setRefreshed(false);
-    await call(api.POST('/analytics-api/analytics/refresh'));
+    await refreshAnalytics();
     setRefreshed(true);
     setVersion((value) => value + 1);
   });

@@ -1,10 +1,9 @@
 import { useState } from 'react';
-import { api, call, json } from '../../../api/client';
-import { useLoad } from '../../../api/useLoad';
 import { SelectField } from '../../../components/Field';
 import { LoadStatus } from '../../../components/Status';
 import { formatDate, formatMajor, formatMonth, formatMoney, formatNumber, toMajor } from '../../../format';
 import { COLORS, LazyChart } from './charts';
+import { useRevenue } from '../api/analytics';
 
 const PERIODS = [
   ['daily', 'Daily'],
@@ -32,10 +31,7 @@ const BUCKET = {
 export function RevenuePanel({ version }: { version: number }) {
   const [period, setPeriod] = useState<'daily' | 'weekly' | 'monthly'>('daily');
   const [range, setRange] = useState('');
-  const revenue = useLoad(
-    async () => json(await call(api.GET('/analytics-api/analytics/revenue', { params: { query: { period, ...(range ? { range } : {}) } } }))),
-    [period, range, version],
-  );
+  const revenue = useRevenue({ period, ...(range ? { range } : {}) }, version);
   const data = revenue.data?.data;
   const rows = data?.rows ?? [];
   const bucket = BUCKET[data?.period ?? period];

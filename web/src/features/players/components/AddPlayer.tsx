@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { api, call } from '../../../api/client';
 import { useAction } from '../../../api/useLoad';
 import { useCanManage } from '../../../auth/session';
 import { TextField } from '../../../components/Field';
 import { KeyValueEditor } from '../../../components/KeyValueEditor';
 import { ErrorNotice, Success } from '../../../components/Status';
+import { savePlayer } from '../api/players';
 
 /**
  * Creates or updates one player by hand (`POST /operator-data-api/entities`), so a newcomer can try a
@@ -27,7 +27,7 @@ function PlayerForm({ onSaved }: { onSaved: () => void }) {
   const [saved, setSaved] = useState<string | null>(null);
   const save = useAction(async () => {
     setSaved(null);
-    const result = await call(api.POST('/operator-data-api/entities', { body: { entityType: 'player', externalId: externalId.trim(), data: fields } }));
+    const result = await savePlayer({ entityType: 'player', externalId: externalId.trim(), data: fields });
     setSaved(`Player ${result.data.externalId} ${result.data.action}.`);
     onSaved();
   });

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { api, call } from '../../../api/client';
-import { useAction, useLoad } from '../../../api/useLoad';
+import { useAction } from '../../../api/useLoad';
 import { useCanManage } from '../../../auth/session';
 import { ConfirmDialog } from '../../../components/Dialog';
 import { formatValue } from '../../../components/KeyValueEditor';
@@ -9,6 +8,7 @@ import { ErrorNotice, Loading, PageHeader } from '../../../components/Status';
 import { formatDateTime, pretty } from '../../../format';
 import { CompliancePanel } from '../../compliance/components/player/CompliancePanel';
 import { PlayerJourneys } from './PlayerJourneys';
+import { erasePlayer, usePlayer } from '../api/players';
 
 /** The states the compliance panel shows in words rather than as JSON. */
 const GATE_STATES = new Set(['compliance', 'consent']);
@@ -18,10 +18,10 @@ export default function PlayerDetail() {
   const { externalId = '' } = useParams();
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
-  const player = useLoad(() => call(api.GET('/analytics-api/analytics/players/{id}', { params: { path: { id: externalId } } })), [externalId]);
+  const player = usePlayer(externalId);
   const manage = useCanManage();
   const erase = useAction(async () => {
-    await call(api.DELETE('/operator-data-api/entities/{externalId}', { params: { path: { externalId } } }));
+    await erasePlayer(externalId);
     navigate('/players', { state: { erased: externalId } });
   });
   const data = player.data?.data;

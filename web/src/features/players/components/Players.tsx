@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'react-router';
-import { api, call, json } from '../../../api/client';
-import { useLoad } from '../../../api/useLoad';
 import { SelectField, TextField } from '../../../components/Field';
 import { EmptyState, LoadStatus, PageHeader, Success } from '../../../components/Status';
 import { formatDateTime } from '../../../format';
 import { AddPlayer } from './AddPlayer';
 import { DataSummary } from './DataSummary';
+import { useDataSettings } from '../../settings/api/settings';
+import { usePlayers } from '../api/players';
 
 const PAGE = 25;
 
@@ -26,29 +26,17 @@ export default function Players() {
     }, 300);
     return () => clearTimeout(timer);
   }, [typed]);
-  const players = useLoad(
-    async () =>
-      json(
-        await call(
-          api.GET('/analytics-api/analytics/players', {
-            params: {
-              query: {
-                entity_type: 'player',
-                sort: sort as 'created_at',
-                direction,
-                limit: String(PAGE),
-                offset: String(offset),
-                ...(search ? { search } : {}),
-              },
-            },
-          }),
-        ),
-      ),
-    [search, sort, direction, offset],
-  );
+  const players = usePlayers({
+    entity_type: 'player',
+    sort: sort as 'created_at',
+    direction,
+    limit: String(PAGE),
+    offset: String(offset),
+    ...(search ? { search } : {}),
+  });
   const data = players.data?.data;
   // Whether a data template is selected: the empty state asks for one only while none is (issue 44).
-  const settings = useLoad(async () => (await call(api.GET('/operator-data-api/settings'))).data, []);
+  const settings = useDataSettings();
   const templateName = settings.data?.template?.name ?? settings.data?.template?.id;
 
   return (

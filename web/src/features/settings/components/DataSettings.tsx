@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
-import { api, call } from '../../../api/client';
-import { useAction, useLoad } from '../../../api/useLoad';
+import { useAction } from '../../../api/useLoad';
 import { SelectField, TextField } from '../../../components/Field';
 import { ErrorNotice, Loading, Success } from '../../../components/Status';
+import { saveDataSettings, useDataSettingsForm } from '../api/settings';
 
 /**
  * `GET`/`PUT /operator-data-api/settings` (with the session's dashboard credential): the data template (what
@@ -10,10 +10,7 @@ import { ErrorNotice, Loading, Success } from '../../../components/Status';
  * Owner and Admins change them; a Member sees them.
  */
 export function DataSettings({ manage }: { manage: boolean }) {
-  const loaded = useLoad(async () => {
-    const [templates, settings] = await Promise.all([call(api.GET('/operator-data-api/templates')), call(api.GET('/operator-data-api/settings'))]);
-    return { templates: templates.data, settings: settings.data };
-  }, []);
+  const loaded = useDataSettingsForm();
   const [templateId, setTemplateId] = useState('');
   const [currency, setCurrency] = useState('EUR');
   const [retention, setRetention] = useState('');
@@ -27,15 +24,11 @@ export function DataSettings({ manage }: { manage: boolean }) {
   }, [loaded.data]);
   const save = useAction(async () => {
     setSaved(false);
-    await call(
-      api.PUT('/operator-data-api/settings', {
-        body: {
-          ...(templateId ? { templateId } : {}),
-          reportingCurrency: currency.trim().toUpperCase(),
-          dataRetentionDays: retention.trim() === '' ? null : Number(retention),
-        },
-      }),
-    );
+    await saveDataSettings({
+      ...(templateId ? { templateId } : {}),
+      reportingCurrency: currency.trim().toUpperCase(),
+      dataRetentionDays: retention.trim() === '' ? null : Number(retention),
+    });
     setSaved(true);
     loaded.reload();
   });

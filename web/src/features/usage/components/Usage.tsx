@@ -1,8 +1,7 @@
 import { Link } from 'react-router';
-import { api, call } from '../../../api/client';
-import { useLoad } from '../../../api/useLoad';
 import { LoadStatus, PageHeader } from '../../../components/Status';
 import { formatNumber } from '../../../format';
+import { useUsage } from '../api/usage';
 
 function Meter({ label, used, limit, remaining }: { label: string; used: number; limit: number; remaining: number }) {
   const share = limit > 0 ? Math.min(1, used / limit) : 1;
@@ -20,7 +19,7 @@ function Meter({ label, used, limit, remaining }: { label: string; used: number;
 
 /** This month's automation usage against the quotas (`/workflows-api/usage`). */
 export default function Usage() {
-  const usage = useLoad(() => call(api.GET('/workflows-api/usage')), []);
+  const usage = useUsage();
   const data = usage.data?.data;
   return (
     <>
