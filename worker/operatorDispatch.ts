@@ -174,7 +174,8 @@ async function startAll(deps: DispatchDeps, faults: DispatchFaults, routes: Rout
       }
       if (outcome === 'started') {
         started += 1;
-        deps.inFlight?.add(run.operatorId, eventRunWorkflowId(run.automationId, run.eventId));
+        // A trigger handed to a lane may wait there for minutes (a debounce): lanes are bounded by the live-key cap instead.
+        if (!run.runControl) deps.inFlight?.add(run.operatorId, eventRunWorkflowId(run.automationId, run.eventId));
       } else if (typeof outcome === 'object')
         routes.skips.push(
           skipOf(deps, { automation: listeners.get(run.automationId)! }, run.input as InternalEvent, run.triggerNodeId ?? null, {
@@ -257,7 +258,8 @@ export async function dispatchOperator(deps: DispatchDeps, operatorId: string, f
             skips: listeners.map((listener) => skipOf(deps, listener, event, null, { reason: 'dispatch_failed', code: 'DISPATCH_FAILED', message })),
           };
         }
-        if (one.runs.length > 0 && reserved + one.runs.length > room && !(reserved === 0 && room === deps.inFlight?.cap)) {
+        const direct = one.runs.filter((run) => !run.runControl).length;
+        if (direct > 0 && reserved + direct > room && !(reserved === 0 && room === deps.inFlight?.cap)) {
           // Past its runs in flight: the rest waits for them to finish (an event heard by more automations than the cap still goes alone).
           [stop, retryInMs] = [indexOf.get(row.seq)!, IN_FLIGHT_RETRY_MS];
           break windows;
@@ -268,7 +270,7 @@ export async function dispatchOperator(deps: DispatchDeps, operatorId: string, f
           [stop, retryInMs] = [indexOf.get(row.seq)!, Math.max(MIN_RETRY_MS, deps.starts.waitMs(operatorId, refilled))];
           break windows;
         }
-        reserved += one.runs.length;
+        reserved += direct;
         routed.runs.push(...one.runs);
         routed.skips.push(...one.skips);
       }
