@@ -5,7 +5,7 @@ import { Dialog } from '../../../components/Dialog';
 import { Checkbox } from '../../../components/Field';
 import { ErrorNotice, Loading } from '../../../components/Status';
 import { keyName, type ApiKey } from './keys';
-import { useAutomations } from '../../automations/list/api/automations';
+import { useAutomations } from '../../automations/api/automations';
 import { setKeyMcp } from '../api/keys';
 
 /** MCP access of a key (`PATCH /api-keys/:id/mcp`): on or off, and which exposed workflows it lists. */

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useLoad } from '../../../api/useLoad';
-import { countAutomations } from '../../automations/list/api/automations';
+import { countAutomations } from '../../automations/api/automations';
 import { listApiKeys } from '../../keys/api/keys';
 import { getDataSettings } from '../../settings/api/settings';
 

@@ -1,9 +1,8 @@
 import { Link } from 'react-router';
-import { api, call } from '../../../api/client';
-import { useLoad } from '../../../api/useLoad';
 import { LoadStatus } from '../../../components/Status';
 import { RunsTable } from '../../automations/runs/components/RunsTable';
 import '../../automations/runs/components/runs.css';
+import { useRuns } from '../../automations/runs/api/runs';
 
 /** Runs shown on the player page; the rest are one link away in the runs explorer, filtered to this player. */
 const SHOWN = 10;
@@ -13,7 +12,7 @@ const SHOWN = 10;
  * names the player's external id), newest first, each opening the run, with a link to all of them in the explorer.
  */
 export function PlayerJourneys({ externalId, manage }: { externalId: string; manage: boolean }) {
-  const runs = useLoad(() => call(api.GET('/workflows-api/runs', { params: { query: { player: externalId, limit: SHOWN } } })), [externalId]);
+  const runs = useRuns({ player: externalId, limit: SHOWN });
   const data = runs.data;
   return (
     <section className="panel" aria-labelledby="journeys-title">

@@ -3,7 +3,7 @@ import { useCanManage } from '../../../../auth/session';
 import { LoadStatus, PageHeader, StatusBadge } from '../../../../components/Status';
 import { formatDateTime, plural } from '../../../../format';
 import { RECIPES } from '../../editor/components/recipes';
-import { useAutomations } from '../api/automations';
+import { useAutomations } from '../../api/automations';
 
 /** Automations (`/workflows-api/workflows`): the list, and recipes to start from. */
 export default function AutomationList() {

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { api, call } from '../../../../api/client';
 import { useAction } from '../../../../api/useLoad';
 import { ErrorNotice } from '../../../../components/Status';
 import { formatDateTime } from '../../../../format';
+import { answerApproval } from '../api/runs';
 
 /**
  * The question of the approval step a run waits in, and — for the Owner and Admins — "Approve" and "Refuse"
@@ -22,7 +22,7 @@ export function AnswerApproval({
   const [comment, setComment] = useState('');
   const answer = useAction(async (approved: boolean) => {
     const body = { approved, ...(comment.trim() ? { comment: comment.trim() } : {}) };
-    await call(api.POST('/workflows-api/runs/{runId}/approval', { params: { path: { runId } }, body }));
+    await answerApproval(runId, body);
     onAnswered();
   });
   return (

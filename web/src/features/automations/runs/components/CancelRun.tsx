@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { api, call } from '../../../../api/client';
 import { useAction } from '../../../../api/useLoad';
 import { Dialog } from '../../../../components/Dialog';
 import { ErrorNotice } from '../../../../components/Status';
+import { cancelRun } from '../api/runs';
 
 /**
  * "Cancel run" for a running run, whatever started it (`POST /workflows-api/runs/:runId/cancel`), behind a
@@ -11,7 +11,7 @@ import { ErrorNotice } from '../../../../components/Status';
 export function CancelRun({ runId, agentTask, onCancelled }: { runId: string; agentTask: boolean; onCancelled: () => void }) {
   const [asking, setAsking] = useState(false);
   const cancel = useAction(async () => {
-    await call(api.POST('/workflows-api/runs/{runId}/cancel', { params: { path: { runId } } }));
+    await cancelRun(runId);
     setAsking(false);
     onCancelled();
   });

@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
-import { api, call } from '../../../../api/client';
-import { useLoad } from '../../../../api/useLoad';
+import { useDispatchLag } from '../api/runs';
 
 /** Past this many seconds of waiting the notice shows: a dispatch at its usual pace waits well under one. */
 const SHOWN_FROM_SECONDS = 5;
@@ -12,7 +11,7 @@ const REFRESH_MS = 10_000;
  * organisation's events wait in order and none is lost, and this says so rather than leaving runs to seem missing.
  */
 export function DispatchLag() {
-  const lag = useLoad(() => call(api.GET('/workflows-api/event-dispatch')), []);
+  const lag = useDispatchLag();
   useEffect(() => {
     const timer = setInterval(lag.reload, REFRESH_MS);
     return () => clearInterval(timer);

@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { api, call } from '../../../../api/client';
 import { useAction, useLoad } from '../../../../api/useLoad';
 import { Dialog } from '../../../../components/Dialog';
 import { SelectField, TextField } from '../../../../components/Field';
 import { ErrorNotice, Loading } from '../../../../components/Status';
 import { formatDateTime, plural } from '../../../../format';
 import { ReplayProgress, type Replay, type ReplayPreview } from './ReplayProgress';
+import { previewReplay, startReplay } from '../api/runs';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Where the range starts when the runs filter names no first day: before any run of the platform. */
@@ -80,16 +80,13 @@ export function ReplayFailedRuns({ workflowId, range, onProgress }: { workflowId
   const from = instant(fields.from);
   const to = instant(fields.to);
   const preview = useLoad(
-    async () =>
-      open && !replay && from && to
-        ? (await call(api.POST('/workflows-api/workflows/{id}/replays/preview', { params: { path: { id: workflowId } }, body: { from, to } }))).data
-        : undefined,
+    async () => (open && !replay && from && to ? (await previewReplay(workflowId, { from, to })).data : undefined),
     [open, replay === null, from, to, workflowId],
   );
   const start = useAction(async () => {
     if (!from || !to) return;
     const body = { from, to, version, ratePerSecond: Number(rate) };
-    const created = await call(api.POST('/workflows-api/workflows/{id}/replays', { params: { path: { id: workflowId } }, body }));
+    const created = await startReplay(workflowId, body);
     setReplay(created.data);
     onProgress();
   });

@@ -1,9 +1,9 @@
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
-import { api, call } from '../../../../api/client';
 import type { components } from '../../../../api/schema';
 import { StatusBadge } from '../../../../components/Status';
 import { plural } from '../../../../format';
+import { getReplay } from '../api/runs';
 
 export type Replay = components['schemas']['WorkflowReplay'];
 export type ReplayPreview = components['schemas']['WorkflowReplayPreview'];
@@ -50,7 +50,7 @@ export function ReplayProgress({ replay, onChange }: { replay: Replay; onChange:
   useEffect(() => {
     if (!running) return;
     const timer = setInterval(() => {
-      void call(api.GET('/workflows-api/replays/{replayId}', { params: { path: { replayId: replay.id } } })).then(
+      void getReplay(replay.id).then(
         (latest) => changed.current(latest.data),
         () => undefined,
       );

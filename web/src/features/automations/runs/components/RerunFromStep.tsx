@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { api, call } from '../../../../api/client';
 import { useAction } from '../../../../api/useLoad';
 import type { components } from '../../../../api/schema';
 import { Dialog } from '../../../../components/Dialog';
@@ -8,6 +7,7 @@ import { SelectField } from '../../../../components/Field';
 import { ErrorNotice } from '../../../../components/Status';
 import type { StartedRunState } from './startedRun';
 import type { StepNode } from '../../editor/components/graph';
+import { rerunFromStep, runRecorded } from '../api/runs';
 
 type Run = components['schemas']['WorkflowRun'];
 
@@ -17,8 +17,7 @@ const RECORDED_WAIT_MS = 10_000;
 async function recorded(runId: string): Promise<void> {
   const deadline = Date.now() + RECORDED_WAIT_MS;
   while (Date.now() < deadline) {
-    const { response } = await api.GET('/workflows-api/runs/{runId}', { params: { path: { runId } } });
-    if (response.status === 200) return;
+    if (await runRecorded(runId)) return;
     await new Promise((resolve) => setTimeout(resolve, 300));
   }
 }
@@ -56,7 +55,7 @@ export function RerunFromStep({ run, nodes }: { run: Run; nodes: StepNode[] }) {
   const [fromNodeId, setFromNodeId] = useState(failed ?? steps[0]?.id ?? '');
   const [version, setVersion] = useState<'run' | 'current'>('run');
   const rerun = useAction(async () => {
-    const started = await call(api.POST('/workflows-api/runs/{runId}/rerun', { params: { path: { runId: run.id } }, body: { fromNodeId, version } }));
+    const started = await rerunFromStep(run.id, { fromNodeId, version });
     await recorded(started.data.runId);
     setOpen(false);
     const state: StartedRunState = { startedAt: Date.now() };

@@ -1,7 +1,5 @@
 import { ReactFlowProvider, type Edge } from '@xyflow/react';
 import { useEffect, useMemo, useRef } from 'react';
-import { api, call } from '../../../../api/client';
-import { useLoad } from '../../../../api/useLoad';
 import { useCanManage } from '../../../../auth/session';
 import { ErrorNotice, Loading, StatusBadge } from '../../../../components/Status';
 import { temporalRunUrl } from '../../../../config';
@@ -16,6 +14,7 @@ import { RunSuppressionContext } from '../../editor/components/StepView';
 import { RerunFromStep, RerunOf } from './RerunFromStep';
 import { LiveProgress, liveStatus } from './LiveStep';
 import { RunSteps } from './RunSteps';
+import { useRun } from '../api/runs';
 
 /**
  * One run (`/workflows-api/runs/:id`): each node's status, input, output, error and timing, the graph coloured by it,
@@ -25,7 +24,7 @@ import { RunSteps } from './RunSteps';
  */
 export function RunDetail({ runId, nodes, edges, onChanged }: { runId: string; nodes: StepNode[]; edges: Edge[]; onChanged: () => void }) {
   const manage = useCanManage();
-  const run = useLoad(() => call(api.GET('/workflows-api/runs/{runId}', { params: { path: { runId } } })), [runId]);
+  const run = useRun(runId);
   const data = run.data?.data;
   const running = data?.status === 'running';
   const { reload } = run;

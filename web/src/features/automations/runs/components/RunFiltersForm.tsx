@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'react';
-import { api, call } from '../../../../api/client';
-import { useLoad } from '../../../../api/useLoad';
 import { SelectField, TextField } from '../../../../components/Field';
 import { GATE_RULES, RUN_SOURCES, RUN_STATUSES, type FilterKey, type RunFilters } from './filters';
+import { useAutomation, useAutomations } from '../../api/automations';
 
 /** Node types whose outgoing edges branch on `when` (a condition, a wait that ends by event or timeout). */
 const BRANCHING = new Set(['condition', 'action.wait_for_event']);
@@ -12,11 +11,8 @@ const BRANCHING = new Set(['condition', 'action.wait_for_event']);
  * its versions and its branching steps to pick from. The player field applies after a pause in typing.
  */
 export function RunFiltersForm({ filters, onChange }: { filters: RunFilters; onChange: (changes: Partial<Record<FilterKey, string>>) => void }) {
-  const workflows = useLoad(() => call(api.GET('/workflows-api/workflows', { params: { query: { limit: 100 } } })), []);
-  const chosen = useLoad(
-    async () => (filters.workflowId ? (await call(api.GET('/workflows-api/workflows/{id}', { params: { path: { id: filters.workflowId } } }))).data : null),
-    [filters.workflowId],
-  );
+  const workflows = useAutomations({ limit: 100 });
+  const chosen = useAutomation(filters.workflowId || undefined);
   const [player, setPlayer] = useState(filters.player);
   useEffect(() => setPlayer(filters.player), [filters.player]);
   useEffect(() => {

@@ -1,12 +1,13 @@
 import type { Edge } from '@xyflow/react';
 import { useEffect, useRef } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router';
-import { api, call } from '../../../../api/client';
 import { useLoad } from '../../../../api/useLoad';
 import { ErrorNotice, Loading, PageHeader } from '../../../../components/Status';
 import { fromDefinition, type StepNode } from '../../editor/components/graph';
 import { RunDetail } from './RunDetail';
 import type { StartedRunState } from './startedRun';
+import { getAutomation, getVersion } from '../../api/automations';
+import { useRun } from '../api/runs';
 
 const NO_GRAPH: { nodes: StepNode[]; edges: Edge[]; name: string | null } = { nodes: [], edges: [], name: null };
 
@@ -15,10 +16,7 @@ const NO_GRAPH: { nodes: StepNode[]; edges: Edge[]; name: string | null } = { no
  * deleted since (its runs stay readable) or a version no longer stored leaves the run without a graph, not unreadable.
  */
 async function graphOf(workflowId: string, version: number): Promise<typeof NO_GRAPH> {
-  const [workflow, saved] = await Promise.all([
-    call(api.GET('/workflows-api/workflows/{id}', { params: { path: { id: workflowId } } })).catch(() => null),
-    call(api.GET('/workflows-api/workflows/{id}/versions/{version}', { params: { path: { id: workflowId, version } } })).catch(() => null),
-  ]);
+  const [workflow, saved] = await Promise.all([getAutomation(workflowId).catch(() => null), getVersion(workflowId, version).catch(() => null)]);
   const definition = saved?.data.definition ?? workflow?.data;
   if (!definition) return NO_GRAPH;
   const graph = fromDefinition({ nodes: definition.nodes, edges: definition.edges, layout: workflow?.data.layout ?? {} });
@@ -48,7 +46,7 @@ export default function RunPage() {
  */
 function useStartedRun(runId: string) {
   const started = (useLocation().state as StartedRunState | null)?.startedAt;
-  const run = useLoad(() => call(api.GET('/workflows-api/runs/{runId}', { params: { path: { runId } } })), [runId]);
+  const run = useRun(runId);
   const waiting = run.error?.status === 404 && started !== undefined && Date.now() - started < STARTED_WAIT_MS;
   const { reload } = run;
   useEffect(() => {

@@ -1,7 +1,5 @@
 import { useCallback, useEffect } from 'react';
 import { useSearchParams } from 'react-router';
-import { api, call } from '../../../../api/client';
-import { useLoad } from '../../../../api/useLoad';
 import { useCanManage } from '../../../../auth/session';
 import { EmptyState, LoadStatus, PageHeader } from '../../../../components/Status';
 import { Pager } from '../../../../components/Pager';
@@ -11,6 +9,7 @@ import { ReplayFailedRuns } from './ReplayFailedRuns';
 import { RunFiltersForm } from './RunFiltersForm';
 import { RunsTable } from './RunsTable';
 import './runs.css';
+import { useRuns } from '../api/runs';
 
 /**
  * Runs (`GET /workflows-api/runs`): every run of the organisation's workflows, newest first, filtered by status,
@@ -22,7 +21,7 @@ export default function RunsExplorer() {
   const filters = filtersOf(search);
   const manage = useCanManage();
   const key = searchOf(filters).toString();
-  const runs = useLoad(() => call(api.GET('/workflows-api/runs', { params: { query: queryOf(filtersOf(new URLSearchParams(key))) } })), [key]);
+  const runs = useRuns(queryOf(filtersOf(new URLSearchParams(key))));
 
   const change = useCallback(
     (changes: Partial<Record<FilterKey, string>>) =>

@@ -1,7 +1,5 @@
 import type { Edge } from '@xyflow/react';
 import { useEffect } from 'react';
-import { api, call } from '../../../../api/client';
-import { useLoad } from '../../../../api/useLoad';
 import { useCanManage } from '../../../../auth/session';
 import { EmptyState, LoadStatus, StatusBadge } from '../../../../components/Status';
 import { formatDateTime, formatDuration, plural } from '../../../../format';
@@ -10,6 +8,7 @@ import { LiveSummary } from './LiveStep';
 import { ReplayFailedRuns } from './ReplayFailedRuns';
 import { RunDetail } from './RunDetail';
 import { SkippedTriggers } from './SkippedTriggers';
+import { useAutomationRuns } from '../api/runs';
 
 /** A workflow's runs, newest first (`/workflows/:id/runs`), refreshed while any is running; one opened in full. */
 export function RunsPanel({
@@ -25,10 +24,7 @@ export function RunsPanel({
   selected: string | null;
   onSelect: (runId: string) => void;
 }) {
-  const runs = useLoad(
-    () => call(api.GET('/workflows-api/workflows/{id}/runs', { params: { path: { id: workflow.id }, query: { limit: 50 } } })),
-    [workflow.id],
-  );
+  const runs = useAutomationRuns(workflow.id, 50);
   const list = runs.data?.data ?? [];
   const manage = useCanManage();
   const live = list.some((run) => run.status === 'running');

@@ -1,8 +1,7 @@
 import { useState } from 'react';
-import { api, call } from '../../../../api/client';
-import { useLoad } from '../../../../api/useLoad';
 import { LoadStatus } from '../../../../components/Status';
 import { formatDateTime } from '../../../../format';
+import { useSkippedTriggers } from '../api/runs';
 
 type Reason = 'filter_failed' | 'key_failed' | 'dispatch_failed' | 'throttled' | 'debounced' | 'busy' | 'queue_full' | 'replaced' | 'cancelled';
 
@@ -41,17 +40,7 @@ const options = (labels: Partial<Record<Reason, string>>) =>
 export function SkippedTriggers({ workflowId }: { workflowId: string }) {
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState<Reason | ''>('');
-  const skipped = useLoad(
-    () =>
-      open
-        ? call(
-            api.GET('/workflows-api/workflows/{id}/skipped-triggers', {
-              params: { path: { id: workflowId }, query: { limit: 20, ...(reason ? { reason } : {}) } },
-            }),
-          )
-        : Promise.resolve(null),
-    [workflowId, open, reason],
-  );
+  const skipped = useSkippedTriggers(workflowId, open, reason);
   const list = skipped.data?.data ?? [];
   return (
     <details className="skipped-triggers" onToggle={(event) => setOpen(event.currentTarget.open)}>

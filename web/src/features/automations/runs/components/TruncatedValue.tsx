@@ -1,8 +1,7 @@
-import { api } from '../../../../api/client';
 import { saveDownload } from '../../../../api/download';
-import { failureOf } from '../../../../api/errors';
 import { useAction } from '../../../../api/useLoad';
 import { ErrorNotice } from '../../../../components/Status';
+import { downloadStepValue } from '../api/runs';
 
 /** What a run record holds instead of a step value over 64 KiB (docs/workflows.md "Large step values"). */
 export interface Truncated {
@@ -24,12 +23,8 @@ export function TruncatedValue({ value, step }: { value: Truncated; step: { runI
   const { runId, nodeId, part } = step;
   const label = part;
   const download = useAction(async () => {
-    const { data, error, response } = await api.GET(`/workflows-api/runs/{runId}/steps/{nodeId}/${part}`, {
-      params: { path: { runId, nodeId } },
-      parseAs: 'blob',
-    });
-    if (!response.ok || !data) throw failureOf(response.status, error, response.headers);
-    saveDownload(response, data as Blob, `${nodeId}-${part}.json`);
+    const { response, blob } = await downloadStepValue(runId, nodeId, part);
+    saveDownload(response, blob, `${nodeId}-${part}.json`);
   });
   return (
     <div className="run-step-truncated">
