@@ -1,12 +1,14 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { isoDay, lastDays, type DayRange } from '../../core/analyticsParams';
+import { ngrFigures } from '../../commands/analytics/ngrDefinition';
 import { businessFigures, TRANSACTION_STATUSES } from '../../db/queries/analyticsBusiness';
 import type { AppDeps } from '../deps';
 import type { InputOf } from '../endpoint';
 import { AppError } from '../errors';
 import { registry } from '../openapi/registry';
 import { rangeOf, scopeOf } from './context';
+import { NgrFiguresSchema } from './ngr';
 import { KpisQuery } from './schema';
 
 export const BusinessQuery = KpisQuery;
@@ -62,6 +64,17 @@ export const BusinessResponse = z.object({
     previous_range: Range.openapi({ description: 'The same number of days, ending the day before range.start' }),
     current: BusinessFiguresSchema,
     previous: BusinessFiguresSchema,
+    ngr: z
+      .object({
+        definition_version: z
+          .number()
+          .int()
+          .nullable()
+          .openapi({ description: 'The NGR definition version used (GET /ngr-definition); null: none saved, no taxes or other deductions' }),
+        current: NgrFiguresSchema,
+        previous: NgrFiguresSchema,
+      })
+      .openapi({ description: 'NGR = GGR − bonus cost − taxes − other deductions, with the operator’s current definition (docs/analytics.md "NGR")' }),
   }),
 });
 
@@ -74,6 +87,20 @@ export async function businessHandler(deps: AppDeps, ctx: Context, { query }: In
     throw new AppError(400, 'INVALID_PARAM', 'Invalid parameter: range: the previous period would start before 0001-01-01', {
       details: [{ field: 'range', message: 'the previous period would start before 0001-01-01' }],
     });
-  const [current, before] = await Promise.all([businessFigures(deps.db, scope, range), businessFigures(deps.db, scope, previous)]);
-  ctx.body = { success: true, data: { currency: scope.currency, range, previous_range: previous, current, previous: before } };
+  const [current, before, ngr] = await Promise.all([
+    businessFigures(deps.db, scope, range),
+    businessFigures(deps.db, scope, previous),
+    ngrFigures(deps, scope, [range, previous]),
+  ]);
+  ctx.body = {
+    success: true,
+    data: {
+      currency: scope.currency,
+      range,
+      previous_range: previous,
+      current,
+      previous: before,
+      ngr: { definition_version: ngr.version, current: ngr.figures[0], previous: ngr.figures[1] },
+    },
+  };
 }

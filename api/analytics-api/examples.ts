@@ -137,6 +137,30 @@ export const business = {
       arpu: 57.26,
       arppu: 89.95,
     },
+    ngr: {
+      definition_version: 3,
+      current: {
+        ggr: 184230,
+        bonus_cost: 21400,
+        taxes: 8141.5,
+        other_deductions: 5526.9,
+        ngr: 149161.6,
+        taxes_by_jurisdiction: [
+          { jurisdiction: 'MT', rate: 0.05, taxable: 162830, tax: 8141.5 },
+          { jurisdiction: '', rate: 0, taxable: 0, tax: 0 },
+        ],
+        deductions: [{ name: 'payment processing', rate: 0.03, amount: 5526.9 }],
+      },
+      previous: {
+        ggr: 171900,
+        bonus_cost: 19850,
+        taxes: 7602.5,
+        other_deductions: 5157,
+        ngr: 139290.5,
+        taxes_by_jurisdiction: [{ jurisdiction: 'MT', rate: 0.05, taxable: 152050, tax: 7602.5 }],
+        deductions: [{ name: 'payment processing', rate: 0.03, amount: 5157 }],
+      },
+    },
   },
 };
 
@@ -231,4 +255,22 @@ export const gameHealth = {
     total_rows: 2,
     has_more: false,
   },
+};
+
+const ngrVersion = {
+  version: 3,
+  definition: {
+    taxes: [
+      { jurisdiction: 'MT', rate: 0.05 },
+      { jurisdiction: 'UK', rate: 0.21 },
+    ],
+    defaultTaxRate: 0,
+    otherDeductions: [{ name: 'payment processing', rate: 0.03 }],
+  },
+  created_by: 'member:mem_01hx3y',
+  created_at: '2026-03-01T09:30:00.000Z',
+};
+export const ngrDefinitions = {
+  success: true,
+  data: { current: ngrVersion, versions: [ngrVersion, { ...ngrVersion, version: 2, created_at: '2026-01-10T14:02:00.000Z' }] },
 };

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { AppDeps } from '../deps';
 import { defineArea } from '../endpoint';
 import { rateLimit } from '../middleware/rateLimit';
+import { requireManager } from '../middleware/requireManager';
+import { defaultValidationError } from '../middleware/validate';
 import { bearerApiKey, bearerSession, jsonContent } from '../openapi/registry';
 import { codedErrors } from '../openapi/responses';
 import { BusinessQuery, BusinessResponse, businessHandler } from './business';
@@ -10,6 +12,7 @@ import { CohortsQuery, CohortsResponse, cohortsHandler } from './cohorts';
 import { analyticsAuth, queryError, readOrExportLimit } from './context';
 import { GameHealthQuery, GameHealthResponse, gameHealthHandler } from './gameHealth';
 import * as examples from './examples';
+import { NgrDefinitionBody, NgrDefinitionSaved, NgrDefinitionsResponse, getNgrDefinitionHandler, putNgrDefinitionHandler } from './ngr';
 import { getPlayerHandler, listPlayersHandler } from './players';
 import { SaferGamblingQuery, SaferGamblingResponse, saferGamblingHandler } from './saferGambling';
 import { refreshHandler } from './refresh';
@@ -34,7 +37,11 @@ const analytics = defineArea({
   prefix: '/analytics-api/analytics',
   security: [{ [bearerApiKey.name]: [] }, { [bearerSession.name]: [] }],
   use: (deps) => [analyticsAuth(deps)],
-  guards: (deps) => ({ reads: readOrExportLimit(deps), refresh: rateLimit(deps.rateLimits, 'analytics:refresh') }),
+  guards: (deps) => ({
+    reads: readOrExportLimit(deps),
+    refresh: rateLimit(deps.rateLimits, 'analytics:refresh'),
+    manager: requireManager('the NGR definition'),
+  }),
   inputError: queryError,
 });
 
@@ -114,6 +121,36 @@ analytics.endpoint({
   input: { query: GameHealthQuery },
   responses: { 200: jsonContent(GameHealthResponse, 'Totals and a page of rows', examples.gameHealth), ...errors() },
   handler: gameHealthHandler,
+});
+analytics.endpoint({
+  method: 'get',
+  path: '/ngr-definition',
+  summary: 'The NGR definition: the version figures use now and the latest versions',
+  guards: ['reads'],
+  responses: { 200: jsonContent(NgrDefinitionsResponse, 'The definition and its versions', examples.ngrDefinitions), ...errors() },
+  handler: getNgrDefinitionHandler,
+});
+analytics.endpoint({
+  method: 'put',
+  path: '/ngr-definition',
+  summary: 'Save a new version of the NGR definition: gaming tax per jurisdiction, the default rate, other deductions',
+  description:
+    'Every save is a new version (the figures name the version they used); none is rewritten. API keys, the Owner and Admins; a Member is 403. Recorded in the audit trail as `settings.updated`.',
+  guards: ['manager', 'reads'],
+  input: { body: NgrDefinitionBody },
+  inputError: defaultValidationError,
+  request: { body: { description: 'The definition', example: examples.ngrDefinitions.data.current.definition } },
+  responses: {
+    200: jsonContent(NgrDefinitionSaved, 'The version saved', { success: true, data: examples.ngrDefinitions.data.current }),
+    ...codedErrors(
+      [400, 'VALIDATION_FAILED naming the field'],
+      [401, 'UNAUTHORIZED'],
+      [403, 'FORBIDDEN: a Member'],
+      [429, 'RATE_LIMITED (Retry-After header)'],
+      [500, 'INTERNAL_ERROR'],
+    ),
+  },
+  handler: putNgrDefinitionHandler,
 });
 analytics.endpoint({
   method: 'get',

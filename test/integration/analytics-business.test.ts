@@ -149,6 +149,19 @@ describe('figures computed by hand', () => {
           arpu: 0,
           arppu: 0,
         },
+        ngr: {
+          definition_version: null,
+          current: {
+            ggr: 900,
+            bonus_cost: 0,
+            taxes: 0,
+            other_deductions: 0,
+            ngr: 900,
+            taxes_by_jurisdiction: [{ jurisdiction: '', rate: 0, taxable: 900, tax: 0 }],
+            deductions: [],
+          },
+          previous: { ggr: 0, bonus_cost: 0, taxes: 0, other_deductions: 0, ngr: 0, taxes_by_jurisdiction: [], deductions: [] },
+        },
       },
     });
   });

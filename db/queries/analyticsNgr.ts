@@ -1,0 +1,28 @@
+import type { DayRange } from '../../core/analyticsParams';
+import type { NgrPart } from '../../core/ngrDefinition';
+import type { Db } from '../knex';
+import { amountOf, CURRENCY, IN_RANGE, IS_GAME, PLAYER_EVENTS } from './analyticsSql';
+import type { AnalyticsScope } from './analyticsTypes';
+
+const IS_BONUS = `e.event_type = 'transaction' AND e.data->>'type' = 'bonus' AND coalesce(e.data->>'status', 'completed') = 'completed'`;
+
+/**
+ * GGR and bonus cost of `range` in one currency per player jurisdiction, grouped only by the jurisdictions `listed`
+ * (upper-cased) and `''` for every other player, so a player's free text never becomes a group of its own.
+ * Bonus cost = Σ amount of completed `transaction` events of type `bonus` (spec 2.13).
+ */
+export async function ngrParts(db: Db, scope: AnalyticsScope, range: DayRange, listed: string[]): Promise<NgrPart[]> {
+  const result = await db.raw(
+    `SELECT CASE WHEN upper(en.data->>'jurisdiction') = ANY(:listed) THEN upper(en.data->>'jurisdiction') ELSE '' END AS jurisdiction,
+            coalesce(sum(${amountOf('bet_amount')} - ${amountOf('win_amount')}) FILTER (WHERE ${IS_GAME}), 0) AS ggr,
+            coalesce(sum(${amountOf('amount')}) FILTER (WHERE ${IS_BONUS}), 0) AS bonus_cost
+       FROM ${PLAYER_EVENTS} AND ${IN_RANGE} AND ${CURRENCY} = :currency AND ((${IS_GAME}) OR (${IS_BONUS}))
+      GROUP BY 1`,
+    { operatorId: scope.operatorId, reporting: scope.reportingCurrency, currency: scope.currency, start: range.start, end: range.end, listed },
+  );
+  return (result.rows as Array<Record<string, unknown>>).map((row) => ({
+    jurisdiction: String(row.jurisdiction),
+    ggr: Number(row.ggr),
+    bonusCost: Number(row.bonus_cost),
+  }));
+}
