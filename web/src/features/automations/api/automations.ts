@@ -1,5 +1,5 @@
 import { api, call } from '../../../api/client';
-import type { QueryOf } from '../../../api/types';
+import type { BodyOf, QueryOf } from '../../../api/types';
 import { useLoad } from '../../../api/useLoad';
 
 /** The organisation's automations (`GET /workflows-api/workflows`, the spec's public path), newest first. */
@@ -18,3 +18,11 @@ export const useAutomation = (id: string | undefined) => useLoad(async () => (id
 /** One saved version's definition. */
 export const getVersion = (id: string, version: number) =>
   call(api.GET('/workflows-api/workflows/{id}/versions/{version}', { params: { path: { id, version } } }));
+
+export const createAutomation = (body: BodyOf<'/workflows-api/workflows', 'post'>) => call(api.POST('/workflows-api/workflows', { body }));
+
+/** Saves a new version of the automation. */
+export const updateAutomation = (id: string, body: BodyOf<'/workflows-api/workflows/{id}', 'put'>) =>
+  call(api.PUT('/workflows-api/workflows/{id}', { params: { path: { id } }, body }));
+
+export const deleteAutomation = (id: string) => call(api.DELETE('/workflows-api/workflows/{id}', { params: { path: { id } } }));

@@ -1,13 +1,13 @@
 import { plural } from '../../../../format';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { api, call } from '../../../../api/client';
 import { useAction } from '../../../../api/useLoad';
 import type { components } from '../../../../api/schema';
 import { TextField } from '../../../../components/Field';
 import { ErrorNotice, StatusBadge } from '../../../../components/Status';
 import { BacktestResultView } from './BacktestResult';
 import './backtest.css';
+import { cancelBacktest, getBacktest, startBacktest } from '../api/backtests';
 
 type Backtest = components['schemas']['WorkflowBacktest'];
 type Definition = { nodes: unknown[]; edges?: unknown[] };
@@ -27,8 +27,8 @@ function usePolled(backtest: Backtest | null, onChange: (latest: Backtest) => vo
   useEffect(() => {
     if (!running || !backtestId) return;
     const timer = setInterval(() => {
-      void call(api.GET('/workflows-api/backtests/{backtestId}', { params: { path: { backtestId } } })).then(
-        (latest) => changed.current(latest.data),
+      void getBacktest(backtestId).then(
+        (latest) => changed.current(latest),
         () => undefined,
       );
     }, POLL_MS);
@@ -48,11 +48,11 @@ export function BacktestPanel({ workflowId, draft, unsaved, editable }: { workfl
   usePolled(backtest, setBacktest);
   const start = useAction(async () => {
     const body = { from: new Date(from).toISOString(), to: new Date(to).toISOString(), definition: { nodes: draft.nodes, edges: draft.edges ?? [] } };
-    setBacktest((await call(api.POST('/workflows-api/workflows/{id}/backtests', { params: { path: { id: workflowId } }, body }))).data);
+    setBacktest(await startBacktest(workflowId, body));
   });
   const cancel = useAction(async () => {
     if (!backtest) return;
-    setBacktest((await call(api.POST('/workflows-api/backtests/{backtestId}/cancel', { params: { path: { backtestId: backtest.id } } }))).data);
+    setBacktest(await cancelBacktest(backtest.id));
   });
   const running = backtest?.status === 'running';
 

@@ -1,6 +1,5 @@
 import type { Edge, OnEdgesChange, OnNodesChange } from '@xyflow/react';
 import { useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
-import { api, call } from '../../../../api/client';
 import { ApiFailure } from '../../../../api/errors';
 import { useAction } from '../../../../api/useLoad';
 import { ConfirmDialog } from '../../../../components/Dialog';
@@ -19,6 +18,7 @@ import { RunControlForm } from '../../runs/components/RunControlForm';
 import { TestRunDialog } from './TestRunDialog';
 import { undoKey } from './undoKey';
 import './editor.css';
+import { createAutomation, deleteAutomation, updateAutomation } from '../../api/automations';
 
 interface Props {
   saved: Workflow | null;
@@ -56,9 +56,7 @@ export function Editor(props: Props) {
     setJustSaved(false);
     const body: WorkflowInput = toDefinition(meta, nodes, edges);
     try {
-      const result = saved
-        ? await call(api.PUT('/workflows-api/workflows/{id}', { params: { path: { id: saved.id } }, body }))
-        : await call(api.POST('/workflows-api/workflows', { body }));
+      const result = saved ? await updateAutomation(saved.id, body) : await createAutomation(body);
       setProblems(NO_PROBLEMS);
       setJustSaved(true);
       props.onSaved(result.data);
@@ -69,7 +67,7 @@ export function Editor(props: Props) {
   });
   const remove = useAction(async () => {
     if (!saved) return;
-    await call(api.DELETE('/workflows-api/workflows/{id}', { params: { path: { id: saved.id } } }));
+    await deleteAutomation(saved.id);
     props.onDeleted();
   });
 

@@ -1,8 +1,6 @@
 import { useEdgesState, useNodesState, type Edge } from '@xyflow/react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useBlocker, useNavigate, useParams, useSearchParams } from 'react-router';
-import { api, call } from '../../../../api/client';
-import { useLoad } from '../../../../api/useLoad';
 import { useCanManage } from '../../../../auth/session';
 import { ConfirmDialog } from '../../../../components/Dialog';
 import { ErrorNotice, Loading, PageHeader, StatusBadge } from '../../../../components/Status';
@@ -13,6 +11,7 @@ import { RECIPES } from './recipes';
 import { RunsPanel } from '../../runs/components/RunsPanel';
 import { VersionsPanel } from '../../versions/components/VersionsPanel';
 import { editSignature, useEditHistory, type EditSnapshot } from './useEditHistory';
+import { useAutomation } from '../../api/automations';
 
 const NO_META: Meta = { name: '', description: '', active: true, mcp_exposed: false, run_control: null };
 
@@ -39,7 +38,7 @@ export default function EditorPage() {
   const manage = useCanManage();
   const navigate = useNavigate();
   const recipe = RECIPES.find((candidate) => candidate.id === (search.get('recipe') ?? 'blank')) ?? RECIPES[RECIPES.length - 1]!;
-  const loaded = useLoad(async () => (id ? (await call(api.GET('/workflows-api/workflows/{id}', { params: { path: { id } } }))).data : null), [id]);
+  const loaded = useAutomation(id);
   const [meta, setMeta] = useState<Meta | null>(null);
   const [nodes, setNodes, onNodesChange] = useNodesState<StepNode>([]);
   const [edges, setEdges, onEdgesChange] = useEdgesState<Edge>([]);

@@ -1,7 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { api, call } from '../../../../api/client';
 import type { FieldProblem } from '../../../../api/errors';
-import { useLoad } from '../../../../api/useLoad';
 import { SelectField, TextField } from '../../../../components/Field';
 import { formatValue, KeyValueEditor } from '../../../../components/KeyValueEditor';
 import type { FieldSpec, Params } from './catalog';
@@ -10,6 +8,7 @@ import { ObjectField } from './code/ObjectField';
 import { useCodeScope } from './code/scope';
 import { describe, looksLikeJson, readValue, rememberTyped, typedText } from './code/typedValue';
 import { SchemaEditor } from './SchemaEditor';
+import { useConnections } from '../../../connections/api/connections';
 
 interface Props {
   field: FieldSpec;
@@ -247,7 +246,7 @@ function SecretField({ params, onChange, problems }: Omit<Props, 'field'>) {
 }
 
 function ConnectionField({ label, value, onChange, problems }: { label: string; value: string; onChange: (id: string) => void; problems: FieldProblem[] }) {
-  const connections = useLoad(() => call(api.GET('/connections-api/connections')), []);
+  const connections = useConnections();
   const list = connections.data?.data ?? [];
   return (
     <SelectField

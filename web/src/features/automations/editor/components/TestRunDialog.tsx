@@ -1,5 +1,4 @@
 import { useId, useState } from 'react';
-import { api, call } from '../../../../api/client';
 import { useAction } from '../../../../api/useLoad';
 import { Dialog } from '../../../../components/Dialog';
 import { Checkbox, TextField } from '../../../../components/Field';
@@ -8,6 +7,7 @@ import { ErrorNotice } from '../../../../components/Status';
 import { EVENT_FIELDS } from './catalog';
 import { MONEY_FIELDS, MONEY_UNIT } from './code/fieldTypes';
 import type { Workflow } from './graph';
+import { startTestRun } from '../api/editor';
 
 interface Input {
   /** What the run receives: an event's fields plus its player, or the trigger's inputs. */
@@ -53,7 +53,7 @@ export function TestRunDialog({ workflow, onClose, onRun }: { workflow: Workflow
     const fields: Record<string, unknown> = { ...extra };
     for (const name of input.fields) if ((values[name] ?? '') !== '') fields[name] = parseValue(values[name] ?? '');
     const body = input.player ? { data: fields, entity: { externalId: player.trim() } } : fields;
-    const result = await call(api.POST('/workflows-api/workflows/{id}/test', { params: { path: { id: workflow.id } }, body }));
+    const result = await startTestRun(workflow.id, body);
     onRun(result.data.id);
   });
   return (

@@ -1,8 +1,7 @@
-import { api, call } from '../../../../api/client';
-import { useLoad } from '../../../../api/useLoad';
 import { LoadStatus } from '../../../../components/Status';
 import type { components } from '../../../../api/schema';
 import { CATALOG } from '../../editor/components/catalog';
+import { useVersionsDiff } from '../api/versions';
 
 type Definition = components['schemas']['WorkflowVersionDefinition'];
 type Diff = components['schemas']['WorkflowVersionDiff'];
@@ -83,15 +82,7 @@ function summaryOf(diff: Diff): string {
  * added and changed marked, then each change listed — top-level fields, params by path, connections.
  */
 export function VersionsDiff({ workflowId, from, to }: { workflowId: string; from: number; to: number }) {
-  const loaded = useLoad(async () => {
-    const version = (v: number) => call(api.GET('/workflows-api/workflows/{id}/versions/{version}', { params: { path: { id: workflowId, version: v } } }));
-    const [diff, left, right] = await Promise.all([
-      call(api.GET('/workflows-api/workflows/{id}/diff', { params: { path: { id: workflowId }, query: { from, to } } })),
-      version(from),
-      version(to),
-    ]);
-    return { diff: diff.data, left: left.data.definition, right: right.data.definition };
-  }, [workflowId, from, to]);
+  const loaded = useVersionsDiff(workflowId, from, to);
   if (!loaded.data) return <LoadStatus load={loaded} />;
   const { diff, left, right } = loaded.data;
   const changes =

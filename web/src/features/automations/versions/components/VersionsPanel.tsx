@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { api, call } from '../../../../api/client';
-import { useAction, useLoad } from '../../../../api/useLoad';
+import { useAction } from '../../../../api/useLoad';
 import { ConfirmDialog } from '../../../../components/Dialog';
 import { EmptyState, LoadStatus } from '../../../../components/Status';
 import { formatDateTime } from '../../../../format';
 import type { Workflow } from '../../editor/components/graph';
 import { VersionsDiff } from './VersionsDiff';
 import './versions.css';
+import { restoreVersion, useVersions } from '../api/versions';
 
 const PAGE = 20;
 
@@ -33,12 +33,9 @@ export function VersionsPanel({
   const [offset, setOffset] = useState(0);
   const [picked, setPicked] = useState<number[]>([]);
   const [restoring, setRestoring] = useState<number | null>(null);
-  const versions = useLoad(
-    () => call(api.GET('/workflows-api/workflows/{id}/versions', { params: { path: { id: workflow.id }, query: { limit: PAGE, offset } } })),
-    [workflow.id, workflow.version, offset],
-  );
+  const versions = useVersions(workflow.id, workflow.version, PAGE, offset);
   const restore = useAction(async (version: number) => {
-    const restored = await call(api.POST('/workflows-api/workflows/{id}/versions/{version}/rollback', { params: { path: { id: workflow.id, version } } }));
+    const restored = await restoreVersion(workflow.id, version);
     setRestoring(null);
     setPicked([]);
     onRestored(restored.data);

@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
-import { api, call } from '../../../../../api/client';
 import { useLoad } from '../../../../../api/useLoad';
 import { formatDateTime } from '../../../../../format';
 import { samplePayload, samplePlayer, useCodeScope, waitedEventSample } from './scope';
+import { latestRun, previewExpression } from '../../api/editor';
 
 /** `player` read at the root, as the server decides whether an expression reads the run's player. */
 const READS_PLAYER = /(?<![\w$.])player(?![\w$])/;
@@ -40,13 +40,7 @@ export function ExpressionPreview({
   const scope = useCodeScope();
   const workflowId = scope?.workflowId;
   const [against, setAgainst] = useState<'sample' | 'run'>('sample');
-  const lastRun = useLoad(
-    async () =>
-      workflowId
-        ? ((await call(api.GET('/workflows-api/workflows/{id}/runs', { params: { path: { id: workflowId }, query: { limit: 1 } } }))).data[0] ?? null)
-        : null,
-    [workflowId],
-  );
+  const lastRun = useLoad(async () => (workflowId ? latestRun(workflowId) : null), [workflowId]);
   const sample = useMemo(() => samplePayload(scope), [scope]);
   const event = useMemo(() => (kind === 'condition' ? waitedEventSample(scope) : undefined), [kind, scope]);
   const sampleKey = JSON.stringify([sample, event]);
@@ -58,7 +52,7 @@ export function ExpressionPreview({
     if (!wanted) return null;
     const given = runId ? { runId } : { sample, ...(player ? { player } : {}) };
     const body = { expression: settled, kind, ...given, ...(event ? { event } : {}) };
-    return (await call(api.POST('/workflows-api/expressions/preview', { body }))).data;
+    return previewExpression(body);
   }, [settled, kind, runId, sampleKey, wanted]);
   if (!wanted) return null;
   const stale = settled !== expression || result.loading;
