@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
-import { api, call } from '../../../api/client';
-import { useAction, useLoad } from '../../../api/useLoad';
+import { useAction } from '../../../api/useLoad';
 import { auth } from '../../../auth/client';
 import { useSession } from '../../../auth/session';
 import { ErrorNotice, Loading } from '../../../components/Status';
 import { AccountForm, startSession, type AccountField, type AccountValues } from './AccountForm';
 import { AuthLayout } from './AuthLayout';
+import { acceptInvite, useInviteLookup } from '../api/auth';
 
 const REASONS: Record<string, string> = {
   invalid: 'This invite link is not valid. It may have been replaced by a newer one: ask for the invite to be resent.',
@@ -28,11 +28,9 @@ export default function AcceptInvite() {
   const token = params.get('token') ?? '';
   const session = useSession();
   const [joined, setJoined] = useState(false);
-  const lookup = useLoad(() => call(api.GET('/platform-api/invites/lookup', { params: { query: { token } } })), [token]);
+  const lookup = useInviteLookup(token);
   const accept = useAction(async ({ fields, password }: AccountValues<Field>) => {
-    const joined = await call(
-      api.POST('/platform-api/invites/accept', { body: { token, password, first_name: fields.first_name, last_name: fields.last_name } }),
-    );
+    const joined = await acceptInvite({ token, password, first_name: fields.first_name, last_name: fields.last_name });
     await startSession(joined.data);
     setJoined(true);
   });

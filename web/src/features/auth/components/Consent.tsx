@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { api, call } from '../../../api/client';
-import { useAction, useLoad } from '../../../api/useLoad';
+import { useAction } from '../../../api/useLoad';
 import { useMember } from '../../../auth/session';
 import { ErrorNotice, Loading } from '../../../components/Status';
 import { AuthLayout } from './AuthLayout';
+import { decideConsent, useConsentRequest } from '../api/auth';
 
 const READ = 'mcp:tools.read';
 const WRITE = 'mcp:tools.write';
@@ -25,10 +25,10 @@ export default function Consent() {
   const requestId = params.get('request') ?? '';
   const member = useMember();
   const [readOnly, setReadOnly] = useState(false);
-  const load = useLoad(() => call(api.GET('/oauth/requests/{id}', { params: { path: { id: requestId } } })), [requestId]);
+  const load = useConsentRequest(requestId);
   const decide = useAction(async (decision: 'approve' | 'deny', scopes?: string[]) => {
     const body = scopes ? { decision, scopes: scopes as Array<typeof READ | typeof WRITE> } : { decision };
-    const answer = await call(api.POST('/oauth/requests/{id}/decision', { params: { path: { id: requestId } }, body }));
+    const answer = await decideConsent(requestId, body);
     window.location.assign(answer.redirect_to);
     return answer;
   });

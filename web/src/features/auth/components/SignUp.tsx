@@ -1,9 +1,9 @@
 import { Link, Navigate } from 'react-router';
-import { api, call } from '../../../api/client';
 import { useAction } from '../../../api/useLoad';
 import { useSession } from '../../../auth/session';
 import { AccountForm, startSession, type AccountField, type AccountValues } from './AccountForm';
 import { AuthLayout } from './AuthLayout';
+import { createOrganisation } from '../api/auth';
 
 type Field = 'organisationName' | 'email';
 
@@ -19,7 +19,7 @@ const FIELDS: readonly AccountField<Field>[] = [
 export default function SignUp() {
   const session = useSession();
   const signUp = useAction(async ({ fields, password }: AccountValues<Field>) => {
-    const created = await call(api.POST('/auth/v1/signup', { body: { email: fields.email, password, organisationName: fields.organisationName } }));
+    const created = await createOrganisation({ email: fields.email, password, organisationName: fields.organisationName });
     await startSession(created.data.session);
   });
   if (session.status === 'signed-in') return <Navigate to="/" replace />;

@@ -1,12 +1,11 @@
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { api, call } from '../../../api/client';
-import { useLoad } from '../../../api/useLoad';
 import { SelectField, TextField } from '../../../components/Field';
 import { ErrorNotice, Loading } from '../../../components/Status';
 import { formatDateTime } from '../../../format';
 import { GATE_RULES } from '../../automations/runs/components/filters';
 import { ruleText, SuppressedBadge } from '../../automations/runs/components/SuppressedBadge';
+import { useEvidenceRecords } from '../api/compliance';
 
 const PAGE = 25;
 const FILTERS = ['player', 'rule', 'from', 'to'] as const;
@@ -50,24 +49,14 @@ export function EvidenceViewer() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [player, filters.player]);
 
-  const page = useLoad(
-    () =>
-      call(
-        api.GET('/workflows-api/compliance/evidence/records', {
-          params: {
-            query: {
-              limit: PAGE,
-              ...(filters.player ? { playerId: filters.player } : {}),
-              ...(filters.rule ? { rule: filters.rule as (typeof GATE_RULES)[number] } : {}),
-              ...(filters.from ? { from: dayStart(filters.from) } : {}),
-              ...(filters.to ? { to: dayAfter(filters.to) } : {}),
-              ...(cursor ? { cursor } : {}),
-            },
-          },
-        }),
-      ),
-    [key, cursor],
-  );
+  const page = useEvidenceRecords({
+    limit: PAGE,
+    ...(filters.player ? { playerId: filters.player } : {}),
+    ...(filters.rule ? { rule: filters.rule as (typeof GATE_RULES)[number] } : {}),
+    ...(filters.from ? { from: dayStart(filters.from) } : {}),
+    ...(filters.to ? { to: dayAfter(filters.to) } : {}),
+    ...(cursor ? { cursor } : {}),
+  });
   const records = page.data?.data.records ?? [];
   const next = page.data?.data.nextCursor ?? null;
 

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
-import { api, call } from '../../../api/client';
-import { useAction, useLoad } from '../../../api/useLoad';
+import { useAction } from '../../../api/useLoad';
 import { Checkbox, SelectField, TextField } from '../../../components/Field';
 import { ErrorNotice, Loading, Success } from '../../../components/Status';
 import { depositLimitPeriods, periodLabel, RULES, THRESHOLDS } from './gateFields';
 import { QuietHoursField } from './QuietHoursField';
 import { bodyOf, draftOf, type SettingsDraft } from './settingsDraft';
+import { saveGateSettings, useGateSettings } from '../api/compliance';
 
 /**
  * The responsible-gambling gate's settings (`GET`/`PUT /workflows-api/compliance/settings`, docs/compliance.md
@@ -14,7 +14,7 @@ import { bodyOf, draftOf, type SettingsDraft } from './settingsDraft';
  * The exclusion rule is shown on and locked: the API has no off switch for it.
  */
 export function GateSettings({ manage }: { manage: boolean }) {
-  const loaded = useLoad(() => call(api.GET('/workflows-api/compliance/settings')), []);
+  const loaded = useGateSettings();
   const [draft, setDraft] = useState<SettingsDraft | null>(null);
   const [saved, setSaved] = useState(false);
   useEffect(() => {
@@ -22,7 +22,7 @@ export function GateSettings({ manage }: { manage: boolean }) {
   }, [loaded.data]);
   const save = useAction(async (next: SettingsDraft) => {
     setSaved(false);
-    const stored = await call(api.PUT('/workflows-api/compliance/settings', { body: bodyOf(next) as never }));
+    const stored = await saveGateSettings(bodyOf(next) as never);
     setDraft(draftOf(stored.data));
     setSaved(true);
   });

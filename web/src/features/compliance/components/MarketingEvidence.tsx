@@ -1,10 +1,9 @@
 import { useState } from 'react';
-import { api } from '../../../api/client';
 import { saveDownload } from '../../../api/download';
-import { failureOf } from '../../../api/errors';
 import { useAction } from '../../../api/useLoad';
 import { TextField } from '../../../components/Field';
 import { ErrorNotice } from '../../../components/Status';
+import { exportEvidence } from '../api/compliance';
 
 const day = (date: Date) => date.toISOString().slice(0, 10);
 
@@ -21,12 +20,8 @@ export function MarketingEvidence() {
     setDownloaded(null);
     const end = new Date(`${to}T00:00:00.000Z`);
     end.setUTCDate(end.getUTCDate() + 1);
-    const { data, error, response } = await api.GET('/workflows-api/compliance/evidence', {
-      params: { query: { from: `${from}T00:00:00.000Z`, to: end.toISOString(), format } },
-      parseAs: 'blob',
-    });
-    if (!response.ok || !data) throw failureOf(response.status, error, response.headers);
-    saveDownload(response, data as Blob, `marketing-evidence.${format}`);
+    const { response, blob } = await exportEvidence({ from: `${from}T00:00:00.000Z`, to: end.toISOString(), format });
+    saveDownload(response, blob, `marketing-evidence.${format}`);
     setDownloaded(response.headers.get('x-truncated') === 'true' ? 'Downloaded the first 10,000 rows: choose a shorter period for the rest.' : 'Downloaded.');
   });
   return (

@@ -1,7 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { api, call } from '../../../../api/client';
-import { useAction, useLoad } from '../../../../api/useLoad';
+import { useAction } from '../../../../api/useLoad';
 import { ConfirmDialog } from '../../../../components/Dialog';
 import { ErrorNotice, Success } from '../../../../components/Status';
 import { formatDateTime } from '../../../../format';
@@ -9,6 +8,7 @@ import { ComplianceConsent } from './ComplianceConsent';
 import { ComplianceLimits } from './ComplianceLimits';
 import { complianceWith, objectOf, type StateObject } from './complianceState';
 import '../compliance.css';
+import { setPlayerState, usePlayerHarm } from '../../api/compliance';
 
 interface Proposal {
   key: 'compliance' | 'consent';
@@ -44,16 +44,11 @@ export function CompliancePanel({
   const stored = (key: string) => states.find((state) => state.state_key === key);
   const compliance = objectOf(stored('compliance')?.value);
   const consent = objectOf(stored('consent')?.value);
-  const harm = useLoad(() => call(api.GET('/workflows-api/compliance/players/{externalId}/harm', { params: { path: { externalId } } })), [externalId]);
+  const harm = usePlayerHarm(externalId);
   const [proposal, setProposal] = useState<Proposal | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const apply = useAction(async (change: Proposal) => {
-    await call(
-      api.PUT('/operator-data-api/entities/{externalId}/state/{key}', {
-        params: { path: { externalId, key: change.key } },
-        body: { value: change.value } as never,
-      }),
-    );
+    await setPlayerState(externalId, change.key, change.value);
     setProposal(null);
     setDone(change.done);
     onChanged();
