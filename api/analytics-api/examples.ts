@@ -274,3 +274,16 @@ export const ngrDefinitions = {
   success: true,
   data: { current: ngrVersion, versions: [ngrVersion, { ...ngrVersion, version: 2, created_at: '2026-01-10T14:02:00.000Z' }] },
 };
+
+export const splits = {
+  success: true,
+  data: {
+    by: 'country',
+    range: { start: '2026-02-14', end: '2026-03-15' },
+    rows: [
+      { key: 'MT', currency: 'EUR', active_players: 1820, depositing_players: 1104, deposits: 512300, withdrawals: 220140, ggr: 101200, ftd_count: 230 },
+      { key: 'DE', currency: 'EUR', active_players: 1210, depositing_players: 801, deposits: 400100, withdrawals: 185010, ggr: 83030, ftd_count: 182 },
+      { key: 'other', currency: 'EUR', active_players: 90, depositing_players: 75, deposits: 9100, withdrawals: 2000, ggr: 1500, ftd_count: 12 },
+    ],
+  },
+};

@@ -14,6 +14,7 @@ import { GameHealthQuery, GameHealthResponse, gameHealthHandler } from './gameHe
 import * as examples from './examples';
 import { NgrDefinitionBody, NgrDefinitionSaved, NgrDefinitionsResponse, getNgrDefinitionHandler, putNgrDefinitionHandler } from './ngr';
 import { getPlayerHandler, listPlayersHandler } from './players';
+import { SplitsQuery, SplitsResponse, splitsHandler } from './splits';
 import { SaferGamblingQuery, SaferGamblingResponse, saferGamblingHandler } from './saferGambling';
 import { refreshHandler } from './refresh';
 import {
@@ -121,6 +122,16 @@ analytics.endpoint({
   input: { query: GameHealthQuery },
   responses: { 200: jsonContent(GameHealthResponse, 'Totals and a page of rows', examples.gameHealth), ...errors() },
   handler: gameHealthHandler,
+});
+analytics.endpoint({
+  method: 'get',
+  path: '/splits',
+  summary: 'Figures by country, jurisdiction or currency: players, deposits, withdrawals, GGR and FTDs',
+  description: 'Only code-shaped values form groups (ISO 3166, ISO 4217), everything else is `other`. Definitions: docs/analytics.md "Splits".',
+  guards: ['reads'],
+  input: { query: SplitsQuery },
+  responses: { 200: jsonContent(SplitsResponse, 'One row per group, most GGR first', examples.splits), ...errors() },
+  handler: splitsHandler,
 });
 analytics.endpoint({
   method: 'get',

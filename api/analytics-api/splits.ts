@@ -1,0 +1,42 @@
+import type { Context } from 'koa';
+import { z } from 'zod';
+import { lastDays } from '../../core/analyticsParams';
+import { SPLIT_DIMENSIONS, splitFigures } from '../../db/queries/analyticsSplits';
+import type { AppDeps } from '../deps';
+import type { InputOf } from '../endpoint';
+import { registry } from '../openapi/registry';
+import { rangeOf, scopeOf } from './context';
+import { KpisQuery } from './schema';
+
+export const SplitsQuery = KpisQuery.extend({
+  by: z
+    .enum(SPLIT_DIMENSIONS)
+    .openapi({ description: "The player's country or jurisdiction (in `currency`), or currency (each its own row; `currency` is then ignored)" }),
+});
+
+const count = (description: string) => z.number().int().openapi({ description });
+const money = (description: string) => z.number().openapi({ description: `${description} (minor units of the row's currency)` });
+export const SplitRowSchema = registry.register(
+  'SplitRow',
+  z.object({
+    key: z.string().openapi({ description: 'An ISO 3166 code (MT, GB-SCT) or ISO 4217 code as sent, upper-cased; `other` for none or anything else' }),
+    currency: z.string(),
+    active_players: count('Players with a game round or a completed deposit in the range'),
+    depositing_players: count('Players with a completed deposit in the range'),
+    deposits: money('Σ completed deposits'),
+    withdrawals: money('Σ completed withdrawals'),
+    ggr: money('Σ bet − win'),
+    ftd_count: count('Players whose first completed deposit ever fell in the range'),
+  }),
+);
+export const SplitsResponse = z.object({
+  success: z.literal(true),
+  data: z.object({ by: z.enum(SPLIT_DIMENSIONS), range: z.object({ start: z.string(), end: z.string() }), rows: z.array(SplitRowSchema) }),
+});
+
+/** `GET /splits`: the range's figures (default 30 days) by country, jurisdiction or currency. */
+export async function splitsHandler(deps: AppDeps, ctx: Context, { query }: InputOf<{ query: typeof SplitsQuery }>): Promise<void> {
+  const range = rangeOf(query.range, lastDays(30, new Date()));
+  const scope = await scopeOf(deps, ctx, query.currency);
+  ctx.body = { success: true, data: { by: query.by, range, rows: await splitFigures(deps.db, scope, range, query.by) } };
+}

@@ -1,0 +1,79 @@
+import type { DayRange } from '../../core/analyticsParams';
+import type { Db } from '../knex';
+import { amountOf, CURRENCY, IN_RANGE, IS_DEPOSIT, IS_GAME, IS_WITHDRAWAL, PLAYER_EVENTS } from './analyticsSql';
+import type { AnalyticsScope } from './analyticsTypes';
+
+export const SPLIT_DIMENSIONS = ['country', 'jurisdiction', 'currency'] as const;
+export type SplitDimension = (typeof SPLIT_DIMENSIONS)[number];
+
+/** The group of a row that names no value, or one that is not a code of the dimension's shape. */
+export const OTHER = 'other';
+
+export interface SplitRow {
+  /** An ISO 3166 code (`MT`, `GB-SCT`) for country and jurisdiction, an ISO 4217 code for currency, or `other`. */
+  key: string;
+  currency: string;
+  active_players: number;
+  depositing_players: number;
+  deposits: number;
+  withdrawals: number;
+  ggr: number;
+  ftd_count: number;
+}
+
+/**
+ * A dimension's group expression: only values of a code's shape form groups (upper-cased), every other value is
+ * `other`, so a player's free text can never become a group and the groups stay a few hundred at most. (`{0,1}`, not
+ * `?`: knex reads a `?` in raw SQL as a binding.)
+ */
+const GROUPS: Record<SplitDimension, string> = {
+  country: `CASE WHEN upper(en.data->>'country') ~ '^[A-Z]{2}(-[A-Z0-9]{1,3}){0,1}$' THEN upper(en.data->>'country') ELSE '${OTHER}' END`,
+  jurisdiction: `CASE WHEN upper(en.data->>'jurisdiction') ~ '^[A-Z]{2}(-[A-Z0-9]{1,3}){0,1}$' THEN upper(en.data->>'jurisdiction') ELSE '${OTHER}' END`,
+  currency: `CASE WHEN ${CURRENCY} ~ '^[A-Z]{3}$' THEN ${CURRENCY} ELSE '${OTHER}' END`,
+};
+
+/**
+ * The range's figures split by the player's country or jurisdiction (in one currency) or by currency (each its own
+ * row, never summed): active and depositing players, completed deposits and withdrawals, GGR and FTDs (docs/analytics.md
+ * "Splits"). Ordered by GGR (descending), then key.
+ */
+export async function splitFigures(db: Db, scope: AnalyticsScope, range: DayRange, by: SplitDimension): Promise<SplitRow[]> {
+  const group = GROUPS[by];
+  const inCurrency = by === 'currency' ? 'true' : `${CURRENCY} = :currency`;
+  const result = await db.raw(
+    `WITH firsts AS (
+       SELECT DISTINCT ON (e.entity_id) e.entity_id, e.occurred_at, ${group} AS key, ${CURRENCY} AS currency
+         FROM ${PLAYER_EVENTS} AND ${IS_DEPOSIT} AND e.occurred_at < (CAST(:end AS date) + 1)::timestamp AT TIME ZONE 'UTC'
+        ORDER BY e.entity_id, e.occurred_at, e.created_at
+     ), ftd AS (
+       SELECT f.key, ${by === 'currency' ? 'f.key' : 'f.currency'} AS currency, count(*) AS ftd_count FROM firsts f
+        WHERE f.occurred_at >= CAST(:start AS date)::timestamp AT TIME ZONE 'UTC' AND ${by === 'currency' ? 'true' : 'f.currency = :currency'}
+        GROUP BY 1, 2
+     ), figures AS (
+       SELECT ${group} AS key, ${by === 'currency' ? group : ':currency::text'} AS currency,
+              count(DISTINCT e.entity_id) FILTER (WHERE ${IS_GAME} OR (${IS_DEPOSIT})) AS active_players,
+              count(DISTINCT e.entity_id) FILTER (WHERE ${IS_DEPOSIT}) AS depositing_players,
+              coalesce(sum(${amountOf('amount')}) FILTER (WHERE ${IS_DEPOSIT}), 0) AS deposits,
+              coalesce(sum(${amountOf('amount')}) FILTER (WHERE ${IS_WITHDRAWAL}), 0) AS withdrawals,
+              coalesce(sum(${amountOf('bet_amount')} - ${amountOf('win_amount')}) FILTER (WHERE ${IS_GAME}), 0) AS ggr
+         FROM ${PLAYER_EVENTS} AND ${IN_RANGE} AND ${inCurrency}
+        GROUP BY 1, 2
+     )
+     SELECT coalesce(f.key, t.key) AS key, coalesce(f.currency, t.currency) AS currency, coalesce(f.active_players, 0) AS active_players,
+            coalesce(f.depositing_players, 0) AS depositing_players, coalesce(f.deposits, 0) AS deposits,
+            coalesce(f.withdrawals, 0) AS withdrawals, coalesce(f.ggr, 0) AS ggr, coalesce(t.ftd_count, 0) AS ftd_count
+       FROM figures f FULL JOIN ftd t ON t.key = f.key AND t.currency = f.currency
+      ORDER BY ggr DESC, key, currency`,
+    { operatorId: scope.operatorId, reporting: scope.reportingCurrency, currency: scope.currency, start: range.start, end: range.end },
+  );
+  return (result.rows as Array<Record<string, unknown>>).map((row) => ({
+    key: String(row.key),
+    currency: String(row.currency),
+    active_players: Number(row.active_players),
+    depositing_players: Number(row.depositing_players),
+    deposits: Number(row.deposits),
+    withdrawals: Number(row.withdrawals),
+    ggr: Number(row.ggr),
+    ftd_count: Number(row.ftd_count),
+  }));
+}
