@@ -1,0 +1,39 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+const WEB = path.join(__dirname, '../../web/src');
+
+const filesUnder = (dir: string): string[] =>
+  fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) => (entry.isDirectory() ? filesUnder(path.join(dir, entry.name)) : [path.join(dir, entry.name)]));
+
+const relative = (file: string) => path.relative(WEB, file).split(path.sep).join('/');
+
+/**
+ * The dashboard by feature (docs/dashboard.md "How the code is laid out"): components reach the API through their
+ * feature's `api/` hooks and request functions, never the typed client inline, and the old `pages/` folder holds only
+ * what tools outside web/ write or read.
+ */
+describe('web/src by feature', () => {
+  it('no component calls the API client itself', () => {
+    const components = filesUnder(path.join(WEB, 'features')).filter((file) => /\/components\/.+\.tsx?$/.test(file.split(path.sep).join('/')));
+    expect(components.length).toBeGreaterThan(50);
+    const inline = components.filter((file) => {
+      const text = fs.readFileSync(file, 'utf8');
+      return /\bapi\.(GET|POST|PUT|PATCH|DELETE)\(/.test(text) || /from '(\.\.\/)+api\/client'/.test(text);
+    });
+    expect(inline.map(relative)).toEqual([]);
+  });
+
+  it('src/pages holds only the generated catalog and fields and their re-exports', () => {
+    expect(filesUnder(path.join(WEB, 'pages')).map(relative).sort()).toEqual([
+      'pages/workflows/code/expressionCheck.ts',
+      'pages/workflows/code/fieldTypes.ts',
+      'pages/workflows/code/outputFields.ts',
+      'pages/workflows/code/playerFields.ts',
+      'pages/workflows/nodeSpec.ts',
+      'pages/workflows/nodes.generated.ts',
+    ]);
+  });
+});
