@@ -21,3 +21,15 @@ export const useProviders = (version: number) => useLoad(() => call(api.GET('/an
 
 /** Refreshes the analytics views now rather than at their next scheduled refresh. */
 export const refreshAnalytics = () => call(api.POST('/analytics-api/analytics/refresh'));
+
+export const useCohorts = (version: number) =>
+  useLoad(() => call(api.GET('/analytics-api/analytics/cohorts', { params: { query: { grain: 'month' } } })), [version]);
+
+export const useGameHealth = (range: string, version: number) =>
+  useLoad(() => call(api.GET('/analytics-api/analytics/game-health', { params: { query: { range, limit: '10' } } })), [range, version]);
+
+export const useSplits = (range: string, version: number) =>
+  useLoad(() => call(api.GET('/analytics-api/analytics/splits', { params: { query: { range, by: 'country' } } })), [range, version]);
+
+export const useSaferGambling = (range: string, version: number) =>
+  useLoad(() => call(api.GET('/analytics-api/analytics/safer-gambling', { params: { query: { range } } })), [range, version]);

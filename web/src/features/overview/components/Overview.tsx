@@ -4,6 +4,10 @@ import { SelectField } from '../../../components/Field';
 import { ErrorNotice, LoadStatus, PageHeader, Success } from '../../../components/Status';
 import { formatDate, formatDateTime } from '../../../format';
 import { BusinessTiles } from './BusinessTiles';
+import { CohortsPanel } from './CohortsPanel';
+import { GameHealthPanel } from './GameHealthPanel';
+import { SaferGamblingTiles } from './SaferGamblingTiles';
+import { SplitsPanel } from './SplitsPanel';
 import { GamesPanel, ProvidersPanel } from './GamesProviders';
 import { GettingStarted } from './GettingStarted';
 import { KpiTiles } from './KpiTiles';
@@ -18,7 +22,8 @@ const RANGES = [
 ] as const;
 
 /**
- * Analytics at a glance (spec 4.4): KPI tiles, the first business figures (issue 45), revenue, games and providers. Figures come from the raw
+ * Analytics at a glance (spec 4.4): KPI tiles, the business figures (issue 45), revenue, games and providers, FTD
+ * cohorts, game health, splits by country and safer gambling. Figures come from the raw
  * tables until the aggregate views are refreshed (`refreshed_at`), then from the views until the next
  * refresh; the button refreshes them (at most once a minute per organisation, spec 8).
  */
@@ -77,6 +82,12 @@ export default function Overview() {
         <GamesPanel version={version} />
         <ProvidersPanel version={version} />
       </div>
+      <CohortsPanel version={version} />
+      <div className="grid-2">
+        <GameHealthPanel range={range} version={version} />
+        <SplitsPanel range={range} version={version} />
+      </div>
+      <SaferGamblingTiles range={range} version={version} />
     </>
   );
 }
