@@ -8,7 +8,7 @@ const BATCH = 500;
 /**
  * 10. One tenant floods past its share: batches of deposits into an automation whose filter needs the expression sandbox
  * (`$contains`, not judged inline), far past its burst of run starts (`EVENT_RUNS_BURST`, then `EVENT_RUNS_PER_SECOND`) and its runs in flight
- * (`RUNS_IN_FLIGHT_PER_OPERATOR`, 20 per worker),
+ * (`RUNS_IN_FLIGHT_PER_OPERATOR`, 50 per worker),
  * while a bystander tenant trickles one deposit every 250 ms into its own automation. The worker that dispatches is
  * SIGKILLed mid-flood (a second worker, never killed, dispatches on). Every flood event must start its run exactly
  * once, later — none lost for the budget, none duplicated by the kill (counted in PostgreSQL: runs per workflow, one per

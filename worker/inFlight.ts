@@ -2,7 +2,7 @@ import type { Db } from '../db/knex';
 import { closedRunsOf } from '../db/queries/runsInFlight';
 
 /** Runs one organisation's events may have started or woken and not yet finished, per worker process. */
-export const RUNS_IN_FLIGHT_PER_OPERATOR = 20;
+export const RUNS_IN_FLIGHT_PER_OPERATOR = 50;
 /** A run in flight longer than this stops counting: it waits (a delay, an approval) rather than works. */
 export const IN_FLIGHT_HOLD_MS = 10_000;
 /** An operator's runs are looked up in the database at most this often. */
@@ -33,7 +33,7 @@ export class InFlightRuns {
   private readonly holdMs: number;
   private readonly now: () => number;
 
-  /** How many more runs the operator may start or wake now (0 when it has its most in flight). */
+  /** How many more runs the operator may start or wake now: 0 when it has its most in flight, until a quarter is free again. */
   async room(operatorId: string): Promise<number> {
     const mine = this.runs.get(operatorId);
     if (!mine || mine.size === 0) return this.cap;
@@ -47,7 +47,9 @@ export class InFlightRuns {
       this.runs.delete(operatorId);
       this.lookedAt.delete(operatorId);
     }
-    return Math.max(0, this.cap - mine.size);
+    const room = this.cap - mine.size;
+    // Back only once a quarter of the cap is free: a pass costs a claim and a window's filters, not worth one or two runs.
+    return room >= Math.ceil(this.cap / 4) ? room : 0;
   }
 
   /** Counts a run started or woken for the operator, by its Temporal workflow id. */

@@ -9,7 +9,7 @@ import { eventually } from '../helpers/eventually';
  * worker's dispatcher with its shipped cap: a tenant past it loses nothing, never has more than the cap running, and
  * a bystander tenant's event is dispatched while the tenant's backlog still waits.
  */
-const BURST = RUNS_IN_FLIGHT_PER_OPERATOR * 3;
+const BURST = RUNS_IN_FLIGHT_PER_OPERATOR * 2;
 
 let app: TestApp;
 beforeAll(async () => {
