@@ -62,7 +62,7 @@ describe('the Overview business tiles', () => {
     await page.goto('/');
     const tiles = page.getByRole('list', { name: 'Business figures' }).locator('.tile');
     await tiles.first().waitFor();
-    expect(await tiles.count()).toBe(3);
+    expect(await tiles.count()).toBe(5);
     for (const each of await tiles.all()) {
       const box = await each.boundingBox();
       expect(box).not.toBeNull();
