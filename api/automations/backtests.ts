@@ -1,13 +1,11 @@
-import type { Context } from 'koa';
 import type { z } from 'zod';
 import { cancelBacktest, requireBacktest, startBacktest, type BacktestJobs } from '../../commands/automations/backtests';
 import type { BacktestRow } from '../../db/queries/backtests';
 import { cancelBacktest as cancelBacktestJob, startBacktest as startBacktestJob } from '../../temporal/backtests';
 import type { AppDeps } from '../deps';
-import type { InputOf } from '../endpoint';
-import { operatorOf } from '../middleware/authenticate';
-import type { BacktestBody, BacktestIdParams, BacktestOutcome } from './backtestSchema';
-import type { AutomationIdParams } from './schema';
+import { BacktestBody, BacktestIdParams, type BacktestOutcome } from './backtestSchema';
+import { AutomationIdParams } from './schema';
+import { automations } from './area';
 
 /** A backtest as `/workflows-api` shows it. */
 export function toBacktestRecord(row: BacktestRow) {
@@ -34,33 +32,32 @@ const jobs = (deps: AppDeps): BacktestJobs => ({
 });
 
 /** `POST /workflows/:id/backtests`: 202 with the backtest, running. */
-export async function startBacktestHandler(
-  deps: AppDeps,
-  ctx: Context,
-  { params, body }: InputOf<{ params: typeof AutomationIdParams; body: typeof BacktestBody }>,
-): Promise<void> {
-  const row = await startBacktest(
-    { db: deps.db, ...jobs(deps) },
-    {
-      operatorId: operatorOf(ctx),
-      automationId: params.id,
-      from: new Date(body.from),
-      to: new Date(body.to),
-      ...(body.version === undefined ? {} : { version: body.version }),
-      ...(body.definition === undefined ? {} : { definition: body.definition }),
-      ...(body.sampleOutputs === undefined ? {} : { sampleOutputs: body.sampleOutputs }),
-    },
-  );
+export const startBacktestHandler = automations.handler(
+  { input: { params: AutomationIdParams, body: BacktestBody } },
+  async ({ deps, ctx, input: { params, body }, principal }) => {
+    const row = await startBacktest(
+      { db: deps.db, ...jobs(deps) },
+      {
+        operatorId: principal.operatorId,
+        automationId: params.id,
+        from: new Date(body.from),
+        to: new Date(body.to),
+        ...(body.version === undefined ? {} : { version: body.version }),
+        ...(body.definition === undefined ? {} : { definition: body.definition }),
+        ...(body.sampleOutputs === undefined ? {} : { sampleOutputs: body.sampleOutputs }),
+      },
+    );
+    ctx.status = 202;
+    ctx.body = { success: true, data: toBacktestRecord(row) };
+  },
+);
+
+export const getBacktestHandler = automations.handler({ input: { params: BacktestIdParams } }, async ({ deps, ctx, input: { params }, principal }) => {
+  ctx.body = { success: true, data: toBacktestRecord(await requireBacktest(deps, principal.operatorId, params.backtestId)) };
+});
+
+export const cancelBacktestHandler = automations.handler({ input: { params: BacktestIdParams } }, async ({ deps, ctx, input: { params }, principal }) => {
+  const row = await cancelBacktest({ db: deps.db, ...jobs(deps) }, { operatorId: principal.operatorId, backtestId: params.backtestId });
   ctx.status = 202;
   ctx.body = { success: true, data: toBacktestRecord(row) };
-}
-
-export async function getBacktestHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof BacktestIdParams }>): Promise<void> {
-  ctx.body = { success: true, data: toBacktestRecord(await requireBacktest(deps, operatorOf(ctx), params.backtestId)) };
-}
-
-export async function cancelBacktestHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof BacktestIdParams }>): Promise<void> {
-  const row = await cancelBacktest({ db: deps.db, ...jobs(deps) }, { operatorId: operatorOf(ctx), backtestId: params.backtestId });
-  ctx.status = 202;
-  ctx.body = { success: true, data: toBacktestRecord(row) };
-}
+});

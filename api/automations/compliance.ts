@@ -1,24 +1,24 @@
-import type { Context } from 'koa';
 import { exportEvidence } from '../../commands/compliance/evidence';
 import { evidencePage, playerHarm } from '../../commands/compliance/evidencePage';
 import { getComplianceSettings, updateComplianceSettings } from '../../commands/compliance/settings';
 import type { EvidenceRow } from '../../db/queries/compliance';
 import { actorOf } from '../actor';
-import type { AppDeps } from '../deps';
-import type { InputOf } from '../endpoint';
 import { encodeKeysetCursor } from '../keysetCursor';
-import { operatorOf } from '../middleware/authenticate';
-import { EVIDENCE_COLUMNS, type ComplianceSettingsBody, type EvidencePageQuery, type EvidenceQuery, type PlayerComplianceParams } from './complianceSchema';
+import { EVIDENCE_COLUMNS, ComplianceSettingsBody, EvidencePageQuery, EvidenceQuery, PlayerComplianceParams } from './complianceSchema';
+import { automations } from './area';
 
 /** `GET /compliance/settings`: the operator's responsible-gambling settings, defaults included. */
-export async function getComplianceSettingsHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  ctx.body = { success: true, data: await getComplianceSettings(deps, operatorOf(ctx)) };
-}
+export const getComplianceSettingsHandler = automations.handler({}, async ({ deps, ctx, principal }) => {
+  ctx.body = { success: true, data: await getComplianceSettings(deps, principal.operatorId) };
+});
 
 /** `PUT /compliance/settings`: replaces them; switching the exclusion rule off is 403 for everyone. */
-export async function putComplianceSettingsHandler(deps: AppDeps, ctx: Context, { body }: InputOf<{ body: typeof ComplianceSettingsBody }>): Promise<void> {
-  ctx.body = { success: true, data: await updateComplianceSettings(deps, { operatorId: operatorOf(ctx), settings: body, actor: actorOf(ctx) }) };
-}
+export const putComplianceSettingsHandler = automations.handler(
+  { input: { body: ComplianceSettingsBody } },
+  async ({ deps, ctx, input: { body }, principal }) => {
+    ctx.body = { success: true, data: await updateComplianceSettings(deps, { operatorId: principal.operatorId, settings: body, actor: actorOf(principal) }) };
+  },
+);
 
 const toEvidenceRecord = (row: EvidenceRow) => ({
   recorded_at: row.recorded_at.toISOString(),
@@ -42,10 +42,10 @@ const csvCell = (value: unknown): string => {
  * `GET /compliance/evidence?from&to&format`: the gate's evidence of a period as JSON or CSV (the same fields, the
  * same order); `X-Truncated` says whether the period held more rows than one export carries.
  */
-export async function evidenceExportHandler(deps: AppDeps, ctx: Context, { query }: InputOf<{ query: typeof EvidenceQuery }>): Promise<void> {
+export const evidenceExportHandler = automations.handler({ input: { query: EvidenceQuery } }, async ({ deps, ctx, input: { query }, principal }) => {
   const from = new Date(query.from);
   const to = new Date(query.to);
-  const { rows, truncated } = await exportEvidence(deps, { operatorId: operatorOf(ctx), from, to, actor: actorOf(ctx), format: query.format });
+  const { rows, truncated } = await exportEvidence(deps, { operatorId: principal.operatorId, from, to, actor: actorOf(principal), format: query.format });
   const records = rows.map(toEvidenceRecord);
   ctx.set('X-Truncated', String(truncated));
   if (query.format === 'csv') {
@@ -55,21 +55,21 @@ export async function evidenceExportHandler(deps: AppDeps, ctx: Context, { query
     return;
   }
   ctx.body = { success: true, data: records, count: records.length, truncated };
-}
+});
 
 /** `GET /compliance/evidence/records`: one page of the evidence viewer, newest first, filtered by player, rule, workflow and period. */
-export async function evidencePageHandler(deps: AppDeps, ctx: Context, { query }: InputOf<{ query: typeof EvidencePageQuery }>): Promise<void> {
+export const evidencePageHandler = automations.handler({ input: { query: EvidencePageQuery } }, async ({ deps, ctx, input: { query }, principal }) => {
   const { limit, cursor, ...filter } = query;
-  const page = await evidencePage(deps, { operatorId: operatorOf(ctx), filter, limit, after: cursor });
+  const page = await evidencePage(deps, { operatorId: principal.operatorId, filter, limit, after: cursor });
   ctx.body = {
     success: true,
     data: { records: page.rows.map(toEvidenceRecord), nextCursor: page.next ? encodeKeysetCursor(page.next.recordedAt, page.next.seq) : null },
   };
-}
+});
 
 /** `GET /compliance/players/:externalId/harm`: the player's newest harm indicators and until when the gate counts them at risk. */
-export async function playerHarmHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof PlayerComplianceParams }>): Promise<void> {
-  const harm = await playerHarm(deps, operatorOf(ctx), params.externalId);
+export const playerHarmHandler = automations.handler({ input: { params: PlayerComplianceParams } }, async ({ deps, ctx, input: { params }, principal }) => {
+  const harm = await playerHarm(deps, principal.operatorId, params.externalId);
   ctx.body = {
     success: true,
     data: {
@@ -78,4 +78,4 @@ export async function playerHarmHandler(deps: AppDeps, ctx: Context, { params }:
       indicators: harm.indicators.map((row) => ({ indicator: row.indicator, firedAt: row.fired_at.toISOString(), details: row.details })),
     },
   };
-}
+});

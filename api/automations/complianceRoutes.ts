@@ -1,19 +1,11 @@
 import type { AppDeps } from '../deps';
+import type { Principal } from '../middleware/authenticate';
 import type { Area } from '../endpoint';
 import { CodedError, jsonContent } from '../openapi/registry';
 import { ok } from '../openapi/responses';
 import { evidenceExportHandler, evidencePageHandler, getComplianceSettingsHandler, playerHarmHandler, putComplianceSettingsHandler } from './compliance';
 import * as complianceExamples from './complianceExamples';
-import {
-  ComplianceSettingsBody,
-  ComplianceSettingsRecord,
-  EvidenceExportBody,
-  EvidencePageBody,
-  EvidencePageQuery,
-  EvidenceQuery,
-  PlayerComplianceParams,
-  PlayerHarmBody,
-} from './complianceSchema';
+import { ComplianceSettingsRecord, EvidenceExportBody, EvidencePageBody, PlayerHarmBody } from './complianceSchema';
 import * as examples from './examples';
 import { z } from 'zod';
 
@@ -26,13 +18,13 @@ const managers = jsonContent(CodedError, 'FORBIDDEN: needs an API key or the Own
  * "Responsible-gambling gate"): anyone of the operator reads the settings; changing them and exporting the
  * evidence need the `manager` guard (an API key, the Owner or an Admin).
  */
-export function declareCompliance(area: Pick<Area<AppDeps, 'manager'>, 'endpoint'>): void {
+export function declareCompliance(area: Pick<Area<AppDeps, 'manager', Principal>, 'endpoint'>): void {
   area.endpoint({
     method: 'get',
     path: '/compliance/settings',
     summary: "The operator's responsible-gambling settings (defaults where never saved)",
     responses: { 200: ok(ComplianceSettingsRecord, 'The settings', examples.complianceSettings), ...auth },
-    handler: getComplianceSettingsHandler,
+    ...getComplianceSettingsHandler,
   });
   area.endpoint({
     method: 'put',
@@ -41,7 +33,6 @@ export function declareCompliance(area: Pick<Area<AppDeps, 'manager'>, 'endpoint
     description:
       'Fields left out take their defaults. The exclusion rule (self-exclusion, cooling-off, excluded players) cannot be switched off: `rules.exclusion: false` is 403 FORBIDDEN for every role and every key, and nothing changes.',
     guards: ['manager'],
-    input: { body: ComplianceSettingsBody },
     request: { body: { description: 'The settings', example: examples.complianceSettingsBody } },
     responses: {
       200: ok(ComplianceSettingsRecord, 'The settings as stored', examples.complianceSettings),
@@ -49,7 +40,7 @@ export function declareCompliance(area: Pick<Area<AppDeps, 'manager'>, 'endpoint
       ...auth,
       403: jsonContent(CodedError, 'FORBIDDEN: a Member, or any caller sending `rules.exclusion: false`'),
     },
-    handler: putComplianceSettingsHandler,
+    ...putComplianceSettingsHandler,
   });
   area.endpoint({
     method: 'get',
@@ -58,7 +49,6 @@ export function declareCompliance(area: Pick<Area<AppDeps, 'manager'>, 'endpoint
     description:
       'Every marketing step the gate decided in `[from, to)`, oldest first: performed (`rule` `allowed`) or suppressed (the rule). At most 93 days and 10,000 rows per export; `truncated` (and the `X-Truncated` header) says whether the period held more.',
     guards: ['manager'],
-    input: { query: EvidenceQuery },
     responses: {
       200: {
         description: 'The evidence',
@@ -69,7 +59,7 @@ export function declareCompliance(area: Pick<Area<AppDeps, 'manager'>, 'endpoint
       ...auth,
       403: managers,
     },
-    handler: evidenceExportHandler,
+    ...evidenceExportHandler,
   });
   area.endpoint({
     method: 'get',
@@ -78,25 +68,23 @@ export function declareCompliance(area: Pick<Area<AppDeps, 'manager'>, 'endpoint
     description:
       'The evidence viewer: the same records as the export, newest first, keyset-paged (`nextCursor`, stable while the gate keeps recording). Filters combine; a bad one is 400 VALIDATION_FAILED naming it.',
     guards: ['manager'],
-    input: { query: EvidencePageQuery },
     responses: {
       200: jsonContent(EvidencePageBody, 'A page of evidence', complianceExamples.evidencePage),
       400: jsonContent(CodedError, 'VALIDATION_FAILED: `details` names the filter (`rule`, `limit`, `cursor`, `to`, or unknown parameters)'),
       ...auth,
       403: managers,
     },
-    handler: evidencePageHandler,
+    ...evidencePageHandler,
   });
   area.endpoint({
     method: 'get',
     path: '/compliance/players/:externalId/harm',
     summary: "A player's newest harm indicators and until when the gate counts them at risk",
-    input: { params: PlayerComplianceParams },
     responses: {
       200: jsonContent(PlayerHarmBody, 'The indicators (none for an unknown player)', complianceExamples.playerHarm),
       400: invalid,
       ...auth,
     },
-    handler: playerHarmHandler,
+    ...playerHarmHandler,
   });
 }

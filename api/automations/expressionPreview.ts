@@ -1,4 +1,3 @@
-import type { Context } from 'koa';
 import { z } from 'zod';
 import { contextFor, type RunContext } from '../../core/automations/expressions';
 import { MAX_EXPRESSION_LENGTH } from '../../core/automations/nodeParams';
@@ -12,9 +11,8 @@ import { findAutomation } from '../../db/queries/automations';
 import { ExpressionSandbox, SandboxUnavailableError } from '../../sandbox/expressionSandbox';
 import type { ExpressionFailureCode } from '../../sandbox/tasks';
 import type { AppDeps } from '../deps';
-import type { InputOf } from '../endpoint';
 import { AppError } from '../errors';
-import { operatorOf } from '../middleware/authenticate';
+import { automations } from './area';
 
 export const ExpressionPreviewBody = z
   .object({
@@ -122,8 +120,8 @@ async function contextOf(
  * expression budget. The expression's own failure (it does not compile, fails, or breaks a budget) is an answer
  * (200, `ok: false` with the code a run would fail with), not an error: the editor shows it next to the field.
  */
-export async function previewExpressionHandler(deps: AppDeps, ctx: Context, { body }: InputOf<{ body: typeof ExpressionPreviewBody }>): Promise<void> {
-  const operatorId = operatorOf(ctx);
+export const previewExpressionHandler = automations.handler({ input: { body: ExpressionPreviewBody } }, async ({ deps, ctx, input: { body }, principal }) => {
+  const operatorId = principal.operatorId;
   const context = await contextOf(deps, operatorId, body);
   // As in a run, only the step outputs the expression names cross into the sandbox.
   const params = { expression: body.expression };
@@ -152,4 +150,4 @@ export async function previewExpressionHandler(deps: AppDeps, ctx: Context, { bo
     throw new AppError(503, 'SERVICE_UNAVAILABLE', 'Expressions cannot be evaluated right now; retry shortly');
   }
   ctx.body = { success: true, data: preview };
-}
+});

@@ -1,11 +1,11 @@
 import type { AppDeps } from '../deps';
+import type { Principal } from '../middleware/authenticate';
 import type { Area } from '../endpoint';
 import { CodedError, jsonContent } from '../openapi/registry';
 import { ok } from '../openapi/responses';
 import * as examples from './examples';
 import { cancelReplayHandler, getReplayHandler, previewReplayHandler, rerunHandler, startReplayHandler } from './reruns';
-import { ReplayBody, ReplayIdParams, ReplayPreviewBody, ReplayPreviewRecord, ReplayRecord, RerunBody, RerunRecord } from './rerunSchema';
-import { AutomationIdParams, RunIdParams } from './schema';
+import { ReplayPreviewRecord, ReplayRecord, RerunRecord } from './rerunSchema';
 
 const auth = { 401: jsonContent(CodedError, 'UNAUTHORIZED: missing, invalid or revoked credentials') };
 const writes = { ...auth, 403: jsonContent(CodedError, 'FORBIDDEN: writes need an API key or the Owner or an Admin') };
@@ -15,7 +15,7 @@ const replayNotFound = jsonContent(CodedError, "REPLAY_NOT_FOUND (also for anoth
  * Declares rerun and bulk replay on the automations area (`/workflows-api`, docs/workflows.md "Rerun and replay"):
  * both start runs, so they need the `manager` guard like every write; anyone of the operator reads a replay's progress.
  */
-export function declareReruns(area: Pick<Area<AppDeps, 'manager' | 'runs'>, 'endpoint'>): void {
+export function declareReruns(area: Pick<Area<AppDeps, 'manager' | 'runs', Principal>, 'endpoint'>): void {
   area.endpoint({
     method: 'post',
     path: '/runs/:runId/rerun',
@@ -23,7 +23,6 @@ export function declareReruns(area: Pick<Area<AppDeps, 'manager' | 'runs'>, 'end
     description:
       "A new run (`rerunOf` names the original) with the original's trigger payload: steps that are neither `fromNodeId` nor reachable from it keep the original's completed results (`reused: true`, not run, not counted against the quota); `fromNodeId` and every step reachable from it run again. Rate class runs:start.",
     guards: ['manager', 'runs'],
-    input: { params: RunIdParams, body: RerunBody },
     request: { body: { description: 'The step to rerun from and the version to run', example: examples.rerunBody } },
     responses: {
       202: ok(RerunRecord, 'Started: poll GET /runs/{runId} with the new id', examples.rerunStarted),
@@ -33,7 +32,7 @@ export function declareReruns(area: Pick<Area<AppDeps, 'manager' | 'runs'>, 'end
       409: jsonContent(CodedError, 'RUN_STILL_RUNNING: the run has not ended yet'),
       429: jsonContent(CodedError, 'RATE_LIMITED (runs:start), with Retry-After'),
     },
-    handler: rerunHandler,
+    ...rerunHandler,
   });
   area.endpoint({
     method: 'post',
@@ -42,7 +41,6 @@ export function declareReruns(area: Pick<Area<AppDeps, 'manager' | 'runs'>, 'end
     description:
       'Reruns, each from its failed step, every trigger event of the workflow with a failed run started in [from, to), once: its latest attempt (the original or its latest rerun, by hand or by an earlier replay), only when that attempt failed and had ended when the replay was created; an event whose latest rerun succeeded is not rerun. At most ratePerSecond a second; each is rerun once however the job is retried. One running replay per workflow; at most 10,000 runs per replay.',
     guards: ['manager'],
-    input: { params: AutomationIdParams, body: ReplayBody },
     request: { body: { description: 'The range and how to rerun', example: examples.replayBody } },
     responses: {
       202: ok(ReplayRecord, 'Created and running: poll GET /replays/{replayId}', examples.replayStarted),
@@ -51,7 +49,7 @@ export function declareReruns(area: Pick<Area<AppDeps, 'manager' | 'runs'>, 'end
       404: jsonContent(CodedError, "WORKFLOW_NOT_FOUND (also for another operator's workflow)"),
       409: jsonContent(CodedError, 'REPLAY_ALREADY_RUNNING: the workflow has a running replay (`details.replayId`)'),
     },
-    handler: startReplayHandler,
+    ...startReplayHandler,
   });
   area.endpoint({
     method: 'post',
@@ -59,7 +57,6 @@ export function declareReruns(area: Pick<Area<AppDeps, 'manager' | 'runs'>, 'end
     summary: 'What a replay of a time range would rerun, without starting it',
     description:
       'The count a replay created now would rerun (the same selection), by error code, and the oldest 5 with their error codes; creates nothing. Other body fields (version, ratePerSecond) are ignored, so the replay body can be sent as is.',
-    input: { params: AutomationIdParams, body: ReplayPreviewBody },
     request: { body: { description: 'The range', example: examples.replayBody } },
     responses: {
       200: ok(ReplayPreviewRecord, 'The preview', examples.replayPreview),
@@ -67,22 +64,20 @@ export function declareReruns(area: Pick<Area<AppDeps, 'manager' | 'runs'>, 'end
       ...auth,
       404: jsonContent(CodedError, "WORKFLOW_NOT_FOUND (also for another operator's workflow)"),
     },
-    handler: previewReplayHandler,
+    ...previewReplayHandler,
   });
   area.endpoint({
     method: 'get',
     path: '/replays/:replayId',
     summary: "A replay job's progress",
-    input: { params: ReplayIdParams },
     responses: { 200: ok(ReplayRecord, 'The replay', examples.replay), 400: jsonContent(CodedError, 'VALIDATION_FAILED'), ...auth, 404: replayNotFound },
-    handler: getReplayHandler,
+    ...getReplayHandler,
   });
   area.endpoint({
     method: 'post',
     path: '/replays/:replayId/cancel',
     summary: 'Cancel a running replay: no further rerun starts; those started run to their end',
     guards: ['manager'],
-    input: { params: ReplayIdParams },
     responses: {
       202: ok(ReplayRecord, 'Cancelled', examples.replayCancelled),
       400: jsonContent(CodedError, 'VALIDATION_FAILED'),
@@ -90,6 +85,6 @@ export function declareReruns(area: Pick<Area<AppDeps, 'manager' | 'runs'>, 'end
       404: replayNotFound,
       409: jsonContent(CodedError, 'REPLAY_NOT_RUNNING: the replay has already ended'),
     },
-    handler: cancelReplayHandler,
+    ...cancelReplayHandler,
   });
 }

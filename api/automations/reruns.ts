@@ -1,5 +1,4 @@
 import { actorOf } from '../actor';
-import type { Context } from 'koa';
 import { rerunRun } from '../../commands/runs/rerun';
 import {
   cancelReplay,
@@ -15,10 +14,9 @@ import type { ReplayErrorGroup } from '../../db/queries/replaySelection';
 import type { ReplayRow } from '../../db/queries/runReplays';
 import { cancelRunReplay, startRerun, startRunReplay } from '../../temporal/automationReruns';
 import type { AppDeps } from '../deps';
-import type { InputOf } from '../endpoint';
-import { operatorOf } from '../middleware/authenticate';
-import type { ReplayBody, ReplayIdParams, ReplayPreviewBody, RerunBody } from './rerunSchema';
-import type { AutomationIdParams, RunIdParams } from './schema';
+import { ReplayBody, ReplayIdParams, ReplayPreviewBody, RerunBody } from './rerunSchema';
+import { AutomationIdParams, RunIdParams } from './schema';
+import { automations } from './area';
 
 /** A replay job as `/workflows-api` shows it, with its reruns that did not complete by error code. */
 export function toReplayRecord(row: ReplayRow, errors: ReplayErrorGroup[] = []) {
@@ -45,58 +43,63 @@ const replayWorkflows = (deps: AppDeps): ReplayWorkflows => ({
 });
 
 /** `POST /runs/:runId/rerun`: 202 with the new run's id once its workflow is started (`rerunRun` says what it keeps). */
-export async function rerunHandler(
-  deps: AppDeps,
-  ctx: Context,
-  { params, body }: InputOf<{ params: typeof RunIdParams; body: typeof RerunBody }>,
-): Promise<void> {
-  const data = await rerunRun(
-    { db: deps.db, startRerun: (input) => startRerun(deps.temporal, input) },
-    { operatorId: operatorOf(ctx), runId: params.runId, fromNodeId: body.fromNodeId, version: body.version ?? 'run', actor: actorOf(ctx) },
-  );
-  ctx.status = 202;
-  ctx.body = { success: true, data };
-}
+export const rerunHandler = automations.handler(
+  { input: { params: RunIdParams, body: RerunBody } },
+  async ({ deps, ctx, input: { params, body }, principal }) => {
+    const data = await rerunRun(
+      { db: deps.db, startRerun: (input) => startRerun(deps.temporal, input) },
+      { operatorId: principal.operatorId, runId: params.runId, fromNodeId: body.fromNodeId, version: body.version ?? 'run', actor: actorOf(principal) },
+    );
+    ctx.status = 202;
+    ctx.body = { success: true, data };
+  },
+);
 
 /** `POST /workflows/:id/replays`: 202 with the replay job, running. */
-export async function startReplayHandler(
-  deps: AppDeps,
-  ctx: Context,
-  { params, body }: InputOf<{ params: typeof AutomationIdParams; body: typeof ReplayBody }>,
-): Promise<void> {
-  const row = await startReplay(
-    { db: deps.db, ...replayWorkflows(deps) },
-    {
-      operatorId: operatorOf(ctx),
+export const startReplayHandler = automations.handler(
+  { input: { params: AutomationIdParams, body: ReplayBody } },
+  async ({ deps, ctx, input: { params, body }, principal }) => {
+    const row = await startReplay(
+      { db: deps.db, ...replayWorkflows(deps) },
+      {
+        operatorId: principal.operatorId,
+        automationId: params.id,
+        from: new Date(body.from),
+        to: new Date(body.to),
+        version: body.version ?? 'run',
+        ratePerSecond: body.ratePerSecond ?? DEFAULT_REPLAY_RATE,
+        actor: actorOf(principal),
+      },
+    );
+    ctx.status = 202;
+    ctx.body = { success: true, data: toReplayRecord(row) };
+  },
+);
+
+/** `POST /workflows/:id/replays/preview`: what a replay of the range would rerun if created now; creates nothing. */
+export const previewReplayHandler = automations.handler(
+  { input: { params: AutomationIdParams, body: ReplayPreviewBody } },
+  async ({ deps, ctx, input: { params, body }, principal }) => {
+    const preview = await previewReplayRange(deps, {
+      operatorId: principal.operatorId,
       automationId: params.id,
       from: new Date(body.from),
       to: new Date(body.to),
-      version: body.version ?? 'run',
-      ratePerSecond: body.ratePerSecond ?? DEFAULT_REPLAY_RATE,
-      actor: actorOf(ctx),
-    },
+    });
+    ctx.body = { success: true, data: { ...preview, maxRuns: MAX_REPLAY_RUNS } };
+  },
+);
+
+export const getReplayHandler = automations.handler({ input: { params: ReplayIdParams } }, async ({ deps, ctx, input: { params }, principal }) => {
+  const row = await requireReplay(deps, principal.operatorId, params.replayId);
+  ctx.body = { success: true, data: toReplayRecord(row, await replayErrorGroups(deps, row)) };
+});
+
+export const cancelReplayHandler = automations.handler({ input: { params: ReplayIdParams } }, async ({ deps, ctx, input: { params }, principal }) => {
+  const row = await cancelReplay(
+    { db: deps.db, ...replayWorkflows(deps) },
+    { operatorId: principal.operatorId, replayId: params.replayId, actor: actorOf(principal) },
   );
   ctx.status = 202;
-  ctx.body = { success: true, data: toReplayRecord(row) };
-}
-
-/** `POST /workflows/:id/replays/preview`: what a replay of the range would rerun if created now; creates nothing. */
-export async function previewReplayHandler(
-  deps: AppDeps,
-  ctx: Context,
-  { params, body }: InputOf<{ params: typeof AutomationIdParams; body: typeof ReplayPreviewBody }>,
-): Promise<void> {
-  const preview = await previewReplayRange(deps, { operatorId: operatorOf(ctx), automationId: params.id, from: new Date(body.from), to: new Date(body.to) });
-  ctx.body = { success: true, data: { ...preview, maxRuns: MAX_REPLAY_RUNS } };
-}
-
-export async function getReplayHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof ReplayIdParams }>): Promise<void> {
-  const row = await requireReplay(deps, operatorOf(ctx), params.replayId);
   ctx.body = { success: true, data: toReplayRecord(row, await replayErrorGroups(deps, row)) };
-}
-
-export async function cancelReplayHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof ReplayIdParams }>): Promise<void> {
-  const row = await cancelReplay({ db: deps.db, ...replayWorkflows(deps) }, { operatorId: operatorOf(ctx), replayId: params.replayId, actor: actorOf(ctx) });
-  ctx.status = 202;
-  ctx.body = { success: true, data: toReplayRecord(row, await replayErrorGroups(deps, row)) };
-}
+});

@@ -1,11 +1,7 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps';
-import { rateLimit } from '../middleware/rateLimit';
-import { defineArea } from '../endpoint';
-import { AppError } from '../errors';
-import { authenticate } from '../middleware/authenticate';
-import { AUTH_FAILURE_TEXT, requireManager } from '../middleware/requireManager';
-import { bearerApiKey, bearerSession, CodedError, jsonContent } from '../openapi/registry';
+import { automations } from './area';
+import { CodedError, jsonContent } from '../openapi/registry';
 import { ok, page } from '../openapi/responses';
 import { createAutomationHandler, deleteAutomationHandler, getAutomationHandler, listAutomationsHandler, updateAutomationHandler } from './definitions';
 import { declareCompliance } from './complianceRoutes';
@@ -18,34 +14,7 @@ import { declareRunsExplorer } from './runsExplorer';
 import { declareRunValues } from './runValues';
 import { declareTriggerSkips } from './triggerSkipRoutes';
 import { declareVersions } from './versionRoutes';
-import {
-  ApprovalBody,
-  AutomationBodySchema,
-  AutomationIdParams,
-  AutomationRecord,
-  ListAutomationsQuery,
-  ListRunsQuery,
-  RunIdParams,
-  RunListItem,
-  RunRecord,
-  UsageRecord,
-} from './schema';
-
-/**
- * Workflow management (DESIGN.md "Workflows"), served at `/workflows-api`: API key or session; anyone of the
- * operator reads, writes and test runs need an API key or the Owner or an Admin. Definitions are validated by
- * the handlers (core/automations/definition.ts names every problem), so the body is documented, not validated here.
- */
-const automations = defineArea({
-  prefix: '/workflows-api',
-  security: [{ [bearerApiKey.name]: [] }, { [bearerSession.name]: [] }],
-  use: (deps) => [authenticate(deps, { accept: ['apiKey', 'session'], onFailure: (reason) => new AppError(401, 'UNAUTHORIZED', AUTH_FAILURE_TEXT[reason]) })],
-  guards: (deps) => ({
-    manager: requireManager('workflows'),
-    runs: rateLimit(deps.rateLimits, 'runs:start'),
-    preview: rateLimit(deps.rateLimits, 'expressions:preview'),
-  }),
-});
+import { AutomationBodySchema, AutomationRecord, RunListItem, RunRecord, UsageRecord } from './schema';
 
 const auth = {
   401: jsonContent(CodedError, 'UNAUTHORIZED: missing, invalid or revoked credentials'),
@@ -62,30 +31,27 @@ automations.endpoint({
   guards: ['manager'],
   request: { body: { schema: AutomationBodySchema, description: 'The definition', example: examples.automationBody } },
   responses: { 201: ok(AutomationRecord, 'Created, version 1', examples.workflow), 400: invalid, ...writes },
-  handler: createAutomationHandler,
+  ...createAutomationHandler,
 });
 automations.endpoint({
   method: 'get',
   path: '/workflows',
   summary: "List the operator's workflows, newest first",
-  input: { query: ListAutomationsQuery },
   responses: { 200: page(AutomationRecord, 'A page and the total count', examples.automationList), 400: invalid, ...auth },
-  handler: listAutomationsHandler,
+  ...listAutomationsHandler,
 });
 automations.endpoint({
   method: 'get',
   path: '/workflows/:id',
   summary: 'Get a workflow',
-  input: { params: AutomationIdParams },
   responses: { 200: ok(AutomationRecord, 'The workflow', examples.workflow), 400: invalid, ...auth, 404: notFound },
-  handler: getAutomationHandler,
+  ...getAutomationHandler,
 });
 automations.endpoint({
   method: 'put',
   path: '/workflows/:id',
   summary: 'Replace a definition (version + 1; triggers follow)',
   guards: ['manager'],
-  input: { params: AutomationIdParams },
   request: {
     body: {
       schema: AutomationBodySchema,
@@ -94,16 +60,15 @@ automations.endpoint({
     },
   },
   responses: { 200: ok(AutomationRecord, 'Updated', examples.automationUpdated), 400: invalid, ...writes, 404: notFound },
-  handler: updateAutomationHandler,
+  ...updateAutomationHandler,
 });
 automations.endpoint({
   method: 'delete',
   path: '/workflows/:id',
   summary: 'Delete a workflow (schedules and webhooks stop; runs stay readable)',
   guards: ['manager'],
-  input: { params: AutomationIdParams },
   responses: { 200: ok(z.object({ id: z.string(), deleted: z.literal(true) }), 'Deleted', examples.automationDeleted), 400: invalid, ...writes, 404: notFound },
-  handler: deleteAutomationHandler,
+  ...deleteAutomationHandler,
 });
 automations.endpoint({
   method: 'post',
@@ -111,7 +76,6 @@ automations.endpoint({
   summary: 'Run now, live (real side effects), with the body as the trigger payload',
   description: 'Rate class runs:start (RATE_LIMIT_RUNS a minute per organisation, shared with its webhooks).',
   guards: ['manager', 'runs'],
-  input: { params: AutomationIdParams },
   request: { body: { schema: z.record(z.string(), z.unknown()), description: 'The trigger payload', example: examples.testPayload } },
   responses: {
     200: ok(RunRecord, "The finished run, completed or failed (error.code: MISSING_TRIGGER_FIELD, QUOTA_EXCEEDED or the failed node's code)", examples.run),
@@ -121,28 +85,26 @@ automations.endpoint({
     404: notFound,
     429: jsonContent(CodedError, 'RATE_LIMITED (runs:start), with Retry-After'),
   },
-  handler: testAutomationHandler,
+  ...testAutomationHandler,
 });
 automations.endpoint({
   method: 'get',
   path: '/workflows/:id/runs',
   summary: "A workflow's runs, newest first",
-  input: { params: AutomationIdParams, query: ListRunsQuery },
   responses: {
     200: page(RunListItem, 'A page and the total count; each run without its payload and output', examples.runList),
     400: invalid,
     ...auth,
     404: notFound,
   },
-  handler: listRunsHandler,
+  ...listRunsHandler,
 });
 automations.endpoint({
   method: 'get',
   path: '/runs/:runId',
   summary: 'Get a run with every node outcome',
-  input: { params: RunIdParams },
   responses: { 200: ok(RunRecord, 'The run', examples.run), 400: invalid, ...auth, 404: runNotFound },
-  handler: getRunHandler,
+  ...getRunHandler,
 });
 automations.endpoint({
   method: 'post',
@@ -151,7 +113,6 @@ automations.endpoint({
   description:
     'Cancels the run’s Temporal workflow: it stops before its next node (a running delay is cut short, an action already sent finishes) and closes `cancelled`. A run an agent started as an MCP task has its task marked cancelled: `tasks/get` says `cancelled` at once.',
   guards: ['manager'],
-  input: { params: RunIdParams },
   responses: {
     202: ok(RunRecord, 'Cancellation requested: the run as it stands (usually still `running`; poll GET /runs/{runId})', examples.runCancelRequested),
     400: invalid,
@@ -159,7 +120,7 @@ automations.endpoint({
     404: runNotFound,
     409: jsonContent(CodedError, 'RUN_NOT_RUNNING: the run has already ended (completed, failed or cancelled), or its workflow closed without recording it'),
   },
-  handler: cancelRunHandler,
+  ...cancelRunHandler,
 });
 automations.endpoint({
   method: 'post',
@@ -168,7 +129,6 @@ automations.endpoint({
   description:
     'Answers the `action.approval` the run waits in (its `awaitingInput`): the step completes with `{ approved, answeredBy, comment, timedOut: false }` and the run goes on by its edges. `answeredBy` is `member:<id>` or `key:<id>`.',
   guards: ['manager'],
-  input: { params: RunIdParams, body: ApprovalBody },
   request: { body: { description: 'The answer', example: examples.approvalBody } },
   responses: {
     200: ok(RunRecord, 'Answered: the run as it stands (still running; poll GET /runs/{runId})', examples.runCancelRequested),
@@ -177,14 +137,14 @@ automations.endpoint({
     404: runNotFound,
     409: jsonContent(CodedError, 'RUN_NOT_AWAITING_INPUT: the run waits for no approval (ended, answered already, timed out)'),
   },
-  handler: approvalHandler,
+  ...approvalHandler,
 });
 automations.endpoint({
   method: 'get',
   path: '/usage',
   summary: "This month's Actions and AI Actions against the quota",
   responses: { 200: ok(UsageRecord, 'Usage', examples.usage), ...auth },
-  handler: usageHandler,
+  ...usageHandler,
 });
 
 declareExpressionPreview(automations);

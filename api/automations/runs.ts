@@ -1,4 +1,3 @@
-import type { Context } from 'koa';
 import { requireAutomation } from '../../commands/automations/lookup';
 import { answerApproval } from '../../commands/runs/answerApproval';
 import { cancelRun } from '../../commands/runs/cancel';
@@ -12,11 +11,10 @@ import type { AppDeps } from '../deps';
 import { actorOf } from '../actor';
 import { waitedRunSteps } from '../waitedRuns';
 import { AppError } from '../errors';
-import { operatorOf, principalOf } from '../middleware/authenticate';
-import type { InputOf } from '../endpoint';
 import { liveRunOf, liveRunsOfPage, withLiveSteps } from './liveRuns';
 import { runningRunRecord, withTask } from './presenters';
-import { type ApprovalBody, type ListRunsQuery, type RunIdParams, type AutomationIdParams } from './schema';
+import { ApprovalBody, ListRunsQuery, RunIdParams, AutomationIdParams } from './schema';
+import { automations } from './area';
 
 /**
  * `POST /workflows/:id/test`: runs the automation now, live (real side effects), with the body as the
@@ -24,37 +22,40 @@ import { type ApprovalBody, type ListRunsQuery, type RunIdParams, type Automatio
  * failed (`error.code` says why: `MISSING_TRIGGER_FIELD`, `QUOTA_EXCEEDED`, a node's code); 202 with
  * the running run when it outlasts `WORKFLOW_TEST_WAIT_MS` (a long delay); 200 with a run cancelled meanwhile.
  */
-export async function testAutomationHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof AutomationIdParams }>): Promise<void> {
-  const operatorId = operatorOf(ctx);
-  const body = ctx.request.body ?? {};
-  if (typeof body !== 'object' || Array.isArray(body)) {
-    throw new AppError(400, 'VALIDATION_FAILED', 'Invalid input: body must be a JSON object (the trigger payload)', {
-      details: [{ field: 'body', message: 'must be an object' }],
-    });
-  }
-  const automation = await requireAutomation(deps, operatorId, params.id);
-  const outcome = await runAutomationNow(
-    deps.temporal,
-    { operatorId, automationId: automation.id, source: 'manual', input: body },
-    {
-      ...waitedRunSteps(deps, automation),
-      waitMs: deps.config.WORKFLOW_TEST_WAIT_MS,
-      readRun: (runId) => findRunRecord(deps.db, deps.keyring, operatorId, runId),
-    },
-  );
-  if (outcome.kind === 'not_found') throw new AppError(404, 'WORKFLOW_NOT_FOUND', 'Workflow not found');
-  const runId = outcome.kind === 'finished' ? outcome.run.id : outcome.runId;
-  const workflowVersion = outcome.kind === 'finished' ? outcome.run.workflowVersion : automation.version;
-  await auditTestRun(deps, { operatorId, actor: actorOf(ctx), automationId: automation.id, workflowVersion, runId });
-  if (outcome.kind === 'finished') {
-    ctx.body = { success: true, data: outcome.run };
-    return;
-  }
-  const stored = await findRun(deps.db, operatorId, outcome.runId);
-  // A run cancelled in Temporal (its Web UI) has closed its record: it is finished, not running.
-  ctx.status = outcome.kind === 'cancelled' && stored ? 200 : 202;
-  ctx.body = { success: true, data: stored ? await toRunRecord(stored, deps.keyring) : runningRunRecord(outcome.runId, automation, body) };
-}
+export const testAutomationHandler = automations.handler(
+  { input: { params: AutomationIdParams }, raw: ['body'] },
+  async ({ deps, ctx, input: { params }, principal, raw }) => {
+    const operatorId = principal.operatorId;
+    const body = raw.body ?? {};
+    if (typeof body !== 'object' || Array.isArray(body)) {
+      throw new AppError(400, 'VALIDATION_FAILED', 'Invalid input: body must be a JSON object (the trigger payload)', {
+        details: [{ field: 'body', message: 'must be an object' }],
+      });
+    }
+    const automation = await requireAutomation(deps, operatorId, params.id);
+    const outcome = await runAutomationNow(
+      deps.temporal,
+      { operatorId, automationId: automation.id, source: 'manual', input: body },
+      {
+        ...waitedRunSteps(deps, automation),
+        waitMs: deps.config.WORKFLOW_TEST_WAIT_MS,
+        readRun: (runId) => findRunRecord(deps.db, deps.keyring, operatorId, runId),
+      },
+    );
+    if (outcome.kind === 'not_found') throw new AppError(404, 'WORKFLOW_NOT_FOUND', 'Workflow not found');
+    const runId = outcome.kind === 'finished' ? outcome.run.id : outcome.runId;
+    const workflowVersion = outcome.kind === 'finished' ? outcome.run.workflowVersion : automation.version;
+    await auditTestRun(deps, { operatorId, actor: actorOf(principal), automationId: automation.id, workflowVersion, runId });
+    if (outcome.kind === 'finished') {
+      ctx.body = { success: true, data: outcome.run };
+      return;
+    }
+    const stored = await findRun(deps.db, operatorId, outcome.runId);
+    // A run cancelled in Temporal (its Web UI) has closed its record: it is finished, not running.
+    ctx.status = outcome.kind === 'cancelled' && stored ? 200 : 202;
+    ctx.body = { success: true, data: stored ? await toRunRecord(stored, deps.keyring) : runningRunRecord(outcome.runId, automation, body) };
+  },
+);
 
 /** The live MCP tasks behind these runs by run id, in one read; only an `mcp` run can be one (docs/mcp.md "Tasks"). */
 async function tasksOf(deps: AppDeps, operatorId: string, rows: Array<Pick<RunRow, 'id' | 'source'>>): Promise<Map<string, RunTaskRow>> {
@@ -76,68 +77,65 @@ async function presentRun(deps: AppDeps, operatorId: string, row: RunRow) {
 }
 
 /** A workflow's runs without their sealed parts (payloads, outputs, error messages): `GET /runs/:runId` opens one. */
-export async function listRunsHandler(
-  deps: AppDeps,
-  ctx: Context,
-  { params, query }: InputOf<{ params: typeof AutomationIdParams; query: typeof ListRunsQuery }>,
-): Promise<void> {
-  const operatorId = operatorOf(ctx);
-  await requireAutomation(deps, operatorId, params.id);
-  const { rows, count } = await listRuns(deps.db, operatorId, params.id, query);
-  const [tasks, live] = await Promise.all([tasksOf(deps, operatorId, rows), liveRunsOfPage(deps, rows)]);
-  const at = new Date();
-  const present = (row: RunRow) => withLiveSteps(toRunSummary(row), live.has(row.id) ? { live: live.get(row.id), at } : null);
-  ctx.body = { success: true, data: rows.map((row) => withTask(present(row), tasks.get(row.id))), count };
-}
+export const listRunsHandler = automations.handler(
+  { input: { params: AutomationIdParams, query: ListRunsQuery } },
+  async ({ deps, ctx, input: { params, query }, principal }) => {
+    const operatorId = principal.operatorId;
+    await requireAutomation(deps, operatorId, params.id);
+    const { rows, count } = await listRuns(deps.db, operatorId, params.id, query);
+    const [tasks, live] = await Promise.all([tasksOf(deps, operatorId, rows), liveRunsOfPage(deps, rows)]);
+    const at = new Date();
+    const present = (row: RunRow) => withLiveSteps(toRunSummary(row), live.has(row.id) ? { live: live.get(row.id), at } : null);
+    ctx.body = { success: true, data: rows.map((row) => withTask(present(row), tasks.get(row.id))), count };
+  },
+);
 
-export async function getRunHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof RunIdParams }>): Promise<void> {
-  const operatorId = operatorOf(ctx);
+export const getRunHandler = automations.handler({ input: { params: RunIdParams } }, async ({ deps, ctx, input: { params }, principal }) => {
+  const operatorId = principal.operatorId;
   const row = await findRun(deps.db, operatorId, params.runId);
   if (!row) throw new AppError(404, 'RUN_NOT_FOUND', 'Run not found');
   ctx.body = { success: true, data: await presentRun(deps, operatorId, row) };
-}
+});
 
 /**
  * `POST /runs/:runId/cancel`: `cancelRun` cancels the running run (any source) and marks its MCP task cancelled;
  * 202 with the run as it stands — it closes `cancelled` before its next node. 404 `RUN_NOT_FOUND`, 409 `RUN_NOT_RUNNING`.
  */
-export async function cancelRunHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof RunIdParams }>): Promise<void> {
-  const operatorId = operatorOf(ctx);
+export const cancelRunHandler = automations.handler({ input: { params: RunIdParams } }, async ({ deps, ctx, input: { params }, principal }) => {
+  const operatorId = principal.operatorId;
   const row = await cancelRun(
     { db: deps.db, cancelRunWorkflow: (temporalWorkflowId) => cancelAutomationRun(deps.temporal, temporalWorkflowId) },
     { operatorId, runId: params.runId },
   );
   ctx.status = 202;
   ctx.body = { success: true, data: await presentRun(deps, operatorId, row) };
-}
+});
 
 /**
  * `POST /runs/:runId/approval`: answers the approval the run waits in — as the signed-in member (`member:<id>`) or the
  * API key (`key:<id>`); 200 with the run. 404 `RUN_NOT_FOUND`, 409 `RUN_NOT_AWAITING_INPUT`.
  */
-export async function approvalHandler(
-  deps: AppDeps,
-  ctx: Context,
-  { params, body }: InputOf<{ params: typeof RunIdParams; body: typeof ApprovalBody }>,
-): Promise<void> {
-  const principal = principalOf(ctx);
-  const operatorId = principal.operatorId;
-  const row = await answerApproval(
-    { db: deps.db, keyring: deps.keyring, answerRunApproval: (workflowId, answer) => answerRunApproval(deps.temporal, workflowId, answer) },
-    {
-      operatorId,
-      runId: params.runId,
-      approved: body.approved,
-      answeredBy: principal.kind === 'session' ? `member:${principal.memberId}` : `key:${principal.keyId}`,
-      ...(body.comment ? { comment: body.comment } : {}),
-    },
-  );
-  ctx.body = { success: true, data: await presentRun(deps, operatorId, row) };
-}
+export const approvalHandler = automations.handler(
+  { input: { params: RunIdParams, body: ApprovalBody } },
+  async ({ deps, ctx, input: { params, body }, principal }) => {
+    const operatorId = principal.operatorId;
+    const row = await answerApproval(
+      { db: deps.db, keyring: deps.keyring, answerRunApproval: (workflowId, answer) => answerRunApproval(deps.temporal, workflowId, answer) },
+      {
+        operatorId,
+        runId: params.runId,
+        approved: body.approved,
+        answeredBy: principal.kind === 'session' ? `member:${principal.memberId}` : `key:${principal.keyId}`,
+        ...(body.comment ? { comment: body.comment } : {}),
+      },
+    );
+    ctx.body = { success: true, data: await presentRun(deps, operatorId, row) };
+  },
+);
 
 /** `GET /usage`: this month's Actions and AI Actions against the operator's limits. */
-export async function usageHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const operatorId = operatorOf(ctx);
+export const usageHandler = automations.handler({}, async ({ deps, ctx, principal }) => {
+  const operatorId = principal.operatorId;
   const month = usageMonthOf(new Date());
   const [used, limits] = await Promise.all([
     usageOf(deps.db, operatorId, month),
@@ -145,4 +143,4 @@ export async function usageHandler(deps: AppDeps, ctx: Context): Promise<void> {
   ]);
   const counter = (usedCount: number, limit: number) => ({ used: usedCount, limit, remaining: Math.max(0, limit - usedCount) });
   ctx.body = { success: true, data: { month, actions: counter(used.actions, limits.actions), aiActions: counter(used.aiActions, limits.aiActions) } };
-}
+});

@@ -1,18 +1,18 @@
-import type { Context } from 'koa';
 import { z } from 'zod';
 import { encodeKeysetCursor, keysetCursorParam as keysetCursor } from '../keysetCursor';
 import { RUN_SOURCES, type RunStatus } from '../../core/automations/types';
 import { GATE_RULES } from '../../core/compliance/gate';
 import { automationEverExisted, exploreRuns, type ExplorerRunRow, type RunsPageStart } from '../../db/queries/runsExplorer';
 import type { AppDeps } from '../deps';
-import type { Area, InputOf } from '../endpoint';
+import type { Principal } from '../middleware/authenticate';
+import type { Area } from '../endpoint';
 import { AppError } from '../errors';
-import { operatorOf } from '../middleware/authenticate';
 import { CodedError, jsonContent } from '../openapi/registry';
 import { MAX_VERSION } from './versionSchema';
 import { runsExplorerPage } from './examples';
 import { liveRunsOfPage, livePartOf } from './liveRuns';
 import { LivePartSchema } from './liveSchema';
+import { automations } from './area';
 
 const RUN_STATUSES = ['running', 'completed', 'failed', 'cancelled'] as const satisfies readonly RunStatus[];
 const NODE_ID = '[A-Za-z0-9_-]{1,64}';
@@ -116,8 +116,8 @@ function toExplorerRun(row: ExplorerRunRow): z.infer<typeof ExplorerRun> {
  * `GET /runs`: the operator's runs across its automations, newest first. An automation id the operator never had —
  * another operator's included — is 404 `WORKFLOW_NOT_FOUND`, as on every other route that takes one.
  */
-export async function exploreRunsHandler(deps: AppDeps, ctx: Context, { query }: InputOf<{ query: typeof ExplorerRunsQuery }>): Promise<void> {
-  const operatorId = operatorOf(ctx);
+export const exploreRunsHandler = automations.handler({ input: { query: ExplorerRunsQuery } }, async ({ deps, ctx, input: { query }, principal }) => {
+  const operatorId = principal.operatorId;
   if (query.workflowId && !(await automationEverExisted(deps.db, operatorId, query.workflowId))) {
     throw new AppError(404, 'WORKFLOW_NOT_FOUND', 'Workflow not found');
   }
@@ -143,17 +143,16 @@ export async function exploreRunsHandler(deps: AppDeps, ctx: Context, { query }:
   const present = (row: ExplorerRunRow) => ({ ...toExplorerRun(row), ...(live.has(row.id) ? { live: livePartOf(live.get(row.id), at) } : {}) });
   const last = rows[rows.length - 1];
   ctx.body = { success: true, data: rows.map(present), count, ...(more && last ? { nextCursor: encodeKeysetCursor(last.started_key, last.id) } : {}) };
-}
+});
 
 /** Declares the explorer on the workflows area (api/automations/routes.ts). */
-export function declareRunsExplorer<G extends string>(area: Area<AppDeps, G>): void {
+export function declareRunsExplorer<G extends string>(area: Area<AppDeps, G, Principal>): void {
   area.endpoint({
     method: 'get',
     path: '/runs',
     summary: "The operator's runs across its workflows, newest first, filtered and paged",
     description:
       'Filters combine. `count` is the total the filters match; `nextCursor` (present while more runs follow) continues with `cursor`, which is stable while new runs arrive; `offset` also works and does not mix with `cursor`. Nothing sealed is listed: `GET /runs/{runId}` opens a run.',
-    input: { query: ExplorerRunsQuery },
     responses: {
       200: jsonContent(
         z.object({ success: z.literal(true), data: z.array(ExplorerRun), count: z.number().int(), nextCursor: z.string().optional() }),
@@ -164,6 +163,6 @@ export function declareRunsExplorer<G extends string>(area: Area<AppDeps, G>): v
       401: jsonContent(CodedError, 'UNAUTHORIZED: missing, invalid or revoked credentials'),
       404: jsonContent(CodedError, "WORKFLOW_NOT_FOUND: `workflowId` names no workflow of the operator (also another operator's)"),
     },
-    handler: exploreRunsHandler,
+    ...exploreRunsHandler,
   });
 }

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import type { Context } from 'koa';
 import { listSkippedTriggers, readDispatchLag, type SkippedTrigger } from '../../commands/automations/triggerSkips';
 import { TRIGGER_SKIP_REASONS } from '../../db/queries/triggerSkips';
 import type { AppDeps } from '../deps';
-import type { Area, InputOf } from '../endpoint';
-import { operatorOf } from '../middleware/authenticate';
+import type { Principal } from '../middleware/authenticate';
+import type { Area } from '../endpoint';
+import { automations } from './area';
 import { CodedError, jsonContent } from '../openapi/registry';
 import { ok } from '../openapi/responses';
 import * as examples from './examples';
@@ -60,19 +60,18 @@ const toRecord = (skip: SkippedTrigger) => ({
   created_at: skip.createdAt.toISOString(),
 });
 
-async function listSkippedHandler(
-  deps: AppDeps,
-  ctx: Context,
-  { params, query }: InputOf<{ params: typeof AutomationIdParams; query: typeof SkippedTriggersQuery }>,
-): Promise<void> {
-  const skips = await listSkippedTriggers(deps, { operatorId: operatorOf(ctx), id: params.id, ...query });
-  ctx.body = { success: true, data: skips.map(toRecord) };
-}
+const listSkippedHandler = automations.handler(
+  { input: { params: AutomationIdParams, query: SkippedTriggersQuery } },
+  async ({ deps, ctx, input: { params, query }, principal }) => {
+    const skips = await listSkippedTriggers(deps, { operatorId: principal.operatorId, id: params.id, ...query });
+    ctx.body = { success: true, data: skips.map(toRecord) };
+  },
+);
 
-async function dispatchLagHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const lag = await readDispatchLag(deps, operatorOf(ctx));
+const dispatchLagHandler = automations.handler({}, async ({ deps, ctx, principal }) => {
+  const lag = await readDispatchLag(deps, principal.operatorId);
   ctx.body = { success: true, data: { pending: lag.pending, oldest_seconds: Math.round(lag.oldestSeconds * 10) / 10 } };
-}
+});
 
 const auth = { 401: jsonContent(CodedError, 'UNAUTHORIZED: missing, invalid or revoked credentials') };
 
@@ -80,21 +79,21 @@ const auth = { 401: jsonContent(CodedError, 'UNAUTHORIZED: missing, invalid or r
  * Declares what the designer sees of event dispatch on the automations area (docs/workflows.md "How events reach
  * automations"): an automation's skipped triggers, and how far the operator's events wait to be dispatched.
  */
-export function declareTriggerSkips(area: Pick<Area<AppDeps, 'manager'>, 'endpoint'>): void {
+export function declareTriggerSkips(area: Pick<Area<AppDeps, 'manager', Principal>, 'endpoint'>): void {
   area.endpoint({
     method: 'get',
     path: '/workflows/:id/skipped-triggers',
     summary: 'Events the workflow heard and started no run for, newest first, with the reason',
     description:
       "A trigger filter or run-control key that failed for the event (its expression's error, or past its own CPU or memory budget), an event set aside after its dispatch failed three times, or a trigger run control held back (`throttled`, `debounced`, `busy`, `queue_full`, `replaced`, `cancelled`; at most 60 such records per workflow per minute, the rest only counted). Kept 7 days. `before` pages: the last id of the previous page.",
-    input: { params: AutomationIdParams, query: SkippedTriggersQuery },
+
     responses: {
       200: ok(z.array(SkippedTriggerRecord), 'Up to `limit` skipped triggers', examples.skippedTriggers),
       400: jsonContent(CodedError, 'VALIDATION_FAILED naming the field'),
       ...auth,
       404: jsonContent(CodedError, "WORKFLOW_NOT_FOUND (also for another operator's workflow)"),
     },
-    handler: listSkippedHandler,
+    ...listSkippedHandler,
   });
   area.endpoint({
     method: 'get',
@@ -103,6 +102,6 @@ export function declareTriggerSkips(area: Pick<Area<AppDeps, 'manager'>, 'endpoi
     description:
       "Events past the organisation's share of the sandbox or of run starts wait in the outbox, in order, and are dispatched as the share refills: nothing is dropped. The dashboard shows this on the Runs page when the oldest has waited more than a few seconds.",
     responses: { 200: ok(DispatchLagRecord, "Pending events and the oldest one's age", examples.dispatchLag), ...auth },
-    handler: dispatchLagHandler,
+    ...dispatchLagHandler,
   });
 }

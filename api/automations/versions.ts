@@ -1,14 +1,11 @@
-import type { Context } from 'koa';
 import { rollbackAutomation } from '../../commands/automations/rollback';
 import { diffAutomationVersions, getAutomationVersion, listAutomationVersions } from '../../commands/automations/versions';
 import type { VersionRow, VersionSummaryRow } from '../../db/queries/automationVersions';
 import { actorOf } from '../actor';
-import type { AppDeps } from '../deps';
-import type { InputOf } from '../endpoint';
-import { operatorOf } from '../middleware/authenticate';
 import { toAutomationRecord } from './presenters';
-import type { AutomationIdParams } from './schema';
-import type { DiffQuery, ListVersionsQuery, VersionParams } from './versionSchema';
+import { AutomationIdParams } from './schema';
+import { DiffQuery, ListVersionsQuery, VersionParams } from './versionSchema';
+import { automations } from './area';
 
 const toVersionSummary = (row: VersionSummaryRow) => ({
   version: row.version,
@@ -30,33 +27,31 @@ const toVersionRecord = (row: VersionRow) => ({
 });
 
 /** `GET /workflows/:id/versions`: a page of versions, newest first, each summarised (no definition). */
-export async function listVersionsHandler(
-  deps: AppDeps,
-  ctx: Context,
-  { params, query }: InputOf<{ params: typeof AutomationIdParams; query: typeof ListVersionsQuery }>,
-): Promise<void> {
-  const { rows, count } = await listAutomationVersions(deps, { operatorId: operatorOf(ctx), id: params.id, ...query });
-  ctx.body = { success: true, data: rows.map(toVersionSummary), count };
-}
+export const listVersionsHandler = automations.handler(
+  { input: { params: AutomationIdParams, query: ListVersionsQuery } },
+  async ({ deps, ctx, input: { params, query }, principal }) => {
+    const { rows, count } = await listAutomationVersions(deps, { operatorId: principal.operatorId, id: params.id, ...query });
+    ctx.body = { success: true, data: rows.map(toVersionSummary), count };
+  },
+);
 
 /** `GET /workflows/:id/versions/:version`: the whole stored definition. */
-export async function getVersionHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof VersionParams }>): Promise<void> {
-  const row = await getAutomationVersion(deps, { operatorId: operatorOf(ctx), id: params.id, version: params.version });
+export const getVersionHandler = automations.handler({ input: { params: VersionParams } }, async ({ deps, ctx, input: { params }, principal }) => {
+  const row = await getAutomationVersion(deps, { operatorId: principal.operatorId, id: params.id, version: params.version });
   ctx.body = { success: true, data: toVersionRecord(row) };
-}
+});
 
 /** `GET /workflows/:id/diff?from=K&to=M`: what changed from K to M (core/automations/versionDiff.ts). */
-export async function diffVersionsHandler(
-  deps: AppDeps,
-  ctx: Context,
-  { params, query }: InputOf<{ params: typeof AutomationIdParams; query: typeof DiffQuery }>,
-): Promise<void> {
-  ctx.body = { success: true, data: await diffAutomationVersions(deps, { operatorId: operatorOf(ctx), id: params.id, from: query.from, to: query.to }) };
-}
+export const diffVersionsHandler = automations.handler(
+  { input: { params: AutomationIdParams, query: DiffQuery } },
+  async ({ deps, ctx, input: { params, query }, principal }) => {
+    ctx.body = { success: true, data: await diffAutomationVersions(deps, { operatorId: principal.operatorId, id: params.id, from: query.from, to: query.to }) };
+  },
+);
 
 /** `POST /workflows/:id/versions/:version/rollback`: version K's definition as a new version; 200 with the workflow. */
-export async function rollbackHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof VersionParams }>): Promise<void> {
-  const row = await rollbackAutomation(deps, { operatorId: operatorOf(ctx), id: params.id, version: params.version, actor: actorOf(ctx) });
+export const rollbackHandler = automations.handler({ input: { params: VersionParams } }, async ({ deps, ctx, input: { params }, principal }) => {
+  const row = await rollbackAutomation(deps, { operatorId: principal.operatorId, id: params.id, version: params.version, actor: actorOf(principal) });
   deps.caches.mcpTools.invalidate(row.operator_id);
   ctx.body = { success: true, data: toAutomationRecord(row) };
-}
+});

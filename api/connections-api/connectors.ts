@@ -1,31 +1,28 @@
-import type { Context } from 'koa';
 import { connectorNotFound, createConnector as addConnector, deleteConnector } from '../../commands/connectors';
 import { findConnector, listConnectors } from '../../db/queries/connectors';
 import { actorOf } from '../actor';
-import type { AppDeps } from '../deps';
-import { operatorOf } from '../middleware/authenticate';
-import type { InputOf } from '../endpoint';
 import { connectorDetail, connectorSummary } from './presenters';
-import { type CreateConnectorBody, type IdParams } from './schema';
+import { CreateConnectorBody, IdParams } from './schema';
+import { connections } from './area';
 
-export async function createConnector(deps: AppDeps, ctx: Context, { body }: InputOf<{ body: typeof CreateConnectorBody }>): Promise<void> {
-  const row = await addConnector(deps, { operatorId: operatorOf(ctx), ...body, actor: actorOf(ctx) });
+export const createConnector = connections.handler({ input: { body: CreateConnectorBody } }, async ({ deps, ctx, input: { body }, principal }) => {
+  const row = await addConnector(deps, { operatorId: principal.operatorId, ...body, actor: actorOf(principal) });
   ctx.status = 201;
   ctx.body = { success: true, data: connectorDetail(row) };
-}
+});
 
-export async function listConnectorRecords(deps: AppDeps, ctx: Context): Promise<void> {
-  const rows = await listConnectors(deps.db, operatorOf(ctx));
+export const listConnectorRecords = connections.handler({}, async ({ deps, ctx, principal }) => {
+  const rows = await listConnectors(deps.db, principal.operatorId);
   ctx.body = { success: true, data: rows.map(connectorSummary) };
-}
+});
 
-export async function getConnector(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof IdParams }>): Promise<void> {
-  const row = await findConnector(deps.db, operatorOf(ctx), params.id);
+export const getConnector = connections.handler({ input: { params: IdParams } }, async ({ deps, ctx, input: { params }, principal }) => {
+  const row = await findConnector(deps.db, principal.operatorId, params.id);
   if (!row) throw connectorNotFound(params.id);
   ctx.body = { success: true, data: connectorDetail(row) };
-}
+});
 
-export async function removeConnector(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof IdParams }>): Promise<void> {
-  await deleteConnector(deps, { operatorId: operatorOf(ctx), id: params.id, actor: actorOf(ctx) });
+export const removeConnector = connections.handler({ input: { params: IdParams } }, async ({ deps, ctx, input: { params }, principal }) => {
+  await deleteConnector(deps, { operatorId: principal.operatorId, id: params.id, actor: actorOf(principal) });
   ctx.body = { success: true, data: { id: params.id, deleted: true } };
-}
+});

@@ -1,26 +1,13 @@
 import { z } from 'zod';
 import { OPENAPI_DOCUMENT_MAX_DEPTH } from '../../core/gateway/openapiDocument';
 import type { AppDeps } from '../deps';
-import { defineArea } from '../endpoint';
-import { AppError } from '../errors';
-import { authenticate } from '../middleware/authenticate';
-import { AUTH_FAILURE_TEXT, requireManager } from '../middleware/requireManager';
-import { bearerApiKey, bearerSession, CodedError, jsonContent } from '../openapi/registry';
+import { CodedError, jsonContent } from '../openapi/registry';
 import { ok } from '../openapi/responses';
 import { createConnection, getConnection, listConnectionRecords, patchConnection } from './connections';
 import { createConnector, getConnector, listConnectorRecords, removeConnector } from './connectors';
 import * as examples from './examples';
-import { Connection, Connector, ConnectorSummary, CreateConnectionBody, CreateConnectorBody, IdParams, UpdateConnectionBody } from './schema';
-
-/** Gateway management (DESIGN.md "Gateway management"): connectors (OpenAPI blueprints) and connections (encrypted credentials). */
-const connections = defineArea({
-  prefix: '/connections-api',
-  security: [{ [bearerApiKey.name]: [] }, { [bearerSession.name]: [] }],
-  guards: (deps) => ({
-    auth: authenticate(deps, { accept: ['apiKey', 'session'], onFailure: (reason) => new AppError(401, 'UNAUTHORIZED', AUTH_FAILURE_TEXT[reason]) }),
-    manager: requireManager('connectors and connections'),
-  }),
-});
+import { Connection, Connector, ConnectorSummary } from './schema';
+import { connections } from './area';
 
 const authErrors = {
   401: jsonContent(CodedError, 'UNAUTHORIZED: missing, invalid or revoked credentials'),
@@ -36,7 +23,6 @@ connections.endpoint({
   summary: 'Create a connector from an OpenAPI document',
   guards: ['auth', 'manager'],
   bodyDepth: OPENAPI_DOCUMENT_MAX_DEPTH + 1,
-  input: { body: CreateConnectorBody },
   request: { body: { description: 'Name, provider, OpenAPI document and schemaMap', example: examples.createConnectorBody } },
   responses: {
     201: ok(Connector, 'Created', examples.connector),
@@ -46,7 +32,7 @@ connections.endpoint({
     ),
     ...authErrors,
   },
-  handler: createConnector,
+  ...createConnector,
 });
 connections.endpoint({
   method: 'get',
@@ -54,30 +40,28 @@ connections.endpoint({
   summary: "List the operator's connectors",
   guards: ['auth'],
   responses: { 200: ok(z.array(ConnectorSummary), 'Newest first', examples.connectorList), ...authErrors },
-  handler: listConnectorRecords,
+  ...listConnectorRecords,
 });
 connections.endpoint({
   method: 'get',
   path: '/connectors/:id',
   summary: 'Get a connector with its document',
   guards: ['auth'],
-  input: { params: IdParams },
   responses: { 200: ok(Connector, 'The connector', examples.connector), 400: badInput, ...authErrors, 404: connectorNotFound },
-  handler: getConnector,
+  ...getConnector,
 });
 connections.endpoint({
   method: 'delete',
   path: '/connectors/:id',
   summary: 'Delete a connector (its connections then answer CONNECTOR_NOT_FOUND)',
   guards: ['auth', 'manager'],
-  input: { params: IdParams },
   responses: {
     200: ok(z.object({ id: z.string(), deleted: z.literal(true) }), 'Deleted', examples.connectorDeleted),
     400: badInput,
     ...authErrors,
     404: connectorNotFound,
   },
-  handler: removeConnector,
+  ...removeConnector,
 });
 
 connections.endpoint({
@@ -85,10 +69,9 @@ connections.endpoint({
   path: '/connections',
   summary: 'Create a connection (credentials are stored encrypted)',
   guards: ['auth', 'manager'],
-  input: { body: CreateConnectionBody },
   request: { body: { description: 'Connector, name, credentials, base URL, active', example: examples.createConnectionBody } },
   responses: { 201: ok(Connection, 'Created', examples.connection), 400: badInput, ...authErrors, 404: connectorNotFound },
-  handler: createConnection,
+  ...createConnection,
 });
 connections.endpoint({
   method: 'get',
@@ -96,26 +79,24 @@ connections.endpoint({
   summary: "List the operator's connections",
   guards: ['auth'],
   responses: { 200: ok(z.array(Connection), 'Newest first', examples.connectionList), ...authErrors },
-  handler: listConnectionRecords,
+  ...listConnectionRecords,
 });
 connections.endpoint({
   method: 'get',
   path: '/connections/:id',
   summary: 'Get a connection (never its credentials)',
   guards: ['auth'],
-  input: { params: IdParams },
   responses: { 200: ok(Connection, 'The connection', examples.connection), 400: badInput, ...authErrors, 404: connectionNotFound },
-  handler: getConnection,
+  ...getConnection,
 });
 connections.endpoint({
   method: 'patch',
   path: '/connections/:id',
   summary: 'Rename, re-key, re-point or (de)activate a connection',
   guards: ['auth', 'manager'],
-  input: { params: IdParams, body: UpdateConnectionBody },
   request: { body: { description: 'Fields to change; credentials are replaced as a whole', example: examples.updateConnectionBody } },
   responses: { 200: ok(Connection, 'Updated', examples.connectionUpdated), 400: badInput, ...authErrors, 404: connectionNotFound },
-  handler: patchConnection,
+  ...patchConnection,
 });
 
 export const createConnectionsApiRouter = (deps: AppDeps) => connections.router(deps);

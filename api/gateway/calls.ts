@@ -1,10 +1,7 @@
-import type { Context } from 'koa';
 import { findGatewayCall, outcomeOf } from '../../db/queries/gatewayCalls';
-import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
-import { operatorOf } from '../middleware/authenticate';
-import type { InputOf } from '../endpoint';
-import { type GatewayCallParams } from './schema';
+import { GatewayCallParams } from './schema';
+import { gateway } from './area';
 
 /**
  * `GET /gateway/calls/:callId`: the recorded outcome of a POST or PATCH of `POST /gateway` (kept 24 hours), for a
@@ -13,8 +10,8 @@ import { type GatewayCallParams } from './schema';
  * final state either way. Calls of other operators, GETs, PUTs and DELETEs (safe to repeat, never recorded) and calls
  * refused before they were claimed (validation, an unknown operation) are 404 `GATEWAY_CALL_NOT_FOUND`.
  */
-export async function gatewayCallHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof GatewayCallParams }>): Promise<void> {
-  const row = await findGatewayCall(deps.db, operatorOf(ctx), params.callId);
+export const gatewayCallHandler = gateway.handler({ input: { params: GatewayCallParams } }, async ({ deps, ctx, input: { params }, principal }) => {
+  const row = await findGatewayCall(deps.db, principal.operatorId, params.callId);
   if (!row || !['POST', 'PATCH'].includes(row.method)) throw new AppError(404, 'GATEWAY_CALL_NOT_FOUND', 'Gateway call not found');
   const outcome = row.state === 'answered' ? await outcomeOf(row, deps.keyring) : null;
   ctx.body = {
@@ -37,4 +34,4 @@ export async function gatewayCallHandler(deps: AppDeps, ctx: Context, { params }
       error: row.code === null ? null : { code: row.code, message: row.message ?? '' },
     },
   };
-}
+});

@@ -9,11 +9,11 @@ import type { GatewayCallInput } from '../../core/workflowContracts';
 import { isDependencyOutage, serviceUnavailable } from '../dependencyOutage';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
-import { operatorOf } from '../middleware/authenticate';
 import { describeIssues, defaultValidationError } from '../middleware/validate';
 import { idempotencyKeyOf } from '../operator-data-api/idempotency';
 import { earlierCall, giveUpOn, keyMismatch, outcomeUnknown } from './idempotency';
 import { GatewayBody } from './schema';
+import { gateway } from './area';
 
 /** Names the call in every answer, so a client can read its outcome later (`GET /gateway/calls/:callId`). */
 export const CALL_ID_HEADER = 'Gateway-Call-Id';
@@ -96,9 +96,9 @@ async function settleUnknown(deps: AppDeps, ctx: Context, call: GatewayCallInput
  * `Idempotency-Key`, the call id is derived from it and an earlier call under it decides first (`earlierCall`): an
  * answered one is replayed (header `Idempotent-Replayed`) and not sent again.
  */
-export async function executeHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const input = gatewayInput(ctx.request.body);
-  const operatorId = operatorOf(ctx);
+export const executeHandler = gateway.handler({ raw: ['body'] }, async ({ deps, ctx, principal, raw }) => {
+  const input = gatewayInput(raw.body);
+  const operatorId = principal.operatorId;
   const key = idempotencyKeyOf(ctx);
   const call: GatewayCallInput = { operatorId, ...input, callId: callIdOf(operatorId, key), caller: 'api' };
   ctx.set(CALL_ID_HEADER, call.callId);
@@ -134,4 +134,4 @@ export async function executeHandler(deps: AppDeps, ctx: Context): Promise<void>
     latencyMs: result.providerLatencyMs,
   };
   respondWith(ctx, { ...answer, ...(result.replayed ? { replayed: true } : {}) }, latency());
-}
+});

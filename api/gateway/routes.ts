@@ -1,37 +1,11 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps';
-import { defineArea } from '../endpoint';
-import { AppError, type AuthFailure } from '../errors';
-import { authenticate, DASHBOARD_FAILURE_TEXT } from '../middleware/authenticate';
-import { rateLimit } from '../middleware/rateLimit';
-import { bearerApiKey, bearerDashboardCredential, CodedError, jsonContent } from '../openapi/registry';
+import { CodedError, jsonContent } from '../openapi/registry';
 import * as examples from './examples';
 import { gatewayCallHandler } from './calls';
 import { executeHandler } from './execute';
-import { GatewayBody, GatewayCallParams, GatewayCallRecord, ProviderFailure } from './schema';
-
-/**
- * Spec 5 rule 3: the gateway speaks AUTH_MISSING / AUTH_INVALID / AUTH_REVOKED; a session token is not a key. The
- * dashboard's credential fails with the same codes, in its own words.
- */
-function gatewayAuthError(reason: AuthFailure, credential?: 'dashboardCredential'): AppError {
-  if (reason === 'missing') return new AppError(401, 'AUTH_MISSING', 'Authorization header is required');
-  if (reason === 'revoked') return new AppError(401, 'AUTH_REVOKED', credential ? DASHBOARD_FAILURE_TEXT.revoked : 'API key has been revoked');
-  return new AppError(401, 'AUTH_INVALID', credential ? DASHBOARD_FAILURE_TEXT.invalid : 'Invalid API key');
-}
-
-/**
- * `POST /gateway` (spec 4.3): an API key or the dashboard credential, rate class `gateway:execute`; other methods are
- * 405 from the root router.
- */
-const gateway = defineArea({
-  prefix: '/gateway',
-  security: [{ [bearerApiKey.name]: [] }, { [bearerDashboardCredential.name]: [] }],
-  guards: (deps) => ({
-    auth: authenticate(deps, { accept: ['apiKey', 'dashboardCredential'], onFailure: gatewayAuthError }),
-    limit: rateLimit(deps.rateLimits, 'gateway:execute'),
-  }),
-});
+import { GatewayBody, GatewayCallRecord, ProviderFailure } from './schema';
+import { gateway } from './area';
 
 gateway.endpoint({
   method: 'post',
@@ -75,7 +49,7 @@ gateway.endpoint({
       'GATEWAY_OUTCOME_UNKNOWN: a POST or PATCH was sent and no answer came back (a timeout or a reset after sending); details.callId names it, and a retry with its Idempotency-Key is answered the same',
     ),
   },
-  handler: executeHandler,
+  ...executeHandler,
 });
 
 gateway.endpoint({
@@ -83,7 +57,6 @@ gateway.endpoint({
   path: '/calls/:callId',
   summary: 'The recorded outcome of a POST or PATCH sent through POST /gateway (kept 24 hours)',
   guards: ['auth', 'limit'],
-  input: { params: GatewayCallParams },
   responses: {
     200: jsonContent(
       z.object({ success: z.literal(true), data: GatewayCallRecord }),
@@ -95,7 +68,7 @@ gateway.endpoint({
     404: jsonContent(CodedError, "GATEWAY_CALL_NOT_FOUND: unknown, another operator's, expired, a GET, PUT or DELETE, or refused before it was claimed"),
     429: jsonContent(CodedError, 'RATE_LIMITED (gateway:execute), with Retry-After'),
   },
-  handler: gatewayCallHandler,
+  ...gatewayCallHandler,
 });
 
 export const createGatewayRouter = (deps: AppDeps) => gateway.router(deps);
