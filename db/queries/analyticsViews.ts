@@ -19,16 +19,17 @@ import {
  * Reads of the per-operator rollups (db/queries/analyticsRollup.ts), same definitions as the raw path
  * (analyticsRaw.ts). The names stay `view*`: the handlers choose this path when a rollup pass has completed.
  */
+/** Distinct players are counted as GROUP BY then count(*), not count(DISTINCT): PostgreSQL can hash the former, never the latter. */
 const DAYS = `day BETWEEN CAST(:start AS date) AND CAST(:end AS date)`;
 
 /** KPIs from the rollups (same definitions as `rawKpis`). */
 export async function viewKpis(db: Db, scope: AnalyticsScope, range: DayRange, activeSince: DayRange): Promise<Kpis> {
   const result = await db.raw(
     `SELECT m.total_ggr, m.total_deposits, m.total_withdrawals,
-            (SELECT count(DISTINCT entity_id) FROM analytics_player_days
-              WHERE operator_id = :operatorId AND currency = :currency AND deposited AND ${DAYS}) AS depositing_players,
-            (SELECT count(DISTINCT entity_id) FROM analytics_player_days
-              WHERE operator_id = :operatorId AND day >= CAST(:activeStart AS date)) AS active_players_today,
+            (SELECT count(*) FROM (SELECT entity_id FROM analytics_player_days
+              WHERE operator_id = :operatorId AND currency = :currency AND deposited AND ${DAYS} GROUP BY entity_id) d) AS depositing_players,
+            (SELECT count(*) FROM (SELECT entity_id FROM analytics_player_days
+              WHERE operator_id = :operatorId AND day >= CAST(:activeStart AS date) GROUP BY entity_id) a) AS active_players_today,
             ${TOTAL_PLAYERS} AS total_players
        FROM (SELECT sum(ggr) AS total_ggr, sum(deposits) AS total_deposits, sum(withdrawals) AS total_withdrawals
                FROM analytics_daily WHERE operator_id = :operatorId AND currency = :currency AND ${DAYS}) m`,
@@ -45,9 +46,10 @@ export async function viewRevenue(db: Db, scope: AnalyticsScope, range: DayRange
        SELECT ${bucketOf('day')} AS bucket, sum(ggr) AS total_ggr, sum(deposits) AS total_deposits
          FROM analytics_daily WHERE operator_id = :operatorId AND currency = :currency AND ${DAYS} GROUP BY 1
      ), players AS (
-       SELECT ${bucketOf('day')} AS bucket, count(DISTINCT entity_id) AS active_players,
-              count(DISTINCT entity_id) FILTER (WHERE deposited AND currency = :currency) AS depositing_players
-         FROM analytics_player_days WHERE operator_id = :operatorId AND ${DAYS} GROUP BY 1
+       SELECT bucket, count(*) AS active_players, count(*) FILTER (WHERE deposited) AS depositing_players
+         FROM (SELECT ${bucketOf('day')} AS bucket, entity_id, bool_or(deposited AND currency = :currency) AS deposited
+                 FROM analytics_player_days WHERE operator_id = :operatorId AND ${DAYS} GROUP BY 1, 2) p
+        GROUP BY 1
      )
      SELECT to_char(b.bucket, 'YYYY-MM-DD') AS date, m.total_ggr, m.total_deposits, p.depositing_players, p.active_players
        FROM buckets b LEFT JOIN money m ON m.bucket = b.bucket LEFT JOIN players p ON p.bucket = b.bucket ORDER BY b.bucket`,
