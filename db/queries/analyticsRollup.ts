@@ -4,6 +4,8 @@ import { foldBatch, subtractErased } from './analyticsRollupBatch';
 /** At most this many events per transaction: a batch's locks and temp table stay small, and a crash loses one batch's work. */
 export const ROLLUP_BATCH_EVENTS = 50_000;
 const VIEW_SET = 'analytics';
+/** `POST /refresh` looks at its deadline at least every this many batches, so a long backlog cannot hold the request. */
+const CATCH_UP_BATCHES_PER_CHECK = 4;
 
 export interface PassResult {
   /** Event rows read (counted or not) and batches committed by this pass. */
@@ -107,7 +109,7 @@ export async function catchUpRollups(db: Db, options: { waitMs?: number; pollMs?
   const started = await snapshot(db);
   const deadline = Date.now() + (options.waitMs ?? 15_000);
   for (;;) {
-    const pass = await runRollupPass(db);
+    const pass = await runRollupPass(db, { maxBatches: CATCH_UP_BATCHES_PER_CHECK });
     if (pass.refreshedAt && pass.refreshedAt.getTime() >= new Date(started.at).getTime()) return pass.refreshedAt;
     if (Date.now() >= deadline) return pass.refreshedAt;
     await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 100));
