@@ -1,29 +1,10 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps';
-import { defineArea } from '../endpoint';
-import { AppError } from '../errors';
-import { authenticate } from '../middleware/authenticate';
-import { AUTH_FAILURE_TEXT, requireManager } from '../middleware/requireManager';
-import { bearerApiKey, bearerSession, jsonContent, TextError } from '../openapi/registry';
+import { jsonContent, TextError } from '../openapi/registry';
 import * as examples from './examples';
 import { createKey, listKeys, renameKey, revokeOrDeleteKey, updateMcpSettings } from './handlers';
-import { ApiKeyRecord, CreatedKey, CreateKeyBody, DeleteKeyQuery, KeyIdParams, McpSettings, McpSettingsBody, RenameKeyBody } from './schema';
-
-const requireKeyManager = requireManager('API keys');
-
-/**
- * Key management (spec 4.1, 7.1): keys belong to the organisation; errors are `{ success: false, error: "<text>" }`.
- * The handlers read their input themselves: the spec fixes a text error per operation, not per field.
- */
-const apiKeys = defineArea({
-  prefix: '/api-keys',
-  errorFormat: 'text',
-  security: [{ [bearerApiKey.name]: [] }, { [bearerSession.name]: [] }],
-  guards: (deps) => ({
-    auth: authenticate(deps, { accept: ['apiKey', 'session'], onFailure: (reason) => new AppError(401, 'UNAUTHORIZED', AUTH_FAILURE_TEXT[reason]) }),
-    manager: requireKeyManager,
-  }),
-});
+import { DeleteKeyQuery, RenameKeyBody, ApiKeyRecord, CreatedKey, CreateKeyBody, McpSettings } from './schema';
+import { apiKeys } from './area';
 
 const Message = z.object({ success: z.literal(true), message: z.string() });
 const authErrors = {
@@ -43,7 +24,7 @@ apiKeys.endpoint({
     ...authErrors,
     500: jsonContent(TextError, 'Failed to create key'),
   },
-  handler: createKey,
+  ...createKey,
 });
 
 apiKeys.endpoint({
@@ -56,7 +37,7 @@ apiKeys.endpoint({
     ...authErrors,
     500: jsonContent(TextError, 'Failed to list keys'),
   },
-  handler: listKeys,
+  ...listKeys,
 });
 
 apiKeys.endpoint({
@@ -72,7 +53,7 @@ apiKeys.endpoint({
     404: jsonContent(TextError, 'Key not found'),
     500: jsonContent(TextError, 'Failed to rename key'),
   },
-  handler: renameKey,
+  ...renameKey,
 });
 
 apiKeys.endpoint({
@@ -88,7 +69,7 @@ apiKeys.endpoint({
     404: jsonContent(TextError, 'Key not found'),
     500: jsonContent(TextError, 'Failed to revoke key / Failed to delete key'),
   },
-  handler: revokeOrDeleteKey,
+  ...revokeOrDeleteKey,
 });
 
 apiKeys.endpoint({
@@ -97,8 +78,7 @@ apiKeys.endpoint({
   summary: 'Enable MCP for a key and set its workflow allowlist',
   guards: ['auth', 'manager'],
   request: {
-    params: KeyIdParams,
-    body: { schema: McpSettingsBody, description: 'MCP flag and allowlist (null = every exposed workflow)', example: examples.mcpSettingsBody },
+    body: { description: 'MCP flag and allowlist (null = every exposed workflow)', example: examples.mcpSettingsBody },
   },
   responses: {
     200: jsonContent(z.object({ success: z.literal(true), data: McpSettings }), 'Updated settings', examples.mcpSettings),
@@ -106,7 +86,7 @@ apiKeys.endpoint({
     ...authErrors,
     404: jsonContent(TextError, 'Key not found'),
   },
-  handler: updateMcpSettings,
+  ...updateMcpSettings,
 });
 
 export const createApiKeysRouter = (deps: AppDeps) => apiKeys.router(deps);
