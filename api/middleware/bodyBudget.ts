@@ -60,24 +60,56 @@ function refuse(ctx: Context, waitMs: number): AppError {
 }
 
 /**
+ * How long a body over its budget is held, unread, before it is answered: at most 1 s, less when the budget holds it
+ * sooner. A client that loops without honouring `Retry-After` (the issue's four ~10 MB POST loops) otherwise came
+ * back at once, about 170 times a second, and connecting, refusing and closing at that pace cost the API and the
+ * loopback about as much as a core: the bystander's GETs slowed 2.7× at their median, with no body accepted.
+ */
+export const OVER_BUDGET_HOLD_MS = 1_000;
+/**
+ * Bodies of one budget held at once; past them a body is refused at once. Each held one costs a connection and a
+ * socket buffer's worth of its bytes (about 64 KiB), so 16 hold about 1 MiB per organisation.
+ */
+export const OVER_BUDGET_HELD_MAX = 16;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
  * Request body bytes as a budget: a token bucket per organisation (or client address, {@link bodySubjectOf}) of
  * `BODY_BYTES_PER_SECOND` with a burst of `BODY_BYTES_BURST`, in each API instance, counted before a byte is read or
  * parsed. A body with a `Content-Length` takes its length up front; a chunked one takes the largest body's worth
  * (`BODY_LIMIT_BYTES`) up front and gives back what it did not use once read, so leaving out the length gains
- * nothing. Past the budget: 429
- * `RATE_LIMITED` with `Retry-After` (the seconds until the bucket holds the body), the body never read into memory
- * nor parsed ({@link refuse}). A body over `BODY_LIMIT_BYTES` is left to the body parser's 413.
+ * nothing. A body over the budget is held unread for up to {@link OVER_BUDGET_HOLD_MS} (its upload stalls); taken
+ * then if the budget has come to hold it, else 429 `RATE_LIMITED` with `Retry-After` (the seconds until the bucket
+ * holds the body), the body never read into memory nor parsed ({@link refuse}). A body over `BODY_LIMIT_BYTES` is
+ * left to the body parser's 413.
  *
  * @example app.use(bodyBudget(deps, new TokenBuckets(2 * 1024 * 1024, 20 * 1024 * 1024)))
  */
 export function bodyBudget(deps: Pick<AppDeps, 'db' | 'caches' | 'jwtSecret' | 'config'>, buckets: TokenBuckets): Middleware {
+  const held = new Map<string, number>();
+  /** Holds an over-budget body while the subject has fewer than OVER_BUDGET_HELD_MAX held; true once its bytes are taken. */
+  const holdFor = async (ctx: Context, subject: string, bytes: number): Promise<boolean> => {
+    const holding = held.get(subject) ?? 0;
+    if (holding >= OVER_BUDGET_HELD_MAX) return false;
+    held.set(subject, holding + 1);
+    try {
+      await sleep(Math.min(OVER_BUDGET_HOLD_MS, buckets.waitMs(subject, bytes)));
+    } finally {
+      const left = (held.get(subject) ?? 1) - 1;
+      if (left === 0) held.delete(subject);
+      else held.set(subject, left);
+    }
+    // A client gone meanwhile takes nothing from its budget.
+    return !ctx.req.socket.destroyed && buckets.take(subject, bytes);
+  };
   return async (ctx, next) => {
     const length = ctx.request.length;
     const chunked = !length && Boolean(ctx.get('transfer-encoding'));
     if (!METHODS_WITH_BODY.has(ctx.method) || (!length && !chunked) || (length ?? 0) > deps.config.BODY_LIMIT_BYTES) return next();
     const subject = await bodySubjectOf(deps, ctx);
     const reserved = length ?? deps.config.BODY_LIMIT_BYTES;
-    if (!buckets.take(subject, reserved)) throw refuse(ctx, buckets.waitMs(subject, reserved));
+    if (!buckets.take(subject, reserved) && !(await holdFor(ctx, subject, reserved))) throw refuse(ctx, buckets.waitMs(subject, reserved));
     if (!chunked) return next();
     try {
       await next();

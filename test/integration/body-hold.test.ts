@@ -1,0 +1,110 @@
+import { request as httpRequest } from 'node:http';
+import { OVER_BUDGET_HELD_MAX, OVER_BUDGET_HOLD_MS } from '../../api/middleware/bodyBudget';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { dataClient, type DataClient } from '../helpers/data';
+
+const MIB = 1024 * 1024;
+const RATE = MIB / 2;
+/** 512 KiB/s with a burst of 2 MiB, bodies up to 2 MiB: one large body empties the budget, a hold refills a quarter of it. */
+const BUDGET = { BODY_LIMIT_BYTES: String(2 * MIB), BODY_BYTES_PER_SECOND: String(RATE), BODY_BYTES_BURST: String(2 * MIB) };
+const LARGEST = 2 * MIB - 1024;
+
+interface Answer {
+  status: number;
+  retryAfter: string | undefined;
+  body: string;
+  ms: number;
+  /** Whether the client had finished its upload when the answer came: false for a body answered before it was read. */
+  uploaded: boolean;
+}
+
+/**
+ * A POST of an event `bytes` long, of which only the first 64 KiB are sent unless `whole`; resolves with the answer
+ * and the connection closed.
+ */
+function postEvent(url: string, key: string, bytes: number, whole: boolean): Promise<Answer> {
+  const text = JSON.stringify({ eventType: 'game_activity', data: { game_id: 'g-1', bet_amount: 1, notes: 'n'.repeat(bytes - 80) } });
+  const body = Buffer.from(text);
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const req = httpRequest(`${url}/operator-data-api/entities/p-1/events`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': String(body.length) },
+    });
+    req.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        resolve({
+          status: response.statusCode!,
+          retryAfter: response.headers['retry-after'],
+          body: Buffer.concat(chunks).toString('utf8'),
+          ms: performance.now() - started,
+          uploaded: req.writableFinished,
+        });
+        req.destroy();
+      });
+    });
+    req.on('error', reject);
+    // A body taken although its upload never ends would wait for it: end the test's wait, not the run.
+    req.setTimeout(10_000, () => req.destroy(new Error('no answer within 10 s')));
+    if (whole) req.end(body);
+    else req.write(body.subarray(0, 64 * 1024));
+  });
+}
+
+let app: TestApp;
+let alice: DataClient;
+let bob: DataClient;
+let carol: DataClient;
+beforeAll(async () => {
+  app = await startTestApp(BUDGET);
+  [alice, bob, carol] = await Promise.all([dataClient(app), dataClient(app), dataClient(app)]);
+  for (const client of [alice, bob, carol]) {
+    expect((await client.call('/entities', { body: { entityType: 'player', externalId: 'p-1', data: {} } })).status).toBe(201);
+  }
+});
+afterAll(() => app.close());
+
+const refusal = (seconds: string | undefined) => ({
+  success: false,
+  error: { code: 'RATE_LIMITED', message: `Rate limit exceeded for request bytes; retry after ${seconds} s` },
+});
+
+describe('a body over its budget is held unread for up to 1 s (api/middleware/bodyBudget.ts)', () => {
+  it('taken once the budget holds it within the hold; else 429 after the hold, answered before its upload ends', async () => {
+    const first = await postEvent(app.url, carol.key, LARGEST, true);
+    expect(first.status).toBe(201);
+    // The bucket holds at most what refilled since the first body was taken (no longer ago than the client waited):
+    // this body needs half a second's refill more, inside the hold.
+    const held = await postEvent(app.url, carol.key, Math.round(RATE * (first.ms / 1000 + 0.5)), true);
+    expect(held.status).toBe(201);
+    expect(held.ms).toBeGreaterThanOrEqual(450);
+
+    // About nothing is left: the largest body takes 4 s, past the hold. Its upload never ends, so the answer cannot wait for it.
+    const refused = await postEvent(app.url, carol.key, LARGEST, false);
+    expect([refused.status, refused.uploaded]).toEqual([429, false]);
+    expect(refused.ms).toBeGreaterThanOrEqual(OVER_BUDGET_HOLD_MS - 50);
+    expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(2);
+    expect(JSON.parse(refused.body)).toEqual(refusal(refused.retryAfter));
+    const stored = await app.deps.db('entity_events').where({ operator_id: carol.operator.operatorId }).count<Array<{ count: string }>>('* as count');
+    expect(Number(stored[0]!.count)).toBe(2);
+  }, 30_000);
+
+  it(`past ${OVER_BUDGET_HELD_MAX} held bodies of one organisation the rest are refused at once; another organisation's body is taken meanwhile`, async () => {
+    // Alice's budget emptied by one body, then more bodies than can be held, each waiting for the whole burst (4 s).
+    expect((await postEvent(app.url, alice.key, LARGEST, true)).status).toBe(201);
+    const extra = 4;
+    const answers = Promise.all(Array.from({ length: OVER_BUDGET_HELD_MAX + extra }, () => postEvent(app.url, alice.key, LARGEST, false)));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const bobs = await postEvent(app.url, bob.key, 64 * 1024, true);
+    const all = await answers;
+
+    expect(bobs.status).toBe(201);
+    expect(bobs.ms).toBeLessThan(OVER_BUDGET_HOLD_MS);
+    expect(all.map((answer) => answer.status)).toEqual(Array<number>(OVER_BUDGET_HELD_MAX + extra).fill(429));
+    expect(all.every((answer) => !answer.uploaded)).toBe(true);
+    const atOnce = all.filter((answer) => answer.ms < OVER_BUDGET_HOLD_MS - 50);
+    expect(atOnce).toHaveLength(extra);
+  }, 30_000);
+});
