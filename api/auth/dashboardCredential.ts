@@ -1,11 +1,10 @@
-import type { Context } from 'koa';
 import { dashboardScopeOf, signDashboardCredential } from '../../core/dashboardCredential';
 import { findMember } from '../../db/queries/identity';
 import { isSessionEnded } from '../../db/queries/refreshTokens';
-import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { AUTH_FAILURE_TEXT } from '../middleware/requireManager';
 import { sessionOf } from './account';
+import { auth } from './area';
 
 /**
  * `POST /auth/v1/dashboard-credential`: the signed-in dashboard's credential for the data API and `/gateway`,
@@ -14,7 +13,7 @@ import { sessionOf } from './account';
  * (not listed, not counted, no `lastUsedAt`). A session that was signed out locally, whose access token is still
  * valid for its last minutes, gets none.
  */
-export async function dashboardCredentialHandler(deps: AppDeps, ctx: Context): Promise<void> {
+export const dashboardCredentialHandler = auth.handler({}, async ({ deps, ctx }) => {
   const { principal, sessionId } = await sessionOf(deps, ctx);
   if (!sessionId || (await isSessionEnded(deps.db, principal.operatorId, principal.memberId, sessionId))) {
     throw new AppError(401, 'invalid_token', AUTH_FAILURE_TEXT.revoked);
@@ -30,4 +29,4 @@ export async function dashboardCredentialHandler(deps: AppDeps, ctx: Context): P
   );
   ctx.set('Cache-Control', 'no-store');
   ctx.body = { credential, token_type: 'bearer', expires_in: ttl, scope: dashboardScopeOf(member.role) };
-}
+});

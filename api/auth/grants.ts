@@ -5,23 +5,26 @@ import { findLoginByEmail, findMember, findUser } from '../../db/queries/identit
 import { consumeRefreshToken, revokeFamilyOfReusedToken } from '../../db/queries/refreshTokens';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
-import type { InputOf } from '../endpoint';
-import { PasswordGrantBody, RefreshGrantBody, type TokenQuery } from './schema';
+import { PasswordGrantBody, RefreshGrantBody, TokenQuery } from './schema';
 import { issueSession } from './session';
+import { auth } from './area';
 
 const invalidGrant = (description: string) => new AppError(400, 'invalid_grant', description);
 
-/** `POST /auth/v1/token`: the grant type from the query (supabase-js) or, failing that, the body. */
-export async function tokenHandler(deps: AppDeps, ctx: Context, { query }: InputOf<{ query: typeof TokenQuery }>): Promise<void> {
-  const grant = query.grant_type ?? (ctx.request.body as { grant_type?: unknown } | undefined)?.grant_type;
-  if (grant === 'password') return passwordGrant(deps, ctx);
-  if (grant === 'refresh_token') return refreshGrant(deps, ctx);
+/**
+ * `POST /auth/v1/token`: the grant type from the query (supabase-js) or, failing that, the body. The body (JSON or an
+ * OAuth form post) is read raw: each grant answers its own `invalid_request` text.
+ */
+export const tokenHandler = auth.handler({ input: { query: TokenQuery }, raw: ['body'] }, async ({ deps, ctx, input: { query }, raw }) => {
+  const grant = query.grant_type ?? (raw.body as { grant_type?: unknown } | undefined)?.grant_type;
+  if (grant === 'password') return passwordGrant(deps, ctx, raw.body);
+  if (grant === 'refresh_token') return refreshGrant(deps, ctx, raw.body);
   throw new AppError(400, 'unsupported_grant_type', 'grant_type must be password or refresh_token');
-}
+});
 
 /** `grant_type=password`: an unknown email costs the same time as a wrong password. */
-async function passwordGrant(deps: AppDeps, ctx: Context): Promise<void> {
-  const parsed = PasswordGrantBody.safeParse(ctx.request.body);
+async function passwordGrant(deps: AppDeps, ctx: Context, body: unknown): Promise<void> {
+  const parsed = PasswordGrantBody.safeParse(body);
   if (!parsed.success) throw new AppError(400, 'invalid_request', 'email and password are required');
   const login = await findLoginByEmail(deps.db, parsed.data.email.trim());
   const valid = login ? await verifyPassword(parsed.data.password, login.user.password_hash) : await verifyAgainstDummy(parsed.data.password);
@@ -34,8 +37,8 @@ async function passwordGrant(deps: AppDeps, ctx: Context): Promise<void> {
  * `grant_type=refresh_token`: single use; the new tokens stay in the same session (its id carries over). A token
  * that was already rotated ends its whole session family, and the answer stays the same `invalid_grant`.
  */
-async function refreshGrant(deps: AppDeps, ctx: Context): Promise<void> {
-  const parsed = RefreshGrantBody.safeParse(ctx.request.body);
+async function refreshGrant(deps: AppDeps, ctx: Context, body: unknown): Promise<void> {
+  const parsed = RefreshGrantBody.safeParse(body);
   if (!parsed.success) throw new AppError(400, 'invalid_request', 'refresh_token is required');
   const tokenHash = sha256Hex(parsed.data.refresh_token);
   const token = await consumeRefreshToken(deps.db, tokenHash);

@@ -1,41 +1,18 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps';
-import { defineArea } from '../endpoint';
 import { AppError } from '../errors';
-import { rateLimit } from '../middleware/rateLimit';
 import type { FieldProblem } from '../middleware/validate';
 import { bearerSession, CodedError, jsonContent, OAuthError } from '../openapi/registry';
 import { getUserHandler, logoutHandler } from './account';
 import { dashboardCredentialHandler } from './dashboardCredential';
 import * as examples from './examples';
 import { tokenHandler } from './grants';
-import {
-  AuthUser,
-  DashboardCredential,
-  LogoutQuery,
-  PasswordGrantBody,
-  RefreshGrantBody,
-  Session,
-  SessionUser,
-  sessionShape,
-  SignupBody,
-  SignupDocument,
-  TokenQuery,
-} from './schema';
+import { AuthUser, DashboardCredential, LogoutQuery, PasswordGrantBody, RefreshGrantBody, Session, SessionUser, sessionShape, SignupDocument } from './schema';
 import { signupHandler } from './signup';
+import { auth } from './area';
 
 const invalidRequest = (problems: { problems: FieldProblem[] }) =>
   new AppError(400, 'invalid_request', problems.problems.map((p) => `${p.field}: ${p.message}`).join('; '));
-
-/**
- * Identity: signup creates an organisation and its Owner; token issues sessions; user and logout are
- * what supabase-js `getUser` and `signOut` call (OAuth-style errors except on signup). User and logout
- * check the session themselves, so that every failure is RFC 6750's `invalid_token`.
- */
-const auth = defineArea({
-  prefix: '/auth/v1',
-  guards: (deps) => ({ limitByAddress: rateLimit(deps.rateLimits, 'auth', (ctx) => ctx.ip) }),
-});
 
 const sessionOnly = [{ [bearerSession.name]: [] }];
 const invalidSession = jsonContent(OAuthError, 'invalid_token: no, an invalid, expired or ended session token, or an API key');
@@ -47,7 +24,6 @@ auth.endpoint({
   security: 'none',
   description: 'The session is returned in `data.session` and, as GoTrue returns it, at the top level too (so supabase-js `auth.signUp` signs the caller in).',
   guards: ['limitByAddress'],
-  input: { body: SignupBody },
   request: { body: { schema: SignupDocument, description: 'New organisation and its Owner', example: examples.signupBody } },
   responses: {
     201: jsonContent(
@@ -63,7 +39,7 @@ auth.endpoint({
     409: jsonContent(CodedError, 'EMAIL_TAKEN'),
     429: jsonContent(CodedError, 'RATE_LIMITED'),
   },
-  handler: signupHandler,
+  ...signupHandler,
 });
 
 auth.endpoint({
@@ -73,7 +49,6 @@ auth.endpoint({
   summary: 'Sign in (grant_type=password) or renew a session (grant_type=refresh_token)',
   security: 'none',
   guards: ['limitByAddress'],
-  input: { query: TokenQuery },
   inputError: invalidRequest,
   request: {
     body: { schema: z.union([PasswordGrantBody, RefreshGrantBody]), description: 'Credentials or refresh token', example: examples.passwordGrantBody },
@@ -83,7 +58,7 @@ auth.endpoint({
     400: jsonContent(OAuthError, 'invalid_grant, invalid_request or unsupported_grant_type'),
     429: jsonContent(OAuthError, 'RATE_LIMITED'),
   },
-  handler: tokenHandler,
+  ...tokenHandler,
 });
 
 auth.endpoint({
@@ -96,7 +71,7 @@ auth.endpoint({
     200: jsonContent(AuthUser, 'The user', examples.authUser),
     401: invalidSession,
   },
-  handler: getUserHandler,
+  ...getUserHandler,
 });
 
 auth.endpoint({
@@ -111,7 +86,7 @@ auth.endpoint({
     400: jsonContent(OAuthError, 'invalid_request: an unknown scope'),
     401: invalidSession,
   },
-  handler: logoutHandler,
+  ...logoutHandler,
 });
 
 auth.endpoint({
@@ -129,7 +104,7 @@ auth.endpoint({
     200: jsonContent(DashboardCredential, 'A new credential', examples.dashboardCredential),
     401: invalidSession,
   },
-  handler: dashboardCredentialHandler,
+  ...dashboardCredentialHandler,
 });
 
 export const createAuthRouter = (deps: AppDeps) => auth.router(deps);

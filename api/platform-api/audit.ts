@@ -1,14 +1,11 @@
 import { Readable } from 'node:stream';
-import type { Context } from 'koa';
 import type { z } from 'zod';
 import { countAuditEvents, eachAuditEvent, listAuditEvents, type AuditEventRow, type AuditFilter, type AuditPageStart } from '../../db/queries/auditEvents';
 import { auditTargetNames, type AuditTargetName } from '../../db/queries/auditTargets';
-import type { AppDeps } from '../deps';
-import type { InputOf } from '../endpoint';
 import { AppError } from '../errors';
-import { operatorOf } from '../middleware/authenticate';
 import { encodeKeysetCursor } from '../keysetCursor';
-import { type AuditEvent, type AuditEventsQuery, type AuditExportedEvent, type AuditExportQuery } from './auditSchema';
+import { type AuditEvent, AuditEventsQuery, type AuditExportedEvent, AuditExportQuery } from './auditSchema';
+import { team } from './area';
 
 /** The most events one export holds: a longer period is refused with the count, to be narrowed with from/to. */
 export const AUDIT_EXPORT_LIMIT = 100_000;
@@ -47,13 +44,13 @@ function filterOf(query: z.output<typeof AuditExportQuery> | z.output<typeof Aud
 }
 
 /** `GET /operators/me/audit-events`: the organisation's audit trail, newest first, filtered and paged. */
-export async function listAuditEventsHandler(deps: AppDeps, ctx: Context, { query }: InputOf<{ query: typeof AuditEventsQuery }>): Promise<void> {
+export const listAuditEventsHandler = team.handler({ input: { query: AuditEventsQuery } }, async ({ deps, ctx, input: { query }, principal }) => {
   const start: AuditPageStart = query.cursor ? { after: query.cursor } : { offset: query.offset };
-  const { rows, count, more } = await listAuditEvents(deps.db, operatorOf(ctx), filterOf(query), { limit: query.limit, start });
+  const { rows, count, more } = await listAuditEvents(deps.db, principal.operatorId, filterOf(query), { limit: query.limit, start });
   const last = rows[rows.length - 1];
   const names = await auditTargetNames(
     deps.db,
-    operatorOf(ctx),
+    principal.operatorId,
     rows.map((row) => ({ type: row.target_type, id: row.target_id })),
   );
   ctx.body = {
@@ -64,7 +61,7 @@ export async function listAuditEventsHandler(deps: AppDeps, ctx: Context, { quer
       ...(more && last ? { nextCursor: encodeKeysetCursor(last.occurred_key, last.id) } : {}),
     },
   };
-}
+});
 
 export const CSV_COLUMNS = [
   'id',
@@ -125,8 +122,8 @@ async function* jsonOf(rows: AsyncIterable<AuditEventRow>, exportedAt: Date): As
  * database in keyset batches. The period is fixed when the export starts (`to` defaults to now), and at most
  * `AUDIT_EXPORT_LIMIT` events go in one file: more is a 400 naming the count, before anything is sent.
  */
-export async function exportAuditEventsHandler(deps: AppDeps, ctx: Context, { query }: InputOf<{ query: typeof AuditExportQuery }>): Promise<void> {
-  const operatorId = operatorOf(ctx);
+export const exportAuditEventsHandler = team.handler({ input: { query: AuditExportQuery } }, async ({ deps, ctx, input: { query }, principal }) => {
+  const operatorId = principal.operatorId;
   const exportedAt = new Date();
   const filter = { ...filterOf(query), to: query.to && query.to < exportedAt ? query.to : exportedAt };
   const count = await countAuditEvents(deps.db, operatorId, filter);
@@ -140,4 +137,4 @@ export async function exportAuditEventsHandler(deps: AppDeps, ctx: Context, { qu
   ctx.set('X-Event-Count', String(count));
   ctx.type = query.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8';
   ctx.body = Readable.from(query.format === 'csv' ? csvOf(rows) : jsonOf(rows, exportedAt));
-}
+});

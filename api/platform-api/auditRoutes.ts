@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps';
 import type { Area } from '../endpoint';
+import type { SessionPrincipal } from '../middleware/authenticate';
 import { jsonContent } from '../openapi/registry';
 import { teamError } from '../openapi/responses';
 import { AUDIT_EXPORT_LIMIT, exportAuditEventsHandler, listAuditEventsHandler } from './audit';
 import { auditEvents, auditExport } from './auditExamples';
-import { AuditEvent, AuditEventsQuery, AuditExportedEvent, AuditExportQuery } from './auditSchema';
+import { AuditEvent, AuditExportedEvent } from './auditSchema';
 
 const errors = {
   401: teamError('UNAUTHORIZED: no, invalid or revoked session, or an API key'),
@@ -17,7 +18,7 @@ const errors = {
  * and Admins read it with a session, a Member gets 403, an API key 401. `guards` are the area's session and
  * manager guards, in that order.
  */
-export function declareAuditTrail<G extends string>(area: Area<AppDeps, G>, guards: readonly G[]): void {
+export function declareAuditTrail<G extends string>(area: Area<AppDeps, G, SessionPrincipal>, guards: readonly G[]): void {
   area.endpoint({
     method: 'get',
     path: '/operators/me/audit-events',
@@ -25,7 +26,6 @@ export function declareAuditTrail<G extends string>(area: Area<AppDeps, G>, guar
     description:
       'Every change to workflows, API keys and their MCP settings, connections, connectors, members, invites and settings, with who made it (a member or an API key), when, and SHA-256 hashes of the record before and after — never a value. Filters combine. `count` is the total the filters match; `nextCursor` (present while more events follow) continues with `cursor`, stable while events are added; `offset` also works and does not mix with `cursor`.',
     guards,
-    input: { query: AuditEventsQuery },
     responses: {
       200: jsonContent(
         z.object({
@@ -38,7 +38,7 @@ export function declareAuditTrail<G extends string>(area: Area<AppDeps, G>, guar
       400: teamError('INVALID_INPUT: names each bad filter'),
       ...errors,
     },
-    handler: listAuditEventsHandler,
+    ...listAuditEventsHandler,
   });
 
   area.endpoint({
@@ -47,7 +47,6 @@ export function declareAuditTrail<G extends string>(area: Area<AppDeps, G>, guar
     summary: 'Download the audit events the filters match, as CSV (default) or JSON (Owner, Admin)',
     description: `The listing's filters; \`format\` csv or json. Streamed newest first, the period ending when the export starts. At most ${AUDIT_EXPORT_LIMIT} events per export: more is a 400 naming the count, to narrow with from and to. CSV columns: id, occurredAt, actorKind, actorId, action, targetType, targetId, beforeHash, afterHash, changedFields (space-separated), summary.`,
     guards,
-    input: { query: AuditExportQuery },
     responses: {
       200: {
         description: 'The file (Content-Disposition: attachment); X-Event-Count says how many events it holds',
@@ -63,6 +62,6 @@ export function declareAuditTrail<G extends string>(area: Area<AppDeps, G>, guar
       400: teamError(`INVALID_INPUT: a bad filter, or more than ${AUDIT_EXPORT_LIMIT} events match`),
       ...errors,
     },
-    handler: exportAuditEventsHandler,
+    ...exportAuditEventsHandler,
   });
 }

@@ -4,11 +4,9 @@ import { acceptUrlFor, inviteTokenContext } from '../../core/invites';
 import { listPendingInvites, type InviteRow } from '../../db/queries/invites';
 import { startInviteEmail } from '../../temporal/emails';
 import type { AppDeps } from '../deps';
-import { operatorOf } from '../middleware/authenticate';
-import type { InputOf } from '../endpoint';
-import { sessionOf } from './errors';
 import { inviteRecord } from './presenters';
-import { type CreateInviteBody, type IdParams } from './schema';
+import { CreateInviteBody, IdParams } from './schema';
+import { team } from './area';
 
 /**
  * Starts the email workflow without waiting for it. The token travels sealed with the keyring, so
@@ -27,15 +25,15 @@ async function emailInvite(deps: AppDeps, ctx: Context, invite: InviteRow, token
   }
 }
 
-export async function listInvites(deps: AppDeps, ctx: Context): Promise<void> {
+export const listInvites = team.handler({}, async ({ deps, ctx, principal }) => {
   const now = new Date();
-  const invites = (await listPendingInvites(deps.db, operatorOf(ctx))).map((row) => inviteRecord(row, now));
+  const invites = (await listPendingInvites(deps.db, principal.operatorId)).map((row) => inviteRecord(row, now));
   ctx.body = { success: true, data: { invites, count: invites.length } };
-}
+});
 
 /** `POST /operators/me/invites`, then the email. Throttled per user and per organisation by the route's guards. */
-export async function createInviteHandler(deps: AppDeps, ctx: Context, { body }: InputOf<{ body: typeof CreateInviteBody }>): Promise<void> {
-  const { invite, token } = await teamInvites.createInvite(deps, { operatorId: operatorOf(ctx), caller: sessionOf(ctx), email: body.email, role: body.role });
+export const createInviteHandler = team.handler({ input: { body: CreateInviteBody } }, async ({ deps, ctx, input: { body }, principal }) => {
+  const { invite, token } = await teamInvites.createInvite(deps, { operatorId: principal.operatorId, caller: principal, email: body.email, role: body.role });
   await emailInvite(deps, ctx, invite, token);
   ctx.status = 201;
   ctx.body = {
@@ -49,16 +47,16 @@ export async function createInviteHandler(deps: AppDeps, ctx: Context, { body }:
       token,
     },
   };
-}
+});
 
 /** Resend: a new token and a fresh 7-day window, then a new email. */
-export async function resendInvite(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof IdParams }>): Promise<void> {
-  const { invite, token } = await teamInvites.resendInvite(deps, { operatorId: operatorOf(ctx), caller: sessionOf(ctx), inviteId: params.id });
+export const resendInvite = team.handler({ input: { params: IdParams } }, async ({ deps, ctx, input: { params }, principal }) => {
+  const { invite, token } = await teamInvites.resendInvite(deps, { operatorId: principal.operatorId, caller: principal, inviteId: params.id });
   await emailInvite(deps, ctx, invite, token);
   ctx.body = { success: true, data: { id: invite.id, expiresAt: invite.expires_at.toISOString(), acceptUrl: acceptUrlFor(deps.config.appUrl, token), token } };
-}
+});
 
-export async function revokeInviteHandler(deps: AppDeps, ctx: Context, { params }: InputOf<{ params: typeof IdParams }>): Promise<void> {
-  const invite = await teamInvites.revokeInvite(deps, { operatorId: operatorOf(ctx), caller: sessionOf(ctx), inviteId: params.id });
+export const revokeInviteHandler = team.handler({ input: { params: IdParams } }, async ({ deps, ctx, input: { params }, principal }) => {
+  const invite = await teamInvites.revokeInvite(deps, { operatorId: principal.operatorId, caller: principal, inviteId: params.id });
   ctx.body = { success: true, data: { id: invite.id, status: invite.status } };
-}
+});

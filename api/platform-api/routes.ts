@@ -1,48 +1,14 @@
-import type { Middleware } from 'koa';
 import { z } from 'zod';
-import { canManageTeam } from '../../core/teamRules';
 import { Session } from '../auth/schema';
 import type { AppDeps } from '../deps';
-import { defineArea } from '../endpoint';
-import { AppError } from '../errors';
-import { authenticate } from '../middleware/authenticate';
-import { rateLimit } from '../middleware/rateLimit';
-import { bearerSession } from '../openapi/registry';
 import { ok, teamError } from '../openapi/responses';
 import { declareAuditTrail } from './auditRoutes';
-import { AUTH_TEXT, invalidInput, sessionOf } from './errors';
 import * as examples from './examples';
 import { createInviteHandler, listInvites, resendInvite, revokeInviteHandler } from './invites';
 import { listMembers, patchMember, revokeMember } from './members';
 import { acceptInviteHandler, lookupInvite } from './publicInvites';
-import { AcceptInviteBody, CreateInviteBody, IdParams, Invite, LookupQuery, Member, PatchMemberBody, TokenGrant } from './schema';
-
-/** Owner or Admin only, checked before the body is read: a Member learns nothing but 403. */
-const requireTeamManager: Middleware = async (ctx, next) => {
-  if (!canManageTeam(sessionOf(ctx).role)) throw new AppError(403, 'FORBIDDEN', 'Only the Owner or an Admin can manage the team');
-  await next();
-};
-
-/**
- * Team management (spec 4.5, 7.5): members and invites behind a session JWT (an API key is 401), plus
- * the public invite lookup and accept. Errors are `{ success: false, code, error }`. Every invite sent (created
- * or resent) emails an address the caller chose, so it counts against the acting user's hourly budget, then the
- * organisation's (in that order, so one user over budget spends none of the others'); the public endpoints count
- * per client address.
- */
-const team = defineArea({
-  prefix: '/platform-api',
-  errorFormat: 'team',
-  security: [{ [bearerSession.name]: [] }],
-  guards: (deps) => ({
-    session: authenticate(deps, { accept: ['session'], onFailure: (reason) => new AppError(401, 'UNAUTHORIZED', AUTH_TEXT[reason]) }),
-    manager: requireTeamManager,
-    userInvites: rateLimit(deps.rateLimits, 'invites:member', (ctx) => sessionOf(ctx).userId),
-    operatorInvites: rateLimit(deps.rateLimits, 'invites:operator', (ctx) => sessionOf(ctx).operatorId),
-    byAddress: rateLimit(deps.rateLimits, 'invites:public', (ctx) => ctx.ip),
-  }),
-  inputError: invalidInput,
-});
+import { Invite, LookupQuery, Member, TokenGrant } from './schema';
+import { team } from './area';
 
 const error = teamError;
 const unauthorized = { 401: error('UNAUTHORIZED: no, invalid or revoked session, or an API key') };
@@ -60,7 +26,7 @@ team.endpoint({
   summary: "List the organisation's members (any member)",
   guards: ['session'],
   responses: { 200: ok(z.object({ members: z.array(Member), count: z.number().int() }), 'Members, Owner first', examples.members), ...unauthorized },
-  handler: listMembers,
+  ...listMembers,
 });
 
 team.endpoint({
@@ -68,7 +34,6 @@ team.endpoint({
   path: '/operators/me/members/:id',
   summary: 'Change a member role and/or reinstate a suspended member (Owner, Admin)',
   guards: ['session', 'manager'],
-  input: { params: IdParams, body: PatchMemberBody },
   request: { body: { description: 'role (admin|member; admin only by the Owner) and/or status: active', example: examples.patchMemberBody } },
   responses: {
     200: ok(z.object({ id: z.uuid(), role: z.string(), status: z.string() }), 'Updated member', examples.memberUpdated),
@@ -76,7 +41,7 @@ team.endpoint({
     ...managerOnly,
     404: error('NOT_FOUND'),
   },
-  handler: patchMember,
+  ...patchMember,
 });
 
 team.endpoint({
@@ -84,7 +49,6 @@ team.endpoint({
   path: '/operators/me/members/:id',
   summary: 'Revoke (suspend) a member: signed out at once, blocked from signing in (Owner, Admin)',
   guards: ['session', 'manager'],
-  input: { params: IdParams },
   responses: {
     200: ok(z.object({ id: z.uuid(), status: z.literal('suspended') }), 'Suspended', examples.memberSuspended),
     400: error('INVALID_INPUT: revoking your own access'),
@@ -92,7 +56,7 @@ team.endpoint({
     403: error('OWNER_PROTECTED (the Owner) or FORBIDDEN'),
     404: error('NOT_FOUND'),
   },
-  handler: revokeMember,
+  ...revokeMember,
 });
 
 team.endpoint({
@@ -101,7 +65,7 @@ team.endpoint({
   summary: 'List pending invites, expired ones flagged (Owner, Admin)',
   guards: ['session', 'manager'],
   responses: { 200: ok(z.object({ invites: z.array(Invite), count: z.number().int() }), 'Pending invites, newest first', examples.invites), ...managerOnly },
-  handler: listInvites,
+  ...listInvites,
 });
 
 team.endpoint({
@@ -109,7 +73,6 @@ team.endpoint({
   path: '/operators/me/invites',
   summary: 'Invite someone by email (Owner; Admin: role member only); a pending invite for the same email is revoked',
   guards: ['session', 'manager', 'userInvites', 'operatorInvites'],
-  input: { body: CreateInviteBody },
   request: { body: { description: 'Email and role', example: examples.createInviteBody } },
   responses: {
     201: ok(
@@ -122,7 +85,7 @@ team.endpoint({
     409: error('ALREADY_MEMBER: the email already belongs to a member of this organisation'),
     ...inviteBudget,
   },
-  handler: createInviteHandler,
+  ...createInviteHandler,
 });
 
 team.endpoint({
@@ -130,7 +93,6 @@ team.endpoint({
   path: '/operators/me/invites/:id/resend',
   summary: 'Resend an invite: new token (the old link stops working) and a fresh 7-day expiry (Owner, Admin)',
   guards: ['session', 'manager', 'userInvites', 'operatorInvites'],
-  input: { params: IdParams },
   responses: {
     200: ok(TokenGrant, 'Reissued', examples.inviteResent),
     ...managerOnly,
@@ -138,7 +100,7 @@ team.endpoint({
     409: error('ALREADY_MEMBER: the email already belongs to a member of this organisation'),
     ...inviteBudget,
   },
-  handler: resendInvite,
+  ...resendInvite,
 });
 
 team.endpoint({
@@ -146,13 +108,12 @@ team.endpoint({
   path: '/operators/me/invites/:id',
   summary: 'Revoke a pending invite (Owner, Admin)',
   guards: ['session', 'manager'],
-  input: { params: IdParams },
   responses: {
     200: ok(z.object({ id: z.uuid(), status: z.literal('revoked') }), 'Revoked', examples.inviteRevoked),
     ...managerOnly,
     404: error('NOT_FOUND: no pending invite with that id'),
   },
-  handler: revokeInviteHandler,
+  ...revokeInviteHandler,
 });
 
 team.endpoint({
@@ -174,7 +135,7 @@ team.endpoint({
     ...addressBudget,
     500: error('INTERNAL_ERROR'),
   },
-  handler: lookupInvite,
+  ...lookupInvite,
 });
 
 team.endpoint({
@@ -183,7 +144,6 @@ team.endpoint({
   summary: 'Public: accept an invite, creating the login in the inviting organisation; returns a session',
   security: 'none',
   guards: ['byAddress'],
-  input: { body: AcceptInviteBody },
   request: { body: { description: 'Invite token, password (at least 8 characters) and name', example: examples.acceptInviteBody } },
   responses: {
     200: ok(Session, 'The new member session', examples.inviteAccepted),
@@ -192,7 +152,7 @@ team.endpoint({
     410: error('INVITE_EXPIRED'),
     ...addressBudget,
   },
-  handler: acceptInviteHandler,
+  ...acceptInviteHandler,
 });
 
 declareAuditTrail(team, ['session', 'manager']);
