@@ -144,8 +144,12 @@ export class OutboxDispatcher {
     const now = Date.now();
     let soonest = Infinity;
     for (const [operatorId, rest] of this.resting) {
-      if (rest.until <= now && rest.failures === 0) this.resting.delete(operatorId);
-      else if (rest.until > now) soonest = Math.min(soonest, rest.until);
+      if (rest.until > now) soonest = Math.min(soonest, rest.until);
+      else if (rest.failures === 0) {
+        // Its rest ended while the loop was looking (a slow look, a short rest): it may still have events, so look again.
+        this.resting.delete(operatorId);
+        soonest = now;
+      }
     }
     if (soonest === Infinity || this.stopped) return;
     this.restTimer = setTimeout(() => {
