@@ -1,12 +1,11 @@
-import type { Context } from 'koa';
 import { z } from 'zod';
 import { prefixedId } from '../../core/ids';
 import { BOUNDS, isS256Challenge, LIFETIMES, parseScopes, REQUEST_PREFIX, redirectUriRegistered } from '../../core/mcpOAuth';
 import { insertRequest } from '../../db/queries/oauthClients';
-import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { resolveClient } from './clients';
 import { oauthUrls } from './urls';
+import { oauth } from './area';
 
 export const AuthorizeQuery = z.object({
   response_type: z.string().optional(),
@@ -32,7 +31,7 @@ export function redirectWith(redirectUri: string, params: Record<string, string 
  * (exactly the MCP resource, RFC 8707), whose failures go back to the host's redirect URI with `iss` (RFC 9207). A
  * valid request is kept 10 minutes and the member is sent to the dashboard's consent page for it.
  */
-export async function authorizeHandler(deps: AppDeps, ctx: Context, { query }: { query: z.infer<typeof AuthorizeQuery> }): Promise<void> {
+export const authorizeHandler = oauth.handler({ input: { query: AuthorizeQuery } }, async ({ deps, ctx, input: { query } }) => {
   const client = await resolveClient(deps, query.client_id);
   const redirectUri = query.redirect_uri ?? (client.redirect_uris.length === 1 ? client.redirect_uris[0] : undefined);
   if (!redirectUri) throw new AppError(400, 'invalid_request', 'redirect_uri is required (the client registered several)');
@@ -63,4 +62,4 @@ export async function authorizeHandler(deps: AppDeps, ctx: Context, { query }: {
   });
   ctx.set('Cache-Control', 'no-store');
   ctx.redirect(`${urls.consent}?request=${encodeURIComponent(id)}`);
-}
+});

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import type { Context } from 'koa';
 import { z } from 'zod';
 import { prefixedId } from '../../core/ids';
 import { BOUNDS, DCR_CLIENT_PREFIX, isMetadataDocumentClientId, LIFETIMES, metadataTtlSeconds, redirectUriProblem } from '../../core/mcpOAuth';
@@ -7,6 +6,7 @@ import { findLiveClient, removeExpired, touchClient, upsertClient, type OAuthCli
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { guardedGet, GuardedGetError } from './guardedGet';
+import { oauth } from './area';
 
 const SUPPORTED_GRANTS = ['authorization_code', 'refresh_token'];
 
@@ -44,10 +44,11 @@ const parseProblem = (error: z.ZodError) => {
 /**
  * `POST /oauth/register` (RFC 7591): a public client (`token_endpoint_auth_method` is always `none`, whatever was
  * asked — RFC 7591 3.2.1 lets the server replace it). It lives `LIFETIMES.unusedClient` after its last use; expired
- * registrations are removed here, a bounded batch per registration.
+ * registrations are removed here, a bounded batch per registration. The body (JSON or a form post) is read raw: a
+ * problem is RFC 7591's `invalid_client_metadata`, not the area's `invalid_request`.
  */
-export async function registerHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const parsed = ClientMetadata.safeParse(ctx.request.body ?? {});
+export const registerHandler = oauth.handler({ raw: ['body'] }, async ({ deps, ctx, raw }) => {
+  const parsed = ClientMetadata.safeParse(raw.body ?? {});
   if (!parsed.success) throw parseProblem(parsed.error);
   const problem = metadataProblem(parsed.data);
   if (problem) throw problem;
@@ -73,7 +74,7 @@ export async function registerHandler(deps: AppDeps, ctx: Context): Promise<void
     response_types: ['code'],
     token_endpoint_auth_method: 'none',
   };
-}
+});
 
 /** Fetches and checks a Client ID Metadata Document; its `client_id` must be the URL it was fetched from. */
 async function fetchMetadataDocument(deps: AppDeps, clientId: string): Promise<OAuthClientRow> {

@@ -1,15 +1,14 @@
-import type { Context } from 'koa';
 import { z } from 'zod';
 import { redirectHostOf, SCOPE_READ, SCOPE_WRITE, scopeForTool, type McpScope } from '../../core/mcpOAuth';
 import { approveGrant } from '../../commands/mcpOAuth/tokens';
 import { getOAuthSettings, type McpOAuthSettings } from '../../db/queries/mcpGrants';
 import { findLiveClient, findLiveRequest, takeRequest, type OAuthRequestRow } from '../../db/queries/oauthClients';
-import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
-import { principalOf, type SessionPrincipal } from '../middleware/authenticate';
+import { type SessionPrincipal } from '../middleware/authenticate';
 import { listMcpTools } from '../mcp-server/tools';
 import { redirectWith } from './authorize';
 import { oauthUrls } from './urls';
+import { oauth } from './area';
 
 export const RequestParams = z.object({ id: z.string().regex(/^oar_[0-9a-f]{32}$/, 'must be an authorization request id') });
 
@@ -22,12 +21,6 @@ export const DecisionBody = z.object({
     .optional(),
 });
 
-const sessionOf = (ctx: Context): SessionPrincipal => {
-  const principal = principalOf(ctx);
-  if (principal.kind !== 'session') throw new AppError(401, 'invalid_token', 'A signed-in member is required');
-  return principal;
-};
-
 const expired = () => new AppError(404, 'invalid_request', 'This authorization request is unknown, expired or already decided: start again from the host');
 
 /** Whether this member may approve tools with real effects: the Owner and Admins, a Member only where the organisation allows it. */
@@ -37,8 +30,8 @@ const mayApproveWrite = (member: SessionPrincipal, settings: McpOAuthSettings) =
  * `GET /oauth/requests/:id`: what the consent page shows — the host's name and where it sends the member back, the
  * organisation's tools each with the scope it needs, and what this member may approve.
  */
-export async function getRequestHandler(deps: AppDeps, ctx: Context, { params }: { params: z.infer<typeof RequestParams> }): Promise<void> {
-  const member = sessionOf(ctx);
+export const getRequestHandler = oauth.handler({ input: { params: RequestParams } }, async ({ deps, ctx, input: { params }, principal }) => {
+  const member = principal;
   const request = await findLiveRequest(deps.db, params.id);
   if (!request) throw expired();
   const client = await findLiveClient(deps.db, request.client_id);
@@ -57,7 +50,7 @@ export async function getRequestHandler(deps: AppDeps, ctx: Context, { params }:
     may_approve_write: mayApproveWrite(member, settings),
     tools: tools.map((tool) => ({ name: tool.name, title: tool.title ?? tool.name, scope: scopeForTool(tool.annotations) })),
   };
-}
+});
 
 /** The scopes to grant: those asked for unless the member narrowed them (never more than asked). */
 function grantedScopes(request: OAuthRequestRow, chosen: McpScope[] | undefined): McpScope[] {
@@ -73,45 +66,44 @@ function grantedScopes(request: OAuthRequestRow, chosen: McpScope[] | undefined)
  * (403 `access_denied`, the request kept so the member can approve less): the organisation turned OAuth hosts off,
  * or a Member approving tools with real effects where the organisation does not let Members do so.
  */
-export async function decideHandler(
-  deps: AppDeps,
-  ctx: Context,
-  { params, body }: { params: z.infer<typeof RequestParams>; body: z.infer<typeof DecisionBody> },
-): Promise<void> {
-  const member = sessionOf(ctx);
-  const pending = await findLiveRequest(deps.db, params.id);
-  if (!pending) throw expired();
-  const urls = oauthUrls(deps.config);
-  const scopes = grantedScopes(pending, body.scopes);
-  if (body.decision === 'approve') {
-    const settings = await getOAuthSettings(deps.db, member.operatorId);
-    if (!settings.enabled) throw new AppError(403, 'access_denied', 'The organisation has turned off MCP hosts signed in with OAuth');
-    if (scopes.includes(SCOPE_WRITE) && !mayApproveWrite(member, settings)) {
-      throw new AppError(
-        403,
-        'access_denied',
-        'A Member may not approve tools with real effects in this organisation: approve read-only tools, or ask an Owner or Admin',
-      );
+export const decideHandler = oauth.handler(
+  { input: { params: RequestParams, body: DecisionBody } },
+  async ({ deps, ctx, input: { params, body }, principal }) => {
+    const member = principal;
+    const pending = await findLiveRequest(deps.db, params.id);
+    if (!pending) throw expired();
+    const urls = oauthUrls(deps.config);
+    const scopes = grantedScopes(pending, body.scopes);
+    if (body.decision === 'approve') {
+      const settings = await getOAuthSettings(deps.db, member.operatorId);
+      if (!settings.enabled) throw new AppError(403, 'access_denied', 'The organisation has turned off MCP hosts signed in with OAuth');
+      if (scopes.includes(SCOPE_WRITE) && !mayApproveWrite(member, settings)) {
+        throw new AppError(
+          403,
+          'access_denied',
+          'A Member may not approve tools with real effects in this organisation: approve read-only tools, or ask an Owner or Admin',
+        );
+      }
     }
-  }
-  const request = await takeRequest(deps.db, params.id);
-  if (!request) throw expired();
-  const back = (values: Record<string, string>) => redirectWith(request.redirect_uri, { ...values, state: request.state ?? undefined, iss: urls.issuer });
-  ctx.set('Cache-Control', 'no-store');
-  if (body.decision === 'deny') {
-    ctx.body = { redirect_to: back({ error: 'access_denied', error_description: 'The member denied access' }) };
-    return;
-  }
-  const client = await findLiveClient(deps.db, request.client_id);
-  const { code } = await approveGrant(deps.db, {
-    operatorId: member.operatorId,
-    memberId: member.memberId,
-    client: { id: request.client_id, name: client?.client_name ?? request.client_id },
-    redirectUri: request.redirect_uri,
-    redirectHost: redirectHostOf(request.redirect_uri),
-    codeChallenge: request.code_challenge,
-    scopes,
-    resource: request.resource,
-  });
-  ctx.body = { redirect_to: back({ code }) };
-}
+    const request = await takeRequest(deps.db, params.id);
+    if (!request) throw expired();
+    const back = (values: Record<string, string>) => redirectWith(request.redirect_uri, { ...values, state: request.state ?? undefined, iss: urls.issuer });
+    ctx.set('Cache-Control', 'no-store');
+    if (body.decision === 'deny') {
+      ctx.body = { redirect_to: back({ error: 'access_denied', error_description: 'The member denied access' }) };
+      return;
+    }
+    const client = await findLiveClient(deps.db, request.client_id);
+    const { code } = await approveGrant(deps.db, {
+      operatorId: member.operatorId,
+      memberId: member.memberId,
+      client: { id: request.client_id, name: client?.client_name ?? request.client_id },
+      redirectUri: request.redirect_uri,
+      redirectHost: redirectHostOf(request.redirect_uri),
+      codeChallenge: request.code_challenge,
+      scopes,
+      resource: request.resource,
+    });
+    ctx.body = { redirect_to: back({ code }) };
+  },
+);

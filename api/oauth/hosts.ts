@@ -1,11 +1,9 @@
-import type { Context } from 'koa';
 import { z } from 'zod';
 import { revokeGrantByMember } from '../../commands/mcpOAuth/tokens';
 import { updateOAuthSettings } from '../../commands/mcpOAuth/settings';
 import { getOAuthSettings, listGrants, type McpGrantRow } from '../../db/queries/mcpGrants';
-import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
-import { principalOf, type SessionPrincipal } from '../middleware/authenticate';
+import { oauth } from './area';
 
 export const GrantParams = z.object({ id: z.uuid('must be a connected host id') });
 
@@ -16,12 +14,6 @@ export const SettingsBody = z
     workflow_allowlist: z.array(z.string().min(1).max(100)).max(1000).nullable().optional(),
   })
   .strict();
-
-const memberOf = (ctx: Context): SessionPrincipal => {
-  const principal = principalOf(ctx);
-  if (principal.kind !== 'session') throw new AppError(401, 'invalid_token', 'A signed-in member is required');
-  return principal;
-};
 
 const presentGrant = (grant: McpGrantRow) => ({
   id: grant.id,
@@ -37,14 +29,14 @@ const presentGrant = (grant: McpGrantRow) => ({
 });
 
 /** `GET /oauth/hosts`: the organisation's connected hosts (grants), newest first, with last use; revoked ones too. */
-export async function listHostsHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const member = memberOf(ctx);
+export const listHostsHandler = oauth.handler({}, async ({ deps, ctx, principal }) => {
+  const member = principal;
   ctx.body = { success: true, data: (await listGrants(deps.db, member.operatorId)).map(presentGrant) };
-}
+});
 
 /** `DELETE /oauth/hosts/:id`: disconnects a host — the Owner and Admins any, a Member the hosts they approved. */
-export async function revokeHostHandler(deps: AppDeps, ctx: Context, { params }: { params: z.infer<typeof GrantParams> }): Promise<void> {
-  const member = memberOf(ctx);
+export const revokeHostHandler = oauth.handler({ input: { params: GrantParams } }, async ({ deps, ctx, input: { params }, principal }) => {
+  const member = principal;
   const grant = (await listGrants(deps.db, member.operatorId)).find((row) => row.id === params.id);
   if (!grant || grant.revoked_at) throw new AppError(404, 'NOT_FOUND', 'No connected host with this id');
   if (member.role === 'member' && grant.member_id !== member.memberId)
@@ -53,17 +45,17 @@ export async function revokeHostHandler(deps: AppDeps, ctx: Context, { params }:
     throw new AppError(404, 'NOT_FOUND', 'No connected host with this id');
   }
   ctx.status = 204;
-}
+});
 
 /** `GET /oauth/settings`: the organisation's rules for OAuth hosts. */
-export async function getSettingsHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  ctx.body = { success: true, data: await getOAuthSettings(deps.db, memberOf(ctx).operatorId) };
-}
+export const getSettingsHandler = oauth.handler({}, async ({ deps, ctx, principal }) => {
+  ctx.body = { success: true, data: await getOAuthSettings(deps.db, principal.operatorId) };
+});
 
 /** `PUT /oauth/settings`: the Owner and Admins change them. */
-export async function putSettingsHandler(deps: AppDeps, ctx: Context, { body }: { body: z.infer<typeof SettingsBody> }): Promise<void> {
-  const member = memberOf(ctx);
+export const putSettingsHandler = oauth.handler({ input: { body: SettingsBody } }, async ({ deps, ctx, input: { body }, principal }) => {
+  const member = principal;
   if (member.role === 'member') throw new AppError(403, 'FORBIDDEN', 'Only the Owner or an Admin can change the rules for MCP hosts');
   const change = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
   ctx.body = { success: true, data: await updateOAuthSettings(deps.db, { operatorId: member.operatorId, actor: `member:${member.memberId}`, change }) };
-}
+});

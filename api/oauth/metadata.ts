@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import { MCP_SCOPES } from '../../core/mcpOAuth';
 import type { AppDeps } from '../deps';
 import { oauthUrls } from './urls';
+import { wellKnown } from './area';
 
 /** RFC 9728 protected-resource metadata of `/mcp-server`, at both well-known forms (root and path-suffixed). */
 export function protectedResourceMetadata(deps: AppDeps) {
@@ -41,5 +42,5 @@ const send = (ctx: Context, body: unknown) => {
   ctx.body = body;
 };
 
-export const resourceMetadataHandler = (deps: AppDeps, ctx: Context) => send(ctx, protectedResourceMetadata(deps));
-export const serverMetadataHandler = (deps: AppDeps, ctx: Context) => send(ctx, authorizationServerMetadata(deps));
+export const resourceMetadataHandler = wellKnown.handler({}, ({ deps, ctx }) => send(ctx, protectedResourceMetadata(deps)));
+export const serverMetadataHandler = wellKnown.handler({}, ({ deps, ctx }) => send(ctx, authorizationServerMetadata(deps)));

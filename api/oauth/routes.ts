@@ -1,34 +1,20 @@
 import { z } from 'zod';
 import { declareFormBody } from '../areas';
 import type { AppDeps } from '../deps';
-import { defineArea } from '../endpoint';
-import { AppError } from '../errors';
-import { authenticate } from '../middleware/authenticate';
-import { rateLimit } from '../middleware/rateLimit';
-import type { FieldProblem } from '../middleware/validate';
+import { oauth, wellKnown } from './area';
 import { bearerSession, jsonContent, OAuthError } from '../openapi/registry';
-import { AuthorizeQuery, authorizeHandler } from './authorize';
+import { authorizeHandler } from './authorize';
 import { registerHandler } from './clients';
-import { decideHandler, DecisionBody, getRequestHandler, RequestParams } from './consent';
-import { getSettingsHandler, GrantParams, listHostsHandler, putSettingsHandler, revokeHostHandler, SettingsBody } from './hosts';
+import { decideHandler, getRequestHandler } from './consent';
+import { getSettingsHandler, listHostsHandler, putSettingsHandler, revokeHostHandler } from './hosts';
 import { resourceMetadataHandler, serverMetadataHandler } from './metadata';
 import * as examples from './examples';
 import { ConsentRequestView, DecisionResult, HostsList, OAuthSettingsView } from './schema';
-import { revokeHandler, RevokeBody, tokenHandler, TokenBody } from './token';
-
-const invalidRequest = (problems: { problems: FieldProblem[] }) =>
-  new AppError(400, 'invalid_request', problems.problems.map((p) => `${p.field}: ${p.message}`).join('; '));
+import { revokeHandler, tokenHandler } from './token';
 
 const limited = jsonContent(OAuthError, 'RATE_LIMITED, with Retry-After');
 const badId = jsonContent(OAuthError, 'invalid_request: the id is malformed');
 const metadata = (description: string, example: unknown) => jsonContent(z.record(z.string(), z.unknown()), description, example);
-
-/** The well-known documents hosts discover the authorization server by (RFC 9728, RFC 8414, OpenID discovery). */
-const wellKnown = defineArea({
-  prefix: '/.well-known',
-  errorFormat: 'oauth',
-  guards: (deps) => ({ limitByAddress: rateLimit(deps.rateLimits, 'oauth', (ctx) => ctx.ip) }),
-});
 
 for (const path of ['/oauth-protected-resource', '/oauth-protected-resource/mcp-server']) {
   wellKnown.endpoint({
@@ -38,7 +24,7 @@ for (const path of ['/oauth-protected-resource', '/oauth-protected-resource/mcp-
     security: 'none',
     guards: ['limitByAddress'],
     responses: { 200: metadata('resource, authorization_servers, scopes_supported', examples.resourceMetadata), 429: limited },
-    handler: resourceMetadataHandler,
+    ...resourceMetadataHandler,
   });
 }
 for (const path of ['/oauth-authorization-server', '/openid-configuration']) {
@@ -49,24 +35,10 @@ for (const path of ['/oauth-authorization-server', '/openid-configuration']) {
     security: 'none',
     guards: ['limitByAddress'],
     responses: { 200: metadata('issuer, endpoints, S256, grants, client_id_metadata_document_supported', examples.serverMetadata), 429: limited },
-    handler: serverMetadataHandler,
+    ...serverMetadataHandler,
   });
 }
 
-/**
- * The OAuth 2.1 authorization server for MCP hosts (docs/mcp.md "Authorization (OAuth 2.1)"): authorize, token,
- * registration and revocation for hosts; the consent page's and the dashboard's endpoints for signed-in members.
- */
-const oauth = defineArea({
-  prefix: '/oauth',
-  errorFormat: 'oauth',
-  inputError: invalidRequest,
-  guards: (deps) => ({
-    limitByAddress: rateLimit(deps.rateLimits, 'oauth', (ctx) => ctx.ip),
-    limitRegistrations: rateLimit(deps.rateLimits, 'oauth:register', (ctx) => ctx.ip),
-    member: authenticate(deps, { accept: ['session'], onFailure: () => new AppError(401, 'invalid_token', 'A signed-in member’s session token is required') }),
-  }),
-});
 declareFormBody('/oauth/token');
 declareFormBody('/oauth/revoke');
 declareFormBody('/oauth/register');
@@ -80,9 +52,8 @@ oauth.endpoint({
   summary: 'Authorization request of an MCP host (PKCE S256, resource = the MCP server)',
   security: 'none',
   guards: ['limitByAddress'],
-  input: { query: AuthorizeQuery },
   responses: { 302: redirect, 400: jsonContent(OAuthError, 'invalid_request or invalid_client: no redirect to an unchecked URI'), 429: limited },
-  handler: authorizeHandler,
+  ...authorizeHandler,
 });
 
 const tokenResponse = z.object({
@@ -99,14 +70,13 @@ oauth.endpoint({
   summary: 'Token endpoint: authorization_code (PKCE) and refresh_token (rotating)',
   security: 'none',
   guards: ['limitByAddress'],
-  input: { body: TokenBody },
   request: { body: { description: 'application/x-www-form-urlencoded or JSON', example: examples.tokenBody } },
   responses: {
     200: jsonContent(tokenResponse, 'Tokens', examples.tokens),
     400: jsonContent(OAuthError, 'invalid_request, invalid_grant, invalid_client, invalid_target or unsupported_grant_type'),
     429: limited,
   },
-  handler: tokenHandler,
+  ...tokenHandler,
 });
 
 oauth.endpoint({
@@ -115,10 +85,9 @@ oauth.endpoint({
   summary: 'Token revocation (RFC 7009): the token’s grant ends',
   security: 'none',
   guards: ['limitByAddress'],
-  input: { body: RevokeBody },
   request: { body: { description: 'token, token_type_hint, client_id', example: examples.revokeBody } },
   responses: { 200: metadata('Revoked, or the token was unknown', {}), 400: jsonContent(OAuthError, 'invalid_request'), 429: limited },
-  handler: revokeHandler,
+  ...revokeHandler,
 });
 
 oauth.endpoint({
@@ -135,7 +104,7 @@ oauth.endpoint({
     400: jsonContent(OAuthError, 'invalid_redirect_uri or invalid_client_metadata'),
     429: limited,
   },
-  handler: registerHandler,
+  ...registerHandler,
 });
 
 oauth.endpoint({
@@ -144,7 +113,6 @@ oauth.endpoint({
   summary: 'An authorization request as the consent page shows it',
   security: sessionOnly,
   guards: ['limitByAddress', 'member'],
-  input: { params: RequestParams },
   responses: {
     200: jsonContent(ConsentRequestView, 'The host, its redirect host, scopes, tools and what this member may approve', examples.consentRequest),
     400: badId,
@@ -152,7 +120,7 @@ oauth.endpoint({
     404: jsonContent(OAuthError, 'invalid_request'),
     429: limited,
   },
-  handler: getRequestHandler,
+  ...getRequestHandler,
 });
 
 oauth.endpoint({
@@ -161,7 +129,6 @@ oauth.endpoint({
   summary: 'Approve or deny an authorization request',
   security: sessionOnly,
   guards: ['limitByAddress', 'member'],
-  input: { params: RequestParams, body: DecisionBody },
   request: { body: { description: 'decision approve or deny; scopes to narrow', example: examples.decisionBody } },
   responses: {
     200: jsonContent(DecisionResult, 'Where to send the browser: the host with code (or error), state and iss', examples.decision),
@@ -171,7 +138,7 @@ oauth.endpoint({
     404: jsonContent(OAuthError, 'invalid_request: unknown, expired or decided'),
     429: limited,
   },
-  handler: decideHandler,
+  ...decideHandler,
 });
 
 oauth.endpoint({
@@ -181,7 +148,7 @@ oauth.endpoint({
   security: sessionOnly,
   guards: ['limitByAddress', 'member'],
   responses: { 200: jsonContent(HostsList, 'The connected hosts', examples.hosts), 401: jsonContent(OAuthError, 'invalid_token'), 429: limited },
-  handler: listHostsHandler,
+  ...listHostsHandler,
 });
 
 oauth.endpoint({
@@ -190,7 +157,6 @@ oauth.endpoint({
   summary: 'Disconnect a host: its grant and every token end',
   security: sessionOnly,
   guards: ['limitByAddress', 'member'],
-  input: { params: GrantParams },
   responses: {
     204: { description: 'Revoked' },
     400: badId,
@@ -199,7 +165,7 @@ oauth.endpoint({
     404: jsonContent(OAuthError, 'NOT_FOUND'),
     429: limited,
   },
-  handler: revokeHostHandler,
+  ...revokeHostHandler,
 });
 
 oauth.endpoint({
@@ -213,7 +179,7 @@ oauth.endpoint({
     401: jsonContent(OAuthError, 'invalid_token'),
     429: limited,
   },
-  handler: getSettingsHandler,
+  ...getSettingsHandler,
 });
 
 oauth.endpoint({
@@ -222,7 +188,6 @@ oauth.endpoint({
   summary: 'Change the organisation’s rules for OAuth hosts (Owner, Admin)',
   security: sessionOnly,
   guards: ['limitByAddress', 'member'],
-  input: { body: SettingsBody },
   request: { body: { description: 'enabled, members_may_write, workflow_allowlist (null: every exposed workflow)', example: examples.settingsBody } },
   responses: {
     200: jsonContent(OAuthSettingsView, 'The settings', examples.settings),
@@ -231,7 +196,7 @@ oauth.endpoint({
     403: jsonContent(OAuthError, 'FORBIDDEN'),
     429: limited,
   },
-  handler: putSettingsHandler,
+  ...putSettingsHandler,
 });
 
 export const createWellKnownRouter = (deps: AppDeps) => wellKnown.router(deps);

@@ -1,9 +1,8 @@
-import type { Context } from 'koa';
 import { z } from 'zod';
 import { exchangeCode, refreshTokens, revokeToken } from '../../commands/mcpOAuth/tokens';
-import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { resolveClient } from './clients';
+import { oauth } from './area';
 
 const field = z.string().min(1).max(4000).optional();
 
@@ -31,7 +30,7 @@ const required = (value: string | undefined, name: string): string => {
  * `resource` equal to the MCP resource) and `refresh_token` (rotating). Public clients only: `client_id` identifies,
  * PKCE proves. Answers are never cached.
  */
-export async function tokenHandler(deps: AppDeps, ctx: Context, { body }: { body: z.infer<typeof TokenBody> }): Promise<void> {
+export const tokenHandler = oauth.handler({ input: { body: TokenBody } }, async ({ deps, ctx, input: { body } }) => {
   ctx.set('Cache-Control', 'no-store');
   ctx.set('Pragma', 'no-cache');
   const clientId = required(body.client_id, 'client_id');
@@ -52,12 +51,12 @@ export async function tokenHandler(deps: AppDeps, ctx: Context, { body }: { body
     return;
   }
   throw new AppError(400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
-}
+});
 
 /** `POST /oauth/revoke` (RFC 7009): 200 whether or not the token was known; a known one ends its grant. */
-export async function revokeHandler(deps: AppDeps, ctx: Context, { body }: { body: z.infer<typeof RevokeBody> }): Promise<void> {
+export const revokeHandler = oauth.handler({ input: { body: RevokeBody } }, async ({ deps, ctx, input: { body } }) => {
   await revokeToken(deps.db, { token: required(body.token, 'token'), clientId: body.client_id });
   ctx.set('Cache-Control', 'no-store');
   ctx.status = 200;
   ctx.body = {};
-}
+});
