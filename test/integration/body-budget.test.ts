@@ -134,7 +134,7 @@ describe('request bytes are a budget per organisation (api/middleware/bodyBudget
     }
   }, 30_000);
 
-  it("four concurrent ~10 MB POSTs in a loop get 429 with Retry-After, counted before parsing, while another organisation's GET p99 stays near its p99 alone", async () => {
+  it("four concurrent ~10 MB POSTs in a loop get 429 with Retry-After, counted before parsing and held before they are answered, while another organisation's GET p99 stays near its p99 alone", async () => {
     const started = Date.now();
     const duration = WINDOWS * WINDOW_MS;
     const noise = flood(api.url, alice.key, duration / 1000 + 1);
@@ -174,13 +174,17 @@ describe('request bytes are a budget per organisation (api/middleware/bodyBudget
     // Never more than the burst and the refill over the flood, whatever the pace of the four clients.
     expect(accepted * report.bodyBytes).toBeLessThanOrEqual(BURST + (RATE * report.elapsedMs) / 1000);
     expect(accepted).toBeGreaterThanOrEqual(2);
+    // Each refusal comes after a hold of up to 1 s, so the four loops are answered at most 4 times a second, and the
+    // flood is on half the time: unheld they came back about 1,200 times in the same 30 s.
+    expect(refused).toBeLessThanOrEqual((4 * duration) / 1000);
     // A chunked body takes the largest body's worth up front: leaving out Content-Length gains nothing.
     expect([chunked.status, Number(chunked.retryAfter) >= 1]).toEqual([429, true]);
     expect(bobPost.status).toBe(201);
     expect(measured.errors).toBe(0);
-    // The issue's goal is 1.5×; what the few accepted 10 MB bodies cost the event loop puts it at 2–2.5× on the shared
-    // 2-core machine (docs/security.md "Request body bytes per organisation"). The guard here is against losing the budget: unbudgeted, the
-    // four clients' bodies are all parsed and the quiet tenant's p99 goes far past this.
+    // The issue's goal is 1.5×, measured by `npm run bench:bytes` (docs/security.md "Request body bytes per
+    // organisation"), not here: on the shared 2-core machine other engineers' tests move a p99 more than the flood
+    // does. The guard here is against losing the budget: unbudgeted, the four clients' bodies are all parsed and the
+    // quiet tenant's p99 goes far past this.
     expect(beside).toBeLessThanOrEqual(4 * alone);
   }, 60_000);
 });
