@@ -45,7 +45,7 @@ async function authenticateOAuth(deps: AppDeps, token: string): Promise<OAuthPri
  * AUTH_REVOKED, then MCP_NOT_ENABLED (403), then AUTH_OPERATOR_MISMATCH (403) on the legacy
  * `/mcp-server/<operator_id>` path. The principal is put on `ctx.state.auth` for rate limits and the access log.
  *
- * @example const principal = await authenticateMcp(deps, ctx, ctx.params.operatorId)
+ * @example const principal = await authenticateMcp(deps, ctx, raw.params.operatorId)
  */
 export async function authenticateMcp(deps: AppDeps, ctx: Context, pathOperatorId?: string): Promise<McpPrincipal> {
   const header = ctx.get('authorization') || undefined;

@@ -7,11 +7,12 @@ import { AppError } from '../errors';
 import { authenticateMcp, checkOrigin, checkProtocolVersion, sessionIdOf } from './auth';
 import { acceptsEventStream, EventStreamResponse } from './eventStreamResponse';
 import { sendFailure, sendJsonRpc } from './respond';
-import type { McpServices } from './services';
+import type { RawRequest } from '../handler';
+import { mcp } from './area';
 import type { McpStreamHub } from './streamHub';
 
-function sessionParam(ctx: Context): string | undefined {
-  const value = ctx.query.session;
+function sessionParam(query: RawRequest['query']): string | undefined {
+  const value = query.session;
   if (value === undefined || value === '') return undefined;
   if (typeof value !== 'string' || !isValidSessionId(value)) {
     throw new AppError(400, 'INVALID_REQUEST', 'session must be one value of 1 to 128 visible ASCII characters');
@@ -42,11 +43,11 @@ async function serveHubStream(deps: AppDeps, hub: McpStreamHub, ctx: Context, op
  * list changes. Without a session, one comment frame and the end of the response. A stream beyond
  * `MCP_MAX_STREAMS_PER_OPERATOR` is 429 `MCP_SESSION_LIMIT_EXCEEDED`.
  */
-export async function eventStreamHandler({ deps, hub }: McpServices, ctx: Context): Promise<void> {
+export const eventStreamHandler = mcp.handler({ raw: ['query'] }, async ({ deps: { deps, hub }, ctx, raw }) => {
   try {
     checkOrigin(deps, ctx);
     const principal = await authenticateMcp(deps, ctx);
-    const sessionId = sessionParam(ctx);
+    const sessionId = sessionParam(raw.query);
     if (sessionId === undefined) {
       ctx.status = 200;
       ctx.type = 'text/event-stream';
@@ -59,7 +60,7 @@ export async function eventStreamHandler({ deps, hub }: McpServices, ctx: Contex
   } catch (error) {
     sendFailure(ctx, error, null);
   }
-}
+});
 
 /**
  * `GET /mcp-server` (and the legacy `/mcp-server/<operator_id>`): the MCP Streamable HTTP transport's standalone
@@ -68,10 +69,10 @@ export async function eventStreamHandler({ deps, hub }: McpServices, ctx: Contex
  * shares the operator's stream slots with the spec's channel. A client that does not accept `text/event-stream`
  * is 406.
  */
-export async function standaloneStreamHandler({ deps, hub }: McpServices, ctx: Context): Promise<void> {
+export const standaloneStreamHandler = mcp.handler({ raw: ['params'] }, async ({ deps: { deps, hub }, ctx, raw }) => {
   try {
     checkOrigin(deps, ctx);
-    const principal = await authenticateMcp(deps, ctx, ctx.params.operatorId);
+    const principal = await authenticateMcp(deps, ctx, raw.params.operatorId);
     checkProtocolVersion(ctx);
     if (ctx.get('MCP-Protocol-Version') === MODERN_REVISION) {
       // 2026-07-28 is stateless: no standalone stream to open.
@@ -85,4 +86,4 @@ export async function standaloneStreamHandler({ deps, hub }: McpServices, ctx: C
   } catch (error) {
     sendFailure(ctx, error, null);
   }
-}
+});

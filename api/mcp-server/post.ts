@@ -11,6 +11,7 @@ import { dispatch, type McpRequest } from './methods';
 import { sendAccepted, sendFailure, sendJsonRpc } from './respond';
 import { answerTaskInput } from './taskInput';
 import type { McpServices } from './services';
+import { mcp } from './area';
 
 /** The request's id when the body names a usable one, so even auth failures answer the right request. */
 function peekId(body: unknown): JsonRpcId | null {
@@ -110,17 +111,17 @@ async function cancelRequested(
  * limit and every failure happen here rather than in middleware, so that each answer is a JSON-RPC error naming
  * the request's id.
  */
-export async function postHandler(services: McpServices, ctx: Context): Promise<void> {
+export const postHandler = mcp.handler({ raw: ['body', 'bytes', 'params'] }, async ({ deps: services, ctx, raw }) => {
   const { deps } = services;
-  const body = ctx.request.body;
+  const { body } = raw;
   const id = peekId(body);
   try {
-    if (ctx.request.rawBody === undefined || ctx.request.rawBody.length === 0) {
+    if (raw.bytes === undefined || raw.bytes.length === 0) {
       sendJsonRpc(ctx, errorResponse(null, JSONRPC_ERROR.PARSE_ERROR, 'Parse error: the body is empty'));
       return;
     }
     checkOrigin(deps, ctx);
-    const principal = await authenticateMcp(deps, ctx, ctx.params.operatorId);
+    const principal = await authenticateMcp(deps, ctx, raw.params.operatorId);
     const decision = await deps.rateLimits.consume('mcp', principal.operatorId);
     if (!decision.allowed) {
       throw new AppError(429, 'RATE_LIMITED', 'Rate limit exceeded for mcp', { headers: { 'Retry-After': String(decision.retryAfterSeconds) } });
@@ -150,4 +151,4 @@ export async function postHandler(services: McpServices, ctx: Context): Promise<
   } catch (error) {
     sendFailure(ctx, error, id);
   }
-}
+});

@@ -1,20 +1,11 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps';
-import { defineArea } from '../endpoint';
-import { bearerApiKey, jsonContent } from '../openapi/registry';
+import { jsonContent } from '../openapi/registry';
 import { eventStreamHandler, standaloneStreamHandler } from './events';
 import * as examples from './examples';
 import { postHandler } from './post';
+import { mcp } from './area';
 import { EventsQuery, JsonRpcError, JsonRpcRequest, JsonRpcResult, LegacyPathParams, McpHeaders } from './schema';
-import { createMcpServices } from './services';
-
-/**
- * MCP server (spec 4.6): JSON-RPC 2.0 over `POST /mcp-server` and the legacy `POST /mcp-server/<operator_id>`, the
- * event-stream channel `GET /mcp-server/events`, and the MCP transport's own stream on `GET /mcp-server` (and the
- * legacy path) for list changes. OPTIONS is answered by CORS and the root router; other methods are 405. Every
- * route authenticates in its handler, so that each failure is a JSON-RPC error.
- */
-const mcp = defineArea({ prefix: '/mcp-server', errorFormat: 'jsonrpc', security: [{ [bearerApiKey.name]: [] }], setup: createMcpServices });
 
 const eventStream = { description: 'The event stream', content: { 'text/event-stream': { schema: z.string() } } };
 const unauthenticated = jsonContent(JsonRpcError, '-32001 code: AUTH_MISSING, AUTH_INVALID_FORMAT, AUTH_INVALID or AUTH_REVOKED');
@@ -33,7 +24,7 @@ const standaloneStream = {
     406: jsonContent(JsonRpcError, '-32001 code: NOT_ACCEPTABLE (Accept lacks text/event-stream)'),
     429: jsonContent(JsonRpcError, '-32001 code: MCP_SESSION_LIMIT_EXCEEDED, with Retry-After'),
   },
-  handler: standaloneStreamHandler,
+  ...standaloneStreamHandler,
 };
 
 const postResponses = {
@@ -76,7 +67,7 @@ mcp.endpoint({
     403: jsonContent(JsonRpcError, '-32001 code: MCP_NOT_ENABLED or ORIGIN_NOT_ALLOWED'),
     429: jsonContent(JsonRpcError, '-32001 code: MCP_SESSION_LIMIT_EXCEEDED (MCP_MAX_STREAMS_PER_OPERATOR streams already open), with Retry-After'),
   },
-  handler: eventStreamHandler,
+  ...eventStreamHandler,
 });
 
 mcp.endpoint({
@@ -102,7 +93,7 @@ mcp.endpoint({
   description: postDescription,
   request: { headers: McpHeaders, body: { schema: JsonRpcRequest, ...message } },
   responses: postResponses,
-  handler: postHandler,
+  ...postHandler,
 });
 
 mcp.endpoint({
@@ -112,7 +103,7 @@ mcp.endpoint({
   description: postDescription,
   request: { params: LegacyPathParams, headers: McpHeaders, body: { schema: JsonRpcRequest, ...message } },
   responses: postResponses,
-  handler: postHandler,
+  ...postHandler,
 });
 
 export const createMcpServerRouter = (deps: AppDeps) => mcp.router(deps);
