@@ -1,4 +1,3 @@
-import type { Context } from 'koa';
 import { z } from 'zod';
 import { temporalReachable } from '../../temporal/client';
 import type { AppDeps } from '../deps';
@@ -29,15 +28,15 @@ const Health = z.object({
   checks: z.object({ database: z.enum(['ok', 'unavailable']), temporal: z.enum(['ok', 'unavailable']) }),
 });
 
+const health = defineArea({});
+
 /** `GET /healthz`: 200 `{ status: "ok" }` when the database and Temporal both answer, else 503. */
-async function healthHandler(deps: AppDeps, ctx: Context): Promise<void> {
+const healthHandler = health.handler({}, async ({ deps, ctx }) => {
   const [database, temporal] = await Promise.all([check(() => deps.db.raw('select 1')), check(() => temporalReachable(deps.temporal))]);
   const status = database === 'ok' && temporal === 'ok' ? 'ok' : 'unavailable';
   ctx.status = status === 'ok' ? 200 : 503;
   ctx.body = { status, checks: { database, temporal } };
-}
-
-const health = defineArea({});
+});
 
 health.endpoint({
   method: 'get',
@@ -48,7 +47,7 @@ health.endpoint({
     200: jsonContent(Health, 'Ready', { status: 'ok', checks: { database: 'ok', temporal: 'ok' } }),
     503: jsonContent(Health, 'A dependency is unreachable', { status: 'unavailable', checks: { database: 'ok', temporal: 'unavailable' } }),
   },
-  handler: healthHandler,
+  ...healthHandler,
 });
 
 export const createHealthRouter = (deps: AppDeps) => health.router(deps);

@@ -172,5 +172,12 @@ export function principalOf(ctx: Context): Principal {
   return principal;
 }
 
+/** The caller of an area that accepts sessions only (its authentication refused anything else). */
+export function sessionPrincipalOf(ctx: Context): SessionPrincipal {
+  const principal = principalOf(ctx);
+  if (principal.kind !== 'session') throw new Error('route of a session-only area reached without a session');
+  return principal;
+}
+
 /** The organisation the request acts for: the one way a handler reads the operator id that scopes its queries. */
 export const operatorOf = (ctx: Context): string => principalOf(ctx).operatorId;

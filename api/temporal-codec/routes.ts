@@ -1,39 +1,10 @@
 import { z } from 'zod';
-import { postgresPayloadStore } from '../../db/queries/temporalPayloads';
-import { PlatformPayloadCodec } from '../../temporal/dataConverter';
 import type { AppDeps } from '../deps';
-import { defineArea } from '../endpoint';
 import { bearerSession, CodedError, jsonContent } from '../openapi/registry';
 import { codedError } from '../openapi/responses';
-import { codecReadersOf, requireCodecReader } from './access';
-import { TEMPORAL_CODEC_PREFIX } from './cors';
-import { closeSessionHandler, decodeHandler, encodeHandler, namespaceIs, openSessionHandler, type CodecSetup } from './handlers';
+import { closeSessionHandler, decodeHandler, encodeHandler, openSessionHandler } from './handlers';
+import { codecServer } from './area';
 import { CodecBody } from './payloads';
-
-/**
- * Temporal's codec-server protocol for the Web UI and CLI (`POST /temporal-codec/decode` and `/encode`, body
- * `{ "payloads": [...] }` in proto3 JSON, `X-Namespace`), with the platform's own payload codec, for an Owner
- * of an organisation listed in `TEMPORAL_CODEC_OPERATORS`. `POST /temporal-codec/session` puts the Owner's
- * access token in an HttpOnly cookie for the UI's credentialed requests; `DELETE` removes it. See docs/temporal-codec.md.
- */
-const codecServer = defineArea({
-  prefix: TEMPORAL_CODEC_PREFIX,
-  setup: (deps): CodecSetup => ({
-    namespace: deps.config.TEMPORAL_NAMESPACE,
-    codec: new PlatformPayloadCodec(deps.keyring, deps.config.TEMPORAL_NAMESPACE, {
-      store: postgresPayloadStore(deps.db),
-      maxBytes: deps.config.TEMPORAL_PAYLOAD_MAX_BYTES,
-    }),
-  }),
-  guards: (setup, deps) => {
-    const readers = codecReadersOf(deps.config);
-    return {
-      reader: requireCodecReader(deps, readers, { cookie: true }),
-      readerByHeader: requireCodecReader(deps, readers, { cookie: false }),
-      inNamespace: namespaceIs(setup.namespace),
-    };
-  },
-});
 
 const security = [{ [bearerSession.name]: [] }];
 const namespaceHeader = z.object({
@@ -52,7 +23,6 @@ codecServer.endpoint({
   security,
   summary: "Temporal codec server: open sealed payloads for the Web UI or CLI (an Owner's session, or the codec cookie)",
   guards: ['reader', 'inNamespace'],
-  input: { body: CodecBody },
   request: { headers: namespaceHeader, body: { description: 'Payloads as Temporal stores them', example: sealed } },
   responses: {
     200: jsonContent(CodecBody, 'The same payloads opened; payloads that were never sealed come back unchanged', plain),
@@ -60,7 +30,7 @@ codecServer.endpoint({
     ...denied,
     422: jsonContent(CodedError, 'PAYLOAD_UNREADABLE: a payload sealed with a key the keyring no longer holds, or altered'),
   },
-  handler: decodeHandler,
+  ...decodeHandler,
 });
 
 codecServer.endpoint({
@@ -69,10 +39,9 @@ codecServer.endpoint({
   security,
   summary: 'Temporal codec server: seal payloads the Web UI or CLI sends (start, signal) with the current key',
   guards: ['reader', 'inNamespace'],
-  input: { body: CodecBody },
   request: { headers: namespaceHeader, body: { description: 'Plain payloads', example: plain } },
   responses: { 200: jsonContent(CodecBody, 'The same payloads sealed', sealed), 400: jsonContent(CodedError, 'VALIDATION_FAILED'), ...denied },
-  handler: encodeHandler,
+  ...encodeHandler,
 });
 
 codecServer.endpoint({
@@ -88,7 +57,7 @@ codecServer.endpoint({
     }),
     ...denied,
   },
-  handler: openSessionHandler,
+  ...openSessionHandler,
 });
 
 codecServer.endpoint({
@@ -97,7 +66,7 @@ codecServer.endpoint({
   summary: 'Remove the codec cookie',
   security: 'none',
   responses: { 204: { description: 'Cookie removed' }, 500: codedError('INTERNAL_ERROR') },
-  handler: closeSessionHandler,
+  ...closeSessionHandler,
 });
 
 export const createTemporalCodecRouter = (deps: AppDeps) => codecServer.router(deps);

@@ -15,9 +15,9 @@ const unauthorised = (message: string) => new AppError(401, 'INVALID_SIGNATURE',
  * Otherwise `X-Service-Signature`, the spec's body-only HMAC, is required; it signs neither a time nor an id, so
  * nothing tells such a request from its replay and each one starts a run.
  */
-export function authenticateDelivery(ctx: Context, secret: string | null): string | undefined {
+export function authenticateDelivery(ctx: Context, bytes: Buffer | undefined, secret: string | null): string | undefined {
   const value = (name: string) => ctx.get(name) || undefined;
-  const raw = ctx.request.rawBody ?? Buffer.alloc(0);
+  const raw = bytes ?? Buffer.alloc(0);
   const id = value('webhook-id');
   if (secret !== null) {
     const present = STANDARD_HEADERS.filter((name) => value(name) !== undefined);

@@ -3,13 +3,13 @@ import { webhookSecretContext } from '../../commands/automations/persist';
 import { startWebhookRun } from '../../commands/webhookDelivery';
 import { findActiveWebhook } from '../../db/queries/automationWebhooks';
 import { startAutomationRun } from '../../temporal/automationRuns';
-import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { parseJsonText } from '../middleware/jsonBody';
 import { authenticateDelivery } from './delivery';
+import { webhooks } from './area';
 
-function parsedBody(ctx: Context, limitBytes: number): unknown {
-  const raw = ctx.request.rawBody ?? Buffer.alloc(0);
+function parsedBody(ctx: Context, bytes: Buffer | undefined, limitBytes: number): unknown {
+  const raw = bytes ?? Buffer.alloc(0);
   if (raw.length > limitBytes) throw new AppError(413, 'PAYLOAD_TOO_LARGE', `Request body exceeds the limit of ${limitBytes} bytes`);
   if (raw.length === 0) throw new AppError(400, 'INVALID_JSON', 'Request body must be a JSON document');
   return parseJsonText(raw.toString('utf8'), ctx.path);
@@ -22,14 +22,15 @@ function parsedBody(ctx: Context, limitBytes: number): unknown {
  * body not JSON → 400 (nested too deeply or holding a number out of range: 400 `VALIDATION_FAILED` naming the field), over the
  * limit → 413; otherwise the run starts in Temporal (source `webhook`) and the answer
  * is 202 at once. A delivery id seen before for this webhook answers 202 with the first delivery's run and starts
- * nothing. A trigger that names a provider also emits `provider.webhook.<name>` with the body as data.
+ * nothing. A trigger that names a provider also emits `provider.webhook.<name>` with the body as data. It reads the
+ * request raw: the signature covers the body's exact bytes.
  */
-export async function receiveHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const webhookId = String(ctx.params.webhookId);
+export const receiveHandler = webhooks.handler({ raw: ['bytes', 'params'] }, async ({ deps, ctx, raw }) => {
+  const webhookId = String(raw.params.webhookId);
   const webhook = webhookId.startsWith('whk_') ? await findActiveWebhook(deps.db, webhookId) : undefined;
   if (!webhook) throw new AppError(404, 'WEBHOOK_NOT_FOUND', 'Webhook not found');
   const secret = webhook.secret_ciphertext ? deps.keyring.decrypt(webhook.secret_ciphertext, webhookSecretContext(webhook.operator_id, webhook.id)) : null;
-  const deliveryId = authenticateDelivery(ctx, secret);
+  const deliveryId = authenticateDelivery(ctx, raw.bytes, secret);
   // Counted once the delivery is authentic: an unsigned guess spends nothing of the organisation's run budget.
   const decision = await deps.rateLimits.consume('runs:start', webhook.operator_id);
   if (!decision.allowed) {
@@ -37,7 +38,7 @@ export async function receiveHandler(deps: AppDeps, ctx: Context): Promise<void>
       headers: { 'Retry-After': String(decision.retryAfterSeconds) },
     });
   }
-  const body = parsedBody(ctx, deps.config.WEBHOOK_BODY_LIMIT_BYTES);
+  const body = parsedBody(ctx, raw.bytes, deps.config.WEBHOOK_BODY_LIMIT_BYTES);
   const { runId, repeated } = await startWebhookRun(deps, {
     operatorId: webhook.operator_id,
     webhookId: webhook.id,
@@ -58,4 +59,4 @@ export async function receiveHandler(deps: AppDeps, ctx: Context): Promise<void>
   if (repeated) ctx.state.log.info({ operatorId: webhook.operator_id, webhookId: webhook.id, runId }, 'repeated webhook delivery: no new run');
   ctx.status = 202;
   ctx.body = { success: true, data: { accepted: true, runId } };
-}
+});

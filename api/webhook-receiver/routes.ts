@@ -1,16 +1,10 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps';
-import { defineArea } from '../endpoint';
 import { CodedError, jsonContent, standardWebhooks, webhookSignature } from '../openapi/registry';
 import { receiveHandler } from './receive';
+import { webhooks } from './area';
 
-export const WEBHOOK_RECEIVER_PREFIX = '/webhook-receiver';
-
-/**
- * The public inbound webhook receiver; the webhook id (≥ 128 random bits) is the capability, the signature the
- * proof. The handler reads the raw body itself (the signature covers its bytes), so nothing is validated before it.
- */
-const webhooks = defineArea({ prefix: WEBHOOK_RECEIVER_PREFIX });
+export { WEBHOOK_RECEIVER_PREFIX } from './area';
 
 webhooks.endpoint({
   method: 'post',
@@ -49,7 +43,7 @@ webhooks.endpoint({
     413: jsonContent(CodedError, 'PAYLOAD_TOO_LARGE: over WEBHOOK_BODY_LIMIT_BYTES'),
     429: jsonContent(CodedError, "RATE_LIMITED: the workflow's organisation started RATE_LIMIT_RUNS runs this minute (runs:start), with Retry-After"),
   },
-  handler: receiveHandler,
+  ...receiveHandler,
 });
 
 export const createWebhookReceiverRouter = (deps: AppDeps) => webhooks.router(deps);
