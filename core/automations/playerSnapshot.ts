@@ -96,7 +96,7 @@ export interface PlayerField {
 
 /**
  * The fields of `player` the template gives a player, for completions and the preview's sample (generated into
- * web/src/pages/workflows/code/playerFields.ts by `npm run generate:nodes`): one source.
+ * web/src/features/automations/editor/generated/playerFields.ts by `npm run generate:nodes`): one source.
  */
 export function playerFields(): PlayerField[] {
   const { entity_types, state_keys, pii_fields } = IGAMING_TEMPLATE.schema;

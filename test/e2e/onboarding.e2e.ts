@@ -123,7 +123,8 @@ describe('a newcomer', () => {
     expect(kpis.total_deposits).toBe(5000);
     expect(await tile('Deposits').textContent()).toBe('€50.00');
     expect(await tile('Gross gaming revenue').textContent()).toBe(money(kpis.total_ggr));
-    await page.getByRole('cell', { name: 'Starburst' }).waitFor();
+    const games = page.locator('section.panel', { has: page.getByRole('heading', { level: 2, name: 'Games', exact: true }) });
+    await games.getByRole('cell', { name: 'Starburst' }).waitFor();
     await page.getByRole('cell', { name: 'Skrill' }).waitFor();
     await checkPage(page, 'overview-with-data');
   });

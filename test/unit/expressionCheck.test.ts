@@ -1,6 +1,6 @@
 import { FIELD_RULES, IGAMING_TEMPLATE } from '../../core/templates';
 
-/** A completion field as web/src/pages/workflows/code/scope.ts declares it (the dashboard's ESM modules stay out of the root type check). */
+/** A completion field as web/src/features/automations/editor/components/code/scope.ts declares it (the dashboard's ESM modules stay out of the root type check). */
 interface Field {
   name: string;
   detail: string;
@@ -10,10 +10,10 @@ interface Field {
 }
 
 /** The dashboard's modules by a path TypeScript does not follow: they are ESM with extensionless imports, which the root (CommonJS) check refuses. */
-const WEB = '../../web/src/pages/workflows/code/';
+const WEB = '../../web/src/features/automations/editor/components/code/';
 
 /**
- * The editor's expression preview warnings (web/src/pages/workflows/code/expressionCheck.ts): unknown fields and type
+ * The editor's expression preview warnings (web/src/features/automations/editor/components/code/expressionCheck.ts): unknown fields and type
  * mismatches against the names completions offer, and money fields named with their unit.
  */
 const load = async () => {

@@ -12,8 +12,7 @@ const relative = (file: string) => path.relative(WEB, file).split(path.sep).join
 
 /**
  * The dashboard by feature (docs/dashboard.md "How the code is laid out"): components reach the API through their
- * feature's `api/` hooks and request functions, never the typed client inline, and the old `pages/` folder holds only
- * what tools outside web/ write or read.
+ * feature's `api/` hooks and request functions, never the typed client inline, and there is no `pages/` folder.
  */
 describe('web/src by feature', () => {
   it('no component calls the API client itself', () => {
@@ -26,14 +25,7 @@ describe('web/src by feature', () => {
     expect(inline.map(relative)).toEqual([]);
   });
 
-  it('src/pages holds only the generated catalog and fields and their re-exports', () => {
-    expect(filesUnder(path.join(WEB, 'pages')).map(relative).sort()).toEqual([
-      'pages/workflows/code/expressionCheck.ts',
-      'pages/workflows/code/fieldTypes.ts',
-      'pages/workflows/code/outputFields.ts',
-      'pages/workflows/code/playerFields.ts',
-      'pages/workflows/nodeSpec.ts',
-      'pages/workflows/nodes.generated.ts',
-    ]);
+  it('there is no src/pages: every screen belongs to a feature', () => {
+    expect(fs.existsSync(path.join(WEB, 'pages'))).toBe(false);
   });
 });

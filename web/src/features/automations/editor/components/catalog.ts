@@ -1,5 +1,5 @@
 import type { components } from '../../../../api/schema';
-import { GENERATED_NODES } from '../../../../pages/workflows/nodes.generated';
+import { GENERATED_NODES } from '../generated/nodes.generated';
 import type { FieldSpec, GeneratedField, Group, Params, SuggestionList } from './nodeSpec';
 
 export type { FieldSpec, Group, Params } from './nodeSpec';

@@ -1,8 +1,8 @@
 import { createContext, useContext } from 'react';
 import { CATALOG, EVENT_FIELDS, type NodeType, type Params } from '../catalog';
 import { EVENT_FIELD_TYPES, MONEY_FIELDS, MONEY_UNIT, schemaType, type FieldType } from './fieldTypes';
-import { OUTPUT_FIELDS } from '../../../../../pages/workflows/code/outputFields';
-import { PLAYER_FIELDS } from '../../../../../pages/workflows/code/playerFields';
+import { OUTPUT_FIELDS } from '../../generated/outputFields';
+import { PLAYER_FIELDS } from '../../generated/playerFields';
 
 /** What a code field of a step needs from the graph around it: the step, the others, and the saved workflow's id. */
 export interface CodeScope {
