@@ -95,10 +95,10 @@ export function prepareEvent(template: TemplateSchema, raw: unknown, now: number
 }
 
 /**
- * The event fields analytics group by (db/migrations/*_analytics_*_mv.ts) and the most each may hold. They key the
- * materialized views' unique indexes, shared by every organisation: a 10 MB game name would make every refresh fail
- * ("index row requires … bytes") for all of them, so a longer one is refused here, naming the field. The views key on
- * the field's text (`data->>'field'`), which for an object or array is its whole JSON, so any value is measured as that
+ * The event fields analytics group by (the rollups of db/migrations/20261211090000_create_analytics_rollups.ts) and the
+ * most each may hold. They key the rollups' primary keys and indexes, shared by every organisation: a 10 MB game name
+ * would make every catch-up pass fail ("index row requires … bytes") for all of them, so a longer one is refused here,
+ * naming the field. The rollups key on the field's text (`data->>'field'`), which for an object or array is its whole JSON, so any value is measured as that
  * text: a `currency` object on a `session` event (no template rule types it) is bounded too.
  */
 export const ANALYTICS_KEY_LIMITS = { game_name: 200, game_id: 200, provider: 200, currency: 16 } as const;

@@ -11,7 +11,7 @@ export interface SoakFixtures {
 }
 
 /**
- * An operator with the iGaming template, `PLAYERS` players, the analytics views refreshed once, a connection to the loopback supplier, an MCP tool
+ * An operator with the iGaming template, `PLAYERS` players, the analytics rollups caught up once, a connection to the loopback supplier, an MCP tool
  * (manual trigger → `set_state`) and an automation on every `transaction` event (→ `set_state`): the single
  * ingest sends `game_activity` events, which nothing listens to, so only the event kind starts runs.
  */
@@ -28,7 +28,7 @@ export async function prepareSoak(url: string, supplierUrl: string): Promise<Soa
     key,
   );
   await waitForJob(url, key, players.data.jobId as string);
-  // From here `/kpis` reads the materialized views, as in production where the `analytics-refresh` Schedule keeps them fresh.
+  // From here `/kpis` reads the rollups, as in production where the `analytics-refresh` Schedule keeps them caught up.
   await post(url, '/analytics-api/analytics/refresh', {}, key);
 
   const connectionId = await supplierConnection(url, key, supplierUrl, 'soak');
