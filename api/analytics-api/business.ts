@@ -1,15 +1,13 @@
-import type { Context } from 'koa';
 import { z } from 'zod';
 import { isoDay, lastDays, type DayRange } from '../../core/analyticsParams';
 import { ngrFigures } from '../../commands/analytics/ngrDefinition';
 import { businessFigures, TRANSACTION_STATUSES } from '../../db/queries/analyticsBusiness';
-import type { AppDeps } from '../deps';
-import type { InputOf } from '../endpoint';
 import { AppError } from '../errors';
 import { registry } from '../openapi/registry';
 import { rangeOf, scopeOf } from './context';
 import { NgrFiguresSchema } from './ngr';
 import { KpisQuery } from './schema';
+import { analytics } from './area';
 
 export const BusinessQuery = KpisQuery;
 
@@ -79,7 +77,7 @@ export const BusinessResponse = z.object({
 });
 
 /** `GET /business`: the business figures of `range` (default 30 days) and of the period before it, in one currency. */
-export async function businessHandler(deps: AppDeps, ctx: Context, { query }: InputOf<{ query: typeof BusinessQuery }>): Promise<void> {
+export const businessHandler = analytics.handler({ input: { query: BusinessQuery } }, async ({ deps, ctx, input: { query } }) => {
   const range = rangeOf(query.range, lastDays(30, new Date()));
   const scope = await scopeOf(deps, ctx, query.currency);
   const previous = previousRange(range);
@@ -103,4 +101,4 @@ export async function businessHandler(deps: AppDeps, ctx: Context, { query }: In
       ngr: { definition_version: ngr.version, current: ngr.figures[0], previous: ngr.figures[1] },
     },
   };
-}
+});

@@ -1,13 +1,11 @@
-import type { Context } from 'koa';
 import { lastDays } from '../../core/analyticsParams';
 import { rawGames, rawProviders } from '../../db/queries/analyticsRaw';
 import { lastAnalyticsRefresh } from '../../db/queries/analyticsRefresh';
 import { viewGames, viewProviders } from '../../db/queries/analyticsViews';
-import type { AppDeps } from '../deps';
-import type { InputOf } from '../endpoint';
 import { rangeOf, scopeOf } from './context';
 import { sendCsv, sendRows } from './respond';
-import { type GamesQuery, type ProvidersQuery } from './schema';
+import { GamesQuery, ProvidersQuery } from './schema';
+import { analytics } from './area';
 
 const GAME_COLUMNS = ['game_name', 'rounds', 'ggr', 'unique_players', 'avg_bet'];
 /** With no refresh yet and no `range`, the raw path covers everything from the epoch to today (the view's all-time figures). */
@@ -17,7 +15,7 @@ const ALL_TIME = (): { start: string; end: string } => ({ start: '1970-01-01', e
  * `GET /games`: the all-time view once refreshed; a `range` (spec: applies only to the raw path) or no refresh yet
  * reads the raw tables.
  */
-export async function gamesHandler(deps: AppDeps, ctx: Context, { query }: InputOf<{ query: typeof GamesQuery }>): Promise<void> {
+export const gamesHandler = analytics.handler({ input: { query: GamesQuery } }, async ({ deps, ctx, input: { query } }) => {
   const range = query.range === undefined ? undefined : rangeOf(query.range, ALL_TIME());
   const scope = await scopeOf(deps, ctx, query.currency);
   const refreshedAt = range ? null : await lastAnalyticsRefresh(deps.db);
@@ -25,12 +23,12 @@ export async function gamesHandler(deps: AppDeps, ctx: Context, { query }: Input
   const games = refreshedAt ? await viewGames(deps.db, scope, page) : await rawGames(deps.db, scope, range ?? ALL_TIME(), page);
   if (query.format === 'csv') return sendCsv(ctx, 'games', GAME_COLUMNS, games as unknown as Array<Record<string, unknown>>);
   sendRows(ctx, 'games', games, { currency: scope.currency, refreshed_at: refreshedAt?.toISOString() ?? null });
-}
+});
 
 /** `GET /providers`: all-time transaction volume per `data.provider`. */
-export async function providersHandler(deps: AppDeps, ctx: Context, { query }: InputOf<{ query: typeof ProvidersQuery }>): Promise<void> {
+export const providersHandler = analytics.handler({ input: { query: ProvidersQuery } }, async ({ deps, ctx, input: { query } }) => {
   const scope = await scopeOf(deps, ctx, query.currency);
   const refreshedAt = await lastAnalyticsRefresh(deps.db);
   const providers = refreshedAt ? await viewProviders(deps.db, scope) : await rawProviders(deps.db, scope);
   ctx.body = { success: true, data: { providers, currency: scope.currency, refreshed_at: refreshedAt?.toISOString() ?? null } };
-}
+});

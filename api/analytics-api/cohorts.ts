@@ -1,13 +1,11 @@
-import type { Context } from 'koa';
 import { z } from 'zod';
 import { isoDay, lastDays } from '../../core/analyticsParams';
 import { cohortFigures, RETENTION_DAYS } from '../../db/queries/analyticsCohorts';
-import type { AppDeps } from '../deps';
-import type { InputOf } from '../endpoint';
 import { AppError } from '../errors';
 import { registry } from '../openapi/registry';
 import { rangeOf, scopeOf } from './context';
 import { KpisQuery } from './schema';
+import { analytics } from './area';
 
 /** A cohort range spans at most this many days (about 105 weeks or 24 months of rows). */
 export const MAX_COHORT_DAYS = 731;
@@ -65,7 +63,7 @@ export const CohortsResponse = z.object({
 });
 
 /** `GET /cohorts`: FTD cohorts of `range` (default the last 180 days) with retention, GGR to date and churn. */
-export async function cohortsHandler(deps: AppDeps, ctx: Context, { query }: InputOf<{ query: typeof CohortsQuery }>): Promise<void> {
+export const cohortsHandler = analytics.handler({ input: { query: CohortsQuery } }, async ({ deps, ctx, input: { query } }) => {
   const now = new Date();
   const range = rangeOf(query.range, lastDays(180, now));
   if ((Date.parse(range.end) - Date.parse(range.start)) / DAY_MS + 1 > MAX_COHORT_DAYS)
@@ -76,4 +74,4 @@ export async function cohortsHandler(deps: AppDeps, ctx: Context, { query }: Inp
   const asOf = isoDay(now);
   const cohorts = await cohortFigures(deps.db, scope, { range, grain: query.grain, asOf, churnDays: query.churn_days });
   ctx.body = { success: true, data: { currency: scope.currency, range, grain: query.grain, as_of: asOf, churn_days: query.churn_days, cohorts } };
-}
+});

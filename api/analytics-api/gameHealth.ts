@@ -1,12 +1,10 @@
-import type { Context } from 'koa';
 import { z } from 'zod';
 import { lastDays } from '../../core/analyticsParams';
 import { gameHealth } from '../../db/queries/analyticsGameHealth';
-import type { AppDeps } from '../deps';
-import type { InputOf } from '../endpoint';
 import { registry } from '../openapi/registry';
 import { rangeOf, scopeOf } from './context';
 import { GamesQuery } from './schema';
+import { analytics } from './area';
 
 export const GameHealthQuery = GamesQuery.omit({ format: true }).extend({
   by: z
@@ -53,7 +51,7 @@ export const GameHealthResponse = z.object({
 });
 
 /** `GET /game-health`: actual RTP, hold and cash vs bonus GGR per game or provider over `range` (default 30 days). */
-export async function gameHealthHandler(deps: AppDeps, ctx: Context, { query }: InputOf<{ query: typeof GameHealthQuery }>): Promise<void> {
+export const gameHealthHandler = analytics.handler({ input: { query: GameHealthQuery } }, async ({ deps, ctx, input: { query } }) => {
   const range = rangeOf(query.range, lastDays(30, new Date()));
   const scope = await scopeOf(deps, ctx, query.currency);
   const health = await gameHealth(deps.db, scope, range, query.by, { limit: query.limit, offset: query.offset });
@@ -61,4 +59,4 @@ export async function gameHealthHandler(deps: AppDeps, ctx: Context, { query }: 
     success: true,
     data: { currency: scope.currency, range, by: query.by, ...health, has_more: query.offset + health.rows.length < health.total_rows },
   };
-}
+});

@@ -1,12 +1,9 @@
-import type { Context } from 'koa';
 import { z } from 'zod';
 import { NgrDefinitionSchema } from '../../core/ngrDefinition';
 import { ngrDefinitionVersions, saveNgrDefinition } from '../../commands/analytics/ngrDefinition';
 import { actorOf } from '../actor';
-import type { AppDeps } from '../deps';
-import type { InputOf } from '../endpoint';
-import { operatorOf } from '../middleware/authenticate';
 import { registry } from '../openapi/registry';
+import { analytics } from './area';
 
 export const NgrDefinitionBody = NgrDefinitionSchema;
 
@@ -50,12 +47,12 @@ export const NgrDefinitionsResponse = z.object({
 export const NgrDefinitionSaved = z.object({ success: z.literal(true), data: NgrDefinitionVersionSchema });
 
 /** `GET /ngr-definition`: the current NGR definition and the latest versions. */
-export async function getNgrDefinitionHandler(deps: AppDeps, ctx: Context): Promise<void> {
-  const versions = await ngrDefinitionVersions(deps, operatorOf(ctx));
+export const getNgrDefinitionHandler = analytics.handler({}, async ({ deps, ctx, principal }) => {
+  const versions = await ngrDefinitionVersions(deps, principal.operatorId);
   ctx.body = { success: true, data: { current: versions[0] ?? null, versions } };
-}
+});
 
 /** `PUT /ngr-definition`: saves the body as the next version (the figures use it from now on). */
-export async function putNgrDefinitionHandler(deps: AppDeps, ctx: Context, { body }: InputOf<{ body: typeof NgrDefinitionBody }>): Promise<void> {
-  ctx.body = { success: true, data: await saveNgrDefinition(deps, { operatorId: operatorOf(ctx), definition: body, actor: actorOf(ctx) }) };
-}
+export const putNgrDefinitionHandler = analytics.handler({ input: { body: NgrDefinitionBody } }, async ({ deps, ctx, input: { body }, principal }) => {
+  ctx.body = { success: true, data: await saveNgrDefinition(deps, { operatorId: principal.operatorId, definition: body, actor: actorOf(principal) }) };
+});

@@ -1,9 +1,8 @@
-import type { Context } from 'koa';
 import { refreshAnalyticsViews } from '../../db/queries/analyticsRefresh';
-import type { AppDeps } from '../deps';
+import { analytics } from './area';
 
 /** `POST /refresh`: refreshes the aggregate views now (CONCURRENTLY: reads are not blocked). */
-export async function refreshHandler(deps: AppDeps, ctx: Context): Promise<void> {
+export const refreshHandler = analytics.handler({}, async ({ deps, ctx }) => {
   const refreshedAt = await refreshAnalyticsViews(deps.db);
   ctx.body = { success: true, message: 'Views refreshed', refreshed_at: refreshedAt.toISOString() };
-}
+});

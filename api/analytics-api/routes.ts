@@ -1,50 +1,21 @@
 import { z } from 'zod';
 import type { AppDeps } from '../deps';
-import { defineArea } from '../endpoint';
-import { rateLimit } from '../middleware/rateLimit';
-import { requireManager } from '../middleware/requireManager';
 import { defaultValidationError } from '../middleware/validate';
-import { bearerApiKey, bearerSession, jsonContent } from '../openapi/registry';
+import { jsonContent } from '../openapi/registry';
 import { codedErrors } from '../openapi/responses';
-import { BusinessQuery, BusinessResponse, businessHandler } from './business';
+import { BusinessResponse, businessHandler } from './business';
 import { gamesHandler, providersHandler } from './catalog';
-import { CohortsQuery, CohortsResponse, cohortsHandler } from './cohorts';
-import { analyticsAuth, queryError, readOrExportLimit } from './context';
-import { GameHealthQuery, GameHealthResponse, gameHealthHandler } from './gameHealth';
+import { CohortsResponse, cohortsHandler } from './cohorts';
+import { GameHealthResponse, gameHealthHandler } from './gameHealth';
 import * as examples from './examples';
-import { NgrDefinitionBody, NgrDefinitionSaved, NgrDefinitionsResponse, getNgrDefinitionHandler, putNgrDefinitionHandler } from './ngr';
+import { NgrDefinitionSaved, NgrDefinitionsResponse, getNgrDefinitionHandler, putNgrDefinitionHandler } from './ngr';
 import { getPlayerHandler, listPlayersHandler } from './players';
-import { SplitsQuery, SplitsResponse, splitsHandler } from './splits';
-import { SaferGamblingQuery, SaferGamblingResponse, saferGamblingHandler } from './saferGambling';
+import { SplitsResponse, splitsHandler } from './splits';
+import { SaferGamblingResponse, saferGamblingHandler } from './saferGambling';
 import { refreshHandler } from './refresh';
-import {
-  GameRow,
-  GamesQuery,
-  Kpis,
-  KpisQuery,
-  PlayerDetail,
-  PlayerItem,
-  PlayerParams,
-  PlayersQuery,
-  ProviderRow,
-  ProvidersQuery,
-  RevenueQuery,
-  RevenueRow,
-} from './schema';
+import { GameRow, Kpis, PlayerDetail, PlayerItem, ProviderRow, RevenueRow } from './schema';
 import { kpisHandler, revenueHandler } from './summary';
-
-/** Analytics (spec 4.4): API key or session, every figure scoped to the caller's operator. */
-const analytics = defineArea({
-  prefix: '/analytics-api/analytics',
-  security: [{ [bearerApiKey.name]: [] }, { [bearerSession.name]: [] }],
-  use: (deps) => [analyticsAuth(deps)],
-  guards: (deps) => ({
-    reads: readOrExportLimit(deps),
-    refresh: rateLimit(deps.rateLimits, 'analytics:refresh'),
-    manager: requireManager('the NGR definition'),
-  }),
-  inputError: queryError,
-});
+import { analytics } from './area';
 
 const errors = (extra: Record<number, string> = {}) =>
   codedErrors(
@@ -70,7 +41,6 @@ analytics.endpoint({
   path: '/kpis',
   summary: 'Headline KPIs',
   guards: ['reads'],
-  input: { query: KpisQuery },
   responses: {
     200: jsonContent(
       z.object({ success: z.literal(true), data: z.object({ kpis: Kpis, currency: z.string(), range: Range, refreshed_at: refreshedAt }) }),
@@ -79,7 +49,7 @@ analytics.endpoint({
     ),
     ...errors(),
   },
-  handler: kpisHandler,
+  ...kpisHandler,
 });
 analytics.endpoint({
   method: 'get',
@@ -88,9 +58,8 @@ analytics.endpoint({
   description:
     'One currency per request (never summed across currencies), dated by occurrence time; `previous` is the same number of days ending the day before `range.start`. Definitions: docs/analytics.md "Business figures".',
   guards: ['reads'],
-  input: { query: BusinessQuery },
   responses: { 200: jsonContent(BusinessResponse, 'Business figures of the range and the period before', examples.business), ...errors() },
-  handler: businessHandler,
+  ...businessHandler,
 });
 analytics.endpoint({
   method: 'get',
@@ -99,9 +68,8 @@ analytics.endpoint({
   description:
     'One currency per request; a cohort holds the players whose first completed deposit ever (in any currency) fell in it and was in this currency, dated by occurrence time. Definitions: docs/analytics.md "Cohorts".',
   guards: ['reads'],
-  input: { query: CohortsQuery },
   responses: { 200: jsonContent(CohortsResponse, 'Cohorts of the range, empty ones included', examples.cohorts), ...errors() },
-  handler: cohortsHandler,
+  ...cohortsHandler,
 });
 analytics.endpoint({
   method: 'get',
@@ -109,9 +77,8 @@ analytics.endpoint({
   summary: 'Safer-gambling figures: protected and limited players now, the gate’s marketing decisions and the harm indicators of the range',
   description: 'Definitions: docs/analytics.md "Safer gambling" and docs/compliance.md.',
   guards: ['reads'],
-  input: { query: SaferGamblingQuery },
   responses: { 200: jsonContent(SaferGamblingResponse, 'Safer-gambling figures', examples.saferGambling), ...errors() },
-  handler: saferGamblingHandler,
+  ...saferGamblingHandler,
 });
 analytics.endpoint({
   method: 'get',
@@ -119,9 +86,8 @@ analytics.endpoint({
   summary: 'Game health: actual RTP, hold and cash vs bonus GGR per game or provider',
   description: 'One currency per request, dated by occurrence time; rows most staked first. Definitions: docs/analytics.md "Game health".',
   guards: ['reads'],
-  input: { query: GameHealthQuery },
   responses: { 200: jsonContent(GameHealthResponse, 'Totals and a page of rows', examples.gameHealth), ...errors() },
-  handler: gameHealthHandler,
+  ...gameHealthHandler,
 });
 analytics.endpoint({
   method: 'get',
@@ -129,9 +95,8 @@ analytics.endpoint({
   summary: 'Figures by country, jurisdiction or currency: players, deposits, withdrawals, GGR and FTDs',
   description: 'Only code-shaped values form groups (ISO 3166, ISO 4217), everything else is `other`. Definitions: docs/analytics.md "Splits".',
   guards: ['reads'],
-  input: { query: SplitsQuery },
   responses: { 200: jsonContent(SplitsResponse, 'One row per group, most GGR first', examples.splits), ...errors() },
-  handler: splitsHandler,
+  ...splitsHandler,
 });
 analytics.endpoint({
   method: 'get',
@@ -139,7 +104,7 @@ analytics.endpoint({
   summary: 'The NGR definition: the version figures use now and the latest versions',
   guards: ['reads'],
   responses: { 200: jsonContent(NgrDefinitionsResponse, 'The definition and its versions', examples.ngrDefinitions), ...errors() },
-  handler: getNgrDefinitionHandler,
+  ...getNgrDefinitionHandler,
 });
 analytics.endpoint({
   method: 'put',
@@ -148,7 +113,6 @@ analytics.endpoint({
   description:
     'Every save is a new version (the figures name the version they used); none is rewritten. API keys, the Owner and Admins; a Member is 403. Recorded in the audit trail as `settings.updated`.',
   guards: ['manager', 'reads'],
-  input: { body: NgrDefinitionBody },
   inputError: defaultValidationError,
   request: { body: { description: 'The definition', example: examples.ngrDefinitions.data.current.definition } },
   responses: {
@@ -161,14 +125,13 @@ analytics.endpoint({
       [500, 'INTERNAL_ERROR'],
     ),
   },
-  handler: putNgrDefinitionHandler,
+  ...putNgrDefinitionHandler,
 });
 analytics.endpoint({
   method: 'get',
   path: '/revenue',
   summary: 'Revenue per day, week or month',
   guards: ['reads'],
-  input: { query: RevenueQuery },
   responses: {
     200: jsonOrCsv(
       listOf({ period: z.enum(['daily', 'weekly', 'monthly']), currency: z.string(), range: Range, refreshed_at: refreshedAt, rows: z.array(RevenueRow) }),
@@ -177,44 +140,40 @@ analytics.endpoint({
     ),
     ...errors(),
   },
-  handler: revenueHandler,
+  ...revenueHandler,
 });
 analytics.endpoint({
   method: 'get',
   path: '/players',
   summary: 'List players (PII stays encrypted)',
   guards: ['reads'],
-  input: { query: PlayersQuery },
   responses: {
     200: jsonOrCsv(listOf({ total: z.number().int(), has_more: z.boolean(), players: z.array(PlayerItem) }), 'A page of players', examples.players),
     ...errors(),
   },
-  handler: listPlayersHandler,
+  ...listPlayersHandler,
 });
 analytics.endpoint({
   method: 'get',
   path: '/players/:id',
   summary: 'One player with decrypted PII, states and recent events',
   guards: ['reads'],
-  input: { params: PlayerParams },
   responses: { 200: jsonContent(z.object({ success: z.literal(true), data: PlayerDetail }), 'Player', examples.playerDetail), ...errors({ 404: 'NOT_FOUND' }) },
-  handler: getPlayerHandler,
+  ...getPlayerHandler,
 });
 analytics.endpoint({
   method: 'get',
   path: '/games',
   summary: 'Game rows',
   guards: ['reads'],
-  input: { query: GamesQuery },
   responses: { 200: jsonOrCsv(listOf({ currency: z.string(), refreshed_at: refreshedAt, games: z.array(GameRow) }), 'Game rows', examples.games), ...errors() },
-  handler: gamesHandler,
+  ...gamesHandler,
 });
 analytics.endpoint({
   method: 'get',
   path: '/providers',
   summary: 'Payment provider rows',
   guards: ['reads'],
-  input: { query: ProvidersQuery },
   responses: {
     200: jsonContent(
       z.object({ success: z.literal(true), data: z.object({ providers: z.array(ProviderRow), currency: z.string(), refreshed_at: refreshedAt }) }),
@@ -223,7 +182,7 @@ analytics.endpoint({
     ),
     ...errors(),
   },
-  handler: providersHandler,
+  ...providersHandler,
 });
 analytics.endpoint({
   method: 'post',
@@ -234,7 +193,7 @@ analytics.endpoint({
     200: jsonContent(z.object({ success: z.literal(true), message: z.literal('Views refreshed'), refreshed_at: z.string() }), 'Refreshed', examples.refreshed),
     ...errors(),
   },
-  handler: refreshHandler,
+  ...refreshHandler,
 });
 
 export const createAnalyticsRouter = (deps: AppDeps) => analytics.router(deps);

@@ -1,14 +1,11 @@
-import type { Context } from 'koa';
 import { z } from 'zod';
 import { lastDays } from '../../core/analyticsParams';
 import { GATE_RULES } from '../../core/compliance/gate';
 import { saferGamblingFigures } from '../../db/queries/analyticsSaferGambling';
 import { HARM_INDICATORS } from '../../db/queries/harmIndicators';
-import type { AppDeps } from '../deps';
-import type { InputOf } from '../endpoint';
-import { operatorOf } from '../middleware/authenticate';
 import { registry } from '../openapi/registry';
 import { rangeOf } from './context';
+import { analytics } from './area';
 
 export const SaferGamblingQuery = z.object({
   range: z
@@ -58,8 +55,8 @@ export const SaferGamblingResponse = z.object({
 });
 
 /** `GET /safer-gambling`: protected and limited players now; the gate's decisions and the harm indicators of `range`. */
-export async function saferGamblingHandler(deps: AppDeps, ctx: Context, { query }: InputOf<{ query: typeof SaferGamblingQuery }>): Promise<void> {
+export const saferGamblingHandler = analytics.handler({ input: { query: SaferGamblingQuery } }, async ({ deps, ctx, input: { query }, principal }) => {
   const range = rangeOf(query.range, lastDays(30, new Date()));
-  const figures = await saferGamblingFigures(deps.db, operatorOf(ctx), range);
+  const figures = await saferGamblingFigures(deps.db, principal.operatorId, range);
   ctx.body = { success: true, data: { range, figures } };
-}
+});

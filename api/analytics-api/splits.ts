@@ -1,12 +1,10 @@
-import type { Context } from 'koa';
 import { z } from 'zod';
 import { lastDays } from '../../core/analyticsParams';
 import { SPLIT_DIMENSIONS, splitFigures } from '../../db/queries/analyticsSplits';
-import type { AppDeps } from '../deps';
-import type { InputOf } from '../endpoint';
 import { registry } from '../openapi/registry';
 import { rangeOf, scopeOf } from './context';
 import { KpisQuery } from './schema';
+import { analytics } from './area';
 
 export const SplitsQuery = KpisQuery.extend({
   by: z
@@ -35,8 +33,8 @@ export const SplitsResponse = z.object({
 });
 
 /** `GET /splits`: the range's figures (default 30 days) by country, jurisdiction or currency. */
-export async function splitsHandler(deps: AppDeps, ctx: Context, { query }: InputOf<{ query: typeof SplitsQuery }>): Promise<void> {
+export const splitsHandler = analytics.handler({ input: { query: SplitsQuery } }, async ({ deps, ctx, input: { query } }) => {
   const range = rangeOf(query.range, lastDays(30, new Date()));
   const scope = await scopeOf(deps, ctx, query.currency);
   ctx.body = { success: true, data: { by: query.by, range, rows: await splitFigures(deps.db, scope, range, query.by) } };
-}
+});
