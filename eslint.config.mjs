@@ -57,6 +57,35 @@ export default tseslint.config(
     },
   },
   {
+    // Handlers get their input, caller and raw parts from their declaration (api/handler.ts, docs/architecture.md
+    // "Routes"): none reads the request or casts its caller itself. The middleware that parses, validates and
+    // authenticates is where those reads live; the analytics guard routes by `format` before validation.
+    files: ['api/**/*.ts'],
+    ignores: ['api/middleware/**', 'api/handler.ts', 'api/analytics-api/context.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "MemberExpression[object.type='MemberExpression'][object.object.name='ctx'][object.property.name='request'][property.name=/^(body|query|params|rawBody)$/]",
+          message: "Declare the part in the endpoint's `input` (validated) or `raw` and read it from the handler's argument.",
+        },
+        {
+          selector: "MemberExpression[object.name='ctx'][property.name=/^(query|params|querystring)$/]",
+          message: "Declare the part in the endpoint's `input` (validated) or `raw` and read it from the handler's argument.",
+        },
+        {
+          selector: 'TSAsExpression TSTypeReference[typeName.name=/Principal$/]',
+          message: "The caller is the handler's `principal`, typed by the area's `principal` reader: no cast.",
+        },
+        {
+          selector: 'CallExpression[callee.name=/^(operatorOf|principalOf)$/]',
+          message: "Read the caller from the handler's `principal` (the area declares its reader in area.ts).",
+        },
+      ],
+    },
+  },
+  {
     // Tests and tools read arbitrary JSON bodies; the server code keeps `unknown` and narrows.
     files: ['test/**', 'bench/**', 'chaos/**', 'fuzz/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -9,10 +9,10 @@ import { jsonContent, registry } from './openapi/registry';
 import {
   handlerArgs,
   type DeclaredHandler,
+  type HandlerArgs,
   type EndpointInput,
   type Handler,
   type HandlerDeclaration,
-  type InputOf,
   type ParameterSchema,
   type RawPart,
 } from './handler';
@@ -74,9 +74,7 @@ export interface Endpoint<S, G extends string, P = undefined, I extends Endpoint
   request?: DocumentedRequest;
   responses: RouteConfig['responses'];
   /** Gets `{ deps, ctx, input, principal, raw }` typed from this declaration and the area's. */
-  handle?: Handler<S, P, I, R>;
-  /** @deprecated the signature before `handle`, kept for the areas not yet moved to it. */
-  handler?: (setup: S, ctx: Context, input: InputOf<I>) => unknown;
+  handle: Handler<S, P, I, R>;
 }
 
 export interface AreaOptions<S, G extends string, P> {
@@ -120,10 +118,9 @@ export interface Area<S, G extends string, P = undefined> {
 const OPERATION_FIELDS = new Set(['summary', 'description', 'security']);
 
 /** A route as `router` mounts it: the endpoint with its handler's input type forgotten, as Koa passes no types along. */
-type Route<S, G extends string> = Omit<Endpoint<S, G>, 'handler' | 'handle' | 'raw'> & {
+type Route<S, G extends string> = Omit<Endpoint<S, G>, 'handle' | 'raw'> & {
   raw?: readonly RawPart[];
-  handle?: (args: unknown) => unknown;
-  handler?: (setup: S, ctx: Context, input: unknown) => unknown;
+  handle: (args: HandlerArgs<S, unknown, EndpointInput, RawPart>) => unknown;
 };
 
 /** `/gateway` + `/` → `/gateway`. */
@@ -182,7 +179,6 @@ export function defineArea<S = AppDeps, G extends string = never, P = undefined>
     },
     endpoint(declared) {
       const spec = declared as unknown as Route<S, G>;
-      if (!spec.handle === !spec.handler) throw new Error(`${spec.method.toUpperCase()} ${spec.path}: declare one of handle and handler`);
       register(prefix, options.security, spec as Route<unknown, string>);
       const literal = !spec.path.includes(':');
       if (spec.errorFormat) {
@@ -210,9 +206,8 @@ export function defineArea<S = AppDeps, G extends string = never, P = undefined>
             ),
           );
         if (spec.input) stack.push(validate(spec.input, spec.inputError ?? options.inputError ?? defaultValidationError));
-        const { handle, handler, raw } = spec;
-        if (handle) stack.push((ctx) => handle(handlerArgs(ctx, setup, options.principal, raw)));
-        else if (handler) stack.push((ctx) => handler(setup, ctx, ctx.state.input ?? {}));
+        const { handle, raw } = spec;
+        stack.push((ctx) => handle(handlerArgs(ctx, setup, options.principal, raw)));
         (router as unknown as Record<Method, (path: string, ...middleware: Middleware[]) => Router>)[spec.method](spec.path, ...stack);
       }
       return router;

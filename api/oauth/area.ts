@@ -1,19 +1,11 @@
-import type { Context } from 'koa';
 import { defineArea } from '../endpoint';
 import { AppError } from '../errors';
-import { authenticate, principalOf, type SessionPrincipal } from '../middleware/authenticate';
+import { authenticate, sessionPrincipalOf } from '../middleware/authenticate';
 import { rateLimit } from '../middleware/rateLimit';
 import type { FieldProblem } from '../middleware/validate';
 
 const invalidRequest = (problems: { problems: FieldProblem[] }) =>
   new AppError(400, 'invalid_request', problems.problems.map((p) => `${p.field}: ${p.message}`).join('; '));
-
-/** The signed-in member the `member` guard accepted (a session only); the public endpoints never read it. */
-const memberOf = (ctx: Context): SessionPrincipal => {
-  const principal = principalOf(ctx);
-  if (principal.kind !== 'session') throw new AppError(401, 'invalid_token', 'A signed-in member is required');
-  return principal;
-};
 
 /** The well-known documents hosts discover the authorization server by (RFC 9728, RFC 8414, OpenID discovery). */
 export const wellKnown = defineArea({
@@ -35,5 +27,5 @@ export const oauth = defineArea({
     limitRegistrations: rateLimit(deps.rateLimits, 'oauth:register', (ctx) => ctx.ip),
     member: authenticate(deps, { accept: ['session'], onFailure: () => new AppError(401, 'invalid_token', 'A signed-in member’s session token is required') }),
   }),
-  principal: memberOf,
+  principal: sessionPrincipalOf,
 });

@@ -34,12 +34,14 @@ export function createOpenApiRouter(): Router {
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = PAGE;
   });
+  // A plain router, not an area: it serves the document and Swagger UI's files by name, outside every operation.
   router.get('/docs/:asset', async (ctx, next) => {
-    const type = ASSETS[ctx.params.asset ?? ''];
+    const asset = ctx.params.asset ?? ''; // eslint-disable-line no-restricted-syntax -- a file name, checked against ASSETS
+    const type = ASSETS[asset];
     if (!type) return next();
     ctx.type = type;
     ctx.set('Cache-Control', 'public, max-age=86400');
-    ctx.body = await readFile(path.join(assetsDir, ctx.params.asset!));
+    ctx.body = await readFile(path.join(assetsDir, asset));
   });
   return router;
 }

@@ -1,6 +1,5 @@
-import type { Context } from 'koa';
 import { AppError, type AuthFailure } from '../errors';
-import { principalOf, type SessionPrincipal } from '../middleware/authenticate';
+import { sessionPrincipalOf } from '../middleware/authenticate';
 import type { FieldProblem } from '../middleware/validate';
 
 export const AUTH_TEXT: Record<AuthFailure, string> = {
@@ -18,9 +17,5 @@ export function invalidInput(result: { problems: FieldProblem[] }): AppError {
   return new AppError(400, 'INVALID_INPUT', `Invalid input: ${text}`);
 }
 
-/** The caller of a session-only route (the `authenticate` middleware accepted nothing else). */
-export function sessionOf(ctx: Context): SessionPrincipal {
-  const principal = principalOf(ctx);
-  if (principal.kind !== 'session') throw new Error('team route reached without a session principal');
-  return principal;
-}
+/** The caller of a session-only route (the `authenticate` middleware accepted nothing else): the team area's principal. */
+export const sessionOf = sessionPrincipalOf;

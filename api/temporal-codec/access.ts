@@ -50,7 +50,9 @@ export function requireCodecReader(deps: AppDeps, readers: CodecReaders, options
   return async (ctx, next) => {
     let principal: SessionPrincipal;
     try {
-      principal = (await resolvePrincipal(deps, credentialOf(ctx, options.cookie), ['session'])) as SessionPrincipal;
+      const resolved = await resolvePrincipal(deps, credentialOf(ctx, options.cookie), ['session']);
+      if (resolved.kind !== 'session') throw new AuthError('session_required');
+      principal = resolved;
     } catch (error) {
       if (error instanceof AuthError) {
         const message =
