@@ -57,8 +57,8 @@ export default tseslint.config(
     },
   },
   {
-    // Handlers get their input, caller and raw parts from their declaration (api/handler.ts, docs/architecture.md
-    // "Routes"): none reads the request or casts its caller itself. The middleware that parses, validates and
+    // Handlers get their input, caller and raw parts from their declaration (api/handler.ts, docs/openapi-and-fuzzing.md
+    // "Declaring an endpoint"): none reads the request or casts its caller itself. The middleware that parses, validates and
     // authenticates is where those reads live; the analytics guard routes by `format` before validation.
     files: ['api/**/*.ts'],
     ignores: ['api/middleware/**', 'api/handler.ts', 'api/analytics-api/context.ts'],
