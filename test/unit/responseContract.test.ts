@@ -32,7 +32,7 @@ describe('contractBreach', () => {
 describe('an area with CHECK_RESPONSE_BODIES', () => {
   async function serve(check: boolean, body: unknown): Promise<{ status: number; json: unknown }> {
     const area = defineArea({ prefix: '/contract-check' });
-    area.endpoint({ method: 'get', path: `/thing-${check}`, summary: 'A thing', security: 'none', responses, handler: (_deps, ctx) => void (ctx.body = body) });
+    area.endpoint({ method: 'get', path: `/thing-${check}`, summary: 'A thing', security: 'none', responses, handle: ({ ctx }) => void (ctx.body = body) });
     const app = new Koa();
     app.use(area.router({ config: { CHECK_RESPONSE_BODIES: check }, logger: { error: () => undefined } } as unknown as AppDeps).routes());
     const server = http.createServer(app.callback()).listen(0, '127.0.0.1');
