@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { OVER_BUDGET_HELD_MAX, OVER_BUDGET_HOLD_MS } from '../../api/middleware/bodyBudget';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dataClient, type DataClient } from '../helpers/data';
+import { http } from '../helpers/http';
 
 const MIB = 1024 * 1024;
 const RATE = MIB / 2;
@@ -107,4 +108,52 @@ describe('a body over its budget is held unread for up to 1 s (api/middleware/bo
     const atOnce = all.filter((answer) => answer.ms < OVER_BUDGET_HOLD_MS - 50);
     expect(atOnce).toHaveLength(extra);
   }, 30_000);
+});
+
+describe('large bodies are read on a body worker (core/jsonReadPool.ts)', () => {
+  let dave: DataClient;
+  beforeAll(async () => {
+    dave = await dataClient(app);
+    expect((await dave.call('/entities', { body: { entityType: 'player', externalId: 'p-1', data: {} } })).status).toBe(201);
+  });
+  const send = (text: string) =>
+    http(`${app.url}/operator-data-api/entities/p-1/events`, {
+      method: 'POST',
+      token: dave.key,
+      rawBody: text,
+      headers: { 'content-type': 'application/json' },
+    });
+  const pad = 'é✓😀'.repeat(20_000);
+
+  it('a 1.5 MB event is stored exactly as sent: text in every script, escapes, extreme numbers, 60 levels', async () => {
+    const deep = `${'{"x":'.repeat(58)}"bottom"${'}'.repeat(58)}`;
+    const text =
+      `{"eventType":"game_activity","data":{"game_id":"g-1","bet_amount":1.7976931348623157e308,"tiny":5e-324,` +
+      `"quoted":"\\"\\\\\\n\\t\\u00e9\\ud83d\\ude00","deep":${deep},` +
+      `"notes":"${'n'.repeat(1_400_000)}","pad":"${pad}"}}`;
+    expect(Buffer.byteLength(text)).toBeGreaterThan(1_500_000);
+    const response = await send(text);
+    expect(response.status).toBe(201);
+    const row = await app.deps.db('entity_events').where({ operator_id: dave.operator.operatorId, id: response.body.data.id }).first();
+    expect(row.data).toEqual((JSON.parse(text) as { data: unknown }).data);
+  });
+
+  it('a large body breaking a bound, malformed or holding NUL is refused as a small one is; nothing is stored', async () => {
+    const before = await app.deps.db('entity_events').where({ operator_id: dave.operator.operatorId });
+    const overflow = await send(`{"eventType":"game_activity","data":{"pad":"${pad}","amount":1e309}}`);
+    expect(overflow.status).toBe(400);
+    expect(overflow.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'data.amount' }] });
+    expect(await send(`{"eventType":"game_activity","data":{"pad":"${pad}"`)).toMatchObject({
+      status: 400,
+      body: { success: false, error: { code: 'INVALID_JSON', message: 'Request body is not valid JSON' } },
+    });
+    expect(await send(`{"eventType":"game_activity","data":{"pad":"${pad}","a":"\\u0000"}}`)).toMatchObject({
+      status: 400,
+      body: {
+        success: false,
+        error: { code: 'INVALID_JSON', message: 'Request body contains text that cannot be stored: NUL characters or unpaired UTF-16 surrogates' },
+      },
+    });
+    expect(await app.deps.db('entity_events').where({ operator_id: dave.operator.operatorId })).toHaveLength(before.length);
+  });
 });
