@@ -150,7 +150,9 @@ describe('request bytes are a budget per organisation (api/middleware/bodyBudget
     clearInterval(switching);
     noise.set(true);
     const bobPost = await bob.call('/entities/p-1/events', event('g-2'));
-    const chunked = await chunkedPost(api.url, alice.key, 1024 * 1024);
+    // Five chunked bodies at once, each charged the largest body's worth (10 MiB) up front: the burst (20 MiB) and a
+    // second's refill cover two at most, whatever the hold; charged their real 1 MiB, all five would pass.
+    const chunked = await Promise.all(Array.from({ length: 5 }, () => chunkedPost(api.url, alice.key, 1024 * 1024)));
     const report = await noise.report;
 
     const alone = p99(measured.latencies.off);
@@ -178,7 +180,8 @@ describe('request bytes are a budget per organisation (api/middleware/bodyBudget
     // flood is on half the time: unheld they came back about 1,200 times in the same 30 s.
     expect(refused).toBeLessThanOrEqual((4 * duration) / 1000);
     // A chunked body takes the largest body's worth up front: leaving out Content-Length gains nothing.
-    expect([chunked.status, Number(chunked.retryAfter) >= 1]).toEqual([429, true]);
+    const chunkedRefused = chunked.filter((answer) => answer.status === 429 && Number(answer.retryAfter) >= 1);
+    expect(chunkedRefused.length).toBeGreaterThanOrEqual(3);
     expect(bobPost.status).toBe(201);
     expect(measured.errors).toBe(0);
     // The issue's goal is 1.5×, measured by `npm run bench:bytes` (docs/security.md "Request body bytes per
