@@ -118,11 +118,12 @@ describe('circuit breaker (spec 3.6), state in PostgreSQL', () => {
   /** When set, the next request is held at the supplier: `reached` tells it arrived, the answer waits for `until`. */
   let hold: { reached: () => void; until: Promise<void> } | undefined;
   let supplier: Awaited<ReturnType<typeof scriptedSupplier>>;
-  const rewind = (seconds: number) =>
+  /** Sets the circuit as opened `seconds` ago by the database's clock: however long the tests before took, the period left is exact. */
+  const openedAgo = (seconds: number) =>
     app.deps
       .db('circuit_breakers')
       .where({ operator_id: alice.operatorId, provider: supplier.provider.url })
-      .update({ opened_at: app.deps.db.raw(`opened_at - interval '${seconds} seconds'`) });
+      .update({ opened_at: app.deps.db.raw(`now() - make_interval(secs => ?)`, [seconds]) });
 
   beforeAll(async () => {
     supplier = await scriptedSupplier(async () => {
@@ -162,9 +163,9 @@ describe('circuit breaker (spec 3.6), state in PostgreSQL', () => {
   });
 
   it('after 30 s one trial goes through; its failure reopens the circuit for another 30 s', async () => {
-    await rewind(29);
+    await openedAgo(28);
     expect((await kycStatus(supplier.connectionId)).status).toBe(503);
-    await rewind(2);
+    await openedAgo(31);
     const before = supplier.provider.requests.length;
     const trial = await startVerification(supplier.connectionId);
     expect(trial.status).toBe(502);
@@ -181,7 +182,7 @@ describe('circuit breaker (spec 3.6), state in PostgreSQL', () => {
     const reached = new Promise<void>((resolve) => {
       hold = { reached: resolve, until: new Promise<void>((done) => (release = done)) };
     });
-    await rewind(31);
+    await openedAgo(31);
     const trial = kycStatus(supplier.connectionId);
     await reached;
     expect(await breaker(alice.operatorId, supplier.provider)).toMatchObject({ state: 'half_open' });
