@@ -1,6 +1,6 @@
 import type { DayRange } from '../../core/analyticsParams';
 import type { Db } from '../knex';
-import { amountOf, CURRENCY, IN_RANGE, IS_DEPOSIT, IS_GAME, PLAYER_EVENTS } from './analyticsSql';
+import { amountOf, CURRENCY, dayAfter, dayStart, firstDeposits, IN_RANGE, IS_DEPOSIT, IS_GAME, PLAYER_EVENTS } from './analyticsSql';
 import type { AnalyticsScope } from './analyticsTypes';
 
 /** Transaction statuses of the canonical contract (spec 2.13); a transaction without one counts as completed. */
@@ -29,8 +29,6 @@ export interface BusinessFigures {
 }
 
 const STATUS = `coalesce(e.data->>'status', 'completed')`;
-const dayStart = (binding: string) => `CAST(:${binding} AS date)::timestamp AT TIME ZONE 'UTC'`;
-const dayAfter = (binding: string) => `(CAST(:${binding} AS date) + 1)::timestamp AT TIME ZONE 'UTC'`;
 /** Completed deposits of one player (alias `e`): a probe of `entity_events_counted_deposits_idx`, whose predicate this implies. */
 const DEPOSITS_OF = (player: string) =>
   `entity_events e WHERE e.operator_id = :operatorId AND e.entity_id = ${player} AND ${IS_DEPOSIT} AND e.data->'_redacted' IS NULL`;
@@ -63,9 +61,7 @@ export async function businessFigures(db: Db, scope: AnalyticsScope, range: DayR
        SELECT sum(${amountOf('bet_amount')} - ${amountOf('win_amount')}) AS ggr, count(DISTINCT e.entity_id) AS active_players
          FROM ranged e WHERE ${IS_GAME}
      ), firsts AS (
-       SELECT DISTINCT ON (e.entity_id) e.entity_id, ${amountOf('amount')} AS amount, ${CURRENCY} AS currency
-         FROM ${PLAYER_EVENTS} AND ${IS_DEPOSIT} AND ${IN_RANGE}
-        ORDER BY e.entity_id, e.occurred_at, e.created_at
+       ${firstDeposits(IN_RANGE)}
      ), ftd AS (
        SELECT f.amount FROM firsts f
         WHERE f.currency = :currency AND NOT EXISTS (SELECT 1 FROM ${DEPOSITS_OF('f.entity_id')} AND e.occurred_at < ${dayStart('start')})

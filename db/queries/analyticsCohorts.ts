@@ -1,6 +1,6 @@
 import type { DayRange } from '../../core/analyticsParams';
 import type { Db } from '../knex';
-import { amountOf, BUCKETS, bucketOf, CURRENCY, IS_DEPOSIT, IS_GAME, PLAYER_EVENTS } from './analyticsSql';
+import { amountOf, BUCKETS, bucketOf, CURRENCY, dayAfter, dayStart, firstDeposits, IS_DEPOSIT, IS_GAME, PLAYER_EVENTS } from './analyticsSql';
 import type { AnalyticsScope } from './analyticsTypes';
 
 /** The days after a player's FTD whose activity makes a retention column (Smartico's D1/D7/D30). */
@@ -37,8 +37,6 @@ export interface CohortQuery {
   churnDays: number;
 }
 
-const dayStart = (binding: string) => `CAST(:${binding} AS date)::timestamp AT TIME ZONE 'UTC'`;
-const dayAfter = (binding: string) => `(CAST(:${binding} AS date) + 1)::timestamp AT TIME ZONE 'UTC'`;
 const AS_OF = 'CAST(:asOf AS date)';
 
 const retentionColumns = RETENTION_DAYS.map(
@@ -56,9 +54,7 @@ const retentionColumns = RETENTION_DAYS.map(
 export async function cohortFigures(db: Db, scope: AnalyticsScope, query: CohortQuery): Promise<Cohort[]> {
   const result = await db.raw(
     `WITH firsts AS (
-       SELECT DISTINCT ON (e.entity_id) e.entity_id, e.occurred_at, ${amountOf('amount')} AS amount, ${CURRENCY} AS currency
-         FROM ${PLAYER_EVENTS} AND ${IS_DEPOSIT} AND e.occurred_at < ${dayAfter('end')}
-        ORDER BY e.entity_id, e.occurred_at, e.created_at
+       ${firstDeposits(`e.occurred_at < ${dayAfter('end')}`)}
      ), cohort AS (
        SELECT f.entity_id, (f.occurred_at AT TIME ZONE 'UTC')::date AS ftd_day, f.amount
          FROM firsts f WHERE f.currency = :currency AND f.occurred_at >= ${dayStart('start')}

@@ -51,7 +51,7 @@ export async function gameHealth(
   const bindings = { operatorId: scope.operatorId, reporting: scope.reportingCurrency, currency: scope.currency, start: range.start, end: range.end };
   const [totals, rows] = await Promise.all([
     db.raw(
-      `SELECT ${COLUMNS}, count(DISTINCT ${key}) AS total_rows FROM ${PLAYER_EVENTS} AND ${IS_GAME} AND ${IN_RANGE} AND ${CURRENCY} = :currency`,
+      `SELECT ${COLUMNS}, count(DISTINCT ${key}) + ${by === 'provider' ? `(bool_or(${key} IS NULL))::int` : '0'} AS total_rows FROM ${PLAYER_EVENTS} AND ${IS_GAME} AND ${IN_RANGE} AND ${CURRENCY} = :currency`,
       bindings,
     ),
     db.raw(
@@ -61,21 +61,11 @@ export async function gameHealth(
     ),
   ]);
   const head = totals.rows[0] as Record<string, unknown>;
-  const unnamed = by === 'provider' ? await hasUnnamed(db, bindings) : 0;
   return {
     totals: healthOf(head),
     rows: (rows.rows as Array<Record<string, unknown>>).map((row) => ({ name: (row.name as string | null) ?? null, ...healthOf(row) })),
-    total_rows: Number(head.total_rows ?? 0) + unnamed,
+    total_rows: Number(head.total_rows ?? 0),
   };
-}
-
-/** Whether some rounds name no provider (they make a row of their own, which `count(DISTINCT …)` leaves out). */
-async function hasUnnamed(db: Db, bindings: Record<string, string>): Promise<number> {
-  const result = await db.raw(
-    `SELECT EXISTS (SELECT 1 FROM ${PLAYER_EVENTS} AND ${IS_GAME} AND ${IN_RANGE} AND ${CURRENCY} = :currency AND e.data->>'provider' IS NULL) AS unnamed`,
-    bindings,
-  );
-  return result.rows[0]?.unnamed ? 1 : 0;
 }
 
 const ratio = (part: number, whole: number): number | null => (whole !== 0 ? Number((part / whole).toFixed(4)) : null);

@@ -1,6 +1,7 @@
 import { GATE_RULES, type GateRule } from '../../core/compliance/gate';
 import type { DayRange } from '../../core/analyticsParams';
 import type { Db } from '../knex';
+import { dayAfter, dayStart } from './analyticsSql';
 import { HARM_INDICATORS, type HarmIndicator } from './harmIndicators';
 
 export interface ProtectedPlayers {
@@ -23,8 +24,6 @@ export interface SaferGamblingFigures {
   harm_indicators: { fired: number; players: number; by_indicator: Record<HarmIndicator, number> };
 }
 
-const dayStart = `CAST(:start AS date)::timestamp AT TIME ZONE 'UTC'`;
-const dayAfter = `(CAST(:end AS date) + 1)::timestamp AT TIME ZONE 'UTC'`;
 const flag = (key: string) => `c.value->'${key}' = 'true'::jsonb`;
 const positive = (key: string) => `(jsonb_typeof(c.value->'${key}') = 'number' AND (c.value->>'${key}')::numeric > 0)`;
 
@@ -53,14 +52,14 @@ export async function saferGamblingFigures(db: Db, operatorId: string, range: Da
     ),
     db.raw(
       `SELECT rule, count(*) AS decisions FROM marketing_evidence
-        WHERE operator_id = :operatorId AND recorded_at >= ${dayStart} AND recorded_at < ${dayAfter} AND rule = ANY(:rules)
+        WHERE operator_id = :operatorId AND recorded_at >= ${dayStart('start')} AND recorded_at < ${dayAfter('end')} AND rule = ANY(:rules)
         GROUP BY rule`,
       { ...bindings, rules: [...GATE_RULES, 'allowed'] },
     ),
     db.raw(
       `SELECT indicator, count(*) AS fired, count(DISTINCT entity_id) AS players, grouping(indicator) AS total
          FROM harm_indicators
-        WHERE operator_id = :operatorId AND fired_at >= ${dayStart} AND fired_at < ${dayAfter} AND indicator = ANY(:indicators)
+        WHERE operator_id = :operatorId AND fired_at >= ${dayStart('start')} AND fired_at < ${dayAfter('end')} AND indicator = ANY(:indicators)
         GROUP BY ROLLUP (indicator)`,
       { ...bindings, indicators: [...HARM_INDICATORS] },
     ),

@@ -1,6 +1,6 @@
 import type { DayRange } from '../../core/analyticsParams';
 import type { Db } from '../knex';
-import { amountOf, CURRENCY, IN_RANGE, IS_DEPOSIT, IS_GAME, IS_WITHDRAWAL, PLAYER_EVENTS } from './analyticsSql';
+import { amountOf, CURRENCY, dayAfter, dayStart, firstDeposits, IN_RANGE, IS_DEPOSIT, IS_GAME, IS_WITHDRAWAL, PLAYER_EVENTS } from './analyticsSql';
 import type { AnalyticsScope } from './analyticsTypes';
 
 export const SPLIT_DIMENSIONS = ['country', 'jurisdiction', 'currency'] as const;
@@ -42,12 +42,10 @@ export async function splitFigures(db: Db, scope: AnalyticsScope, range: DayRang
   const inCurrency = by === 'currency' ? 'true' : `${CURRENCY} = :currency`;
   const result = await db.raw(
     `WITH firsts AS (
-       SELECT DISTINCT ON (e.entity_id) e.entity_id, e.occurred_at, ${group} AS key, ${CURRENCY} AS currency
-         FROM ${PLAYER_EVENTS} AND ${IS_DEPOSIT} AND e.occurred_at < (CAST(:end AS date) + 1)::timestamp AT TIME ZONE 'UTC'
-        ORDER BY e.entity_id, e.occurred_at, e.created_at
+       ${firstDeposits(`e.occurred_at < ${dayAfter('end')}`, `${group} AS key`)}
      ), ftd AS (
        SELECT f.key, ${by === 'currency' ? 'f.key' : 'f.currency'} AS currency, count(*) AS ftd_count FROM firsts f
-        WHERE f.occurred_at >= CAST(:start AS date)::timestamp AT TIME ZONE 'UTC' AND ${by === 'currency' ? 'true' : 'f.currency = :currency'}
+        WHERE f.occurred_at >= ${dayStart('start')} AND ${by === 'currency' ? 'true' : 'f.currency = :currency'}
         GROUP BY 1, 2
      ), figures AS (
        SELECT ${group} AS key, ${by === 'currency' ? group : ':currency::text'} AS currency,

@@ -17,9 +17,23 @@ export const PLAYER_EVENTS = `entity_events e
 /** The event's own time (`data.timestamp` when it carried one, else its arrival): what every figure is dated by. */
 export const OCCURRED = 'e.occurred_at';
 
+/** The first instant of the UTC day named by a `YYYY-MM-DD` binding. */
+export const dayStart = (binding: string): string => `CAST(:${binding} AS date)::timestamp AT TIME ZONE 'UTC'`;
+/** The first instant after the UTC day named by a binding: ranges are inclusive of their last day. */
+export const dayAfter = (binding: string): string => `(CAST(:${binding} AS date) + 1)::timestamp AT TIME ZONE 'UTC'`;
+
 /** Occurrence time within the inclusive UTC day range (bindings `start`, `end`). */
-export const IN_RANGE = `${OCCURRED} >= CAST(:start AS date)::timestamp AT TIME ZONE 'UTC'
-  AND ${OCCURRED} < (CAST(:end AS date) + 1)::timestamp AT TIME ZONE 'UTC'`;
+export const IN_RANGE = `${OCCURRED} >= ${dayStart('start')} AND ${OCCURRED} < ${dayAfter('end')}`;
+
+/**
+ * Each player's first completed deposit among the live events matching `where` (earliest occurrence, then arrival),
+ * with `e.entity_id`, `e.occurred_at`, its `amount`, its `currency` and any `columns`. With `where` bounding only the
+ * end, that is the first deposit ever (as of that end), the FTD of docs/analytics.md.
+ */
+export const firstDeposits = (where: string, columns = ''): string =>
+  `SELECT DISTINCT ON (e.entity_id) e.entity_id, e.occurred_at, ${amountOf('amount')} AS amount, ${CURRENCY} AS currency${columns ? `, ${columns}` : ''}
+     FROM ${PLAYER_EVENTS} AND ${IS_DEPOSIT} AND ${where}
+    ORDER BY e.entity_id, e.occurred_at, e.created_at`;
 
 /** Every bucket start of the range (bindings `unit` = day/week/month, `start`, `end`), so empty buckets show as zero rows. */
 export const BUCKETS = `SELECT b::date AS bucket

@@ -2,11 +2,9 @@ import { LoadStatus } from '../../../components/Status';
 import { formatMajor, formatMoney, formatNumber, formatPercent, toMajor } from '../../../format';
 import { COLORS, LazyChart } from './charts';
 import { useProviders, useTopGames } from '../api/analytics';
+import { FigureTable } from './FigureTable';
 
-/**
- * Top games by rounds (`/games`): a bar chart of GGR and the full rows. The Overview's tables take focus
- * (`tabIndex`): on a phone a table scrolls inside its own box (styles.css), which a keyboard must be able to reach.
- */
+/** Top games by rounds (`/games`): a bar chart of GGR and the full rows. */
 export function GamesPanel({ version }: { version: number }) {
   const games = useTopGames(version);
   const data = games.data?.data;
@@ -30,39 +28,18 @@ export function GamesPanel({ version }: { version: number }) {
             series={[{ label: `GGR (${data.currency})`, values: rows.map((row) => toMajor(row.ggr, data.currency)), color: COLORS.ggr }]}
             height={220}
           />
-          <div className="table-wrap">
-            <table tabIndex={0}>
-              <caption>Games by rounds, all time, {data.currency}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Game</th>
-                  <th scope="col" className="num">
-                    Rounds
-                  </th>
-                  <th scope="col" className="num">
-                    GGR
-                  </th>
-                  <th scope="col" className="num">
-                    Players
-                  </th>
-                  <th scope="col" className="num">
-                    Average bet
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((row) => (
-                  <tr key={row.game_name}>
-                    <td>{row.game_name}</td>
-                    <td className="num">{formatNumber(row.rounds)}</td>
-                    <td className="num">{formatMoney(row.ggr, data.currency)}</td>
-                    <td className="num">{formatNumber(row.unique_players)}</td>
-                    <td className="num">{formatMoney(row.avg_bet, data.currency)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <FigureTable
+            caption={`Games by rounds, all time, ${data.currency}`}
+            rows={rows}
+            rowKey={(row) => row.game_name}
+            columns={[
+              { label: 'Game', cell: (row) => row.game_name },
+              { label: 'Rounds', num: true, cell: (row) => formatNumber(row.rounds) },
+              { label: 'GGR', num: true, cell: (row) => formatMoney(row.ggr, data.currency) },
+              { label: 'Players', num: true, cell: (row) => formatNumber(row.unique_players) },
+              { label: 'Average bet', num: true, cell: (row) => formatMoney(row.avg_bet, data.currency) },
+            ]}
+          />
         </>
       )}
     </section>
@@ -97,39 +74,18 @@ export function ProvidersPanel({ version }: { version: number }) {
             height={220}
           />
           <p className="hint">Money columns count completed transactions only; the success rate is completed ÷ all.</p>
-          <div className="table-wrap">
-            <table tabIndex={0}>
-              <caption>Payment providers, all time, {data.currency}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Provider</th>
-                  <th scope="col" className="num">
-                    Transactions
-                  </th>
-                  <th scope="col" className="num">
-                    Completed deposits
-                  </th>
-                  <th scope="col" className="num">
-                    Completed withdrawals
-                  </th>
-                  <th scope="col" className="num">
-                    Success rate
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((row) => (
-                  <tr key={row.provider}>
-                    <td>{row.provider}</td>
-                    <td className="num">{formatNumber(row.volume)}</td>
-                    <td className="num">{formatMoney(row.completed_deposit_amount, data.currency)}</td>
-                    <td className="num">{formatMoney(row.completed_withdrawal_amount, data.currency)}</td>
-                    <td className="num">{formatPercent(row.success_rate)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <FigureTable
+            caption={`Payment providers, all time, ${data.currency}`}
+            rows={rows}
+            rowKey={(row) => row.provider}
+            columns={[
+              { label: 'Provider', cell: (row) => row.provider },
+              { label: 'Transactions', num: true, cell: (row) => formatNumber(row.volume) },
+              { label: 'Completed deposits', num: true, cell: (row) => formatMoney(row.completed_deposit_amount, data.currency) },
+              { label: 'Completed withdrawals', num: true, cell: (row) => formatMoney(row.completed_withdrawal_amount, data.currency) },
+              { label: 'Success rate', num: true, cell: (row) => formatPercent(row.success_rate) },
+            ]}
+          />
         </>
       )}
     </section>

@@ -4,6 +4,7 @@ import { LoadStatus } from '../../../components/Status';
 import { formatDate, formatMajor, formatMonth, formatMoney, formatNumber, toMajor } from '../../../format';
 import { COLORS, LazyChart } from './charts';
 import { useRevenue } from '../api/analytics';
+import { FigureTable } from './FigureTable';
 
 const PERIODS = [
   ['daily', 'Daily'],
@@ -72,41 +73,18 @@ export function RevenuePanel({ version }: { version: number }) {
           />
           <details>
             <summary>Show the figures as a table</summary>
-            <div className="table-wrap">
-              <table tabIndex={0}>
-                <caption>
-                  Revenue by {bucket.noun}, {data.currency}
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{bucket.column}</th>
-                    <th scope="col" className="num">
-                      GGR
-                    </th>
-                    <th scope="col" className="num">
-                      Deposits
-                    </th>
-                    <th scope="col" className="num">
-                      Depositing players
-                    </th>
-                    <th scope="col" className="num">
-                      Active players
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows.map((row, index) => (
-                    <tr key={row.date}>
-                      <td>{labels[index]}</td>
-                      <td className="num">{formatMoney(row.total_ggr, data.currency)}</td>
-                      <td className="num">{formatMoney(row.total_deposits, data.currency)}</td>
-                      <td className="num">{formatNumber(row.depositing_players)}</td>
-                      <td className="num">{formatNumber(row.active_players)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <FigureTable
+              caption={`Revenue by ${bucket.noun}, ${data.currency}`}
+              rows={rows.map((row, index) => ({ ...row, label: labels[index] }))}
+              rowKey={(row) => row.date}
+              columns={[
+                { label: bucket.column, cell: (row) => row.label },
+                { label: 'GGR', num: true, cell: (row) => formatMoney(row.total_ggr, data.currency) },
+                { label: 'Deposits', num: true, cell: (row) => formatMoney(row.total_deposits, data.currency) },
+                { label: 'Depositing players', num: true, cell: (row) => formatNumber(row.depositing_players) },
+                { label: 'Active players', num: true, cell: (row) => formatNumber(row.active_players) },
+              ]}
+            />
           </details>
         </>
       )}
