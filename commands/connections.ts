@@ -8,7 +8,7 @@ import { connectorNotFound } from './connectors';
 import type { CommandDeps } from './deps';
 import { CommandError } from './errors';
 
-export const connectionNotFound = (id: string) => new CommandError(404, 'CONNECTION_NOT_FOUND', `Connection ${id} not found`);
+export const connectionNotFound = (id: string) => new CommandError('CONNECTION_NOT_FOUND', `Connection ${id} not found`);
 
 export interface CreateConnectionInput {
   operatorId: string;
@@ -40,7 +40,7 @@ async function requireReachable(deps: Pick<CommandDeps, 'db'>, operatorId: strin
   const connector = await findConnectorBlueprint(deps.db, operatorId, connectorId);
   if (!connector) throw connectorNotFound(connectorId);
   if (baseUrl === null && connector.blueprint !== null && connector.blueprint.serverUrl === null) {
-    throw new CommandError(400, 'VALIDATION_FAILED', "baseUrl is required: the connector's OpenAPI document has no absolute server URL", [
+    throw new CommandError('VALIDATION_FAILED', "baseUrl is required: the connector's OpenAPI document has no absolute server URL", [
       { field: 'baseUrl', message: 'is required for this connector' },
     ]);
   }

@@ -8,7 +8,7 @@ import { recordAudit } from './audit';
 import type { CommandDeps } from './deps';
 import { CommandError } from './errors';
 
-export const connectorNotFound = (id: string) => new CommandError(404, 'CONNECTOR_NOT_FOUND', `Connector ${id} not found`);
+export const connectorNotFound = (id: string) => new CommandError('CONNECTOR_NOT_FOUND', `Connector ${id} not found`);
 
 export interface CreateConnectorInput {
   operatorId: string;
@@ -37,7 +37,6 @@ async function documentOf(openapi: unknown): Promise<{ document: Record<string, 
   } catch (error) {
     if (error instanceof InvalidOpenApiError) {
       throw new CommandError(
-        400,
         'INVALID_OPENAPI',
         error.message,
         error.problems.map((message) => ({ field: 'openapi', message })),
@@ -56,7 +55,6 @@ export async function createConnector(deps: Pick<CommandDeps, 'db'>, input: Crea
   const ambiguous = ambiguousProviderFields(schemaMap);
   if (ambiguous.length > 0) {
     throw new CommandError(
-      400,
       'VALIDATION_FAILED',
       `schemaMap maps several canonical fields to the same provider field: ${ambiguous.join(', ')}`,
       ambiguous.map((field) => ({ field: 'schemaMap', message: `provider field ${field} is used more than once` })),

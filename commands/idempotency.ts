@@ -3,12 +3,7 @@ import { sha256Hex } from '../core/apiKeyToken';
 import { stableStringify } from '../core/stableJson';
 import { claimIdempotencyKey, recordIdempotentResponse } from '../db/queries/idempotency';
 import { CommandError } from './errors';
-
-/** A write's answer as its Idempotency-Key records it: a repeat of the request is answered from it. */
-export interface IdempotentWrite {
-  status: number;
-  body: { success: true; data: Record<string, unknown> };
-}
+import type { WriteResult } from './results';
 
 /** The `Idempotency-Key` a write is sent under (none: `key` undefined) and the request it names. */
 export interface IdempotencyScope {
@@ -19,27 +14,36 @@ export interface IdempotencyScope {
 }
 
 /**
- * Runs a write under an optional idempotency key, in one transaction with the key's claim: a repeat
- * returns the original result with `action: "duplicate"` and writes nothing; the same key with a
- * different request is 409 `IDEMPOTENCY_KEY_REUSED`.
+ * The record a stored answer names. A row written before answers were stored in business terms holds the HTTP body
+ * `{ success: true, data }` (an entity's `data` with its `action`); rows now hold `{ data }`. Both read as the same
+ * record, the old `action` dropped since a repeat's outcome is `duplicate` whatever the first one was.
  */
-export async function withIdempotency(
+function storedData<T>(stored: Record<string, unknown>): T {
+  const data = (stored.data ?? {}) as Record<string, unknown>;
+  if (stored.success !== true || !('action' in data)) return data as T;
+  const { action: _firstOutcome, ...record } = data;
+  return record as T;
+}
+
+/**
+ * Runs a write under an optional idempotency key, in one transaction with the key's claim: a repeat returns the
+ * first write's record as `duplicate` and writes nothing; the same key with a different request is refused
+ * `IDEMPOTENCY_KEY_REUSED`. Only the record is stored, never how the API answered it.
+ */
+export async function withIdempotency<T extends Record<string, unknown>>(
   trx: Knex.Transaction,
   operatorId: string,
   scope: IdempotencyScope,
-  write: () => Promise<IdempotentWrite>,
-): Promise<IdempotentWrite> {
+  write: () => Promise<WriteResult<T>>,
+): Promise<WriteResult<T>> {
   if (!scope.key) return write();
   const requestHash = sha256Hex(`${scope.route}\n${stableStringify(scope.body)}`);
   const claim = await claimIdempotencyKey(trx, operatorId, scope.key, requestHash);
   if (claim.kind === 'conflict') {
-    throw new CommandError(409, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request');
+    throw new CommandError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request');
   }
-  if (claim.kind === 'replay') {
-    const original = claim.body as IdempotentWrite['body'];
-    return { status: 200, body: { success: true, data: { ...original.data, action: 'duplicate' } } };
-  }
+  if (claim.kind === 'replay') return { outcome: 'duplicate', data: storedData<T>(claim.body) };
   const result = await write();
-  await recordIdempotentResponse(trx, operatorId, scope.key, result.status, result.body);
+  await recordIdempotentResponse(trx, operatorId, scope.key, result.data);
   return result;
 }

@@ -13,14 +13,13 @@ import type { StateRow } from '../db/queries/entities';
 import { auditStateChange, isAuditedState } from './compliance/stateAudit';
 import type { CommandDeps } from './deps';
 import { CommandError } from './errors';
-import { withIdempotency, type IdempotencyScope, type IdempotentWrite } from './idempotency';
+import { withIdempotency, type IdempotencyScope } from './idempotency';
 import { prepareItem, writeItem } from './ingest';
-
-const STATUS: Record<ItemError['code'], number> = { MISSING_FIELDS: 400, VALIDATION_FAILED: 400, ENTITY_NOT_FOUND: 404, ENTITY_ERASED: 409 };
+import type { WriteResult } from './results';
 
 /** An item's refusal as the refusal of its single write. */
 function refusal(error: ItemError): CommandError {
-  return new CommandError(STATUS[error.code], error.code, error.message, error.details);
+  return new CommandError(error.code, error.message, error.details);
 }
 
 interface SingleWrite {
@@ -33,11 +32,23 @@ export interface UpsertEntityInput extends SingleWrite {
   idempotency: IdempotencyScope;
 }
 
+/** The entity a write names; its outcome (`created`, `updated`, `duplicate`) is the result's. */
+export interface EntityWritten extends Record<string, unknown> {
+  id: string;
+  externalId: string;
+  entityType: string;
+}
+
+/** The event a write appended. */
+export interface EventRecorded extends Record<string, unknown> {
+  id: string;
+}
+
 /**
- * Creates or updates one entity, its PII sealed: 201 `created` or 200 `updated`, or for a repeated key the first
- * answer as 200 `duplicate`. The entity is read before it is written, so the write always takes a transaction.
+ * Creates or updates one entity, its PII sealed: `created` or `updated`, or for a repeated key the first write's
+ * entity as `duplicate`. The entity is read before it is written, so the write always takes a transaction.
  */
-export async function upsertEntity(deps: Pick<CommandDeps, 'db' | 'keyring'>, input: UpsertEntityInput): Promise<IdempotentWrite> {
+export async function upsertEntity(deps: Pick<CommandDeps, 'db' | 'keyring'>, input: UpsertEntityInput): Promise<WriteResult<EntityWritten>> {
   const { operatorId, entity } = input;
   const prepared = prepareItem('entities', input.template, deps.keyring, operatorId, entity);
   if (!prepared.ok) throw refusal(prepared.error);
@@ -45,8 +56,7 @@ export async function upsertEntity(deps: Pick<CommandDeps, 'db' | 'keyring'>, in
     withIdempotency(trx, operatorId, input.idempotency, async () => {
       const outcome = await writeItem('entities', trx, operatorId, prepared.write);
       if (!outcome.ok) throw refusal(outcome.error);
-      const data = { id: outcome.id, externalId: entity.externalId, entityType: entity.entityType, action: outcome.action! };
-      return { status: outcome.action === 'created' ? 201 : 200, body: { success: true as const, data } };
+      return { outcome: outcome.action!, data: { id: outcome.id, externalId: entity.externalId, entityType: entity.entityType } };
     }),
   );
 }
@@ -58,17 +68,17 @@ export interface RecordEventInput extends SingleWrite {
 }
 
 /**
- * Appends one event to a live entity: 201 `{ id }`, or for a repeated key the original id as 200 `duplicate`.
+ * Appends one event to a live entity: `created` with its id, or for a repeated key the original id as `duplicate`.
  * Without a key the write is autocommitted, in a statement shared with the operator's other single events arriving
  * meanwhile (`deps.events`); with one, the key's claim joins it in a transaction of its own.
  */
-export async function recordEvent(deps: Pick<CommandDeps, 'db' | 'keyring' | 'events'>, input: RecordEventInput): Promise<IdempotentWrite> {
+export async function recordEvent(deps: Pick<CommandDeps, 'db' | 'keyring' | 'events'>, input: RecordEventInput): Promise<WriteResult<EventRecorded>> {
   const { operatorId } = input;
   const prepared = prepareItem('events', input.template, deps.keyring, operatorId, { ...input.event, externalId: input.externalId });
   if (!prepared.ok) throw refusal(prepared.error);
-  const answer = (outcome: ItemOutcome): IdempotentWrite => {
+  const answer = (outcome: ItemOutcome): WriteResult<EventRecorded> => {
     if (!outcome.ok) throw refusal(outcome.error);
-    return { status: 201, body: { success: true as const, data: { id: outcome.id } } };
+    return { outcome: 'created', data: { id: outcome.id } };
   };
   if (!input.idempotency.key) return answer(await deps.events.append(operatorId, prepared.write));
   return deps.db.transaction((trx) =>

@@ -16,7 +16,7 @@ export async function changeSettings(
 ): Promise<OperatorSettings> {
   const { templateId } = input.change;
   if (templateId !== undefined && !(await findTemplate(deps.db, templateId))) {
-    throw new CommandError(400, 'VALIDATION_FAILED', `templateId: no template ${templateId}`, [
+    throw new CommandError('VALIDATION_FAILED', `templateId: no template ${templateId}`, [
       { field: 'templateId', message: 'must name a template of GET /templates' },
     ]);
   }

@@ -30,7 +30,7 @@ export async function signup(deps: Pick<CommandDeps, 'db'>, input: SignupInput):
       displayName: input.email.split('@')[0] ?? input.email,
     });
   } catch (error) {
-    if (error instanceof EmailTakenError) throw new CommandError(409, 'EMAIL_TAKEN', 'An account with this email already exists');
+    if (error instanceof EmailTakenError) throw new CommandError('EMAIL_TAKEN', 'An account with this email already exists');
     throw error;
   }
 }

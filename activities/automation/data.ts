@@ -55,10 +55,7 @@ export function createDataActivities({ db, keyring }: ActivityDeps) {
         if (!outcome.ok) throw refusal(outcome.error);
         const output = outputOf(input, outcome);
         // A state's value stays out of the stored answer (it may be anything); a replay takes it from its own input.
-        if (key)
-          await recordIdempotentResponse(trx, input.operatorId, key, 200, {
-            data: input.kind === 'state' ? { externalId: input.externalId, key: input.key } : output,
-          });
+        if (key) await recordIdempotentResponse(trx, input.operatorId, key, input.kind === 'state' ? { externalId: input.externalId, key: input.key } : output);
         return output;
       });
     },

@@ -2,6 +2,7 @@ import type { Context, Middleware } from 'koa';
 import { errorFormatFor, type ErrorFormat } from '../areas';
 import { isDependencyOutage, serviceUnavailable } from '../dependencyOutage';
 import { CommandError } from '../../commands/errors';
+import { REFUSAL_STATUS } from '../commandAnswers';
 import { AppError } from '../errors';
 
 const JSONRPC_CODES: Record<string, number> = {
@@ -48,7 +49,7 @@ function describeForLog(error: unknown): Record<string, unknown> {
  */
 function fromUnknown(error: unknown): AppError {
   if (error instanceof CommandError)
-    return new AppError(error.status, error.code, error.message, error.details === undefined ? {} : { details: error.details });
+    return new AppError(REFUSAL_STATUS[error.code], error.code, error.message, error.details === undefined ? {} : { details: error.details });
   if (error instanceof AppError) return error.status === 500 && isDependencyOutage(error.options.cause) ? serviceUnavailable(error.options.cause) : error;
   if (isDependencyOutage(error)) return serviceUnavailable(error);
   const status = (error as { status?: unknown }).status;

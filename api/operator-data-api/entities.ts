@@ -1,11 +1,12 @@
 import { upsertEntity } from '../../commands/ingestOne';
 import { eraseEntity } from '../../db/ingest/erasure';
+import { OUTCOME_STATUS } from '../commandAnswers';
 import { AppError } from '../errors';
 import { data } from './area';
 import { requireEntity, requireTemplate } from './context';
 import { idempotencyKeyOf } from './idempotency';
 import { EntityBody, ExternalIdParams } from './schema';
-import { entityRecord } from './presenters';
+import { entityRecord, writtenRecord } from './presenters';
 
 /** `POST /entities`: create-or-update; 201 `created`, 200 `updated`, 200 `duplicate` for a repeated Idempotency-Key. */
 export const upsertEntityHandler = data.handler({ input: { body: EntityBody } }, async ({ deps, ctx, input: { body }, principal }) => {
@@ -13,8 +14,8 @@ export const upsertEntityHandler = data.handler({ input: { body: EntityBody } },
   const key = idempotencyKeyOf(ctx);
   const settings = await requireTemplate(deps, operatorId);
   const result = await upsertEntity(deps, { operatorId, template: settings.templateSchema, entity: body, idempotency: { key, route: 'POST /entities', body } });
-  ctx.status = result.status;
-  ctx.body = result.body;
+  ctx.status = OUTCOME_STATUS[result.outcome];
+  ctx.body = { success: true, data: writtenRecord(result, 'always') };
 });
 
 /** `GET /entities/:externalId`: the one read that decrypts PII. */

@@ -1,8 +1,10 @@
 import { recordEvent } from '../../commands/ingestOne';
 import { listEvents } from '../../db/queries/entities';
+import { OUTCOME_STATUS } from '../commandAnswers';
 import { data } from './area';
 import { requireEntity, requireTemplate } from './context';
 import { idempotencyKeyOf } from './idempotency';
+import { writtenRecord } from './presenters';
 import { EventBody, EventsQuery, ExternalIdParams } from './schema';
 
 /** `POST /entities/:externalId/events`: appends one event; 201 `{ id }`, or the original id with `action: "duplicate"`. */
@@ -18,8 +20,8 @@ export const recordEventHandler = data.handler(
       event: body,
       idempotency: { key, route: `POST /entities/${params.externalId}/events`, body },
     });
-    ctx.status = result.status;
-    ctx.body = result.body;
+    ctx.status = OUTCOME_STATUS[result.outcome];
+    ctx.body = { success: true, data: writtenRecord(result, 'duplicate') };
   },
 );
 

@@ -1,3 +1,4 @@
+import type { WriteResult } from '../../commands/results';
 import type { Keyring } from '../../core/crypto';
 import { openPii } from '../../core/pii';
 import type { BatchJobRow } from '../../db/queries/batchJobs';
@@ -55,4 +56,18 @@ export function batchJobRecord(job: BatchJobRow) {
     created_at: job.created_at.toISOString(),
     completed_at: job.completed_at ? job.completed_at.toISOString() : null,
   };
+}
+
+/** PostgreSQL's order of a jsonb object's keys: shorter first, then by their bytes. */
+function inJsonbOrder(record: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/**
+ * The `data` of a single write's answer: the record, `action` naming the outcome (always for an entity, only a
+ * repeat's for an event). A repeat keeps the key order it has always had, that of the answer read back from jsonb.
+ */
+export function writtenRecord(result: WriteResult<Record<string, unknown>>, action: 'always' | 'duplicate'): Record<string, unknown> {
+  if (result.outcome === 'duplicate') return inJsonbOrder({ ...result.data, action: result.outcome });
+  return action === 'always' ? { ...result.data, action: result.outcome } : result.data;
 }

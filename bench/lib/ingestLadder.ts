@@ -58,7 +58,7 @@ const RUNGS = {
       event: { eventType: event.eventType, data: event.data },
       idempotency: { key: undefined, route: '', body: null },
     });
-    return (result.body.data as { id: string }).id;
+    return result.data.id;
   },
 } satisfies Record<string, (deps: AppDeps, operatorId: string, event: Posted) => Promise<string>>;
 

@@ -31,8 +31,8 @@ export interface BacktestRequest {
   sampleOutputs?: Record<string, unknown>;
 }
 
-const invalid = (field: string, message: string) => new CommandError(400, 'VALIDATION_FAILED', `Invalid input: ${field} ${message}`, [{ field, message }]);
-const notFound = () => new CommandError(404, 'BACKTEST_NOT_FOUND', 'Backtest not found');
+const invalid = (field: string, message: string) => new CommandError('VALIDATION_FAILED', `Invalid input: ${field} ${message}`, [{ field, message }]);
+const notFound = () => new CommandError('BACKTEST_NOT_FOUND', 'Backtest not found');
 
 /** The definition to backtest: a saved version, a validated draft (its problems named under `definition.`), or the current one. */
 async function definitionOf(
@@ -53,7 +53,7 @@ async function definitionOf(
   } catch (error) {
     if (!(error instanceof CommandError) || !Array.isArray(error.details)) throw error;
     const details = (error.details as Array<{ field: string; message: string }>).map((problem) => ({ ...problem, field: `definition.${problem.field}` }));
-    throw new CommandError(400, 'VALIDATION_FAILED', `Invalid input: ${details.map((problem) => `${problem.field}: ${problem.message}`).join('; ')}`, details);
+    throw new CommandError('VALIDATION_FAILED', `Invalid input: ${details.map((problem) => `${problem.field}: ${problem.message}`).join('; ')}`, details);
   }
 }
 
@@ -95,7 +95,7 @@ export async function startBacktest(deps: Pick<CommandDeps, 'db'> & BacktestJobs
   ];
   const created = await createBacktest(deps.db, row, events, MAX_BACKTEST_EVENTS);
   if (created.kind === 'busy') {
-    throw new CommandError(409, 'BACKTEST_ALREADY_RUNNING', `A backtest is already running (${created.runningId}): wait for it or cancel it`, {
+    throw new CommandError('BACKTEST_ALREADY_RUNNING', `A backtest is already running (${created.runningId}): wait for it or cancel it`, {
       backtestId: created.runningId,
     });
   }
@@ -124,7 +124,7 @@ export async function requireBacktest(deps: Pick<CommandDeps, 'db'>, operatorId:
 export async function cancelBacktest(deps: Pick<CommandDeps, 'db'> & BacktestJobs, input: { operatorId: string; backtestId: string }): Promise<BacktestRow> {
   const row = await requireBacktest(deps, input.operatorId, input.backtestId);
   const cancelled = await finishBacktest(deps.db, input.operatorId, row.id, { status: 'cancelled' });
-  if (!cancelled) throw new CommandError(409, 'BACKTEST_NOT_RUNNING', `The backtest has already ended (${row.status})`);
+  if (!cancelled) throw new CommandError('BACKTEST_NOT_RUNNING', `The backtest has already ended (${row.status})`);
   await deps.cancelBacktest(row.id);
   return cancelled;
 }

@@ -3,7 +3,7 @@ import { findAutomation, type AutomationRow } from '../../db/queries/automations
 import type { CommandDeps } from '../deps';
 import { CommandError } from '../errors';
 
-const notFound = () => new CommandError(404, 'WORKFLOW_NOT_FOUND', 'Workflow not found');
+const notFound = () => new CommandError('WORKFLOW_NOT_FOUND', 'Workflow not found');
 
 /**
  * The operator's live workflow, or 404 `WORKFLOW_NOT_FOUND` for an unknown id and another operator's workflow alike,

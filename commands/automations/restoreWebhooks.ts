@@ -38,7 +38,6 @@ export function withRestoredWebhooks(
   if (signed) {
     const field = `nodes[${signed.index}].params.secret`;
     throw new CommandError(
-      409,
       'VERSION_NOT_RESTORABLE',
       `The webhook step "${signed.node.id}" was signed, and its secret was deleted when the step was removed: add the step back with a new secret (PUT /workflows/:id)`,
       [{ field, message: 'the signing secret of this webhook no longer exists' }],

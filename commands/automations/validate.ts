@@ -17,7 +17,7 @@ export async function validAutomationBody(raw: unknown, options: { refusePrivate
     : result.details;
   if (!result.ok || details.length > 0) {
     const summary = details.map((problem) => `${problem.field}: ${problem.message}`).join('; ');
-    throw new CommandError(400, 'VALIDATION_FAILED', `Invalid workflow: ${summary}`, details);
+    throw new CommandError('VALIDATION_FAILED', `Invalid workflow: ${summary}`, details);
   }
   return result.value;
 }

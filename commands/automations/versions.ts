@@ -29,7 +29,7 @@ export async function recordVersion(trx: Knex.Transaction, row: AutomationRow, w
 }
 
 /** 404 `VERSION_NOT_FOUND`: the workflow never had this version (or is another operator's, answered as its own 404 first). */
-export const versionNotFound = (version: number) => new CommandError(404, 'VERSION_NOT_FOUND', `Version ${version} not found`);
+export const versionNotFound = (version: number) => new CommandError('VERSION_NOT_FOUND', `Version ${version} not found`);
 
 /**
  * A stored version of the operator's live workflow: 404 `WORKFLOW_NOT_FOUND` for an unknown workflow (another

@@ -24,9 +24,9 @@ export async function exportEvidence(
   input: { operatorId: string; from: Date; to: Date; actor: Actor; format: 'json' | 'csv' },
 ): Promise<EvidenceExport> {
   if (input.to.getTime() <= input.from.getTime())
-    throw new CommandError(400, 'VALIDATION_FAILED', 'Invalid input: to: must be after from', [{ field: 'to', message: 'must be after from' }]);
+    throw new CommandError('VALIDATION_FAILED', 'Invalid input: to: must be after from', [{ field: 'to', message: 'must be after from' }]);
   if (input.to.getTime() - input.from.getTime() > MAX_EVIDENCE_DAYS * 86_400_000)
-    throw new CommandError(400, 'VALIDATION_FAILED', `Invalid input: to: the period may span at most ${MAX_EVIDENCE_DAYS} days`, [
+    throw new CommandError('VALIDATION_FAILED', `Invalid input: to: the period may span at most ${MAX_EVIDENCE_DAYS} days`, [
       { field: 'to', message: `the period may span at most ${MAX_EVIDENCE_DAYS} days` },
     ]);
   const rows = await listEvidence(deps.db, input.operatorId, input.from, input.to, MAX_EVIDENCE_ROWS + 1);

@@ -22,8 +22,7 @@ export async function updateComplianceSettings(
   deps: Pick<CommandDeps, 'db'>,
   input: { operatorId: string; settings: ComplianceSettingsInput; actor: Actor },
 ): Promise<ComplianceSettings> {
-  if (input.settings.rules?.exclusion === false)
-    throw new CommandError(403, 'FORBIDDEN', EXCLUSION_LOCKED, [{ field: 'rules.exclusion', message: 'must be true' }]);
+  if (input.settings.rules?.exclusion === false) throw new CommandError('FORBIDDEN', EXCLUSION_LOCKED, [{ field: 'rules.exclusion', message: 'must be true' }]);
   const settings = complianceSettingsOf(input.settings);
   return deps.db.transaction(async (trx) => {
     await trx.raw("SELECT pg_advisory_xact_lock(hashtext('compliance-settings:' || ?))", [input.operatorId]);

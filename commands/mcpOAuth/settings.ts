@@ -14,7 +14,7 @@ export async function updateOAuthSettings(db: Db, input: { operatorId: string; a
   if (allowlist && allowlist.length > 0) {
     const known = await existingAutomationIds(db, input.operatorId, allowlist);
     const unknown = [...new Set(allowlist.filter((id) => !known.has(id)))];
-    if (unknown.length > 0) throw new CommandError(400, 'VALIDATION_FAILED', `Unknown workflow ids in workflow_allowlist: ${unknown.join(', ')}`);
+    if (unknown.length > 0) throw new CommandError('VALIDATION_FAILED', `Unknown workflow ids in workflow_allowlist: ${unknown.join(', ')}`);
   }
   return db.transaction(async (trx) => {
     await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`mcp_oauth_settings:${input.operatorId}`]);

@@ -27,7 +27,7 @@ export interface TokenResponse {
   scope: string;
 }
 
-const invalidGrant = (description: string) => new CommandError(400, 'invalid_grant', description);
+const invalidGrant = (description: string) => new CommandError('invalid_grant', description);
 
 /** The prefix and 43 base64url characters: `mcpat_…` (access), `mcprt_…` (refresh), `mcpac_…` (code). */
 const newSecret = (prefix: string) => secretToken(prefix.slice(0, -1));
@@ -149,7 +149,7 @@ export async function exchangeCode(
     if (row.expired || !found || found.revoked_at) return { error: 'Invalid or expired authorization code' };
     if (row.client_id !== input.clientId) return { error: 'The code was issued to another client' };
     if (row.redirect_uri !== input.redirectUri) return { error: 'redirect_uri differs from the authorization request' };
-    if (input.resource !== undefined && input.resource !== found.resource) throw new CommandError(400, 'invalid_target', `resource must be ${found.resource}`);
+    if (input.resource !== undefined && input.resource !== found.resource) throw new CommandError('invalid_target', `resource must be ${found.resource}`);
     if (!pkceMatches(input.verifier, row.code_challenge)) return { error: 'code_verifier does not match the code challenge' };
     if (!(await memberActive(trx, found))) return { error: 'The member who approved this host no longer has access' };
     await markCodeUsed(trx, row.code_hash);
@@ -179,7 +179,7 @@ export async function refreshTokens(db: Db, input: { refreshToken: string; clien
     }
     if (grant.client_id !== input.clientId) return { error: 'The refresh token was issued to another client' };
     if (!(await memberActive(trx, grant))) return { error: 'The member who approved this host no longer has access' };
-    if (input.resource !== undefined && input.resource !== grant.resource) throw new CommandError(400, 'invalid_target', `resource must be ${grant.resource}`);
+    if (input.resource !== undefined && input.resource !== grant.resource) throw new CommandError('invalid_target', `resource must be ${grant.resource}`);
     await markTokenUsed(trx, token.token_hash);
     return { tokens: await issueTokens(trx, grant) };
   });

@@ -18,7 +18,7 @@ export interface AnswerApprovalInput {
   answeredBy: string;
 }
 
-const notWaiting = () => new CommandError(409, 'RUN_NOT_AWAITING_INPUT', 'The run is not waiting for an approval');
+const notWaiting = () => new CommandError('RUN_NOT_AWAITING_INPUT', 'The run is not waiting for an approval');
 
 /**
  * Approves or refuses the `action.approval` a running run waits in; the run goes on by its edges with the answer as the
@@ -30,7 +30,7 @@ export async function answerApproval(
   input: AnswerApprovalInput,
 ): Promise<RunRow> {
   const run = await findRun(deps.db, input.operatorId, input.runId);
-  if (!run) throw new CommandError(404, 'RUN_NOT_FOUND', 'Run not found');
+  if (!run) throw new CommandError('RUN_NOT_FOUND', 'Run not found');
   const awaiting = run.status === 'running' ? await awaitingInputOf(deps.keyring, run) : undefined;
   if (!awaiting) throw notWaiting();
   const answer: ApprovalAnswer = {

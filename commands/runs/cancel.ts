@@ -15,8 +15,8 @@ export interface CancelRunInput {
   runId: string;
 }
 
-const notFound = () => new CommandError(404, 'RUN_NOT_FOUND', 'Run not found');
-const notRunning = (status: string) => new CommandError(409, 'RUN_NOT_RUNNING', `The run has already ended (${status}): only a running run can be cancelled`);
+const notFound = () => new CommandError('RUN_NOT_FOUND', 'Run not found');
+const notRunning = (status: string) => new CommandError('RUN_NOT_RUNNING', `The run has already ended (${status}): only a running run can be cancelled`);
 
 /**
  * Cancels a running run, whatever started it (a test run, an event, a schedule, a webhook, an agent): its Temporal
@@ -35,7 +35,7 @@ export async function cancelRun(deps: Pick<CommandDeps, 'db'> & { cancelRunWorkf
     const now = await findRun(deps.db, operatorId, runId);
     throw now && now.status !== 'running'
       ? notRunning(now.status)
-      : new CommandError(409, 'RUN_NOT_RUNNING', 'The run’s workflow has already closed: the run watchdog records how it ended');
+      : new CommandError('RUN_NOT_RUNNING', 'The run’s workflow has already closed: the run watchdog records how it ended');
   }
   // Marked after Temporal took the cancellation, so a task reads `cancelled` only for a run that will end so.
   if (run.source === 'mcp') await markMcpTaskOfRunCancelRequested(deps.db, operatorId, runId);

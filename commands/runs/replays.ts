@@ -37,9 +37,9 @@ export interface ReplayInput {
   actor: Actor;
 }
 
-const notFound = () => new CommandError(404, 'REPLAY_NOT_FOUND', 'Replay not found');
+const notFound = () => new CommandError('REPLAY_NOT_FOUND', 'Replay not found');
 
-const emptyRange = () => new CommandError(400, 'VALIDATION_FAILED', 'Invalid input: to must be after from', [{ field: 'to', message: 'must be after from' }]);
+const emptyRange = () => new CommandError('VALIDATION_FAILED', 'Invalid input: to must be after from', [{ field: 'to', message: 'must be after from' }]);
 
 /**
  * What a replay of `[from, to)` would rerun if created now, without creating it: how many runs (one per trigger event,
@@ -82,13 +82,13 @@ export async function startReplay(deps: Pick<CommandDeps, 'db'> & ReplayWorkflow
     maxRuns: MAX_REPLAY_RUNS,
   });
   if (created.kind === 'busy') {
-    throw new CommandError(409, 'REPLAY_ALREADY_RUNNING', `This workflow already has a running replay (${created.runningId}): wait for it or cancel it`, {
+    throw new CommandError('REPLAY_ALREADY_RUNNING', `This workflow already has a running replay (${created.runningId}): wait for it or cancel it`, {
       replayId: created.runningId,
     });
   }
   if (created.kind === 'too_many') {
     const message = `the range holds ${created.count} failed runs, more than ${MAX_REPLAY_RUNS} a replay reruns: narrow it`;
-    throw new CommandError(400, 'VALIDATION_FAILED', `Invalid input: ${message}`, [{ field: 'to', message }]);
+    throw new CommandError('VALIDATION_FAILED', `Invalid input: ${message}`, [{ field: 'to', message }]);
   }
   try {
     await deps.startReplay({ operatorId: input.operatorId, replayId: created.row.id });
@@ -125,7 +125,7 @@ export async function cancelReplay(
 ): Promise<ReplayRow> {
   const row = await requireReplay(deps, input.operatorId, input.replayId);
   const cancelled = await markReplayCancelled(deps.db, input.operatorId, row.id);
-  if (!cancelled) throw new CommandError(409, 'REPLAY_NOT_RUNNING', `The replay has already ended (${row.status})`);
+  if (!cancelled) throw new CommandError('REPLAY_NOT_RUNNING', `The replay has already ended (${row.status})`);
   await deps.cancelReplay(row.id);
   await recordAuditAct(deps.db, {
     operatorId: input.operatorId,

@@ -40,7 +40,7 @@ export interface RerunStarted {
   workflowVersion: number;
 }
 
-const invalid = (field: string, message: string) => new CommandError(400, 'VALIDATION_FAILED', `Invalid input: ${message}`, [{ field, message }]);
+const invalid = (field: string, message: string) => new CommandError('VALIDATION_FAILED', `Invalid input: ${message}`, [{ field, message }]);
 
 /**
  * Reruns a finished run from one of its steps (docs/workflows.md "Rerun and replay"): a new run with the original's
@@ -53,12 +53,12 @@ const invalid = (field: string, message: string) => new CommandError(400, 'VALID
 export async function rerunRun(deps: Pick<CommandDeps, 'db'> & { startRerun: RerunStart }, input: RerunInput): Promise<RerunStarted> {
   const { operatorId } = input;
   const original = await findRun(deps.db, operatorId, input.runId);
-  if (!original) throw new CommandError(404, 'RUN_NOT_FOUND', 'Run not found');
+  if (!original) throw new CommandError('RUN_NOT_FOUND', 'Run not found');
   if (original.status === 'running') {
-    throw new CommandError(409, 'RUN_STILL_RUNNING', 'The run is still running: rerun it once it has ended (or cancel it first)');
+    throw new CommandError('RUN_STILL_RUNNING', 'The run is still running: rerun it once it has ended (or cancel it first)');
   }
   const automation = await findAutomation(deps.db, operatorId, original.workflow_id);
-  if (!automation) throw new CommandError(404, 'WORKFLOW_NOT_FOUND', 'The workflow of this run has been deleted');
+  if (!automation) throw new CommandError('WORKFLOW_NOT_FOUND', 'The workflow of this run has been deleted');
   // Pinned even when it is the current version, so an edit saved before the rerun begins does not change what it runs.
   const stored = input.version === 'run' ? await findVersion(deps.db, operatorId, automation.id, original.workflow_version) : undefined;
   if (input.version === 'run' && !stored && original.workflow_version !== automation.version) {

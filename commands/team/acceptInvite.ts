@@ -22,9 +22,9 @@ export interface AcceptedInvite {
   member: MemberRow;
 }
 
-const invalidToken = () => new CommandError(400, 'INVALID_TOKEN', 'This invite link is malformed or no longer valid');
-const inviteUsed = () => new CommandError(409, 'INVITE_USED', 'This invite has already been accepted');
-const inviteExpired = () => new CommandError(410, 'INVITE_EXPIRED', 'This invite has expired; ask for a new one');
+const invalidToken = () => new CommandError('INVALID_TOKEN', 'This invite link is malformed or no longer valid');
+const inviteUsed = () => new CommandError('INVITE_USED', 'This invite has already been accepted');
+const inviteExpired = () => new CommandError('INVITE_EXPIRED', 'This invite has expired; ask for a new one');
 
 const REFUSED_ACCEPT = { gone: invalidToken, used: inviteUsed, expired: inviteExpired, already_member: alreadyMember };
 

@@ -72,7 +72,7 @@ export async function createInvite(deps: Pick<CommandDeps, 'db'>, input: CreateI
       { email: input.email, role: input.role, tokenHash: sha256Hex(token), expiresAt: inviteExpiresAt(new Date()), invitedByMemberId: input.caller.memberId },
       (pending) => refuseInviteAction(input.caller.role, pending.role) === null,
     );
-    if (created === 'refused') throw new CommandError(403, 'FORBIDDEN', 'Only the Owner can replace a pending admin invite');
+    if (created === 'refused') throw new CommandError('FORBIDDEN', 'Only the Owner can replace a pending admin invite');
     await recordAudit(trx, inviteChange(input, 'invite.created', null, created));
     return created;
   });

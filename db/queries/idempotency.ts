@@ -26,16 +26,15 @@ export async function claimIdempotencyKey(trx: Knex.Transaction, operatorId: str
   return { kind: 'replay', body: existing.response_body ?? {} };
 }
 
-export async function recordIdempotentResponse(
-  trx: Knex.Transaction,
-  operatorId: string,
-  key: string,
-  status: number,
-  body: Record<string, unknown>,
-): Promise<void> {
+/**
+ * Stores what a claimed key's write answered, as `{ data }`: the record it wrote, by which erasure finds the rows of
+ * an entity (`forgetEntityRequests`). `response_status` is no longer written (a status is the API's, not the
+ * write's); rows from before keep theirs, which nothing reads.
+ */
+export async function recordIdempotentResponse(trx: Knex.Transaction, operatorId: string, key: string, data: Record<string, unknown>): Promise<void> {
   await trx('idempotency_keys')
     .where({ operator_id: operatorId, key })
-    .update({ response_status: status, response_body: JSON.stringify(body) });
+    .update({ response_body: JSON.stringify({ data }) });
 }
 
 /**

@@ -126,6 +126,33 @@ describe('Idempotency-Key', () => {
     expect(Number(row?.count)).toBe(1);
   });
 
+  it('stores the written record only, and a row stored before in the HTTP shape still replays byte for byte', async () => {
+    const operatorId = client.operator.operatorId;
+    const stored = (key: string) => app.deps.db('idempotency_keys').where({ operator_id: operatorId, key });
+    const entityKey = `old-entity-${Date.now()}`;
+    const first = await client.call('/entities', { body: player('p-old-shape'), headers: { 'Idempotency-Key': entityKey } });
+    expect(first.status).toBe(201);
+    const { action, ...entity } = first.body.data;
+    expect(action).toBe('created');
+    expect((await stored(entityKey).first('response_body')).response_body).toEqual({ data: entity });
+    // A repeat's keys come in jsonb's order (shorter first), as they always have.
+    const repeat = JSON.stringify({ success: true, data: { id: entity.id, action: 'duplicate', entityType: 'player', externalId: 'p-old-shape' } });
+    const again = () => client.call('/entities', { body: player('p-old-shape'), headers: { 'Idempotency-Key': entityKey } });
+    expect(await again()).toMatchObject({ status: 200, text: repeat });
+    await stored(entityKey).update({ response_status: 201, response_body: JSON.stringify({ success: true, data: first.body.data }) });
+    expect(await again()).toMatchObject({ status: 200, text: repeat });
+
+    const eventKey = `old-event-${Date.now()}`;
+    const body = { eventType: 'transaction', data: { type: 'deposit', amount: 100, currency: 'EUR' } };
+    const event = await client.call('/entities/p-old-shape/events', { body, headers: { 'Idempotency-Key': eventKey } });
+    expect(event.status).toBe(201);
+    expect(event.text).toBe(JSON.stringify({ success: true, data: { id: event.body.data.id } }));
+    await stored(eventKey).update({ response_status: 201, response_body: JSON.stringify({ success: true, data: { id: event.body.data.id } }) });
+    const repeated = await client.call('/entities/p-old-shape/events', { body, headers: { 'Idempotency-Key': eventKey } });
+    expect(repeated.status).toBe(200);
+    expect(repeated.text).toBe(JSON.stringify({ success: true, data: { id: event.body.data.id, action: 'duplicate' } }));
+  });
+
   it('keys are scoped per operator', async () => {
     const other = await dataClient(app);
     const headers = { 'Idempotency-Key': `shared-${Date.now()}` };
