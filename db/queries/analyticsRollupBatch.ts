@@ -1,4 +1,5 @@
 import type { Db } from '../knex';
+import { foldDistinct, subtractErasedDistinct } from './analyticsRollupDistinct';
 
 /** What one batch read: where the cursor now stands, and how many event rows it covered. */
 export interface BatchResult {
@@ -95,6 +96,7 @@ export async function foldBatch(trx: Db, cursor: { xid: string; id: string }, bo
     return { events: 0, cursor };
   }
   for (const statement of [DAILY, PLAYER_DAYS, GAMES, PROVIDERS, PROVIDER_PLAYERS]) await trx.raw(statement);
+  await foldDistinct(trx);
   await trx.raw('DROP TABLE analytics_batch');
   return { events: Number(row.events), cursor: { xid: row.xid, id: row.id } };
 }
@@ -139,6 +141,7 @@ export async function subtractErased(trx: Db): Promise<number> {
        FROM sums s WHERE t.operator_id = s.operator_id AND t.currency = s.currency AND t.provider = s.provider`,
     bindings,
   );
+  await subtractErasedDistinct(trx, withErased, bindings);
   await trx.raw('DELETE FROM analytics_games WHERE rounds = 0');
   await trx.raw('DELETE FROM analytics_providers WHERE volume = 0');
   return erased.rows.length;

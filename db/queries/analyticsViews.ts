@@ -19,17 +19,22 @@ import {
  * Reads of the per-operator rollups (db/queries/analyticsRollup.ts), same definitions as the raw path
  * (analyticsRaw.ts). The names stay `view*`: the handlers choose this path when a rollup pass has completed.
  */
-/** Distinct players are counted as GROUP BY then count(*), not count(DISTINCT): PostgreSQL can hash the former, never the latter. */
 const DAYS = `day BETWEEN CAST(:start AS date) AND CAST(:end AS date)`;
 
-/** KPIs from the rollups (same definitions as `rawKpis`). */
+/**
+ * A gaps row is a player's first day in a range starting on `from` when their previous day is before `from`
+ * (analyticsRollupDistinct.ts): summing those rows over the range counts each player once, however many days they were in.
+ */
+const firstIn = (from: string): string => `prev_day < ${from}`;
+
+/** KPIs from the rollups (same definitions as `rawKpis`); distinct players from `analytics_player_gaps`. */
 export async function viewKpis(db: Db, scope: AnalyticsScope, range: DayRange, activeSince: DayRange): Promise<Kpis> {
   const result = await db.raw(
     `SELECT m.total_ggr, m.total_deposits, m.total_withdrawals,
-            (SELECT count(*) FROM (SELECT entity_id FROM analytics_player_days
-              WHERE operator_id = :operatorId AND currency = :currency AND deposited AND ${DAYS} GROUP BY entity_id) d) AS depositing_players,
-            (SELECT count(*) FROM (SELECT entity_id FROM analytics_player_days
-              WHERE operator_id = :operatorId AND day >= CAST(:activeStart AS date) GROUP BY entity_id) a) AS active_players_today,
+            (SELECT sum(players) FROM analytics_player_gaps
+              WHERE operator_id = :operatorId AND series = :currency AND ${DAYS} AND ${firstIn('CAST(:start AS date)')}) AS depositing_players,
+            (SELECT sum(players) FROM analytics_player_gaps
+              WHERE operator_id = :operatorId AND series = '' AND day >= CAST(:activeStart AS date) AND ${firstIn('CAST(:activeStart AS date)')}) AS active_players_today,
             ${TOTAL_PLAYERS} AS total_players
        FROM (SELECT sum(ggr) AS total_ggr, sum(deposits) AS total_deposits, sum(withdrawals) AS total_withdrawals
                FROM analytics_daily WHERE operator_id = :operatorId AND currency = :currency AND ${DAYS}) m`,
@@ -37,6 +42,9 @@ export async function viewKpis(db: Db, scope: AnalyticsScope, range: DayRange, a
   );
   return kpisOf(result.rows[0] ?? {});
 }
+
+/** A bucket's first day within the range: an edge bucket counts from the range's start (as the raw path does). */
+const BUCKET_FROM = `greatest(${bucketOf('day')}, CAST(:start AS date))`;
 
 /** Revenue buckets from the rollups (same definitions as `rawRevenue`). */
 export async function viewRevenue(db: Db, scope: AnalyticsScope, range: DayRange, unit: Unit): Promise<RevenueRow[]> {
@@ -46,10 +54,10 @@ export async function viewRevenue(db: Db, scope: AnalyticsScope, range: DayRange
        SELECT ${bucketOf('day')} AS bucket, sum(ggr) AS total_ggr, sum(deposits) AS total_deposits
          FROM analytics_daily WHERE operator_id = :operatorId AND currency = :currency AND ${DAYS} GROUP BY 1
      ), players AS (
-       SELECT bucket, count(*) AS active_players, count(*) FILTER (WHERE deposited) AS depositing_players
-         FROM (SELECT ${bucketOf('day')} AS bucket, entity_id, bool_or(deposited AND currency = :currency) AS deposited
-                 FROM analytics_player_days WHERE operator_id = :operatorId AND ${DAYS} GROUP BY 1, 2) p
-        GROUP BY 1
+       SELECT ${bucketOf('day')} AS bucket,
+              sum(players) FILTER (WHERE series = '' AND ${firstIn(BUCKET_FROM)}) AS active_players,
+              sum(players) FILTER (WHERE series = :currency AND ${firstIn(BUCKET_FROM)}) AS depositing_players
+         FROM analytics_player_gaps WHERE operator_id = :operatorId AND series IN ('', :currency) AND ${DAYS} GROUP BY 1
      )
      SELECT to_char(b.bucket, 'YYYY-MM-DD') AS date, m.total_ggr, m.total_deposits, p.depositing_players, p.active_players
        FROM buckets b LEFT JOIN money m ON m.bucket = b.bucket LEFT JOIN players p ON p.bucket = b.bucket ORDER BY b.bucket`,

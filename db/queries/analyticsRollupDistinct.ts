@@ -1,0 +1,78 @@
+import type { Db } from '../knex';
+
+/**
+ * The distinct-player part of a rollup batch (docs/analytics.md "Distinct players"): each player's days per series
+ * (`''`: any counted event, any currency; a currency code: a completed deposit in it) form a chain, each day with the
+ * player's previous day; `analytics_player_gaps` counts the chain's rows per (series, day, previous day). A late day
+ * landing between two known ones changes its successor's previous day, so that successor's pair moves too.
+ */
+
+/** The batch's player-days not yet in a chain (`analytics_batch` of analyticsRollupBatch.ts). */
+const NEW_DAYS = `WITH days AS (
+    SELECT operator_id, entity_id, '' AS series, day FROM analytics_batch WHERE counted
+    UNION
+    SELECT operator_id, entity_id, currency, day FROM analytics_batch WHERE counted AND is_deposit
+  ), added AS (
+    INSERT INTO analytics_player_chain (operator_id, entity_id, series, day, prev_day)
+    SELECT operator_id, entity_id, series, day, '-infinity' FROM days
+    ON CONFLICT DO NOTHING RETURNING operator_id, entity_id, series, day
+  )
+  INSERT INTO analytics_chain_new SELECT * FROM added`;
+
+const SAME_CHAIN = (alias: string, row: string) =>
+  `${alias}.operator_id = ${row}.operator_id AND ${alias}.entity_id = ${row}.entity_id AND ${alias}.series = ${row}.series`;
+
+/**
+ * The rows whose previous day is new: every new day, and the next known day after a new one (whose previous day was
+ * before it). `old_prev` is null for a new day (it had no pair yet). Read after the new days went in, so
+ * `new_prev` sees them all, however many a player got in this batch.
+ */
+const MOVED = `CREATE TEMP TABLE analytics_chain_moved ON COMMIT DROP AS
+  WITH touched AS (
+    SELECT operator_id, entity_id, series, day FROM analytics_chain_new
+    UNION
+    SELECT n.operator_id, n.entity_id, n.series, next.day FROM analytics_chain_new n
+      CROSS JOIN LATERAL (SELECT c.day FROM analytics_player_chain c WHERE ${SAME_CHAIN('c', 'n')} AND c.day > n.day ORDER BY c.day LIMIT 1) next
+  )
+  SELECT t.operator_id, t.entity_id, t.series, t.day,
+         CASE WHEN f.day IS NULL THEN c.prev_day END AS old_prev,
+         coalesce((SELECT max(p.day) FROM analytics_player_chain p WHERE ${SAME_CHAIN('p', 't')} AND p.day < t.day), '-infinity') AS new_prev
+    FROM touched t
+    JOIN analytics_player_chain c ON ${SAME_CHAIN('c', 't')} AND c.day = t.day
+    LEFT JOIN analytics_chain_new f ON ${SAME_CHAIN('f', 't')} AND f.day = t.day`;
+
+const GAPS = `INSERT INTO analytics_player_gaps AS t (operator_id, series, day, prev_day, players)
+  SELECT operator_id, series, day, prev_day, sum(delta) FROM (
+    SELECT operator_id, series, day, new_prev AS prev_day, 1 AS delta FROM analytics_chain_moved
+    UNION ALL
+    SELECT operator_id, series, day, old_prev, -1 FROM analytics_chain_moved WHERE old_prev IS NOT NULL
+  ) d GROUP BY 1, 2, 3, 4 HAVING sum(delta) <> 0
+  ON CONFLICT (operator_id, series, day, prev_day) DO UPDATE SET players = t.players + excluded.players`;
+
+const RELINK = `UPDATE analytics_player_chain c SET prev_day = m.new_prev FROM analytics_chain_moved m
+  WHERE ${SAME_CHAIN('c', 'm')} AND c.day = m.day AND c.prev_day <> m.new_prev`;
+
+/** Folds the batch's player-days into the chains and their counts; inside the batch's transaction. */
+export async function foldDistinct(trx: Db): Promise<void> {
+  await trx.raw('CREATE TEMP TABLE analytics_chain_new (operator_id uuid, entity_id text, series text, day date) ON COMMIT DROP');
+  await trx.raw(NEW_DAYS);
+  await trx.raw('ANALYZE analytics_chain_new');
+  await trx.raw(MOVED);
+  await trx.raw(GAPS);
+  await trx.raw(RELINK);
+  await trx.raw('DROP TABLE analytics_chain_moved, analytics_chain_new');
+}
+
+/**
+ * Takes erased players' chains out (binding `erased`, the JSON list of analyticsRollupBatch.ts): a whole chain goes,
+ * so no other player's pair moves, and its pairs are subtracted from the counts.
+ */
+export async function subtractErasedDistinct(trx: Db, withErased: string, bindings: Record<string, string>): Promise<void> {
+  await trx.raw(
+    `${withErased}, gone AS (DELETE FROM analytics_player_chain WHERE (operator_id, entity_id) IN (SELECT operator_id, entity_id FROM erased) RETURNING *),
+       sums AS (SELECT operator_id, series, day, prev_day, count(*) AS players FROM gone GROUP BY 1, 2, 3, 4)
+     UPDATE analytics_player_gaps t SET players = t.players - s.players
+       FROM sums s WHERE t.operator_id = s.operator_id AND t.series = s.series AND t.day = s.day AND t.prev_day = s.prev_day`,
+    bindings,
+  );
+}
