@@ -1,4 +1,5 @@
 import { ANALYTICS_ACTIVITIES, createAnalyticsActivities } from './analytics';
+import { AUDIENCE_ACTIVITIES, createAudienceActivities } from './audiences';
 import { AUTOMATION_ACTIVITIES, createAutomationActivities } from './automation';
 import type { ActivityDeclarations } from './declarations';
 import { createDiagnosticsActivities, DIAGNOSTICS_ACTIVITIES } from './diagnostics';
@@ -23,6 +24,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createEmailActivities(deps),
     ...createGatewayActivities({ ...deps, metrics }),
     ...createAnalyticsActivities(deps),
+    ...createAudienceActivities(deps),
     ...createAutomationActivities(deps),
   };
   return { ...activities, ...instrumentEnds(activities, { db: deps.db, metrics }) };
@@ -41,5 +43,6 @@ export const ACTIVITY_DECLARATIONS: ActivityDeclarations<typeof createActivities
   ...EMAIL_ACTIVITIES,
   ...GATEWAY_ACTIVITIES,
   ...ANALYTICS_ACTIVITIES,
+  ...AUDIENCE_ACTIVITIES,
   ...AUTOMATION_ACTIVITIES,
 };

@@ -1,5 +1,6 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptions } from '@temporalio/client';
 import { analyticsRefreshWorkflow } from '../workflows/analyticsRefresh';
+import { audienceRefreshWorkflow } from '../workflows/audienceRefresh';
 import { outboxSweepWorkflow } from '../workflows/outboxSweep';
 import { retentionWorkflow } from '../workflows/retention';
 import { runWatchdogWorkflow } from '../workflows/runWatchdog';
@@ -7,11 +8,20 @@ import { runWatchdogWorkflow } from '../workflows/runWatchdog';
 export const RETENTION_SCHEDULE_ID = 'retention-daily';
 export const ANALYTICS_REFRESH_SCHEDULE_ID = 'analytics-refresh';
 export const OUTBOX_SWEEP_SCHEDULE_ID = 'outbox-sweep';
+export const AUDIENCE_REFRESH_SCHEDULE_ID = 'audience-refresh';
 export const RUN_WATCHDOG_SCHEDULE_ID = 'run-watchdog';
 /** Every Schedule `ensurePlatformSchedules` keeps. */
-export const PLATFORM_SCHEDULE_IDS = [RETENTION_SCHEDULE_ID, ANALYTICS_REFRESH_SCHEDULE_ID, OUTBOX_SWEEP_SCHEDULE_ID, RUN_WATCHDOG_SCHEDULE_ID];
+export const PLATFORM_SCHEDULE_IDS = [
+  RETENTION_SCHEDULE_ID,
+  ANALYTICS_REFRESH_SCHEDULE_ID,
+  AUDIENCE_REFRESH_SCHEDULE_ID,
+  OUTBOX_SWEEP_SCHEDULE_ID,
+  RUN_WATCHDOG_SCHEDULE_ID,
+];
 /** How often the analytics rollups catch up (docs/analytics.md "Rollups"): figures are at most about this far behind ingest, plus one pass. */
 export const ANALYTICS_ROLLUP_EVERY_MS = 30_000;
+/** How often audiences are re-judged (docs/analytics.md "Audiences"): an entering player's event follows their data within about this, plus a pass. */
+export const AUDIENCE_PASS_EVERY_MS = 30_000;
 
 /**
  * Creates a Schedule, or moves an existing one to the queue its workflow now belongs on (Schedules created before the
@@ -42,7 +52,7 @@ async function keepAnalyticsInterval(client: Client): Promise<void> {
 
 /**
  * Creates the platform's own Temporal Schedules if they do not exist yet (safe to call from every
- * API instance at start): the daily retention run at 03:00 UTC, the analytics rollups' catch-up every 30 seconds and
+ * API instance at start): the daily retention run at 03:00 UTC, the analytics rollups' catch-up and the audience pass every 30 seconds,
  * the outbox sweep of event-driven triggers and the run watchdog every minute, all on the background queue.
  */
 export async function ensurePlatformSchedules(temporal: { client: Client; backgroundTaskQueue: string }): Promise<void> {
@@ -54,6 +64,12 @@ export async function ensurePlatformSchedules(temporal: { client: Client; backgr
     policies: { overlap: ScheduleOverlapPolicy.SKIP },
   });
   await keepAnalyticsInterval(client);
+  await createUnlessExists(client, {
+    scheduleId: AUDIENCE_REFRESH_SCHEDULE_ID,
+    spec: { intervals: [{ every: AUDIENCE_PASS_EVERY_MS }] },
+    action: { type: 'startWorkflow', workflowType: audienceRefreshWorkflow, args: [], taskQueue, workflowId: 'audience-refresh' },
+    policies: { overlap: ScheduleOverlapPolicy.SKIP },
+  });
   await createUnlessExists(client, {
     scheduleId: OUTBOX_SWEEP_SCHEDULE_ID,
     spec: { intervals: [{ every: '1 minute' }] },

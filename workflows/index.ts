@@ -1,5 +1,6 @@
 /** Every workflow the worker registers. Workflow code is deterministic: no I/O, no Node builtins, activity types only. */
 export * from './analyticsRefresh';
+export * from './audienceRefresh';
 export * from './batchIngest';
 export * from './diagnostics';
 export * from './gatewayCall';

@@ -14,6 +14,8 @@ export const analytics = defineArea({
     reads: readOrExportLimit(deps),
     refresh: rateLimit(deps.rateLimits, 'analytics:refresh'),
     manager: requireManager('the NGR definition'),
+    audiences: requireManager('audiences'),
+    exports: rateLimit(deps.rateLimits, 'analytics:export'),
   }),
   inputError: queryError,
   principal: principalOf,

@@ -16,6 +16,7 @@ import { refreshHandler } from './refresh';
 import { GameRow, Kpis, PlayerDetail, PlayerItem, ProviderRow, RevenueRow } from './schema';
 import { kpisHandler, revenueHandler } from './summary';
 import { analytics } from './area';
+import './audienceRoutes';
 
 const errors = (extra: Record<number, string> = {}) =>
   codedErrors(
