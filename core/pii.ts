@@ -33,11 +33,13 @@ export function sealPii(
 
 /** Opens every sealed field of an entity's data (single-entity reads only). */
 export function openPii(keyring: Keyring, operatorId: string, externalId: string, data: Record<string, unknown>): Record<string, unknown> {
-  const opened: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(data)) {
-    opened[field] = Keyring.isCiphertext(value) ? keyring.decryptJson(value, contextOf(operatorId, externalId, field)) : value;
-  }
-  return opened;
+  // fromEntries defines each field, so a `__proto__` field stays data rather than becoming the copy's prototype.
+  return Object.fromEntries(
+    Object.entries(data).map(([field, value]) => [
+      field,
+      Keyring.isCiphertext(value) ? keyring.decryptJson(value, contextOf(operatorId, externalId, field)) : value,
+    ]),
+  );
 }
 
 /**

@@ -13,6 +13,14 @@ interface Merged {
   indexes: number[];
 }
 
+/**
+ * Copies `from`'s fields onto `into` as data. Object.assign would assign a `__proto__` field, replacing `into`'s
+ * prototype and losing the field (docs/security.md "`__proto__` keys").
+ */
+function mergeFields(into: Record<string, unknown>, from: Record<string, unknown>): void {
+  for (const [field, value] of Object.entries(from)) Object.defineProperty(into, field, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** Items naming the same externalId are merged in order, so one statement never touches a row twice. */
 function mergeByExternalId(items: Array<Indexed<EntityWrite>>, outcomes: ItemOutcome[]): Map<string, Merged> {
   const merged = new Map<string, Merged>();
@@ -28,7 +36,7 @@ function mergeByExternalId(items: Array<Indexed<EntityWrite>>, outcomes: ItemOut
         error: { code: 'VALIDATION_FAILED', message: 'entityType differs from an earlier item with the same externalId' },
       });
     } else {
-      Object.assign(existing.data, write.data);
+      mergeFields(existing.data, write.data);
       existing.indexes.push(index);
     }
   }
