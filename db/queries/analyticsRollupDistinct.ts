@@ -23,23 +23,22 @@ const SAME_CHAIN = (alias: string, row: string) =>
   `${alias}.operator_id = ${row}.operator_id AND ${alias}.entity_id = ${row}.entity_id AND ${alias}.series = ${row}.series`;
 
 /**
- * The rows whose previous day is new: every new day, and the next known day after a new one (whose previous day was
- * before it). `old_prev` is null for a new day (it had no pair yet). Read after the new days went in, so
- * `new_prev` sees them all, however many a player got in this batch.
+ * The rows whose previous day is new: every new day (`old_prev` null: it had no pair yet), and the next known day after
+ * a new one, with the previous day it had. Two new days never share that next known day (the later one is the earlier
+ * one's next day), so no row is listed twice. `new_prev` is read after the new days went in, so it sees them all,
+ * however many a player got in this batch. No join on the chain table: its statistics lag a fast-growing table, and a
+ * misestimated join here once ran for minutes; every lookup is a probe of its primary key.
  */
 const MOVED = `CREATE TEMP TABLE analytics_chain_moved ON COMMIT DROP AS
-  WITH touched AS (
-    SELECT operator_id, entity_id, series, day FROM analytics_chain_new
-    UNION
-    SELECT n.operator_id, n.entity_id, n.series, next.day FROM analytics_chain_new n
-      CROSS JOIN LATERAL (SELECT c.day FROM analytics_player_chain c WHERE ${SAME_CHAIN('c', 'n')} AND c.day > n.day ORDER BY c.day LIMIT 1) next
-  )
-  SELECT t.operator_id, t.entity_id, t.series, t.day,
-         CASE WHEN f.day IS NULL THEN c.prev_day END AS old_prev,
-         coalesce((SELECT max(p.day) FROM analytics_player_chain p WHERE ${SAME_CHAIN('p', 't')} AND p.day < t.day), '-infinity') AS new_prev
-    FROM touched t
-    JOIN analytics_player_chain c ON ${SAME_CHAIN('c', 't')} AND c.day = t.day
-    LEFT JOIN analytics_chain_new f ON ${SAME_CHAIN('f', 't')} AND f.day = t.day`;
+  SELECT m.operator_id, m.entity_id, m.series, m.day, m.old_prev,
+         coalesce((SELECT max(p.day) FROM analytics_player_chain p WHERE ${SAME_CHAIN('p', 'm')} AND p.day < m.day), '-infinity') AS new_prev
+    FROM (
+      SELECT operator_id, entity_id, series, day, NULL::date AS old_prev FROM analytics_chain_new
+      UNION ALL
+      SELECT n.operator_id, n.entity_id, n.series, next.day, next.prev_day FROM analytics_chain_new n
+        CROSS JOIN LATERAL (SELECT c.day, c.prev_day FROM analytics_player_chain c WHERE ${SAME_CHAIN('c', 'n')} AND c.day > n.day ORDER BY c.day LIMIT 1) next
+       WHERE NOT EXISTS (SELECT 1 FROM analytics_chain_new f WHERE ${SAME_CHAIN('f', 'n')} AND f.day = next.day)
+    ) m`;
 
 const GAPS = `INSERT INTO analytics_player_gaps AS t (operator_id, series, day, prev_day, players)
   SELECT operator_id, series, day, prev_day, sum(delta) FROM (
@@ -54,7 +53,9 @@ const RELINK = `UPDATE analytics_player_chain c SET prev_day = m.new_prev FROM a
 
 /** Folds the batch's player-days into the chains and their counts; inside the batch's transaction. */
 export async function foldDistinct(trx: Db): Promise<void> {
-  await trx.raw('CREATE TEMP TABLE analytics_chain_new (operator_id uuid, entity_id text, series text, day date) ON COMMIT DROP');
+  await trx.raw(
+    'CREATE TEMP TABLE analytics_chain_new (operator_id uuid, entity_id text, series text, day date, PRIMARY KEY (operator_id, entity_id, series, day)) ON COMMIT DROP',
+  );
   await trx.raw(NEW_DAYS);
   await trx.raw('ANALYZE analytics_chain_new');
   await trx.raw(MOVED);
