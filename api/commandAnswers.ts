@@ -10,6 +10,7 @@ import type { WriteOutcome } from '../commands/results';
 export const REFUSAL_STATUS: Readonly<Record<RefusalCode, number>> = {
   MISSING_FIELDS: 400,
   VALIDATION_FAILED: 400,
+  TEMPLATE_NOT_CONFIGURED: 400,
   INVALID_INPUT: 400,
   INVALID_OPENAPI: 400,
   INVALID_TOKEN: 400,

@@ -4,6 +4,7 @@ import type { Keyring } from '../core/crypto';
 import type { AutomationNode } from '../core/automations/types';
 import type { EventAppender } from '../db/ingest/eventAppender';
 import type { Db } from '../db/knex';
+import type { SettingsPort } from '../db/settingsPort';
 
 /**
  * Keeps an automation's Temporal Schedules in step with its definition: `next` null removes them all. Implemented by
@@ -23,4 +24,6 @@ export interface CommandDeps {
   events: EventAppender;
   logger: Logger;
   syncSchedules: ScheduleSync;
+  /** The operators' settings and templates: cached in the API, read stored by jobs and scripts (db/settingsPort.ts). */
+  settings: SettingsPort;
 }

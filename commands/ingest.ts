@@ -1,7 +1,7 @@
 /**
  * Ingestion as one use case for every caller: the data API's single writes, the batch jobs' chunks and the automations'
  * data actions prepare an item by the same rules (core/ingestItems.ts: template, PII sealed) and store it by the same
- * writers (db/ingest/). Each caller loads the operator's template its own way (the API through its settings cache)
+ * writers (db/ingest/). Each caller reads the operator's template through its settings port (commands/templates.ts)
  * and maps an item's refusal into its own error: an HTTP error, a failed node, a batch item's error.
  */
 import type { Knex } from 'knex';

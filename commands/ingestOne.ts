@@ -2,7 +2,7 @@
  * The data API's single writes (`POST /entities`, `POST /entities/:externalId/events`, `PUT …/state/:key`) as use
  * cases: the item is prepared and stored by the same rules as every ingest write (commands/ingest.ts), and an
  * entity or event sent under an Idempotency-Key is written at most once (commands/idempotency.ts). The caller loads
- * the operator's template (the API through its settings cache).
+ * the operator's template (commands/templates.ts, through its settings port).
  */
 import type { Actor } from '../core/audit';
 import type { ItemError } from '../core/ingestItems';

@@ -8,6 +8,7 @@ import type { Config } from '../core/config';
 import { EventAppender } from '../db/ingest/eventAppender';
 import { createDb, type Db } from '../db/knex';
 import { postgresPayloadStore } from '../db/queries/temporalPayloads';
+import { cachedSettings } from '../db/settingsPort';
 import { syncAutomationSchedules } from '../temporal/automationSchedules';
 import { connectTemporal, type TemporalClient } from '../temporal/client';
 import { temporalConnectionOptions } from '../temporal/connectionOptions';
@@ -38,6 +39,7 @@ export async function buildAppDeps(
   const keyUsage = new KeyUsageTracker(db, config.API_KEY_USAGE_FLUSH_MS, logger);
   keyUsage.start();
   const metrics = config.METRICS_PORT === undefined ? undefined : createApiMetrics(db, logger);
+  const caches = createCaches(db, config, logger);
   return {
     config,
     db,
@@ -45,7 +47,8 @@ export async function buildAppDeps(
     logger,
     rateLimits: new RateLimits(db, config.rateLimits, metrics?.rateLimitRefused),
     keyUsage,
-    caches: createCaches(db, config, logger),
+    caches,
+    settings: cachedSettings(db, caches.settings),
     jwtSecret: resolveJwtSecret(config),
     keyring,
     events: new EventAppender(db),

@@ -2,6 +2,7 @@ import type { AwaitingInput } from '../../core/automations/approval';
 import { beginRun } from '../../commands/runs/begin';
 import { refReaderOf } from '../../core/payloadRef';
 import { finishRun, markRunAwaitingInput, markRunWaiting } from '../../db/queries/automationRuns';
+import { storedSettings } from '../../db/settingsPort';
 import type { ActivityDeps } from '../deps';
 import type { BeginRunInput, BeginRunResult, FinishRunInput, FinishRunResult } from './types';
 import { BOOKKEEPING, type ActivityDeclarations } from '../declarations';
@@ -15,7 +16,7 @@ import { BOOKKEEPING, type ActivityDeclarations } from '../declarations';
 export function createRunActivities({ db, config, keyring }: ActivityDeps) {
   return {
     beginAutomationRun(input: BeginRunInput): Promise<BeginRunResult> {
-      return beginRun({ db, keyring, config }, input);
+      return beginRun({ db, keyring, config, settings: storedSettings(db) }, input);
     },
 
     /** Notes that the run sleeps until `until` (a long `action.delay`), so the run watchdog does not ask about it meanwhile. */

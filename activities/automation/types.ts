@@ -1,3 +1,4 @@
+import type { RunDataWrite } from '../../commands/runs/writeData';
 import type { RunSource, RunStatus } from '../../core/automations/types';
 
 export type { BeginRunInput, BeginRunResult, FinishRunInput } from '../../core/workflowContracts';
@@ -30,19 +31,8 @@ export interface HttpRequestOutput {
 }
 
 /** A data action; `automationId` marks the events it emits as this automation's own (no self-triggering). */
-export type DataWriteInput = {
-  operatorId: string;
-  automationId: string;
-  /**
-   * `<runId>:<nodeId>`: the write claims it in its own transaction, so running it again (a worker died after the
-   * commit and before Temporal recorded the local activity) returns the first write's output instead of writing twice.
-   */
-  idempotencyKey?: string;
-} & (
-  | { kind: 'state'; externalId: string; key: string; value: unknown }
-  | { kind: 'event'; externalId: string; eventType: string; data: unknown }
-  | { kind: 'entity'; entityType: string; externalId: string; data: unknown }
-);
+/** An automation's data action, as the use case commands/runs/writeData.ts takes it. */
+export type DataWriteInput = RunDataWrite;
 
 export interface AiChatInput {
   prompt: string;

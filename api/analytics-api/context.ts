@@ -1,7 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import { lastDays, parseRange, type DayRange } from '../../core/analyticsParams';
 import type { AnalyticsScope } from '../../db/queries/analyticsTypes';
-import { getSettings } from '../../db/queries/settings';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { authenticate, operatorOf } from '../middleware/authenticate';
@@ -38,7 +37,7 @@ export function queryError(result: { missing: string[]; problems: FieldProblem[]
 /** The reporting scope: `currency` from the query, else the operator's reporting currency. */
 export async function scopeOf(deps: AppDeps, ctx: Context, currency: string | undefined): Promise<AnalyticsScope> {
   const operatorId = operatorOf(ctx);
-  const { reportingCurrency } = await getSettings(deps.db, operatorId);
+  const { reportingCurrency } = await deps.settings.of(operatorId);
   return { operatorId, currency: currency ?? reportingCurrency, reportingCurrency };
 }
 

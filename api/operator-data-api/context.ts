@@ -1,6 +1,4 @@
-import type { TemplateSchema } from '../../core/templates';
 import { findEntity, type EntityRow } from '../../db/queries/entities';
-import { getSettings, type OperatorSettings } from '../../db/queries/settings';
 import type { AppDeps } from '../deps';
 import { AppError, type AuthFailure } from '../errors';
 import { authenticate, DASHBOARD_FAILURE_TEXT } from '../middleware/authenticate';
@@ -18,13 +16,6 @@ export function dataApiAuth(deps: AppDeps) {
 
 const apiKeyFailureText = (reason: AuthFailure) =>
   reason === 'missing' ? 'Missing API key' : reason === 'revoked' ? 'API key has been revoked' : 'Invalid API key';
-
-/** The operator's settings, or 400 `TEMPLATE_NOT_CONFIGURED` when no template is selected yet. */
-export async function requireTemplate(deps: AppDeps, operatorId: string): Promise<OperatorSettings & { templateSchema: TemplateSchema }> {
-  const settings = (await deps.caches.settings.get(operatorId, () => getSettings(deps.db, operatorId)))!;
-  if (!settings.templateSchema) throw new AppError(400, 'TEMPLATE_NOT_CONFIGURED', 'No template configured; set it with PUT /settings');
-  return settings as OperatorSettings & { templateSchema: TemplateSchema };
-}
 
 export async function requireEntity(deps: AppDeps, operatorId: string, externalId: string): Promise<EntityRow> {
   const entity = await findEntity(deps.db, operatorId, externalId);

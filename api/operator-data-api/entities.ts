@@ -1,9 +1,10 @@
+import { requireTemplate } from '../../commands/templates';
 import { upsertEntity } from '../../commands/ingestOne';
 import { eraseEntity } from '../../db/ingest/erasure';
 import { OUTCOME_STATUS } from '../commandAnswers';
 import { AppError } from '../errors';
 import { data } from './area';
-import { requireEntity, requireTemplate } from './context';
+import { requireEntity } from './context';
 import { idempotencyKeyOf } from './idempotency';
 import { EntityBody, ExternalIdParams } from './schema';
 import { entityRecord, writtenRecord } from './presenters';
@@ -12,8 +13,8 @@ import { entityRecord, writtenRecord } from './presenters';
 export const upsertEntityHandler = data.handler({ input: { body: EntityBody } }, async ({ deps, ctx, input: { body }, principal }) => {
   const { operatorId } = principal;
   const key = idempotencyKeyOf(ctx);
-  const settings = await requireTemplate(deps, operatorId);
-  const result = await upsertEntity(deps, { operatorId, template: settings.templateSchema, entity: body, idempotency: { key, route: 'POST /entities', body } });
+  const template = await requireTemplate(deps, operatorId);
+  const result = await upsertEntity(deps, { operatorId, template, entity: body, idempotency: { key, route: 'POST /entities', body } });
   ctx.status = OUTCOME_STATUS[result.outcome];
   ctx.body = { success: true, data: writtenRecord(result, 'always') };
 });

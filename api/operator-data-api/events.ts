@@ -1,8 +1,9 @@
+import { requireTemplate } from '../../commands/templates';
 import { recordEvent } from '../../commands/ingestOne';
 import { listEvents } from '../../db/queries/entities';
 import { OUTCOME_STATUS } from '../commandAnswers';
 import { data } from './area';
-import { requireEntity, requireTemplate } from './context';
+import { requireEntity } from './context';
 import { idempotencyKeyOf } from './idempotency';
 import { writtenRecord } from './presenters';
 import { EventBody, EventsQuery, ExternalIdParams } from './schema';
@@ -12,10 +13,10 @@ export const recordEventHandler = data.handler(
   { input: { params: ExternalIdParams, body: EventBody } },
   async ({ deps, ctx, input: { params, body }, principal: { operatorId } }) => {
     const key = idempotencyKeyOf(ctx);
-    const settings = await requireTemplate(deps, operatorId);
+    const template = await requireTemplate(deps, operatorId);
     const result = await recordEvent(deps, {
       operatorId,
-      template: settings.templateSchema,
+      template,
       externalId: params.externalId,
       event: body,
       idempotency: { key, route: `POST /entities/${params.externalId}/events`, body },

@@ -1,5 +1,4 @@
 import { changeSettings } from '../../commands/settings';
-import { getSettings } from '../../db/queries/settings';
 import { listTemplates } from '../../db/queries/templates';
 import { actorOf } from '../actor';
 import { data } from './area';
@@ -12,13 +11,12 @@ export const listTemplatesHandler = data.handler({}, async ({ deps, ctx }) => {
 });
 
 export const getSettingsHandler = data.handler({}, async ({ deps, ctx, principal }) => {
-  ctx.body = { success: true, data: settingsRecord(await getSettings(deps.db, principal.operatorId)) };
+  ctx.body = { success: true, data: settingsRecord(await deps.settings.of(principal.operatorId)) };
 });
 
 export const putSettingsHandler = data.handler({ input: { body: SettingsBody } }, async ({ deps, ctx, input: { body }, principal }) => {
   const { operatorId } = principal;
   const settings = await changeSettings(deps, { operatorId, change: body, actor: actorOf(principal) });
-  deps.caches.settings.invalidate(operatorId);
   deps.caches.mcpTools.invalidate(operatorId);
   ctx.body = { success: true, data: settingsRecord(settings) };
 });

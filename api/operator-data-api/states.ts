@@ -1,9 +1,10 @@
+import { requireTemplate } from '../../commands/templates';
 import { putState } from '../../commands/ingestOne';
 import { findState, listStates } from '../../db/queries/entities';
 import { actorOf } from '../actor';
 import { AppError } from '../errors';
 import { data } from './area';
-import { requireEntity, requireTemplate } from './context';
+import { requireEntity } from './context';
 import { ExternalIdParams, StateParams } from './schema';
 import { stateRecord } from './presenters';
 
@@ -25,10 +26,10 @@ export const putStateHandler = data.handler({ input: { params: StateParams }, ra
     throw new AppError(400, 'MISSING_FIELDS', 'Missing required fields: value', { details: [{ field: 'value', message: 'is required' }] });
   }
   const { operatorId } = principal;
-  const settings = await requireTemplate(deps, operatorId);
+  const template = await requireTemplate(deps, operatorId);
   const state = await putState(deps, {
     operatorId,
-    template: settings.templateSchema,
+    template,
     externalId: params.externalId,
     stateKey: params.key,
     value: valueOf(raw.body),

@@ -1,7 +1,7 @@
 import Koa from 'koa';
 import getRawBody from 'raw-body';
 import type { AppDeps } from '../../api/deps';
-import { requireTemplate } from '../../api/operator-data-api/context';
+import { requireTemplate } from '../../commands/templates';
 import { recordEvent } from '../../commands/ingestOne';
 import { prefixedId } from '../../core/ids';
 import { hotQuery, type HotStatement } from '../../db/hot';
@@ -50,10 +50,10 @@ const RUNGS = {
   },
   /** + the use case the API's handler calls: the template from the settings cache, validation and sealing. */
   command: async (deps: AppDeps, operatorId: string, event: Posted) => {
-    const settings = await requireTemplate(deps, operatorId);
+    const template = await requireTemplate(deps, operatorId);
     const result = await recordEvent(deps, {
       operatorId,
-      template: settings.templateSchema,
+      template,
       externalId: event.externalId,
       event: { eventType: event.eventType, data: event.data },
       idempotency: { key: undefined, route: '', body: null },

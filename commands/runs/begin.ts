@@ -6,7 +6,6 @@ import type { BeginRunInput, BeginRunResult } from '../../core/workflowContracts
 import { insertRun, restateRefusal } from '../../db/queries/automationRuns';
 import { findAutomation } from '../../db/queries/automations';
 import { quotaLimits, usageMonthOf } from '../../db/queries/automationUsage';
-import { getSettings } from '../../db/queries/settings';
 import type { CommandDeps } from '../deps';
 import { rerunSeed } from './rerunSeed';
 import { runVersionOf, type RunAutomation } from './runVersion';
@@ -29,7 +28,11 @@ const AUTOMATIC_SOURCES = new Set(['event', 'schedule', 'webhook']);
  *
  * @example await beginRun(deps, { operatorId, automationId, source: 'mcp', input, runId, temporalWorkflowId, startedAt }) // { kind: 'started', … }
  */
-export async function beginRun(deps: Pick<CommandDeps, 'db' | 'keyring' | 'config'>, input: BeginRunInput, known?: RunAutomation): Promise<BeginRunResult> {
+export async function beginRun(
+  deps: Pick<CommandDeps, 'db' | 'keyring' | 'config' | 'settings'>,
+  input: BeginRunInput,
+  known?: RunAutomation,
+): Promise<BeginRunResult> {
   const { db, keyring, config } = deps;
   const automation =
     known?.id === input.automationId && known.operator_id === input.operatorId ? known : await findAutomation(db, input.operatorId, input.automationId);
@@ -48,7 +51,7 @@ export async function beginRun(deps: Pick<CommandDeps, 'db' | 'keyring' | 'confi
   const payload = seed && 'input' in seed ? seed.input : input.input;
   const budget = seed && 'budget' in seed ? seed.budget : actionBudget(definition, trigger.id);
   // An event's fields were checked against the template when it was written; other payloads are checked here.
-  const template = trigger.type === 'trigger.event' && input.source !== 'event' ? (await getSettings(db, input.operatorId)).templateSchema : null;
+  const template = trigger.type === 'trigger.event' && input.source !== 'event' ? (await deps.settings.of(input.operatorId)).templateSchema : null;
   const missing = input.source === 'event' ? [] : missingTriggerFields(effectiveInputSchema(trigger, template), triggerFieldsOf(trigger.type, payload));
   const defaults = { actions: config.QUOTA_ACTIONS_PER_MONTH, aiActions: config.QUOTA_AI_ACTIONS_PER_MONTH };
 

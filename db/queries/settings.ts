@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { TemplateSchema } from '../../core/templates';
 import type { Db } from '../knex';
 
@@ -19,8 +20,8 @@ export interface OperatorSettings {
   reportingCurrency: string;
 }
 
-/** The operator's settings with its template, in one indexed read; defaults when never set. */
-export async function getSettings(db: Db, operatorId: string): Promise<OperatorSettings> {
+/** The operator's settings with its template, in one indexed read; defaults when never set. Read through db/settingsPort.ts. */
+export async function getSettings(db: Db | Knex.Transaction, operatorId: string): Promise<OperatorSettings> {
   const row = await db('operator_settings as s')
     .leftJoin('templates as t', 't.id', 's.template_id')
     .where('s.operator_id', operatorId)

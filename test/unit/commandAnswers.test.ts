@@ -12,6 +12,7 @@ import { errorHandler } from '../../api/middleware/errorHandler';
 const SPEC: Partial<Record<RefusalCode, number>> = {
   MISSING_FIELDS: 400,
   VALIDATION_FAILED: 400,
+  TEMPLATE_NOT_CONFIGURED: 400,
   INVALID_INPUT: 400,
   ENTITY_NOT_FOUND: 404,
   NOT_FOUND: 404,
