@@ -96,9 +96,15 @@ export class JsonReadPool {
     return answered;
   }
 
-  /** Ends the workers; bodies being read are read on the calling thread. */
+  /** Ends the workers; bodies being read are read on the calling thread, and a later large body starts a new worker. */
   async close(): Promise<void> {
     await Promise.all(this.workers.map((entry) => entry?.worker.terminate()));
+    this.workers.fill(undefined);
+  }
+
+  /** How many workers are running (none once closed, until the next large body). */
+  get running(): number {
+    return this.workers.filter(Boolean).length;
   }
 
   private leastBusy(): BodyWorker {
@@ -144,6 +150,14 @@ function parseChecked(text: string, job: Job): JsonReading {
 }
 
 let shared: JsonReadPool | undefined;
+
+/**
+ * Ends the process's body workers, where the API closes its other resources (`processes/apiServer.ts`): they are
+ * unref'd, so a forgotten close would not hold the process, but a test app's close must leave no thread behind.
+ */
+export async function closeJsonReadPool(): Promise<void> {
+  await shared?.close();
+}
 
 /** The process's pool: one worker per core but the API's own, one at least and two at most. */
 export function jsonReadPool(): JsonReadPool {

@@ -2,6 +2,7 @@ import http from 'node:http';
 import { createApp } from '../api/app';
 import type { AppDeps } from '../api/deps';
 import { startMetricsServer } from '../api/metrics/server';
+import { closeJsonReadPool } from '../core/jsonReadPool';
 
 export interface RunningApi {
   url: string;
@@ -34,6 +35,7 @@ export async function startApiServer(deps: AppDeps, options: { closeDb?: boolean
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await closeJsonReadPool();
       await deps.keyUsage.stop();
       await deps.caches.feed.stop();
       await deps.temporal.close();

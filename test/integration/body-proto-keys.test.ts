@@ -1,3 +1,4 @@
+import { jsonReadPool } from '../../core/jsonReadPool';
 import { stableStringify } from '../../core/stableJson';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dataClient, waitForJob, type DataClient } from '../helpers/data';
@@ -51,7 +52,10 @@ afterEach(() => {
   expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   expect(({} as Record<string, unknown>).deep).toBeUndefined();
 });
-afterAll(() => app.close());
+let closed = false;
+afterAll(async () => {
+  if (!closed) await app.close();
+});
 
 describe.each(SIZES)('a __proto__ key is stored exactly (%s body)', (size, pad) => {
   const operator = () => ({ operator_id: alice.operator.operatorId });
@@ -130,4 +134,13 @@ describe.each(SIZES)('a __proto__ key is stored exactly (%s body)', (size, pad) 
     expect((await waitForJob(alice, states.body.data.jobId)).output).toMatchObject({ succeeded: 1, failed: 0 });
     await expectStored('entity_states', 'value', { ...operator(), entity_id: merged.id, state_key: 'risk_score' }, pad);
   }, 60_000);
+});
+
+describe('closing the API (processes/apiServer.ts)', () => {
+  it('ends the body workers the large bodies started', async () => {
+    expect(jsonReadPool().running).toBeGreaterThan(0);
+    closed = true;
+    await app.close();
+    expect(jsonReadPool().running).toBe(0);
+  });
 });

@@ -36,7 +36,9 @@ describe('JsonReadPool: large bodies read on a worker as on the calling thread',
   it('reads bodies a failed worker held on the calling thread, and starts another for the next', async () => {
     const crashing = new JsonReadPool(1);
     const pending = crashing.read(Buffer.from(bodies.sound!), 64);
+    expect(crashing.running).toBe(1);
     await crashing.close();
+    expect(crashing.running).toBe(0);
     expect(await pending).toEqual(readJson(bodies.sound!, 64));
     expect(await crashing.read(Buffer.from(bodies.overflow!), 64)).toEqual(readJson(bodies.overflow!, 64));
     await crashing.close();
