@@ -51,6 +51,19 @@ const GAPS = `INSERT INTO analytics_player_gaps AS t (operator_id, series, day, 
 const RELINK = `UPDATE analytics_player_chain c SET prev_day = m.new_prev FROM analytics_chain_moved m
   WHERE ${SAME_CHAIN('c', 'm')} AND c.day = m.day AND c.prev_day <> m.new_prev`;
 
+/**
+ * Stores the new previous days by a primary-key probe per moved row. Left to itself the planner hashes the whole chain
+ * table whenever a batch moves many rows (a sequential scan per batch, growing with history); join methods other than
+ * the nested loop are off for this one statement and restored after it, so a pass costs what arrived.
+ */
+async function relink(trx: Db): Promise<void> {
+  const saved = await trx.raw(`SELECT current_setting('enable_hashjoin') AS hash, current_setting('enable_mergejoin') AS merge`);
+  const { hash, merge } = saved.rows[0] as { hash: string; merge: string };
+  await trx.raw(`SELECT set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)`);
+  await trx.raw(RELINK);
+  await trx.raw(`SELECT set_config('enable_hashjoin', :hash, true), set_config('enable_mergejoin', :merge, true)`, { hash, merge });
+}
+
 /** Folds the batch's player-days into the chains and their counts; inside the batch's transaction. */
 export async function foldDistinct(trx: Db): Promise<void> {
   await trx.raw(
@@ -59,8 +72,9 @@ export async function foldDistinct(trx: Db): Promise<void> {
   await trx.raw(NEW_DAYS);
   await trx.raw('ANALYZE analytics_chain_new');
   await trx.raw(MOVED);
+  await trx.raw('ANALYZE analytics_chain_moved');
   await trx.raw(GAPS);
-  await trx.raw(RELINK);
+  await relink(trx);
   await trx.raw('DROP TABLE analytics_chain_moved, analytics_chain_new');
 }
 
