@@ -17,6 +17,7 @@ const NO_JSON_SUCCESS = new Set([
   'DELETE /temporal-codec/session', // 204, no body
   'GET /oauth/authorize', // 302 to the consent page or back to the host
   'DELETE /oauth/hosts/{id}', // 204, no body
+  'GET /analytics-api/analytics/audiences/{id}/export', // text/csv, streamed
 ]);
 
 const document = JSON.parse(JSON.stringify(buildOpenApiDocument())) as Document;
