@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
-import { sha256Hex } from '../core/apiKeyToken';
-import { stableStringify } from '../core/stableJson';
+import { stableSha256Hex } from '../core/stableJson';
 import { claimIdempotencyKey, recordIdempotentResponse } from '../db/queries/idempotency';
 import { CommandError } from './errors';
 import type { WriteResult } from './results';
@@ -37,7 +36,8 @@ export async function withIdempotency<T extends Record<string, unknown>>(
   write: () => Promise<WriteResult<T>>,
 ): Promise<WriteResult<T>> {
   if (!scope.key) return write();
-  const requestHash = sha256Hex(`${scope.route}\n${stableStringify(scope.body)}`);
+  // Hashes a large field from the bytes its body worker wrote, the same digest as of the whole string.
+  const requestHash = stableSha256Hex(`${scope.route}\n`, scope.body);
   const claim = await claimIdempotencyKey(trx, operatorId, scope.key, requestHash);
   if (claim.kind === 'conflict') {
     throw new CommandError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request');

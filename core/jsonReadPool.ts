@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type * as Esbuild from 'esbuild';
-import type { JsonBoundsProblem } from './jsonBounds';
+import { rememberFields, type JsonReadRequest, type JsonReadResponse, type KnownField } from './jsonReadFields';
 import { readJson, type JsonReading } from './jsonRead';
 
 /**
@@ -14,17 +14,6 @@ import { readJson, type JsonReading } from './jsonRead';
 export const JSON_READ_WORKER_MIN_BYTES = 64 * 1024;
 /** The heap a body worker may grow to: a 10 MiB body of small objects parses to about 150 MB. */
 const WORKER_HEAP_MB = 512;
-
-export interface JsonReadRequest {
-  id: number;
-  bytes: Uint8Array;
-  maxDepth: number;
-}
-
-export type JsonReadResponse =
-  | { id: number; ok: true; text: string }
-  | { id: number; ok: false; problem: JsonBoundsProblem }
-  | { id: number; ok: false; invalid: 'malformed' | 'unstorable' };
 
 let script: string | undefined;
 
@@ -125,7 +114,7 @@ export class JsonReadPool {
       const job = entry.jobs.get(response.id);
       if (!job) return;
       entry.jobs.delete(response.id);
-      if (response.ok) job.resolve(parseChecked(response.text, job));
+      if (response.ok) job.resolve(parseChecked(response.text, response.fields, job));
       else job.resolve('problem' in response ? { ok: false, problem: response.problem } : { ok: false, invalid: response.invalid });
     });
     const fail = () => {
@@ -140,13 +129,19 @@ export class JsonReadPool {
   }
 }
 
-/** The value of a text a worker found sound: parsing it again here cannot fail, but if it did the body is read here. */
-function parseChecked(text: string, job: Job): JsonReading {
+/**
+ * The value of a text a worker found sound, its large fields' texts remembered (core/knownJson.ts): parsing it again
+ * here cannot fail, but if it did the body is read here.
+ */
+function parseChecked(text: string, fields: KnownField[], job: Job): JsonReading {
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch {
     return readHere(job.bytes, job.maxDepth);
   }
+  rememberFields(value, fields);
+  return { ok: true, value };
 }
 
 let shared: JsonReadPool | undefined;

@@ -1,15 +1,24 @@
 /**
  * A body worker of `core/jsonReadPool.ts`: decodes a body's bytes as UTF-8 and reads it with `readJson`, off the
  * API's thread. A text that passes goes back as text (a string crosses threads as one copy; a parsed value would be
- * cloned node by node, several times slower than parsing it again); any other reading goes back as it is.
+ * cloned node by node, several times slower than parsing it again), with the JSON text of each large object or array
+ * at the top level of an object body, as the API's thread would write it (`knownFieldsOf`); any other reading goes
+ * back as it is.
  */
 import { parentPort } from 'node:worker_threads';
 import { readJson } from './jsonRead';
-import type { JsonReadRequest, JsonReadResponse } from './jsonReadPool';
+import { knownFieldsOf, type JsonReadRequest, type JsonReadResponse } from './jsonReadFields';
 
 parentPort?.on('message', ({ id, bytes, maxDepth }: JsonReadRequest) => {
   const text = Buffer.from(bytes).toString('utf8');
   const reading = readJson(text, maxDepth);
-  const response: JsonReadResponse = reading.ok ? { id, ok: true, text } : { id, ...reading };
-  parentPort?.postMessage(response);
+  if (!reading.ok) {
+    parentPort?.postMessage({ id, ...reading } satisfies JsonReadResponse);
+    return;
+  }
+  const fields = knownFieldsOf(reading.value);
+  parentPort?.postMessage(
+    { id, ok: true, text, fields } satisfies JsonReadResponse,
+    fields.map((field) => field.jsonb.buffer as ArrayBuffer),
+  );
 });

@@ -1,4 +1,5 @@
 import type { EventWrite } from '../../core/ingestItems';
+import { jsonLength } from '../../core/knownJson';
 import type { Db } from '../knex';
 import { insertEvent, insertEvents } from './events';
 import type { ItemOutcome } from './results';
@@ -51,7 +52,7 @@ export class EventAppender {
   append(operatorId: string, write: EventWrite): Promise<ItemOutcome> {
     const lane = this.lanes.get(operatorId) ?? { waiting: [], writing: 0, starting: false };
     this.lanes.set(operatorId, lane);
-    const size = JSON.stringify(write.data).length;
+    const size = jsonLength(write.data);
     const outcome = new Promise<ItemOutcome>((resolve, reject) => lane.waiting.push({ write, size, resolve, reject }));
     if (lane.writing < this.options.lanes && !lane.starting) {
       lane.starting = true;

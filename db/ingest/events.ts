@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { prefixedId } from '../../core/ids';
 import type { EventWrite } from '../../core/ingestItems';
+import { jsonbParam, jsonText } from '../../core/knownJson';
 import { hotQuery, type HotStatement } from '../hot';
 import type { Db } from '../knex';
 import { HARM_CANDIDATE } from '../queries/harmIndicators';
@@ -61,7 +62,10 @@ const INSERT_EVENT: HotStatement = {
          SELECT (SELECT true FROM entity) AS found, coalesce((SELECT deleted_at IS NOT NULL FROM entity), false) AS erased`,
 };
 
-/** One event in one prepared statement: the single-event API's hot path (no arrays to build or read back). */
+/**
+ * One event in one prepared statement: the single-event API's hot path (no arrays to build or read back). A large
+ * event's data goes as the JSONB bytes its body worker wrote (core/knownJson.ts).
+ */
 export async function insertEvent(runner: Db | Knex.Transaction, operatorId: string, write: EventWrite, index = 0): Promise<ItemOutcome> {
   const id = prefixedId('eev');
   const [row] = await hotQuery<{ found: boolean | null; erased: boolean }>(runner, INSERT_EVENT, [
@@ -69,7 +73,7 @@ export async function insertEvent(runner: Db | Knex.Transaction, operatorId: str
     write.externalId,
     id,
     write.eventType,
-    JSON.stringify(write.data),
+    jsonbParam(write.data),
     prefixedId('evt'),
     write.occurredAt ?? null,
   ]);
@@ -91,7 +95,7 @@ export async function insertEvents(runner: Db | Knex.Transaction, operatorId: st
     ids,
     items.map((item) => item.write.externalId),
     items.map((item) => item.write.eventType),
-    items.map((item) => JSON.stringify(item.write.data)),
+    items.map((item) => jsonText(item.write.data)),
     items.map(() => prefixedId('evt')),
     items.map((item) => item.write.occurredAt ?? null),
   ]);
