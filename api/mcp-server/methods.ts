@@ -5,6 +5,7 @@ import { showsTaskTools } from '../../core/mcpSession';
 import { TASKS_EXTENSION, taskSupportOf } from '../../core/mcpTasks';
 import { listen } from './listen';
 import { listMcpTools } from './tools';
+import { AUDIENCE_TOOL, seesAudienceTool } from './audienceTool';
 import type { DispatchContext, McpAnswer } from './dispatchContext';
 import { cancelTask, getTask, listTasks, taskResult, updateTask } from './tasks';
 import { callTool } from './toolsCall';
@@ -60,6 +61,9 @@ async function listTools(context: DispatchContext, id: JsonRpcId): Promise<JsonR
   const tools = await listMcpTools(deps.db, principal.operatorId, principal.mcpAutomationAllowlist);
   const supportOf = (waitsMs: number) => taskSupportOf(waitsMs, deps.config.MCP_CALL_WAIT_MS);
   const callable = showsTaskTools(revision, context.sessionId) ? tools : tools.filter((tool) => supportOf(tool.waitsMs) !== 'required');
+  const builtIn = (await seesAudienceTool(context))
+    ? [{ ...AUDIENCE_TOOL, ...(revision.version === LEGACY_TASKS_REVISION ? { execution: { taskSupport: 'forbidden' } } : {}) }]
+    : [];
   const described = callable.map(({ name, title, description, inputSchema, outputSchema, annotations, waitsMs }) => ({
     name,
     title,
@@ -69,7 +73,7 @@ async function listTools(context: DispatchContext, id: JsonRpcId): Promise<JsonR
     annotations,
     ...(revision.version === LEGACY_TASKS_REVISION ? { execution: { taskSupport: supportOf(waitsMs) } } : {}),
   }));
-  return resultResponse(id, { tools: described, ...(revision.modern ? { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: 'private' } : {}) });
+  return resultResponse(id, { tools: [...builtIn, ...described], ...(revision.modern ? { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: 'private' } : {}) });
 }
 
 /** 2026-07-28 types every result (`resultType`) and names the server in each one's `_meta`. */

@@ -3,6 +3,7 @@ import { errorResponse, JSONRPC_ERROR, mcpRequestKey, progressTokenOf, resultRes
 import { argumentProblems, errorToolResult, stillRunningToolResult, toolResultOf } from '../../core/mcpToolCall';
 import type { AutomationRunRecord } from '../../core/automations/types';
 import { findMcpTool } from './tools';
+import { AUDIENCE_TOOL, callAudienceTool, seesAudienceTool } from './audienceTool';
 import { toRunRecord } from '../../core/automations/runRecord';
 import { findRun, findRunRecord } from '../../db/queries/automationRuns';
 import { runAutomationNow } from '../../temporal/automationRuns';
@@ -87,6 +88,10 @@ export async function callTool(context: DispatchContext, id: JsonRpcId, params: 
   const progress = progressTokenOf(params);
   if (progress.invalid) return invalidParams(id, 'Invalid params: _meta.progressToken must be a string or a number');
 
+  if (name === AUDIENCE_TOOL.name && (await seesAudienceTool(context))) {
+    requireScopeFor(context, AUDIENCE_TOOL);
+    return callAudienceTool(context, id, args);
+  }
   const found = await findMcpTool(deps, principal.operatorId, principal.mcpAutomationAllowlist, name);
   if (!found) return invalidParams(id, `Unknown tool: ${name}`);
   const { tool } = found;
