@@ -1,10 +1,10 @@
 import { beginRun } from '../commands/runs/begin';
+import { endRun } from '../commands/runs/finish';
 import type { RunAutomation } from '../commands/runs/runVersion';
 import type { ValueReader } from '../core/automations/runValues';
 import type { AutomationRunRecord } from '../core/automations/types';
 import { toRunRecord } from '../core/automations/runRecord';
 import type { BeginRunInput, BeginRunResult, FinishRunInput } from '../core/workflowContracts';
-import { finishRun } from '../db/queries/automationRuns';
 import type { AppDeps } from './deps';
 
 /**
@@ -27,9 +27,7 @@ export function waitedRunSteps(
       return begun;
     },
     async finish(outcome, read) {
-      const { operatorId, runId, ...result } = outcome;
-      const row = await finishRun(deps.db, deps.keyring, operatorId, runId, result, read);
-      if (!row) throw new Error(`run ${runId} ended but its record is missing`);
+      const row = await endRun(deps, outcome, read);
       deps.metrics?.runFinished(row.source, row.status);
       return toRunRecord(row, deps.keyring);
     },

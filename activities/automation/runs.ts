@@ -1,7 +1,8 @@
 import type { AwaitingInput } from '../../core/automations/approval';
 import { beginRun } from '../../commands/runs/begin';
+import { endRun } from '../../commands/runs/finish';
 import { refReaderOf } from '../../core/payloadRef';
-import { finishRun, markRunAwaitingInput, markRunWaiting } from '../../db/queries/automationRuns';
+import { markRunAwaitingInput, markRunWaiting } from '../../db/queries/automationRuns';
 import { storedSettings } from '../../db/settingsPort';
 import type { ActivityDeps } from '../deps';
 import type { BeginRunInput, BeginRunResult, FinishRunInput, FinishRunResult } from './types';
@@ -34,15 +35,7 @@ export function createRunActivities({ db, config, keyring }: ActivityDeps) {
      * the run holds them (large ones as references) and are read in one at a time (worker/payloadRefInterceptor.ts).
      */
     async finishAutomationRun(input: FinishRunInput): Promise<FinishRunResult> {
-      const row = await finishRun(
-        db,
-        keyring,
-        input.operatorId,
-        input.runId,
-        { status: input.status, output: input.output, nodes: input.nodes, error: input.error, executed: input.executed },
-        refReaderOf(input),
-      );
-      if (!row) throw new Error(`run ${input.runId} vanished before it finished`);
+      const row = await endRun({ db, keyring }, input, refReaderOf(input));
       return { runId: row.id, source: row.source, status: row.status };
     },
   };

@@ -1,4 +1,3 @@
-import { prefixedId } from '../../core/ids';
 import { APPROVAL_FORM_SCHEMA } from '../../core/automations/approval';
 import { errorResponse, isPlainObject, JSONRPC_ERROR, resultResponse, type JsonRpcId } from '../../core/mcpJsonRpc';
 import { completeResult } from '../../core/mcpRevision';
@@ -16,16 +15,8 @@ import {
 import type { McpTool } from '../../core/mcpTool';
 import { errorToolResult, toolResultOf, type ToolCallResult } from '../../core/mcpToolCall';
 import { awaitingInputOf, findRunRecord } from '../../db/queries/automationRuns';
-import {
-  deleteMcpTask,
-  findMcpTask,
-  insertMcpTask,
-  listMcpTasks,
-  markMcpTaskCancelRequested,
-  recordMcpTaskProgress,
-  type McpTaskRow,
-  type TaskOwner,
-} from '../../db/queries/mcpTasks';
+import { cancelRunTask, createRunTask, noteTaskProgress } from '../../commands/mcpTasks';
+import { findMcpTask, listMcpTasks, type McpTaskRow, type TaskOwner } from '../../db/queries/mcpTasks';
 import {
   answerRunApproval,
   automationRunProgress,
@@ -89,7 +80,7 @@ function refreshProgress(context: DispatchContext, row: McpTaskRow): void {
   void automationRunProgress(context.deps.temporal, row.temporal_workflow_id)
     .then((progress) => {
       const message = progress ? `${progress.progress}/${progress.total} steps${progress.message ? `: ${progress.message}` : ''}` : null;
-      return recordMcpTaskProgress(context.deps.db, ownerOf(context), row.id, message);
+      return noteTaskProgress(context.deps, ownerOf(context), row.id, message);
     })
     .catch(context.log)
     .finally(() => refreshing.delete(row.id));
@@ -101,25 +92,16 @@ function refreshProgress(context: DispatchContext, row: McpTaskRow): void {
  */
 export async function createToolTask(context: DispatchContext, id: JsonRpcId, tool: McpTool, args: unknown, requestedTtl: unknown): Promise<McpAnswer> {
   const { deps, principal } = context;
-  const owner = ownerOf(context);
-  const runId = prefixedId('run');
-  const row = await insertMcpTask(deps.db, {
-    id: prefixedId('task'),
-    operatorId: owner.operatorId,
-    apiKeyId: owner.apiKeyId,
-    runId,
-    temporalWorkflowId: automationRunWorkflowId('mcp', runId),
+  const row = await createRunTask(deps, {
+    owner: ownerOf(context),
+    workflowIdOf: (runId) => automationRunWorkflowId('mcp', runId),
     toolName: tool.name,
     structured: tool.outputSchema !== null,
     ttlMs: grantedTtlMs(requestedTtl),
     pollIntervalMs: TASK_POLL_INTERVAL_MS,
+    start: (runId) =>
+      startAutomationRun(deps.temporal, { operatorId: principal.operatorId, automationId: tool.automationId, source: 'mcp', input: args }, runId),
   });
-  try {
-    await startAutomationRun(deps.temporal, { operatorId: principal.operatorId, automationId: tool.automationId, source: 'mcp', input: args }, runId);
-  } catch (error) {
-    await deleteMcpTask(deps.db, owner, row.id);
-    throw error;
-  }
   const task = taskOf(context, { ...row, status_message: 'started' });
   return { response: resultResponse(id, context.revision.modern ? { resultType: 'task', ...task } : { task }) };
 }
@@ -240,8 +222,7 @@ export async function cancelTask(context: DispatchContext, id: JsonRpcId, params
     if (context.revision.modern) return { response: resultResponse(id, {}) };
     return invalidParams(id, `Cannot cancel task: already in terminal status ${status}`);
   }
-  await markMcpTaskCancelRequested(context.deps.db, ownerOf(context), row.id);
-  await cancelAutomationRun(context.deps.temporal, row.temporal_workflow_id);
+  await cancelRunTask(context.deps, ownerOf(context), row.id, () => cancelAutomationRun(context.deps.temporal, row.temporal_workflow_id));
   if (context.revision.modern) return { response: resultResponse(id, {}) };
   return { response: resultResponse(id, taskOf(context, { ...row, cancel_requested: true, last_updated_at: new Date() })) };
 }

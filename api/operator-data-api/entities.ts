@@ -1,8 +1,7 @@
 import { requireTemplate } from '../../commands/templates';
 import { upsertEntity } from '../../commands/ingestOne';
-import { eraseEntity } from '../../db/ingest/erasure';
+import { eraseEntity } from '../../commands/erasure';
 import { OUTCOME_STATUS } from '../commandAnswers';
-import { AppError } from '../errors';
 import { data } from './area';
 import { requireEntity } from './context';
 import { idempotencyKeyOf } from './idempotency';
@@ -27,7 +26,6 @@ export const getEntityHandler = data.handler({ input: { params: ExternalIdParams
 
 /** `DELETE /entities/:externalId`: soft erasure (spec 3.4); idempotent. */
 export const eraseEntityHandler = data.handler({ input: { params: ExternalIdParams } }, async ({ deps, ctx, input: { params }, principal }) => {
-  const entity = await eraseEntity(deps.db, principal.operatorId, params.externalId);
-  if (!entity) throw new AppError(404, 'ENTITY_NOT_FOUND', `No entity with externalId ${params.externalId}`);
+  const entity = await eraseEntity(deps, { operatorId: principal.operatorId, externalId: params.externalId });
   ctx.body = { success: true, data: { id: entity.id, externalId: entity.external_id, deleted: true } };
 });
