@@ -5,9 +5,21 @@
  * at the top level of an object body, as the API's thread would write it (`knownFieldsOf`); any other reading goes
  * back as it is.
  */
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { readJson } from './jsonRead';
 import { knownFieldsOf, type JsonReadRequest, type JsonReadResponse } from './jsonReadFields';
+
+/**
+ * The nice value of this thread alone (on Linux a nice value is per thread, and 0 names the calling one): when the
+ * cores are contended the API's thread, which answers everyone, goes first, and a large body's reading waits instead.
+ */
+const BODY_WORKER_NICE = 10;
+try {
+  setPriority(0, BODY_WORKER_NICE);
+} catch {
+  // Where a thread's priority cannot be lowered the worker runs at the process's.
+}
 
 parentPort?.on('message', ({ id, bytes, maxDepth }: JsonReadRequest) => {
   const text = Buffer.from(bytes).toString('utf8');

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { readJson } from '../../core/jsonRead';
 import { JSON_READ_WORKER_MIN_BYTES, JsonReadPool } from '../../core/jsonReadPool';
 
@@ -31,6 +32,17 @@ describe('JsonReadPool: large bodies read on a worker as on the calling thread',
     expect(Object.keys(value)).toEqual(['__proto__', 'pad']);
     expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('runs its workers at nice 10, the calling thread staying at its own', async () => {
+    expect((await pool.read(Buffer.from(bodies.sound!), 64)).ok).toBe(true);
+    const niceOf = (task: string) => {
+      const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    };
+    const values = readdirSync('/proc/self/task').map(niceOf);
+    expect(values.filter((nice) => nice === 10)).toHaveLength(pool.running);
+    expect(niceOf(String(process.pid))).toBe(0);
   });
 
   it('reads bodies a failed worker held on the calling thread, and starts another for the next', async () => {
