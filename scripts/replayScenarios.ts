@@ -13,7 +13,15 @@ import { recordRunControlLanes } from './replayRunControl';
 import { recordWaitingRuns } from './replayWaits';
 import type { AppDeps } from '../api/deps';
 import type { Recorder } from './replayRecorder';
-import { analyticsRefreshWorkflow, diagnosticsWorkflow, outboxSweepWorkflow, retentionWorkflow, runWatchdogWorkflow, sendEmailWorkflow } from '../workflows';
+import {
+  analyticsRefreshWorkflow,
+  audienceRefreshWorkflow,
+  diagnosticsWorkflow,
+  outboxSweepWorkflow,
+  retentionWorkflow,
+  runWatchdogWorkflow,
+  sendEmailWorkflow,
+} from '../workflows';
 
 type Node = { id: string; type: string; params?: Record<string, unknown> };
 
@@ -362,6 +370,7 @@ async function recordOthers(recorder: Recorder, temporal: { client: AppDeps['tem
     ['diagnostics', () => client.workflow.execute(diagnosticsWorkflow, { taskQueue, workflowId: 'replay-diagnostics', args: [{ message: 'replay' }] })],
     ['outbox-sweep', () => client.workflow.execute(outboxSweepWorkflow, { taskQueue, workflowId: 'replay-outbox-sweep', args: [] })],
     ['analytics-refresh', () => client.workflow.execute(analyticsRefreshWorkflow, { taskQueue, workflowId: 'replay-analytics-refresh', args: [] })],
+    ['audience-refresh', () => client.workflow.execute(audienceRefreshWorkflow, { taskQueue, workflowId: 'replay-audience-refresh', args: [] })],
     ['retention', () => client.workflow.execute(retentionWorkflow, { taskQueue, workflowId: 'replay-retention', args: [{}] })],
     ['run-watchdog', () => client.workflow.execute(runWatchdogWorkflow, { taskQueue, workflowId: 'replay-run-watchdog', args: [] })],
   ];
