@@ -20,8 +20,10 @@
  * 50/s and 500. Both raise QUOTA_ACTIONS_PER_MONTH (a run past the quota would fail, not measure) and take
  * LOAD_RATE_LIMITS. Env: DISPATCH_SECTIONS (comma list, default all), DISPATCH_WINDOW_S (60), DISPATCH_PROBE_S (15:
  * seconds of probes per case), DISPATCH_RATES (250,500,1000,2000,4000), DISPATCH_TENANTS (200), DISPATCH_RUN_EVENTS
- * (2000), DISPATCH_BYSTANDER_RATE (5: the bystander's events/s in bursts and noisy). Loopback only; every loop bounded in count and time; misses are printed, never fail the process.
+ * (2000), DISPATCH_BYSTANDER_RATE (5: the bystander's events/s in bursts and noisy), DISPATCH_STACK_ENV (NAME=value,… over
+ * both stacks' configuration, to compare settings). Loopback only; every loop bounded in count and time; misses are printed, never fail the process.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { runBench } from './lib/baseline';
 import { bystanderProbes, burstPhase, BURST_AUTOMATIONS, BURST_PLAYERS } from './lib/dispatchBursts';
 import { FILTERING_PLAYERS, filteringSection, LISTENING } from './lib/dispatchFiltering';
@@ -32,7 +34,7 @@ import { detail, printGoals, type GoalRow } from './lib/dispatchReport';
 import { runsSection } from './lib/dispatchRuns';
 import { amountAutomations, amountFilter, dispatchTenant, eventAutomation, type DispatchContext } from './lib/dispatchSetup';
 import { startBenchStack, type BenchStack } from './lib/stack';
-import { say } from './lib/stats';
+import { fmt, say } from './lib/stats';
 
 const SECTIONS = ['filtering', 'runs', 'growth', 'bursts', 'noisy'] as const;
 type Section = (typeof SECTIONS)[number];
@@ -61,7 +63,20 @@ const options = (env: NodeJS.ProcessEnv) => ({
   tenants: positive(env, 'DISPATCH_TENANTS', 200),
   runEvents: positive(env, 'DISPATCH_RUN_EVENTS', 2000),
   bystanderRate: positive(env, 'DISPATCH_BYSTANDER_RATE', 5),
+  stackEnv: stackEnv(env.DISPATCH_STACK_ENV),
 });
+
+/** `DISPATCH_STACK_ENV="RUNS_IN_FLIGHT_PER_OPERATOR=10,LANE_KEYS_PER_AUTOMATION=200"`: configuration over both stacks', to compare settings. */
+function stackEnv(value: string | undefined): Record<string, string> {
+  const pairs = (value ?? '').split(',').filter((pair) => pair.trim() !== '');
+  return Object.fromEntries(
+    pairs.map((pair) => {
+      const [name, setting] = pair.split('=');
+      if (!name || setting === undefined) throw new Error(`DISPATCH_STACK_ENV: "${pair}" is not NAME=value`);
+      return [name.trim(), setting.trim()];
+    }),
+  );
+}
 type Options = ReturnType<typeof options>;
 
 /** Runs `body` on a fresh stack with `env` over the bench's defaults, stopping the stack whatever happens. */
@@ -122,9 +137,17 @@ async function pushBack(ctx: DispatchContext, o: Options): Promise<void> {
   say(`bystander alone and beside each noise, ${o.probeS * 2} s of probes at ${rate}/s a phase…`);
   if (o.sections.has('bursts')) {
     const burstTenant = await dispatchTenant(ctx, BURST_PLAYERS);
+    const lag = monitorEventLoopDelay({ resolution: 10 });
+    lag.enable();
     const alone = await probe();
+    const aloneLag = `p50 ${fmt(lag.percentile(50) / 1e6, 0)} / p99 ${fmt(lag.percentile(99) / 1e6, 0)} ms`;
+    lag.reset();
     const { during, tally } = await burstPhase(ctx, burstTenant, probe);
+    lag.disable();
     detail(`bystander alone ${probeSummary(alone)}, beside the burst ${probeSummary(during)}`);
+    detail(
+      `event loop of the process holding API, worker and dispatcher: alone ${aloneLag}; during the burst p50 ${fmt(lag.percentile(50) / 1e6, 0)} / p99 ${fmt(lag.percentile(99) / 1e6, 0)} ms`,
+    );
     printGoals('bursts', [
       besideRow(`a burst of 10,000 events (${BURST_AUTOMATIONS} automations)`, during, alone, 1.5),
       {
@@ -151,8 +174,8 @@ async function pushBack(ctx: DispatchContext, o: Options): Promise<void> {
 async function main(): Promise<void> {
   const o = options(process.env);
   if (['filtering', 'runs', 'growth'].some((s) => o.sections.has(s as Section)))
-    await onStack(RAISED, 'run starts unthrottled', (ctx, stack) => ownPace(ctx, stack, o));
-  if (o.sections.has('bursts') || o.sections.has('noisy')) await onStack(QUOTA, 'shipped run-start budget', (ctx) => pushBack(ctx, o));
+    await onStack({ ...RAISED, ...o.stackEnv }, 'run starts unthrottled', (ctx, stack) => ownPace(ctx, stack, o));
+  if (o.sections.has('bursts') || o.sections.has('noisy')) await onStack({ ...QUOTA, ...o.stackEnv }, 'shipped run-start budget', (ctx) => pushBack(ctx, o));
   say('');
   say('(figure beside its floor from the same run; PASS/MISS against the goal on the ratio; a miss is reported, not fatal)');
 }

@@ -59,6 +59,16 @@ export class InFlightRuns {
     mine.set(temporalWorkflowId, this.now());
   }
 
+  /** How many of the operator's runs are counted in flight now (closed ones leave at the next `room`). */
+  held(operatorId: string): number {
+    return this.runs.get(operatorId)?.size ?? 0;
+  }
+
+  /** Whether the operator is light: fewer runs in flight than a quarter of the cap, `reserving` more included. */
+  light(operatorId: string, reserving = 0): boolean {
+    return this.held(operatorId) + reserving < Math.ceil(this.cap / 4);
+  }
+
   /** Whether nothing of the operator's is counted in flight. */
   idle(operatorId: string): boolean {
     return (this.runs.get(operatorId)?.size ?? 0) === 0;

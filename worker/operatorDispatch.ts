@@ -4,7 +4,6 @@ import { detectHarm } from '../commands/compliance/harm';
 import type { Keyring } from '../core/crypto';
 import type { InternalEvent } from '../core/events';
 import { openEventPii } from '../core/pii';
-import type { TokenBuckets } from '../core/tokenBuckets';
 import type { Db } from '../db/knex';
 import { readOutboxEvents } from '../db/queries/outbox';
 import { eventRunWorkflowId } from '../temporal/automationRuns';
@@ -14,6 +13,7 @@ import type { EventRoutes, Listener } from './eventRouter';
 import type { EventRouter } from './eventRouting';
 import type { DispatchFaults } from './dispatchFaults';
 import type { InFlightRuns } from './inFlight';
+import type { StartAdmission } from './startAdmission';
 import { LaneCapError } from './laneKeys';
 import { OverShareError } from './overShare';
 import { controlOf, type ControlledEventRun, type EventRuns, type StartOutcome } from './runControl';
@@ -28,9 +28,9 @@ export interface DispatchDeps {
   /** Starts the runs events fire (through run control where an automation has it) and ends those `cancel_on` ends. */
   runs: EventRuns;
   /** Event-run starts and wake-ups each operator may make (worker/startAdmission.ts); unlimited when absent. */
-  starts?: Pick<TokenBuckets, 'take' | 'waitMs' | 'burst' | 'perSecond'>;
+  starts?: Pick<StartAdmission, 'take' | 'waitMs' | 'burst' | 'perSecond'>;
   /** The runs each operator has started or woken and not yet finished (worker/inFlight.ts); no cap when absent. */
-  inFlight?: Pick<InFlightRuns, 'room' | 'add' | 'cap'>;
+  inFlight?: Pick<InFlightRuns, 'room' | 'add' | 'cap' | 'light'>;
   /** Signals runs waiting in an `action.wait_for_event` (worker/runWaitSignals.ts); without it no wait is woken. */
   signalWaitingRun?: SignalWaitingRun;
   /** Hears the age of an operator's oldest pending event each time its events are taken. */
@@ -192,7 +192,10 @@ async function startAll(deps: DispatchDeps, faults: DispatchFaults, routes: Rout
 /** Waits until the operator may wake one more run (room in flight, then a start of its share), and counts it in flight. */
 async function paced(deps: DispatchDeps, operatorId: string, temporalWorkflowId: string): Promise<void> {
   if (deps.inFlight) while ((await deps.inFlight.room(operatorId)) <= 0) await new Promise((resolve) => setTimeout(resolve, IN_FLIGHT_RETRY_MS));
-  if (deps.starts) while (!deps.starts.take(operatorId)) await new Promise((resolve) => setTimeout(resolve, Math.max(5, deps.starts!.waitMs(operatorId, 1))));
+  const light = () => deps.inFlight?.light(operatorId, 1) ?? false;
+  if (deps.starts)
+    while (!deps.starts.take(operatorId, 1, light()))
+      await new Promise((resolve) => setTimeout(resolve, Math.max(5, deps.starts!.waitMs(operatorId, 1, light()))));
   deps.inFlight?.add(operatorId, temporalWorkflowId);
 }
 
@@ -264,7 +267,8 @@ export async function dispatchOperator(deps: DispatchDeps, operatorId: string, f
           [stop, retryInMs] = [indexOf.get(row.seq)!, IN_FLIGHT_RETRY_MS];
           break windows;
         }
-        if (deps.starts && one.runs.length > 0 && !deps.starts.take(operatorId, Math.min(one.runs.length, deps.starts.burst))) {
+        const count = Math.min(one.runs.length, deps.starts?.burst ?? 0);
+        if (deps.starts && one.runs.length > 0 && !deps.starts.take(operatorId, count, deps.inFlight?.light(operatorId, reserved + count) ?? false)) {
           // Back when a second's worth of starts has refilled, not at the first token: each pass costs a claim and a window's filters.
           const refilled = Math.min(deps.starts.burst, deps.starts.perSecond);
           [stop, retryInMs] = [indexOf.get(row.seq)!, Math.max(MIN_RETRY_MS, deps.starts.waitMs(operatorId, refilled))];

@@ -20,7 +20,11 @@ const INCREASE = 0.1;
  * The share: an operator whose start was refused within the last two seconds is *backlogged* and takes only from its
  * credit, the platform's spare starts dealt out evenly among the backlogged; any other takes from the platform's
  * bucket, into a debt of one second if need be. So an operator starting a few runs (a bystander) is served at once,
- * and the backlogged ones share evenly what it leaves. While only one operator asks for starts, only its own budget
+ * and the backlogged ones share evenly what it leaves. An operator with few runs in flight (`light`, a quarter of its
+ * in-flight cap: worker/operatorDispatch.ts) is served whole from its own budget even when the platform's bucket is
+ * in debt — max-min fairness: a demand far below any share is never cut to one; without it, a 5/s bystander beside a
+ * burst, once the rate fell to its floor of 5/s, was refused, counted backlogged and held to half the floor, and its
+ * events waited 15 s at p50 for their pass (bench:dispatch). While only one operator asks for starts, only its own budget
  * applies: there is nobody to protect, and holding it back would only move its queue from Temporal to the outbox.
  * Nothing is dropped: a refused start stays in the outbox, in order, and is tried again after `waitMs`.
  */
@@ -59,12 +63,18 @@ export class StartAdmission {
     return this.rate;
   }
 
-  /** Takes `count` starts for the operator when both budgets allow them; false (nothing taken) otherwise. */
-  take(operatorId: string, count = 1): boolean {
+  /**
+   * Takes `count` starts for the operator when both budgets allow them; false (nothing taken) otherwise. A `light`
+   * operator (few runs in flight: its demand is far below any share) is held to its own budget only; its starts still
+   * use the platform's, so the backlogged share what it leaves.
+   */
+  take(operatorId: string, count = 1, light = false): boolean {
     this.refill();
-    if (this.alone(operatorId)) {
+    const alone = this.alone(operatorId);
+    if (alone || light) {
       if (!this.own.take(operatorId, count)) return false;
       this.admitted += count;
+      if (!alone) this.useForLight(operatorId, count);
       return true;
     }
     const credit = this.credits.get(operatorId);
@@ -83,9 +93,9 @@ export class StartAdmission {
    * How long until the operator may take `count` starts: a backlogged one until its credit holds them (or a second of
    * its share, when `count` is more), any other until the platform's bucket is above its debt limit.
    */
-  waitMs(operatorId: string, count = 0): number {
+  waitMs(operatorId: string, count = 0, light = false): number {
     this.refill();
-    if (this.alone(operatorId)) return this.own.waitMs(operatorId, count);
+    if (this.alone(operatorId) || light) return this.own.waitMs(operatorId, count);
     const credit = this.credits.get(operatorId);
     const share = credit === undefined ? this.rate : this.rate / this.credits.size;
     const missing = credit === undefined ? (this.tokens > -this.rate ? 0 : -this.rate - this.tokens + 1) : Math.min(count, this.creditCap()) - credit;
@@ -123,6 +133,13 @@ export class StartAdmission {
       else if (other !== operatorId) return false;
     }
     return true;
+  }
+
+  /** A light operator's starts come out of the platform's bucket (a debt of at most a second); it is backlogged no more. */
+  private useForLight(operatorId: string, count: number): void {
+    this.tokens = Math.max(-this.rate, this.tokens - count);
+    this.refusedAt.delete(operatorId);
+    this.credits.delete(operatorId);
   }
 
   private refuse(operatorId: string): void {

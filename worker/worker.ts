@@ -6,7 +6,7 @@ import { PayloadBudget } from '../activities/payloadBudget';
 import type { Config } from '../core/config';
 import type { Keyring } from '../core/crypto';
 import { ChangeFeed, connectionStringOf } from '../db/changeFeed';
-import type { Db } from '../db/knex';
+import { createDb, type Db } from '../db/knex';
 import { postgresPayloadStore } from '../db/queries/temporalPayloads';
 import { startEventRun } from '../temporal/automationRuns';
 import { cancelKeyedRuns, laneRunning, startKeyedRun } from '../temporal/keyedRuns';
@@ -34,7 +34,7 @@ import { activityTracingInterceptors, workflowTracingSinks } from './tracing';
 import { reconcileRuns } from './runWatchdog';
 import { createWorkerMetrics, workerTelemetry } from './metrics';
 import { EventRouter } from './eventRouting';
-import { OutboxDispatcher, type DispatchDeps } from './outboxDispatch';
+import { DISPATCH_POOL_SIZE, OutboxDispatcher, type DispatchDeps } from './outboxDispatch';
 import { HEARTBEAT_THROTTLE, polledQueues, STICKY_SCHEDULE_TO_START, WorkerGroup, type PolledQueue } from './workerGroup';
 
 let runtimeInstalled = false;
@@ -136,6 +136,8 @@ export async function createWorker(options: {
     onJudged: (where) => metrics.eventFilterJudged(where),
     onFailed: (reason) => metrics.eventFilterFailed(reason),
   });
+  // The dispatcher's own connections: its passes never queue behind the activities of the runs it started.
+  const dispatchDb = createDb(connectionStringOf(options.db), { poolMax: DISPATCH_POOL_SIZE, applicationName: 'operator-platform-dispatch' });
   const starts = new StartAdmission(config.EVENT_RUNS_PER_SECOND, config.EVENT_RUNS_BURST);
   const runControl = new RunControlDispatch({
     sandbox,
@@ -143,17 +145,17 @@ export async function createWorker(options: {
     startRun: (input) => startEventRun(temporal, input),
     startKeyed: (lane, trigger) => startKeyedRun(temporal, lane, trigger),
     cancelKeyed: (lane) => cancelKeyedRuns(temporal, lane),
-    laneCap: new LaneKeyCap({ db: options.db, logger, laneRunning: (laneId) => laneRunning(temporal, laneId), cap: config.LANE_KEYS_PER_AUTOMATION }),
+    laneCap: new LaneKeyCap({ db: dispatchDb, logger, laneRunning: (laneId) => laneRunning(temporal, laneId), cap: config.LANE_KEYS_PER_AUTOMATION }),
     onSkipped: (reason) => metrics.triggerSkipped(reason),
   });
   const dispatchDeps: DispatchDeps = {
-    db: options.db,
+    db: dispatchDb,
     logger,
     keyring,
     router: new EventRouter(filters),
     starts,
     runs: runControl,
-    inFlight: new InFlightRuns(options.db, { cap: config.RUNS_IN_FLIGHT_PER_OPERATOR }),
+    inFlight: new InFlightRuns(dispatchDb, { cap: config.RUNS_IN_FLIGHT_PER_OPERATOR }),
     signalWaitingRun: (workflowId, signal) => signalWaitingRun(temporal, workflowId, signal),
     onLag: (operatorId, seconds) => metrics.dispatchLag(operatorId, seconds),
   };
@@ -210,6 +212,7 @@ export async function createWorker(options: {
     async close() {
       backlog?.stop();
       await (dispatcher ?? outbox).stop();
+      await dispatchDb.destroy();
       await feed.stop();
       await sandbox.close();
       await connection.close();

@@ -22,7 +22,9 @@ export interface GrowthTenants {
 /** `p50/p95 ms (n, lost)` of a probe phase, for the lines under a table. */
 export const probeSummary = (probed: Probed) =>
   `p50 ${fmt(percentile(probed.latencies, 50), 0)} / p95 ${fmt(p95(probed), 0)} ms over ${probed.latencies.length} runs` +
-  (probed.lost || probed.refused ? `, ${probed.lost} lost, ${probed.refused} refused` : '');
+  (probed.lost || probed.refused ? `, ${probed.lost} lost, ${probed.refused} refused` : '') +
+  ` (to its outbox row p50 ${fmt(percentile(probed.toOutbox, 50), 0)} / p95 ${fmt(percentile(probed.toOutbox, 95), 0)}, to its dispatch pass p50 ${fmt(percentile(probed.toPass, 50), 0)} / p95 ${fmt(percentile(probed.toPass, 95), 0)}, pass to run p50 ` +
+  `${fmt(percentile(probed.passToRun, 50), 0)} / p95 ${fmt(percentile(probed.passToRun, 95), 0)})`;
 
 /** A note for a row whose probes lost or had refused some events: the latency alone would hide them. */
 export const lossNote = (probed: Probed) =>

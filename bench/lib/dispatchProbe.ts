@@ -13,6 +13,12 @@ export interface Probed {
   refused: number;
   /** Accepted probe events whose run had not started when the look-up gave up: lost, or later than the bench waits. */
   lost: number;
+  /** Event POST start → its outbox row's `occurred_at` (the API's insert transaction began), ms, ascending. */
+  toOutbox: number[];
+  /** Event POST start → the dispatcher's pass that took it began (`dispatched_at`: its transaction's start), ms, ascending. */
+  toPass: number[];
+  /** That pass's start → the run row's `started_at`: the pass, Temporal's start and the run's first task, ms, ascending. */
+  passToRun: number[];
 }
 
 export interface ProbeOptions {
@@ -41,9 +47,9 @@ export const p95 = (probed: Probed) => percentile(probed.latencies, 95);
  * `automation-event-<automation>-<outbox id>` and the outbox row points at the event (`source_event_id`), as
  * `bench:automations` finds its runs. The (operator, entity) pairs keep the outbox side on its index.
  */
-async function runStarts(db: Db, pending: Written[], since: Date): Promise<Map<string, number>> {
-  const rows = await db.raw<{ rows: Array<{ event_id: string; started_at: Date }> }>(
-    `SELECT o.source_event_id AS event_id, min(r.started_at) AS started_at
+async function runStarts(db: Db, pending: Written[], since: Date): Promise<Map<string, { startedAt: number; passAt: number; outboxAt: number }>> {
+  const rows = await db.raw<{ rows: Array<{ event_id: string; started_at: Date; dispatched_at: Date; occurred_at: Date }> }>(
+    `SELECT o.source_event_id AS event_id, min(r.started_at) AS started_at, min(o.dispatched_at) AS dispatched_at, min(o.occurred_at) AS occurred_at
        FROM outbox_events o
        JOIN workflow_runs r ON r.operator_id = o.operator_id AND o.id = substring(r.temporal_workflow_id FROM length(r.workflow_id) + 19)
       WHERE o.operator_id = ANY(:operators) AND o.entity_id = ANY(:entities) AND o.source_event_id = ANY(:events)
@@ -56,7 +62,9 @@ async function runStarts(db: Db, pending: Written[], since: Date): Promise<Map<s
       since,
     },
   );
-  return new Map(rows.rows.map((row) => [row.event_id, row.started_at.getTime()]));
+  return new Map(
+    rows.rows.map((row) => [row.event_id, { startedAt: row.started_at.getTime(), passAt: row.dispatched_at.getTime(), outboxAt: row.occurred_at.getTime() }]),
+  );
 }
 
 async function writeProbe(ctx: DispatchContext, tenant: DispatchTenant, amount: number, reference: string): Promise<Written | undefined> {
@@ -96,15 +104,34 @@ export async function probeEventToRun(
   }
   const written = (await Promise.all(writes)).filter((w): w is Written => w !== undefined);
   const latencies: number[] = [];
+  const toOutbox: number[] = [];
+  const toPass: number[] = [];
+  const passToRun: number[] = [];
   let pending = written;
   const deadline = Date.now() + options.settleMs;
   while (pending.length > 0 && Date.now() < deadline) {
     const started = await runStarts(ctx.db, pending, since);
-    for (const w of pending) if (started.has(w.eventId)) latencies.push(started.get(w.eventId)! - w.writtenAt);
+    for (const w of pending) {
+      const run = started.get(w.eventId);
+      if (!run) continue;
+      latencies.push(run.startedAt - w.writtenAt);
+      toOutbox.push(run.outboxAt - w.writtenAt);
+      toPass.push(run.passAt - w.writtenAt);
+      passToRun.push(run.startedAt - run.passAt);
+    }
     pending = pending.filter((w) => !started.has(w.eventId));
     if (pending.length > 0) await sleep(LOOKUP_INTERVAL_MS);
   }
-  return { latencies: latencies.sort((a, b) => a - b), sent: options.count, refused: options.count - written.length, lost: pending.length };
+  const ascending = (values: number[]) => values.sort((a, b) => a - b);
+  return {
+    latencies: ascending(latencies),
+    sent: options.count,
+    refused: options.count - written.length,
+    lost: pending.length,
+    toOutbox: ascending(toOutbox),
+    toPass: ascending(toPass),
+    passToRun: ascending(passToRun),
+  };
 }
 
 /** Phases pooled: latencies merged, counts summed. */
@@ -113,6 +140,9 @@ export const pooledProbes = (phases: Probed[]): Probed => ({
   sent: phases.reduce((n, p) => n + p.sent, 0),
   refused: phases.reduce((n, p) => n + p.refused, 0),
   lost: phases.reduce((n, p) => n + p.lost, 0),
+  toOutbox: phases.flatMap((p) => p.toOutbox).sort((a, b) => a - b),
+  toPass: phases.flatMap((p) => p.toPass).sort((a, b) => a - b),
+  passToRun: phases.flatMap((p) => p.passToRun).sort((a, b) => a - b),
 });
 
 /**

@@ -8,13 +8,19 @@ function admission(initialRate = 200, own = { perSecond: 100_000, burst: 100_000
 }
 
 /** Takes starts one at a time for `operatorId` every `everyMs` over `ms`; answers how many it got. */
-function drive(starts: StartAdmission, advance: (ms: number) => void, demands: Record<string, number>, ms: number): Record<string, number> {
+function drive(
+  starts: StartAdmission,
+  advance: (ms: number) => void,
+  demands: Record<string, number>,
+  ms: number,
+  light: ReadonlySet<string> = new Set(),
+): Record<string, number> {
   const got: Record<string, number> = Object.fromEntries(Object.keys(demands).map((operator) => [operator, 0]));
   for (let at = 0; at < ms; at += 10) {
     advance(10);
     for (const [operator, perSecond] of Object.entries(demands)) {
       const due = Math.floor(((at + 10) * perSecond) / 1000) - Math.floor((at * perSecond) / 1000);
-      for (let i = 0; i < due; i++) if (starts.take(operator)) got[operator]! += 1;
+      for (let i = 0; i < due; i++) if (starts.take(operator, 1, light.has(operator))) got[operator]! += 1;
     }
   }
   return got;
@@ -58,6 +64,27 @@ describe('StartAdmission', () => {
     expect(got.bystander).toBe(50);
     expect(got.heavy).toBeGreaterThan(5 * (rate - 10) - rate);
     expect(got.heavy).toBeLessThan(5 * (rate - 10) + rate);
+  });
+
+  it('serves an operator with few runs in flight whole, even when the platform rate is at its floor below its demand', () => {
+    // The queue is slow, so the rate falls to its floor of 5/s; the bystander wants 8/s, a burst 500/s.
+    const cut = () => {
+      const { starts, advance } = admission(30);
+      for (let second = 0; second < 10; second += 1) {
+        drive(starts, advance, { heavy: 500 }, 1000);
+        starts.observe(TARGET_BACKLOG_MS + 1, 1000);
+      }
+      expect(starts.admittedRate).toBe(5);
+      return { starts, advance };
+    };
+    const shared = cut();
+    const asBacklogged = drive(shared.starts, shared.advance, { heavy: 500, bystander: 8 }, 10_000);
+    expect(asBacklogged.bystander).toBeLessThan(60);
+    const light = cut();
+    const asLight = drive(light.starts, light.advance, { heavy: 500, bystander: 8 }, 10_000, new Set(['bystander']));
+    expect(asLight.bystander).toBe(80);
+    // Its starts came out of the platform's: the burst got less than beside a bystander held to a share.
+    expect(asLight.heavy).toBeLessThan(asBacklogged.heavy!);
   });
 
   it('shares in turn between operators that are both backlogged', () => {
