@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
-import { bumpSessionVersion, findProfile } from '../../db/queries/identity';
-import { revokeRefreshTokens, type RevokeScope } from '../../db/queries/refreshTokens';
+import { signOut } from '../../commands/sessions';
+import { findProfile } from '../../db/queries/identity';
 import type { AppDeps } from '../deps';
 import { AppError, AuthError } from '../errors';
 import { resolvePrincipal, type SessionPrincipal } from '../middleware/authenticate';
@@ -42,13 +42,7 @@ export const logoutHandler = auth.handler({ raw: ['query'] }, async ({ deps, ctx
   const parsed = LogoutQuery.safeParse(raw.query);
   if (!parsed.success) throw new AppError(400, 'invalid_request', 'scope must be global, local or others');
   const { scope } = parsed.data;
-  let revoke: RevokeScope = 'all';
-  if (sessionId && scope === 'local') revoke = { session: sessionId };
-  if (sessionId && scope === 'others') revoke = { allBut: sessionId };
-  await revokeRefreshTokens(deps.db, principal.operatorId, principal.memberId, revoke);
-  if (scope === 'global') {
-    await bumpSessionVersion(deps.db, principal.operatorId, principal.memberId);
-    deps.caches.members.clear();
-  }
+  await signOut(deps, { operatorId: principal.operatorId, memberId: principal.memberId, sessionId, scope });
+  if (scope === 'global') deps.caches.members.clear();
   ctx.status = 204;
 });

@@ -1,8 +1,7 @@
 import type { Context } from 'koa';
-import { sha256Hex } from '../../core/apiKeyToken';
 import { verifyAgainstDummy, verifyPassword } from '../../core/password';
 import { findLoginByEmail, findMember, findUser } from '../../db/queries/identity';
-import { consumeRefreshToken, revokeFamilyOfReusedToken } from '../../db/queries/refreshTokens';
+import { rotateRefreshToken } from '../../commands/sessions';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { PasswordGrantBody, RefreshGrantBody, TokenQuery } from './schema';
@@ -40,10 +39,9 @@ async function passwordGrant(deps: AppDeps, ctx: Context, body: unknown): Promis
 async function refreshGrant(deps: AppDeps, ctx: Context, body: unknown): Promise<void> {
   const parsed = RefreshGrantBody.safeParse(body);
   if (!parsed.success) throw new AppError(400, 'invalid_request', 'refresh_token is required');
-  const tokenHash = sha256Hex(parsed.data.refresh_token);
-  const token = await consumeRefreshToken(deps.db, tokenHash);
-  if (!token) {
-    const reused = await revokeFamilyOfReusedToken(deps.db, tokenHash);
+  const rotation = await rotateRefreshToken(deps, parsed.data.refresh_token);
+  if (rotation.kind === 'refused') {
+    const { reused } = rotation;
     if (reused) {
       ctx.state.log.warn(
         { operatorId: reused.operator_id, memberId: reused.member_id, sessionId: reused.session_id, revoked: reused.revoked },
@@ -52,6 +50,7 @@ async function refreshGrant(deps: AppDeps, ctx: Context, body: unknown): Promise
     }
     throw invalidGrant('Invalid or expired refresh token');
   }
+  const { token } = rotation;
   const member = await findMember(deps.db, token.operator_id, token.member_id);
   if (!member || member.status !== 'active' || member.session_version !== token.session_version) {
     throw invalidGrant('Invalid or expired refresh token');

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { sha256Hex } from '../../core/apiKeyToken';
-import { secretToken } from '../../core/ids';
+import { storeRefreshToken } from '../../commands/sessions';
 import { signAccessToken } from '../../core/sessionToken';
 import type { MemberRow } from '../../db/queries/identity';
-import { insertRefreshToken } from '../../db/queries/refreshTokens';
 import type { AppDeps } from '../deps';
 
 export interface SessionResponse {
@@ -31,14 +29,6 @@ export async function issueSession(
     deps.jwtSecret,
     ttl,
   );
-  const refreshToken = secretToken('rt');
-  await insertRefreshToken(deps.db, {
-    operatorId: member.operator_id,
-    memberId: member.id,
-    sessionId,
-    tokenHash: sha256Hex(refreshToken),
-    sessionVersion: member.session_version,
-    expiresAt: new Date(Date.now() + deps.config.REFRESH_TOKEN_TTL_DAYS * 86_400_000),
-  });
+  const refreshToken = await storeRefreshToken(deps, member, sessionId);
   return { access_token: accessToken, token_type: 'bearer', expires_in: ttl, refresh_token: refreshToken, user: { id: user.id, email: user.email } };
 }
