@@ -21,6 +21,8 @@ export const DISPATCH_POOL_SIZE = OPERATORS_AT_ONCE + 2;
 /** After a pass failed (an outage), the operator rests this long, doubling up to {@link MAX_FAILURE_REST_MS}. */
 const FAILURE_REST_MS = 500;
 const MAX_FAILURE_REST_MS = 30_000;
+/** How often the look for unheard events runs while the last one found none. */
+const SETTLE_EVERY_MS = 1_000;
 /** How long an organisation rests when its share of the sandbox ran out in the middle of starting its runs. */
 const SHARE_REST_MS = 1_000;
 
@@ -42,6 +44,8 @@ export class OutboxDispatcher {
   private readonly faults = new DispatchFaults();
   private readonly totals: DispatchTotals = { claimed: 0, started: 0 };
   private loop: Promise<void> | null = null;
+  private settledAt = -Infinity;
+  private settling = true;
   private again = false;
   private wake: (() => void) | null = null;
   private restTimer: NodeJS.Timeout | undefined;
@@ -89,8 +93,7 @@ export class OutboxDispatcher {
     const atOnce = this.options.operatorsAtOnce ?? OPERATORS_AT_ONCE;
     while (!this.stopped) {
       this.again = false;
-      const settled = await settleUnheardOutbox(this.deps.db, BATCH);
-      this.totals.claimed += settled.taken - settled.heard;
+      await this.settleUnheard();
       if (this.running.size < atOnce) {
         const skip = [...this.running.keys(), ...this.restingNow()];
         for (const operatorId of await operatorsWithPendingEvents(this.deps.db, skip, atOnce - this.running.size)) this.launch(operatorId);
@@ -103,6 +106,22 @@ export class OutboxDispatcher {
       this.wake = null;
     }
     this.planRestEnd();
+  }
+
+  /**
+   * Marks the oldest pending events nobody hears dispatched. Under a backlog of heard events the statement locks its
+   * 500 rows and settles none, on every turn of the loop (ten a second beside a burst): it runs again at once only
+   * while it settles something, else at most once per {@link SETTLE_EVERY_MS}. A pass marks unheard events it claims
+   * anyway, so this only spares the passes their claim.
+   */
+  private async settleUnheard(): Promise<void> {
+    const now = Date.now();
+    if (!this.settling && now - this.settledAt < SETTLE_EVERY_MS) return;
+    this.settledAt = now;
+    const settled = await settleUnheardOutbox(this.deps.db, BATCH);
+    const count = settled.taken - settled.heard;
+    this.settling = count > 0;
+    this.totals.claimed += count;
   }
 
   private launch(operatorId: string): void {
