@@ -34,6 +34,6 @@ export function createCaches(db: Db, config: Config, logger: Logger): AppCaches 
     apiKeys: new ReadThroughCache<ApiKeyRow>(feed, { table: 'api_keys', ttlMs }),
     members: new ReadThroughCache<MemberRow>(feed, { table: 'members', ttlMs }),
     settings: new ReadThroughCache<OperatorSettings>(feed, { table: 'operator_settings', ttlMs }),
-    mcpTools: new ReadThroughCache<CachedMcpTool>(feed, { table: ['workflows', 'operator_settings'], ttlMs, maxEntries: 1_000, scoped: true }),
+    mcpTools: new ReadThroughCache<CachedMcpTool>(feed, { table: ['automations', 'operator_settings'], ttlMs, maxEntries: 1_000, scoped: true }),
   };
 }

@@ -3,7 +3,7 @@
  * (`trigger.event` on `entity_event.transaction` → `action.set_state`), beside a bare Temporal
  * workflow+activity round trip (the diagnostics workflow) measured in the same run, and their ratio.
  * The latency of an event runs from the start of its `POST /operator-data-api/entities/:id/events` to
- * the run's `completed_at` in `workflow_runs` (same host clock); each event carries a unique `reference`
+ * the run's `completed_at` in `automation_runs` (same host clock); each event carries a unique `reference`
  * so its run is found by its input. Starts its own embedded PostgreSQL, Temporal dev server, in-process
  * worker (with the outbox dispatcher) and API; loopback only; bounded in count and time; stops everything.
  */
@@ -37,10 +37,10 @@ const row = (name: string, sorted: number[]): Row => ({ name, count: sorted.leng
 /** The completion time of the run started by the event with this `reference`, once it finished. */
 async function completedAt(db: Db, workflowId: string, reference: string): Promise<Date | undefined> {
   // A run's payload is sealed (docs/security.md): find it through the event's outbox row and the run's Temporal id.
-  const found = await db('workflow_runs as r')
-    .joinRaw(`JOIN outbox_events o ON r.temporal_workflow_id = 'automation-event-' || r.workflow_id || '-' || o.id`)
+  const found = await db('automation_runs as r')
+    .joinRaw(`JOIN outbox_events o ON r.temporal_workflow_id = 'automation-event-' || r.automation_id || '-' || o.id`)
     .join('entity_events as e', 'e.id', 'o.source_event_id')
-    .where({ 'r.workflow_id': workflowId })
+    .where({ 'r.automation_id': workflowId })
     .whereNot({ 'r.status': 'running' })
     .whereRaw(`e.data ->> 'reference' = ?`, [reference])
     .first<{ status: string; completed_at: Date; error: unknown } | undefined>('r.status', 'r.completed_at', 'r.error');

@@ -105,6 +105,9 @@ async function automationKillBesideSurvivor(context: ChaosContext): Promise<Scen
 }
 
 async function settleRunsNow(context: Parameters<Scenario>[0], operatorId: string, workflowId: string): Promise<number> {
-  const [row] = await context.db('workflow_runs').where({ operator_id: operatorId, workflow_id: workflowId }).count<Array<{ count: string }>>({ count: '*' });
+  const [row] = await context
+    .db('automation_runs')
+    .where({ operator_id: operatorId, automation_id: workflowId })
+    .count<Array<{ count: string }>>({ count: '*' });
   return Number(row?.count ?? 0);
 }

@@ -77,7 +77,7 @@ async function floodBesideSurvivor(context: ChaosContext): Promise<ScenarioResul
   const bystanderTally = await settleRuns(context.db, bystander.operatorId, bystanderWorkflow, trickled, 60_000);
 
   const { rows } = await context.db.raw<{ rows: Array<{ runs: number; events: number }> }>(
-    `SELECT count(*)::int AS runs, count(DISTINCT temporal_workflow_id)::int AS events FROM workflow_runs WHERE operator_id = ? AND workflow_id = ?`,
+    `SELECT count(*)::int AS runs, count(DISTINCT temporal_workflow_id)::int AS events FROM automation_runs WHERE operator_id = ? AND automation_id = ?`,
     [flood.operatorId, floodWorkflow],
   );
   const distinct = rows[0]!;

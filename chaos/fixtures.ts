@@ -61,8 +61,8 @@ export interface RunTally {
 }
 
 export async function tallyRuns(db: Db, operatorId: string, workflowId: string): Promise<RunTally> {
-  const rows = await db('workflow_runs')
-    .where({ operator_id: operatorId, workflow_id: workflowId })
+  const rows = await db('automation_runs')
+    .where({ operator_id: operatorId, automation_id: workflowId })
     .groupBy('status')
     .select('status', db.raw('count(*)::int AS count'));
   const tally: RunTally = { runs: 0, completed: 0, others: {} };
@@ -126,9 +126,9 @@ export async function gatewayFixture(url: string, key: string): Promise<{ suppli
 export async function dispatchLagMs(db: Db, operatorId: string, workflowId: string, since: Date): Promise<number | null> {
   const { rows } = await db.raw<{ rows: Array<{ lag_ms: number | null }> }>(
     `SELECT max(extract(epoch FROM r.started_at - o.occurred_at) * 1000)::float8 AS lag_ms
-       FROM workflow_runs r
-       JOIN outbox_events o ON o.operator_id = r.operator_id AND r.temporal_workflow_id = 'automation-event-' || r.workflow_id || '-' || o.id
-      WHERE r.operator_id = ? AND r.workflow_id = ? AND o.occurred_at > ?`,
+       FROM automation_runs r
+       JOIN outbox_events o ON o.operator_id = r.operator_id AND r.temporal_workflow_id = 'automation-event-' || r.automation_id || '-' || o.id
+      WHERE r.operator_id = ? AND r.automation_id = ? AND o.occurred_at > ?`,
     [operatorId, workflowId, since],
   );
   return rows[0]?.lag_ms ?? null;

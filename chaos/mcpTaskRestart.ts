@@ -143,7 +143,7 @@ export const mcpTaskRestart: Scenario = async (context) => {
       const output = final.body?.result;
       if (output?.isError !== false || output?.structuredContent?.status !== 200) failures.push(`tasks/result: ${final.text.slice(0, 200)}`);
       if (settledOnce() !== 1) failures.push(`the receiver settled ${settledOnce()} times (${deliveries.length} calls)`);
-      const runs = await context.db('workflow_runs').where({ operator_id: operatorId }).select('status');
+      const runs = await context.db('automation_runs').where({ operator_id: operatorId }).select('status');
       if (runs.length !== 1 || runs[0]?.status !== 'completed') failures.push(`runs: ${JSON.stringify(runs)}`);
     } catch (error) {
       failures.push((error as Error).message);

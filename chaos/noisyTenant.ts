@@ -206,7 +206,7 @@ export const noisyTenant: Scenario = async (context: ChaosContext) => {
     failures.push(...hostile.problems.slice(0, 5));
     const stuck = await waitUntil(
       async () => {
-        const rows = await context.db('workflow_runs').where({ operator_id: noisy.operatorId }).select('status', 'error');
+        const rows = await context.db('automation_runs').where({ operator_id: noisy.operatorId }).select('status', 'error');
         return rows.some((row) => row.status === 'running') ? undefined : rows;
       },
       90_000,

@@ -26,7 +26,7 @@ export interface AutomationRunInput {
   /** MCP runs: `<session> <JSON-RPC id>` of the `tools/call`, recorded so a `notifications/cancelled` finds the run. */
   mcpRequest?: string;
   /**
-   * Run this stored version of the automation (`workflow_versions`) instead of its current definition, and record it
+   * Run this stored version of the automation (`automation_versions`) instead of its current definition, and record it
    * as the run's `workflowVersion`; a version the automation never had ends the run `ignored`.
    */
   pinnedVersion?: number;

@@ -20,7 +20,7 @@ export async function recordReruns(recorder: Recorder): Promise<void> {
   const runEnded = async (runId: string) => {
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const row = await deps.db('workflow_runs').where({ operator_id: operator.operatorId, id: runId }).first('status');
+      const row = await deps.db('automation_runs').where({ operator_id: operator.operatorId, id: runId }).first('status');
       if (row && row.status !== 'running') return;
       if (Date.now() > deadline) throw new Error(`run ${runId} did not end`);
       await sleep(100);

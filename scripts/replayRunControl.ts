@@ -39,7 +39,7 @@ export async function recordRunControlLanes(recorder: Recorder): Promise<void> {
   };
   const running = async (automationId: string) => {
     const deadline = Date.now() + 30_000;
-    while (!(await deps.db('workflow_runs').where({ operator_id: operator.operatorId, workflow_id: automationId, status: 'running' }).first('id'))) {
+    while (!(await deps.db('automation_runs').where({ operator_id: operator.operatorId, automation_id: automationId, status: 'running' }).first('id'))) {
       if (Date.now() > deadline) throw new Error('the lane never started its run');
       await sleep(100);
     }

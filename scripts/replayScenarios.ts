@@ -88,7 +88,7 @@ export async function recordScenarios(recorder: Recorder): Promise<void> {
     const start = async (automationId: string, input: Record<string, unknown>) =>
       (await startAutomationRun(deps.temporal, { operatorId: operator.operatorId, automationId, source: 'manual', input })).handle;
     const runStatus = (workflowId: string) =>
-      deps.db('workflow_runs').where({ operator_id: operator.operatorId, temporal_workflow_id: workflowId }).first('status', 'nodes');
+      deps.db('automation_runs').where({ operator_id: operator.operatorId, temporal_workflow_id: workflowId }).first('status', 'nodes');
     const finished = async (workflowId: string) => {
       await until(`${workflowId} closed`, async () => ((await client.workflow.getHandle(workflowId).describe()).status.name === 'RUNNING' ? undefined : true));
     };
@@ -152,7 +152,7 @@ export async function recordScenarios(recorder: Recorder): Promise<void> {
     );
     const approved = await start(approving, { playerId: 'p-1' });
     await until('the approval awaited', async () =>
-      (await deps.db('workflow_runs').where({ operator_id: operator.operatorId, temporal_workflow_id: approved.workflowId }).first('awaiting_input'))
+      (await deps.db('automation_runs').where({ operator_id: operator.operatorId, temporal_workflow_id: approved.workflowId }).first('awaiting_input'))
         ?.awaiting_input
         ? true
         : undefined,
@@ -260,8 +260,8 @@ export async function recordScenarios(recorder: Recorder): Promise<void> {
     await post(url, '/operator-data-api/entities/p-1/events', { eventType: 'transaction', data: { type: 'deposit', amount: 75, currency: 'EUR' } }, key);
     const eventRun = await until('the event run', async () => {
       const row = await deps
-        .db('workflow_runs')
-        .where({ operator_id: operator.operatorId, workflow_id: onDeposit, status: 'completed' })
+        .db('automation_runs')
+        .where({ operator_id: operator.operatorId, automation_id: onDeposit, status: 'completed' })
         .first('temporal_workflow_id');
       return row?.temporal_workflow_id as string | undefined;
     });
@@ -282,8 +282,8 @@ export async function recordScenarios(recorder: Recorder): Promise<void> {
     await post(url, '/operator-data-api/entities/p-1/events', { eventType: 'transaction', data: { type: 'deposit', amount: 20, currency: 'EUR' } }, key);
     const playerRun = await until('the run reading its player', async () => {
       const row = await deps
-        .db('workflow_runs')
-        .where({ operator_id: operator.operatorId, workflow_id: onSmallDeposit, status: 'completed' })
+        .db('automation_runs')
+        .where({ operator_id: operator.operatorId, automation_id: onSmallDeposit, status: 'completed' })
         .first('temporal_workflow_id');
       return row?.temporal_workflow_id as string | undefined;
     });
@@ -305,7 +305,7 @@ export async function recordScenarios(recorder: Recorder): Promise<void> {
     const raw = description.raw;
     if ((raw.pendingActivities ?? []).length > 0) return 'activity';
     if (raw.pendingWorkflowTask) return 'task';
-    const run = await deps.db('workflow_runs').where({ operator_id: operator.operatorId, temporal_workflow_id: handle.workflowId }).first('status');
+    const run = await deps.db('automation_runs').where({ operator_id: operator.operatorId, temporal_workflow_id: handle.workflowId }).first('status');
     return run?.status === 'running' ? 'timer' : undefined;
   }
 }

@@ -47,7 +47,7 @@ export async function recordWaitingRuns(recorder: Recorder): Promise<void> {
       input: { entity: { externalId: 'p-wait' } },
     });
     const deadline = Date.now() + 30_000;
-    while (!(await deps.db('workflow_run_waits').where({ operator_id: operator.operatorId, run_id: runId }).first('run_id'))) {
+    while (!(await deps.db('automation_run_waits').where({ operator_id: operator.operatorId, run_id: runId }).first('run_id'))) {
       if (Date.now() > deadline) throw new Error('the run never waited');
       await sleep(100);
     }

@@ -60,7 +60,7 @@ export class LaneKeyCap {
 
   /** Stops counting the automation's closed lanes, oldest first, until a tenth of the cap is free; at most every 2 s. */
   private async prune(scope: LaneScope): Promise<number> {
-    const at = `${scope.operatorId}:${scope.workflowId}`;
+    const at = `${scope.operatorId}:${scope.automationId}`;
     const now = Date.now();
     if (now - (this.prunedAt.get(at) ?? 0) < PRUNE_EVERY_MS) return 0;
     this.prunedAt.set(at, now);
@@ -77,7 +77,7 @@ export class LaneKeyCap {
     }
     const released = await releaseLaneKeys(this.deps.db, scope, closed);
     if (released === 0)
-      this.deps.logger.info({ operatorId: scope.operatorId, automationId: scope.workflowId, cap: this.cap }, 'run-control keys at their cap; new keys wait');
+      this.deps.logger.info({ operatorId: scope.operatorId, automationId: scope.automationId, cap: this.cap }, 'run-control keys at their cap; new keys wait');
     return released;
   }
 }

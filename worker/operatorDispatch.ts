@@ -84,8 +84,8 @@ function skipOf(
   const { automation } = listener;
   return {
     operatorId: automation.operator_id,
-    workflowId: automation.id,
-    workflowVersion: automation.version,
+    automationId: automation.id,
+    automationVersion: automation.version,
     nodeId,
     eventId: event.id,
     event: event.event,

@@ -85,7 +85,7 @@ export class RunControlDispatch implements EventRuns {
       if (typeof key !== 'string') return key;
       const lane = { operatorId: run.operatorId, automationId: run.automationId, key };
       // Inside the automation's order, so its admissions are counted one after another.
-      if (this.deps.laneCap && !(await this.deps.laneCap.admit({ operatorId: run.operatorId, workflowId: run.automationId }, laneWorkflowId(lane))))
+      if (this.deps.laneCap && !(await this.deps.laneCap.admit({ operatorId: run.operatorId, automationId: run.automationId }, laneWorkflowId(lane))))
         throw new LaneCapError(run.operatorId, run.automationId, this.deps.laneCap.cap);
       const trigger: LaneTrigger = {
         eventId: run.eventId,

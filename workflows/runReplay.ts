@@ -28,7 +28,7 @@ const DRAIN_POLL = { firstMs: 1000, maxMs: 60_000 };
 /**
  * The Temporal workflow id of the rerun a replay starts for one original run: derived from both, so however often the
  * job is retried, continued or started again, it starts each rerun at most once (Temporal refuses a second start of the
- * id, and `workflow_runs.temporal_workflow_id` is unique).
+ * id, and `automation_runs.temporal_workflow_id` is unique).
  */
 export const replayRerunWorkflowId = (replayId: string, runId: string) => `automation-replay-${replayId}-${runId}`;
 

@@ -61,7 +61,7 @@ export function createBacktestActivities({ db, config, keyring }: Pick<ActivityD
   const stillRunning = (operatorId: string, backtestId: string) => async () => (await findBacktest(db, operatorId, backtestId))?.status === 'running';
 
   const subjectsOf = async (row: BacktestRow): Promise<Record<BacktestSide, BacktestSubject> | null> => {
-    const automation = await findAutomation(db, row.operator_id, row.workflow_id);
+    const automation = await findAutomation(db, row.operator_id, row.automation_id);
     if (!automation) return null;
     const common = { automationId: automation.id, name: automation.name };
     return {

@@ -22,13 +22,13 @@ export function createLaneSkipActivities({ db, keyring }: ActivityDeps) {
       const context = `trigger-skip:${operatorId}:${automationId}`;
       let current: number | undefined;
       if (input.skips.some((skip) => skip.workflowVersion === undefined)) {
-        const row = await db('workflows').where({ operator_id: operatorId, id: automationId }).first<{ version: number } | undefined>('version');
+        const row = await db('automations').where({ operator_id: operatorId, id: automationId }).first<{ version: number } | undefined>('version');
         current = row?.version ?? 0;
       }
       const skips = input.skips.map((skip) => ({
         operatorId,
-        workflowId: automationId,
-        workflowVersion: skip.workflowVersion ?? current ?? 0,
+        automationId,
+        automationVersion: skip.workflowVersion ?? current ?? 0,
         nodeId: skip.nodeId,
         eventId: skip.eventId,
         event: skip.event,
@@ -38,7 +38,7 @@ export function createLaneSkipActivities({ db, keyring }: ActivityDeps) {
         sealedKey: skip.key === undefined ? null : keyring.encrypt(skip.key, context),
         at: new Date(skip.at),
       }));
-      return insertCappedTriggerSkips(db, { operatorId, workflowId: automationId }, skips);
+      return insertCappedTriggerSkips(db, { operatorId, automationId }, skips);
     },
   };
 }

@@ -40,7 +40,7 @@ export function createReplayActivities({ db }: Pick<ActivityDeps, 'db'>) {
       const replay = await findReplay(db, input.operatorId, input.replayId);
       if (!replay) return { kind: 'stop', status: 'gone' };
       if (replay.status !== 'running') return { kind: 'stop', status: replay.status };
-      const automation = await findAutomation(db, input.operatorId, replay.workflow_id);
+      const automation = await findAutomation(db, input.operatorId, replay.automation_id);
       if (!automation) return { kind: 'stop', status: 'gone' };
       const definition = { nodes: automation.nodes, edges: automation.edges };
       const firstStep = topologicalOrder(definition).find((id) => !isTrigger(definition.nodes.find((node) => node.id === id)!.type));
@@ -54,14 +54,14 @@ export function createReplayActivities({ db }: Pick<ActivityDeps, 'db'>) {
             source: row.source,
             triggerNodeId: row.trigger_node_id,
             fromNodeId,
-            ...(replay.version === 'run' ? { pinnedVersion: row.workflow_version } : {}),
+            ...(replay.version === 'run' ? { pinnedVersion: row.automation_version } : {}),
           },
         ];
       });
       const lastRow = rows[rows.length - 1];
       return {
         kind: 'page',
-        automationId: replay.workflow_id,
+        automationId: replay.automation_id,
         ratePerSecond: replay.rate_per_second,
         reruns,
         last: lastRow ? { startedAt: lastRow.cursor, id: lastRow.id } : null,

@@ -11,7 +11,7 @@ export function apiKeyRecord(row: ApiKeyRow) {
     lastUsedAt: row.last_used_at ? row.last_used_at.toISOString() : null,
     revoked: row.revoked,
     mcp_enabled: row.mcp_enabled,
-    mcp_workflow_allowlist: row.mcp_workflow_allowlist,
+    mcp_workflow_allowlist: row.mcp_automation_allowlist,
   };
 }
 
@@ -21,6 +21,6 @@ export function createdKeyRecord(row: Pick<ApiKeyRow, 'id' | 'label' | 'created_
 }
 
 /** The answer to `PATCH /api-keys/:id/mcp`. */
-export function mcpSettingsRecord(row: Pick<ApiKeyRow, 'id' | 'mcp_enabled' | 'mcp_workflow_allowlist'>) {
-  return { id: row.id, mcp_enabled: row.mcp_enabled, mcp_workflow_allowlist: row.mcp_workflow_allowlist };
+export function mcpSettingsRecord(row: Pick<ApiKeyRow, 'id' | 'mcp_enabled' | 'mcp_automation_allowlist'>) {
+  return { id: row.id, mcp_enabled: row.mcp_enabled, mcp_workflow_allowlist: row.mcp_automation_allowlist };
 }

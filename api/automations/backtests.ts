@@ -11,7 +11,7 @@ import { automations } from './area';
 export function toBacktestRecord(row: BacktestRow) {
   return {
     id: row.id,
-    workflowId: row.workflow_id,
+    workflowId: row.automation_id,
     status: row.status,
     version: row.version,
     baselineVersion: row.baseline_version,

@@ -22,8 +22,8 @@ export const putComplianceSettingsHandler = automations.handler(
 
 const toEvidenceRecord = (row: EvidenceRow) => ({
   recorded_at: row.recorded_at.toISOString(),
-  workflow_id: row.workflow_id,
-  workflow_version: row.workflow_version,
+  workflow_id: row.automation_id,
+  workflow_version: row.automation_version,
   run_id: row.run_id,
   node_id: row.node_id,
   action_type: row.action_type,

@@ -22,7 +22,7 @@ import { automations } from './area';
 export function toReplayRecord(row: ReplayRow, errors: ReplayErrorGroup[] = []) {
   return {
     id: row.id,
-    workflowId: row.workflow_id,
+    workflowId: row.automation_id,
     status: row.status,
     from: row.range_from.toISOString(),
     to: row.range_to.toISOString(),

@@ -20,7 +20,7 @@ export const StepValueParams = z.object({ runId: z.string().min(1).max(200), nod
  */
 const stepValueHandler = (part: ValuePart) =>
   automations.handler({ input: { params: StepValueParams } }, async ({ deps, ctx, input: { params }, principal: { operatorId } }) => {
-    const exists = await deps.db('workflow_runs').where({ operator_id: operatorId, id: params.runId }).first('id');
+    const exists = await deps.db('automation_runs').where({ operator_id: operatorId, id: params.runId }).first('id');
     if (!exists) throw new AppError(404, 'RUN_NOT_FOUND', 'Run not found');
     const notFound = () => new AppError(404, 'STEP_VALUE_NOT_FOUND', `Step ${params.nodeId} of run ${params.runId} has no ${part}`);
     const apart = await runValueSize(deps.db, operatorId, params.runId, params.nodeId, part);

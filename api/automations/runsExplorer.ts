@@ -96,9 +96,9 @@ export const ExplorerRun = z
 function toExplorerRun(row: ExplorerRunRow): z.infer<typeof ExplorerRun> {
   return {
     id: row.id,
-    workflowId: row.workflow_id,
-    workflowName: row.workflow_name,
-    workflowVersion: row.workflow_version,
+    workflowId: row.automation_id,
+    workflowName: row.automation_name,
+    workflowVersion: row.automation_version,
     source: row.source,
     status: row.status,
     ...(row.error ? { error: { code: row.error.code, ...(row.error.nodeId !== undefined ? { nodeId: row.error.nodeId } : {}) } } : {}),

@@ -19,7 +19,7 @@ const toVersionSummary = (row: VersionSummaryRow) => ({
 });
 
 const toVersionRecord = (row: VersionRow) => ({
-  workflow_id: row.workflow_id,
+  workflow_id: row.automation_id,
   version: row.version,
   created_at: row.created_at.toISOString(),
   created_by: row.created_by,

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { ReconnectingListener } from '../../db/listener';
 
 export const PROGRESS_CHANNEL = 'mcp_progress';
-/** NOTIFYed with an operator id by the `workflows_mcp_tools_changed` trigger when that operator's tool list changes. */
+/** NOTIFYed with an operator id by the `automations_mcp_tools_changed` trigger when that operator's tool list changes. */
 export const TOOLS_CHANGED_CHANNEL = 'mcp_tools_changed';
 
 export { connectionStringOf } from '../../db/changeFeed';

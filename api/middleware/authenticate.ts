@@ -62,7 +62,7 @@ async function principalFromApiKey(deps: AppDeps, token: string): Promise<ApiKey
     operatorId: key.operator_id,
     keyId: key.id,
     mcpEnabled: key.mcp_enabled,
-    mcpAutomationAllowlist: key.mcp_workflow_allowlist,
+    mcpAutomationAllowlist: key.mcp_automation_allowlist,
   };
 }
 

@@ -48,7 +48,7 @@ export const receiveHandler = webhooks.handler({ raw: ['bytes', 'params'] }, asy
     start: async () => {
       const started = await startAutomationRun(deps.temporal, {
         operatorId: webhook.operator_id,
-        automationId: webhook.workflow_id,
+        automationId: webhook.automation_id,
         source: 'webhook',
         input: body,
         triggerNodeId: webhook.node_id,

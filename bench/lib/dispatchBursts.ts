@@ -19,14 +19,14 @@ export interface BurstTally {
 }
 
 /** Runs per (automation, event) of the operator, with the event's amount: found through the outbox row as the probes find theirs. */
-async function runsPerPair(ctx: DispatchContext, operatorId: string): Promise<Array<{ workflow_id: string; amount: number; runs: number }>> {
-  const result = await ctx.db.raw<{ rows: Array<{ workflow_id: string; amount: string; runs: number }> }>(
-    `SELECT r.workflow_id, e.data ->> 'amount' AS amount, count(*)::int AS runs
-       FROM workflow_runs r
-       JOIN outbox_events o ON o.operator_id = r.operator_id AND o.id = substring(r.temporal_workflow_id FROM length(r.workflow_id) + 19)
+async function runsPerPair(ctx: DispatchContext, operatorId: string): Promise<Array<{ automation_id: string; amount: number; runs: number }>> {
+  const result = await ctx.db.raw<{ rows: Array<{ automation_id: string; amount: string; runs: number }> }>(
+    `SELECT r.automation_id, e.data ->> 'amount' AS amount, count(*)::int AS runs
+       FROM automation_runs r
+       JOIN outbox_events o ON o.operator_id = r.operator_id AND o.id = substring(r.temporal_workflow_id FROM length(r.automation_id) + 19)
        JOIN entity_events e ON e.id = o.source_event_id AND e.operator_id = r.operator_id
       WHERE r.operator_id = ? AND r.source = 'event'
-      GROUP BY r.workflow_id, e.id`,
+      GROUP BY r.automation_id, e.id`,
     [operatorId],
   );
   return result.rows.map((row) => ({ ...row, amount: Number(row.amount) }));
@@ -34,7 +34,7 @@ async function runsPerPair(ctx: DispatchContext, operatorId: string): Promise<Ar
 
 async function tally(ctx: DispatchContext, operatorId: string, amountOf: Map<string, number>, expected: number): Promise<BurstTally> {
   const pairs = await runsPerPair(ctx, operatorId);
-  const right = pairs.filter((pair) => amountOf.get(pair.workflow_id) === pair.amount);
+  const right = pairs.filter((pair) => amountOf.get(pair.automation_id) === pair.amount);
   const once = right.filter((pair) => pair.runs === 1).length;
   return {
     expected,

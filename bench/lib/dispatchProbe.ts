@@ -51,7 +51,7 @@ async function runStarts(db: Db, pending: Written[], since: Date): Promise<Map<s
   const rows = await db.raw<{ rows: Array<{ event_id: string; started_at: Date; dispatched_at: Date; occurred_at: Date }> }>(
     `SELECT o.source_event_id AS event_id, min(r.started_at) AS started_at, min(o.dispatched_at) AS dispatched_at, min(o.occurred_at) AS occurred_at
        FROM outbox_events o
-       JOIN workflow_runs r ON r.operator_id = o.operator_id AND o.id = substring(r.temporal_workflow_id FROM length(r.workflow_id) + 19)
+       JOIN automation_runs r ON r.operator_id = o.operator_id AND o.id = substring(r.temporal_workflow_id FROM length(r.automation_id) + 19)
       WHERE o.operator_id = ANY(:operators) AND o.entity_id = ANY(:entities) AND o.source_event_id = ANY(:events)
         AND r.operator_id = ANY(:operators) AND r.source = 'event' AND r.started_at >= :since
       GROUP BY o.source_event_id`,
@@ -160,7 +160,7 @@ export const backlogOf = async (db: Db, operatorId: string) =>
 
 /** Runs of the operator's automations started by events, so far. */
 export const eventRunCount = async (db: Db, operatorId: string) =>
-  Number((await db('workflow_runs').where({ operator_id: operatorId, source: 'event' }).count<{ n: string }[]>({ n: '*' }))[0]?.n ?? 0);
+  Number((await db('automation_runs').where({ operator_id: operatorId, source: 'event' }).count<{ n: string }[]>({ n: '*' }))[0]?.n ?? 0);
 
 /**
  * Waits until the operator's event runs reach `expected`, or its backlog is empty and its run count has not moved for

@@ -22,7 +22,7 @@ interface RunSpan {
 
 const runSpan = async (ctx: DispatchContext, operatorId: string): Promise<RunSpan> => {
   const row = await ctx
-    .db('workflow_runs')
+    .db('automation_runs')
     .where({ operator_id: operatorId, source: 'event' })
     .first<RunSpan>(
       ctx.db.raw('count(*)::int AS count'),
@@ -41,7 +41,7 @@ async function peakRunning(ctx: DispatchContext, operatorId: string, done: Promi
   void done.finally(() => (finished = true));
   let peak = 0;
   for (let n = 0; !finished && n < TIME_LIMIT_MS / 500; n += 1) {
-    const running = await ctx.db('workflow_runs').where({ operator_id: operatorId, status: 'running' }).count<{ n: string }[]>({ n: '*' });
+    const running = await ctx.db('automation_runs').where({ operator_id: operatorId, status: 'running' }).count<{ n: string }[]>({ n: '*' });
     peak = Math.max(peak, Number(running[0]?.n ?? 0));
     await new Promise((resolve) => setTimeout(resolve, 500));
   }

@@ -156,7 +156,7 @@ export async function waitingRuns(ctx: DispatchContext, tenant: DispatchTenant, 
 
 /** Runs of the operator waiting in an `action.wait_for_event`. */
 export const waitCount = async (db: Db, operatorId: string) =>
-  Number((await db('workflow_run_waits').where({ operator_id: operatorId }).count<{ n: string }[]>({ n: '*' }))[0]?.n ?? 0);
+  Number((await db('automation_run_waits').where({ operator_id: operatorId }).count<{ n: string }[]>({ n: '*' }))[0]?.n ?? 0);
 
 /** One KYC event per waiting player, in batches: wakes every run `waitingRuns` left. Resolves with the job ids. */
 export const wakeWaitingRuns = (ctx: DispatchContext, tenant: DispatchTenant, players: number) =>

@@ -54,12 +54,12 @@ export async function eventToWaitingRun(
   for (let n = 0; n < count && Date.now() < deadline; n += 1) {
     const { runId } = await startAutomationRun(deps.temporal, { operatorId, automationId, source: 'manual', input: { entity: { externalId } } });
     await until('no wait registered', async () =>
-      (await db('workflow_run_waits').where({ operator_id: operatorId, run_id: runId }).first()) ? true : undefined,
+      (await db('automation_run_waits').where({ operator_id: operatorId, run_id: runId }).first()) ? true : undefined,
     );
     const writtenAt = Date.now();
     await post(url, `/operator-data-api/entities/${externalId}/events`, { eventType: 'session', data: { device: 'bench' } }, apiKey);
     const completed = await until('no resumed run', async () => {
-      const run = await db('workflow_runs').where({ operator_id: operatorId, id: runId }).whereNot({ status: 'running' }).first('status', 'completed_at');
+      const run = await db('automation_runs').where({ operator_id: operatorId, id: runId }).whereNot({ status: 'running' }).first('status', 'completed_at');
       if (run && run.status !== 'completed') throw new Error(`waiting run ${runId} ${run.status}`);
       return run?.completed_at as Date | undefined;
     });

@@ -80,7 +80,7 @@ export async function startBacktest(deps: Pick<CommandDeps, 'db'> & BacktestJobs
   const row = {
     id: prefixedId('bkt'),
     operator_id: input.operatorId,
-    workflow_id: automation.id,
+    automation_id: automation.id,
     version: subject.version,
     definition: subject.definition,
     sample_outputs: sampleOutputs,

@@ -20,7 +20,7 @@ export interface CreateAutomationInput {
 }
 
 /**
- * Stores a new workflow (version 1, kept in `workflow_versions`) with its webhooks and, when `active`, its schedules,
+ * Stores a new workflow (version 1, kept in `automation_versions`) with its webhooks and, when `active`, its schedules,
  * all in one transaction: a workflow never exists without its triggers, and a schedule that cannot be created leaves no workflow behind.
  */
 export async function createAutomation(deps: Pick<CommandDeps, 'db' | 'keyring' | 'syncSchedules'>, input: CreateAutomationInput): Promise<AutomationRow> {

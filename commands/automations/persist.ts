@@ -39,7 +39,7 @@ export function sealWebhooks(
     webhooks.push({
       id,
       operator_id: operatorId,
-      workflow_id: automationId,
+      automation_id: automationId,
       node_id: node.id,
       provider_name: providerName,
       secret_ciphertext: secretCiphertext,
@@ -82,7 +82,7 @@ export function automationWrite(body: AutomationBody, nodes: AutomationNode[], t
   };
 }
 
-const TOOL_NAME_INDEX = 'workflows_tool_name_idx';
+const TOOL_NAME_INDEX = 'automations_tool_name_idx';
 
 /**
  * Runs a write that picks a tool name, again when a concurrent write took the same name first (the

@@ -46,7 +46,7 @@ export function withRestoredWebhooks(
   const revived: WebhookRow[] = missing.map(({ node }) => ({
     id: restored[node.id]!.webhookId,
     operator_id: owner.operatorId,
-    workflow_id: owner.automationId,
+    automation_id: owner.automationId,
     node_id: node.id,
     provider_name: null,
     secret_ciphertext: null,

@@ -44,7 +44,7 @@ export async function listSkippedTriggers(
     const message = opened(row.message) ?? RETIRED;
     return {
       id: row.id,
-      workflowVersion: row.workflow_version,
+      workflowVersion: row.automation_version,
       nodeId: row.node_id,
       eventId: row.event_id,
       event: row.event,

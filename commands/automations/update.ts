@@ -47,7 +47,7 @@ function definitionChanged(existing: AutomationRow, write: AutomationWrite): boo
 }
 
 /**
- * Replaces a workflow's definition and bumps its `version`, stored in `workflow_versions` in the same transaction
+ * Replaces a workflow's definition and bumps its `version`, stored in `automation_versions` in the same transaction
  * (not for a save that only moved steps: `layout`). Its triggers follow in that transaction too: schedules
  * are created, changed or removed (all of them when it is deactivated), webhooks of removed nodes stop answering,
  * a webhook node keeps its id and, without `secret`, its secret. The tool name changes only with the name.

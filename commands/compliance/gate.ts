@@ -50,8 +50,8 @@ export async function checkMarketingGate(deps: Pick<CommandDeps, 'db'>, input: M
     : 'allowed';
   const stored = await recordEvidence(deps.db, {
     operatorId: input.operatorId,
-    workflowId: input.workflowId,
-    workflowVersion: input.workflowVersion,
+    automationId: input.workflowId,
+    automationVersion: input.workflowVersion,
     runId: input.runId,
     nodeId: input.nodeId,
     actionType: input.actionType,

@@ -52,7 +52,7 @@ export async function previewReplayRange(
 ): Promise<ReplayPreview> {
   const automation = await requireAutomation(deps, input.operatorId, input.automationId);
   if (input.to.getTime() <= input.from.getTime()) throw emptyRange();
-  const scope = { operatorId: input.operatorId, workflowId: automation.id, from: input.from, to: input.to, asOf: new Date() };
+  const scope = { operatorId: input.operatorId, automationId: automation.id, from: input.from, to: input.to, asOf: new Date() };
   return previewReplay(deps.db, scope, REPLAY_PREVIEW_SAMPLE);
 }
 
@@ -131,7 +131,7 @@ export async function cancelReplay(
     operatorId: input.operatorId,
     actor: input.actor,
     action: 'automation.replay_cancelled',
-    target: { type: 'automation', id: row.workflow_id },
+    target: { type: 'automation', id: row.automation_id },
     record: { replayId: row.id, started: cancelled.started, total: cancelled.total },
     summary: `Replay ${row.id} cancelled after ${cancelled.started} of ${cancelled.total} reruns`,
   });

@@ -57,12 +57,12 @@ export async function rerunRun(deps: Pick<CommandDeps, 'db'> & { startRerun: Rer
   if (original.status === 'running') {
     throw new CommandError('RUN_STILL_RUNNING', 'The run is still running: rerun it once it has ended (or cancel it first)');
   }
-  const automation = await findAutomation(deps.db, operatorId, original.workflow_id);
+  const automation = await findAutomation(deps.db, operatorId, original.automation_id);
   if (!automation) throw new CommandError('WORKFLOW_NOT_FOUND', 'The workflow of this run has been deleted');
   // Pinned even when it is the current version, so an edit saved before the rerun begins does not change what it runs.
-  const stored = input.version === 'run' ? await findVersion(deps.db, operatorId, automation.id, original.workflow_version) : undefined;
-  if (input.version === 'run' && !stored && original.workflow_version !== automation.version) {
-    throw invalid('version', `version ${original.workflow_version} of this workflow is not stored: rerun it on the current version`);
+  const stored = input.version === 'run' ? await findVersion(deps.db, operatorId, automation.id, original.automation_version) : undefined;
+  if (input.version === 'run' && !stored && original.automation_version !== automation.version) {
+    throw invalid('version', `version ${original.automation_version} of this workflow is not stored: rerun it on the current version`);
   }
   const pinned = stored?.version;
   const definition: AutomationDefinition = stored

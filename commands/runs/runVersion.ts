@@ -14,7 +14,7 @@ export interface RunVersion {
 }
 
 /**
- * The version a run begins with: `pinnedVersion` from `workflow_versions` (a rerun on its original's version), else
+ * The version a run begins with: `pinnedVersion` from `automation_versions` (a rerun on its original's version), else
  * the automation's current definition. Undefined when the pinned version does not exist for this automation.
  */
 export async function runVersionOf(db: Db, automation: RunAutomation, pinnedVersion: number | undefined): Promise<RunVersion | undefined> {

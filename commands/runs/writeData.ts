@@ -47,7 +47,7 @@ export async function writeRunData(deps: Pick<CommandDeps, 'db' | 'keyring' | 's
   const templateSchema = await requireTemplate(deps, input.operatorId);
   const key = input.idempotencyKey ? `automation:${input.idempotencyKey}` : undefined;
   return deps.db.transaction(async (trx) => {
-    await trx.raw("SELECT set_config('app.origin_workflow', ?, true)", [input.automationId]);
+    await trx.raw("SELECT set_config('app.origin_automation', ?, true)", [input.automationId]);
     if (key) {
       const claim = await claimIdempotencyKey(trx, input.operatorId, key, sha256Hex(key));
       if (claim.kind === 'replay') {

@@ -11,7 +11,7 @@ export interface HeardEvent {
   operator_id: string;
   event: string;
   occurred_at: Date;
-  origin_workflow_id: string | null;
+  origin_automation_id: string | null;
 }
 
 /**
@@ -22,13 +22,13 @@ export interface HeardEvent {
  * the SQL function `outbox_event_heard` states the same rule for the writers, which leave an event no automation hears
  * already dispatched — test/integration/listening-rule.test.ts checks the two agree on every case.
  *
- * @example listensTo(automation, { operator_id: automation.operator_id, event: 'entity_event.transaction', occurred_at: new Date(), origin_workflow_id: null })
+ * @example listensTo(automation, { operator_id: automation.operator_id, event: 'entity_event.transaction', occurred_at: new Date(), origin_automation_id: null })
  */
 export function listensTo(automation: ListeningAutomation, event: HeardEvent): boolean {
   return (
     automation.operator_id === event.operator_id &&
     automation.trigger_events.includes(event.event) &&
     event.occurred_at >= automation.events_since &&
-    event.origin_workflow_id !== automation.id
+    event.origin_automation_id !== automation.id
   );
 }

@@ -4,14 +4,14 @@ import { withSuppression } from './suppression';
 import type { AutomationRunRecord, NodeResult, RunError, RunSource, RunStatus } from './types';
 
 /**
- * The columns of a stored run (`workflow_runs`) that its API record is built from; db/queries/automationRuns.ts's
+ * The columns of a stored run (`automation_runs`) that its API record is built from; db/queries/automationRuns.ts's
  * `RunRow` has them all. A list reads only these, with `input` and `output` left out.
  */
 export interface StoredRun {
   id: string;
   operator_id: string;
-  workflow_id: string;
-  workflow_version: number;
+  automation_id: string;
+  automation_version: number;
   source: RunSource;
   status: RunStatus;
   temporal_workflow_id: string;
@@ -34,8 +34,8 @@ export const REDACTED_MESSAGE = 'Redacted: the entity this run was about has bee
 function recordOf(row: StoredRun, parts: { input: unknown; output: unknown; nodes: NodeResult[]; error: RunError | null }): AutomationRunRecord {
   return {
     id: row.id,
-    workflowId: row.workflow_id,
-    workflowVersion: row.workflow_version,
+    workflowId: row.automation_id,
+    workflowVersion: row.automation_version,
     source: row.source,
     status: row.status,
     temporalWorkflowId: row.temporal_workflow_id,

@@ -3,7 +3,7 @@ import type { NodeResult } from './types';
 /**
  * How a run record stays small whatever its steps produced (docs/workflows.md "Large step values"). A step's input or
  * output whose JSON is larger than {@link INLINE_VALUE_BYTES}, or that would take the record's inline values past
- * {@link RECORD_INLINE_BYTES}, is stored apart (`workflow_run_values`, in sealed chunks of {@link CHUNK_CHARS}) and
+ * {@link RECORD_INLINE_BYTES}, is stored apart (`automation_run_values`, in sealed chunks of {@link CHUNK_CHARS}) and
  * the record holds a {@link TruncatedValue} in its place: its size and the first {@link PREVIEW_CHARS} of its JSON.
  * `GET /workflows-api/runs/:runId/steps/:nodeId/output` (and `/input`) streams the whole value, chunk by chunk.
  */

@@ -9,10 +9,10 @@ export interface ApiKeyRow {
   created_at: Date;
   last_used_at: Date | null;
   mcp_enabled: boolean;
-  mcp_workflow_allowlist: string[] | null;
+  mcp_automation_allowlist: string[] | null;
 }
 
-const COLUMNS = ['id', 'operator_id', 'key_hash', 'label', 'revoked', 'created_at', 'last_used_at', 'mcp_enabled', 'mcp_workflow_allowlist'];
+const COLUMNS = ['id', 'operator_id', 'key_hash', 'label', 'revoked', 'created_at', 'last_used_at', 'mcp_enabled', 'mcp_automation_allowlist'];
 
 export async function insertApiKey(
   db: Db,
@@ -80,7 +80,7 @@ export async function updateApiKeyMcp(
   const patch: Record<string, unknown> = {};
   if (changes.mcpEnabled !== undefined) patch.mcp_enabled = changes.mcpEnabled;
   if (changes.mcpAutomationAllowlist !== undefined) {
-    patch.mcp_workflow_allowlist = changes.mcpAutomationAllowlist === null ? null : JSON.stringify(changes.mcpAutomationAllowlist);
+    patch.mcp_automation_allowlist = changes.mcpAutomationAllowlist === null ? null : JSON.stringify(changes.mcpAutomationAllowlist);
   }
   const query = db('api_keys').where({ operator_id: operatorId, id });
   if (Object.keys(patch).length === 0) return (await query.first(COLUMNS)) as ApiKeyRow | undefined;

@@ -29,7 +29,7 @@ export async function auditTargetNames(
   };
   await Promise.all([
     read('automation', idsOf('automation'), (ids) =>
-      db('workflows').where('operator_id', operatorId).whereIn('id', ids).select('id', 'name', db.raw('deleted_at IS NOT NULL AS deleted')),
+      db('automations').where('operator_id', operatorId).whereIn('id', ids).select('id', 'name', db.raw('deleted_at IS NOT NULL AS deleted')),
     ),
     read('member', idsOf('member'), (ids) =>
       db('members as m')
@@ -42,9 +42,9 @@ export async function auditTargetNames(
     read('connection', idsOf('connection'), (ids) => db('connections').where('operator_id', operatorId).whereIn('id', ids).select('id', 'name')),
     read('connector', idsOf('connector'), (ids) => db('connectors').where('operator_id', operatorId).whereIn('id', ids).select('id', 'name')),
     read('run', idsOf('run'), (ids) =>
-      db('workflow_runs as r')
-        .join('workflows as w', function joinWorkflow() {
-          this.on('w.operator_id', 'r.operator_id').andOn('w.id', 'r.workflow_id');
+      db('automation_runs as r')
+        .join('automations as w', function joinAutomation() {
+          this.on('w.operator_id', 'r.operator_id').andOn('w.id', 'r.automation_id');
         })
         .where('r.operator_id', operatorId)
         .whereIn('r.id', ids)

@@ -16,7 +16,7 @@ type Runner = Db | Knex.Transaction;
 /** PostgreSQL's `unique_violation`: the run's Temporal workflow id (or id) is taken. */
 const UNIQUE_VIOLATION = '23505';
 
-/** A `workflow_runs` row; the API record is built from it by core/automations/runRecord.ts. */
+/** An `automation_runs` row; the API record is built from it by core/automations/runRecord.ts. */
 export interface RunRow extends StoredRun {
   trigger_node_id: string | null;
   mcp_request: string | null;
@@ -48,7 +48,7 @@ export interface NewRun {
 }
 
 /** A `RunRow`'s columns, named: a prepared statement returning `*` fails once a migration adds a column. */
-const RUN_COLUMNS = `id, operator_id, workflow_id, workflow_version, source, status, trigger_node_id, temporal_workflow_id, mcp_request,
+const RUN_COLUMNS = `id, operator_id, automation_id, automation_version, source, status, trigger_node_id, temporal_workflow_id, mcp_request,
   subject_external_ids, input, output, nodes, error, awaiting_input, usage_month, reserved_actions, reserved_ai_actions, started_at,
   completed_at, duration_ms, rerun_of, rerun_from_node_id, replay_id`;
 
@@ -75,7 +75,7 @@ function insertRunStatement(subjects: keyof typeof SUBJECTS): HotStatement {
        reservation AS (${reservationStatement()}),
        taken AS (SELECT EXISTS (SELECT 1 FROM reservation) AS reserved),
        inserted AS (
-         INSERT INTO workflow_runs (id, operator_id, workflow_id, workflow_version, source, status, trigger_node_id, temporal_workflow_id, mcp_request,
+         INSERT INTO automation_runs (id, operator_id, automation_id, automation_version, source, status, trigger_node_id, temporal_workflow_id, mcp_request,
                                     subject_external_ids, input, usage_month, reserved_actions, reserved_ai_actions, rerun_of, rerun_from_node_id,
                                     replay_id, output, error, completed_at, duration_ms)
          SELECT ?, ?::uuid, ?, ?::int, ?, CASE WHEN t.reserved THEN 'running' ELSE 'failed' END, ?, ?, ?, s.ids,
@@ -137,7 +137,7 @@ export async function insertRun(
     return { row: inserted, created: true };
   } catch (error) {
     if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
-    const existing = await db<RunRow>('workflow_runs').where({ operator_id: run.operatorId, temporal_workflow_id: run.temporalWorkflowId }).first();
+    const existing = await db<RunRow>('automation_runs').where({ operator_id: run.operatorId, temporal_workflow_id: run.temporalWorkflowId }).first();
     if (!existing) throw new Error('run insert conflicted with a run of another operator', { cause: error });
     return { row: existing, created: false };
   }
@@ -151,7 +151,7 @@ const DURATION_MS = 'greatest(0, round(extract(epoch FROM (clock_timestamp() - s
  */
 export async function restateRefusal(db: Runner, keyring: Keyring, operatorId: string, runId: string, error: RunError): Promise<RunRow | undefined> {
   const sealed = await sealRunResult(keyring, operatorId, runId, { output: null, nodes: [], error });
-  const [row] = (await db('workflow_runs')
+  const [row] = (await db('automation_runs')
     .where({ operator_id: operatorId, id: runId, status: 'failed' })
     .update({ output: JSON.stringify(sealed.output), error: JSON.stringify(sealed.error) })
     .returning('*')) as RunRow[];
@@ -170,7 +170,7 @@ const READ_COLUMNS = RUN_COLUMNS.replace(/\binput, output,/, `${guarded('input')
 
 /** One of the operator's runs, its sealed columns bounded (`guarded`); undefined when the operator has no such run. */
 export async function findRun(db: Runner, operatorId: string, runId: string): Promise<RunRow | undefined> {
-  const { rows } = await db.raw<{ rows: RunRow[] }>(`SELECT ${READ_COLUMNS} FROM workflow_runs WHERE operator_id = ? AND id = ?`, [operatorId, runId]);
+  const { rows } = await db.raw<{ rows: RunRow[] }>(`SELECT ${READ_COLUMNS} FROM automation_runs WHERE operator_id = ? AND id = ?`, [operatorId, runId]);
   return rows[0];
 }
 
@@ -182,14 +182,14 @@ export async function findRunRecord(db: Runner, keyring: Keyring, operatorId: st
 
 /** The running run an MCP `tools/call` started (`mcpRequestKey`), to cancel it; nothing once it has ended. */
 export async function findRunningMcpCall(db: Runner, operatorId: string, mcpRequest: string): Promise<Pick<RunRow, 'id' | 'temporal_workflow_id'> | undefined> {
-  return db<RunRow>('workflow_runs').where({ operator_id: operatorId, mcp_request: mcpRequest, status: 'running' }).first('id', 'temporal_workflow_id');
+  return db<RunRow>('automation_runs').where({ operator_id: operatorId, mcp_request: mcpRequest, status: 'running' }).first('id', 'temporal_workflow_id');
 }
 
 const SUMMARY_COLUMNS = [
   'id',
   'operator_id',
-  'workflow_id',
-  'workflow_version',
+  'automation_id',
+  'automation_version',
   'source',
   'status',
   'temporal_workflow_id',
@@ -210,7 +210,7 @@ export async function listRuns(
   automationId: string,
   page: { limit: number; offset: number },
 ): Promise<{ rows: RunRow[]; count: number }> {
-  const scoped = () => db<RunRow>('workflow_runs').where({ operator_id: operatorId, workflow_id: automationId });
+  const scoped = () => db<RunRow>('automation_runs').where({ operator_id: operatorId, automation_id: automationId });
   const [rows, total] = await Promise.all([
     scoped()
       .orderBy([
@@ -229,13 +229,13 @@ export async function listRuns(
 const FINISH_RUN: HotStatement = {
   name: 'finish_run',
   text: numbered(`WITH closed AS (
-       UPDATE workflow_runs SET status = ?, output = CASE WHEN input = ?::jsonb THEN input ELSE ?::jsonb END, nodes = ?::jsonb,
+       UPDATE automation_runs SET status = ?, output = CASE WHEN input = ?::jsonb THEN input ELSE ?::jsonb END, nodes = ?::jsonb,
               error = CASE WHEN input = ?::jsonb THEN jsonb_set(?::jsonb, '{message}', ?::jsonb) ELSE ?::jsonb END, completed_at = now(),
               duration_ms = ${DURATION_MS}, awaiting_input = NULL
         WHERE operator_id = ? AND id = ? AND status = 'running'
        RETURNING ${RUN_COLUMNS}),
      given_back AS (
-       UPDATE workflow_usage u
+       UPDATE automation_usage u
           SET actions = greatest(0, u.actions - greatest(0, c.reserved_actions - ?::int)),
               ai_actions = greatest(0, u.ai_actions - greatest(0, c.reserved_ai_actions - ?::int))
          FROM closed c
@@ -297,7 +297,7 @@ export async function finishRun(
  */
 export async function redactEntityRuns(trx: Runner, operatorId: string, externalId: string): Promise<number> {
   const redacted = JSON.stringify(REDACTED);
-  const ids = (await trx('workflow_runs')
+  const ids = (await trx('automation_runs')
     .where({ operator_id: operatorId })
     .whereNot('input', '@>', trx.raw('?::jsonb', [redacted]))
     .where((scope) =>
@@ -331,7 +331,7 @@ export async function redactEntityRuns(trx: Runner, operatorId: string, external
  */
 export async function markRunAwaitingInput(db: Runner, keyring: Keyring, operatorId: string, runId: string, awaiting: AwaitingInput | null): Promise<void> {
   const sealed = awaiting ? await sealText(keyring, JSON.stringify(awaiting), awaitingContext(operatorId, runId)) : null;
-  await db('workflow_runs')
+  await db('automation_runs')
     .where({ operator_id: operatorId, id: runId, status: 'running' })
     .update({ awaiting_input: sealed, ...(awaiting ? { waiting_until: new Date(awaiting.until) } : {}) });
 }
@@ -349,5 +349,5 @@ export async function awaitingInputOf(
 
 /** Notes that a run sleeps until `until` (a long `action.delay`), so the watchdog leaves it alone until then. */
 export async function markRunWaiting(db: Runner, operatorId: string, runId: string, until: Date): Promise<void> {
-  await db('workflow_runs').where({ operator_id: operatorId, id: runId, status: 'running' }).update({ waiting_until: until });
+  await db('automation_runs').where({ operator_id: operatorId, id: runId, status: 'running' }).update({ waiting_until: until });
 }

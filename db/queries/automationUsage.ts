@@ -27,7 +27,7 @@ export async function setQuotaOverride(db: Runner, operatorId: string, limits: {
 }
 
 export async function usageOf(db: Runner, operatorId: string, month: string): Promise<ActionCounts> {
-  const row = await db('workflow_usage').where({ operator_id: operatorId, month }).first<{ actions: number; ai_actions: number } | undefined>();
+  const row = await db('automation_usage').where({ operator_id: operatorId, month }).first<{ actions: number; ai_actions: number } | undefined>();
   return { actions: row?.actions ?? 0, aiActions: row?.ai_actions ?? 0 };
 }
 
@@ -42,7 +42,7 @@ export function reservationStatement(): string {
   return `WITH lim AS (
             SELECT coalesce(q.actions_per_month, ?::int) AS actions, coalesce(q.ai_actions_per_month, ?::int) AS ai_actions
               FROM (SELECT 1) AS one LEFT JOIN operator_quotas q ON q.operator_id = ?::uuid)
-          INSERT INTO workflow_usage AS u (operator_id, month, actions, ai_actions)
+          INSERT INTO automation_usage AS u (operator_id, month, actions, ai_actions)
           SELECT ?::uuid, ?, ?::int, ?::int FROM lim WHERE ?::boolean AND ?::int <= lim.actions AND ?::int <= lim.ai_actions
           ON CONFLICT (operator_id, month) DO UPDATE SET actions = u.actions + EXCLUDED.actions, ai_actions = u.ai_actions + EXCLUDED.ai_actions
             WHERE u.actions + EXCLUDED.actions <= (SELECT actions FROM lim) AND u.ai_actions + EXCLUDED.ai_actions <= (SELECT ai_actions FROM lim)

@@ -4,10 +4,10 @@ import type { Db } from '../knex';
 
 type Runner = Db | Knex.Transaction;
 
-/** A `workflow_versions` row: one stored, immutable version of an automation (db/migrations/…_create_workflow_versions.ts). */
+/** An `automation_versions` row: one stored, immutable version of an automation (db/migrations/…_create_workflow_versions.ts). */
 export interface VersionRow {
   operator_id: string;
-  workflow_id: string;
+  automation_id: string;
   version: number;
   definition: VersionDefinition;
   /** `member:<id>` or `key:<id>`; null when not known (versions from before they were recorded). */
@@ -29,16 +29,16 @@ export interface VersionSummaryRow {
 }
 
 const ofAutomation = (db: Runner, operatorId: string, automationId: string) =>
-  db<VersionRow>('workflow_versions').where({ operator_id: operatorId, workflow_id: automationId });
+  db<VersionRow>('automation_versions').where({ operator_id: operatorId, automation_id: automationId });
 
 /** Stores a version once: a second write of the same version is refused by the primary key, as versions never change. */
 export async function insertVersion(
   trx: Runner,
   row: { operatorId: string; automationId: string; version: number; definition: VersionDefinition; createdBy: string | null },
 ): Promise<void> {
-  await trx('workflow_versions').insert({
+  await trx('automation_versions').insert({
     operator_id: row.operatorId,
-    workflow_id: row.automationId,
+    automation_id: row.automationId,
     version: row.version,
     definition: JSON.stringify(row.definition),
     created_by: row.createdBy,
@@ -57,8 +57,8 @@ export async function listVersions(
   page: { limit: number; offset: number },
 ): Promise<{ rows: VersionSummaryRow[]; count: number }> {
   const [rows, total] = await Promise.all([
-    db('workflow_versions as v')
-      .where({ 'v.operator_id': operatorId, 'v.workflow_id': automationId })
+    db('automation_versions as v')
+      .where({ 'v.operator_id': operatorId, 'v.automation_id': automationId })
       // The saver, of the same operator only: `member:<members.id>` or `key:<api_keys.id>` (api/actor.ts).
       .leftJoin('members as m', (join) => join.on('m.operator_id', 'v.operator_id').andOn(db.raw("'member:' || m.id::text = v.created_by")))
       .leftJoin('users as u', 'u.id', 'm.user_id')

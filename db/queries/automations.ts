@@ -41,7 +41,7 @@ export interface AutomationWrite {
   run_control: RunControl | null;
 }
 
-const live = (db: Runner, operatorId: string) => db<AutomationRow>('workflows').where({ operator_id: operatorId }).whereNull('deleted_at');
+const live = (db: Runner, operatorId: string) => db<AutomationRow>('automations').where({ operator_id: operatorId }).whereNull('deleted_at');
 
 export async function findAutomation(db: Runner, operatorId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<AutomationRow | undefined> {
   const query = live(db, operatorId).where({ id }).first();
@@ -80,7 +80,7 @@ export async function toolNamesLike(db: Runner, operatorId: string, slug: string
 }
 
 export async function insertAutomation(trx: Runner, operatorId: string, id: string, write: AutomationWrite): Promise<AutomationRow> {
-  const [row] = (await trx('workflows')
+  const [row] = (await trx('automations')
     .insert({
       id,
       operator_id: operatorId,

@@ -13,7 +13,7 @@ export type BacktestSide = 'backtested' | 'baseline';
 export interface BacktestRow {
   id: string;
   operator_id: string;
-  workflow_id: string;
+  automation_id: string;
   version: number | null;
   definition: AutomationDefinition;
   sample_outputs: Record<string, unknown>;
@@ -38,7 +38,7 @@ export type NewBacktest = Pick<
   BacktestRow,
   | 'id'
   | 'operator_id'
-  | 'workflow_id'
+  | 'automation_id'
   | 'version'
   | 'definition'
   | 'sample_outputs'
@@ -125,7 +125,7 @@ export async function historyPage(db: Runner, row: BacktestRow, events: string[]
     })
     .select(
       db.raw('o.seq::text AS seq'),
-      'o.origin_workflow_id',
+      'o.origin_automation_id',
       db.raw(`coalesce(o.payload, jsonb_build_object(
               'id', o.id, 'event', o.event, 'operatorId', o.operator_id,
               'occurredAt', to_char(o.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
@@ -133,8 +133,8 @@ export async function historyPage(db: Runner, row: BacktestRow, events: string[]
               'data', coalesce(e.data, '{"_redacted": true}'::jsonb) || CASE WHEN jsonb_exists(e.data, '_redacted') THEN '{}'::jsonb ELSE jsonb_build_object('eventId', o.source_event_id) END)) AS payload`),
     )
     .orderBy('o.seq')
-    .limit(limit)) as Array<{ seq: string; origin_workflow_id: string | null; payload: HistoryEvent['event'] }>;
-  return rows.map((item) => ({ seq: item.seq, event: item.payload, originWorkflowId: item.origin_workflow_id }));
+    .limit(limit)) as Array<{ seq: string; origin_automation_id: string | null; payload: HistoryEvent['event'] }>;
+  return rows.map((item) => ({ seq: item.seq, event: item.payload, originWorkflowId: item.origin_automation_id }));
 }
 
 /**

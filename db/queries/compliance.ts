@@ -56,8 +56,8 @@ export async function readGateState(db: Runner, operatorId: string, externalId: 
 
 export interface EvidenceInput {
   operatorId: string;
-  workflowId: string;
-  workflowVersion: number;
+  automationId: string;
+  automationVersion: number;
   runId: string;
   nodeId: string;
   actionType: string;
@@ -70,8 +70,8 @@ export interface EvidenceInput {
 export interface EvidenceRow {
   seq: string;
   recorded_at: Date;
-  workflow_id: string;
-  workflow_version: number;
+  automation_id: string;
+  automation_version: number;
   run_id: string;
   node_id: string;
   action_type: string;
@@ -84,8 +84,8 @@ export interface EvidenceRow {
 const EVIDENCE_COLUMNS = [
   'seq',
   'recorded_at',
-  'workflow_id',
-  'workflow_version',
+  'automation_id',
+  'automation_version',
   'run_id',
   'node_id',
   'action_type',
@@ -103,8 +103,8 @@ export async function recordEvidence(db: Runner, input: EvidenceInput): Promise<
   const [inserted] = await db('marketing_evidence')
     .insert({
       operator_id: input.operatorId,
-      workflow_id: input.workflowId,
-      workflow_version: input.workflowVersion,
+      automation_id: input.automationId,
+      automation_version: input.automationVersion,
       run_id: input.runId,
       node_id: input.nodeId,
       action_type: input.actionType,
@@ -146,7 +146,7 @@ export async function lockedStateValue(trx: Knex.Transaction, operatorId: string
 export interface EvidenceFilter {
   playerId?: string;
   rule?: string;
-  workflowId?: string;
+  automationId?: string;
   from?: Date;
   to?: Date;
 }
@@ -175,7 +175,7 @@ export async function pageEvidence(db: Runner, operatorId: string, filter: Evide
     .limit(limit);
   if (filter.playerId !== undefined) query.where('player_id', filter.playerId);
   if (filter.rule !== undefined) query.where('rule', filter.rule);
-  if (filter.workflowId !== undefined) query.where('workflow_id', filter.workflowId);
+  if (filter.automationId !== undefined) query.where('automation_id', filter.automationId);
   if (filter.from) query.where('recorded_at', '>=', filter.from);
   if (filter.to) query.where('recorded_at', '<', filter.to);
   if (after) query.whereRaw('(recorded_at, seq) < (?::timestamptz, ?::bigint)', [after.recordedAt, after.seq]);

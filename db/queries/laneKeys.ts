@@ -3,7 +3,7 @@ import type { Db } from '../knex';
 /** One automation's run-control scope: every statement here is bounded by its operator. */
 export interface LaneScope {
   operatorId: string;
-  workflowId: string;
+  automationId: string;
 }
 
 /**
@@ -15,16 +15,16 @@ export interface LaneScope {
 export async function admitLaneKey(db: Db, scope: LaneScope, laneId: string, cap: number): Promise<'existing' | 'admitted' | 'full'> {
   const { rows } = await db.raw<{ rows: Array<{ existing: boolean; admitted: boolean }> }>(
     `WITH existing AS (
-       SELECT 1 FROM automation_lane_keys WHERE operator_id = ? AND workflow_id = ? AND lane_id = ?
+       SELECT 1 FROM automation_lane_keys WHERE operator_id = ? AND automation_id = ? AND lane_id = ?
      ), live AS (
-       SELECT count(*) AS n FROM (SELECT 1 FROM automation_lane_keys WHERE operator_id = ? AND workflow_id = ? LIMIT ?) counted
+       SELECT count(*) AS n FROM (SELECT 1 FROM automation_lane_keys WHERE operator_id = ? AND automation_id = ? LIMIT ?) counted
      ), admitted AS (
-       INSERT INTO automation_lane_keys (operator_id, workflow_id, lane_id)
+       INSERT INTO automation_lane_keys (operator_id, automation_id, lane_id)
        SELECT ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM existing) AND (SELECT n FROM live) < ?
        ON CONFLICT DO NOTHING RETURNING 1
      )
      SELECT EXISTS (SELECT 1 FROM existing) AS existing, EXISTS (SELECT 1 FROM admitted) AS admitted`,
-    [scope.operatorId, scope.workflowId, laneId, scope.operatorId, scope.workflowId, cap, scope.operatorId, scope.workflowId, laneId, cap],
+    [scope.operatorId, scope.automationId, laneId, scope.operatorId, scope.automationId, cap, scope.operatorId, scope.automationId, laneId, cap],
   );
   const row = rows[0]!;
   return row.existing ? 'existing' : row.admitted ? 'admitted' : 'full';
@@ -33,7 +33,7 @@ export async function admitLaneKey(db: Db, scope: LaneScope, laneId: string, cap
 /** The automation's counted lanes, oldest first, at most `limit`. */
 export async function laneKeysOf(db: Db, scope: LaneScope, limit: number): Promise<string[]> {
   const rows: Array<{ lane_id: string }> = await db('automation_lane_keys')
-    .where({ operator_id: scope.operatorId, workflow_id: scope.workflowId })
+    .where({ operator_id: scope.operatorId, automation_id: scope.automationId })
     .orderBy('created_at')
     .limit(limit)
     .select('lane_id');
@@ -43,5 +43,5 @@ export async function laneKeysOf(db: Db, scope: LaneScope, limit: number): Promi
 /** Stops counting lanes found closed. */
 export async function releaseLaneKeys(db: Db, scope: LaneScope, laneIds: string[]): Promise<number> {
   if (laneIds.length === 0) return 0;
-  return db('automation_lane_keys').where({ operator_id: scope.operatorId, workflow_id: scope.workflowId }).whereIn('lane_id', laneIds).delete();
+  return db('automation_lane_keys').where({ operator_id: scope.operatorId, automation_id: scope.automationId }).whereIn('lane_id', laneIds).delete();
 }

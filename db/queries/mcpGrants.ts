@@ -149,25 +149,33 @@ export async function listGrants(db: Db, operatorId: string, limit = 200): Promi
   return db('mcp_oauth_grants').where({ operator_id: operatorId }).orderBy('created_at', 'desc').limit(limit);
 }
 
+/** The settings as the API reads and writes them (`workflow_allowlist`, the spec's word, is the column `automation_allowlist`). */
 export interface McpOAuthSettings {
   enabled: boolean;
   members_may_write: boolean;
   workflow_allowlist: string[] | null;
 }
 
+const SETTINGS_COLUMNS = ['enabled', 'members_may_write', 'automation_allowlist as workflow_allowlist'];
+
 export const DEFAULT_OAUTH_SETTINGS: McpOAuthSettings = { enabled: true, members_may_write: false, workflow_allowlist: null };
 
 export async function getOAuthSettings(db: Runner, operatorId: string): Promise<McpOAuthSettings> {
-  const row = await db('mcp_oauth_settings').where({ operator_id: operatorId }).first('enabled', 'members_may_write', 'workflow_allowlist');
+  const row = await db('mcp_oauth_settings').where({ operator_id: operatorId }).first(SETTINGS_COLUMNS);
   return (row as McpOAuthSettings | undefined) ?? DEFAULT_OAUTH_SETTINGS;
 }
 
 export async function putOAuthSettings(db: Runner, operatorId: string, settings: McpOAuthSettings): Promise<McpOAuthSettings> {
-  const values = { ...settings, updated_at: db.fn.now() };
+  const values = {
+    enabled: settings.enabled,
+    members_may_write: settings.members_may_write,
+    automation_allowlist: settings.workflow_allowlist,
+    updated_at: db.fn.now(),
+  };
   const [row] = await db('mcp_oauth_settings')
     .insert({ operator_id: operatorId, ...values })
     .onConflict('operator_id')
     .merge(values)
-    .returning(['enabled', 'members_may_write', 'workflow_allowlist']);
+    .returning(SETTINGS_COLUMNS);
   return row as McpOAuthSettings;
 }

@@ -45,7 +45,7 @@ export interface TaskOwner {
 
 const withRun = (db: Db) =>
   db('mcp_tasks as t')
-    .leftJoin('workflow_runs as r', function joinRun() {
+    .leftJoin('automation_runs as r', function joinRun() {
       this.on('r.operator_id', '=', 't.operator_id').andOn('r.id', '=', 't.run_id');
     })
     .select('t.*', 'r.status as run_status', 'r.completed_at as run_completed_at', 'r.awaiting_input as awaiting_input');
@@ -137,7 +137,7 @@ export interface RunTaskRow {
 export async function findMcpTasksOfRuns(db: Db, operatorId: string, runIds: readonly string[]): Promise<RunTaskRow[]> {
   if (runIds.length === 0) return [];
   return db('mcp_tasks as t')
-    .leftJoin('workflow_runs as r', function joinRun() {
+    .leftJoin('automation_runs as r', function joinRun() {
       this.on('r.operator_id', '=', 't.operator_id').andOn('r.id', '=', 't.run_id');
     })
     .where({ 't.operator_id': operatorId })

@@ -19,7 +19,7 @@ export async function readMetricsSnapshot(db: Db): Promise<MetricsSnapshot> {
     await trx.raw("SET LOCAL statement_timeout = '2s'");
     const result = await trx.raw<{ rows: Array<{ backlog: string; lag: number | null; running: string; circuits: MetricsSnapshot['circuits'] }> }>(
       `SELECT pending.backlog, pending.lag,
-              (SELECT count(*) FROM workflow_runs WHERE status = 'running') AS running,
+              (SELECT count(*) FROM automation_runs WHERE status = 'running') AS running,
               (SELECT coalesce(jsonb_agg(jsonb_build_object('provider', provider, 'state', state, 'count', n)), '[]'::jsonb)
                  FROM (SELECT provider, state, count(*)::int AS n FROM circuit_breakers GROUP BY provider, state) c) AS circuits
          FROM (SELECT count(*) AS backlog, extract(epoch FROM clock_timestamp() - min(occurred_at))::float8 AS lag

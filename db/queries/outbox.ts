@@ -4,8 +4,8 @@ import { hotQuery, type HotStatement } from '../hot';
 
 type Runner = Knex | Knex.Transaction;
 
-/** The automation whose run is writing (the transaction-local `app.origin_workflow`), as the column default reads it. */
-export const ORIGIN = "nullif(current_setting('app.origin_workflow', true), '')";
+/** The automation whose run is writing (the transaction-local `app.origin_automation`), as the column default reads it. */
+export const ORIGIN = "nullif(current_setting('app.origin_automation', true), '')";
 
 const APPEND_EVENTS: HotStatement = {
   name: 'append_outbox_events',

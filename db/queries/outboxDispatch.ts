@@ -8,7 +8,7 @@ export interface PendingOutboxRow {
   operator_id: string;
   event: string;
   occurred_at: Date;
-  origin_workflow_id: string | null;
+  origin_automation_id: string | null;
 }
 
 export interface EventAutomationRow {
@@ -49,7 +49,7 @@ export async function lockOperatorDispatch(trx: Knex.Transaction, operatorId: st
  */
 export async function claimOperatorOutbox(trx: Knex.Transaction, operatorId: string, limit: number): Promise<PendingOutboxRow[]> {
   const result = await trx.raw<{ rows: PendingOutboxRow[] }>(
-    `SELECT seq, operator_id, event, occurred_at, origin_workflow_id FROM outbox_events
+    `SELECT seq, operator_id, event, occurred_at, origin_automation_id FROM outbox_events
       WHERE operator_id = ? AND dispatched_at IS NULL ORDER BY seq LIMIT ?`,
     [operatorId, limit],
   );
@@ -97,7 +97,7 @@ export async function dispatchLag(db: Db, operatorId: string, cap: number): Prom
 export async function automationsListeningTo(trx: Knex.Transaction, operatorIds: string[], events: string[]): Promise<EventAutomationRow[]> {
   if (operatorIds.length === 0 || events.length === 0) return [];
   const result = await trx.raw<{ rows: EventAutomationRow[] }>(
-    `SELECT id, operator_id, nodes, edges, name, version, trigger_events, events_since, run_control FROM workflows
+    `SELECT id, operator_id, nodes, edges, name, version, trigger_events, events_since, run_control FROM automations
       WHERE active AND deleted_at IS NULL AND trigger_events <> '{}' AND trigger_events && ?::text[] AND operator_id = ANY(?::uuid[])`,
     [events, operatorIds],
   );
@@ -121,11 +121,11 @@ export async function markDispatched(trx: Knex.Transaction, seqs: string[], oper
 const SETTLE_UNHEARD: HotStatement = {
   name: 'outbox-settle-unheard-v4',
   text: `WITH pending AS (
-           SELECT seq, operator_id, event, occurred_at, origin_workflow_id FROM outbox_events
+           SELECT seq, operator_id, event, occurred_at, origin_automation_id FROM outbox_events
             WHERE dispatched_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED
          ), unheard AS (
            SELECT p.seq, p.operator_id FROM pending p
-            WHERE p.event <> 'entity_event.transaction' AND NOT outbox_event_heard(p.operator_id, p.event, p.occurred_at, p.origin_workflow_id)
+            WHERE p.event <> 'entity_event.transaction' AND NOT outbox_event_heard(p.operator_id, p.event, p.occurred_at, p.origin_automation_id)
          ), settled AS (
            UPDATE outbox_events o SET dispatched_at = now() FROM unheard u WHERE o.seq = u.seq AND o.operator_id = u.operator_id RETURNING 1
          )

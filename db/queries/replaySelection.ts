@@ -6,7 +6,7 @@ type Runner = Db | Knex.Transaction;
 /** What a replay (or its preview) selects from: one automation's failed runs started in `[from, to)`, as of `asOf`. */
 export interface ReplayScope {
   operatorId: string;
-  workflowId: string;
+  automationId: string;
   from: Date;
   to: Date;
   /** The replay's `created_at` (its set is fixed then), or now for a preview. */
@@ -21,25 +21,25 @@ export interface ReplayScope {
  * is left out by `failedLatest` and one rerun by hand is counted once. Runs started after `asOf` (the job's own reruns
  * among them) never join, so the set is fixed when the replay is created. The walk is bounded by the range's failed runs
  * and their chains: up through the primary key to each seed's topmost ancestor still stored (its root), down from the
- * distinct roots through `workflow_runs_rerun_of_idx` (a chain is a tree: `rerun_of` always names an earlier run).
+ * distinct roots through `automation_runs_rerun_of_idx` (a chain is a tree: `rerun_of` always names an earlier run).
  */
 const LATEST_ATTEMPTS = `
   WITH RECURSIVE up AS (
-    SELECT id AS seed, id, rerun_of, 0 AS depth FROM workflow_runs
-     WHERE operator_id = :operatorId AND workflow_id = :workflowId AND status = 'failed'
+    SELECT id AS seed, id, rerun_of, 0 AS depth FROM automation_runs
+     WHERE operator_id = :operatorId AND automation_id = :automationId AND status = 'failed'
        AND started_at >= :from AND started_at < :to AND started_at <= :asOf
     UNION ALL
-    SELECT up.seed, p.id, p.rerun_of, up.depth + 1 FROM workflow_runs p JOIN up ON p.id = up.rerun_of
-     WHERE p.operator_id = :operatorId AND p.workflow_id = :workflowId
+    SELECT up.seed, p.id, p.rerun_of, up.depth + 1 FROM automation_runs p JOIN up ON p.id = up.rerun_of
+     WHERE p.operator_id = :operatorId AND p.automation_id = :automationId
   ), roots AS (
     SELECT DISTINCT root FROM (SELECT DISTINCT ON (seed) id AS root FROM up ORDER BY seed, depth DESC) tops
   ), down AS (
     SELECT root, root AS id FROM roots
     UNION ALL
-    SELECT d.root, r.id FROM workflow_runs r JOIN down d ON r.rerun_of = d.id
-     WHERE r.operator_id = :operatorId AND r.workflow_id = :workflowId AND r.started_at <= :asOf
+    SELECT d.root, r.id FROM automation_runs r JOIN down d ON r.rerun_of = d.id
+     WHERE r.operator_id = :operatorId AND r.automation_id = :automationId AND r.started_at <= :asOf
   )
-  SELECT DISTINCT ON (d.root) r.* FROM down d JOIN workflow_runs r ON r.operator_id = :operatorId AND r.id = d.id
+  SELECT DISTINCT ON (d.root) r.* FROM down d JOIN automation_runs r ON r.operator_id = :operatorId AND r.id = d.id
    ORDER BY d.root, r.started_at DESC, r.id DESC`;
 
 /**
@@ -47,7 +47,7 @@ const LATEST_ATTEMPTS = `
  * had ended by `asOf`. Alias `c`.
  */
 export function failedLatest(db: Runner, scope: ReplayScope): Knex.QueryBuilder {
-  const bindings = { operatorId: scope.operatorId, workflowId: scope.workflowId, from: scope.from, to: scope.to, asOf: scope.asOf };
+  const bindings = { operatorId: scope.operatorId, automationId: scope.automationId, from: scope.from, to: scope.to, asOf: scope.asOf };
   return db
     .from(db.raw(`(${LATEST_ATTEMPTS}) AS c`, bindings))
     .where('c.status', 'failed')
@@ -102,7 +102,7 @@ export async function replayErrors(db: Runner, operatorId: string, replayId: str
   const { rows } = await db.raw<{ rows: { code: string; count: number; run_ids: string[] }[] }>(
     `SELECT code, count(*)::int AS count, (array_agg(id ORDER BY started_at, id))[1:${Math.trunc(idsPerCode)}] AS run_ids
        FROM (SELECT id, started_at, CASE WHEN status = 'cancelled' THEN 'CANCELLED' ELSE coalesce(error->>'code', 'UNKNOWN') END AS code
-               FROM workflow_runs WHERE operator_id = ? AND replay_id = ? AND status IN ('failed', 'cancelled')) f
+               FROM automation_runs WHERE operator_id = ? AND replay_id = ? AND status IN ('failed', 'cancelled')) f
       GROUP BY code ORDER BY count DESC, code`,
     [operatorId, replayId],
   );

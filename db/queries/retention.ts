@@ -15,7 +15,7 @@ export interface RetentionCounts {
   /** Gateway calls past their retention (`gateway_calls`). */
   deletedGatewayCalls: number;
   deletedMcpTasks: number;
-  /** Skipped-trigger records past their week (`workflow_trigger_skips`). */
+  /** Skipped-trigger records past their week (`automation_trigger_skips`). */
   deletedTriggerSkips: number;
 }
 

@@ -11,7 +11,7 @@ export type ReplayStatus = 'running' | 'completed' | 'cancelled' | 'failed';
 export interface ReplayRow {
   id: string;
   operator_id: string;
-  workflow_id: string;
+  automation_id: string;
   range_from: Date;
   range_to: Date;
   version: RerunVersion;
@@ -30,7 +30,7 @@ export interface ReplayCandidate {
   id: string;
   source: string;
   trigger_node_id: string | null;
-  workflow_version: number;
+  automation_version: number;
   failed_node_id: string | null;
   cursor: string;
 }
@@ -41,8 +41,14 @@ export interface ReplayCandidate {
  * job starts (or runs failing meanwhile) never join it, and an event rerun by hand is rerun once, or not at all once its
  * last rerun succeeded.
  */
-const candidates = (db: Runner, replay: Pick<ReplayRow, 'operator_id' | 'workflow_id' | 'range_from' | 'range_to' | 'created_at'>) =>
-  failedLatest(db, { operatorId: replay.operator_id, workflowId: replay.workflow_id, from: replay.range_from, to: replay.range_to, asOf: replay.created_at });
+const candidates = (db: Runner, replay: Pick<ReplayRow, 'operator_id' | 'automation_id' | 'range_from' | 'range_to' | 'created_at'>) =>
+  failedLatest(db, {
+    operatorId: replay.operator_id,
+    automationId: replay.automation_id,
+    from: replay.range_from,
+    to: replay.range_to,
+    asOf: replay.created_at,
+  });
 
 /**
  * Records a running replay and its `total`, in one transaction: `busy` (with the running one's id) when the automation
@@ -57,18 +63,18 @@ export async function createReplay(
       .insert({
         id: replay.id,
         operator_id: replay.operatorId,
-        workflow_id: replay.automationId,
+        automation_id: replay.automationId,
         range_from: replay.from,
         range_to: replay.to,
         version: replay.version,
         rate_per_second: replay.ratePerSecond,
       })
-      .onConflict(trx.raw("(operator_id, workflow_id) WHERE status = 'running'"))
+      .onConflict(trx.raw("(operator_id, automation_id) WHERE status = 'running'"))
       .ignore()
       .returning('*')) as ReplayRow[];
     if (!inserted) {
       const running = await trx<ReplayRow>('run_replays')
-        .where({ operator_id: replay.operatorId, workflow_id: replay.automationId, status: 'running' })
+        .where({ operator_id: replay.operatorId, automation_id: replay.automationId, status: 'running' })
         .first('id');
       return { kind: 'busy' as const, runningId: running?.id ?? '' };
     }
@@ -99,7 +105,7 @@ export async function replayCandidates(
       'c.id',
       'c.source',
       'c.trigger_node_id',
-      'c.workflow_version',
+      'c.automation_version',
       db.raw("c.error->>'nodeId' AS failed_node_id"),
       db.raw('c.started_at::text AS cursor'),
     )
@@ -133,7 +139,7 @@ export async function recordReplayProgress(
             completed_at = CASE WHEN r.status = 'running' AND :finish::text IS NOT NULL THEN now() ELSE r.completed_at END
        FROM (SELECT count(*) FILTER (WHERE status = 'completed')::int AS succeeded,
                     count(*) FILTER (WHERE status IN ('failed', 'cancelled'))::int AS failed
-               FROM workflow_runs WHERE operator_id = :operatorId AND replay_id = :replayId) c
+               FROM automation_runs WHERE operator_id = :operatorId AND replay_id = :replayId) c
       WHERE r.operator_id = :operatorId AND r.id = :replayId
       RETURNING r.*`,
     { started: progress.started, unrecorded: progress.unrecorded, finish, operatorId, replayId },

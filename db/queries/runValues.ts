@@ -20,7 +20,7 @@ export async function storeRunValue(db: Runner, keyring: Keyring, operatorId: st
     const sealed = await sealText(keyring, chunk, contextOf(operatorId, runId, value.nodeId, value.part, seq));
     rows.push({ operator_id: operatorId, run_id: runId, node_id: value.nodeId, part: value.part, seq, bytes: value.bytes, sealed });
   }
-  await db('workflow_run_values').insert(rows).onConflict(['run_id', 'node_id', 'part', 'seq']).ignore();
+  await db('automation_run_values').insert(rows).onConflict(['run_id', 'node_id', 'part', 'seq']).ignore();
 }
 
 /** The size of a step value stored apart and its number of chunks; undefined when the run has none for that step. */
@@ -31,7 +31,7 @@ export async function runValueSize(
   nodeId: string,
   part: ValuePart,
 ): Promise<{ bytes: number; chunks: number } | undefined> {
-  const row = (await db('workflow_run_values')
+  const row = (await db('automation_run_values')
     .where({ operator_id: operatorId, run_id: runId, node_id: nodeId, part })
     .select(db.raw('max(bytes)::bigint AS bytes'), db.raw('count(*)::int AS chunks'))
     .first()) as { bytes: string | null; chunks: number } | undefined;
@@ -52,7 +52,7 @@ export async function* runValueChunks(
   chunks: number,
 ): AsyncGenerator<string> {
   for (let seq = 0; seq < chunks; seq += 1) {
-    const row = (await db('workflow_run_values').where({ operator_id: operatorId, run_id: runId, node_id: nodeId, part, seq }).first('sealed')) as
+    const row = (await db('automation_run_values').where({ operator_id: operatorId, run_id: runId, node_id: nodeId, part, seq }).first('sealed')) as
       { sealed: string } | undefined;
     if (!row) throw new Error(`chunk ${seq} of a stored value of run ${runId} is missing`);
     yield await openText(keyring, row.sealed, contextOf(operatorId, runId, nodeId, part, seq));
@@ -84,5 +84,5 @@ export async function withWholeValues(db: Runner, keyring: Keyring, operatorId: 
 /** Deletes the values stored apart of these runs (erasure redacting them, a finish that found its run redacted). */
 export async function deleteRunValues(db: Runner, operatorId: string, runIds: string[]): Promise<number> {
   if (runIds.length === 0) return 0;
-  return db('workflow_run_values').where({ operator_id: operatorId }).whereIn('run_id', runIds).del();
+  return db('automation_run_values').where({ operator_id: operatorId }).whereIn('run_id', runIds).del();
 }

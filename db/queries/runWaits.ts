@@ -4,7 +4,7 @@ import { readOutboxEvents } from './outbox';
 
 type Runner = Knex | Knex.Transaction;
 
-/** One run waiting in an `action.wait_for_event` (`workflow_run_waits`). */
+/** One run waiting in an `action.wait_for_event` (`automation_run_waits`). */
 export interface RunWait {
   operatorId: string;
   runId: string;
@@ -29,7 +29,7 @@ const CANDIDATES = 20;
 
 /** Stores the wait (again, unchanged, when a retried registration already did). */
 export async function insertRunWait(db: Runner, wait: RunWait): Promise<void> {
-  await db('workflow_run_waits')
+  await db('automation_run_waits')
     .insert({
       operator_id: wait.operatorId,
       run_id: wait.runId,
@@ -45,7 +45,7 @@ export async function insertRunWait(db: Runner, wait: RunWait): Promise<void> {
 }
 
 export async function deleteRunWait(db: Runner, operatorId: string, runId: string, nodeId: string): Promise<void> {
-  await db('workflow_run_waits').where({ operator_id: operatorId, run_id: runId, node_id: nodeId }).delete();
+  await db('automation_run_waits').where({ operator_id: operatorId, run_id: runId, node_id: nodeId }).delete();
 }
 
 /**
@@ -87,7 +87,7 @@ export async function readWaitedEvent(db: Runner, operatorId: string, seq: strin
 export async function waitedEventNames(trx: Runner, operatorIds: string[], events: string[]): Promise<Array<{ operator_id: string; event: string }>> {
   if (operatorIds.length === 0 || events.length === 0) return [];
   const { rows } = await trx.raw<{ rows: Array<{ operator_id: string; event: string }> }>(
-    'SELECT DISTINCT operator_id, event FROM workflow_run_waits WHERE operator_id = ANY(?::uuid[]) AND event = ANY(?::text[])',
+    'SELECT DISTINCT operator_id, event FROM automation_run_waits WHERE operator_id = ANY(?::uuid[]) AND event = ANY(?::text[])',
     [operatorIds, events],
   );
   return rows;
@@ -107,7 +107,7 @@ export async function waitsWokenBy(trx: Runner, arrived: ArrivedEvent[]): Promis
   const { rows } = await trx.raw<{ rows: Array<Record<string, unknown>> }>(
     `SELECT a.index, w.operator_id, w.run_id, w.node_id, w.temporal_workflow_id, w.event, w.external_id, w.since, w.until
        FROM unnest(?::uuid[], ?::text[], ?::text[], ?::timestamptz[]) WITH ORDINALITY AS a(operator_id, event, external_id, occurred_at, index)
-       JOIN workflow_run_waits w ON w.operator_id = a.operator_id AND w.event = a.event AND w.external_id = a.external_id AND w.since <= a.occurred_at`,
+       JOIN automation_run_waits w ON w.operator_id = a.operator_id AND w.event = a.event AND w.external_id = a.external_id AND w.since <= a.occurred_at`,
     [arrived.map((a) => a.operatorId), arrived.map((a) => a.event), arrived.map((a) => a.externalId), arrived.map((a) => a.occurredAt)],
   );
   return rows.map((row) => ({

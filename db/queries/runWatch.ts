@@ -23,7 +23,7 @@ export async function runsToWatch(
   options: { quietMs: number; recheckMs: number; sleepingRecheckMs: number; limit: number; operatorId?: string },
 ): Promise<WatchedRun[]> {
   const { rows } = await db.raw<{ rows: WatchedRun[] }>(
-    `SELECT operator_id, id, temporal_workflow_id, checked_at, reserved_actions, reserved_ai_actions FROM workflow_runs
+    `SELECT operator_id, id, temporal_workflow_id, checked_at, reserved_actions, reserved_ai_actions FROM automation_runs
       WHERE status = 'running' AND (:operator::uuid IS NULL OR operator_id = :operator::uuid)
         AND started_at < now() - :quiet::float8 * interval '1 millisecond'
         AND (checked_at IS NULL OR checked_at < now() - (CASE WHEN waiting_until >= now() - :quiet::float8 * interval '1 millisecond'
@@ -36,5 +36,5 @@ export async function runsToWatch(
 }
 
 export async function markRunChecked(db: Db, run: Pick<WatchedRun, 'operator_id' | 'id'>): Promise<void> {
-  await db('workflow_runs').where({ operator_id: run.operator_id, id: run.id, status: 'running' }).update({ checked_at: db.fn.now() });
+  await db('automation_runs').where({ operator_id: run.operator_id, id: run.id, status: 'running' }).update({ checked_at: db.fn.now() });
 }

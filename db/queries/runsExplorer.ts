@@ -30,9 +30,9 @@ export type RunsPageStart = { offset: number } | { after: { startedAt: string; i
 /** One run as the explorer lists it: nothing sealed, the automation's name beside its id. */
 export interface ExplorerRunRow {
   id: string;
-  workflow_id: string;
-  workflow_name: string | null;
-  workflow_version: number;
+  automation_id: string;
+  automation_name: string | null;
+  automation_version: number;
   source: RunSource;
   status: RunStatus;
   temporal_workflow_id: string;
@@ -50,7 +50,7 @@ export interface ExplorerRunRow {
 }
 
 /**
- * The condition entries of a run's `nodes` (those with `branch`), exactly as `workflow_runs_branches_idx` indexes
+ * The condition entries of a run's `nodes` (those with `branch`), exactly as `automation_runs_branches_idx` indexes
  * them (db/migrations/20261129140000): a branch filter is a containment test that index answers. `\\?` is knex's
  * escape for the jsonpath filter's literal `?`.
  */
@@ -58,9 +58,9 @@ const BRANCHES = `jsonb_path_query_array(r.nodes, '$[*] \\? (exists (@.branch))'
 
 const COLUMNS = [
   'r.id',
-  'r.workflow_id',
-  'w.name as workflow_name',
-  'r.workflow_version',
+  'r.automation_id',
+  'w.name as automation_name',
+  'r.automation_version',
   'r.source',
   'r.status',
   'r.temporal_workflow_id',
@@ -73,14 +73,14 @@ const COLUMNS = [
 ];
 
 function filtered(db: Runner, operatorId: string, filter: RunsFilter): Knex.QueryBuilder {
-  const query = db('workflow_runs as r').where('r.operator_id', operatorId);
+  const query = db('automation_runs as r').where('r.operator_id', operatorId);
   if (filter.status) query.where('r.status', filter.status);
-  if (filter.automationId) query.where('r.workflow_id', filter.automationId);
+  if (filter.automationId) query.where('r.automation_id', filter.automationId);
   if (filter.player) query.whereRaw('r.subject_external_ids @> ARRAY[?]::text[]', [filter.player]);
   if (filter.source) query.where('r.source', filter.source);
   if (filter.from) query.where('r.started_at', '>=', filter.from);
   if (filter.to) query.where('r.started_at', '<', filter.to);
-  if (filter.version !== undefined) query.where('r.workflow_version', filter.version);
+  if (filter.version !== undefined) query.where('r.automation_version', filter.version);
   if (filter.branch) query.whereRaw(`${BRANCHES} @> ?::jsonb`, [JSON.stringify([{ id: filter.branch.nodeId, branch: filter.branch.taken }])]);
   if (filter.suppressed)
     query.whereRaw('r.nodes @> ?::jsonb', [JSON.stringify([{ suppressed: filter.suppressed.rule ? { rule: filter.suppressed.rule } : {} }])]);
@@ -98,8 +98,8 @@ export async function exploreRuns(
   page: { limit: number; start: RunsPageStart },
 ): Promise<{ rows: ExplorerRunRow[]; count: number; more: boolean }> {
   const rowsQuery = filtered(db, operatorId, filter)
-    .leftJoin('workflows as w', function joinAutomation() {
-      this.on('w.id', 'r.workflow_id').andOn('w.operator_id', 'r.operator_id');
+    .leftJoin('automations as w', function joinAutomation() {
+      this.on('w.id', 'r.automation_id').andOn('w.operator_id', 'r.operator_id');
     })
     .select(COLUMNS)
     .select(db.raw(`to_char(r.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS started_key`))
@@ -120,5 +120,5 @@ export async function exploreRuns(
 
 /** Whether the operator has (or had: a deleted automation keeps its runs) an automation with this id. */
 export async function automationEverExisted(db: Runner, operatorId: string, automationId: string): Promise<boolean> {
-  return (await db('workflows').where({ operator_id: operatorId, id: automationId }).first('id')) !== undefined;
+  return (await db('automations').where({ operator_id: operatorId, id: automationId }).first('id')) !== undefined;
 }

@@ -50,7 +50,7 @@ export async function purgeTemporalPayloads(db: Db, options: { closedRunGraceMs:
     `DELETE FROM temporal_payloads p
       WHERE p.expires_at < now()
          OR (p.owner LIKE 'automation-%' AND NOT EXISTS (
-               SELECT 1 FROM workflow_runs r
+               SELECT 1 FROM automation_runs r
                 WHERE r.temporal_workflow_id = p.owner AND (r.status = 'running' OR r.completed_at > now() - ? * interval '1 millisecond'))
              AND p.created_at < now() - ? * interval '1 millisecond')
          OR (p.owner NOT LIKE 'automation-%' AND p.expires_at IS NULL AND p.created_at < now() - ? * interval '1 millisecond')`,

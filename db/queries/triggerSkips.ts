@@ -19,8 +19,8 @@ export const RUN_CONTROL_SKIPS_PER_MINUTE = 60;
 
 export interface TriggerSkip {
   operatorId: string;
-  workflowId: string;
-  workflowVersion: number;
+  automationId: string;
+  automationVersion: number;
   nodeId: string | null;
   eventId: string;
   event: string;
@@ -37,7 +37,7 @@ export interface TriggerSkip {
 
 export interface TriggerSkipRow {
   id: string;
-  workflow_version: number;
+  automation_version: number;
   node_id: string | null;
   event_id: string;
   event: string;
@@ -50,8 +50,8 @@ export interface TriggerSkipRow {
 
 const rowOf = (skip: TriggerSkip) => ({
   operator_id: skip.operatorId,
-  workflow_id: skip.workflowId,
-  workflow_version: skip.workflowVersion,
+  automation_id: skip.automationId,
+  automation_version: skip.automationVersion,
   node_id: skip.nodeId,
   event_id: skip.eventId,
   event: skip.event,
@@ -65,7 +65,7 @@ const rowOf = (skip: TriggerSkip) => ({
 /** Records skips; one per (automation, event, reason), so a pass repeated after a crash records nothing twice. */
 export async function insertTriggerSkips(db: Runner, skips: TriggerSkip[]): Promise<void> {
   if (skips.length === 0) return;
-  await db('workflow_trigger_skips').insert(skips.map(rowOf)).onConflict(['operator_id', 'workflow_id', 'event_id', 'reason']).ignore();
+  await db('automation_trigger_skips').insert(skips.map(rowOf)).onConflict(['operator_id', 'automation_id', 'event_id', 'reason']).ignore();
 }
 
 /**
@@ -76,16 +76,16 @@ export async function insertTriggerSkips(db: Runner, skips: TriggerSkip[]): Prom
  */
 export async function insertCappedTriggerSkips(
   db: Db,
-  scope: { operatorId: string; workflowId: string },
+  scope: { operatorId: string; automationId: string },
   skips: TriggerSkip[],
   cap: number = RUN_CONTROL_SKIPS_PER_MINUTE,
 ): Promise<{ recorded: number; left: number }> {
-  const mine = skips.filter((skip) => skip.operatorId === scope.operatorId && skip.workflowId === scope.workflowId);
+  const mine = skips.filter((skip) => skip.operatorId === scope.operatorId && skip.automationId === scope.automationId);
   if (mine.length === 0) return { recorded: 0, left: 0 };
   return db.transaction(async (trx) => {
-    await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 44))', [`trigger-skips:${scope.operatorId}:${scope.workflowId}`]);
-    const recent = trx('workflow_trigger_skips')
-      .where({ operator_id: scope.operatorId, workflow_id: scope.workflowId })
+    await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 44))', [`trigger-skips:${scope.operatorId}:${scope.automationId}`]);
+    const recent = trx('automation_trigger_skips')
+      .where({ operator_id: scope.operatorId, automation_id: scope.automationId })
       .whereRaw("created_at > now() - interval '1 minute'")
       .select(trx.raw('1'))
       .limit(cap);
@@ -95,9 +95,9 @@ export async function insertCappedTriggerSkips(
     const inserted =
       taken.length === 0
         ? []
-        : await trx('workflow_trigger_skips')
+        : await trx('automation_trigger_skips')
             .insert(taken.map(rowOf))
-            .onConflict(['operator_id', 'workflow_id', 'event_id', 'reason'])
+            .onConflict(['operator_id', 'automation_id', 'event_id', 'reason'])
             .ignore()
             .returning('id');
     return { recorded: inserted.length, left: mine.length - taken.length };
@@ -108,14 +108,14 @@ export async function insertCappedTriggerSkips(
 export async function listTriggerSkips(
   db: Db,
   operatorId: string,
-  workflowId: string,
+  automationId: string,
   page: { limit: number; before?: string; reason?: TriggerSkipReason },
 ): Promise<TriggerSkipRow[]> {
-  const query = db('workflow_trigger_skips')
-    .where({ operator_id: operatorId, workflow_id: workflowId })
+  const query = db('automation_trigger_skips')
+    .where({ operator_id: operatorId, automation_id: automationId })
     .orderBy('id', 'desc')
     .limit(page.limit)
-    .select<TriggerSkipRow[]>('id', 'workflow_version', 'node_id', 'event_id', 'event', 'reason', 'code', 'message', 'run_key', 'created_at');
+    .select<TriggerSkipRow[]>('id', 'automation_version', 'node_id', 'event_id', 'event', 'reason', 'code', 'message', 'run_key', 'created_at');
   if (page.before !== undefined) void query.where('id', '<', page.before);
   if (page.reason !== undefined) void query.where('reason', page.reason);
   const rows = await query;
@@ -124,7 +124,7 @@ export async function listTriggerSkips(
 
 /** Deletes the skips of an entity's events (erasure: a message may quote the event's values). */
 export async function forgetEntityTriggerSkips(db: Runner, operatorId: string, entityId: string): Promise<void> {
-  await db('workflow_trigger_skips')
+  await db('automation_trigger_skips')
     .where({ operator_id: operatorId })
     .whereIn('event_id', db('outbox_events').select('id').where({ operator_id: operatorId, entity_id: entityId }))
     .delete();
@@ -132,5 +132,5 @@ export async function forgetEntityTriggerSkips(db: Runner, operatorId: string, e
 
 /** Deletes skips recorded before `before`, every operator's (the retention run's housekeeping, by the database clock). */
 export async function purgeTriggerSkips(db: Db, olderThanDays: number): Promise<number> {
-  return db('workflow_trigger_skips').whereRaw('created_at < now() - make_interval(days => ?)', [olderThanDays]).delete();
+  return db('automation_trigger_skips').whereRaw('created_at < now() - make_interval(days => ?)', [olderThanDays]).delete();
 }

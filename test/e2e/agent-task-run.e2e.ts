@@ -89,6 +89,6 @@ describe('a run an agent started as a task', () => {
     ]);
     await checkPage(page, 'workflow-run-cancelled');
     expect(await taskStatus()).toBe('cancelled');
-    expect(await app.deps.db('workflow_runs').where({ operator_id: owner.operatorId, id: runId }).first('status')).toEqual({ status: 'cancelled' });
+    expect(await app.deps.db('automation_runs').where({ operator_id: owner.operatorId, id: runId }).first('status')).toEqual({ status: 'cancelled' });
   });
 });

@@ -87,7 +87,7 @@ describe('the Backtest tab of the workflow editor', () => {
     // Nothing was performed: no state set, no run recorded.
     const states = await app.deps.db('entity_states').where({ operator_id: owner.operatorId }).count<{ count: string }[]>({ count: '*' });
     expect(Number(states[0]!.count)).toBe(0);
-    const runs = await app.deps.db('workflow_runs').where({ operator_id: owner.operatorId }).count<{ count: string }[]>({ count: '*' });
+    const runs = await app.deps.db('automation_runs').where({ operator_id: owner.operatorId }).count<{ count: string }[]>({ count: '*' });
     expect(Number(runs[0]!.count)).toBe(0);
 
     // The draft is still unsaved: following a player link asks first.

@@ -223,7 +223,7 @@ describe('the editor’s code fields and layout', () => {
       .catch(async (error: Error) => {
         throw new Error(`${error.message}; the page says: ${(await page.locator('.notice').allTextContents()).join(' | ')}`);
       });
-    const stored = await app.deps.db('workflows').where({ operator_id: owner.operatorId }).first('nodes');
+    const stored = await app.deps.db('automations').where({ operator_id: owner.operatorId }).first('nodes');
     const request = stored.nodes.find((item: { id: string }) => item.id === 'http_request');
     expect(request.params.body).toEqual({ player: '{{ trigger.entity.externalId }}', amount: 5 });
     expect(stored.nodes.find((item: { id: string }) => item.id === 'record_event').params.data).toEqual({

@@ -20,8 +20,8 @@ const at = (daysAgo: number) => new Date(Math.floor(Date.now() / DAY) * DAY - da
 const row = (operatorId: string, recordedAt: Date, runId: string, rule: string, playerId: string) => ({
   operator_id: operatorId,
   recorded_at: recordedAt,
-  workflow_id: 'wf_evidence',
-  workflow_version: 2,
+  automation_id: 'wf_evidence',
+  automation_version: 2,
   run_id: runId,
   node_id: 'email',
   action_type: 'action.send_email',

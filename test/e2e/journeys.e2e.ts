@@ -40,7 +40,7 @@ async function playerWaiting(externalId: string): Promise<string> {
   });
   expect(created.status).toBe(201);
   for (let tries = 0; tries < 200; tries += 1) {
-    const wait = await app.deps.db('workflow_run_waits').where({ operator_id: owner.operatorId, external_id: externalId }).first('run_id');
+    const wait = await app.deps.db('automation_run_waits').where({ operator_id: owner.operatorId, external_id: externalId }).first('run_id');
     if (wait) return wait.run_id as string;
     await page.waitForTimeout(100);
   }
@@ -71,7 +71,7 @@ describe('the Welcome journey', () => {
     await page.waitForURL(/\/workflows\/wf_/);
     workflowId = page.url().split('/').pop()!;
 
-    const stored = await app.deps.db('workflows').where({ operator_id: owner.operatorId, id: workflowId }).first('nodes', 'edges', 'run_control');
+    const stored = await app.deps.db('automations').where({ operator_id: owner.operatorId, id: workflowId }).first('nodes', 'edges', 'run_control');
     expect(stored.nodes.find((item: { id: string }) => item.id === 'deposit')).toEqual({
       id: 'deposit',
       type: 'action.wait_for_event',

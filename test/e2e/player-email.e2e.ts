@@ -88,7 +88,7 @@ describe('a deposit-triggered email to the player', () => {
     await checkPage(page, 'workflow-player-email');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Saved as version 2.').waitFor();
-    const stored = await app.deps.db('workflows').where({ operator_id: owner.operatorId, id: workflowId }).first('nodes');
+    const stored = await app.deps.db('automations').where({ operator_id: owner.operatorId, id: workflowId }).first('nodes');
     expect(stored.nodes.find((item: { id: string }) => item.id === 'thanks').params).toMatchObject({
       to: '{{ player.email }}',
       subject: 'Thank you {{ player.first_name }}',

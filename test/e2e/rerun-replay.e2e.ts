@@ -66,7 +66,7 @@ async function failedRuns(workflowId: string, count: number, firstN = 0): Promis
   }
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const [row] = await app.deps.db('workflow_runs').whereIn('id', ids).where({ status: 'failed' }).count<{ n: string }[]>({ n: '*' });
+    const [row] = await app.deps.db('automation_runs').whereIn('id', ids).where({ status: 'failed' }).count<{ n: string }[]>({ n: '*' });
     const n = Number(row?.n ?? 0);
     if (n === count) return ids;
     if (Date.now() > deadline) throw new Error(`only ${n} of ${count} runs failed`);
@@ -123,7 +123,7 @@ describe('rerun and replay in the dashboard', () => {
     await dialog.getByText('completed', { exact: true }).waitFor();
     await checkPage(page, 'replay-done');
 
-    const reruns = await app.deps.db('workflow_runs').where({ operator_id: owner.operatorId, workflow_id: workflowId }).whereNotNull('replay_id');
+    const reruns = await app.deps.db('automation_runs').where({ operator_id: owner.operatorId, automation_id: workflowId }).whereNotNull('replay_id');
     expect(reruns).toHaveLength(200);
     expect(new Set(reruns.map((run) => run.rerun_of))).toEqual(new Set(originals));
     expect(hits('/bonus') - before).toBe(200);
@@ -138,7 +138,7 @@ describe('rerun and replay in the dashboard', () => {
     expect(manual.status).toBe(202);
     const aRerun = manual.body.data.runId as string;
     for (let deadline = Date.now() + 30_000; ;) {
-      const row = await app.deps.db('workflow_runs').where({ id: aRerun }).first();
+      const row = await app.deps.db('automation_runs').where({ id: aRerun }).first();
       if (row?.status === 'failed') break;
       if (Date.now() > deadline) throw new Error(`the manual rerun did not fail: ${JSON.stringify(row)}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -162,7 +162,7 @@ describe('rerun and replay in the dashboard', () => {
     await progress.getByText('3 of 3 replayed · 3 started · 2 succeeded · 1 failed').waitFor({ timeout: 30_000 });
     await progress.getByText('completed', { exact: true }).waitFor();
     await progress.getByRole('heading', { name: 'Errors by code' }).waitFor();
-    const reruns = await app.deps.db('workflow_runs').where({ operator_id: owner.operatorId, workflow_id: workflowId }).whereNotNull('replay_id');
+    const reruns = await app.deps.db('automation_runs').where({ operator_id: owner.operatorId, automation_id: workflowId }).whereNotNull('replay_id');
     // One new run per event: a's from its manual rerun (not a again), b and c from their originals.
     expect(reruns.map((run) => run.rerun_of).sort()).toEqual([aRerun, b, c].sort());
     expect(hits('/bonus') - before).toBe(3);

@@ -57,7 +57,7 @@ describe('run control in the editor', () => {
     expect(800 - canvas!.y).toBeGreaterThan(250);
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Saved as version 2.').waitFor();
-    const stored = await app.deps.db('workflows').where({ operator_id: owner.operatorId, id: workflowId }).first('run_control', 'version');
+    const stored = await app.deps.db('automations').where({ operator_id: owner.operatorId, id: workflowId }).first('run_control', 'version');
     expect(stored).toEqual({ run_control: { concurrency: { limit: 1, when_busy: 'skip' } }, version: 2 });
   });
 

@@ -53,7 +53,7 @@ describe('versions in the dashboard', () => {
     await save(2);
     await page.getByRole('form', { name: 'Workflow settings' }).getByLabel('Name', { exact: true }).fill('Huge deposit alert');
     await save(3);
-    const stored = await app.deps.db('workflow_versions').where({ workflow_id: workflowId }).orderBy('version').select('version', 'definition');
+    const stored = await app.deps.db('automation_versions').where({ automation_id: workflowId }).orderBy('version').select('version', 'definition');
     expect(stored.map((row: any) => [row.version, row.definition.name, row.definition.nodes[1].params.expression])).toEqual([
       [1, 'Big deposit alert', 'trigger.data.amount > 100000'],
       [2, 'Big deposit alert', 'trigger.data.amount > 250000'],
@@ -110,7 +110,7 @@ describe('versions in the dashboard', () => {
     const dialog = page.getByRole('dialog', { name: 'Restore version 1?' });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    expect((await app.deps.db('workflows').where({ id: workflowId }).first('version')).version).toBe(3);
+    expect((await app.deps.db('automations').where({ id: workflowId }).first('version')).version).toBe(3);
 
     await versionsPanel().getByRole('button', { name: 'Restore version 1' }).click();
     await dialog.getByRole('button', { name: 'Restore this version' }).click();
@@ -118,10 +118,10 @@ describe('versions in the dashboard', () => {
     await page.getByRole('heading', { level: 1, name: 'Big deposit alert' }).waitFor();
     await openCondition();
     expect(await inspector().getByLabel('Condition', { exact: true }).innerText()).toBe('trigger.data.amount > 100000');
-    const stored = await app.deps.db('workflows').where({ id: workflowId }).first('version', 'name', 'nodes');
-    const first = await app.deps.db('workflow_versions').where({ workflow_id: workflowId, version: 1 }).first('definition');
+    const stored = await app.deps.db('automations').where({ id: workflowId }).first('version', 'name', 'nodes');
+    const first = await app.deps.db('automation_versions').where({ automation_id: workflowId, version: 1 }).first('definition');
     expect(stored).toMatchObject({ version: 4, name: 'Big deposit alert', nodes: first.definition.nodes });
-    const restoredBy = await app.deps.db('workflow_versions').where({ workflow_id: workflowId, version: 4 }).first('created_by');
+    const restoredBy = await app.deps.db('automation_versions').where({ automation_id: workflowId, version: 4 }).first('created_by');
     expect(restoredBy.created_by).toMatch(/^member:/);
   });
 });

@@ -135,14 +135,14 @@ describe('the workflow editor', () => {
     // The save's problem, and the debounced expression preview's once it answers: both may show.
     await inspector().locator('.field-error', { hasText: 'invalid expression' }).first().waitFor();
     await checkPage(page, 'workflow-editor-problems');
-    expect(await app.deps.db('workflows').where({ operator_id: owner.operatorId }).count('* as n')).toEqual([{ n: '0' }]);
+    expect(await app.deps.db('automations').where({ operator_id: owner.operatorId }).count('* as n')).toEqual([{ n: '0' }]);
 
     await field.fill('trigger.data.amount > 100000');
     await page.getByRole('button', { name: 'Save workflow' }).click();
     await page.getByText('Saved as version 1.').waitFor();
     await page.waitForURL(/\/workflows\/wf_/);
     workflowId = page.url().split('/').pop()!;
-    const stored = await app.deps.db('workflows').where({ operator_id: owner.operatorId, id: workflowId }).first('nodes', 'edges', 'active');
+    const stored = await app.deps.db('automations').where({ operator_id: owner.operatorId, id: workflowId }).first('nodes', 'edges', 'active');
     expect(stored.nodes.map((item: { id: string; type: string }) => `${item.id}:${item.type}`)).toEqual([
       'deposit:trigger.event',
       'big:condition',

@@ -1,13 +1,13 @@
 import type { Db } from '../../db/knex';
 
 /**
- * Writes `count` finished runs of one automation straight into `workflow_runs`, one a second back from now, so the
+ * Writes `count` finished runs of one automation straight into `automation_runs`, one a second back from now, so the
  * explorer can be measured at scale without starting as many workflows: player `p-<i mod 100>`; every tenth run
  * took `big:false` and failed at `notify`, the others took `big:true` and completed.
  */
 export async function seedRuns(db: Db, operatorId: string, automationId: string, count: number): Promise<void> {
   await db.raw(
-    `INSERT INTO workflow_runs (id, operator_id, workflow_id, workflow_version, source, status, trigger_node_id, temporal_workflow_id,
+    `INSERT INTO automation_runs (id, operator_id, automation_id, automation_version, source, status, trigger_node_id, temporal_workflow_id,
                                input, output, nodes, error, subject_external_ids, usage_month, started_at, completed_at, duration_ms)
      SELECT 'run_' || md5(:operatorId || i), :operatorId, :automationId, 1, 'event',
             CASE WHEN i % 10 = 0 THEN 'failed' ELSE 'completed' END, 'start', 'seed-' || md5(:operatorId || i),
@@ -23,5 +23,5 @@ export async function seedRuns(db: Db, operatorId: string, automationId: string,
        FROM generate_series(1, :count) AS i`,
     { operatorId, automationId, count },
   );
-  await db.raw('ANALYZE workflow_runs');
+  await db.raw('ANALYZE automation_runs');
 }

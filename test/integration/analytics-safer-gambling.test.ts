@@ -27,8 +27,8 @@ function decisions(client: DataClient, rule: string, count: number, daysAgo: num
   return Array.from({ length: count }, (_, index) => ({
     operator_id: client.operator.operatorId,
     recorded_at: new Date(Date.now() - daysAgo * DAY_MS),
-    workflow_id: 'wf_1',
-    workflow_version: 1,
+    automation_id: 'wf_1',
+    automation_version: 1,
     run_id: `run-${rule}-${daysAgo}-${index}`,
     node_id: 'email',
     action_type: 'action.send_email',

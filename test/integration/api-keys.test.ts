@@ -230,7 +230,7 @@ describe('MCP settings (PATCH /api-keys/:id/mcp)', () => {
     expect(clear.body.data).toEqual({ id: key.id, mcp_enabled: true, mcp_workflow_allowlist: null });
     const row = await app.deps.db('api_keys').where({ id: key.id }).first();
     expect(row.mcp_enabled).toBe(true);
-    expect(row.mcp_workflow_allowlist).toBeNull();
+    expect(row.mcp_automation_allowlist).toBeNull();
   });
 
   it('400 for invalid settings, naming the field', async () => {

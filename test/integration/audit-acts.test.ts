@@ -33,7 +33,7 @@ function ok(response: HttpResult, status = 200): any {
 async function ended(runId: string): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const row = await app.deps.db('workflow_runs').where({ id: runId }).first();
+    const row = await app.deps.db('automation_runs').where({ id: runId }).first();
     if (row && row.status !== 'running') return;
     if (Date.now() > deadline) throw new Error(`run ${runId} did not end`);
     await new Promise((resolve) => setTimeout(resolve, 150));

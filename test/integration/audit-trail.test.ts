@@ -255,7 +255,7 @@ describe('every change, once, with its actor', () => {
     const text = JSON.stringify(rows);
     const stored = await app.deps.db('api_keys').where({ operator_id: acme.operatorId }).pluck('key_hash');
     const ciphertexts = await app.deps.db('connections').where({ operator_id: acme.operatorId }).pluck('credentials_ciphertext');
-    const sealedHooks = await app.deps.db('workflow_webhooks').where({ operator_id: acme.operatorId }).pluck('secret_ciphertext');
+    const sealedHooks = await app.deps.db('automation_webhooks').where({ operator_id: acme.operatorId }).pluck('secret_ciphertext');
     const forbidden = [...plaintexts, ...Object.values(SECRETS), 'invitee-password-secret-1', ...stored, ...ciphertexts, ...sealedHooks.filter(Boolean)];
     for (const secret of forbidden) expect([secret, text.includes(secret)]).toEqual([secret, false]);
     const connection = await app.deps.db('connections').where({ id: connectionId }).first();

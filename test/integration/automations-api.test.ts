@@ -196,7 +196,7 @@ describe('workflow management API (/workflows-api)', () => {
       expect(deleted.body).toEqual({ success: true, data: { id: record.id, deleted: true } });
       expect((await acme.wf(`/workflows/${record.id}`)).status).toBe(404);
       expect((await acme.wf(`/runs/${run.body.data.id}`)).status).toBe(200);
-      const row = await app.deps.db('workflows').where({ id: record.id }).first();
+      const row = await app.deps.db('automations').where({ id: record.id }).first();
       expect(row.deleted_at).not.toBeNull();
     });
 

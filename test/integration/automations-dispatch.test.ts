@@ -29,8 +29,8 @@ describe('event dispatch: nothing dropped for load, matching by index, failures 
 
   const runsOf = async (workflowId: string, status?: string) => {
     const rows: Array<{ count: string | number }> = await app.deps
-      .db('workflow_runs')
-      .where({ workflow_id: workflowId, ...(status ? { status } : {}) })
+      .db('automation_runs')
+      .where({ automation_id: workflowId, ...(status ? { status } : {}) })
       .count({ count: '*' });
     return Number(rows[0]!.count);
   };
@@ -61,8 +61,8 @@ describe('event dispatch: nothing dropped for load, matching by index, failures 
     await eventually(async () => (await runsOf(workflow.id, 'completed')) === 200, 90_000);
     // One run per event: each has its own Temporal id, derived from the event.
     const distinct: Array<{ count: string | number }> = await app.deps
-      .db('workflow_runs')
-      .where({ workflow_id: workflow.id })
+      .db('automation_runs')
+      .where({ automation_id: workflow.id })
       .countDistinct({ count: 'temporal_workflow_id' });
     expect(Number(distinct[0]!.count)).toBe(200);
     expect(await runsOf(workflow.id)).toBe(200);
@@ -118,7 +118,7 @@ describe('event dispatch: nothing dropped for load, matching by index, failures 
     });
     expect(await acme.wf(`/workflows/${workflow.id}/skipped-triggers?reason=dropped`)).toMatchObject({ status: 400 });
     // Stored sealed: a JSONata message may quote the event's values.
-    const [stored] = await app.deps.db('workflow_trigger_skips').where({ workflow_id: workflow.id }).select('message');
+    const [stored] = await app.deps.db('automation_trigger_skips').where({ automation_id: workflow.id }).select('message');
     expect(stored.message).not.toContain('$number');
   });
 
@@ -146,8 +146,8 @@ describe('event dispatch: nothing dropped for load, matching by index, failures 
     await eventually(async () => (await runsOf(busy.id)) === 150, 60_000);
     await eventually(async () => (await runsOf(busy.id, 'running')) === 0, 150_000);
     const failed: Array<{ error: unknown }> = await app.deps
-      .db('workflow_runs')
-      .where({ workflow_id: busy.id })
+      .db('automation_runs')
+      .where({ automation_id: busy.id })
       .whereNot({ status: 'completed' })
       .select('error');
     expect(failed).toEqual([]);

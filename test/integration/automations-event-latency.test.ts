@@ -52,7 +52,7 @@ describe('event-driven trigger latency (spec 6.2: about 1 s)', () => {
       `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM r.started_at - o.occurred_at)) AS to_start,
         percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM r.completed_at - r.started_at)) AS run,
         percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM o.dispatched_at - o.occurred_at)) AS to_dispatch
-      FROM workflow_runs r JOIN outbox_events o ON r.temporal_workflow_id = 'automation-event-' || r.workflow_id || '-' || o.id WHERE r.workflow_id = ?`,
+      FROM automation_runs r JOIN outbox_events o ON r.temporal_workflow_id = 'automation-event-' || r.automation_id || '-' || o.id WHERE r.automation_id = ?`,
       [workflow.id],
     );
     process.stdout.write(`phases ${JSON.stringify(phases.rows)}\n`);

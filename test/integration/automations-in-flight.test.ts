@@ -44,8 +44,8 @@ interface RunRow {
 
 const runsOf = (operatorId: string, workflowId: string): Promise<RunRow[]> =>
   app.deps
-    .db('workflow_runs')
-    .where({ operator_id: operatorId, workflow_id: workflowId })
+    .db('automation_runs')
+    .where({ operator_id: operatorId, automation_id: workflowId })
     .select('temporal_workflow_id', 'status', 'started_at', 'completed_at');
 
 /** The most runs whose [start, completion] overlap at one moment. */

@@ -66,7 +66,7 @@ function triggerOf(client: AutomationsClient, automation: any, player: string): 
 }
 
 const counted = async (operatorId: string, workflowId: string) =>
-  Number(((await app.deps.db('automation_lane_keys').where({ operator_id: operatorId, workflow_id: workflowId }).count({ n: '*' })) as any)[0].n);
+  Number(((await app.deps.db('automation_lane_keys').where({ operator_id: operatorId, automation_id: workflowId }).count({ n: '*' })) as any)[0].n);
 
 it('admits new keys up to the cap, pushes the next back until a lane ends, and counts each operator on its own', async () => {
   const [acme, rival] = await Promise.all([automationsClient(app), automationsClient(app)]);
@@ -103,10 +103,10 @@ it('admits new keys up to the cap, pushes the next back until a lane ends, and c
 
   // Nothing lost: p-1's last trigger, p-2's and p-3's each start their run.
   await eventually(async () => {
-    const rows = await app.deps.db('workflow_runs').where({ operator_id: acmeOp, workflow_id: mine.id }).select('id');
+    const rows = await app.deps.db('automation_runs').where({ operator_id: acmeOp, automation_id: mine.id }).select('id');
     return rows.length === 3;
   }, 30_000);
-  const runs = await app.deps.db('workflow_runs').where({ operator_id: acmeOp, workflow_id: mine.id }).select('temporal_workflow_id');
+  const runs = await app.deps.db('automation_runs').where({ operator_id: acmeOp, automation_id: mine.id }).select('temporal_workflow_id');
   expect(runs.map((run: any) => run.temporal_workflow_id).sort()).toEqual(
     [lastOfP1.eventId, p2.eventId, third.eventId].map((id) => `automation-event-${mine.id}-${id}`).sort(),
   );

@@ -21,7 +21,7 @@ describe('a workflow’s layout', () => {
     const workflow = await acme.create({ ...definition, layout: { start: { x: 0, y: 0 } } });
     const moved = await rival.wf(`/workflows/${workflow.id}`, { method: 'PUT', body: { ...definition, layout: { start: { x: 9, y: 9 } } } });
     expect(moved).toMatchObject({ status: 404, body: { success: false, error: { code: 'WORKFLOW_NOT_FOUND', message: 'Workflow not found' } } });
-    const stored = await app.deps.db('workflows').where({ id: workflow.id }).first('layout', 'version');
+    const stored = await app.deps.db('automations').where({ id: workflow.id }).first('layout', 'version');
     expect(stored).toEqual({ layout: { start: { x: 0, y: 0 } }, version: 1 });
   });
 

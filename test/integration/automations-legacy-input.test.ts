@@ -28,7 +28,7 @@ describe('an automation run started with the input written before the rename', (
       workflowId: `legacy-input-${automation.id}`,
     });
     expect(result).toEqual({ kind: 'finished', runId: expect.stringMatching(/^run_/) });
-    const stored = await app.deps.db('workflow_runs').where({ operator_id: client.operator.operatorId, workflow_id: automation.id }).first('id', 'status');
+    const stored = await app.deps.db('automation_runs').where({ operator_id: client.operator.operatorId, automation_id: automation.id }).first('id', 'status');
     expect(stored).toEqual({ id: result.kind === 'finished' ? result.runId : '', status: 'completed' });
   });
 });

@@ -255,7 +255,7 @@ describe('quota enforcement', () => {
 
 describe("a run's begin: one statement that reserves before it inserts", () => {
   const begin = (client: AutomationsClient, automationId: string, runId: string) => beginManualRun(app, client.operator.operatorId, automationId, runId);
-  const stored = (runId: string) => app.deps.db('workflow_runs').where({ id: runId }).first();
+  const stored = (runId: string) => app.deps.db('automation_runs').where({ id: runId }).first();
 
   it('begun twice at once (a retried local activity, a lost answer), a run is recorded and reserved once', async () => {
     const client = await automationsClient(app);
@@ -267,7 +267,7 @@ describe("a run's begin: one statement that reserves before it inserts", () => {
     expect((await usage(client)).actions.used).toBe(2);
     expect(
       await app.deps
-        .db('workflow_runs')
+        .db('automation_runs')
         .where({ temporal_workflow_id: `automation-manual-${runId}` })
         .count({ n: '*' }),
     ).toEqual([{ n: '1' }]);

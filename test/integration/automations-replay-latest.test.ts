@@ -7,7 +7,7 @@ import { startProvider, type TestProvider } from '../helpers/providerServer';
 async function ended(app: TestApp, runId: string, timeoutMs = 30_000): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const row = await app.deps.db('workflow_runs').where({ id: runId }).first();
+    const row = await app.deps.db('automation_runs').where({ id: runId }).first();
     if (row && row.status !== 'running') return row;
     if (Date.now() > deadline) throw new Error(`run ${runId} did not end`);
     await new Promise((resolve) => setTimeout(resolve, 150));
@@ -92,7 +92,7 @@ describe('replay picks the latest attempt of each event (POST /workflows/:id/rep
       },
     });
     // Nothing was created by the preview.
-    expect(await app.deps.db('run_replays').where({ workflow_id: workflow.id })).toHaveLength(0);
+    expect(await app.deps.db('run_replays').where({ automation_id: workflow.id })).toHaveLength(0);
 
     // The supplier is back for a, still refusing c.
     accepted.add('a');
@@ -101,7 +101,7 @@ describe('replay picks the latest attempt of each event (POST /workflows/:id/rep
     expect(created.status).toBe(202);
     expect(created.body.data).toMatchObject({ total: 2, errors: [] });
     const replay = await replayEnded(acme, created.body.data.id);
-    const reruns = await app.deps.db('workflow_runs').where({ operator_id: acme.operator.operatorId, replay_id: replay.id }).orderBy('started_at');
+    const reruns = await app.deps.db('automation_runs').where({ operator_id: acme.operator.operatorId, replay_id: replay.id }).orderBy('started_at');
     // Exactly one new run per failed event, of its latest attempt; none for b.
     expect(reruns.map((run) => run.rerun_of).sort()).toEqual([a2.id, originals.c.id].sort());
     expect({ a: hitsFor('a') - hits.a, b: hitsFor('b') - hits.b, c: hitsFor('c') - hits.c }).toEqual({ a: 1, b: 0, c: 1 });
@@ -133,7 +133,7 @@ describe('replay picks the latest attempt of each event (POST /workflows/:id/rep
     const operatorId = acme.operator.operatorId;
     const insert = (prefix: string, count: number, offsetSeconds: number, parent: string | null) =>
       app.deps.db.raw(
-        `INSERT INTO workflow_runs (id, operator_id, workflow_id, workflow_version, source, status, temporal_workflow_id, usage_month, started_at, completed_at, error, rerun_of)
+        `INSERT INTO automation_runs (id, operator_id, automation_id, automation_version, source, status, temporal_workflow_id, usage_month, started_at, completed_at, error, rerun_of)
          SELECT 'run_${prefix}' || g, :operatorId, :workflowId, 1, 'manual', 'failed', 'bulk-${prefix}-' || g, to_char(now(), 'YYYY-MM'),
                 now() - make_interval(secs => :offset) + g * interval '1 millisecond', now() - make_interval(secs => :offset) + g * interval '1 millisecond',
                 '{"code":"HTTP_500","nodeId":"call"}'::jsonb, ${parent ? `'run_${parent}' || g` : 'NULL'}
@@ -145,7 +145,7 @@ describe('replay picks the latest attempt of each event (POST /workflows/:id/rep
     await insert(`${workflow.id}_b`, 2000, 20, `${workflow.id}_a`);
     // What autovacuum does within a minute of such a write in production: without statistics the planner walks the
     // chains with nested scans (17 s here); with them, the primary key and the rerun_of index (under a second).
-    await app.deps.db.raw('ANALYZE workflow_runs');
+    await app.deps.db.raw('ANALYZE automation_runs');
     const range = { from: new Date(Date.now() - 120_000).toISOString(), to: new Date().toISOString() };
     const started = Date.now();
     const preview = await acme.wf(`/workflows/${workflow.id}/replays/preview`, { method: 'POST', body: range });

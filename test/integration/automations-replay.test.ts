@@ -28,7 +28,7 @@ async function runMany(app: TestApp, client: AutomationsClient, workflowId: stri
   }
   const deadline = Date.now() + 60_000;
   const ended = async () =>
-    Number((await app.deps.db('workflow_runs').whereIn('id', ids).whereNot({ status: 'running' }).count<{ count: string }[]>({ count: '*' }))[0]!.count);
+    Number((await app.deps.db('automation_runs').whereIn('id', ids).whereNot({ status: 'running' }).count<{ count: string }[]>({ count: '*' }))[0]!.count);
   while ((await ended()) < ids.length) {
     if (Date.now() > deadline) throw new Error('the runs did not end');
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -80,7 +80,7 @@ describe('bulk replay of failed runs (POST /workflows-api/workflows/:id/replays)
   it('replays 200 failed runs once each, with progress, and a duplicate or restarted job adds none', async () => {
     const workflow = await failing('Outage');
     const originals = await runMany(app, acme, workflow.id, 200);
-    const failed = await app.deps.db('workflow_runs').whereIn('id', originals).where({ status: 'failed' });
+    const failed = await app.deps.db('automation_runs').whereIn('id', originals).where({ status: 'failed' });
     expect(failed).toHaveLength(200);
     expect(failed[0].error).toEqual({ code: 'HTTP_400', nodeId: 'call' });
     supplierUp = true;
@@ -137,15 +137,15 @@ describe('bulk replay of failed runs (POST /workflows-api/workflows/:id/replays)
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     // A rerun that did not complete shows why before the counts do.
-    const notCompleted = await app.deps.db('workflow_runs').where({ operator_id: operatorId, replay_id: replayId }).whereNot({ status: 'completed' });
+    const notCompleted = await app.deps.db('automation_runs').where({ operator_id: operatorId, replay_id: replayId }).whereNot({ status: 'completed' });
     expect(notCompleted.map((run) => ({ rerunOf: run.rerun_of, status: run.status, error: run.error }))).toEqual([]);
     expect(replay).toMatchObject({ status: 'completed', total: 200, started: 200, succeeded: 200, failed: 0, completed_at: expect.any(String) });
     expect([...seen].some((started) => started > 0 && started < 200)).toBe(true);
 
-    const reruns = await app.deps.db('workflow_runs').where({ operator_id: operatorId, replay_id: replayId });
+    const reruns = await app.deps.db('automation_runs').where({ operator_id: operatorId, replay_id: replayId });
     expect(reruns).toHaveLength(200);
     expect(new Set(reruns.map((run) => run.rerun_of))).toEqual(new Set(originals));
-    expect(reruns.every((run) => run.status === 'completed' && run.rerun_from_node_id === 'call' && run.workflow_version === 1)).toBe(true);
+    expect(reruns.every((run) => run.status === 'completed' && run.rerun_from_node_id === 'call' && run.automation_version === 1)).toBe(true);
     expect(reruns.every((run) => run.temporal_workflow_id === `automation-replay-${replayId}-${run.rerun_of}`)).toBe(true);
     expect(supplier.requests.length - hitsBefore).toBe(200);
     // Each rerun had its own original's payload.
@@ -156,7 +156,7 @@ describe('bulk replay of failed runs (POST /workflows-api/workflows/:id/replays)
     expect(await startRunReplay(app.deps.temporal, { operatorId, replayId })).toBe('started');
     const again = await app.deps.temporal.client.workflow.getHandle<typeof runReplayWorkflow>(replayId).result();
     expect(again).toEqual({ status: 'completed', started: 200 });
-    expect(await app.deps.db('workflow_runs').where({ operator_id: operatorId, replay_id: replayId })).toHaveLength(200);
+    expect(await app.deps.db('automation_runs').where({ operator_id: operatorId, replay_id: replayId })).toHaveLength(200);
     expect(supplier.requests.length - hitsBefore).toBe(200);
     expect((await acme.wf(`/replays/${replayId}`)).body.data).toMatchObject({ status: 'completed', started: 200, succeeded: 200, failed: 0 });
 
@@ -179,10 +179,10 @@ describe('bulk replay of failed runs (POST /workflows-api/workflows/:id/replays)
     const cancelled = await acme.wf(`/replays/${created.body.data.id}/cancel`, { method: 'POST' });
     expect(cancelled).toMatchObject({ status: 202, body: { success: true, data: { id: created.body.data.id, status: 'cancelled' } } });
     await new Promise((resolve) => setTimeout(resolve, 3000));
-    const reruns = await app.deps.db('workflow_runs').where({ replay_id: created.body.data.id });
+    const reruns = await app.deps.db('automation_runs').where({ replay_id: created.body.data.id });
     expect(reruns.length).toBeLessThan(6);
     const row = await app.deps.db('run_replays').where({ id: created.body.data.id }).first();
-    expect(row).toMatchObject({ status: 'cancelled', operator_id: acme.operator.operatorId, workflow_id: workflow.id });
+    expect(row).toMatchObject({ status: 'cancelled', operator_id: acme.operator.operatorId, automation_id: workflow.id });
   });
 
   it('refuses an empty or inverted range and unknown fields (400 naming the field)', async () => {
@@ -200,7 +200,7 @@ describe('bulk replay of failed runs (POST /workflows-api/workflows/:id/replays)
     expect(badDate.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ field: 'from' })] });
     const badRate = await acme.wf(`/workflows/${workflow.id}/replays`, { method: 'POST', body: { from: rangeStart, to: now, ratePerSecond: 51 } });
     expect(badRate.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ field: 'ratePerSecond' })] });
-    expect(await app.deps.db('run_replays').where({ workflow_id: workflow.id })).toHaveLength(0);
+    expect(await app.deps.db('run_replays').where({ automation_id: workflow.id })).toHaveLength(0);
   });
 
   it("keeps operators apart: B cannot start, read or cancel A's replays (404)", async () => {

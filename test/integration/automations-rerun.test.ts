@@ -135,8 +135,8 @@ describe('rerun from a step (POST /workflows-api/runs/:runId/rerun)', () => {
     expect((await acme.wf('/usage')).body.data.actions.used).toBe(usageBefore + 2);
 
     // Reserved: the worst case of what may still run (call, done, and small, which the original skipped), never first.
-    const row = await app.deps.db('workflow_runs').where({ id: run.id }).first();
-    expect(row).toMatchObject({ rerun_of: original.id, rerun_from_node_id: 'call', replay_id: null, workflow_id: workflow.id, reserved_actions: 3 });
+    const row = await app.deps.db('automation_runs').where({ id: run.id }).first();
+    expect(row).toMatchObject({ rerun_of: original.id, rerun_from_node_id: 'call', replay_id: null, automation_id: workflow.id, reserved_actions: 3 });
     const listed = await acme.wf(`/workflows/${workflow.id}/runs`);
     expect(listed.body.data[0]).toMatchObject({ id: run.id, rerunOf: original.id, rerunFromNodeId: 'call', replayId: null });
     expect(listed.body.data[0].nodes[1]).toEqual({ id: 'first', status: 'completed', durationMs: 0, reused: true });
@@ -221,7 +221,7 @@ describe('rerun from a step (POST /workflows-api/runs/:runId/rerun)', () => {
     const badVersion = await acme.wf(`/runs/${original.id}/rerun`, { method: 'POST', body: { fromNodeId: 'call', version: 'latest' } });
     expect(badVersion.status).toBe(400);
     expect(badVersion.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ field: 'version' })] });
-    const runs = await app.deps.db('workflow_runs').where({ rerun_of: original.id });
+    const runs = await app.deps.db('automation_runs').where({ rerun_of: original.id });
     expect(runs).toHaveLength(0);
   });
 
@@ -251,6 +251,6 @@ describe('rerun from a step (POST /workflows-api/runs/:runId/rerun)', () => {
       status: 404,
       body: { success: false, error: { code: 'RUN_NOT_FOUND', message: 'Run not found' } },
     });
-    expect(await app.deps.db('workflow_runs').where({ rerun_of: original.id })).toHaveLength(0);
+    expect(await app.deps.db('automation_runs').where({ rerun_of: original.id })).toHaveLength(0);
   });
 });

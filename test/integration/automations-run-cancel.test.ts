@@ -117,7 +117,7 @@ describe('cancelling', () => {
       status: 409,
       body: { success: false, error: { code: 'RUN_NOT_RUNNING', message: 'The run has already ended (cancelled): only a running run can be cancelled' } },
     });
-    const stored = await app.deps.db('workflow_runs').where({ operator_id: acme.operator.operatorId, id: run.id }).first('status', 'completed_at');
+    const stored = await app.deps.db('automation_runs').where({ operator_id: acme.operator.operatorId, id: run.id }).first('status', 'completed_at');
     expect(stored.status).toBe('cancelled');
     expect(stored.completed_at).toBeInstanceOf(Date);
   });

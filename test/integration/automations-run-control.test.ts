@@ -138,7 +138,7 @@ describe('validation', () => {
     const created = await acme.create(onDeposits('Stored', 1, control));
     expect(created).toMatchObject({ version: 1, run_control: control });
     expect((await acme.wf(`/workflows/${created.id}`)).body.data.run_control).toEqual(control);
-    const stored = await app.deps.db('workflows').where({ id: created.id }).first();
+    const stored = await app.deps.db('automations').where({ id: created.id }).first();
     expect(stored.trigger_events.sort()).toEqual(['entity_event.support', 'entity_event.transaction']);
 
     const same = await acme.wf(`/workflows/${created.id}`, { method: 'PUT', body: { ...created, layout: { start: { x: 1, y: 2 } } } });
@@ -151,7 +151,7 @@ describe('validation', () => {
     expect(changed.body.data).toMatchObject({ version: 2, run_control: { concurrency: { limit: 1, when_busy: 'skip' } } });
     const removed = await acme.wf(`/workflows/${created.id}`, { method: 'PUT', body: { ...created, run_control: null } });
     expect(removed.body.data).toMatchObject({ version: 3, run_control: null });
-    expect((await app.deps.db('workflows').where({ id: created.id }).first()).trigger_events).toEqual(['entity_event.transaction']);
+    expect((await app.deps.db('automations').where({ id: created.id }).first()).trigger_events).toEqual(['entity_event.transaction']);
     expect((await acme.create(onDeposits('Plain', 1, undefined))).run_control).toBeNull();
   });
 });

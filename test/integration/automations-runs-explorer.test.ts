@@ -262,7 +262,7 @@ describe('runs explorer (GET /workflows-api/runs)', () => {
         input: { method: 'POST', url: `${provider.url}/small`, body: { player: 'p-2' } },
         error: { code: 'HTTP_422' },
       });
-      const raw = await app.deps.db('workflow_runs').where({ id: runs.smallP2.id }).first();
+      const raw = await app.deps.db('automation_runs').where({ id: runs.smallP2.id }).first();
       expect(JSON.stringify(raw)).not.toContain('/small');
       expect(raw.nodes).toEqual([
         { id: 'start', status: 'completed', durationMs: 0 },

@@ -96,7 +96,7 @@ describe('run control leaves a record of what it held back', () => {
     // Filtered by reason; the key and message sealed in the table.
     expect((await acme.wf(`/workflows/${automation.id}/skipped-triggers?reason=throttled`)).body.data).toHaveLength(3);
     expect((await acme.wf(`/workflows/${automation.id}/skipped-triggers?reason=debounced`)).body.data).toEqual([]);
-    const stored = await app.deps.db('workflow_trigger_skips').where({ workflow_id: automation.id }).select('run_key', 'message');
+    const stored = await app.deps.db('automation_trigger_skips').where({ automation_id: automation.id }).select('run_key', 'message');
     expect(stored).toHaveLength(3);
     for (const row of stored) {
       expect(row.run_key).toEqual(expect.any(String));
@@ -202,7 +202,7 @@ describe('bounded', () => {
       counts = (await keyedLaneState(app.deps.temporal, lane))?.counts;
     }
     expect(counts).toMatchObject({ started: 1, throttled: total - 1, unrecorded: total - 1 - RUN_CONTROL_SKIPS_PER_MINUTE });
-    const stored = await app.deps.db('workflow_trigger_skips').where({ workflow_id: automation.id }).select('id');
+    const stored = await app.deps.db('automation_trigger_skips').where({ automation_id: automation.id }).select('id');
     expect(stored).toHaveLength(RUN_CONTROL_SKIPS_PER_MINUTE);
   });
 
@@ -213,10 +213,10 @@ describe('bounded', () => {
       acme.create(onDeposits('Two', { throttle: { limit: 1, period_seconds: 60 } })),
     ]);
     const operatorId = acme.operator.operatorId;
-    const skip = (workflowId: string, n: number): TriggerSkip => ({
+    const skip = (automationId: string, n: number): TriggerSkip => ({
       operatorId,
-      workflowId,
-      workflowVersion: 1,
+      automationId,
+      automationVersion: 1,
       nodeId: 'start',
       eventId: `evt_cap_${n}`,
       event: 'entity_event.transaction',
@@ -224,16 +224,16 @@ describe('bounded', () => {
       code: 'THROTTLED',
       sealedMessage: 'sealed',
     });
-    const batch = (workflowId: string, from: number, n: number) => Array.from({ length: n }, (_, index) => skip(workflowId, from + index));
-    expect(await insertCappedTriggerSkips(app.deps.db, { operatorId, workflowId: one.id }, batch(one.id, 0, 5), 8)).toEqual({ recorded: 5, left: 0 });
-    expect(await insertCappedTriggerSkips(app.deps.db, { operatorId, workflowId: one.id }, batch(one.id, 5, 5), 8)).toEqual({ recorded: 3, left: 2 });
-    expect(await insertCappedTriggerSkips(app.deps.db, { operatorId, workflowId: one.id }, batch(one.id, 10, 1), 8)).toEqual({ recorded: 0, left: 1 });
+    const batch = (automationId: string, from: number, n: number) => Array.from({ length: n }, (_, index) => skip(automationId, from + index));
+    expect(await insertCappedTriggerSkips(app.deps.db, { operatorId, automationId: one.id }, batch(one.id, 0, 5), 8)).toEqual({ recorded: 5, left: 0 });
+    expect(await insertCappedTriggerSkips(app.deps.db, { operatorId, automationId: one.id }, batch(one.id, 5, 5), 8)).toEqual({ recorded: 3, left: 2 });
+    expect(await insertCappedTriggerSkips(app.deps.db, { operatorId, automationId: one.id }, batch(one.id, 10, 1), 8)).toEqual({ recorded: 0, left: 1 });
     // Another automation's minute is its own; a record older than the minute does not count.
-    expect(await insertCappedTriggerSkips(app.deps.db, { operatorId, workflowId: two.id }, batch(two.id, 0, 2), 8)).toEqual({ recorded: 2, left: 0 });
+    expect(await insertCappedTriggerSkips(app.deps.db, { operatorId, automationId: two.id }, batch(two.id, 0, 2), 8)).toEqual({ recorded: 2, left: 0 });
     await app.deps
-      .db('workflow_trigger_skips')
-      .where({ workflow_id: one.id })
+      .db('automation_trigger_skips')
+      .where({ automation_id: one.id })
       .update({ created_at: app.deps.db.raw("now() - interval '61 seconds'") });
-    expect(await insertCappedTriggerSkips(app.deps.db, { operatorId, workflowId: one.id }, batch(one.id, 20, 9), 8)).toEqual({ recorded: 8, left: 1 });
+    expect(await insertCappedTriggerSkips(app.deps.db, { operatorId, automationId: one.id }, batch(one.id, 20, 9), 8)).toEqual({ recorded: 8, left: 1 });
   });
 });

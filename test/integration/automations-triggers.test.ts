@@ -208,9 +208,9 @@ describe('workflow triggers: events, webhooks, schedules', () => {
     it('gives the node a webhook id and never returns or stores the secret in clear', async () => {
       expect(webhookId).toMatch(/^whk_[A-Za-z0-9_-]{43}$/);
       expect(workflow.nodes[0].params).toEqual({ name: 'acme-pay', inputSchema: expect.any(Object), webhookId, hasSecret: true });
-      const row = await app.deps.db('workflow_webhooks').where({ id: webhookId }).first();
+      const row = await app.deps.db('automation_webhooks').where({ id: webhookId }).first();
       expect(row.secret_ciphertext).not.toContain(secret);
-      expect(JSON.stringify(await app.deps.db('workflows').where({ id: workflow.id }).first())).not.toContain(secret);
+      expect(JSON.stringify(await app.deps.db('automations').where({ id: workflow.id }).first())).not.toContain(secret);
     });
 
     it('refuses a missing or wrong signature (401), an unknown webhook (404), a body over the limit (413) and a non-JSON body (400)', async () => {

@@ -13,7 +13,7 @@ describe('workflow versions (/workflows-api/workflows/:id/versions, /diff, /roll
   const delay = (id: string, seconds: number) => ({ id, type: 'action.delay', params: { seconds } });
   const notFound = { success: false, error: { code: 'WORKFLOW_NOT_FOUND', message: 'Workflow not found' } };
   const versionNotFound = (version: number) => ({ success: false, error: { code: 'VERSION_NOT_FOUND', message: `Version ${version} not found` } });
-  const versionsOf = (id: string) => app.deps.db('workflow_versions').where({ workflow_id: id }).orderBy('version').select('*');
+  const versionsOf = (id: string) => app.deps.db('automation_versions').where({ automation_id: id }).orderBy('version').select('*');
   const put = (client: AutomationsClient, id: string, body: Record<string, unknown>) => client.wf(`/workflows/${id}`, { method: 'PUT', body });
 
   beforeAll(async () => {
@@ -51,7 +51,7 @@ describe('workflow versions (/workflows-api/workflows/:id/versions, /diff, /roll
       }
       expect(await rival.wf(`/workflows/${workflow.id}/versions/1/rollback`, { method: 'POST' })).toMatchObject({ status: 404, body: notFound });
       expect(await versionsOf(workflow.id)).toHaveLength(2);
-      expect((await app.deps.db('workflows').where({ id: workflow.id }).first('version')).version).toBe(2);
+      expect((await app.deps.db('automations').where({ id: workflow.id }).first('version')).version).toBe(2);
     });
   });
 
@@ -152,8 +152,8 @@ describe('workflow versions (/workflows-api/workflows/:id/versions, /diff, /roll
       // Another operator's member is never named, even if its id were stored.
       const stranger = await app.deps.db('members').where({ operator_id: rival.operator.operatorId }).first('id');
       await app.deps
-        .db('workflow_versions')
-        .where({ workflow_id: created.id, version: 1 })
+        .db('automation_versions')
+        .where({ automation_id: created.id, version: 1 })
         .update({ created_by: `member:${stranger.id}` });
       expect((await acme.wf(`/workflows/${created.id}/versions?offset=2`)).body.data[0]).toMatchObject({ version: 1, saved_by: null });
     });
@@ -193,7 +193,7 @@ describe('workflow versions (/workflows-api/workflows/:id/versions, /diff, /roll
       const workflow = await acme.create({ ...chain('Backfilled', [delay('wait', 1)]), layout: { start: { x: 1, y: 2 } } });
       await put(acme, workflow.id, chain('Backfilled', [delay('wait', 4)]));
       const [, second] = await versionsOf(workflow.id);
-      await app.deps.db('workflow_versions').where({ workflow_id: workflow.id }).delete();
+      await app.deps.db('automation_versions').where({ automation_id: workflow.id }).delete();
       await backfillVersions(app.deps.db);
       await backfillVersions(app.deps.db);
       const rows = await versionsOf(workflow.id);
@@ -208,7 +208,7 @@ describe('workflow versions (/workflows-api/workflows/:id/versions, /diff, /roll
       const v1 = await acme.create(chain('Restorable', [delay('wait', 1)], hook));
       const webhookId = v1.nodes[0].params.webhookId;
       await put(acme, v1.id, { ...chain('Restorable v2', [delay('wait', 2)]), active: false });
-      expect(await app.deps.db('workflow_webhooks').where({ id: webhookId }).first()).toBeUndefined();
+      expect(await app.deps.db('automation_webhooks').where({ id: webhookId }).first()).toBeUndefined();
 
       const restored = await acme.wf(`/workflows/${v1.id}/versions/1/rollback`, { method: 'POST' });
       expect(restored.status).toBe(200);
@@ -216,7 +216,10 @@ describe('workflow versions (/workflows-api/workflows/:id/versions, /diff, /roll
       const rows = await versionsOf(v1.id);
       expect(rows.map((row: any) => row.version)).toEqual([1, 2, 3]);
       expect(rows[2].definition).toEqual({ ...rows[0].definition, active: false });
-      expect(await app.deps.db('workflow_webhooks').where({ id: webhookId }).first('workflow_id', 'node_id')).toEqual({ workflow_id: v1.id, node_id: 'hook' });
+      expect(await app.deps.db('automation_webhooks').where({ id: webhookId }).first('automation_id', 'node_id')).toEqual({
+        automation_id: v1.id,
+        node_id: 'hook',
+      });
 
       await put(acme, v1.id, { ...chain('Restorable', [delay('wait', 1)], hook), active: true });
       const delivered = await http(`${app.url}/webhook-receiver/${webhookId}`, { method: 'POST', body: { ref: 'again' } });

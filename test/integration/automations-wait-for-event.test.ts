@@ -67,7 +67,7 @@ describe('action.wait_for_event', () => {
     return (await client.wf(`/runs/${runId}`)).body.data as { id: string; temporalWorkflowId: string };
   };
 
-  const waitRows = (runId: string) => app.deps.db('workflow_run_waits').where({ run_id: runId });
+  const waitRows = (runId: string) => app.deps.db('automation_run_waits').where({ run_id: runId });
 
   const finished = async (client: AutomationsClient, runId: string, timeoutMs = 20_000) => {
     let run: any;

@@ -77,7 +77,7 @@ describe('backtests (POST /workflows-api/workflows/:id/backtests)', () => {
       events: await count('entity_events'),
       states: await count('entity_states'),
       outbox: await count('outbox_events'),
-      runs: await count('workflow_runs'),
+      runs: await count('automation_runs'),
     };
   };
 

@@ -172,7 +172,7 @@ describe('responsible-gambling gate', () => {
       expect(smtp.received.map((mail) => mail.to)).toEqual([['p-ok@players.test']]);
 
       const stored = await app.deps.db('marketing_evidence').where({ operator_id: acme.operator.operatorId }).orderBy('seq');
-      expect(stored.map((row) => [row.run_id, row.node_id, row.rule, row.player_id, row.workflow_id, row.workflow_version])).toEqual([
+      expect(stored.map((row) => [row.run_id, row.node_id, row.rule, row.player_id, row.automation_id, row.automation_version])).toEqual([
         [excludedRun.id, 'email', 'self_excluded', 'p-excluded', workflow.id, 1],
         [coolingRun.id, 'email', 'cooling_off', 'p-cooling', workflow.id, 1],
         [okRun.id, 'email', 'allowed', 'p-ok', workflow.id, 1],
@@ -187,7 +187,7 @@ describe('responsible-gambling gate', () => {
       expect(json.body.data).toEqual(
         stored.map((row) => ({
           recorded_at: row.recorded_at.toISOString(),
-          workflow_id: row.workflow_id,
+          workflow_id: row.automation_id,
           workflow_version: 1,
           run_id: row.run_id,
           node_id: 'email',

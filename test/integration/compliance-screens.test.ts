@@ -103,8 +103,8 @@ const base = Date.now() - 48 * HOUR;
 const evidence = (operatorId: string, index: number, rule: string, playerId: string | null, workflowId = 'wf_a') => ({
   operator_id: operatorId,
   recorded_at: new Date(base + index * HOUR),
-  workflow_id: workflowId,
-  workflow_version: 1,
+  automation_id: workflowId,
+  automation_version: 1,
   run_id: `run_${operatorId.slice(0, 4)}_${index}`,
   node_id: 'email',
   action_type: 'action.send_email',

@@ -172,11 +172,11 @@ describe('cached MCP tools', () => {
   /** Rewrites a tool's URL with its invalidation trigger off for the statement: no instance hears of it. */
   const retargetUnnoticed = (workflowId: string, path: string, padding = 0) =>
     first.deps.db.transaction(async (trx) => {
-      await trx.raw('ALTER TABLE workflows DISABLE TRIGGER workflows_invalidate_cache');
-      await trx('workflows')
+      await trx.raw('ALTER TABLE automations DISABLE TRIGGER automations_invalidate_cache');
+      await trx('automations')
         .where({ id: workflowId })
         .update({ nodes: JSON.stringify(definition(path, padding).nodes) });
-      await trx.raw('ALTER TABLE workflows ENABLE TRIGGER workflows_invalidate_cache');
+      await trx.raw('ALTER TABLE automations ENABLE TRIGGER automations_invalidate_cache');
     });
 
   it('a tool changed through one instance runs as changed there, and on the other within moments; deleted, it is unknown', async () => {
@@ -194,7 +194,7 @@ describe('cached MCP tools', () => {
 
   it('a tool switched off in SQL is unknown to every instance within moments', async () => {
     const { key, workflow } = await operatorWithTool('/v1');
-    await first.deps.db('workflows').where({ id: workflow.id }).update({ mcp_exposed: false });
+    await first.deps.db('automations').where({ id: workflow.id }).update({ mcp_exposed: false });
     const unknown = `Unknown tool: ${workflow.mcp_tool_name}`;
     await eventually(
       async () => (await callPath(first, key, workflow.mcp_tool_name)) === unknown && (await callPath(second, key, workflow.mcp_tool_name)) === unknown,

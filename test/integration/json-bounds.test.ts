@@ -57,11 +57,11 @@ describe('JSON nested 100,000 deep: 400 naming the field, in each area', () => {
       `"edges":[{"from":"start","to":"send"}]}`;
     const refused = await post(`${app.url}/workflows-api/workflows`, definition(nested(DEEP)), { token: acme.key });
     expect(refused).toMatchObject({ status: 400, body: validationFailed(deepField(['nodes', '1', 'params', 'body']), tooDeepText(64)) });
-    expect(await app.deps.db('workflows').where({ operator_id: acme.operator.operatorId, name: 'Deep' })).toHaveLength(0);
+    expect(await app.deps.db('automations').where({ operator_id: acme.operator.operatorId, name: 'Deep' })).toHaveLength(0);
 
     const saved = await post(`${app.url}/workflows-api/workflows`, definition(nested(31)), { token: acme.key });
     expect(saved.status).toBe(201);
-    const row = await app.deps.db('workflows').where({ id: saved.body.data.id }).first();
+    const row = await app.deps.db('automations').where({ id: saved.body.data.id }).first();
     expect(JSON.stringify(row.nodes[1].params.body)).toBe(nested(31));
   });
 

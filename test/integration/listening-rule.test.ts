@@ -31,8 +31,8 @@ describe('the listening rule: the writers’ SQL function and the dispatcher’s
     ids.cancelled = (await acme.create(listening('Cancelled by KYC', ['entity_event.transaction'], { cancel_on: ['entity_event.kyc'] }))).id;
     ids.rival = (await rival.create(listening('Rival deposits', ['entity_event.transaction']))).id;
     const db = app.deps.db;
-    await db('workflows').where({ id: ids.deleted }).update({ deleted_at: new Date() });
-    await db('workflows').where({ id: ids.sessions }).update({ events_since: since });
+    await db('automations').where({ id: ids.deleted }).update({ deleted_at: new Date() });
+    await db('automations').where({ id: ids.sessions }).update({ events_since: since });
   });
   afterAll(() => app.close());
 
@@ -50,7 +50,7 @@ describe('the listening rule: the writers’ SQL function and the dispatcher’s
               occurred,
               origin,
             ]);
-            const row = { operator_id: operatorId, event, occurred_at: occurred, origin_workflow_id: origin };
+            const row = { operator_id: operatorId, event, occurred_at: occurred, origin_automation_id: origin };
             const candidates = await db.transaction((trx) => automationsListeningTo(trx, [operatorId], [event]));
             const heard = candidates.some((automation) => listensTo(automation, row));
             outcomes.push(heard);

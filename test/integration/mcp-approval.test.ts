@@ -54,7 +54,7 @@ describe('an approval step: the task asks its agent for input and the answer res
         params: { mode: 'form', message: 'Approve a bonus for p-9?', requestedSchema: expect.objectContaining({ required: ['approved'] }) },
       },
     });
-    const stored = await app.deps.db('workflow_runs').where({ id: runId }).first();
+    const stored = await app.deps.db('automation_runs').where({ id: runId }).first();
     expect(stored.awaiting_input).not.toContain('p-9');
 
     const ack = await modernPost(app.url, alice.key, 'tasks/update', {
@@ -71,7 +71,7 @@ describe('an approval step: the task asks its agent for input and the answer res
       comment: 'fine',
       timedOut: false,
     });
-    expect((await app.deps.db('workflow_runs').where({ id: runId }).first()).awaiting_input).toBeNull();
+    expect((await app.deps.db('automation_runs').where({ id: runId }).first()).awaiting_input).toBeNull();
   });
 
   it('a declined form refuses; an answer to nothing the run waits for changes nothing; no answer in time refuses too', async () => {

@@ -18,7 +18,7 @@ beforeAll(async () => {
   app = await startTestApp({ DATABASE_URL: faulty.url }, { logLines });
   operator = await mcpOperator(app.url);
   workflowId = (await createWorkflow(app.url, operator.accessToken, toolAutomation('Doomed tool', []))).id;
-  await faulty.db.raw('ALTER TABLE workflows RENAME TO workflows_unavailable');
+  await faulty.db.raw('ALTER TABLE automations RENAME TO automations_unavailable');
 });
 
 afterAll(async () => {

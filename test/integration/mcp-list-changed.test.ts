@@ -130,7 +130,7 @@ describe('notifications/tools/list_changed (capability tools.listChanged)', () =
 
       const direct = await createWorkflow(app.url, operator.accessToken, tool('Withdrawal check'));
       await endpoint.waitFor(() => endpoint.events.length === 2);
-      await app.deps.db('workflows').where({ operator_id: operator.operatorId, id: direct.id }).update({ active: false });
+      await app.deps.db('automations').where({ operator_id: operator.operatorId, id: direct.id }).update({ active: false });
       await endpoint.waitFor(() => endpoint.events.length === 3);
       expect(framesOf(endpoint)).toEqual([LIST_CHANGED, LIST_CHANGED, LIST_CHANGED]);
     } finally {

@@ -79,7 +79,7 @@ describe('a token acts as its member within their organisation', () => {
 
   it('the organisation’s switch and allowlist apply to hosts: off is 403 MCP_NOT_ENABLED, the allowlist narrows the tools', async () => {
     const { access } = await connectedTokens(app, alpha.accessToken);
-    const alphaRead = await app.deps.db('workflows').where({ operator_id: alpha.operatorId, name: 'Alpha read' }).first('id');
+    const alphaRead = await app.deps.db('automations').where({ operator_id: alpha.operatorId, name: 'Alpha read' }).first('id');
     const put = (body: unknown) => http(`${app.url}/oauth/settings`, { method: 'PUT', token: alpha.accessToken, body });
     expect((await put({ workflow_allowlist: [alphaRead.id] })).status).toBe(200);
     expect(await toolNames(access)).toEqual([tools.alphaRead]);

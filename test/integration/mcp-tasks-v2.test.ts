@@ -118,7 +118,8 @@ describe('a task-required tool is listed only to a client that declared tasks', 
   const sync = () => [tools.quick];
   const runsOf = async (toolName: string) =>
     Number(
-      (await app.deps.db('workflow_runs as r').join('workflows as w', 'w.id', 'r.workflow_id').where('w.mcp_tool_name', toolName).count({ n: '*' }))[0]?.n,
+      (await app.deps.db('automation_runs as r').join('automations as w', 'w.id', 'r.automation_id').where('w.mcp_tool_name', toolName).count({ n: '*' }))[0]
+        ?.n,
     );
 
   it('2026-07-28 without the extension: the v2 client sees the synchronous tools only; a call by name starts no run', async () => {

@@ -106,7 +106,7 @@ describe('PATCH /api-keys/:id/mcp allowlist', () => {
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ success: false, error: `Unknown workflow ids in mcp_workflow_allowlist: ${wf.bob!.id}, wf_nope` });
     const row = await app.deps.db('api_keys').where({ id: alice.keyId }).first();
-    expect(row.mcp_workflow_allowlist).toBeNull();
+    expect(row.mcp_automation_allowlist).toBeNull();
   });
 });
 

@@ -18,7 +18,7 @@ const echoNode = (provider: TestProvider, body: Record<string, unknown>) => ({
 
 /** Every stored column of a run, as text: what a reader of the table (or its files) sees. */
 async function rawRun(app: TestApp, runId: string): Promise<string> {
-  const row = await app.deps.db('workflow_runs').where({ id: runId }).first();
+  const row = await app.deps.db('automation_runs').where({ id: runId }).first();
   return JSON.stringify(row);
 }
 
@@ -87,9 +87,9 @@ describe('run records sealed at rest (issue 17)', () => {
     const email = `moved-${randomUUID()}@example.com`;
     const first = await acme.wf(`/workflows/${workflow.id}/test`, { method: 'POST', body: { email } });
     const second = await acme.wf(`/workflows/${workflow.id}/test`, { method: 'POST', body: { other: 1 } });
-    const sealed = await app.deps.db('workflow_runs').where({ id: first.body.data.id }).first('input');
+    const sealed = await app.deps.db('automation_runs').where({ id: first.body.data.id }).first('input');
     await app.deps
-      .db('workflow_runs')
+      .db('automation_runs')
       .where({ id: second.body.data.id })
       .update({ input: JSON.stringify(sealed.input) });
     const read = await acme.wf(`/runs/${second.body.data.id}`);
@@ -108,7 +108,7 @@ describe('run records sealed at rest (issue 17)', () => {
       error: { code: 'OLD', message: 'old message' },
     };
     await app.deps
-      .db('workflow_runs')
+      .db('automation_runs')
       .where({ id: run.body.data.id })
       .update({
         input: JSON.stringify(legacy.input),
@@ -207,7 +207,7 @@ describe('erasure reaches the copies (spec 3.4, issue 17)', () => {
     }
     const stored = JSON.stringify(
       await app.deps.db.raw(
-        `SELECT (SELECT json_agg(r) FROM workflow_runs r WHERE r.operator_id = ?) AS runs, (SELECT json_agg(o) FROM outbox_events o WHERE o.operator_id = ?) AS outbox,
+        `SELECT (SELECT json_agg(r) FROM automation_runs r WHERE r.operator_id = ?) AS runs, (SELECT json_agg(o) FROM outbox_events o WHERE o.operator_id = ?) AS outbox,
               (SELECT json_agg(j) FROM batch_jobs j WHERE j.operator_id = ?) AS jobs`,
         [acme.operator.operatorId, acme.operator.operatorId, acme.operator.operatorId],
       ),
@@ -267,7 +267,7 @@ describe('erasure reaches the copies (spec 3.4, issue 17)', () => {
     const [hookRun] = await waitForRuns(acme, hooked.id, 1);
     expect(JSON.stringify(hookRun)).toContain(email);
     const stored = await app.deps
-      .db('workflow_runs')
+      .db('automation_runs')
       .whereIn('id', [...runs.map((run) => run.id), hookRun.id])
       .select('id', 'subject_external_ids');
     const subjectsOf = (runId: string) => stored.find((row) => row.id === runId)?.subject_external_ids;

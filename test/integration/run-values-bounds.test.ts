@@ -53,9 +53,9 @@ describe('every value a run produces has a bound, checked where it is produced',
     });
     expect(run.nodes.slice(1).map((node: any) => node.status)).toEqual(['failed', ...Array(13).fill('skipped')]);
     expect((await client.call('/entities/p-1/state/loyalty_tier')).status).toBe(404);
-    const stored = await app.deps.db('workflow_runs').where({ id: run.id }).first(app.deps.db.raw('pg_column_size(output) + pg_column_size(input) AS bytes'));
+    const stored = await app.deps.db('automation_runs').where({ id: run.id }).first(app.deps.db.raw('pg_column_size(output) + pg_column_size(input) AS bytes'));
     expect(stored.bytes).toBeLessThan(16 * 1024);
-    expect(await app.deps.db('workflow_run_values').where({ run_id: run.id }).count({ n: '*' })).toEqual([{ n: '0' }]);
+    expect(await app.deps.db('automation_run_values').where({ run_id: run.id }).count({ n: '*' })).toEqual([{ n: '0' }]);
   });
 
   it('a state value past 1 MiB is refused alike by action.set_state (step, code, field) and by PUT …/state/:key (400 naming value)', async () => {
@@ -223,7 +223,7 @@ describe('a run of many large outputs reads back in bounded memory (own worker, 
     const one = await client.create(chain('About p-erased', [{ ...(await client.wf(`/workflows/${run.workflowId}`)).body.data.nodes[1], id: 'kyc' }]));
     const about = await finishedRun(client, one.id, { playerId: 'p-erased' });
     expect(about.nodes[1].output._truncated).toBe(true);
-    const stored = () => app.deps.db('workflow_run_values').where({ run_id: about.id }).count({ n: '*' });
+    const stored = () => app.deps.db('automation_run_values').where({ run_id: about.id }).count({ n: '*' });
     expect(Number((await stored())[0]!.n)).toBeGreaterThan(0);
     expect((await client.call('/entities/p-erased', { method: 'DELETE' })).status).toBe(200);
     expect(await stored()).toEqual([{ n: '0' }]);
@@ -241,7 +241,7 @@ describe('a run of many large outputs reads back in bounded memory (own worker, 
       nodes: nodes.map((node: any) => ({ ...node, output: sixteen })),
       error: null,
     });
-    await db('workflow_runs')
+    await db('automation_runs')
       .where({ id: run.id })
       .update({ output: JSON.stringify(inflating.output) });
     const inflated = await client.wf(`/runs/${run.id}`);
@@ -250,7 +250,7 @@ describe('a run of many large outputs reads back in bounded memory (own worker, 
     expect(inflated.body.data.nodes.map((node: any) => node.output)).toEqual(nodes.map(() => undefined));
     expect(inflated.text.length).toBeLessThan(8 * 1024);
     // Stored larger than 8 MiB (incompressible, plaintext as rows were before sealing): never selected.
-    await db('workflow_runs')
+    await db('automation_runs')
       .where({ id: run.id })
       .update({ output: JSON.stringify(randomBytes(9 * MiB).toString('base64')) });
     const stored = await client.wf(`/runs/${run.id}`);

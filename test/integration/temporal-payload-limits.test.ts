@@ -147,7 +147,7 @@ describe("Temporal's payload limits cannot end a lane or a run", () => {
     });
     const running = { temporal_workflow_id: handle.workflowId };
     const deadline = Date.now() + 10_000;
-    while (!(await db('workflow_runs').where({ temporal_workflow_id: handle.workflowId, status: 'running' }).first()) && Date.now() < deadline)
+    while (!(await db('automation_runs').where({ temporal_workflow_id: handle.workflowId, status: 'running' }).first()) && Date.now() < deadline)
       await sleepMs(50);
     const id = () => randomUUID();
     const rows = [
