@@ -1,27 +1,12 @@
-import { FIELD_RULES, IGAMING_TEMPLATE } from '../../core/templates';
-
-/** A completion field as web/src/features/automations/editor/components/code/scope.ts declares it (the dashboard's ESM modules stay out of the root type check). */
-interface Field {
-  name: string;
-  detail: string;
-  type?: string;
-  money?: boolean;
-  fields?: Field[];
-}
-
-/** The dashboard's modules by a path TypeScript does not follow: they are ESM with extensionless imports, which the root (CommonJS) check refuses. */
-const WEB = '../../web/src/features/automations/editor/components/code/';
+import { describe, expect, it } from '@jest/globals';
+import { expressionWarnings, moneyPaths } from './expressionCheck';
+import type { Field } from './scope';
 
 /**
- * The editor's expression preview warnings (web/src/features/automations/editor/components/code/expressionCheck.ts): unknown fields and type
- * mismatches against the names completions offer, and money fields named with their unit.
+ * The editor's expression preview warnings (expressionCheck.ts): unknown fields and type mismatches against the names
+ * completions offer, and money fields named with their unit. test/unit/editorFieldTypes.test.ts keeps fieldTypes.ts
+ * equal to the server's template.
  */
-const load = async () => {
-  const check = await import(`${WEB}expressionCheck.js`);
-  const types = await import(`${WEB}fieldTypes.js`);
-  return { ...check, ...types };
-};
-
 const leaf = (name: string, extra: Partial<Field> = {}): Field => ({ name, detail: name, ...extra });
 /** The run context of a step after a deposit trigger and an HTTP step, as contextFields builds it. */
 const ROOTS: Field[] = [
@@ -50,8 +35,7 @@ const ROOTS: Field[] = [
 ];
 
 describe('expressionWarnings', () => {
-  it('warns of a misspelt field with the closest name and what its parent has', async () => {
-    const { expressionWarnings } = await load();
+  it('warns of a misspelt field with the closest name and what its parent has', () => {
     expect(expressionWarnings(ROOTS, 'trigger.data.ammount > 100000', 'condition')).toEqual([
       {
         kind: 'unknown_field',
@@ -59,11 +43,7 @@ describe('expressionWarnings', () => {
         message: 'Unknown field trigger.data.ammount: did you mean trigger.data.amount? trigger.data has type, amount, currency, status, timestamp',
       },
     ]);
-    expect(
-      expressionWarnings(ROOTS, 'Hi {{ trigger.entity.externalid }} and {{ nodes.cal.status }}', 'template').map(
-        (warning: { message: string }) => warning.message,
-      ),
-    ).toEqual([
+    expect(expressionWarnings(ROOTS, 'Hi {{ trigger.entity.externalid }} and {{ nodes.cal.status }}', 'template').map((warning) => warning.message)).toEqual([
       'Unknown field trigger.entity.externalid: did you mean trigger.entity.externalId? trigger.entity has externalId, id, entityType',
       'Unknown field nodes.cal: did you mean nodes.call? nodes has call',
     ]);
@@ -72,8 +52,7 @@ describe('expressionWarnings', () => {
     );
   });
 
-  it('stays silent on known names, open values, variables, predicates, strings and the wait’s event and the player', async () => {
-    const { expressionWarnings } = await load();
+  it('stays silent on known names, open values, variables, predicates, strings and the wait’s event and the player', () => {
     for (const expression of [
       'trigger.data.amount > 100000 and trigger.data.currency = "EUR"',
       'nodes.call.body.items[price > 5].name = "x"',
@@ -92,8 +71,7 @@ describe('expressionWarnings', () => {
     expect(expressionWarnings(ROOTS, 'Plain text, no template: trigger.data.ammount', 'template')).toEqual([]);
   });
 
-  it('warns when a typed field is compared with a literal of another type, either side', async () => {
-    const { expressionWarnings } = await load();
+  it('warns when a typed field is compared with a literal of another type, either side', () => {
     expect(expressionWarnings(ROOTS, 'trigger.data.amount = "5000"', 'condition')).toEqual([
       {
         kind: 'type_mismatch',
@@ -113,27 +91,9 @@ describe('expressionWarnings', () => {
 });
 
 describe('money fields', () => {
-  it('names the money fields an expression reads', async () => {
-    const { moneyPaths } = await load();
+  it('names the money fields an expression reads', () => {
     expect(moneyPaths(ROOTS, 'trigger.data.amount > 5000 and trigger.data.currency = "EUR"', 'condition')).toEqual(['trigger.data.amount']);
     expect(moneyPaths(ROOTS, 'You paid {{ trigger.data.amount / 100 }}', 'template')).toEqual(['trigger.data.amount']);
     expect(moneyPaths(ROOTS, 'trigger.data.type = "deposit"', 'condition')).toEqual([]);
-  });
-
-  it('the editor’s field types are the template’s (core/templates.ts FIELD_RULES) for every event field it types', async () => {
-    const { EVENT_FIELD_TYPES, MONEY_FIELDS, majorUnits } = await load();
-    const server: Record<string, Record<string, string>> = {};
-    for (const [key, rule] of Object.entries(FIELD_RULES)) {
-      const [type, field] = key.split('.') as [string, string];
-      if (!(type in IGAMING_TEMPLATE.schema.event_types)) continue;
-      (server[type] ??= {})[field] = rule.kind === 'number' ? 'number' : 'string';
-    }
-    expect(EVENT_FIELD_TYPES).toEqual(server);
-    for (const [type, fields] of Object.entries(MONEY_FIELDS as Record<string, string[]>)) {
-      const spec = IGAMING_TEMPLATE.schema.event_types[type]!;
-      for (const field of fields) expect([type, field, [...spec.required, ...spec.optional].includes(field)]).toEqual([type, field, true]);
-    }
-    expect(majorUnits(150000)).toBe('1,500.00');
-    expect(majorUnits(5000)).toBe('50.00');
   });
 });

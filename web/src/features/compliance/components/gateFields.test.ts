@@ -1,7 +1,8 @@
-/** The dashboard's modules by a path TypeScript does not follow: they are ESM with extensionless imports, which the root (CommonJS) check refuses. */
-const WEB = '../../web/src/features/compliance/components/';
+import { describe, expect, it } from '@jest/globals';
+import { depositLimitPeriods, periodLabel, RULES, THRESHOLDS } from './gateFields';
+import { bodyOf, draftOf, type GateSettings } from './settingsDraft';
 
-const SETTINGS = {
+const SETTINGS: GateSettings = {
   rules: { exclusion: true, consent: true, harmIndicators: false, depositLimit: true },
   explicitConsent: false,
   quietHours: [{ jurisdiction: 'GB', from: 22, to: 8 }],
@@ -16,22 +17,18 @@ const at = (value: unknown, field: string): unknown => field.split('.').reduce<u
  * must name the body field its input fills, or the API's problem for that field shows beside another input.
  */
 describe('gate settings form fields', () => {
-  const load = async () => ({ ...(await import(`${WEB}gateFields.js`)), ...(await import(`${WEB}settingsDraft.js`)) });
-
-  it('each threshold input fills exactly the body field its problems are named by', async () => {
-    const { THRESHOLDS, draftOf, bodyOf } = await load();
+  it('each threshold input fills exactly the body field its problems are named by', () => {
     const draft = draftOf(SETTINGS);
-    for (const threshold of THRESHOLDS as Array<{ key: string; field: string }>) {
+    for (const threshold of THRESHOLDS) {
       const edited = { ...draft, [threshold.key]: '4321' };
       expect({ key: threshold.key, value: at(bodyOf(edited), threshold.field) }).toEqual({ key: threshold.key, value: 4321 });
       expect(at(bodyOf(draft), threshold.field)).toBe(at(SETTINGS, threshold.field));
     }
   });
 
-  it('offers every optional rule and every harm threshold the settings carry, each once', async () => {
-    const { RULES, THRESHOLDS } = await load();
-    expect((RULES as Array<{ key: string }>).map((rule) => rule.key).sort()).toEqual(['consent', 'depositLimit', 'explicitConsent', 'harmIndicators']);
-    expect((THRESHOLDS as Array<{ field: string }>).map((threshold) => threshold.field).sort()).toEqual([
+  it('offers every optional rule and every harm threshold the settings carry, each once', () => {
+    expect(RULES.map((rule) => rule.key).sort()).toEqual(['consent', 'depositLimit', 'explicitConsent', 'harmIndicators']);
+    expect(THRESHOLDS.map((threshold) => threshold.field).sort()).toEqual([
       'harm.atRiskDays',
       'harm.depositAfterReversedWithdrawal.windowMinutes',
       'harm.depositVelocity.amount',
@@ -40,8 +37,7 @@ describe('gate settings form fields', () => {
     ]);
   });
 
-  it('keeps a saved deposit-limit period that is not one of the offered three, and names each', async () => {
-    const { depositLimitPeriods, periodLabel } = await load();
+  it('keeps a saved deposit-limit period that is not one of the offered three, and names each', () => {
     expect(depositLimitPeriods('168')).toEqual(['24', '168', '720']);
     expect(depositLimitPeriods('48')).toEqual(['24', '168', '720', '48']);
     expect(['24', '168', '720', '48'].map(periodLabel)).toEqual(['24 hours', '7 days', '30 days', '48 hours']);
