@@ -27,7 +27,7 @@ RUN npm ci \
       npm install --no-audit --no-fund; }
 COPY . .
 RUN npm run build \
- && node dist/scripts/bundle-workflows.js dist/workflow-bundle.js \
+ && node dist/processes/bundleWorkflows.js dist/workflow-bundle.js \
  && npm prune --omit=dev
 
 # ---- runtime: production dependencies + compiled output, as the non-root `node` user ----

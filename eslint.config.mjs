@@ -36,6 +36,15 @@ const zones = Object.entries(LAYERS)
     message: `${folder}/ may import only ${allowed.join(', ') || 'packages'} (docs/running.md#layout).`,
   }))
   .filter((zone) => zone.from.length > 0);
+/**
+ * The product never reaches into tools/ (docs/running.md#layout): what `npm start`, `npm run api|worker|cli|build` and the
+ * image run is built from the server folders alone, so no tool can become a run-time dependency by accident.
+ */
+const noTools = SERVER.map((folder) => ({
+  target: `./${folder}`,
+  from: './tools',
+  message: `${folder}/ is the product: it may not import tools/ (docs/running.md#layout).`,
+}));
 
 export default tseslint.config(
   {
@@ -48,7 +57,7 @@ export default tseslint.config(
     plugins: { 'import-x': importX },
     settings: { 'import-x/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.json'] } } },
     rules: {
-      'import-x/no-restricted-paths': ['error', { zones }],
+      'import-x/no-restricted-paths': ['error', { zones: [...zones, ...noTools] }],
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
@@ -87,7 +96,7 @@ export default tseslint.config(
   },
   {
     // Tests and tools read arbitrary JSON bodies; the server code keeps `unknown` and narrows.
-    files: ['test/**', 'bench/**', 'chaos/**', 'fuzz/**'],
+    files: ['test/**', 'tools/bench/**', 'tools/chaos/**', 'tools/fuzz/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Creates Temporal's two PostgreSQL databases when missing and brings their schemas to the server's version:
 # `setup-schema -v 0.0` then `update-schema` works for a fresh database and for one an older server left behind.
-# Run at every start by `npm run cluster` and the test services (devstack/temporalServer.ts, with the binary and
+# Run at every start by `npm run cluster` and the test services (tools/stack/temporalServer.ts, with the binary and
 # schema files it built) and by the one-shot `temporal-schema` service of docker-compose.yml (temporalio/admin-tools).
 #
 # Connection: the SQL tool's own variables SQL_PLUGIN (postgres12), SQL_HOST, SQL_PORT, SQL_USER, SQL_PASSWORD.

@@ -57,7 +57,7 @@ export const gatewayCallUpdate = defineUpdate<GatewayCallResult, [GatewayCallReq
 
 /**
  * Calls a lane serves before it continues as new, as its starter asks (`temporal/gatewayCalls.ts`). A run's Updates
- * slow down as it takes more of them (`bench/temporal/workflows.ts`): a lane rolling over every 100 calls answered
+ * slow down as it takes more of them (`tools/bench/temporal/workflows.ts`): a lane rolling over every 100 calls answered
  * 4–5 % sooner at p50 than one rolling over every 500, in turns in one run, and every 50 gained nothing more.
  */
 export const LANE_CALLS_PER_RUN = 100;

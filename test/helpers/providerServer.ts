@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { startLoopbackServer } from '../../devstack/loopbackServer';
+import { startLoopbackServer } from '../../tools/stack/loopbackServer';
 
 /** A request as the supplier API received it. */
 export interface ReceivedRequest {

@@ -16,7 +16,7 @@ const month = () => new Date().toISOString().slice(0, 7);
 
 /** `npm run cli -- quota …` as a real child process; resolves with the one JSON line it prints. */
 async function quotaCli(args: string[]): Promise<any> {
-  const { stdout } = await exec(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', 'quota', ...args], { cwd: root, env: process.env });
+  const { stdout } = await exec(process.execPath, ['--import', 'tsx', 'processes/cli.ts', 'quota', ...args], { cwd: root, env: process.env });
   const lines = stdout.trim().split('\n');
   expect(lines).toHaveLength(1);
   return JSON.parse(lines[0]!);
@@ -92,7 +92,7 @@ describe('npm run cli -- quota', () => {
   });
 
   it('exits 1 with a clear message for an unknown operator or a bad limit, changing nothing', async () => {
-    const cli = (args: string[]) => exec(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', 'quota', ...args], { cwd: root, env: process.env });
+    const cli = (args: string[]) => exec(process.execPath, ['--import', 'tsx', 'processes/cli.ts', 'quota', ...args], { cwd: root, env: process.env });
     const unknown = randomUUID();
     await expect(cli(['--operator', unknown, '--actions', '5'])).rejects.toMatchObject({ code: 1, stderr: `operator ${unknown} not found\n` });
     await expect(cli(['--actions', '5'])).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('--operator') });

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
-import { percentile } from '../../bench/lib/stats';
+import { percentile } from '../../tools/bench/lib/stats';
 import type { TestApp } from '../helpers/app';
 import { dataClient, type DataClient } from '../helpers/data';
 
@@ -56,10 +56,10 @@ async function spawnApi(env: Record<string, string>): Promise<{ url: string; chi
   }
 }
 
-/** chaos/byteFlood.ts in a process of its own for `seconds`, held while `off` is written to it. */
+/** tools/chaos/byteFlood.ts in a process of its own for `seconds`, held while `off` is written to it. */
 function flood(url: string, key: string, seconds: number): { report: Promise<FloodReport>; set(on: boolean): void } {
   // At the lowest priority: on a shared two-core machine the flooding client's own CPU stands for the attacker's machine, not the platform's.
-  const child = spawn('nice', ['-n', '19', process.execPath, '--import', 'tsx', 'chaos/byteFlood.ts', url, key, String(seconds), '4'], {
+  const child = spawn('nice', ['-n', '19', process.execPath, '--import', 'tsx', 'tools/chaos/byteFlood.ts', url, key, String(seconds), '4'], {
     cwd: ROOT,
     stdio: ['pipe', 'pipe', 'inherit'],
   });

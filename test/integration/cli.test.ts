@@ -19,7 +19,7 @@ describe('npm run cli -- bootstrap', () => {
     const email = `boot-${randomUUID()}@example.test`;
     const { stdout } = await run(
       path.join(root, 'node_modules/.bin/tsx'),
-      ['scripts/cli.ts', 'bootstrap', '--org', 'Headless Ltd', '--email', email, '--password', 'bootstrap-pass'],
+      ['processes/cli.ts', 'bootstrap', '--org', 'Headless Ltd', '--email', email, '--password', 'bootstrap-pass'],
       {
         cwd: root,
         env: process.env,
@@ -39,7 +39,7 @@ describe('npm run cli -- bootstrap', () => {
 
   it('exits non-zero with a clear message for bad arguments', async () => {
     await expect(
-      run(path.join(root, 'node_modules/.bin/tsx'), ['scripts/cli.ts', 'bootstrap', '--org', 'X', '--email', 'nope', '--password', 'short'], {
+      run(path.join(root, 'node_modules/.bin/tsx'), ['processes/cli.ts', 'bootstrap', '--org', 'X', '--email', 'nope', '--password', 'short'], {
         cwd: root,
         env: process.env,
       }),

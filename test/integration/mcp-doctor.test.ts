@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
-import { diagnose, type HostReport } from '../../scripts/mcpDoctor/diagnose';
+import { diagnose, type HostReport } from '../../tools/scripts/mcpDoctor/diagnose';
 import type { TestApp } from '../helpers/app';
 import { freePort, startOAuthApp } from '../helpers/mcpOAuth';
 
@@ -101,11 +101,15 @@ describe('npm run mcp:doctor', () => {
   });
 
   it('as a command: prints each host and exits 0 when all can connect, 1 naming the fault when one cannot', async () => {
-    const ok = await run(process.execPath, ['--import', 'tsx', 'scripts/mcp-doctor.ts', `${app.url}/mcp-server`, '--host', 'claude'], { timeout: 60_000 });
+    const ok = await run(process.execPath, ['--import', 'tsx', 'tools/scripts/mcp-doctor.ts', `${app.url}/mcp-server`, '--host', 'claude'], {
+      timeout: 60_000,
+    });
     expect(ok.stdout).toContain('✓ Claude (claude.ai / claude.com connectors) — ready to connect');
     breakage = 'rewrite-resource';
     try {
-      const failed = run(process.execPath, ['--import', 'tsx', 'scripts/mcp-doctor.ts', `${frontUrl}/mcp-server`, '--host', 'chatgpt'], { timeout: 60_000 });
+      const failed = run(process.execPath, ['--import', 'tsx', 'tools/scripts/mcp-doctor.ts', `${frontUrl}/mcp-server`, '--host', 'chatgpt'], {
+        timeout: 60_000,
+      });
       await expect(failed).rejects.toMatchObject({ code: 1, stdout: expect.stringContaining('✗ ChatGPT (apps / connectors) — first fault: resource') });
     } finally {
       breakage = 'none';

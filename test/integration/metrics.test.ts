@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { parseSamples, samplesOf, sumOf, type Sample } from '../../bench/lib/promText';
+import { parseSamples, samplesOf, sumOf, type Sample } from '../../tools/bench/lib/promText';
 import { readMetricsSnapshot } from '../../db/queries/metrics';
 import { freePort, isListening } from '../../devstack/freePort';
 import { startTestApp, type TestApp } from '../helpers/app';

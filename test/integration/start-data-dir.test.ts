@@ -21,7 +21,7 @@ import path from 'node:path';
       TEMPORAL_ADDRESS: '',
       PORT: '0',
     };
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'processes/start.ts'], {
       cwd: path.resolve(__dirname, '../..'),
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { platformTopology } from '../../devstack/cluster';
-import { startProcessStack, type ApiProcess, type ProcessStack } from '../../processes/processStack';
+import { platformTopology } from '../../tools/stack/cluster';
+import { startProcessStack, type ApiProcess, type ProcessStack } from '../../tools/stack/processStack';
 import { IGAMING_TEMPLATE_ID } from '../../core/templates';
 import { createDb, type Db } from '../../db/knex';
 import { http } from '../helpers/http';

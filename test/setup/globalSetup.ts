@@ -14,7 +14,7 @@ declare global {
 export default async function globalSetup(): Promise<void> {
   const root = path.resolve(__dirname, '../..');
   // `node --import tsx` rather than the tsx launcher: signals then reach the services process itself.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/test-services.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tools/scripts/test-services.ts'], {
     cwd: root,
     stdio: ['pipe', 'pipe', 'inherit'],
     env: { ...process.env, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error' },

@@ -1,7 +1,7 @@
 /**
  * jest's `testResultsProcessor` for both jest configs: when `TEST_RESULTS_DIR` is set (`.ci/run` sets it), writes the
  * run's counts (the same as `jest --json` reports) there as one file per jest run, so CI can end with the totals of
- * every suite it ran (`scripts/ci-totals.ts`). Without the variable it does nothing.
+ * every suite it ran (`tools/scripts/ci-totals.ts`). Without the variable it does nothing.
  */
 const fs = require('node:fs');
 const path = require('node:path');

@@ -6,7 +6,7 @@ import { NODE_TYPES } from '../../core/automations/types';
 /** The dashboard's copy of the node types is generated from their folders; a stale copy fails here, not in a browser. */
 describe("the dashboard's node catalog", () => {
   it('is what `npm run generate:nodes` writes from core/automations/nodes/', () => {
-    const script = path.join(__dirname, '../../scripts/generate-node-catalog.ts');
+    const script = path.join(__dirname, '../../tools/scripts/generate-node-catalog.ts');
     const checked = spawnSync(process.execPath, [require.resolve('tsx/cli'), script, '--check'], { encoding: 'utf8' });
     expect({ status: checked.status, stderr: checked.stderr }).toEqual({ status: 0, stderr: '' });
   });

@@ -12,7 +12,8 @@ const relative = (file: string) => path.relative(WEB, file).split(path.sep).join
 
 /**
  * The dashboard by feature (docs/dashboard.md "How the code is laid out"): components reach the API through their
- * feature's `api/` hooks and request functions, never the typed client inline, and there is no `pages/` folder.
+ * feature's `api/` hooks and request functions, never the typed client inline, there is no `pages/` folder, and the
+ * logic's tests sit beside it (jest runs them with test/'s: jest.config.js).
  */
 describe('web/src by feature', () => {
   it('no component calls the API client itself', () => {
@@ -23,6 +24,18 @@ describe('web/src by feature', () => {
       return /\bapi\.(GET|POST|PUT|PATCH|DELETE)\(/.test(text) || /from '(\.\.\/)+api\/client'/.test(text);
     });
     expect(inline.map(relative)).toEqual([]);
+  });
+
+  it('a test sits beside the module it tests and renders nothing: pure logic, no service, no DOM', () => {
+    const tests = filesUnder(WEB).filter((file) => /\.test\.tsx?$/.test(file));
+    expect(tests.length).toBeGreaterThan(0);
+    const astray = tests.filter((file) => {
+      const base = file.replace(/\.test\.tsx?$/, '');
+      return !fs.existsSync(`${base}.ts`) && !fs.existsSync(`${base}.tsx`);
+    });
+    expect(astray.map(relative)).toEqual([]);
+    const rendering = tests.filter((file) => /from '(react-dom|@testing-library\/[\w-]+)(\/[\w-]+)?'/.test(fs.readFileSync(file, 'utf8')));
+    expect(rendering.map(relative)).toEqual([]);
   });
 
   it('there is no src/pages: every screen belongs to a feature', () => {

@@ -1,6 +1,6 @@
 /**
  * How the dashboard's inspector edits a node type's params, declared in the type's folder and copied into the
- * dashboard by scripts/generate-node-catalog.ts (web/src cannot import core): plain data, no React.
+ * dashboard by tools/scripts/generate-node-catalog.ts (web/src cannot import core): plain data, no React.
  */
 
 /** Lists the dashboard knows and offers as suggestions: the event names, the state keys, the template's event types. */

@@ -3,8 +3,6 @@ import { useEffect, useRef, useState, type Dispatch, type SetStateAction } from 
 import { ApiFailure } from '../../../../api/errors';
 import { useAction } from '../../../../api/useLoad';
 import { ConfirmDialog } from '../../../../components/Dialog';
-import { Checkbox, TextField } from '../../../../components/Field';
-import { ErrorNotice, Success } from '../../../../components/Status';
 import { layoutGraph } from './autoLayout';
 import { Canvas } from './Canvas';
 import { CanvasTools } from './CanvasTools';
@@ -13,8 +11,8 @@ import type { NodeType } from './catalog';
 import { followingEdge, newStep, placeProblems, toDefinition, type Meta, type StepNode, type Workflow, type WorkflowInput } from './graph';
 import { Inspector } from './Inspector';
 import { Palette } from './Palette';
+import { SettingsForm } from './SettingsForm';
 import { ProblemsContext, type Placed } from './problems';
-import { RunControlForm } from '../../runs/components/RunControlForm';
 import { TestRunDialog } from './TestRunDialog';
 import { undoKey } from './undoKey';
 import './editor.css';
@@ -136,99 +134,20 @@ export function Editor(props: Props) {
     setNodes((current) => current.map((node) => ({ ...node, position: positions.get(node.id) ?? node.position })));
     setFitRequest((n) => n + 1);
   };
-  const invalid = save.error?.code === 'VALIDATION_FAILED';
-  const problemCount = problems.general.length + [...problems.byNode.values(), ...problems.byEdge.values()].reduce((sum, list) => sum + list.length, 0);
 
   return (
     <ProblemsContext.Provider value={problems}>
-      <form
-        className="panel workflow-settings"
-        aria-label="Workflow settings"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void save.run();
-        }}
-      >
-        <div className="grid-2">
-          <TextField
-            label="Name"
-            value={meta.name}
-            disabled={!editable}
-            onChange={(event) => onMeta({ ...meta, name: event.target.value })}
-            problems={problems.general.filter((problem) => problem.field === 'name')}
-          />
-          <TextField
-            label="Description"
-            value={meta.description}
-            disabled={!editable}
-            onChange={(event) => onMeta({ ...meta, description: event.target.value })}
-            problems={problems.general.filter((problem) => problem.field === 'description')}
-          />
-        </div>
-        <div className="toolbar">
-          <Checkbox
-            label="Active"
-            hint="Events, webhooks and schedules run it only while active; a test run works either way."
-            checked={meta.active}
-            disabled={!editable}
-            onChange={(event) => onMeta({ ...meta, active: event.target.checked })}
-          />
-          <Checkbox
-            label="Expose over MCP"
-            hint="AI assistants with an MCP-enabled key can call it as a tool (API keys → MCP)."
-            checked={meta.mcp_exposed}
-            disabled={!editable}
-            onChange={(event) => onMeta({ ...meta, mcp_exposed: event.target.checked })}
-          />
-        </div>
-        <RunControlForm
-          value={meta.run_control}
-          onChange={(runControl) => onMeta({ ...meta, run_control: runControl })}
-          disabled={!editable}
-          problems={problems.general.filter((problem) => problem.field.startsWith('run_control'))}
-        />
-        {editable && (
-          <div className="row-actions">
-            <button type="submit" className="button button-primary" disabled={save.pending}>
-              {save.pending ? 'Saving…' : saved ? 'Save changes' : 'Save workflow'}
-            </button>
-            {saved && (
-              <button type="button" className="button" onClick={() => setTesting(true)}>
-                Test run…
-              </button>
-            )}
-            {saved && (
-              <button type="button" className="button button-danger" onClick={() => setDeleting(true)}>
-                Delete
-              </button>
-            )}
-          </div>
-        )}
-        {!editable && <p className="hint">You can look but not change: editing and test runs need the Owner or an Admin.</p>}
-        {justSaved && <Success>Saved as version {saved?.version}.</Success>}
-        {save.error &&
-          (invalid ? (
-            <div className="notice notice-error" role="alert">
-              <p>
-                <strong>
-                  Not saved: {problemCount} problem{problemCount === 1 ? '' : 's'}.
-                </strong>{' '}
-                Steps with problems are marked in red; select one to see its problems next to its fields.
-              </p>
-              {problems.general.length > 0 && (
-                <ul>
-                  {problems.general.map((problem, index) => (
-                    <li key={index}>
-                      <code>{problem.field}</code>: {problem.message}
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </div>
-          ) : (
-            <ErrorNotice error={save.error} title="Not saved." />
-          ))}
-      </form>
+      <SettingsForm
+        meta={meta}
+        onMeta={onMeta}
+        editable={editable}
+        saved={saved}
+        problems={problems}
+        save={save}
+        justSaved={justSaved}
+        onTestRun={() => setTesting(true)}
+        onDelete={() => setDeleting(true)}
+      />
       <p className="notice editor-small-screen" role="note">
         The editor needs a larger screen: at least 760 px wide (a tablet or a computer). Here you can look at the steps and their settings, but dragging and
         connecting them is impractical.

@@ -32,7 +32,7 @@ export type GeneratedField =
   | (Extract<FieldSpec, { kind: 'text' }> extends infer Text ? Omit<Text, 'suggestions'> & { suggestions?: SuggestionList | readonly string[] } : never)
   | Exclude<FieldSpec, { kind: 'text' }>;
 
-/** One node type as nodes.generated.ts holds it (scripts/nodeCatalog.ts). */
+/** One node type as nodes.generated.ts holds it (tools/scripts/nodeCatalog.ts). */
 export interface GeneratedNodeSpec {
   label: string;
   group: Group;

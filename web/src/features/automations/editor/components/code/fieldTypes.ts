@@ -6,7 +6,7 @@ export const MONEY_UNIT = 'minor units, e.g. 5000 = 50.00 EUR';
 
 /**
  * The types of the iGaming template's event fields (core/templates.ts `FIELD_RULES`, spec 2.13), by event type: a
- * timestamp or a currency is text. test/unit/expressionCheck.test.ts keeps this copy equal to the server's.
+ * timestamp or a currency is text. test/unit/editorFieldTypes.test.ts keeps this copy equal to the server's.
  */
 export const EVENT_FIELD_TYPES: Readonly<Record<string, Readonly<Record<string, FieldType>>>> = {
   transaction: { amount: 'number', currency: 'string', type: 'string', status: 'string', timestamp: 'string' },

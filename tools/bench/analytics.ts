@@ -1,0 +1,218 @@
+/**
+ * `npm run bench:analytics` (issues 6 and 45): seeds PLAYERS players and, for each history size of BENCH_HISTORIES
+ * (default 1,000,000; `1000000,10000000` for both), that many events over 180 days set-based (about 85 % game
+ * rounds, 10 % deposits, 5 % withdrawals, some failed or reversed, some in USD). At each size it prints: the first
+ * catch-up of the rollups over the whole history; p50/p95 of every tile on the rollups and on the raw tables in the
+ * same run; the cost of a catch-up pass after 10,000 new events (three times, some of them late); and the peak memory
+ * of this process (API and worker in one) and of PostgreSQL. Everything runs on a throw-away stack and stops by itself.
+ */
+import { execFileSync } from 'node:child_process';
+import { IGAMING_TEMPLATE_ID } from '../../core/templates';
+import { lastRollupTime, runRollupPass } from '../../db/queries/analyticsRollup';
+import { ANALYTICS_ROLLUP_EVERY_MS } from '../../temporal/platformSchedules';
+import { benchOperator, post, startBenchStack, type BenchStack } from './lib/stack';
+import { fmt, measure, median, percentile, say } from './lib/stats';
+
+const HISTORIES = (process.env.BENCH_HISTORIES ?? process.env.BENCH_EVENTS ?? '1000000').split(',').map(Number);
+const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 200_000);
+const NEW_EVENTS = 10_000;
+const SEED_CHUNK = 1_000_000;
+const TILES = [
+  '/kpis',
+  '/revenue?period=daily',
+  '/revenue?period=daily&range=90d',
+  '/revenue?period=weekly',
+  '/revenue?period=monthly',
+  '/games',
+  '/providers',
+];
+/** Figures that always read the raw tables (no rollup yet): measured once each way is all there is. */
+const RAW_ONLY = ['/business?range=30d', '/cohorts?grain=week', '/splits?by=country', '/game-health?range=30d'];
+const RAW_ONLY_RUN = { count: 6, concurrency: 1, timeLimitMs: 120_000 };
+const ROLLUP_RUN = { count: 60, concurrency: 4, timeLimitMs: 120_000 };
+const RAW_RUN = { count: 12, concurrency: 2, timeLimitMs: 180_000 };
+/** Events per second arriving during the lag phase, and for how long (`BENCH_LAG_SECONDS`, 0 skips it). */
+const LAG_RATE = 2_000;
+const LAG_SECONDS = Number(process.env.BENCH_LAG_SECONDS ?? 90);
+const SKIP_TILES = process.env.BENCH_SKIP_TILES === '1';
+
+/** Events `from`..`to` (1-based ids); the occurrence is spread over 180 days, arrival is now. */
+function eventsSql(prefix: string): string {
+  return `INSERT INTO entity_events (id, operator_id, entity_id, event_type, data, created_at, occurred_at)
+     SELECT '${prefix}' || i, :operatorId, 'ent_bench_' || (1 + (i * 7919) % :players),
+            CASE WHEN i % 20 < 17 THEN 'game_activity' ELSE 'transaction' END,
+            CASE WHEN i % 20 < 17 THEN jsonb_build_object('game_id', 'g-' || (i % 300), 'game_name', 'Game ' || (i % 300), 'bet_amount', 100 + i % 900,
+                                                         'win_amount', (i * 31) % 1000, 'currency', CASE WHEN i % 23 = 0 THEN 'USD' ELSE 'EUR' END)
+                 ELSE jsonb_build_object('type', CASE WHEN i % 20 < 19 THEN 'deposit' ELSE 'withdrawal' END, 'amount', 1000 + i % 5000,
+                                         'currency', CASE WHEN i % 17 = 0 THEN 'USD' ELSE 'EUR' END,
+                                         'status', CASE WHEN i % 11 = 0 THEN 'failed' WHEN i % 29 = 0 THEN 'reversed' ELSE 'completed' END,
+                                         'provider', 'psp-' || (i % 4)) END,
+            now(), now() - ((i * 13) % 180) * interval '1 day' - (i % 86400) * interval '1 second'
+       FROM generate_series(CAST(:from AS bigint), CAST(:to AS bigint)) i`;
+}
+
+async function seedEvents(stack: BenchStack, operatorId: string, from: number, to: number, prefix = 'eev_bench_'): Promise<void> {
+  for (let start = from; start <= to; start += SEED_CHUNK) {
+    await stack.db.raw(eventsSql(prefix), { operatorId, players: PLAYERS, from: start, to: Math.min(to, start + SEED_CHUNK - 1) });
+  }
+}
+
+/** Passes until the rollups hold every committed event; seconds taken, events read. */
+async function catchUp(stack: BenchStack): Promise<{ seconds: number; events: number; batches: number }> {
+  const started = performance.now();
+  let events = 0;
+  let batches = 0;
+  for (;;) {
+    const pass = await runRollupPass(stack.db);
+    events += pass.events;
+    batches += pass.batches;
+    if (pass.complete && pass.refreshedAt) break;
+  }
+  return { seconds: (performance.now() - started) / 1000, events, batches };
+}
+
+async function tile(stack: BenchStack, key: string, path: string, rollups: boolean | null): Promise<{ p50: number; p95: number; n: number }> {
+  const run = await measure(
+    async () => {
+      const response = await fetch(`${stack.url}/analytics-api/analytics${path}`, { headers: { authorization: `Bearer ${key}` } });
+      const body = (await response.json()) as { data: { refreshed_at?: string | null } };
+      if (response.status !== 200) throw new Error(`${path}: HTTP ${response.status}`);
+      if (rollups !== null && (body.data.refreshed_at !== null) !== rollups) throw new Error(`${path}: answered by the wrong path`);
+    },
+    rollups === null ? RAW_ONLY_RUN : rollups ? ROLLUP_RUN : RAW_RUN,
+  );
+  return { p50: percentile(run.latencies, 50), p95: percentile(run.latencies, 95), n: run.latencies.length };
+}
+
+/** Resident memory (MiB) of PostgreSQL's postmaster and its children, sampled. */
+function postgresRssMiB(pid: number | undefined): number {
+  if (!pid) return NaN;
+  try {
+    const out = execFileSync('ps', ['-o', 'rss=', '--ppid', String(pid), '-p', String(pid)], { encoding: 'utf8' });
+    return out.split('\n').reduce((sum, line) => sum + (Number(line.trim()) || 0), 0) / 1024;
+  } catch {
+    return NaN;
+  }
+}
+
+/** p50/p95 of every tile on the rollups, then on the raw tables (the watermark removed), then the watermark back. */
+async function tiles(stack: BenchStack, apiKey: string): Promise<void> {
+  const rollups: Array<{ p50: number; p95: number; n: number }> = [];
+  for (const path of TILES) rollups.push(await tile(stack, apiKey, path, true));
+  await stack.db('analytics_refreshes').del();
+  const raw: Array<{ p50: number; p95: number; n: number }> = [];
+  for (const path of TILES) raw.push(await tile(stack, apiKey, path, false));
+  await catchUp(stack);
+  TILES.forEach((path, i) =>
+    say(
+      `${path.padEnd(34)} rollups p50 ${fmt(rollups[i]!.p50).padStart(7)} p95 ${fmt(rollups[i]!.p95).padStart(7)} ms (n=${rollups[i]!.n})   raw p50 ${fmt(raw[i]!.p50).padStart(8)} p95 ${fmt(raw[i]!.p95).padStart(8)} ms (n=${raw[i]!.n})`,
+    ),
+  );
+  for (const path of RAW_ONLY) {
+    const run = await tile(stack, apiKey, path, null);
+    say(`${path.padEnd(34)} raw tables only p50 ${fmt(run.p50).padStart(8)} p95 ${fmt(run.p95).padStart(8)} ms (n=${run.n})`);
+  }
+}
+
+/**
+ * Ingest at LAG_RATE events/s (200 every 100 ms, set-based) while a pass runs every ANALYTICS_ROLLUP_EVERY_MS as the
+ * Schedule would; samples, each second, how old the watermark is (figures hold every event committed before it).
+ */
+async function lagUnderLoad(stack: BenchStack, operatorId: string, history: number): Promise<void> {
+  const lags: number[] = [];
+  const begin = performance.now();
+  const deadline = begin + LAG_SECONDS * 1000;
+  let inserted = 0;
+  const ingest = async (): Promise<void> => {
+    for (let tick = 0; performance.now() < deadline; tick += 1) {
+      const due = begin + tick * 100;
+      if (performance.now() < due) await new Promise((resolve) => setTimeout(resolve, due - performance.now()));
+      await seedEvents(stack, operatorId, 1, LAG_RATE / 10, `eev_lag_${history}_${tick}_`);
+      inserted += LAG_RATE / 10;
+    }
+  };
+  const schedule = async (): Promise<void> => {
+    while (performance.now() < deadline) {
+      const started = performance.now();
+      await runRollupPass(stack.db, { maxBatches: 20 });
+      const rest = Math.min(ANALYTICS_ROLLUP_EVERY_MS - (performance.now() - started), deadline - performance.now());
+      if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
+    }
+  };
+  const sample = async (): Promise<void> => {
+    while (performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const at = await lastRollupTime(stack.db);
+      if (at) lags.push((Date.now() - at.getTime()) / 1000);
+    }
+  };
+  await Promise.all([ingest(), schedule(), sample()]);
+  lags.sort((a, b) => a - b);
+  const seconds = (performance.now() - begin) / 1000;
+  say(
+    `lag while ${fmt(inserted / seconds, 0)} events/s arrived for ${fmt(seconds, 0)} s (a pass every ${ANALYTICS_ROLLUP_EVERY_MS / 1000} s): watermark age p50 ${fmt(percentile(lags, 50), 1)} s, p95 ${fmt(percentile(lags, 95), 1)} s, max ${fmt(lags[lags.length - 1] ?? NaN, 1)} s`,
+  );
+  await catchUp(stack);
+}
+
+async function measureAt(stack: BenchStack, operatorId: string, apiKey: string, history: number, seeded: number): Promise<void> {
+  say(`\n== history ${history.toLocaleString('en')} events ==`);
+  const seeding = performance.now();
+  await seedEvents(stack, operatorId, seeded + 1, history);
+  await stack.db.raw('ANALYZE entities, entity_events');
+  say(`seeded ${(history - seeded).toLocaleString('en')} events in ${fmt((performance.now() - seeding) / 1000, 1)} s`);
+  const first = await catchUp(stack);
+  say(
+    `first catch-up (all new history): ${fmt(first.seconds, 1)} s, ${first.events} events in ${first.batches} batches, ${fmt(first.events / first.seconds, 0)} events/s`,
+  );
+
+  if (!SKIP_TILES) await tiles(stack, apiKey);
+  if (LAG_SECONDS > 0) await lagUnderLoad(stack, operatorId, history);
+
+  const passes: number[] = [];
+  for (let round = 0; round < 3; round += 1) {
+    await seedEvents(stack, operatorId, 1, NEW_EVENTS, `eev_new_${history}_${round}_`);
+    const pass = await catchUp(stack);
+    if (pass.events !== NEW_EVENTS) throw new Error(`catch-up read ${pass.events} events, not ${NEW_EVENTS}`);
+    passes.push(pass.seconds * 1000);
+  }
+  say(`catch-up after ${NEW_EVENTS.toLocaleString('en')} new events: ${passes.map((ms) => fmt(ms, 0)).join(', ')} ms (median ${fmt(median(passes), 0)} ms)`);
+}
+
+async function main(): Promise<void> {
+  say('starting PostgreSQL, Temporal, worker and API…');
+  const stack = await startBenchStack({ RATE_LIMIT_ANALYTICS_READ: '1000000', RATE_LIMIT_ANALYTICS_REFRESH: '1000' });
+  let peakNode = 0;
+  let peakPostgres = 0;
+  const sampler = setInterval(() => {
+    peakNode = Math.max(peakNode, process.memoryUsage().rss / 2 ** 20);
+    peakPostgres = Math.max(peakPostgres, postgresRssMiB(stack.pids.postgres) || 0);
+  }, 1000);
+  try {
+    const { operatorId, apiKey } = await benchOperator(stack.url);
+    await post(stack.url, '/operator-data-api/settings', { templateId: IGAMING_TEMPLATE_ID, reportingCurrency: 'EUR' }, apiKey, 'PUT');
+    await stack.db.raw(
+      `INSERT INTO entities (id, operator_id, entity_type, external_id, data, created_at, updated_at)
+       SELECT 'ent_bench_' || i, ?, 'player', 'player-' || i, jsonb_build_object('country', 'GB'), now() - interval '180 days', now()
+         FROM generate_series(1, ?) i`,
+      [operatorId, PLAYERS],
+    );
+    say(
+      `${PLAYERS.toLocaleString('en')} players; tiles: ${ROLLUP_RUN.count} requests on the rollups (${ROLLUP_RUN.concurrency} concurrent), up to ${RAW_RUN.count} on the raw tables (${RAW_RUN.concurrency} concurrent)`,
+    );
+    let seeded = 0;
+    for (const history of HISTORIES) {
+      await measureAt(stack, operatorId, apiKey, history, seeded);
+      seeded = history;
+    }
+    say(`\npeak RSS: API+worker process ${fmt(peakNode, 0)} MiB, PostgreSQL (all backends) ${fmt(peakPostgres, 0)} MiB`);
+  } finally {
+    clearInterval(sampler);
+    await stack.stop();
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`bench failed: ${(error as Error).stack}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,88 @@
+/**
+ * `node --import tsx tools/chaos/byteFlood.ts <url> <apiKey> <seconds> [clients]`: a tenant's byte flood in a process of
+ * its own (so its uploads do not slow the measuring client; chaos scenario 6 and `body-budget.test.ts` run it at the
+ * lowest priority): `clients` loops, each POSTing a ~10 MB event
+ * as soon as the last one was answered, reading the answer while still uploading and stopping the upload once
+ * answered. A line `off` on stdin holds the loops after their current request, `on` lets them go again (a test
+ * alternates flood and quiet over the same minute), `stop` ends them. Prints one JSON line: the answers by status, the 429s'
+ * `Retry-After` values and first body, elapsed ms.
+ */
+import { Agent, request } from 'node:http';
+import readline from 'node:readline';
+
+const [url, key, seconds, clients = '4'] = process.argv.slice(2);
+/** Just under the 10 MiB body limit. */
+const BODY = Buffer.from(JSON.stringify({ eventType: 'game_activity', data: { game_id: 'g-1', bet_amount: 1, notes: 'x'.repeat(10 * 1024 * 1024 - 200) } }));
+
+interface Answer {
+  status: number;
+  retryAfter?: string;
+  body: string;
+}
+
+function post(agent: Agent): Promise<Answer> {
+  return new Promise((resolve) => {
+    let answered = false;
+    const req = request(`${url}/operator-data-api/entities/p-1/events`, {
+      method: 'POST',
+      agent,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': String(BODY.length) },
+    });
+    req.on('response', (response) => {
+      answered = true;
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        const answer: Answer = { status: response.statusCode!, body: Buffer.concat(chunks).toString('utf8') };
+        if (response.headers['retry-after'] !== undefined) answer.retryAfter = response.headers['retry-after'];
+        resolve(answer);
+        if (!req.writableFinished) req.destroy();
+      });
+      response.on('error', () => undefined);
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (!answered) resolve({ status: 0, body: error.code ?? error.message });
+    });
+    req.end(BODY);
+  });
+}
+
+let holding = false;
+let until = Number.POSITIVE_INFINITY;
+readline.createInterface({ input: process.stdin }).on('line', (line) => {
+  holding = line.trim() === 'off';
+  if (line.trim() === 'stop') until = 0;
+});
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function main(): Promise<void> {
+  until = Date.now() + Number(seconds) * 1000;
+  const started = Date.now();
+  const answers: Answer[] = [];
+  await Promise.all(
+    Array.from({ length: Number(clients) }, async () => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      while (Date.now() < until) {
+        if (holding) await sleep(20);
+        else answers.push(await post(agent));
+      }
+      agent.destroy();
+    }),
+  );
+  const byStatus: Record<string, number> = {};
+  for (const answer of answers) byStatus[answer.status] = (byStatus[answer.status] ?? 0) + 1;
+  const refused = answers.filter((answer) => answer.status === 429);
+  process.stdout.write(
+    `${JSON.stringify({
+      elapsedMs: Date.now() - started,
+      bodyBytes: BODY.length,
+      byStatus,
+      retryAfter: [...new Set(refused.map((answer) => answer.retryAfter))],
+      refusal: refused[0]?.body ?? null,
+      other: answers.filter((answer) => answer.status !== 429 && answer.status !== 201).slice(0, 5),
+    })}\n`,
+  );
+  process.exit(0);
+}
+
+void main();
