@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { Db } from '../db/knex';
 import { runAudiencePass } from '../db/queries/audiencePass';
 import { BOOKKEEPING, type ActivityDeclarations } from './declarations';
@@ -8,9 +9,11 @@ export interface AudiencePassOutcome {
   entered: number;
   exited: number;
   complete: boolean;
+  /** Audiences whose evaluation failed this pass (judged whole next pass). */
+  failed: number;
 }
 
-export function createAudienceActivities({ db }: { db: Db }) {
+export function createAudienceActivities({ db, logger }: { db: Db; logger: Logger }) {
   return {
     /**
      * One audience pass (issue 45, docs/analytics.md "Audiences"): re-judges the players whose data changed and those a
@@ -18,7 +21,9 @@ export function createAudienceActivities({ db }: { db: Db }) {
      * does not enter again. A failure is transient and retried.
      */
     async refreshAudiences(_input: Record<string, never> = {}): Promise<AudiencePassOutcome> {
-      return runAudiencePass(db);
+      const outcome = await runAudiencePass(db);
+      if (outcome.failed > 0) logger.warn({ failed: outcome.failed }, 'audiences failed to evaluate this pass; each is judged whole next pass');
+      return outcome;
     },
   };
 }

@@ -1,5 +1,6 @@
 import { changeSettings } from '../../commands/settings';
 import { listTemplates } from '../../db/queries/templates';
+import { storedSettings } from '../../db/settingsPort';
 import { actorOf } from '../actor';
 import { data } from './area';
 import { settingsRecord, templateRecord } from './presenters';
@@ -11,7 +12,8 @@ export const listTemplatesHandler = data.handler({}, async ({ deps, ctx }) => {
 });
 
 export const getSettingsHandler = data.handler({}, async ({ deps, ctx, principal }) => {
-  ctx.body = { success: true, data: settingsRecord(await deps.settings.of(principal.operatorId)) };
+  // Read from the database, not the cache: a change made through another API process shows at once, as it always did.
+  ctx.body = { success: true, data: settingsRecord(await storedSettings(deps.db).of(principal.operatorId)) };
 });
 
 export const putSettingsHandler = data.handler({ input: { body: SettingsBody } }, async ({ deps, ctx, input: { body }, principal }) => {

@@ -22,6 +22,8 @@ export interface AudiencePassResult {
   exited: number;
   /** True when the cursor reached the pass's bound (false: the next pass reads on). */
   complete: boolean;
+  /** Audiences whose evaluation failed this pass: each is judged whole next pass, the others went on. */
+  failed: number;
 }
 
 interface AudienceRow {
@@ -94,7 +96,7 @@ async function bandPlayers(db: Db, audience: AudienceRow, today: string): Promis
  * player who is already a member does not enter again.
  */
 export async function runAudiencePass(db: Db, options: { today?: string; maxEvents?: number } = {}): Promise<AudiencePassResult> {
-  const result: AudiencePassResult = { events: 0, evaluations: 0, entered: 0, exited: 0, complete: true };
+  const result: AudiencePassResult = { events: 0, evaluations: 0, entered: 0, exited: 0, complete: true, failed: 0 };
   const audiences = (await db('audiences')
     .orderBy('id')
     .select(
@@ -121,13 +123,23 @@ export async function runAudiencePass(db: Db, options: { today?: string; maxEven
     if (!currencies.has(audience.operator_id)) currencies.set(audience.operator_id, (await getSettings(db, audience.operator_id)).reportingCurrency);
     const scope = { audienceId: audience.id, operatorId: audience.operator_id, reportingCurrency: currencies.get(audience.operator_id)!, today };
     const outcomes: Array<Awaited<ReturnType<typeof evaluateAudience>>> = [];
-    if (audience.evaluated_version !== audience.version) outcomes.push(await evaluateAudience(db, { ...scope, candidates: null }));
-    else {
-      const candidates = [...new Set([...(changed.get(audience.operator_id) ?? []), ...(await bandPlayers(db, audience, today))])];
-      const steps = chunks(candidates, AUDIENCE_CANDIDATES_PER_STEP);
-      // A new day with nobody to re-judge still records the day's size.
-      if (steps.length === 0 && audience.evaluated_day !== today) steps.push([]);
-      for (const step of steps) outcomes.push(await evaluateAudience(db, { ...scope, candidates: step }));
+    try {
+      if (audience.evaluated_version !== audience.version) outcomes.push(await evaluateAudience(db, { ...scope, candidates: null }));
+      else {
+        const candidates = [...new Set([...(changed.get(audience.operator_id) ?? []), ...(await bandPlayers(db, audience, today))])];
+        const steps = chunks(candidates, AUDIENCE_CANDIDATES_PER_STEP);
+        // A new day with nobody to re-judge still records the day's size.
+        if (steps.length === 0 && audience.evaluated_day !== today) steps.push([]);
+        for (const step of steps) outcomes.push(await evaluateAudience(db, { ...scope, candidates: step }));
+      }
+    } catch {
+      // One audience failing must not hold every operator's audiences at the cursor: it is judged whole next pass
+      // (an evaluated version not its own, never null: a whole judgement with entered/exited events, not a silent baseline).
+      result.failed += 1;
+      await db('audiences')
+        .where({ id: audience.id, operator_id: audience.operator_id, version: audience.version })
+        .update({ evaluated_version: audience.version - 1 })
+        .catch(() => undefined);
     }
     for (const outcome of outcomes) {
       if (!outcome) continue;

@@ -42,7 +42,10 @@ function stateSql(predicate: Extract<AudiencePredicate, { field: 'state' }>): Co
     case 'not_in':
       return not(has(' AND s.value = ANY(CAST(? AS jsonb[]))', [list]));
     default:
-      return has(` AND jsonb_typeof(s.value) = 'number' AND (s.value #>> '{}')::numeric ${OPERATORS[predicate.op]} ?`, [Number(predicate.value)]);
+      // The cast only under CASE: PostgreSQL does not promise to test the type before casting in `a AND b`.
+      return has(` AND CASE WHEN jsonb_typeof(s.value) = 'number' THEN (s.value #>> '{}')::numeric END ${OPERATORS[predicate.op]} ?`, [
+        Number(predicate.value),
+      ]);
   }
 }
 

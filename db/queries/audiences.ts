@@ -75,15 +75,19 @@ export interface MemberRow {
 
 /** A page of members, the latest to enter first (then by entity id, so pages are stable). */
 export async function audienceMembers(db: Runner, operatorId: string, audienceId: string, page: { limit: number; offset: number }): Promise<MemberRow[]> {
-  return db('audience_members as m')
-    .join('entities as en', function joinEntity() {
-      this.on('en.id', 'm.entity_id').andOn('en.operator_id', 'm.operator_id');
-    })
-    .where({ 'm.operator_id': operatorId, 'm.audience_id': audienceId })
-    .orderBy([{ column: 'm.entered_at', order: 'desc' }, { column: 'm.entity_id' }])
-    .limit(page.limit)
-    .offset(page.offset)
-    .select('en.external_id', 'm.entered_at');
+  return (
+    db('audience_members as m')
+      .join('entities as en', function joinEntity() {
+        this.on('en.id', 'm.entity_id').andOn('en.operator_id', 'm.operator_id');
+      })
+      .where({ 'm.operator_id': operatorId, 'm.audience_id': audienceId })
+      // An erased player is never listed, also in the seconds before the next pass takes it out.
+      .whereNull('en.deleted_at')
+      .orderBy([{ column: 'm.entered_at', order: 'desc' }, { column: 'm.entity_id' }])
+      .limit(page.limit)
+      .offset(page.offset)
+      .select('en.external_id', 'm.entered_at')
+  );
 }
 
 export interface SizeRow {

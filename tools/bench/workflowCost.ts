@@ -99,7 +99,7 @@ async function main(): Promise<void> {
     {
       name: 'platform (workflows/)',
       workflowType: 'diagnosticsWorkflow',
-      creator: await creatorOf(require.resolve('../workflows'), WORKFLOW_INTERCEPTOR_MODULES),
+      creator: await creatorOf(require.resolve('../../workflows'), WORKFLOW_INTERCEPTOR_MODULES),
     },
     { name: 'floor (one workflow)', workflowType: 'oneActivity', creator: await creatorOf(require.resolve('./temporal/workflows'), []) },
   ];
