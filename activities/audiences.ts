@@ -1,17 +1,10 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db/knex';
-import { runAudiencePass } from '../db/queries/audiencePass';
+import { runAudiencePass, type AudiencePassResult } from '../db/queries/audiencePass';
 import { BOOKKEEPING, type ActivityDeclarations } from './declarations';
 
-export interface AudiencePassOutcome {
-  events: number;
-  evaluations: number;
-  entered: number;
-  exited: number;
-  complete: boolean;
-  /** Audiences whose evaluation failed this pass (judged whole next pass). */
-  failed: number;
-}
+/** What a pass did (db/queries/audiencePass.ts). */
+export type AudiencePassOutcome = AudiencePassResult;
 
 export function createAudienceActivities({ db, logger }: { db: Db; logger: Logger }) {
   return {

@@ -8,6 +8,7 @@ import { exportPage } from '../../db/queries/audienceExport';
 import { actorOf } from '../actor';
 import { AppError } from '../errors';
 import { registry } from '../openapi/registry';
+import { integer } from './schema';
 import { rangeOf, scopeOf } from './context';
 import { analytics } from './area';
 
@@ -16,16 +17,6 @@ export const AUDIENCE_EXPORT_ROWS = 100_000;
 const EXPORT_PAGE = 1_000;
 /** The longest size history one request reads. */
 export const AUDIENCE_SIZE_DAYS = 731;
-
-const integer = (min: number, max: number, fallback: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max))
-    .optional()
-    .transform((value) => value ?? fallback)
-    .openapi({ description: `A whole number from ${min} to ${max}; default ${fallback}` });
 
 export const AudienceBody = z
   .object({

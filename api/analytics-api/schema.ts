@@ -8,7 +8,8 @@ const currency = z
   .optional()
   .openapi({ description: "ISO 4217; default the settings' reportingCurrency" });
 const format = z.enum(['json', 'csv']).optional().openapi({ description: 'csv is an export (rate class analytics:export)' });
-const integer = (min: number, max: number, fallback: number) =>
+/** A whole-number query parameter from `min` to `max`, `fallback` when absent. */
+export const integer = (min: number, max: number, fallback: number) =>
   z
     .string()
     .regex(/^\d+$/, 'must be a whole number')
