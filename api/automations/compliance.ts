@@ -1,5 +1,6 @@
 import { exportEvidence } from '../../commands/compliance/evidence';
 import { evidencePage, playerHarm } from '../../commands/compliance/evidencePage';
+import type { EvidenceFilter } from '../../db/queries/compliance';
 import { getComplianceSettings, updateComplianceSettings } from '../../commands/compliance/settings';
 import type { EvidenceRow } from '../../db/queries/compliance';
 import { actorOf } from '../actor';
@@ -59,7 +60,9 @@ export const evidenceExportHandler = automations.handler({ input: { query: Evide
 
 /** `GET /compliance/evidence/records`: one page of the evidence viewer, newest first, filtered by player, rule, workflow and period. */
 export const evidencePageHandler = automations.handler({ input: { query: EvidencePageQuery } }, async ({ deps, ctx, input: { query }, principal }) => {
-  const { limit, cursor, ...filter } = query;
+  const { limit, cursor, workflowId, ...rest } = query;
+  // The spec's `workflowId` names the automation.
+  const filter: EvidenceFilter = { ...rest, ...(workflowId === undefined ? {} : { automationId: workflowId }) };
   const page = await evidencePage(deps, { operatorId: principal.operatorId, filter, limit, after: cursor });
   ctx.body = {
     success: true,
