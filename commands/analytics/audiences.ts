@@ -15,8 +15,21 @@ export type AudienceOutcome = { ok: true; audience: AudienceRow } | { ok: false;
 const audited = (row: Pick<AudienceRow, 'id' | 'name' | 'definition' | 'version'> | null) =>
   row && { audience: { id: row.id, name: row.name, definition: row.definition, version: row.version } };
 
-const lock = (trx: Parameters<typeof countAudiences>[0], operatorId: string) =>
-  trx.raw("SELECT pg_advisory_xact_lock(hashtext('audiences:' || ?))", [operatorId]);
+type Trx = Parameters<typeof countAudiences>[0];
+
+/** One audit event per audience change: `settings.updated` on the operator's settings, the audience before and after. */
+const auditAudience = (trx: Trx, input: { operatorId: string; actor: Actor }, before: AudienceRow | null, after: AudienceRow | null, note: string) =>
+  recordAudit(trx, {
+    operatorId: input.operatorId,
+    actor: input.actor,
+    action: 'settings.updated',
+    target: { type: 'settings', id: input.operatorId },
+    before: audited(before),
+    after: audited(after),
+    note,
+  });
+
+const lock = (trx: Trx, operatorId: string) => trx.raw("SELECT pg_advisory_xact_lock(hashtext('audiences:' || ?))", [operatorId]);
 
 /**
  * Saves a new audience (its members come with the next pass) and its audit event (`settings.updated`, field
@@ -30,15 +43,7 @@ export async function createAudience(
     await lock(trx, input.operatorId);
     if ((await countAudiences(trx, input.operatorId)) >= AUDIENCES_PER_OPERATOR) return { ok: false, reason: 'limit' };
     const audience = await insertAudience(trx, { id: prefixedId('aud'), ...input, createdBy: input.actor });
-    await recordAudit(trx, {
-      operatorId: input.operatorId,
-      actor: input.actor,
-      action: 'settings.updated',
-      target: { type: 'settings', id: input.operatorId },
-      before: null,
-      after: audited(audience),
-      note: `audience ${audience.id} created`,
-    });
+    await auditAudience(trx, input, null, audience, `audience ${audience.id} created`);
     return { ok: true, audience };
   });
 }
@@ -53,15 +58,7 @@ export async function changeAudience(
     if (!before) return { ok: false, reason: 'not_found' };
     const definitionChanged = stableStringify(before.definition) !== stableStringify(input.definition);
     const audience = await updateAudience(trx, input.operatorId, input.id, { name: input.name, definition: input.definition, definitionChanged });
-    await recordAudit(trx, {
-      operatorId: input.operatorId,
-      actor: input.actor,
-      action: 'settings.updated',
-      target: { type: 'settings', id: input.operatorId },
-      before: audited(before),
-      after: audited(audience),
-      note: `audience ${audience.id} updated`,
-    });
+    await auditAudience(trx, input, before, audience, `audience ${audience.id} updated`);
     return { ok: true, audience };
   });
 }
@@ -72,15 +69,7 @@ export async function removeAudience(deps: Pick<CommandDeps, 'db'>, input: { ope
     const before = await findAudience(trx, input.operatorId, input.id, true);
     if (!before) return { ok: false, reason: 'not_found' };
     await deleteAudience(trx, input.operatorId, input.id);
-    await recordAudit(trx, {
-      operatorId: input.operatorId,
-      actor: input.actor,
-      action: 'settings.updated',
-      target: { type: 'settings', id: input.operatorId },
-      before: audited(before),
-      after: null,
-      note: `audience ${before.id} deleted`,
-    });
+    await auditAudience(trx, input, before, null, `audience ${before.id} deleted`);
     return { ok: true, audience: before };
   });
 }

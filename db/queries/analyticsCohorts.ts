@@ -22,7 +22,7 @@ export interface Cohort {
   players: number;
   ftd_amount: number;
   retention: Record<`d${(typeof RETENTION_DAYS)[number]}`, Retention>;
-  /** Σ bet − win of the cohort's rounds in the currency, from their FTD to `asOf`. */
+  /** Σ bet − win of the cohort's rounds in the currency, from their FTD (a round before it, bonus play, is not counted) to `asOf`. */
   ggr: number;
   ggr_per_player: number;
   /** Cohort players whose last activity (round or completed deposit) is `churnDays` or more days before `asOf`. */
@@ -56,15 +56,16 @@ export async function cohortFigures(db: Db, scope: AnalyticsScope, query: Cohort
     `WITH firsts AS (
        ${firstDeposits(`e.occurred_at < ${dayAfter('end')}`)}
      ), cohort AS (
-       SELECT f.entity_id, (f.occurred_at AT TIME ZONE 'UTC')::date AS ftd_day, f.amount
+       SELECT f.entity_id, f.occurred_at AS ftd_at, (f.occurred_at AT TIME ZONE 'UTC')::date AS ftd_day, f.amount
          FROM firsts f WHERE f.currency = :currency AND f.occurred_at >= ${dayStart('start')}
      ), activity AS (
-       SELECT e.entity_id, (e.occurred_at AT TIME ZONE 'UTC')::date AS day,
+       SELECT e.entity_id, e.occurred_at AS at, (e.occurred_at AT TIME ZONE 'UTC')::date AS day,
               CASE WHEN ${IS_GAME} THEN ${amountOf('bet_amount')} - ${amountOf('win_amount')} ELSE 0 END AS ggr
          FROM ${PLAYER_EVENTS} AND ((${IS_GAME}) OR (${IS_DEPOSIT})) AND ${CURRENCY} = :currency
           AND e.entity_id IN (SELECT entity_id FROM cohort) AND e.occurred_at < ${dayAfter('asOf')}
      ), players AS (
-       SELECT c.entity_id, c.ftd_day, c.amount, max(a.day) AS last_day, coalesce(sum(a.ggr), 0) AS ggr,
+       SELECT c.entity_id, c.ftd_day, c.amount, max(a.day) AS last_day,
+              coalesce(sum(a.ggr) FILTER (WHERE a.at >= c.ftd_at), 0) AS ggr,
               ${RETENTION_DAYS.map((n) => `coalesce(bool_or(a.day = c.ftd_day + ${n}), false) AS d${n}`).join(', ')}
          FROM cohort c LEFT JOIN activity a ON a.entity_id = c.entity_id
         GROUP BY c.entity_id, c.ftd_day, c.amount

@@ -8,6 +8,12 @@ export const AUDIENCE_PASS_EVENTS = 100_000;
 /** Candidates judged per transaction, so one audience's row lock and statement stay small. */
 export const AUDIENCE_CANDIDATES_PER_STEP = 5_000;
 /**
+ * Players changed by entity or state writes, or active on a time band's day, re-judged one by one per operator (or
+ * audience) at most; past it (a bulk import, a busy day) the operator's audiences are judged whole, one set-based
+ * statement each, and the pass never holds more than this many ids of one kind in memory.
+ */
+export const AUDIENCE_CANDIDATES_MAX = 50_000;
+/**
  * How far back entity and state changes are read again at each pass: their only marker is `updated_at` (the writing
  * transaction's start), so a change committed by a transaction open longer than this is seen with the player's next change.
  */
@@ -52,37 +58,50 @@ async function changedByEvents(db: Db, limit: number) {
   return { snap, since: state.changed_since as Date | null, rows: result.rows, cursor: last ? { xid: last.xid, id: last.id } : null };
 }
 
-/** Players of these operators whose entity (country, erasure) or a state changed since `since` (less the overlap). */
-async function changedByWrites(db: Db, operators: string[], since: Date | null) {
-  if (!since) return [];
+/**
+ * Players of these operators whose entity (country, erasure) or a state changed since `since` (less the overlap), at
+ * most {@link AUDIENCE_CANDIDATES_MAX} per operator: `overflow` names the operators with more, judged whole instead.
+ */
+async function changedByWrites(db: Db, operators: string[], since: Date | null, max: number) {
+  if (!since) return { rows: [], overflow: new Set<string>() };
   const from = new Date(since.getTime() - AUDIENCE_CHANGE_OVERLAP_MS);
-  const result = await db.raw<{ rows: Array<{ operator_id: string; entity_id: string }> }>(
-    `SELECT operator_id, id AS entity_id FROM entities WHERE operator_id = ANY(CAST(? AS uuid[])) AND updated_at >= ? AND entity_type = 'player'
-     UNION
-     SELECT operator_id, entity_id FROM entity_states WHERE operator_id = ANY(CAST(? AS uuid[])) AND updated_at >= ?`,
-    [operators, from, operators, from],
+  const result = await db.raw<{ rows: Array<{ operator_id: string; entity_id: string; n: string }> }>(
+    `SELECT operator_id, entity_id, n FROM (
+       SELECT operator_id, entity_id, row_number() OVER (PARTITION BY operator_id) AS n FROM (
+         SELECT operator_id, id AS entity_id FROM entities WHERE operator_id = ANY(CAST(? AS uuid[])) AND updated_at >= ? AND entity_type = 'player'
+         UNION
+         SELECT operator_id, entity_id FROM entity_states WHERE operator_id = ANY(CAST(? AS uuid[])) AND updated_at >= ?
+       ) changed
+     ) numbered WHERE n <= ?`,
+    [operators, from, operators, from, max + 1],
   );
-  return result.rows;
+  const overflow = new Set(result.rows.filter((row) => Number(row.n) > max).map((row) => row.operator_id));
+  return { rows: result.rows.filter((row) => !overflow.has(row.operator_id)), overflow };
 }
 
-/** Players with an event, or their registration, on a day of the audience's time bands since it was last judged. */
-async function bandPlayers(db: Db, audience: AudienceRow, today: string): Promise<string[]> {
+/**
+ * Players with an event, or their registration, on a day of the audience's time bands since it was last judged; null
+ * past {@link AUDIENCE_CANDIDATES_MAX} (the audience is judged whole).
+ */
+async function bandPlayers(db: Db, audience: AudienceRow, today: string, max: number): Promise<string[] | null> {
   const bands = timeBands(AudienceDefinitionSchema.parse(audience.definition));
   if (bands.length === 0 || !audience.evaluated_day || audience.evaluated_day >= today) return [];
   const ids = new Set<string>();
   for (const band of bands) {
     const range = [audience.evaluated_day, band.from, today, band.to];
     const result = await db.raw<{ rows: Array<{ entity_id: string }> }>(
-      `SELECT DISTINCT entity_id FROM entity_events
+      `SELECT entity_id FROM entity_events
         WHERE operator_id = ? AND occurred_at >= (CAST(? AS date) - CAST(? AS int))::timestamp AT TIME ZONE 'UTC'
           AND occurred_at < (CAST(? AS date) - CAST(? AS int) + 1)::timestamp AT TIME ZONE 'UTC'
        UNION
        SELECT id FROM entities
         WHERE operator_id = ? AND entity_type = 'player' AND created_at >= (CAST(? AS date) - CAST(? AS int))::timestamp AT TIME ZONE 'UTC'
-          AND created_at < (CAST(? AS date) - CAST(? AS int) + 1)::timestamp AT TIME ZONE 'UTC'`,
-      [audience.operator_id, ...range, audience.operator_id, ...range],
+          AND created_at < (CAST(? AS date) - CAST(? AS int) + 1)::timestamp AT TIME ZONE 'UTC'
+       LIMIT ?`,
+      [audience.operator_id, ...range, audience.operator_id, ...range, max + 1 - ids.size],
     );
     for (const row of result.rows) ids.add(row.entity_id);
+    if (ids.size > max) return null;
   }
   return [...ids];
 }
@@ -95,7 +114,7 @@ async function bandPlayers(db: Db, audience: AudienceRow, today: string): Promis
  * only after every audience is judged, never back, so a crash or an overlapping pass re-judges players, and a re-judged
  * player who is already a member does not enter again.
  */
-export async function runAudiencePass(db: Db, options: { today?: string; maxEvents?: number } = {}): Promise<AudiencePassResult> {
+export async function runAudiencePass(db: Db, options: { today?: string; maxEvents?: number; maxCandidates?: number } = {}): Promise<AudiencePassResult> {
   const result: AudiencePassResult = { events: 0, evaluations: 0, entered: 0, exited: 0, complete: true, failed: 0 };
   const audiences = (await db('audiences')
     .orderBy('id')
@@ -114,7 +133,9 @@ export async function runAudiencePass(db: Db, options: { today?: string; maxEven
   result.events = changes.rows.length;
   result.complete = changes.rows.length < limit;
   const changed = new Map<string, Set<string>>();
-  for (const row of [...changes.rows, ...(await changedByWrites(db, operators, changes.since))]) {
+  const maxCandidates = options.maxCandidates ?? AUDIENCE_CANDIDATES_MAX;
+  const writes = await changedByWrites(db, operators, changes.since, maxCandidates);
+  for (const row of [...changes.rows, ...writes.rows]) {
     const players = changed.get(row.operator_id) ?? new Set<string>();
     changed.set(row.operator_id, players.add(row.entity_id));
   }
@@ -124,9 +145,13 @@ export async function runAudiencePass(db: Db, options: { today?: string; maxEven
     const scope = { audienceId: audience.id, operatorId: audience.operator_id, reportingCurrency: currencies.get(audience.operator_id)!, today };
     const outcomes: Array<Awaited<ReturnType<typeof evaluateAudience>>> = [];
     try {
-      if (audience.evaluated_version !== audience.version) outcomes.push(await evaluateAudience(db, { ...scope, candidates: null }));
+      const banded =
+        audience.evaluated_version === audience.version && !writes.overflow.has(audience.operator_id)
+          ? await bandPlayers(db, audience, today, maxCandidates)
+          : null;
+      if (banded === null) outcomes.push(await evaluateAudience(db, { ...scope, candidates: null }));
       else {
-        const candidates = [...new Set([...(changed.get(audience.operator_id) ?? []), ...(await bandPlayers(db, audience, today))])];
+        const candidates = [...new Set([...(changed.get(audience.operator_id) ?? []), ...banded])];
         const steps = chunks(candidates, AUDIENCE_CANDIDATES_PER_STEP);
         // A new day with nobody to re-judge still records the day's size.
         if (steps.length === 0 && audience.evaluated_day !== today) steps.push([]);

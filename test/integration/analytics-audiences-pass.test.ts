@@ -194,3 +194,52 @@ describe('export, audit and isolation', () => {
     expect((await analytics(app, alice.key, `/audiences/${id}`)).status).toBe(404);
   });
 });
+
+describe('bounds and failures of the pass', () => {
+  const setCountry = (externalIds: string[]) =>
+    app.deps
+      .db('entities')
+      .where({ operator_id: alice.operator.operatorId })
+      .whereIn('external_id', externalIds)
+      .update({ data: app.deps.db.raw(`data || '{"country": "MT"}'::jsonb`), updated_at: app.deps.db.fn.now() });
+
+  it('more changed players than the pass holds: the operator’s audiences are judged whole, the entries still events', async () => {
+    await seedPlayers(alice, [{ externalId: 'm1' }, { externalId: 'm2' }]);
+    const maltese = await create(alice, 'Malta', { all: [{ field: 'country', op: 'in', value: ['MT'] }] });
+    await pass();
+    expect(await members(alice, maltese)).toEqual([]);
+    await setCountry(['m1', 'm2']);
+    // Two changed players past a bound of one: none is read one by one, the whole audience is judged.
+    for (;;) if ((await runAudiencePass(app.deps.db, { maxCandidates: 1 })).complete) break;
+    expect(await members(alice, maltese)).toEqual(['m1', 'm2']);
+    expect((await events(alice.operator.operatorId, maltese)).sort()).toEqual(['audience.entered m1', 'audience.entered m2']);
+  });
+
+  it('an audience whose evaluation fails is judged whole on the next pass; the others go on meanwhile', async () => {
+    await seedPlayers(alice, [{ externalId: 'f1' }]);
+    const broken = await create(alice, 'Broken later', { all: [{ field: 'deposit_count', op: 'gte', value: 3 }] });
+    const healthy = await create(alice, 'Three deposits', { all: [{ field: 'deposit_count', op: 'gte', value: 3 }] });
+    await pass();
+    const [{ definition }] = await app.deps.db('audiences').where({ id: broken }).select('definition');
+    // A definition the pass cannot read (written past the API's validation) makes its evaluation throw.
+    await app.deps
+      .db('audiences')
+      .where({ id: broken })
+      .update({ definition: JSON.stringify({ all: [{ field: 'nope' }] }) });
+    for (let i = 0; i < 3; i++) await send(alice, 'f1', deposit(10));
+
+    const failing = await runAudiencePass(app.deps.db);
+    expect(failing.failed).toBe(1);
+    expect(await members(alice, healthy)).toEqual(['f1']);
+    const [row] = await app.deps.db('audiences').where({ id: broken }).select('version', 'evaluated_version');
+    expect(row.evaluated_version).toBe(row.version - 1);
+
+    await app.deps
+      .db('audiences')
+      .where({ id: broken })
+      .update({ definition: JSON.stringify(definition) });
+    expect((await runAudiencePass(app.deps.db)).failed).toBe(0);
+    expect(await members(alice, broken)).toEqual(['f1']);
+    expect(await events(alice.operator.operatorId, broken)).toEqual(['audience.entered f1']);
+  });
+});

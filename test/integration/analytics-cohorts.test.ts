@@ -7,7 +7,8 @@ import { dataClient, type DataClient } from '../helpers/data';
  * an import does, so they land on their day whenever they arrive. EUR players:
  * - c1: FTD 2026-03-02 (1000); a round 03-03 (300/100, D1); a deposit 03-09 (D7); a round 04-01 (100/0, D30); a round
  *   two days ago (50/50): not churned.
- * - c2: FTD 03-10 (500); a round 03-11 (100/300, D1); nothing since: churned.
+ * - c2: a round 03-10 08:00 before its FTD (bonus play, 1000/0: not in GGR); FTD 03-10 (500); a round 03-11 (100/300,
+ *   D1); nothing since: churned.
  * - c3: a failed deposit 03-05 (no FTD, no activity), FTD 03-20 (200); nothing since: churned.
  * - c5: FTD 04-05 (700); a failed deposit 04-06 (no activity); a round 04-12 (100/100, D7): churned.
  * - c6: FTD 02-20, before the range, active in March: in no cohort of the range.
@@ -20,14 +21,14 @@ let app: TestApp;
 let alice: DataClient;
 let bob: DataClient;
 
-const at = (date: string) => `${date}T12:00:00Z`;
+const at = (date: string, time = '12:00') => `${date}T${time}:00Z`;
 const deposit = (date: string, amount: number, extra: Record<string, unknown> = {}) => ({
   eventType: 'transaction',
   data: { type: 'deposit', amount, currency: 'EUR', status: 'completed', provider: 'stripe', timestamp: at(date), ...extra },
 });
-const round = (date: string, bet: number, win: number) => ({
+const round = (date: string, bet: number, win: number, time?: string) => ({
   eventType: 'game_activity',
-  data: { game_id: 'g-1', game_name: 'Book', bet_amount: bet, win_amount: win, currency: 'EUR', timestamp: at(date) },
+  data: { game_id: 'g-1', game_name: 'Book', bet_amount: bet, win_amount: win, currency: 'EUR', timestamp: at(date, time) },
 });
 const get = (path: string, client: DataClient = alice) => analytics(app, client.key, path);
 const kept = (matured: number, retained: number, rate: number | null) => ({ matured, retained, rate });
@@ -49,7 +50,7 @@ beforeAll(async () => {
   [alice, bob] = await Promise.all([dataClient(app), dataClient(app)]);
   await send(alice, {
     c1: [deposit('2026-03-02', 1000), round('2026-03-03', 300, 100), deposit('2026-03-09', 50), round('2026-04-01', 100, 0), round(day(2), 50, 50)],
-    c2: [deposit('2026-03-10', 500), round('2026-03-11', 100, 300)],
+    c2: [round('2026-03-10', 1000, 0, '08:00'), deposit('2026-03-10', 500), round('2026-03-11', 100, 300)],
     c3: [deposit('2026-03-05', 900, { status: 'failed' }), deposit('2026-03-20', 200)],
     c5: [deposit('2026-04-05', 700), deposit('2026-04-06', 60, { status: 'failed' }), round('2026-04-12', 100, 100)],
     c6: [deposit('2026-02-20', 300), round('2026-03-04', 500, 0)],
