@@ -10,6 +10,7 @@ import { findRun } from '../../db/queries/automationRuns';
 import { findAutomation } from '../../db/queries/automations';
 import { ExpressionSandbox, SandboxUnavailableError } from '../../sandbox/expressionSandbox';
 import type { ExpressionFailureCode } from '../../sandbox/tasks';
+import { jsonObject } from '../jsonObject';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { automations } from './area';
@@ -18,17 +19,14 @@ export const ExpressionPreviewBody = z
   .object({
     expression: z.string().min(1).max(MAX_EXPRESSION_LENGTH).describe('A JSONata condition, or text with `{{ }}` templates'),
     kind: z.enum(['condition', 'template']).describe('`condition`: answered true or false as a run would; `template`: the rendered value'),
-    sample: z.record(z.string(), z.unknown()).optional().describe('The trigger payload to evaluate against (`trigger`)'),
+    sample: jsonObject.optional().describe('The trigger payload to evaluate against (`trigger`)'),
     runId: z
       .string()
       .min(1)
       .max(200)
       .optional()
       .describe("A run of this operator: its trigger payload, its steps' outputs and its player (`player`, as the player is now)"),
-    player: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .describe('With `sample`: the player the run is about, as expressions read it (`player.first_name`, `player.kyc_status`)'),
+    player: jsonObject.optional().describe('With `sample`: the player the run is about, as expressions read it (`player.first_name`, `player.kyc_status`)'),
     event: z
       .record(z.string(), z.unknown())
       .optional()

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonObject } from '../jsonObject';
 import '../openapi/registry';
 
 export const GatewayBody = z.object({
@@ -7,7 +8,7 @@ export const GatewayBody = z.object({
     .string()
     .max(200)
     .regex(/^\s*[^.\s]+\.[^.\s]+\s*$/, 'must be entity.action, e.g. player.verify'),
-  params: z.record(z.string(), z.unknown()).nullable().optional().describe('Canonical params; null or absent: none'),
+  params: jsonObject.nullable().optional().describe('Canonical params; null or absent: none'),
 });
 
 export const ProviderFailure = z.object({

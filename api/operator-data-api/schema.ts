@@ -1,22 +1,9 @@
 import { z } from 'zod';
+import { jsonObject } from '../jsonObject';
 import { registry } from '../openapi/registry';
 
 const externalId = z.string().min(1).max(255);
-const recordShape = z.record(z.string(), z.unknown());
-/**
- * A JSON object of any fields, handed on as sent. `z.record` builds a new object and leaves a `__proto__` key out of
- * it (assigning one would set the copy's prototype), silently losing a field JSON.parse keeps as an own property; here
- * `z.record` only checks the shape (the same issues and messages) and the value passed on is the input itself, so a
- * `__proto__` field is stored as data (docs/security.md "`__proto__` keys").
- */
-const dataObject = z
-  .custom<Record<string, unknown>>()
-  .check((ctx) => {
-    const parsed = recordShape.safeParse(ctx.value);
-    if (!parsed.success) for (const issue of parsed.error.issues) ctx.issues.push({ ...issue, input: ctx.value } as z.core.$ZodRawIssue);
-  })
-  .openapi({ type: 'object', additionalProperties: {} });
-const eventData = dataObject.openapi({
+const eventData = jsonObject.openapi({
   description:
     "The event's payload. `timestamp`, when present, is when the event occurred (spec 2.13): an ISO 8601 date or a date and time with a zone (Z or ±hh:mm), any age, at most 5 minutes ahead of the server's clock (else 400 VALIDATION_FAILED naming data.timestamp); analytics date the event by it. Without it the event occurred when it arrived.",
 });
@@ -25,7 +12,7 @@ export const ExternalIdParams = z.object({ externalId });
 export const StateParams = z.object({ externalId, key: z.string().min(1).max(100) });
 export const JobParams = z.object({ jobId: z.string().min(1).max(100) });
 
-export const EntityBody = z.object({ entityType: z.string().min(1).max(100), externalId, data: dataObject });
+export const EntityBody = z.object({ entityType: z.string().min(1).max(100), externalId, data: jsonObject });
 export const EventBody = z.object({ eventType: z.string().min(1).max(100), data: eventData });
 
 export const EventsQuery = z.object({
@@ -59,7 +46,7 @@ export const IDEMPOTENCY_KEY = z.string().min(1).max(255);
 /** Batch limits of spec 8. */
 export const BATCH_LIMITS = { entities: 1000, events: 5000, states: 1000 } as const;
 
-export const BatchEntityItem = z.object({ entityType: z.string(), externalId: z.string(), data: dataObject });
+export const BatchEntityItem = z.object({ entityType: z.string(), externalId: z.string(), data: jsonObject });
 export const BatchEventItem = z.object({ externalId: z.string(), eventType: z.string(), data: eventData });
 export const BatchStateItem = z.object({ externalId: z.string(), stateKey: z.string(), value: z.unknown() });
 

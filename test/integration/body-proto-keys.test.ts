@@ -2,6 +2,7 @@ import { jsonReadPool } from '../../core/jsonReadPool';
 import { stableStringify } from '../../core/stableJson';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dataClient, waitForJob, type DataClient } from '../helpers/data';
+import { http } from '../helpers/http';
 
 /**
  * A `__proto__` key is data like any other (docs/security.md "`__proto__` keys"): stored exactly, read back exactly,
@@ -95,6 +96,18 @@ describe.each(SIZES)('a __proto__ key is stored exactly (%s body)', (size, pad) 
     const read = await alice.call(`/entities/${externalId}-pii`);
     expect(read.status).toBe(200);
     expect(stableStringify(read.body.data.data)).toBe(stableStringify({ ...dataOf(pad), first_name: 'Ada' }));
+  });
+
+  it("in an expression preview's sample: the expression sees the key", async () => {
+    // At the sample's top level: a nested one is handed on inside its parent's value whatever the schema does.
+    const sample = `{"__proto__":{"polluted":1},"event":"entity_event.transaction","data":${dataText(pad)}}`;
+    const response = await http(`${app.url}/workflows-api/expressions/preview`, {
+      method: 'POST',
+      token: alice.key,
+      headers: { 'content-type': 'application/json' },
+      rawBody: `{"expression":"\\"__proto__\\" in $keys(trigger) and $lookup(trigger, \\"__proto__\\").polluted = 1","kind":"condition","sample":${sample}}`,
+    });
+    expect(response).toMatchObject({ status: 200, body: { success: true, data: { ok: true, value: true } } });
   });
 
   it('in a state value; read back as sent', async () => {
