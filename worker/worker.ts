@@ -155,7 +155,7 @@ export async function createWorker(options: {
     router: new EventRouter(filters),
     starts,
     runs: runControl,
-    inFlight: new InFlightRuns(dispatchDb, { cap: config.RUNS_IN_FLIGHT_PER_OPERATOR }),
+    inFlight: new InFlightRuns(dispatchDb, { cap: config.RUNS_IN_FLIGHT_PER_OPERATOR, contendedCap: config.RUNS_IN_FLIGHT_CONTENDED }),
     signalWaitingRun: (workflowId, signal) => signalWaitingRun(temporal, workflowId, signal),
     onLag: (operatorId, seconds) => metrics.dispatchLag(operatorId, seconds),
   };

@@ -1,0 +1,32 @@
+import type { Db } from '../../db/knex';
+import { CONTENDED_WINDOW_MS, InFlightRuns } from '../../worker/inFlight';
+
+/** The in-flight cap (worker/inFlight.ts) is the whole cap alone and the contended share beside another organisation. */
+describe('InFlightRuns.capOf', () => {
+  let now = 0;
+  // The database is only asked about runs in flight; these cases start none that `room` would look up.
+  const runs = () => new InFlightRuns({} as Db, { cap: 50, contendedCap: 4, now: () => now });
+
+  it('gives an organisation alone the whole cap, its own runs notwithstanding', async () => {
+    const inFlight = runs();
+    inFlight.add('a', 'run-1');
+    expect(inFlight.capOf('a')).toBe(50);
+    expect(await inFlight.room('b')).toBe(4);
+  });
+
+  it('gives the contended share while another organisation started a run within the window, the whole cap after', async () => {
+    const inFlight = runs();
+    now = 1_000;
+    inFlight.add('b', 'run-b');
+    expect(inFlight.capOf('a')).toBe(4);
+    expect(inFlight.capOf('b')).toBe(50);
+    now += CONTENDED_WINDOW_MS - 1;
+    expect(inFlight.capOf('a')).toBe(4);
+    now += 1;
+    expect(inFlight.capOf('a')).toBe(50);
+  });
+
+  it('never gives a contended share above the cap', () => {
+    expect(new InFlightRuns({} as Db, { cap: 2, contendedCap: 4 }).contendedCap).toBe(2);
+  });
+});
