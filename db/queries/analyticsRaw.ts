@@ -1,5 +1,6 @@
 import type { DayRange } from '../../core/analyticsParams';
 import type { Db } from '../knex';
+import { TOTAL_PLAYERS } from './analyticsPlayerCount';
 import { amountOf, BUCKETS, bucketOf, CURRENCY, IN_RANGE, IS_DEPOSIT, IS_GAME, IS_WITHDRAWAL, OCCURRED, PLAYER_EVENTS } from './analyticsSql';
 import {
   gameRowOf,
@@ -15,9 +16,6 @@ import {
 } from './analyticsTypes';
 
 const bindingsOf = (scope: AnalyticsScope) => ({ operatorId: scope.operatorId, reporting: scope.reportingCurrency, currency: scope.currency });
-
-/** Players of the operator that are not erased; shared by both paths (a cheap indexed count). */
-const TOTAL_PLAYERS = `(SELECT count(*) FROM entities WHERE operator_id = :operatorId AND entity_type = 'player' AND deleted_at IS NULL)`;
 
 /** KPIs straight from the event table: money over `range`, activity over `activeSince` (the last 7 days). */
 export async function rawKpis(db: Db, scope: AnalyticsScope, range: DayRange, activeSince: DayRange): Promise<Kpis> {
@@ -88,5 +86,3 @@ export async function rawProviders(db: Db, scope: AnalyticsScope): Promise<Provi
   );
   return result.rows.map(providerRowOf);
 }
-
-export { TOTAL_PLAYERS };

@@ -1,4 +1,5 @@
 import type { Db } from '../knex';
+import { foldPlayerCounts } from './analyticsPlayerCount';
 import { foldBatch, subtractErased } from './analyticsRollupBatch';
 
 /** At most this many events per transaction: a batch's locks and temp table stay small, and a crash loses one batch's work. */
@@ -67,13 +68,14 @@ async function settle(trx: Db, snap: Snapshot): Promise<void> {
 /**
  * One catch-up pass: folds every event that arrived since the last pass into the per-operator rollups, in batches of
  * at most `batchEvents`, each in ONE transaction with the cursor (a re-run after a crash starts from the last
- * committed batch, so nothing counts twice). Passes may overlap (the Schedule and `POST /refresh`): the state row's
+ * committed batch, so nothing counts twice), after folding the player count's changes (analyticsPlayerCount.ts). Passes may overlap (the Schedule and `POST /refresh`): the state row's
  * lock serialises their batches and each reads the cursor the other left. Cost follows what arrived, not history.
  */
 export async function runRollupPass(db: Db, options: { batchEvents?: number; maxBatches?: number } = {}): Promise<PassResult> {
   const batchEvents = options.batchEvents ?? ROLLUP_BATCH_EVENTS;
   const maxBatches = options.maxBatches ?? Number.POSITIVE_INFINITY;
   const snap = await snapshot(db);
+  await foldPlayerCounts(db);
   const result: PassResult = { events: 0, batches: 0, erased: 0, complete: false, refreshedAt: null };
   while (result.batches < maxBatches && !result.complete) {
     await db.transaction(async (trx) => {

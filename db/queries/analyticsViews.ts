@@ -1,7 +1,7 @@
 import type { DayRange } from '../../core/analyticsParams';
 import type { Db } from '../knex';
 import { BUCKETS, bucketOf } from './analyticsSql';
-import { TOTAL_PLAYERS } from './analyticsRaw';
+import { TOTAL_PLAYERS } from './analyticsPlayerCount';
 import {
   gameRowOf,
   kpisOf,
