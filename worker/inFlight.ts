@@ -1,5 +1,5 @@
 import type { Db } from '../db/knex';
-import { closedRunsOf } from '../db/queries/runsInFlight';
+import { settledRunsOf } from '../db/queries/runsInFlight';
 
 /** Runs one organisation's events may have started or woken and not yet finished, per worker process. */
 export const RUNS_IN_FLIGHT_PER_OPERATOR = 50;
@@ -10,7 +10,10 @@ export const RUNS_IN_FLIGHT_PER_OPERATOR = 50;
 export const RUNS_IN_FLIGHT_CONTENDED = 2;
 /** How recently another organisation must have started or woken a run for the contended cap to apply. */
 export const CONTENDED_WINDOW_MS = 10_000;
-/** A run in flight longer than this stops counting: it waits (a delay, an approval) rather than works. */
+/**
+ * A run in flight longer than this stops counting: it waits rather than works. A run started by an event stops sooner
+ * once it records a wait (a delay over a minute, a `wait_for_event`, an approval: `settledRunsOf`).
+ */
 export const IN_FLIGHT_HOLD_MS = 10_000;
 /** An operator's runs are looked up in the database at most this often. */
 const LOOK_EVERY_MS = 100;
@@ -27,6 +30,8 @@ export class InFlightRuns {
   readonly cap: number;
   readonly contendedCap: number;
   private readonly runs = new Map<string, Map<string, number>>();
+  /** Runs counted at their start (not woken), which leave the count once asleep in a recorded wait. */
+  private readonly parkable = new Set<string>();
   private readonly lookedAt = new Map<string, number>();
   /** When each organisation last started or woke a run, kept for {@link CONTENDED_WINDOW_MS}. */
   private readonly lastStarted = new Map<string, number>();
@@ -66,10 +71,10 @@ export class InFlightRuns {
     const mine = this.runs.get(operatorId);
     if (!mine || mine.size === 0) return cap;
     const now = this.now();
-    for (const [id, at] of mine) if (now - at >= this.holdMs) mine.delete(id);
+    for (const [id, at] of mine) if (now - at >= this.holdMs) this.drop(mine, id);
     if (mine.size > 0 && now - (this.lookedAt.get(operatorId) ?? 0) >= LOOK_EVERY_MS) {
       this.lookedAt.set(operatorId, now);
-      for (const id of await closedRunsOf(this.db, operatorId, [...mine.keys()])) mine.delete(id);
+      for (const id of await settledRunsOf(this.db, operatorId, [...mine.keys()], this.parkable)) this.drop(mine, id);
     }
     if (mine.size === 0) {
       this.runs.delete(operatorId);
@@ -80,11 +85,18 @@ export class InFlightRuns {
     return room >= Math.ceil(cap / 4) ? room : 0;
   }
 
-  /** Counts a run started or woken for the operator, by its Temporal workflow id. */
-  add(operatorId: string, temporalWorkflowId: string): void {
+  private drop(mine: Map<string, number>, temporalWorkflowId: string): void {
+    mine.delete(temporalWorkflowId);
+    this.parkable.delete(temporalWorkflowId);
+  }
+
+  /** Counts a run started (`woken` false) or woken for the operator, by its Temporal workflow id. */
+  add(operatorId: string, temporalWorkflowId: string, woken = false): void {
     let mine = this.runs.get(operatorId);
     if (!mine) this.runs.set(operatorId, (mine = new Map()));
     mine.set(temporalWorkflowId, this.now());
+    if (woken) this.parkable.delete(temporalWorkflowId);
+    else this.parkable.add(temporalWorkflowId);
     this.lastStarted.set(operatorId, this.now());
   }
 

@@ -196,7 +196,7 @@ async function paced(deps: DispatchDeps, operatorId: string, temporalWorkflowId:
   if (deps.starts)
     while (!deps.starts.take(operatorId, 1, light()))
       await new Promise((resolve) => setTimeout(resolve, Math.max(5, deps.starts!.waitMs(operatorId, 1, light()))));
-  deps.inFlight?.add(operatorId, temporalWorkflowId);
+  deps.inFlight?.add(operatorId, temporalWorkflowId, true);
 }
 
 /**
