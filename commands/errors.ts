@@ -36,6 +36,9 @@ export const REFUSAL_CODES = [
   'INVITE_EXPIRED',
   'invalid_grant',
   'invalid_target',
+  'invalid_client',
+  'invalid_client_metadata',
+  'invalid_redirect_uri',
 ] as const;
 
 export type RefusalCode = (typeof REFUSAL_CODES)[number];

@@ -1,7 +1,8 @@
 import { sha256Hex } from '../../core/apiKeyToken';
 import { SCOPE_WRITE, type McpScope } from '../../core/mcpOAuth';
 import { findMember } from '../../db/queries/identity';
-import { findToken, getOAuthSettings, touchGrant } from '../../db/queries/mcpGrants';
+import { recordGrantUse } from '../../commands/mcpOAuth/tokens';
+import { findToken, getOAuthSettings } from '../../db/queries/mcpGrants';
 import type { AppDeps } from '../deps';
 import { oauthUrls } from './urls';
 
@@ -37,7 +38,9 @@ export async function resolveAccessToken(deps: AppDeps, token: string): Promise<
   const settings = await getOAuthSettings(deps.db, grant.operator_id);
   // Role rules apply at every use, not only at consent: a member moved to Member loses write where Members may not write.
   const scopes = (grant.scopes as McpScope[]).filter((scope) => scope !== SCOPE_WRITE || member.role !== 'member' || settings.members_may_write);
-  touchGrant(deps.db, grant.operator_id, grant.id).catch((error: Error) => deps.logger.warn({ err: { message: error.message } }, 'grant use not recorded'));
+  recordGrantUse(deps, { operatorId: grant.operator_id, grantId: grant.id }).catch((error: Error) =>
+    deps.logger.warn({ err: { message: error.message } }, 'grant use not recorded'),
+  );
   return {
     kind: 'oauth',
     operatorId: grant.operator_id,

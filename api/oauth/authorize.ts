@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import { prefixedId } from '../../core/ids';
-import { BOUNDS, isS256Challenge, LIFETIMES, parseScopes, REQUEST_PREFIX, redirectUriRegistered } from '../../core/mcpOAuth';
-import { insertRequest } from '../../db/queries/oauthClients';
+import { BOUNDS } from '../../core/mcpOAuth';
+import { openAuthorizationRequest } from '../../commands/mcpOAuth/authorizationRequests';
 import { AppError } from '../errors';
-import { resolveClient } from './clients';
 import { oauthUrls } from './urls';
 import { oauth } from './area';
 
@@ -26,40 +24,29 @@ export function redirectWith(redirectUri: string, params: Record<string, string 
 }
 
 /**
- * `GET /oauth/authorize`: checks the client and its redirect URI first — a failure there is answered here (400), never
- * sent to an unchecked URI — then `response_type=code`, an S256 `code_challenge`, the scopes and the `resource`
- * (exactly the MCP resource, RFC 8707), whose failures go back to the host's redirect URI with `iss` (RFC 9207). A
- * valid request is kept 10 minutes and the member is sent to the dashboard's consent page for it.
+ * `GET /oauth/authorize` (commands/mcpOAuth/authorizationRequests.ts): a missing `client_id`, an unknown client or an
+ * unusable redirect URI is answered here (400), never sent to an unchecked URI; any other refusal goes back to the
+ * host's redirect URI with `iss` (RFC 9207). An opened request sends the member to the dashboard's consent page for it.
  */
 export const authorizeHandler = oauth.handler({ input: { query: AuthorizeQuery } }, async ({ deps, ctx, input: { query } }) => {
-  const client = await resolveClient(deps, query.client_id);
-  const redirectUri = query.redirect_uri ?? (client.redirect_uris.length === 1 ? client.redirect_uris[0] : undefined);
-  if (!redirectUri) throw new AppError(400, 'invalid_request', 'redirect_uri is required (the client registered several)');
-  if (!redirectUriRegistered(client.redirect_uris, redirectUri)) {
-    throw new AppError(400, 'invalid_request', 'redirect_uri is not one the client registered');
-  }
+  if (!query.client_id) throw new AppError(400, 'invalid_request', 'client_id is required');
   const urls = oauthUrls(deps.config);
-  const fail = (error: string, description: string) => {
-    ctx.redirect(redirectWith(redirectUri, { error, error_description: description, state: query.state, iss: urls.issuer }));
-  };
-  if (query.response_type !== 'code') return fail('unsupported_response_type', 'response_type must be code');
-  if (!query.code_challenge || !isS256Challenge(query.code_challenge)) return fail('invalid_request', 'code_challenge (S256, 43 characters) is required');
-  if (query.code_challenge_method !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256');
-  const scopes = parseScopes(query.scope);
-  if ('problem' in scopes) return fail('invalid_scope', scopes.problem);
-  const resource = query.resource ?? urls.resource;
-  if (resource !== urls.resource) return fail('invalid_target', `resource must be ${urls.resource}`);
-  const id = prefixedId(REQUEST_PREFIX);
-  await insertRequest(deps.db, {
-    id,
-    client_id: client.id,
-    redirect_uri: redirectUri,
-    state: query.state ?? null,
-    code_challenge: query.code_challenge,
-    scopes,
-    resource,
-    ttlSeconds: LIFETIMES.request,
+  const result = await openAuthorizationRequest(deps, {
+    clientId: query.client_id,
+    redirectUri: query.redirect_uri,
+    responseType: query.response_type,
+    codeChallenge: query.code_challenge,
+    codeChallengeMethod: query.code_challenge_method,
+    state: query.state,
+    scope: query.scope,
+    resource: query.resource,
+    mcpResource: urls.resource,
   });
+  if (result.kind === 'redirect_uri_refused') throw new AppError(400, 'invalid_request', result.description);
+  if (result.kind === 'refused') {
+    ctx.redirect(redirectWith(result.redirectUri, { error: result.error, error_description: result.description, state: query.state, iss: urls.issuer }));
+    return;
+  }
   ctx.set('Cache-Control', 'no-store');
-  ctx.redirect(`${urls.consent}?request=${encodeURIComponent(id)}`);
+  ctx.redirect(`${urls.consent}?request=${encodeURIComponent(result.requestId)}`);
 });

@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { redirectHostOf, SCOPE_READ, SCOPE_WRITE, scopeForTool, type McpScope } from '../../core/mcpOAuth';
-import { approveGrant } from '../../commands/mcpOAuth/tokens';
-import { getOAuthSettings, type McpOAuthSettings } from '../../db/queries/mcpGrants';
-import { findLiveClient, findLiveRequest, takeRequest, type OAuthRequestRow } from '../../db/queries/oauthClients';
+import { redirectHostOf, SCOPE_READ, SCOPE_WRITE, scopeForTool } from '../../core/mcpOAuth';
+import { decideAuthorizationRequest, mayApproveWrite } from '../../commands/mcpOAuth/authorizationRequests';
+import { getOAuthSettings } from '../../db/queries/mcpGrants';
+import { findLiveClient, findLiveRequest } from '../../db/queries/oauthClients';
 import { AppError } from '../errors';
-import { type SessionPrincipal } from '../middleware/authenticate';
 import { listMcpTools } from '../mcp-server/tools';
 import { redirectWith } from './authorize';
 import { oauthUrls } from './urls';
@@ -22,9 +21,6 @@ export const DecisionBody = z.object({
 });
 
 const expired = () => new AppError(404, 'invalid_request', 'This authorization request is unknown, expired or already decided: start again from the host');
-
-/** Whether this member may approve tools with real effects: the Owner and Admins, a Member only where the organisation allows it. */
-const mayApproveWrite = (member: SessionPrincipal, settings: McpOAuthSettings) => member.role !== 'member' || settings.members_may_write;
 
 /**
  * `GET /oauth/requests/:id`: what the consent page shows — the host's name and where it sends the member back, the
@@ -47,63 +43,36 @@ export const getRequestHandler = oauth.handler({ input: { params: RequestParams 
     organisation_id: member.operatorId,
     role: member.role,
     enabled: settings.enabled,
-    may_approve_write: mayApproveWrite(member, settings),
+    may_approve_write: mayApproveWrite(member.role, settings),
     tools: tools.map((tool) => ({ name: tool.name, title: tool.title ?? tool.name, scope: scopeForTool(tool.annotations) })),
   };
 });
 
-/** The scopes to grant: those asked for unless the member narrowed them (never more than asked). */
-function grantedScopes(request: OAuthRequestRow, chosen: McpScope[] | undefined): McpScope[] {
-  const asked = request.scopes as McpScope[];
-  if (!chosen) return asked;
-  const kept = asked.filter((scope) => chosen.includes(scope));
-  return kept.includes(SCOPE_WRITE) ? [SCOPE_READ, SCOPE_WRITE] : [SCOPE_READ];
-}
-
 /**
- * `POST /oauth/requests/:id/decision`: approving creates the grant and its code; either way the answer is where the
- * page sends the browser — the host's redirect URI with `code` or `error=access_denied`, `state` and `iss`. Refused
- * (403 `access_denied`, the request kept so the member can approve less): the organisation turned OAuth hosts off,
- * or a Member approving tools with real effects where the organisation does not let Members do so.
+ * `POST /oauth/requests/:id/decision` (commands/mcpOAuth/authorizationRequests.ts): the answer is where the page sends
+ * the browser — the host's redirect URI with `code` or `error=access_denied`, `state` and `iss`. A decision not allowed
+ * (OAuth hosts turned off, or a Member approving tools with real effects where Members may not) is 403
+ * `access_denied`, the request kept so the member can approve less.
  */
 export const decideHandler = oauth.handler(
   { input: { params: RequestParams, body: DecisionBody } },
   async ({ deps, ctx, input: { params, body }, principal }) => {
     const member = principal;
-    const pending = await findLiveRequest(deps.db, params.id);
-    if (!pending) throw expired();
-    const urls = oauthUrls(deps.config);
-    const scopes = grantedScopes(pending, body.scopes);
-    if (body.decision === 'approve') {
-      const settings = await getOAuthSettings(deps.db, member.operatorId);
-      if (!settings.enabled) throw new AppError(403, 'access_denied', 'The organisation has turned off MCP hosts signed in with OAuth');
-      if (scopes.includes(SCOPE_WRITE) && !mayApproveWrite(member, settings)) {
-        throw new AppError(
-          403,
-          'access_denied',
-          'A Member may not approve tools with real effects in this organisation: approve read-only tools, or ask an Owner or Admin',
-        );
-      }
-    }
-    const request = await takeRequest(deps.db, params.id);
-    if (!request) throw expired();
-    const back = (values: Record<string, string>) => redirectWith(request.redirect_uri, { ...values, state: request.state ?? undefined, iss: urls.issuer });
-    ctx.set('Cache-Control', 'no-store');
-    if (body.decision === 'deny') {
-      ctx.body = { redirect_to: back({ error: 'access_denied', error_description: 'The member denied access' }) };
-      return;
-    }
-    const client = await findLiveClient(deps.db, request.client_id);
-    const { code } = await approveGrant(deps.db, {
+    const decision = await decideAuthorizationRequest(deps, {
       operatorId: member.operatorId,
-      memberId: member.memberId,
-      client: { id: request.client_id, name: client?.client_name ?? request.client_id },
-      redirectUri: request.redirect_uri,
-      redirectHost: redirectHostOf(request.redirect_uri),
-      codeChallenge: request.code_challenge,
-      scopes,
-      resource: request.resource,
+      member: { id: member.memberId, role: member.role },
+      requestId: params.id,
+      decision: body.decision,
+      scopes: body.scopes,
     });
-    ctx.body = { redirect_to: back({ code }) };
+    if (decision.kind === 'unknown_request') throw expired();
+    if (decision.kind === 'not_allowed') throw new AppError(403, 'access_denied', decision.description);
+    const urls = oauthUrls(deps.config);
+    const back = (values: Record<string, string>) => redirectWith(decision.redirectUri, { ...values, state: decision.state ?? undefined, iss: urls.issuer });
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = {
+      redirect_to:
+        decision.code === undefined ? back({ error: 'access_denied', error_description: 'The member denied access' }) : back({ code: decision.code }),
+    };
   },
 );

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { exchangeCode, refreshTokens, revokeToken } from '../../commands/mcpOAuth/tokens';
+import { resolveClient } from '../../commands/mcpOAuth/clients';
 import { AppError } from '../errors';
-import { resolveClient } from './clients';
 import { oauth } from './area';
 
 const field = z.string().min(1).max(4000).optional();

@@ -12,10 +12,12 @@ import {
   markCodeUsed,
   markTokenUsed,
   revokeGrant,
+  touchGrant,
   type McpGrantRow,
 } from '../../db/queries/mcpGrants';
 import { findMember } from '../../db/queries/identity';
 import { recordAudit } from '../audit';
+import type { CommandDeps } from '../deps';
 import { CommandError } from '../errors';
 
 /** The token response of RFC 6749 5.1, as `/oauth/token` answers it. */
@@ -209,4 +211,9 @@ export async function revokeGrantByMember(db: Db, input: { operatorId: string; g
     if (!grant || grant.revoked_at) return false;
     return endGrant(trx, grant, 'revoked in the dashboard', 'mcp_grant.revoked', `member:${input.memberId}`);
   });
+}
+
+/** A host used an access token of the grant: its last use, shown with the connected hosts, moves on at most once a minute. */
+export async function recordGrantUse(deps: Pick<CommandDeps, 'db'>, grant: { operatorId: string; grantId: string }): Promise<void> {
+  await touchGrant(deps.db, grant.operatorId, grant.grantId);
 }

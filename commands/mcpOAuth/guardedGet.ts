@@ -6,7 +6,7 @@ import { rootCertificates } from 'node:tls';
 import { isPublicAddress } from '../../core/gateway/addressPolicy';
 
 /**
- * A GET with the gateway's SSRF rules (activities/gateway/safeFetch.ts, which the API's layer may not import): every
+ * A GET with the gateway's SSRF rules (activities/gateway/safeFetch.ts, which commands may not import): every
  * address the host resolves to must pass the address policy (core/gateway/addressPolicy.ts) and the address checked is
  * the one connected to; no redirect is followed; the body is read up to `maxBytes` and the whole exchange is cut at
  * `timeoutMs`. Failures are thrown as `GuardedGetError` with a reason a person can read, never the body.
