@@ -8,6 +8,7 @@ import { markInteractive } from '../perf';
 const NAV: Array<{ to: string; label: string; managers?: boolean }> = [
   { to: '/', label: 'Overview' },
   { to: '/players', label: 'Players' },
+  { to: '/audiences', label: 'Audiences' },
   { to: '/workflows', label: 'Workflows' },
   { to: '/runs', label: 'Runs' },
   { to: '/connections', label: 'Connections' },
