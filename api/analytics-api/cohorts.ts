@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { isoDay, lastDays } from '../../core/analyticsParams';
-import { cohortFigures, RETENTION_DAYS } from '../../db/queries/analyticsCohorts';
+import { rawCohortFigures, RETENTION_DAYS } from '../../db/queries/analyticsCohorts';
+import { viewCohortFigures } from '../../db/queries/analyticsCohortsView';
+import { lastAnalyticsRefresh } from '../../db/queries/analyticsRefresh';
 import { AppError } from '../errors';
 import { registry } from '../openapi/registry';
 import { rangeOf, scopeOf } from './context';
@@ -62,7 +64,7 @@ export const CohortsResponse = z.object({
   }),
 });
 
-/** `GET /cohorts`: FTD cohorts of `range` (default the last 180 days) with retention, GGR to date and churn. */
+/** `GET /cohorts`: FTD cohorts of `range` (default the last 180 days) with retention, GGR to date and churn; rollups once a pass has completed, raw tables before. */
 export const cohortsHandler = analytics.handler({ input: { query: CohortsQuery } }, async ({ deps, ctx, input: { query } }) => {
   const now = new Date();
   const range = rangeOf(query.range, lastDays(180, now));
@@ -72,6 +74,7 @@ export const cohortsHandler = analytics.handler({ input: { query: CohortsQuery }
     });
   const scope = await scopeOf(deps, ctx, query.currency);
   const asOf = isoDay(now);
-  const cohorts = await cohortFigures(deps.db, scope, { range, grain: query.grain, asOf, churnDays: query.churn_days });
+  const figures = (await lastAnalyticsRefresh(deps.db)) ? viewCohortFigures : rawCohortFigures;
+  const cohorts = await figures(deps.db, scope, { range, grain: query.grain, asOf, churnDays: query.churn_days });
   ctx.body = { success: true, data: { currency: scope.currency, range, grain: query.grain, as_of: asOf, churn_days: query.churn_days, cohorts } };
 });

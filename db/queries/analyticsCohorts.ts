@@ -45,15 +45,43 @@ const retentionColumns = RETENTION_DAYS.map(
      count(p.entity_id) FILTER (WHERE p.d${n}) AS retained_d${n}`,
 ).join(',\n');
 
+/** Whether the player was active on day FTD + N, per retention column, over activity rows `a` with a `day`. */
+export const retainedColumns = (active: string): string =>
+  RETENTION_DAYS.map((n) => `coalesce(bool_or(a.day = c.ftd_day + ${n} AND ${active}), false) AS d${n}`).join(', ');
+
+/**
+ * One row per bucket of the range from `players` (one row per cohort player: `entity_id`, `ftd_day`, `amount`,
+ * `last_day`, `ggr`, `d1`/`d7`/`d30`), the query both paths end with (bindings `unit`, `start`, `end`, `asOf`, `churnDays`).
+ */
+export const cohortRows = (players: string): string => `WITH players AS (${players})
+     SELECT to_char(b.bucket, 'YYYY-MM-DD') AS cohort, count(p.entity_id) AS players, coalesce(sum(p.amount), 0) AS ftd_amount,
+            ${retentionColumns},
+            coalesce(sum(p.ggr), 0) AS ggr,
+            count(p.entity_id) FILTER (WHERE p.last_day <= ${AS_OF} - CAST(:churnDays AS int)) AS churned_players
+       FROM (${BUCKETS}) b LEFT JOIN players p ON ${bucketOf('p.ftd_day')} = b.bucket
+      GROUP BY b.bucket ORDER BY b.bucket`;
+
+/** The bindings of a cohort query. */
+export const cohortBindings = (scope: AnalyticsScope, query: CohortQuery) => ({
+  operatorId: scope.operatorId,
+  reporting: scope.reportingCurrency,
+  currency: scope.currency,
+  start: query.range.start,
+  end: query.range.end,
+  unit: query.grain,
+  asOf: query.asOf,
+  churnDays: query.churnDays,
+});
+
 /**
  * Players by the week or month of their first-time deposit (FTD: their first completed deposit ever, in any currency;
  * a cohort of `currency` holds the players whose FTD was in it), with D1/D7/D30 retention, GGR to date and churn
- * (docs/analytics.md "Cohorts"). Dated by occurrence time; erased players' events are redacted, so they are in no
- * cohort. One row per bucket of the range, empty ones included.
+ * (docs/analytics.md "Cohorts"), straight from the event table: before the rollups' first pass. Dated by occurrence
+ * time; erased players' events are redacted, so they are in no cohort. One row per bucket of the range, empty ones
+ * included.
  */
-export async function cohortFigures(db: Db, scope: AnalyticsScope, query: CohortQuery): Promise<Cohort[]> {
-  const result = await db.raw(
-    `WITH firsts AS (
+export async function rawCohortFigures(db: Db, scope: AnalyticsScope, query: CohortQuery): Promise<Cohort[]> {
+  const players = `WITH firsts AS (
        ${firstDeposits(`e.occurred_at < ${dayAfter('end')}`)}
      ), cohort AS (
        SELECT f.entity_id, f.occurred_at AS ftd_at, (f.occurred_at AT TIME ZONE 'UTC')::date AS ftd_day, f.amount
@@ -63,36 +91,19 @@ export async function cohortFigures(db: Db, scope: AnalyticsScope, query: Cohort
               CASE WHEN ${IS_GAME} THEN ${amountOf('bet_amount')} - ${amountOf('win_amount')} ELSE 0 END AS ggr
          FROM ${PLAYER_EVENTS} AND ((${IS_GAME}) OR (${IS_DEPOSIT})) AND ${CURRENCY} = :currency
           AND e.entity_id IN (SELECT entity_id FROM cohort) AND e.occurred_at < ${dayAfter('asOf')}
-     ), players AS (
-       SELECT c.entity_id, c.ftd_day, c.amount, max(a.day) AS last_day,
-              coalesce(sum(a.ggr) FILTER (WHERE a.at >= c.ftd_at), 0) AS ggr,
-              ${RETENTION_DAYS.map((n) => `coalesce(bool_or(a.day = c.ftd_day + ${n}), false) AS d${n}`).join(', ')}
-         FROM cohort c LEFT JOIN activity a ON a.entity_id = c.entity_id
-        GROUP BY c.entity_id, c.ftd_day, c.amount
      )
-     SELECT to_char(b.bucket, 'YYYY-MM-DD') AS cohort, count(p.entity_id) AS players, coalesce(sum(p.amount), 0) AS ftd_amount,
-            ${retentionColumns},
-            coalesce(sum(p.ggr), 0) AS ggr,
-            count(p.entity_id) FILTER (WHERE p.last_day <= ${AS_OF} - CAST(:churnDays AS int)) AS churned_players
-       FROM (${BUCKETS}) b LEFT JOIN players p ON ${bucketOf('p.ftd_day')} = b.bucket
-      GROUP BY b.bucket ORDER BY b.bucket`,
-    {
-      operatorId: scope.operatorId,
-      reporting: scope.reportingCurrency,
-      currency: scope.currency,
-      start: query.range.start,
-      end: query.range.end,
-      unit: query.grain,
-      asOf: query.asOf,
-      churnDays: query.churnDays,
-    },
-  );
+     SELECT c.entity_id, c.ftd_day, c.amount, max(a.day) AS last_day,
+            coalesce(sum(a.ggr) FILTER (WHERE a.at >= c.ftd_at), 0) AS ggr,
+            ${retainedColumns('true')}
+       FROM cohort c LEFT JOIN activity a ON a.entity_id = c.entity_id
+      GROUP BY c.entity_id, c.ftd_day, c.amount`;
+  const result = await db.raw(cohortRows(players), cohortBindings(scope, query));
   return (result.rows as Array<Record<string, unknown>>).map(cohortOf);
 }
 
 const ratio = (part: number, whole: number): number | null => (whole > 0 ? Number((part / whole).toFixed(4)) : null);
 
-function cohortOf(row: Record<string, unknown>): Cohort {
+export function cohortOf(row: Record<string, unknown>): Cohort {
   const players = Number(row.players);
   const ggr = Number(row.ggr);
   const retention = Object.fromEntries(

@@ -1,5 +1,6 @@
 import type { Db } from '../knex';
 import { foldDistinct, subtractErasedDistinct } from './analyticsRollupDistinct';
+import { foldFirstDeposits } from './analyticsRollupFirstDeposits';
 
 /** What one batch read: where the cursor now stands, and how many event rows it covered. */
 export interface BatchResult {
@@ -18,7 +19,7 @@ const completed = (type: string): string =>
  * operator's reporting currency of this moment (as a view refresh did).
  */
 const BATCH = `CREATE TEMP TABLE analytics_batch ON COMMIT DROP AS
-  SELECT e.xid, e.id, e.operator_id, e.entity_id, (e.occurred_at AT TIME ZONE 'UTC')::date AS day,
+  SELECT e.xid, e.id, e.operator_id, e.entity_id, e.occurred_at, e.created_at, (e.occurred_at AT TIME ZONE 'UTC')::date AS day,
          coalesce(nullif(e.data->>'currency', ''), trim(s.reporting_currency), 'EUR') AS currency,
          (en.id IS NOT NULL AND e.data->'_redacted' IS NULL) AS counted,
          e.event_type = 'game_activity' AS is_game,
@@ -43,11 +44,12 @@ const DAILY = `INSERT INTO analytics_daily AS t (operator_id, day, currency, ggr
   ON CONFLICT (operator_id, day, currency) DO UPDATE
     SET ggr = t.ggr + excluded.ggr, deposits = t.deposits + excluded.deposits, withdrawals = t.withdrawals + excluded.withdrawals`;
 
-const PLAYER_DAYS = `INSERT INTO analytics_player_days AS t (operator_id, day, entity_id, currency, deposited, ggr, deposits, withdrawals)
-  SELECT operator_id, day, entity_id, currency, bool_or(is_deposit), sum(bet - win), sum(deposit), sum(withdrawal)
+/** `played` (a game round that day) beside `deposited`: a cohort's activity is either (analyticsCohortsView.ts). */
+const PLAYER_DAYS = `INSERT INTO analytics_player_days AS t (operator_id, day, entity_id, currency, deposited, played, ggr, deposits, withdrawals)
+  SELECT operator_id, day, entity_id, currency, bool_or(is_deposit), bool_or(is_game), sum(bet - win), sum(deposit), sum(withdrawal)
     FROM analytics_batch WHERE counted GROUP BY 1, 2, 3, 4
   ON CONFLICT (operator_id, day, entity_id, currency) DO UPDATE
-    SET deposited = t.deposited OR excluded.deposited, ggr = t.ggr + excluded.ggr,
+    SET deposited = t.deposited OR excluded.deposited, played = t.played OR excluded.played, ggr = t.ggr + excluded.ggr,
         deposits = t.deposits + excluded.deposits, withdrawals = t.withdrawals + excluded.withdrawals`;
 
 /** Player rows first; a row that did not exist yet (`xmax = 0`) is a new unique player of the game. */
@@ -97,6 +99,7 @@ export async function foldBatch(trx: Db, cursor: { xid: string; id: string }, bo
   }
   for (const statement of [DAILY, PLAYER_DAYS, GAMES, PROVIDERS, PROVIDER_PLAYERS]) await trx.raw(statement);
   await foldDistinct(trx);
+  await foldFirstDeposits(trx, { xid: row.xid, id: row.id });
   await trx.raw('DROP TABLE analytics_batch');
   return { events: Number(row.events), cursor: { xid: row.xid, id: row.id } };
 }
@@ -142,6 +145,7 @@ export async function subtractErased(trx: Db): Promise<number> {
     bindings,
   );
   await subtractErasedDistinct(trx, withErased, bindings);
+  await trx.raw(`${withErased} DELETE FROM analytics_first_deposits WHERE ${players}`, bindings);
   await trx.raw('DELETE FROM analytics_games WHERE rounds = 0');
   await trx.raw('DELETE FROM analytics_providers WHERE volume = 0');
   return erased.rows.length;

@@ -26,14 +26,14 @@ export const dayAfter = (binding: string): string => `(CAST(:${binding} AS date)
 export const IN_RANGE = `${OCCURRED} >= ${dayStart('start')} AND ${OCCURRED} < ${dayAfter('end')}`;
 
 /**
- * Each player's first completed deposit among the live events matching `where` (earliest occurrence, then arrival),
+ * Each player's first completed deposit among the live events matching `where` (earliest occurrence, then arrival, then id),
  * with `e.entity_id`, `e.occurred_at`, its `amount`, its `currency` and any `columns`. With `where` bounding only the
  * end, that is the first deposit ever (as of that end), the FTD of docs/analytics.md.
  */
 export const firstDeposits = (where: string, columns = ''): string =>
   `SELECT DISTINCT ON (e.entity_id) e.entity_id, e.occurred_at, ${amountOf('amount')} AS amount, ${CURRENCY} AS currency${columns ? `, ${columns}` : ''}
      FROM ${PLAYER_EVENTS} AND ${IS_DEPOSIT} AND ${where}
-    ORDER BY e.entity_id, e.occurred_at, e.created_at`;
+    ORDER BY e.entity_id, e.occurred_at, e.created_at, e.id`;
 
 /** Every bucket start of the range (bindings `unit` = day/week/month, `start`, `end`), so empty buckets show as zero rows. */
 export const BUCKETS = `SELECT b::date AS bucket
