@@ -3,7 +3,8 @@ import type { Context } from 'koa';
 import { sha256Hex } from '../../core/apiKeyToken';
 import { CIRCUIT_OPEN_SECONDS, GATEWAY_FAILURE_STATUS } from '../../core/gateway/failures';
 import { prefixedId } from '../../core/ids';
-import { findGatewayCall, outcomeOf, takeAnswer, type StoredOutcome } from '../../db/queries/gatewayCalls';
+import { collectGatewayAnswer, giveUpOnGatewayCall } from '../../commands/gatewayCalls';
+import { findGatewayCall, outcomeOf, type StoredOutcome } from '../../db/queries/gatewayCalls';
 import { CallDeadlineError, LaneStalledError, runGatewayCall } from '../../temporal/gatewayCalls';
 import type { GatewayCallInput } from '../../core/workflowContracts';
 import { isDependencyOutage, serviceUnavailable } from '../dependencyOutage';
@@ -11,7 +12,7 @@ import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
 import { describeIssues, defaultValidationError } from '../middleware/validate';
 import { idempotencyKeyOf } from '../operator-data-api/idempotency';
-import { earlierCall, giveUpOn, keyMismatch, outcomeUnknown } from './idempotency';
+import { earlierCall, keyMismatch, outcomeUnknown } from './idempotency';
 import { GatewayBody } from './schema';
 import { gateway } from './area';
 
@@ -84,7 +85,7 @@ async function settleUnknown(deps: AppDeps, ctx: Context, call: GatewayCallInput
   });
   if (row?.state === 'answered') return respondWith(ctx, await outcomeOf(row, deps.keyring), latencyMs);
   if (row?.state === 'sending' || row?.state === 'outcome_unknown') {
-    if (row.state === 'sending') await giveUpOn(deps, call).catch(() => undefined);
+    if (row.state === 'sending') await giveUpOnGatewayCall(deps, call).catch(() => undefined);
     throw outcomeUnknown(call.callId, error);
   }
   if (retryable(error)) throw serviceUnavailable(error);
@@ -124,7 +125,7 @@ export const executeHandler = gateway.handler({ raw: ['body'] }, async ({ deps, 
     return;
   }
   const { result } = outcome;
-  const stored = result.answerStored ? await takeAnswer(deps.db, deps.keyring, operatorId, call.callId) : undefined;
+  const stored = result.answerStored ? await collectGatewayAnswer(deps, { operatorId, callId: call.callId }) : undefined;
   if (result.answerStored && !stored) throw new AppError(500, 'INTERNAL_ERROR', 'Internal server error');
   const answer = stored ?? {
     ok: result.ok,

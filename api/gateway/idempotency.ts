@@ -1,6 +1,7 @@
 import { gatewayRequestHash, outcomeUnknownMessage } from '../../core/gateway/callIdempotency';
 import type { GatewayCallInput, GatewayLimits } from '../../core/workflowContracts';
-import { findGatewayCall, finishWithoutAnswer, type GatewayCallRow } from '../../db/queries/gatewayCalls';
+import { giveUpOnGatewayCall } from '../../commands/gatewayCalls';
+import { findGatewayCall, type GatewayCallRow } from '../../db/queries/gatewayCalls';
 import { gatewayCallDeadlineMs } from '../../temporal/gatewayCalls';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
@@ -17,11 +18,6 @@ export function keyMismatch(key: string | undefined): AppError {
 /** 504 naming the call: it went out and its answer did not come back, so it is read, never sent again. */
 export function outcomeUnknown(callId: string, cause?: unknown): AppError {
   return new AppError(504, 'GATEWAY_OUTCOME_UNKNOWN', outcomeUnknownMessage(callId), { details: { callId }, ...(cause === undefined ? {} : { cause }) });
-}
-
-/** Records that a call still `sending` went out unanswered, so its next reader and every retry hear the same. */
-export async function giveUpOn(deps: AppDeps, call: { operatorId: string; callId: string }): Promise<void> {
-  await finishWithoutAnswer(deps.db, call, { state: 'outcome_unknown', code: 'GATEWAY_OUTCOME_UNKNOWN', message: outcomeUnknownMessage(call.callId) });
 }
 
 /** The request a row was claimed for differs from this one; rows from before hashes were kept compare what they hold. */
@@ -44,7 +40,7 @@ export async function earlierCall(deps: AppDeps, call: GatewayCallInput, key: st
   if (earlier.state === 'answered') return earlier;
   if (earlier.state === 'outcome_unknown') throw outcomeUnknown(call.callId);
   if (Date.now() - earlier.created_at.getTime() > gatewayCallDeadlineMs(limits)) {
-    await giveUpOn(deps, call);
+    await giveUpOnGatewayCall(deps, call);
     throw outcomeUnknown(call.callId);
   }
   throw new AppError(409, 'GATEWAY_CALL_IN_PROGRESS', `Call ${call.callId} is already being sent`);
