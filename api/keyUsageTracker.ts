@@ -1,10 +1,11 @@
 import type { Logger } from 'pino';
+import { recordApiKeyUses } from '../commands/apiKeys/usage';
 import type { Db } from '../db/knex';
-import { touchApiKeys } from '../db/queries/apiKeys';
 
 /**
- * Keeps `lastUsedAt` current without a database write per request: uses are buffered in memory and
- * written every `intervalMs` in one set-based UPDATE (and once more on shutdown).
+ * Keeps `lastUsedAt` current without a database write per request: uses are buffered in memory and recorded every
+ * `intervalMs` in one set-based write (commands/apiKeys/usage.ts), and once more on shutdown. A failed write keeps
+ * the batch for the next flush.
  */
 export class KeyUsageTracker {
   private pending = new Map<string, Date>();
@@ -30,7 +31,7 @@ export class KeyUsageTracker {
     const batch = [...this.pending].map(([id, usedAt]) => ({ id, usedAt }));
     this.pending = new Map();
     try {
-      await touchApiKeys(this.db, batch);
+      await recordApiKeyUses({ db: this.db }, batch);
     } catch (error) {
       this.logger.warn({ err: { message: (error as Error).message }, keys: batch.length }, 'could not record API key usage');
       for (const { id, usedAt } of batch) if (!this.pending.has(id)) this.pending.set(id, usedAt);
