@@ -42,6 +42,14 @@ export class StartAdmission {
   private readonly seenAt = new Map<string, number>();
   /** The backlogged operators' credit: the platform's spare starts, dealt out evenly. */
   private readonly credits = new Map<string, number>();
+  /**
+   * What light operators together may still take whole: refilled at `maxRate`, a second of it at most. Past it a
+   * light operator shares like any other, so a thousand tenants of a few runs each cannot start more together than
+   * the platform is ever configured for.
+   */
+  private lightTokens: number;
+  /** Starts each operator took from the platform's bucket since it was last backlogged: its share of a debt. */
+  private readonly rushes = new Map<string, number>();
 
   private readonly maxRate: number;
   private readonly now: () => number;
@@ -55,6 +63,7 @@ export class StartAdmission {
     this.own = new TokenBuckets(perSecond, burst, this.now);
     this.rate = Math.min(this.maxRate, options.initialRate ?? perSecond * 4);
     this.tokens = this.capacity();
+    this.lightTokens = this.maxRate;
     this.at = this.now();
   }
 
@@ -71,7 +80,7 @@ export class StartAdmission {
   take(operatorId: string, count = 1, light = false): boolean {
     this.refill();
     const alone = this.alone(operatorId);
-    if (alone || light) {
+    if (alone || this.servedWhole(light, count)) {
       if (!this.own.take(operatorId, count)) return false;
       this.admitted += count;
       if (!alone) this.useForLight(operatorId, count);
@@ -83,8 +92,10 @@ export class StartAdmission {
       this.refuse(operatorId);
       return false;
     }
-    if (credit === undefined) this.tokens -= count;
-    else this.credits.set(operatorId, credit - count);
+    if (credit === undefined) {
+      this.tokens -= count;
+      this.rushes.set(operatorId, (this.rushes.get(operatorId) ?? 0) + count);
+    } else this.credits.set(operatorId, credit - count);
     this.admitted += count;
     return true;
   }
@@ -95,7 +106,7 @@ export class StartAdmission {
    */
   waitMs(operatorId: string, count = 0, light = false): number {
     this.refill();
-    if (this.alone(operatorId) || light) return this.own.waitMs(operatorId, count);
+    if (this.alone(operatorId) || this.servedWhole(light, count)) return this.own.waitMs(operatorId, count);
     const credit = this.credits.get(operatorId);
     const share = credit === undefined ? this.rate : this.rate / this.credits.size;
     const missing = credit === undefined ? (this.tokens > -this.rate ? 0 : -this.rate - this.tokens + 1) : Math.min(count, this.creditCap()) - credit;
@@ -116,6 +127,7 @@ export class StartAdmission {
       this.refusedAt.delete(operatorId);
       this.credits.delete(operatorId);
     }
+    for (const operatorId of this.rushes.keys()) if (!this.seenAt.has(operatorId)) this.rushes.delete(operatorId);
     // A debt is at most a second of the new rate, so a cut never leaves everyone waiting out the old one.
     this.tokens = Math.max(-this.rate, Math.min(this.tokens, this.capacity()));
     for (const [operatorId, credit] of this.credits) this.credits.set(operatorId, Math.max(-this.rate, credit));
@@ -135,8 +147,14 @@ export class StartAdmission {
     return true;
   }
 
+  /** Whether a light operator's `count` starts fit what light operators together may take whole now. */
+  private servedWhole(light: boolean, count: number): boolean {
+    return light && this.lightTokens >= count;
+  }
+
   /** A light operator's starts come out of the platform's bucket (a debt of at most a second); it is backlogged no more. */
   private useForLight(operatorId: string, count: number): void {
+    this.lightTokens -= count;
     this.tokens = Math.max(-this.rate, this.tokens - count);
     this.refusedAt.delete(operatorId);
     this.credits.delete(operatorId);
@@ -146,9 +164,13 @@ export class StartAdmission {
     this.refusedAt.set(operatorId, this.now());
     this.refusedSinceLook = true;
     if (this.credits.has(operatorId)) return;
-    // The one refused first is the one that ran the platform's bucket into debt: the debt becomes its own.
-    this.credits.set(operatorId, Math.min(0, this.tokens));
-    this.tokens = Math.max(0, this.tokens);
+    // The debt its own rush left (what it took from the platform's bucket while not backlogged) becomes its own; the
+    // rest stays the platform's. Handing the whole debt to each newly refused operator let three hundred of them start
+    // a second of the rate each, the bucket back at zero after every refusal (startAdmission.test.ts).
+    const own = Math.min(0, Math.max(this.tokens, -(this.rushes.get(operatorId) ?? 0)));
+    this.rushes.delete(operatorId);
+    this.credits.set(operatorId, own);
+    this.tokens -= own;
   }
 
   /** A backlogged operator saves at most a second of its share. */
@@ -164,6 +186,7 @@ export class StartAdmission {
   private refill(): void {
     const now = this.now();
     this.tokens = Math.min(this.capacity(), this.tokens + ((now - this.at) / 1000) * this.rate);
+    this.lightTokens = Math.min(this.maxRate, this.lightTokens + ((now - this.at) / 1000) * this.maxRate);
     this.at = now;
     if (this.tokens <= 0 || this.credits.size === 0) return;
     const share = this.tokens / this.credits.size;

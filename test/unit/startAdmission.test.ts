@@ -87,6 +87,17 @@ describe('StartAdmission', () => {
     expect(asLight.heavy).toBeLessThan(asBacklogged.heavy!);
   });
 
+  it('lets light operators together take whole no more than the platform is ever configured for (maxRate)', () => {
+    // 300 light operators at 10/s each ask 3,000/s together; maxRate is 1,000/s and the platform's rate 200/s.
+    const { starts, advance } = admission(200);
+    const demands = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`light-${i}`, 10]));
+    const got = drive(starts, advance, demands, 5000, new Set(Object.keys(demands)));
+    const total = Object.values(got).reduce((sum, n) => sum + n, 0);
+    // Served whole at most maxRate a second plus a second's worth, then shared at the platform's rate.
+    expect(total).toBeLessThanOrEqual(1000 * 5 + 1000 + 200 * 5);
+    expect(total).toBeGreaterThanOrEqual(1000 * 5);
+  });
+
   it('shares in turn between operators that are both backlogged', () => {
     const { starts, advance } = admission(20);
     const got = drive(starts, advance, { a: 500, b: 500 }, 10_000);
