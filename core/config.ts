@@ -133,6 +133,9 @@ const envSchema = z.object({
   GATEWAY_ALLOW_PRIVATE_NETWORKS: bool.default(false),
   GATEWAY_CIRCUIT_FAILURE_THRESHOLD: positiveInt.default(5),
 
+  /** Longest a statement of an analytics read may run before PostgreSQL cancels it (answered 503 `QUERY_TIMEOUT`). */
+  ANALYTICS_STATEMENT_TIMEOUT_MS: positiveInt.default(10_000),
+
   MCP_CROSS_INSTANCE_AFFINITY: bool.default(true),
   MCP_HEARTBEAT_MS: positiveInt.default(15_000),
   MCP_MAX_STREAMS_PER_OPERATOR: positiveInt.max(1000).default(5),

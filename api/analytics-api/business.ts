@@ -4,7 +4,7 @@ import { ngrFigures } from '../../commands/analytics/ngrDefinition';
 import { businessFigures, TRANSACTION_STATUSES } from '../../db/queries/analyticsBusiness';
 import { AppError } from '../errors';
 import { registry } from '../openapi/registry';
-import { rangeOf, scopeOf } from './context';
+import { rangeOf, readFigures, scopeOf } from './context';
 import { NgrFiguresSchema } from './ngr';
 import { KpisQuery } from './schema';
 import { analytics } from './area';
@@ -86,9 +86,9 @@ export const businessHandler = analytics.handler({ input: { query: BusinessQuery
       details: [{ field: 'range', message: 'the previous period would start before 0001-01-01' }],
     });
   const [current, before, ngr] = await Promise.all([
-    businessFigures(deps.db, scope, range),
-    businessFigures(deps.db, scope, previous),
-    ngrFigures(deps, scope, [range, previous]),
+    readFigures(deps, (db) => businessFigures(db, scope, range)),
+    readFigures(deps, (db) => businessFigures(db, scope, previous)),
+    readFigures(deps, (db) => ngrFigures({ db }, scope, [range, previous])),
   ]);
   ctx.body = {
     success: true,

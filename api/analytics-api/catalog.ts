@@ -2,7 +2,7 @@ import { lastDays } from '../../core/analyticsParams';
 import { rawGames, rawProviders } from '../../db/queries/analyticsRaw';
 import { lastAnalyticsRefresh } from '../../db/queries/analyticsRefresh';
 import { viewGames, viewProviders } from '../../db/queries/analyticsViews';
-import { rangeOf, scopeOf } from './context';
+import { rangeOf, readFigures, scopeOf } from './context';
 import { sendCsv, sendRows } from './respond';
 import { GamesQuery, ProvidersQuery } from './schema';
 import { analytics } from './area';
@@ -18,9 +18,11 @@ const ALL_TIME = (): { start: string; end: string } => ({ start: '1970-01-01', e
 export const gamesHandler = analytics.handler({ input: { query: GamesQuery } }, async ({ deps, ctx, input: { query } }) => {
   const range = query.range === undefined ? undefined : rangeOf(query.range, ALL_TIME());
   const scope = await scopeOf(deps, ctx, query.currency);
-  const refreshedAt = range ? null : await lastAnalyticsRefresh(deps.db);
   const page = { limit: query.limit, offset: query.offset };
-  const games = refreshedAt ? await viewGames(deps.db, scope, page) : await rawGames(deps.db, scope, range ?? ALL_TIME(), page);
+  const { refreshedAt, games } = await readFigures(deps, async (db) => {
+    const refreshedAt = range ? null : await lastAnalyticsRefresh(db);
+    return { refreshedAt, games: refreshedAt ? await viewGames(db, scope, page) : await rawGames(db, scope, range ?? ALL_TIME(), page) };
+  });
   if (query.format === 'csv') return sendCsv(ctx, 'games', GAME_COLUMNS, games as unknown as Array<Record<string, unknown>>);
   sendRows(ctx, 'games', games, { currency: scope.currency, refreshed_at: refreshedAt?.toISOString() ?? null });
 });
@@ -28,7 +30,9 @@ export const gamesHandler = analytics.handler({ input: { query: GamesQuery } }, 
 /** `GET /providers`: all-time transaction volume per `data.provider`. */
 export const providersHandler = analytics.handler({ input: { query: ProvidersQuery } }, async ({ deps, ctx, input: { query } }) => {
   const scope = await scopeOf(deps, ctx, query.currency);
-  const refreshedAt = await lastAnalyticsRefresh(deps.db);
-  const providers = refreshedAt ? await viewProviders(deps.db, scope) : await rawProviders(deps.db, scope);
+  const { refreshedAt, providers } = await readFigures(deps, async (db) => {
+    const refreshedAt = await lastAnalyticsRefresh(db);
+    return { refreshedAt, providers: refreshedAt ? await viewProviders(db, scope) : await rawProviders(db, scope) };
+  });
   ctx.body = { success: true, data: { providers, currency: scope.currency, refreshed_at: refreshedAt?.toISOString() ?? null } };
 });

@@ -5,7 +5,7 @@ import { viewCohortFigures } from '../../db/queries/analyticsCohortsView';
 import { lastAnalyticsRefresh } from '../../db/queries/analyticsRefresh';
 import { AppError } from '../errors';
 import { registry } from '../openapi/registry';
-import { rangeOf, scopeOf } from './context';
+import { rangeOf, readFigures, scopeOf } from './context';
 import { KpisQuery } from './schema';
 import { analytics } from './area';
 
@@ -74,7 +74,9 @@ export const cohortsHandler = analytics.handler({ input: { query: CohortsQuery }
     });
   const scope = await scopeOf(deps, ctx, query.currency);
   const asOf = isoDay(now);
-  const figures = (await lastAnalyticsRefresh(deps.db)) ? viewCohortFigures : rawCohortFigures;
-  const cohorts = await figures(deps.db, scope, { range, grain: query.grain, asOf, churnDays: query.churn_days });
+  const cohorts = await readFigures(deps, async (db) => {
+    const figures = (await lastAnalyticsRefresh(db)) ? viewCohortFigures : rawCohortFigures;
+    return figures(db, scope, { range, grain: query.grain, asOf, churnDays: query.churn_days });
+  });
   ctx.body = { success: true, data: { currency: scope.currency, range, grain: query.grain, as_of: asOf, churn_days: query.churn_days, cohorts } };
 });

@@ -1,5 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import { lastDays, parseRange, type DayRange } from '../../core/analyticsParams';
+import type { Db } from '../../db/knex';
+import { isQueryCanceled, withStatementTimeout } from '../../db/queries/analyticsRead';
 import type { AnalyticsScope } from '../../db/queries/analyticsTypes';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
@@ -53,3 +55,25 @@ export function rangeOf(value: string | undefined, fallback: DayRange): DayRange
 
 /** `active_players_today` counts players active in the last 7 days (spec 4.4). */
 export const activeWindow = (): DayRange => lastDays(7, new Date());
+
+/** Retry-After of a `QUERY_TIMEOUT`: the same figure may fit once the database is less busy. */
+export const QUERY_TIMEOUT_RETRY_AFTER_SECONDS = 30;
+
+/**
+ * Runs a read of figures under `ANALYTICS_STATEMENT_TIMEOUT_MS`: a statement PostgreSQL cancels is 503 `QUERY_TIMEOUT`
+ * with `Retry-After` (docs/analytics.md "Statement timeout"), not a 500 — the request was valid, the figure too costly now.
+ */
+export async function readFigures<T>(deps: AppDeps, read: (db: Db) => Promise<T>): Promise<T> {
+  const timeoutMs = deps.config.ANALYTICS_STATEMENT_TIMEOUT_MS;
+  try {
+    return await withStatementTimeout(deps.db, timeoutMs, read);
+  } catch (error) {
+    if (!isQueryCanceled(error)) throw error;
+    throw new AppError(
+      503,
+      'QUERY_TIMEOUT',
+      `The figures took longer than ${timeoutMs / 1000} s to compute and were cancelled; retry later or ask for a shorter range`,
+      { headers: { 'Retry-After': String(QUERY_TIMEOUT_RETRY_AFTER_SECONDS) }, cause: error },
+    );
+  }
+}

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { lastDays } from '../../core/analyticsParams';
 import { gameHealth } from '../../db/queries/analyticsGameHealth';
 import { registry } from '../openapi/registry';
-import { rangeOf, scopeOf } from './context';
+import { rangeOf, readFigures, scopeOf } from './context';
 import { GamesQuery } from './schema';
 import { analytics } from './area';
 
@@ -54,7 +54,7 @@ export const GameHealthResponse = z.object({
 export const gameHealthHandler = analytics.handler({ input: { query: GameHealthQuery } }, async ({ deps, ctx, input: { query } }) => {
   const range = rangeOf(query.range, lastDays(30, new Date()));
   const scope = await scopeOf(deps, ctx, query.currency);
-  const health = await gameHealth(deps.db, scope, range, query.by, { limit: query.limit, offset: query.offset });
+  const health = await readFigures(deps, (db) => gameHealth(db, scope, range, query.by, { limit: query.limit, offset: query.offset }));
   ctx.body = {
     success: true,
     data: { currency: scope.currency, range, by: query.by, ...health, has_more: query.offset + health.rows.length < health.total_rows },

@@ -26,6 +26,8 @@ const errors = (extra: Record<number, string> = {}) =>
     ...Object.entries(extra).map(([status, description]): [number, string] => [Number(status), description]),
     [500, 'INTERNAL_ERROR'],
   );
+/** Every read of figures runs under the analytics statement timeout (docs/analytics.md "Statement timeout"). */
+const TIMEOUT = { 503: 'QUERY_TIMEOUT (Retry-After header): a statement ran longer than ANALYTICS_STATEMENT_TIMEOUT_MS' };
 /** JSON, or with `format=csv` a CSV export (header row first, `X-Truncated` says whether rows were cut at 1 MB). */
 const jsonOrCsv = (schema: z.ZodType, description: string, example: unknown) => ({
   description,
@@ -48,7 +50,7 @@ analytics.endpoint({
       'KPIs',
       examples.kpis,
     ),
-    ...errors(),
+    ...errors(TIMEOUT),
   },
   ...kpisHandler,
 });
@@ -59,7 +61,7 @@ analytics.endpoint({
   description:
     'One currency per request (never summed across currencies), dated by occurrence time; `previous` is the same number of days ending the day before `range.start`. Definitions: docs/analytics.md "Business figures".',
   guards: ['reads'],
-  responses: { 200: jsonContent(BusinessResponse, 'Business figures of the range and the period before', examples.business), ...errors() },
+  responses: { 200: jsonContent(BusinessResponse, 'Business figures of the range and the period before', examples.business), ...errors(TIMEOUT) },
   ...businessHandler,
 });
 analytics.endpoint({
@@ -69,7 +71,7 @@ analytics.endpoint({
   description:
     'One currency per request; a cohort holds the players whose first completed deposit ever (in any currency) fell in it and was in this currency, dated by occurrence time. Definitions: docs/analytics.md "Cohorts".',
   guards: ['reads'],
-  responses: { 200: jsonContent(CohortsResponse, 'Cohorts of the range, empty ones included', examples.cohorts), ...errors() },
+  responses: { 200: jsonContent(CohortsResponse, 'Cohorts of the range, empty ones included', examples.cohorts), ...errors(TIMEOUT) },
   ...cohortsHandler,
 });
 analytics.endpoint({
@@ -78,7 +80,7 @@ analytics.endpoint({
   summary: 'Safer-gambling figures: protected and limited players now, the gate’s marketing decisions and the harm indicators of the range',
   description: 'Definitions: docs/analytics.md "Safer gambling" and docs/compliance.md.',
   guards: ['reads'],
-  responses: { 200: jsonContent(SaferGamblingResponse, 'Safer-gambling figures', examples.saferGambling), ...errors() },
+  responses: { 200: jsonContent(SaferGamblingResponse, 'Safer-gambling figures', examples.saferGambling), ...errors(TIMEOUT) },
   ...saferGamblingHandler,
 });
 analytics.endpoint({
@@ -87,7 +89,7 @@ analytics.endpoint({
   summary: 'Game health: actual RTP, hold and cash vs bonus GGR per game or provider',
   description: 'One currency per request, dated by occurrence time; rows most staked first. Definitions: docs/analytics.md "Game health".',
   guards: ['reads'],
-  responses: { 200: jsonContent(GameHealthResponse, 'Totals and a page of rows', examples.gameHealth), ...errors() },
+  responses: { 200: jsonContent(GameHealthResponse, 'Totals and a page of rows', examples.gameHealth), ...errors(TIMEOUT) },
   ...gameHealthHandler,
 });
 analytics.endpoint({
@@ -96,7 +98,7 @@ analytics.endpoint({
   summary: 'Figures by country, jurisdiction or currency: players, deposits, withdrawals, GGR and FTDs',
   description: 'Only code-shaped values form groups (ISO 3166, ISO 4217), everything else is `other`. Definitions: docs/analytics.md "Splits".',
   guards: ['reads'],
-  responses: { 200: jsonContent(SplitsResponse, 'One row per group, most GGR first', examples.splits), ...errors() },
+  responses: { 200: jsonContent(SplitsResponse, 'One row per group, most GGR first', examples.splits), ...errors(TIMEOUT) },
   ...splitsHandler,
 });
 analytics.endpoint({
@@ -139,7 +141,7 @@ analytics.endpoint({
       'Revenue rows',
       examples.revenue,
     ),
-    ...errors(),
+    ...errors(TIMEOUT),
   },
   ...revenueHandler,
 });
@@ -150,7 +152,7 @@ analytics.endpoint({
   guards: ['reads'],
   responses: {
     200: jsonOrCsv(listOf({ total: z.number().int(), has_more: z.boolean(), players: z.array(PlayerItem) }), 'A page of players', examples.players),
-    ...errors(),
+    ...errors(TIMEOUT),
   },
   ...listPlayersHandler,
 });
@@ -159,7 +161,10 @@ analytics.endpoint({
   path: '/players/:id',
   summary: 'One player with decrypted PII, states and recent events',
   guards: ['reads'],
-  responses: { 200: jsonContent(z.object({ success: z.literal(true), data: PlayerDetail }), 'Player', examples.playerDetail), ...errors({ 404: 'NOT_FOUND' }) },
+  responses: {
+    200: jsonContent(z.object({ success: z.literal(true), data: PlayerDetail }), 'Player', examples.playerDetail),
+    ...errors({ 404: 'NOT_FOUND', ...TIMEOUT }),
+  },
   ...getPlayerHandler,
 });
 analytics.endpoint({
@@ -167,7 +172,10 @@ analytics.endpoint({
   path: '/games',
   summary: 'Game rows',
   guards: ['reads'],
-  responses: { 200: jsonOrCsv(listOf({ currency: z.string(), refreshed_at: refreshedAt, games: z.array(GameRow) }), 'Game rows', examples.games), ...errors() },
+  responses: {
+    200: jsonOrCsv(listOf({ currency: z.string(), refreshed_at: refreshedAt, games: z.array(GameRow) }), 'Game rows', examples.games),
+    ...errors(TIMEOUT),
+  },
   ...gamesHandler,
 });
 analytics.endpoint({
@@ -181,7 +189,7 @@ analytics.endpoint({
       'Providers',
       examples.providers,
     ),
-    ...errors(),
+    ...errors(TIMEOUT),
   },
   ...providersHandler,
 });

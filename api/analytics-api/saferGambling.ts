@@ -4,7 +4,7 @@ import { GATE_RULES } from '../../core/compliance/gate';
 import { saferGamblingFigures } from '../../db/queries/analyticsSaferGambling';
 import { HARM_INDICATORS } from '../../db/queries/harmIndicators';
 import { registry } from '../openapi/registry';
-import { rangeOf } from './context';
+import { rangeOf, readFigures } from './context';
 import { analytics } from './area';
 
 export const SaferGamblingQuery = z.object({
@@ -57,6 +57,6 @@ export const SaferGamblingResponse = z.object({
 /** `GET /safer-gambling`: protected and limited players now; the gate's decisions and the harm indicators of `range`. */
 export const saferGamblingHandler = analytics.handler({ input: { query: SaferGamblingQuery } }, async ({ deps, ctx, input: { query }, principal }) => {
   const range = rangeOf(query.range, lastDays(30, new Date()));
-  const figures = await saferGamblingFigures(deps.db, principal.operatorId, range);
+  const figures = await readFigures(deps, (db) => saferGamblingFigures(db, principal.operatorId, range));
   ctx.body = { success: true, data: { range, figures } };
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { lastDays } from '../../core/analyticsParams';
 import { SPLIT_DIMENSIONS, splitFigures } from '../../db/queries/analyticsSplits';
 import { registry } from '../openapi/registry';
-import { rangeOf, scopeOf } from './context';
+import { rangeOf, readFigures, scopeOf } from './context';
 import { KpisQuery } from './schema';
 import { analytics } from './area';
 
@@ -36,5 +36,5 @@ export const SplitsResponse = z.object({
 export const splitsHandler = analytics.handler({ input: { query: SplitsQuery } }, async ({ deps, ctx, input: { query } }) => {
   const range = rangeOf(query.range, lastDays(30, new Date()));
   const scope = await scopeOf(deps, ctx, query.currency);
-  ctx.body = { success: true, data: { by: query.by, range, rows: await splitFigures(deps.db, scope, range, query.by) } };
+  ctx.body = { success: true, data: { by: query.by, range, rows: await readFigures(deps, (db) => splitFigures(db, scope, range, query.by)) } };
 });

@@ -26,7 +26,10 @@ const TILES = [
   '/games',
   '/providers',
 ];
-/** Figures that always read the raw tables (no rollup yet): measured once each way is all there is. */
+/**
+ * Figures measured only as served: `/business`, `/splits` and `/game-health` always read the raw tables; `/cohorts`
+ * reads the rollups once a pass has completed (its answer carries no `refreshed_at` to check the path by).
+ */
 const RAW_ONLY = ['/business?range=30d', '/cohorts?grain=week', '/splits?by=country', '/game-health?range=30d'];
 const RAW_ONLY_RUN = { count: 6, concurrency: 1, timeLimitMs: 120_000 };
 const ROLLUP_RUN = { count: 60, concurrency: 4, timeLimitMs: 120_000 };
@@ -110,7 +113,7 @@ async function tiles(stack: BenchStack, apiKey: string): Promise<void> {
   );
   for (const path of RAW_ONLY) {
     const run = await tile(stack, apiKey, path, null);
-    say(`${path.padEnd(34)} raw tables only p50 ${fmt(run.p50).padStart(8)} p95 ${fmt(run.p95).padStart(8)} ms (n=${run.n})`);
+    say(`${path.padEnd(34)} as served p50 ${fmt(run.p50).padStart(8)} p95 ${fmt(run.p95).padStart(8)} ms (n=${run.n})`);
   }
 }
 
@@ -181,7 +184,8 @@ async function measureAt(stack: BenchStack, operatorId: string, apiKey: string, 
 
 async function main(): Promise<void> {
   say('starting PostgreSQL, Temporal, worker and API…');
-  const stack = await startBenchStack({ RATE_LIMIT_ANALYTICS_READ: '1000000', RATE_LIMIT_ANALYTICS_REFRESH: '1000' });
+  // The raw tables' tiles take tens of seconds at 1 M events: the statement timeout is lifted so they are measured, not cancelled.
+  const stack = await startBenchStack({ RATE_LIMIT_ANALYTICS_READ: '1000000', RATE_LIMIT_ANALYTICS_REFRESH: '1000', ANALYTICS_STATEMENT_TIMEOUT_MS: '900000' });
   let peakNode = 0;
   let peakPostgres = 0;
   const sampler = setInterval(() => {
