@@ -29,7 +29,7 @@ export interface ConnectorRef {
   actor: Actor;
 }
 
-/** Parses and validates the document; a broken one is 400 `INVALID_OPENAPI` listing what is wrong. */
+/** Parses and validates the document; a broken one is refused as `INVALID_OPENAPI` listing what is wrong. */
 async function documentOf(openapi: unknown): Promise<{ document: Record<string, unknown> | null; blueprint: Blueprint | null }> {
   if (openapi === undefined || openapi === null) return { document: null, blueprint: null };
   try {

@@ -13,8 +13,8 @@ export interface IdempotencyScope {
 }
 
 /**
- * The record a stored answer names. A row written before answers were stored in business terms holds the HTTP body
- * `{ success: true, data }` (an entity's `data` with its `action`); rows now hold `{ data }`. Both read as the same
+ * The record a stored answer names. A row written before answers were stored in business terms holds the body the
+ * API answered, `{ success: true, data }` (an entity's `data` with its `action`); rows now hold `{ data }`. Both read as the same
  * record, the old `action` dropped since a repeat's outcome is `duplicate` whatever the first one was.
  */
 function storedData<T>(stored: Record<string, unknown>): T {

@@ -2,7 +2,7 @@
  * Ingestion as one use case for every caller: the data API's single writes, the batch jobs' chunks and the automations'
  * data actions prepare an item by the same rules (core/ingestItems.ts: template, PII sealed) and store it by the same
  * writers (db/ingest/). Each caller reads the operator's template through its settings port (commands/templates.ts)
- * and maps an item's refusal into its own error: an HTTP error, a failed node, a batch item's error.
+ * and maps an item's refusal into its own error: the API's answer, a failed node, a batch item's error.
  */
 import type { Knex } from 'knex';
 import type { Keyring } from '../core/crypto';

@@ -8,7 +8,7 @@ import { CommandError } from './errors';
 
 /**
  * Changes an operator's settings (template, retention) and returns them as stored. A `templateId` must name a
- * template of `GET /templates`: 400 `VALIDATION_FAILED` naming the field otherwise. The settings port hears of
+ * template of `GET /templates`, refused otherwise as `VALIDATION_FAILED` naming the field. The settings port hears of
  * the change once it commits (`deps.settings.changed`), so a cache behind it answers it at once. The audit event (target `settings`, the operator's id) is written with the change.
  */
 export async function changeSettings(

@@ -17,7 +17,7 @@ export interface SignedUp {
 }
 
 /**
- * Opens an organisation: the operator, the user and their Owner membership, all or nothing (409 `EMAIL_TAKEN` when
+ * Opens an organisation: the operator, the user and their Owner membership, all or nothing (`EMAIL_TAKEN` when
  * the email already has an account). Signing the new Owner in is left to the caller, since a session is signed with
  * the API's secret: the returned member is what it needs for that.
  */

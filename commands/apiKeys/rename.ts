@@ -12,7 +12,7 @@ export interface RenameApiKeyInput {
   actor: Actor;
 }
 
-/** Relabels one of the operator's keys, revoked or not (404 for a key of another operator). */
+/** Relabels one of the operator's keys, revoked or not (`NOT_FOUND` for a key of another operator). */
 export async function renameApiKey(deps: Pick<CommandDeps, 'db'>, input: RenameApiKeyInput): Promise<void> {
   assertKeyId(input.id);
   await deps.db.transaction(async (trx) => {

@@ -58,10 +58,10 @@ async function definitionOf(
 }
 
 /**
- * Creates a backtest of an automation over `[from, to)` and starts its job (docs/compliance.md "Backtest"). 404
- * `WORKFLOW_NOT_FOUND` (another operator's too) or `VERSION_NOT_FOUND`; 400 `VALIDATION_FAILED` naming `to` (an empty
+ * Creates a backtest of an automation over `[from, to)` and starts its job (docs/compliance.md "Backtest").
+ * `WORKFLOW_NOT_FOUND` (another operator's too) or `VERSION_NOT_FOUND`; `VALIDATION_FAILED` naming `to` (an empty
  * range, or one holding more than `MAX_BACKTEST_EVENTS` events), `definition…` (a draft that is not valid, or has no
- * event trigger) or `sampleOutputs.<id>` (not an action of the definition); 409 `BACKTEST_ALREADY_RUNNING` while the
+ * event trigger) or `sampleOutputs.<id>` (not an action of the definition); `BACKTEST_ALREADY_RUNNING` while the
  * operator has a running backtest.
  */
 export async function startBacktest(deps: Pick<CommandDeps, 'db'> & BacktestJobs, input: BacktestRequest): Promise<BacktestRow> {
@@ -113,14 +113,14 @@ export async function startBacktest(deps: Pick<CommandDeps, 'db'> & BacktestJobs
   return created.row;
 }
 
-/** A backtest of the operator: 404 `BACKTEST_NOT_FOUND` for an unknown id and another operator's alike. */
+/** A backtest of the operator: `BACKTEST_NOT_FOUND` for an unknown id and another operator's alike. */
 export async function requireBacktest(deps: Pick<CommandDeps, 'db'>, operatorId: string, backtestId: string): Promise<BacktestRow> {
   const row = await findBacktest(deps.db, operatorId, backtestId);
   if (!row) throw notFound();
   return row;
 }
 
-/** Cancels a running backtest: it replays no further page and keeps no result. 404 `BACKTEST_NOT_FOUND`; 409 `BACKTEST_NOT_RUNNING`. */
+/** Cancels a running backtest: it replays no further page and keeps no result. `BACKTEST_NOT_FOUND`; `BACKTEST_NOT_RUNNING`. */
 export async function cancelBacktest(deps: Pick<CommandDeps, 'db'> & BacktestJobs, input: { operatorId: string; backtestId: string }): Promise<BacktestRow> {
   const row = await requireBacktest(deps, input.operatorId, input.backtestId);
   const cancelled = await finishBacktest(deps.db, input.operatorId, row.id, { status: 'cancelled' });

@@ -11,7 +11,7 @@ import { validAutomationBody } from './validate';
 
 export interface CreateAutomationInput {
   operatorId: string;
-  /** The definition as sent, validated here (400 `VALIDATION_FAILED`). */
+  /** The definition as sent, validated here (`VALIDATION_FAILED`). */
   body: unknown;
   /** Refuse HTTP steps whose literal URL names a private address (the API, while `GATEWAY_ALLOW_PRIVATE_NETWORKS` is off). */
   refusePrivateUrls?: boolean;

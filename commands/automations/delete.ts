@@ -15,7 +15,7 @@ export interface DeleteAutomationInput {
 
 /**
  * Soft-deletes a workflow: its schedules and webhooks are removed in the same transaction, so nothing starts it
- * again, while its runs stay readable. 404 `WORKFLOW_NOT_FOUND` for an unknown or already deleted workflow.
+ * again, while its runs stay readable. `WORKFLOW_NOT_FOUND` for an unknown or already deleted workflow.
  */
 export async function deleteAutomation(deps: Pick<CommandDeps, 'db' | 'syncSchedules'>, input: DeleteAutomationInput): Promise<void> {
   const { operatorId } = input;

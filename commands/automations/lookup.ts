@@ -6,7 +6,7 @@ import { CommandError } from '../errors';
 const notFound = () => new CommandError('WORKFLOW_NOT_FOUND', 'Workflow not found');
 
 /**
- * The operator's live workflow, or 404 `WORKFLOW_NOT_FOUND` for an unknown id and another operator's workflow alike,
+ * The operator's live workflow, or `WORKFLOW_NOT_FOUND` for an unknown id and another operator's workflow alike,
  * so an id never tells whether it exists elsewhere.
  */
 export async function requireAutomation(deps: Pick<CommandDeps, 'db'>, operatorId: string, id: string): Promise<AutomationRow> {

@@ -21,7 +21,7 @@ export function restoredWebhooksOf(nodes: AutomationNode[]): RestoredWebhooks {
 /**
  * `existing` plus, for each webhook step of `nodes` that has no webhook now, the one its restored version had: its
  * id (never given to another step, so free once its step is gone) and no secret. Secrets are never versioned, so a
- * restored step that was signed cannot come back as it was: 409 `VERSION_NOT_RESTORABLE` naming the step's field,
+ * restored step that was signed cannot come back as it was: `VERSION_NOT_RESTORABLE` naming the step's field,
  * rather than a webhook that would take unsigned calls.
  */
 export function withRestoredWebhooks(

@@ -23,7 +23,7 @@ export interface RollbackAutomationInput {
  * things are not K's: `active` stays as it is now (switching an automation on or off is not a design change), and
  * webhook secrets, which are never versioned — a webhook step present now keeps its id and secret, one removed since
  * comes back under its former id (restoreWebhooks.ts). When K defines what runs now, nothing changes and no version
- * is made. 404 `WORKFLOW_NOT_FOUND`, `VERSION_NOT_FOUND`.
+ * is made. `WORKFLOW_NOT_FOUND`, `VERSION_NOT_FOUND`.
  */
 export async function rollbackAutomation(deps: Pick<CommandDeps, 'db' | 'keyring' | 'syncSchedules'>, input: RollbackAutomationInput): Promise<AutomationRow> {
   const current = await requireAutomation(deps, input.operatorId, input.id);

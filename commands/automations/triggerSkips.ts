@@ -21,7 +21,7 @@ export interface SkippedTrigger {
 const RETIRED = 'The message cannot be read (its key was retired)';
 
 /**
- * The operator's workflow's skipped triggers, newest first (docs/workflows.md "Skipped triggers"): 404
+ * The operator's workflow's skipped triggers, newest first (docs/workflows.md "Skipped triggers"):
  * `WORKFLOW_NOT_FOUND` for an unknown workflow and another operator's alike. A message whose key was retired reads as
  * such (and its run-control key as null), never as the sealed text.
  */

@@ -16,7 +16,7 @@ import { recordVersion, versionDefinitionOf } from './versions';
 export interface UpdateAutomationInput {
   operatorId: string;
   id: string;
-  /** The whole new definition as sent, validated here (400 `VALIDATION_FAILED`). */
+  /** The whole new definition as sent, validated here (`VALIDATION_FAILED`). */
   body: unknown;
   /** Refuse HTTP steps whose literal URL names a private address (the API, while `GATEWAY_ALLOW_PRIVATE_NETWORKS` is off). */
   refusePrivateUrls?: boolean;
@@ -51,7 +51,7 @@ function definitionChanged(existing: AutomationRow, write: AutomationWrite): boo
  * (not for a save that only moved steps: `layout`). Its triggers follow in that transaction too: schedules
  * are created, changed or removed (all of them when it is deactivated), webhooks of removed nodes stop answering,
  * a webhook node keeps its id and, without `secret`, its secret. The tool name changes only with the name.
- * 404 `WORKFLOW_NOT_FOUND` for an unknown or deleted workflow.
+ * `WORKFLOW_NOT_FOUND` for an unknown or deleted workflow.
  */
 export async function updateAutomation(deps: Pick<CommandDeps, 'db' | 'keyring' | 'syncSchedules'>, input: UpdateAutomationInput): Promise<AutomationRow> {
   const body = await validAutomationBody(input.body, { refusePrivateUrls: input.refusePrivateUrls });

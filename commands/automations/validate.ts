@@ -6,7 +6,7 @@ import { CommandError } from '../errors';
 /**
  * A definition as every caller sends it (API body, CLI file, MCP arguments), validated with every problem at once,
  * then its regexes checked for catastrophic backtracking (sandbox/redos.ts) so a tenant cannot save one that would
- * stall the expression sandbox: 400 `VALIDATION_FAILED` whose `details` names each field. With `refusePrivateUrls`
+ * stall the expression sandbox: `VALIDATION_FAILED` whose `details` names each field. With `refusePrivateUrls`
  * (the API's saves while `GATEWAY_ALLOW_PRIVATE_NETWORKS` is off), an HTTP step whose literal URL the run-time
  * SSRF guard would refuse is refused here too (core/automations/nodes/httpRequest/privateUrl.ts).
  */

@@ -28,12 +28,12 @@ export async function recordVersion(trx: Knex.Transaction, row: AutomationRow, w
   });
 }
 
-/** 404 `VERSION_NOT_FOUND`: the workflow never had this version (or is another operator's, answered as its own 404 first). */
+/** `VERSION_NOT_FOUND`: the workflow never had this version (or is another operator's, refused as `WORKFLOW_NOT_FOUND` first). */
 export const versionNotFound = (version: number) => new CommandError('VERSION_NOT_FOUND', `Version ${version} not found`);
 
 /**
- * A stored version of the operator's live workflow: 404 `WORKFLOW_NOT_FOUND` for an unknown workflow (another
- * operator's too), 404 `VERSION_NOT_FOUND` for a version it never had.
+ * A stored version of the operator's live workflow: `WORKFLOW_NOT_FOUND` for an unknown workflow (another
+ * operator's too), `VERSION_NOT_FOUND` for a version it never had.
  */
 export async function getAutomationVersion(deps: Pick<CommandDeps, 'db'>, input: { operatorId: string; id: string; version: number }): Promise<VersionRow> {
   const automation = await requireAutomation(deps, input.operatorId, input.id);
@@ -42,7 +42,7 @@ export async function getAutomationVersion(deps: Pick<CommandDeps, 'db'>, input:
   return row;
 }
 
-/** A page of the workflow's versions, newest first (404 `WORKFLOW_NOT_FOUND`). */
+/** A page of the workflow's versions, newest first (`WORKFLOW_NOT_FOUND`). */
 export async function listAutomationVersions(
   deps: Pick<CommandDeps, 'db'>,
   input: { operatorId: string; id: string; limit: number; offset: number },

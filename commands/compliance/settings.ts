@@ -16,7 +16,7 @@ export async function getComplianceSettings(deps: Pick<CommandDeps, 'db'>, opera
 /**
  * Replaces the settings (fields left out take their defaults) and answers them as stored, with the audit event
  * (`settings.updated` on the operator's settings, the field `responsibleGambling`) in the same transaction. A request
- * that tries to switch the exclusion rule off is 403 `FORBIDDEN` whatever the caller's role, and changes nothing.
+ * that tries to switch the exclusion rule off is refused as `FORBIDDEN` whatever the caller's role, and changes nothing.
  */
 export async function updateComplianceSettings(
   deps: Pick<CommandDeps, 'db'>,

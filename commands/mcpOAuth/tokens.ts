@@ -191,7 +191,7 @@ export async function refreshTokens(db: Db, input: { refreshToken: string; clien
 
 /**
  * RFC 7009: a token of this server ends its grant (access or refresh: the host is disconnected). An unknown,
- * expired or another client's token changes nothing and is not told apart (the endpoint answers 200 for all).
+ * expired or another client's token changes nothing and is not told apart (the host hears the same for all).
  */
 export async function revokeToken(db: Db, input: { token: string; clientId: string | undefined }): Promise<void> {
   const hash = sha256Hex(input.token);

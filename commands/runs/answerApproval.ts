@@ -22,7 +22,7 @@ const notWaiting = () => new CommandError('RUN_NOT_AWAITING_INPUT', 'The run is 
 
 /**
  * Approves or refuses the `action.approval` a running run waits in; the run goes on by its edges with the answer as the
- * step's output. 404 `RUN_NOT_FOUND` for an unknown id and another operator's run alike; 409
+ * step's output. `RUN_NOT_FOUND` for an unknown id and another operator's run alike;
  * `RUN_NOT_AWAITING_INPUT` when it waits for nothing (ended, answered already, timed out). Returns the run as stored.
  */
 export async function answerApproval(

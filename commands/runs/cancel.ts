@@ -23,7 +23,7 @@ const notRunning = (status: string) => new CommandError('RUN_NOT_RUNNING', `The 
  * workflow is cancelled — the run stops before its next node, a running delay is cut short, and it closes its record
  * `cancelled` (workflows/automationRun.ts) — and, when an agent started it as an MCP task, that task is marked
  * cancelled, so `tasks/get` says `cancelled` at once. Returns the run as it stands, usually still `running`.
- * 404 `RUN_NOT_FOUND` for an unknown id and another operator's run alike; 409 `RUN_NOT_RUNNING` once it has ended.
+ * `RUN_NOT_FOUND` for an unknown id and another operator's run alike; `RUN_NOT_RUNNING` once it has ended.
  */
 export async function cancelRun(deps: Pick<CommandDeps, 'db'> & { cancelRunWorkflow: RunWorkflowCancel }, input: CancelRunInput): Promise<RunRow> {
   const { operatorId, runId } = input;

@@ -43,7 +43,7 @@ const emptyRange = () => new CommandError('VALIDATION_FAILED', 'Invalid input: t
 
 /**
  * What a replay of `[from, to)` would rerun if created now, without creating it: how many runs (one per trigger event,
- * its latest attempt, db/queries/replaySelection.ts), how many per error code, and the oldest few. Same 404 and 400 as
+ * its latest attempt, db/queries/replaySelection.ts), how many per error code, and the oldest few. Same refusals as
  * `startReplay`, except that more than `MAX_REPLAY_RUNS` is reported (the caller compares), not refused.
  */
 export async function previewReplayRange(
@@ -64,9 +64,9 @@ export function replayErrorGroups(deps: Pick<CommandDeps, 'db'>, row: ReplayRow)
 /**
  * Creates a bulk replay of an automation's failed runs started in `[from, to)` — per trigger event its latest attempt, only
  * when that failed (db/queries/replaySelection.ts) — and starts its job (docs/workflows.md
- * "Rerun and replay"). 404 `WORKFLOW_NOT_FOUND` (another operator's automation too); 400 `VALIDATION_FAILED` naming `to`
- * when the range is empty or holds more than `MAX_REPLAY_RUNS` failed runs; 409 `REPLAY_ALREADY_RUNNING` while the
- * automation has a running replay.
+ * "Rerun and replay"). `WORKFLOW_NOT_FOUND` (another operator's automation too); `VALIDATION_FAILED` naming `to` when
+ * the range is empty or holds more than `MAX_REPLAY_RUNS` failed runs; `REPLAY_ALREADY_RUNNING` while the automation
+ * has a running replay.
  */
 export async function startReplay(deps: Pick<CommandDeps, 'db'> & ReplayWorkflows, input: ReplayInput): Promise<ReplayRow> {
   const automation = await requireAutomation(deps, input.operatorId, input.automationId);
@@ -108,7 +108,7 @@ export async function startReplay(deps: Pick<CommandDeps, 'db'> & ReplayWorkflow
   return row;
 }
 
-/** A replay of the operator: 404 `REPLAY_NOT_FOUND` for an unknown id and another operator's alike. */
+/** A replay of the operator: `REPLAY_NOT_FOUND` for an unknown id and another operator's alike. */
 export async function requireReplay(deps: Pick<CommandDeps, 'db'>, operatorId: string, replayId: string): Promise<ReplayRow> {
   const row = await findReplay(deps.db, operatorId, replayId);
   if (!row) throw notFound();
@@ -117,7 +117,7 @@ export async function requireReplay(deps: Pick<CommandDeps, 'db'>, operatorId: s
 
 /**
  * Cancels a running replay: it starts no further rerun, and reruns already started run to their end (its counters keep
- * counting them). 404 `REPLAY_NOT_FOUND`; 409 `REPLAY_NOT_RUNNING` once it has ended.
+ * counting them). `REPLAY_NOT_FOUND`; `REPLAY_NOT_RUNNING` once it has ended.
  */
 export async function cancelReplay(
   deps: Pick<CommandDeps, 'db'> & ReplayWorkflows,

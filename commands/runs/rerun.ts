@@ -45,9 +45,9 @@ const invalid = (field: string, message: string) => new CommandError('VALIDATION
 /**
  * Reruns a finished run from one of its steps (docs/workflows.md "Rerun and replay"): a new run with the original's
  * trigger payload that keeps the original's completed results before `fromNodeId` and runs `fromNodeId` and every step
- * reachable from it again, on the original's version (`run`) or the automation's current one. 404 `RUN_NOT_FOUND` for an
- * unknown id and another operator's run alike; 409 `RUN_STILL_RUNNING` while the original runs; 404 `WORKFLOW_NOT_FOUND`
- * once its automation is deleted; 400 `VALIDATION_FAILED` naming `fromNodeId` unless it is a non-trigger step of that
+ * reachable from it again, on the original's version (`run`) or the automation's current one. `RUN_NOT_FOUND` for an
+ * unknown id and another operator's run alike; `RUN_STILL_RUNNING` while the original runs; `WORKFLOW_NOT_FOUND`
+ * once its automation is deleted; `VALIDATION_FAILED` naming `fromNodeId` unless it is a non-trigger step of that
  * version (or `version` when that version cannot run the original's trigger).
  */
 export async function rerunRun(deps: Pick<CommandDeps, 'db'> & { startRerun: RerunStart }, input: RerunInput): Promise<RerunStarted> {

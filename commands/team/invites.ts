@@ -12,7 +12,7 @@ import { alreadyInOrganisation, inviteNotFound, refused, type TeamCaller } from 
 export interface InviteRef {
   operatorId: string;
   caller: TeamCaller;
-  /** Anything but a pending invite of the operator is 404. */
+  /** Anything but a pending invite of the operator is `NOT_FOUND`. */
   inviteId: string;
 }
 

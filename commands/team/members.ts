@@ -10,7 +10,7 @@ import { memberNotFound, refused, type TeamCaller } from './refusals';
 export interface MemberRef {
   operatorId: string;
   caller: TeamCaller;
-  /** The member acted on; anything but one of the operator's member ids is 404. */
+  /** The member acted on; anything but one of the operator's member ids is `NOT_FOUND`. */
   memberId: string;
 }
 
@@ -23,8 +23,8 @@ export interface ChangeMemberInput extends MemberRef {
 
 /**
  * Checks the role rules against the target as locked in the transaction, then applies `change`, so a concurrent
- * role change cannot slip between the check and the write. An unknown, malformed or other operator's id is 404
- * before any rule is told apart. The caller is the audit event's actor; a change that changed nothing records none.
+ * role change cannot slip between the check and the write. An unknown, malformed or other operator's id is
+ * `NOT_FOUND` before any rule is told apart. The caller is the audit event's actor; a change that changed nothing records none.
  */
 async function actOnMember(
   deps: Pick<CommandDeps, 'db'>,
