@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { detectHarm } from '../commands/compliance/harm';
 import type { Keyring } from '../core/crypto';
@@ -7,7 +6,7 @@ import { openEventPii } from '../core/pii';
 import type { Db } from '../db/knex';
 import { readOutboxEvents } from '../db/queries/outbox';
 import { eventRunWorkflowId } from '../temporal/automationRuns';
-import { automationsListeningTo, claimOperatorOutbox, lockOperatorDispatch, markDispatched, type PendingOutboxRow } from '../db/queries/outboxDispatch';
+import { automationsListeningTo, claimOperatorOutbox, inOperatorDispatch, markDispatched, type PendingOutboxRow } from '../db/queries/outboxDispatch';
 import { insertTriggerSkips, type TriggerSkip } from '../db/queries/triggerSkips';
 import type { EventRoutes, Listener } from './eventRouter';
 import type { EventRouter } from './eventRouting';
@@ -212,8 +211,7 @@ async function paced(deps: DispatchDeps, operatorId: string, temporalWorkflowId:
  * {@link DispatchFaults} times and then set aside as a skipped trigger, so it never holds the operator's later events.
  */
 export async function dispatchOperator(deps: DispatchDeps, operatorId: string, faults: DispatchFaults): Promise<OperatorPass> {
-  return deps.db.transaction(async (trx: Knex.Transaction): Promise<OperatorPass> => {
-    if (!(await lockOperatorDispatch(trx, operatorId))) return { kind: 'elsewhere' };
+  return inOperatorDispatch<OperatorPass>(deps.db, operatorId, { kind: 'elsewhere' }, async (trx) => {
     const room = deps.inFlight ? await deps.inFlight.room(operatorId) : Number.POSITIVE_INFINITY;
     if (room <= 0) return { kind: 'deferred', claimed: 0, started: 0, retryInMs: IN_FLIGHT_RETRY_MS };
     const claimed = await claimOperatorOutbox(trx, operatorId, BATCH);

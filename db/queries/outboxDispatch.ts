@@ -41,6 +41,15 @@ export async function lockOperatorDispatch(trx: Knex.Transaction, operatorId: st
 }
 
 /**
+ * Runs one dispatch pass of the operator's events in a transaction holding its dispatch lock
+ * ({@link lockOperatorDispatch}); `elsewhere` when another dispatcher holds it. The pass's reads and writes (claim,
+ * skipped triggers, marking dispatched) go through `trx`, so they commit together or not at all.
+ */
+export async function inOperatorDispatch<T>(db: Db, operatorId: string, elsewhere: T, pass: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  return db.transaction(async (trx) => ((await lockOperatorDispatch(trx, operatorId)) ? pass(trx) : elsewhere));
+}
+
+/**
  * The operator's oldest `limit` undispatched outbox rows, in `seq` order, for the dispatcher holding the operator's
  * dispatch lock ({@link lockOperatorDispatch}): the lock, not a row lock, keeps them its own. No row is locked, so the
  * pass writes nothing — and takes no transaction id — until it marks them dispatched at its end: a wait registering
