@@ -8,7 +8,8 @@ const BATCH = 500;
 /**
  * 10. One tenant floods past its share: batches of deposits into an automation whose filter needs the expression sandbox
  * (`$contains`, not judged inline), far past its burst of run starts (`EVENT_RUNS_BURST`, then `EVENT_RUNS_PER_SECOND`) and its runs in flight
- * (`RUNS_IN_FLIGHT_PER_OPERATOR`, 50 per worker),
+ * (`RUNS_IN_FLIGHT_PER_OPERATOR`, 50 per worker; 2 while the bystander is active, `RUNS_IN_FLIGHT_CONTENDED`, so the
+ * flood drains at about 2 ÷ a run's time: its runs get 8 minutes to settle),
  * while a bystander tenant trickles one deposit every 250 ms into its own automation. The worker that dispatches is
  * SIGKILLed mid-flood (a second worker, never killed, dispatches on). Every flood event must start its run exactly
  * once, later — none lost for the budget, none duplicated by the kill (counted in PostgreSQL: runs per workflow, one per
@@ -64,14 +65,14 @@ async function floodBesideSurvivor(context: ChaosContext): Promise<ScenarioResul
   }
   await waitUntil(
     async () => ((await tallyRuns(context.db, flood.operatorId, floodWorkflow)).runs >= 300 ? true : undefined),
-    60_000,
+    120_000,
     'flood dispatch begun',
     100,
   ).catch((error: Error) => failures.push(error.message));
   const backlogAtKill = await pendingOutbox(context.db, flood.operatorId);
   await context.worker.kill('SIGKILL');
   context.worker = await context.stack.spawnWorker();
-  const floodTally = await settleRuns(context.db, flood.operatorId, floodWorkflow, events, 240_000);
+  const floodTally = await settleRuns(context.db, flood.operatorId, floodWorkflow, events, 480_000);
   trickling = false;
   await trickle;
   const bystanderTally = await settleRuns(context.db, bystander.operatorId, bystanderWorkflow, trickled, 60_000);
