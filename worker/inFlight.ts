@@ -9,7 +9,7 @@ export const RUNS_IN_FLIGHT_PER_OPERATOR = 50;
  */
 export const RUNS_IN_FLIGHT_CONTENDED = 2;
 /** How recently another organisation must have started or woken a run for the contended cap to apply. */
-export const CONTENDED_WINDOW_MS = 10_000;
+export const CONTENDED_WINDOW_MS = 2_000;
 /**
  * A run in flight longer than this stops counting: it waits rather than works. A run started by an event stops sooner
  * once it records a wait (a delay over a minute, a `wait_for_event`, an approval: `settledRunsOf`).
