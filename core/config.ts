@@ -189,7 +189,7 @@ const envSchema = z.object({
   LANE_KEYS_PER_AUTOMATION: positiveInt.max(100_000).default(500),
   /** Runs an operator's events may have started or woken and not yet finished, per worker process; past it events wait in the outbox (worker/inFlight.ts). */
   RUNS_IN_FLIGHT_PER_OPERATOR: positiveInt.max(100_000).default(50),
-  /** The same while another organisation has started or woken a run in the last 2 s (worker/inFlight.ts); at most RUNS_IN_FLIGHT_PER_OPERATOR. */
+  /** The same for an organisation with a backlog while another has started or woken a run in the last 2 s (worker/inFlight.ts); at most RUNS_IN_FLIGHT_PER_OPERATOR. */
   RUNS_IN_FLIGHT_CONTENDED: positiveInt.max(100_000).default(2),
   /** Failed workflow task attempts in a row after which the run watchdog stops a run and records it failed (worker/runWatchdog.ts). */
   RUN_POISON_TASK_ATTEMPTS: z.coerce.number().int().min(2).max(1000).default(5),

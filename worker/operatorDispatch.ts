@@ -29,7 +29,7 @@ export interface DispatchDeps {
   /** Event-run starts and wake-ups each operator may make (worker/startAdmission.ts); unlimited when absent. */
   starts?: Pick<StartAdmission, 'take' | 'waitMs' | 'burst' | 'perSecond'>;
   /** The runs each operator has started or woken and not yet finished (worker/inFlight.ts); no cap when absent. */
-  inFlight?: Pick<InFlightRuns, 'room' | 'add' | 'cap' | 'light'>;
+  inFlight?: Pick<InFlightRuns, 'room' | 'add' | 'cap' | 'light' | 'notePending'>;
   /** Signals runs waiting in an `action.wait_for_event` (worker/runWaitSignals.ts); without it no wait is woken. */
   signalWaitingRun?: SignalWaitingRun;
   /** Hears the age of an operator's oldest pending event each time its events are taken. */
@@ -212,9 +212,11 @@ async function paced(deps: DispatchDeps, operatorId: string, temporalWorkflowId:
  */
 export async function dispatchOperator(deps: DispatchDeps, operatorId: string, faults: DispatchFaults): Promise<OperatorPass> {
   return inOperatorDispatch<OperatorPass>(deps.db, operatorId, { kind: 'elsewhere' }, async (trx) => {
-    const room = deps.inFlight ? await deps.inFlight.room(operatorId) : Number.POSITIVE_INFINITY;
+    let room = deps.inFlight ? await deps.inFlight.room(operatorId) : Number.POSITIVE_INFINITY;
     if (room <= 0) return { kind: 'deferred', claimed: 0, started: 0, retryInMs: IN_FLIGHT_RETRY_MS };
     const claimed = await claimOperatorOutbox(trx, operatorId, BATCH);
+    // A backlog found now may hold the operator to the contended cap from this pass on, not the next.
+    if (deps.inFlight?.notePending(operatorId, claimed.length)) room = Math.min(room, await deps.inFlight.room(operatorId));
     if (claimed.length === 0) {
       deps.onLag?.(operatorId, 0);
       return { kind: 'done', claimed: 0, started: 0, full: false };

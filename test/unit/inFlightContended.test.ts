@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex';
-import { CONTENDED_WINDOW_MS, InFlightRuns } from '../../worker/inFlight';
+import { BACKLOG_EVENTS, CONTENDED_WINDOW_MS, InFlightRuns } from '../../worker/inFlight';
 
 /** The in-flight cap (worker/inFlight.ts) is the whole cap alone and the contended share beside another organisation. */
 describe('InFlightRuns.capOf', () => {
@@ -11,6 +11,8 @@ describe('InFlightRuns.capOf', () => {
     const inFlight = runs();
     inFlight.add('a', 'run-1');
     expect(inFlight.capOf('a')).toBe(50);
+    expect(await inFlight.room('b')).toBe(50);
+    inFlight.notePending('b', BACKLOG_EVENTS);
     expect(await inFlight.room('b')).toBe(4);
   });
 
@@ -18,12 +20,28 @@ describe('InFlightRuns.capOf', () => {
     const inFlight = runs();
     now = 1_000;
     inFlight.add('b', 'run-b');
+    expect(inFlight.capOf('a')).toBe(50);
+    inFlight.notePending('a', BACKLOG_EVENTS);
+    inFlight.notePending('b', BACKLOG_EVENTS);
     expect(inFlight.capOf('a')).toBe(4);
     expect(inFlight.capOf('b')).toBe(50);
     now += CONTENDED_WINDOW_MS - 1;
     expect(inFlight.capOf('a')).toBe(4);
     now += 1;
     expect(inFlight.capOf('a')).toBe(50);
+  });
+
+  it('holds only an organisation with a backlog to the contended cap: one keeping up keeps the whole cap', () => {
+    const inFlight = runs();
+    now = 50_000;
+    inFlight.add('burst', 'run-1');
+    inFlight.add('steady', 'run-2');
+    inFlight.notePending('burst', 500);
+    inFlight.notePending('steady', 2);
+    expect(inFlight.capOf('burst')).toBe(4);
+    expect(inFlight.capOf('steady')).toBe(50);
+    inFlight.notePending('burst', BACKLOG_EVENTS - 1);
+    expect(inFlight.capOf('burst')).toBe(50);
   });
 
   it('never gives a contended share above the cap', () => {
