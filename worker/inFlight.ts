@@ -4,8 +4,9 @@ import { settledRunsOf } from '../db/queries/runsInFlight';
 /** Runs one organisation's events may have started or woken and not yet finished, per worker process. */
 export const RUNS_IN_FLIGHT_PER_OPERATOR = 50;
 /**
- * Runs in flight per worker process for an organisation while another organisation has started or woken a run within
- * {@link CONTENDED_WINDOW_MS}: the share that keeps a burst from queueing in front of everyone else's runs.
+ * Runs in flight per worker process for an organisation with a backlog ({@link BACKLOG_EVENTS}) while another
+ * organisation has started or woken a run within {@link CONTENDED_WINDOW_MS}: the share that keeps a burst from
+ * queueing in front of everyone else's runs.
  */
 export const RUNS_IN_FLIGHT_CONTENDED = 2;
 /**
@@ -59,9 +60,9 @@ export class InFlightRuns {
   /**
    * The operator's cap now: {@link contendedCap} while it has a backlog and another organisation has started or woken
    * a run lately, else the whole {@link cap}. Alone, a burst keeps its pace; an organisation keeping up with its events
-   * (a few pending at each pass) is never held to the small share, whatever its rate; beside others, each organisation's runs are few in Temporal's
-   * queue and the worker's slots, so another's run waits behind a handful, not fifty (measured: a 5 events/s
-   * bystander's p95 beside a 10,000-event burst, quiet machine: 305 ms at 50, 113 ms at 10, 62 ms at 4, 29–42 ms alone).
+   * (a few pending at each pass) is never held to the small share, whatever its rate; a backlogged one beside others
+   * has few runs in Temporal's queue and the worker's slots, so another's run waits behind a handful, not fifty
+   * (docs/workflows.md "Runs in flight per organisation" has the measurements).
    */
   capOf(operatorId: string): number {
     const now = this.now();
