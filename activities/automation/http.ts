@@ -1,4 +1,5 @@
-import { addressPolicy, DestinationNotAllowedError, ResponseTooLargeError, safeFetch } from '../gateway/safeFetch';
+import { addressPolicy } from '../../core/gateway/addressPolicy';
+import { DestinationNotAllowedError, ResponseTooLargeError, safeFetch } from '../gateway/safeFetch';
 import type { ActivityDeps } from '../deps';
 import { pauseForPayloadBudget } from '../payloadBudget';
 import { nodeFailure, retryableFailure } from './failures';

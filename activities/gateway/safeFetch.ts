@@ -1,8 +1,6 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
-import { isPublicAddress } from '../../core/gateway/addressPolicy';
+import { guardedLookup, readLimited, refusedLiteral } from '../../core/gateway/guardedConnection';
 
 export interface OutboundRequest {
   method: string;
@@ -57,28 +55,8 @@ export class ProviderTimeoutError extends Error {
   }
 }
 
-/** The address policy from configuration: everything when private networks are allowed, else public addresses only. */
-export function addressPolicy(allowPrivateNetworks: boolean): (address: string) => boolean {
-  return allowPrivateNetworks ? () => true : isPublicAddress;
-}
-
 const agents = { 'http:': new http.Agent({ keepAlive: true, maxSockets: 256 }), 'https:': new https.Agent({ keepAlive: true, maxSockets: 256 }) };
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-
-/** Resolves like `dns.lookup` but fails when any address is refused, so the checked address is the one connected to. */
-function guardedLookup(isAllowed: (address: string) => boolean, viaRedirect: boolean): LookupFunction {
-  return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) return callback(error, '', 0);
-      const list = addresses as unknown as LookupAddress[];
-      if (list.length === 0 || list.some((entry) => !isAllowed(entry.address))) {
-        return callback(new DestinationNotAllowedError(hostname, viaRedirect), '', 0);
-      }
-      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
-      return callback(null, list[0]!.address, list[0]!.family);
-    });
-  };
-}
 
 /** Calls `onDispatch` when the request's socket is connected (TLS: once the handshake is done), or at once on a reused one. */
 function watchDispatch(outgoing: http.ClientRequest, secure: boolean, onDispatch: () => void): void {
@@ -96,8 +74,8 @@ function sendOnce(
   onDispatch?: () => void,
 ): Promise<OutboundResponse> {
   const { url } = request;
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) !== 0 && !options.isAllowedAddress(host)) return Promise.reject(new DestinationNotAllowedError(host, viaRedirect));
+  const refused = refusedLiteral(url, options.isAllowedAddress);
+  if (refused) return Promise.reject(new DestinationNotAllowedError(refused, viaRedirect));
   const transport = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const outgoing = transport.request(
@@ -106,29 +84,16 @@ function sendOnce(
         method: request.method,
         headers: request.headers,
         agent: agents[url.protocol as 'http:' | 'https:'],
-        lookup: guardedLookup(options.isAllowedAddress, viaRedirect),
+        lookup: guardedLookup(options.isAllowedAddress, (host) => new DestinationNotAllowedError(host, viaRedirect)),
         signal,
       },
-      (incoming) => {
-        const declared = Number(incoming.headers['content-length']);
-        if (Number.isFinite(declared) && declared > options.maxBytes) {
-          incoming.destroy();
-          return reject(new ResponseTooLargeError(options.maxBytes));
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        incoming.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > options.maxBytes) {
-            incoming.destroy();
-            reject(new ResponseTooLargeError(options.maxBytes));
-            return;
-          }
-          chunks.push(chunk);
-        });
-        incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: Buffer.concat(chunks) }));
-        incoming.on('error', reject);
-      },
+      (incoming) =>
+        readLimited(
+          incoming,
+          options.maxBytes,
+          () => new ResponseTooLargeError(options.maxBytes),
+          (error) => error,
+        ).then((body) => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body }), reject),
     );
     if (onDispatch) watchDispatch(outgoing, url.protocol === 'https:', onDispatch);
     outgoing.on('error', reject);
@@ -155,7 +120,7 @@ function redirected(request: OutboundRequest, status: number, location: string):
  * redirect's) must pass the address policy, at most `maxRedirects` redirects, the whole exchange
  * within `timeoutMs`, and at most `maxBytes` of response body.
  *
- * @example await safeFetch({ method: 'GET', url: new URL('https://kyc.example/players/1'), headers: {} }, { timeoutMs: 10000, maxBytes: 5 << 20, isAllowedAddress: isPublicAddress })
+ * @example await safeFetch({ method: 'GET', url: new URL('https://kyc.example/players/1'), headers: {} }, { timeoutMs: 10000, maxBytes: 5 << 20, isAllowedAddress: addressPolicy(false) })
  */
 export async function safeFetch(request: OutboundRequest, options: SafeFetchOptions): Promise<OutboundResponse> {
   const controller = new AbortController();

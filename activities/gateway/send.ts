@@ -13,7 +13,8 @@ import { pauseForPayloadBudget, type PayloadBudget } from '../payloadBudget';
 import { admitCall, recordProviderFailure, recordProviderSuccess, type BreakerAdmission } from '../../db/queries/circuitBreakers';
 import { isCleanlyClosed, type GatewayCaches } from './caches';
 import { recordGatewayCall } from './record';
-import { addressPolicy, DestinationNotAllowedError, ResponseTooLargeError, safeFetch, type OutboundResponse } from './safeFetch';
+import { addressPolicy } from '../../core/gateway/addressPolicy';
+import { DestinationNotAllowedError, ResponseTooLargeError, safeFetch, type OutboundResponse } from './safeFetch';
 import type { GatewayCallResult } from '../../core/workflowContracts';
 import type { SendGatewayRequestInput } from './types';
 

@@ -41,7 +41,7 @@ export const revokeHostHandler = oauth.handler({ input: { params: GrantParams } 
   if (!grant || grant.revoked_at) throw new AppError(404, 'NOT_FOUND', 'No connected host with this id');
   if (member.role === 'member' && grant.member_id !== member.memberId)
     throw new AppError(403, 'FORBIDDEN', 'A Member may disconnect only the hosts they approved');
-  if (!(await revokeGrantByMember(deps.db, { operatorId: member.operatorId, grantId: params.id, memberId: member.memberId }))) {
+  if (!(await revokeGrantByMember(deps, { operatorId: member.operatorId, grantId: params.id, memberId: member.memberId }))) {
     throw new AppError(404, 'NOT_FOUND', 'No connected host with this id');
   }
   ctx.status = 204;

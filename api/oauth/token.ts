@@ -36,7 +36,7 @@ export const tokenHandler = oauth.handler({ input: { body: TokenBody } }, async 
   const clientId = required(body.client_id, 'client_id');
   if (body.grant_type === 'authorization_code') {
     await resolveClient(deps, clientId);
-    ctx.body = await exchangeCode(deps.db, {
+    ctx.body = await exchangeCode(deps, {
       code: required(body.code, 'code'),
       clientId,
       redirectUri: required(body.redirect_uri, 'redirect_uri'),
@@ -47,7 +47,7 @@ export const tokenHandler = oauth.handler({ input: { body: TokenBody } }, async 
   }
   if (body.grant_type === 'refresh_token') {
     await resolveClient(deps, clientId);
-    ctx.body = await refreshTokens(deps.db, { refreshToken: required(body.refresh_token, 'refresh_token'), clientId, resource: body.resource });
+    ctx.body = await refreshTokens(deps, { refreshToken: required(body.refresh_token, 'refresh_token'), clientId, resource: body.resource });
     return;
   }
   throw new AppError(400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
@@ -55,7 +55,7 @@ export const tokenHandler = oauth.handler({ input: { body: TokenBody } }, async 
 
 /** `POST /oauth/revoke` (RFC 7009): 200 whether or not the token was known; a known one ends its grant. */
 export const revokeHandler = oauth.handler({ input: { body: RevokeBody } }, async ({ deps, ctx, input: { body } }) => {
-  await revokeToken(deps.db, { token: required(body.token, 'token'), clientId: body.client_id });
+  await revokeToken(deps, { token: required(body.token, 'token'), clientId: body.client_id });
   ctx.set('Cache-Control', 'no-store');
   ctx.status = 200;
   ctx.body = {};

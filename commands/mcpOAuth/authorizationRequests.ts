@@ -134,7 +134,7 @@ export async function decideAuthorizationRequest(deps: Pick<CommandDeps, 'db'>, 
   const decided = { kind: 'decided', redirectUri: request.redirect_uri, state: request.state } as const;
   if (input.decision === 'deny') return decided;
   const client = await findLiveClient(deps.db, request.client_id);
-  const { code } = await approveGrant(deps.db, {
+  const { code } = await approveGrant(deps, {
     operatorId: input.operatorId,
     memberId: input.member.id,
     client: { id: request.client_id, name: client?.client_name ?? request.client_id },

@@ -2,7 +2,6 @@ import type { Knex } from 'knex';
 import { sha256Hex } from '../../core/apiKeyToken';
 import { secretToken } from '../../core/ids';
 import { ACCESS_TOKEN_PREFIX, CODE_PREFIX, LIFETIMES, pkceMatches, REFRESH_TOKEN_PREFIX } from '../../core/mcpOAuth';
-import type { Db } from '../../db/knex';
 import {
   findToken,
   insertCode,
@@ -42,7 +41,7 @@ const grantRecord = (grant: McpGrantRow) => ({ ...grant, last_used_at: undefined
  * `mcp_grant.created` by the member. Returns the code in clear (only its hash is stored).
  */
 export async function approveGrant(
-  db: Db,
+  deps: Pick<CommandDeps, 'db'>,
   input: {
     operatorId: string;
     memberId: string;
@@ -55,7 +54,7 @@ export async function approveGrant(
   },
 ): Promise<{ code: string; grant: McpGrantRow }> {
   const code = newSecret(CODE_PREFIX);
-  const grant = await db.transaction(async (trx) => {
+  const grant = await deps.db.transaction(async (trx) => {
     const row = await insertGrant(trx, {
       operator_id: input.operatorId,
       member_id: input.memberId,
@@ -137,10 +136,10 @@ async function endGrant(
  * the one who exchanged it first.
  */
 export async function exchangeCode(
-  db: Db,
+  deps: Pick<CommandDeps, 'db'>,
   input: { code: string; clientId: string; redirectUri: string; verifier: string; resource: string | undefined },
 ): Promise<TokenResponse> {
-  const outcome = await db.transaction(async (trx): Promise<{ tokens: TokenResponse } | { error: string }> => {
+  const outcome = await deps.db.transaction(async (trx): Promise<{ tokens: TokenResponse } | { error: string }> => {
     const row = await lockCode(trx, sha256Hex(input.code));
     if (!row) return { error: 'Invalid or expired authorization code' };
     const found = await findGrantOf(trx, row.operator_id, row.grant_id);
@@ -169,8 +168,11 @@ async function findGrantOf(trx: Knex.Transaction, operatorId: string, grantId: s
  * `grant_type=refresh_token`: rotating. A refresh token works once; presented again, its whole family (the grant and
  * every token of it) is revoked and the reuse audited, as a stolen token's thief and its owner cannot be told apart.
  */
-export async function refreshTokens(db: Db, input: { refreshToken: string; clientId: string; resource: string | undefined }): Promise<TokenResponse> {
-  const outcome = await db.transaction(async (trx): Promise<{ tokens: TokenResponse } | { error: string }> => {
+export async function refreshTokens(
+  deps: Pick<CommandDeps, 'db'>,
+  input: { refreshToken: string; clientId: string; resource: string | undefined },
+): Promise<TokenResponse> {
+  const outcome = await deps.db.transaction(async (trx): Promise<{ tokens: TokenResponse } | { error: string }> => {
     const token = await findToken(trx, sha256Hex(input.refreshToken), 'refresh', true);
     if (!token) return { error: 'Invalid or expired refresh token' };
     const grant = await findGrantOf(trx, token.grant.operator_id, token.grant.id);
@@ -193,9 +195,9 @@ export async function refreshTokens(db: Db, input: { refreshToken: string; clien
  * RFC 7009: a token of this server ends its grant (access or refresh: the host is disconnected). An unknown,
  * expired or another client's token changes nothing and is not told apart (the host hears the same for all).
  */
-export async function revokeToken(db: Db, input: { token: string; clientId: string | undefined }): Promise<void> {
+export async function revokeToken(deps: Pick<CommandDeps, 'db'>, input: { token: string; clientId: string | undefined }): Promise<void> {
   const hash = sha256Hex(input.token);
-  await db.transaction(async (trx) => {
+  await deps.db.transaction(async (trx) => {
     const token = (await findToken(trx, hash, 'refresh', true)) ?? (await findToken(trx, hash, 'access', true));
     if (!token || token.grant.revoked_at) return;
     if (input.clientId !== undefined && input.clientId !== token.grant.client_id) return;
@@ -205,8 +207,8 @@ export async function revokeToken(db: Db, input: { token: string; clientId: stri
 }
 
 /** A member of the organisation disconnects a host from the dashboard; false when there is no such live grant. */
-export async function revokeGrantByMember(db: Db, input: { operatorId: string; grantId: string; memberId: string }): Promise<boolean> {
-  return db.transaction(async (trx) => {
+export async function revokeGrantByMember(deps: Pick<CommandDeps, 'db'>, input: { operatorId: string; grantId: string; memberId: string }): Promise<boolean> {
+  return deps.db.transaction(async (trx) => {
     const grant = await findGrantOf(trx, input.operatorId, input.grantId);
     if (!grant || grant.revoked_at) return false;
     return endGrant(trx, grant, 'revoked in the dashboard', 'mcp_grant.revoked', `member:${input.memberId}`);

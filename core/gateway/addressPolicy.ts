@@ -40,3 +40,8 @@ export function isPublicAddress(address: string): boolean {
   if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range() === 'unicast';
   return v6.range() === 'unicast' && v6.match(GLOBAL_UNICAST_V6);
 }
+
+/** The address policy from configuration: everything when private networks are allowed, else public addresses only. */
+export function addressPolicy(allowPrivateNetworks: boolean): (address: string) => boolean {
+  return allowPrivateNetworks ? () => true : isPublicAddress;
+}

@@ -1,4 +1,5 @@
 import type { DayRange } from '../../core/analyticsParams';
+import { inTurn } from './analyticsRead';
 import type { Db } from '../knex';
 import { amountOf, CURRENCY, IN_RANGE, IS_GAME, PLAYER_EVENTS } from './analyticsSql';
 import type { AnalyticsScope } from './analyticsTypes';
@@ -49,17 +50,19 @@ export async function gameHealth(
   const key = KEYS[by];
   const where = `${PLAYER_EVENTS} AND ${IS_GAME} AND ${IN_RANGE} AND ${CURRENCY} = :currency${by === 'game' ? ` AND ${key} IS NOT NULL` : ''}`;
   const bindings = { operatorId: scope.operatorId, reporting: scope.reportingCurrency, currency: scope.currency, start: range.start, end: range.end };
-  const [totals, rows] = await Promise.all([
-    db.raw(
-      `SELECT ${COLUMNS}, count(DISTINCT ${key}) + ${by === 'provider' ? `(bool_or(${key} IS NULL))::int` : '0'} AS total_rows FROM ${PLAYER_EVENTS} AND ${IS_GAME} AND ${IN_RANGE} AND ${CURRENCY} = :currency`,
-      bindings,
-    ),
-    db.raw(
-      `SELECT ${key} AS name, ${COLUMNS} FROM ${where}
+  const [totals, rows] = await inTurn(
+    () =>
+      db.raw(
+        `SELECT ${COLUMNS}, count(DISTINCT ${key}) + ${by === 'provider' ? `(bool_or(${key} IS NULL))::int` : '0'} AS total_rows FROM ${PLAYER_EVENTS} AND ${IS_GAME} AND ${IN_RANGE} AND ${CURRENCY} = :currency`,
+        bindings,
+      ),
+    () =>
+      db.raw(
+        `SELECT ${key} AS name, ${COLUMNS} FROM ${where}
         GROUP BY 1 ORDER BY turnover DESC, name NULLS LAST LIMIT :limit OFFSET :offset`,
-      { ...bindings, limit: page.limit, offset: page.offset },
-    ),
-  ]);
+        { ...bindings, limit: page.limit, offset: page.offset },
+      ),
+  );
   const head = totals.rows[0] as Record<string, unknown>;
   return {
     totals: healthOf(head),

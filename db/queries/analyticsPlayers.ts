@@ -1,4 +1,5 @@
 import type { Db } from '../knex';
+import { inTurn } from './analyticsRead';
 import type { EntityRow, EventRow } from './entities';
 
 export type PlayerSort = 'created_at' | 'updated_at' | 'external_id';
@@ -18,18 +19,19 @@ const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (char) => `
 export async function listPlayers(db: Db, operatorId: string, query: PlayerListQuery): Promise<{ players: EntityRow[]; total: number }> {
   const base = db('entities').where({ operator_id: operatorId, entity_type: query.entityType }).whereNull('deleted_at');
   if (query.search) base.andWhereRaw(`external_id ILIKE ? ESCAPE '\\'`, [`%${escapeLike(query.search)}%`]);
-  const [players, total] = await Promise.all([
-    base
-      .clone()
-      .orderBy([
-        { column: query.sort, order: query.direction },
-        { column: 'id', order: query.direction },
-      ])
-      .limit(query.limit)
-      .offset(query.offset)
-      .select('id', 'operator_id', 'external_id', 'entity_type', 'data', 'deleted_at', 'created_at', 'updated_at'),
-    base.clone().count<{ count: string }[]>({ count: '*' }),
-  ]);
+  const [players, total] = await inTurn(
+    () =>
+      base
+        .clone()
+        .orderBy([
+          { column: query.sort, order: query.direction },
+          { column: 'id', order: query.direction },
+        ])
+        .limit(query.limit)
+        .offset(query.offset)
+        .select('id', 'operator_id', 'external_id', 'entity_type', 'data', 'deleted_at', 'created_at', 'updated_at'),
+    () => base.clone().count<{ count: string }[]>({ count: '*' }),
+  );
   return { players, total: Number(total[0]?.count ?? 0) };
 }
 

@@ -25,3 +25,13 @@ export function isQueryCanceled(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * Runs reads one after another: a figure read holds one transaction, hence one connection, and pg queues (and warns
+ * about, and will refuse) a query sent while the connection is still answering another.
+ */
+export async function inTurn<T extends readonly unknown[]>(...reads: { [K in keyof T]: () => PromiseLike<T[K]> }): Promise<T> {
+  const results: unknown[] = [];
+  for (const read of reads) results.push(await read());
+  return results as unknown as T;
+}

@@ -1,4 +1,5 @@
 import { GATE_RULES, type GateRule } from '../../core/compliance/gate';
+import { inTurn } from './analyticsRead';
 import type { DayRange } from '../../core/analyticsParams';
 import type { Db } from '../knex';
 import { dayAfter, dayStart } from './analyticsSql';
@@ -35,9 +36,10 @@ const positive = (key: string) => `(jsonb_typeof(c.value->'${key}') = 'number' A
  */
 export async function saferGamblingFigures(db: Db, operatorId: string, range: DayRange): Promise<SaferGamblingFigures> {
   const bindings = { operatorId, start: range.start, end: range.end };
-  const [players, marketing, harm] = await Promise.all([
-    db.raw(
-      `SELECT count(*) AS total,
+  const [players, marketing, harm] = await inTurn(
+    () =>
+      db.raw(
+        `SELECT count(*) AS total,
               count(*) FILTER (WHERE ${flag('selfExcluded')}) AS self_excluded,
               count(*) FILTER (WHERE ${flag('coolingOff')}) AS cooling_off,
               count(*) FILTER (WHERE en.data->>'status' = 'excluded') AS status_excluded,
@@ -48,22 +50,24 @@ export async function saferGamblingFigures(db: Db, operatorId: string, range: Da
          FROM entities en
          LEFT JOIN entity_states c ON c.operator_id = en.operator_id AND c.entity_id = en.id AND c.state_key = 'compliance'
         WHERE en.operator_id = :operatorId AND en.entity_type = 'player' AND en.deleted_at IS NULL`,
-      bindings,
-    ),
-    db.raw(
-      `SELECT rule, count(*) AS decisions FROM marketing_evidence
+        bindings,
+      ),
+    () =>
+      db.raw(
+        `SELECT rule, count(*) AS decisions FROM marketing_evidence
         WHERE operator_id = :operatorId AND recorded_at >= ${dayStart('start')} AND recorded_at < ${dayAfter('end')} AND rule = ANY(:rules)
         GROUP BY rule`,
-      { ...bindings, rules: [...GATE_RULES, 'allowed'] },
-    ),
-    db.raw(
-      `SELECT indicator, count(*) AS fired, count(DISTINCT entity_id) AS players, grouping(indicator) AS total
+        { ...bindings, rules: [...GATE_RULES, 'allowed'] },
+      ),
+    () =>
+      db.raw(
+        `SELECT indicator, count(*) AS fired, count(DISTINCT entity_id) AS players, grouping(indicator) AS total
          FROM harm_indicators
         WHERE operator_id = :operatorId AND fired_at >= ${dayStart('start')} AND fired_at < ${dayAfter('end')} AND indicator = ANY(:indicators)
         GROUP BY ROLLUP (indicator)`,
-      { ...bindings, indicators: [...HARM_INDICATORS] },
-    ),
-  ]);
+        { ...bindings, indicators: [...HARM_INDICATORS] },
+      ),
+  );
   const row = players.rows[0] as Record<string, string>;
   const decisions = new Map((marketing.rows as Array<{ rule: string; decisions: string }>).map((entry) => [entry.rule, Number(entry.decisions)]));
   const harmRows = harm.rows as Array<{ indicator: string | null; fired: string; players: string; total: number }>;
