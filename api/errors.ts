@@ -4,7 +4,13 @@ export class AppError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly options: { details?: unknown; headers?: Record<string, string>; cause?: unknown } = {},
+    readonly options: {
+      details?: unknown;
+      headers?: Record<string, string>;
+      cause?: unknown;
+      /** A 5xx the platform chose to answer (a bound it enforces), logged as a warning with its code rather than an error with its cause. */
+      expected?: boolean;
+    } = {},
   ) {
     super(message);
     this.name = 'AppError';

@@ -60,6 +60,7 @@ export const CohortsResponse = z.object({
     grain: z.enum(['week', 'month']),
     as_of: z.string().openapi({ description: 'The UTC day retention and churn are judged on (today)' }),
     churn_days: z.number().int(),
+    refreshed_at: z.string().nullable().openapi({ description: 'When the rollups were last caught up; null when served from the raw tables' }),
     cohorts: z.array(CohortSchema),
   }),
 });
@@ -74,9 +75,11 @@ export const cohortsHandler = analytics.handler({ input: { query: CohortsQuery }
     });
   const scope = await scopeOf(deps, ctx, query.currency);
   const asOf = isoDay(now);
-  const cohorts = await readFigures(deps, async (db) => {
-    const figures = (await lastAnalyticsRefresh(db)) ? viewCohortFigures : rawCohortFigures;
-    return figures(db, scope, { range, grain: query.grain, asOf, churnDays: query.churn_days });
+  const { refreshedAt, cohorts } = await readFigures(deps, async (db) => {
+    const refreshedAt = await lastAnalyticsRefresh(db);
+    const figures = refreshedAt ? viewCohortFigures : rawCohortFigures;
+    return { refreshedAt, cohorts: await figures(db, scope, { range, grain: query.grain, asOf, churnDays: query.churn_days }) };
   });
-  ctx.body = { success: true, data: { currency: scope.currency, range, grain: query.grain, as_of: asOf, churn_days: query.churn_days, cohorts } };
+  const refreshed_at = refreshedAt?.toISOString() ?? null;
+  ctx.body = { success: true, data: { currency: scope.currency, range, grain: query.grain, as_of: asOf, churn_days: query.churn_days, refreshed_at, cohorts } };
 });

@@ -61,7 +61,8 @@ export const QUERY_TIMEOUT_RETRY_AFTER_SECONDS = 30;
 
 /**
  * Runs a read of figures under `ANALYTICS_STATEMENT_TIMEOUT_MS`: a statement PostgreSQL cancels is 503 `QUERY_TIMEOUT`
- * with `Retry-After` (docs/analytics.md "Statement timeout"), not a 500 — the request was valid, the figure too costly now.
+ * with `Retry-After` (docs/analytics.md "Statement timeout"), not a 500 — the request was valid, the figure too costly now —
+ * logged as a warning with its code: the cancelled statement's text (which knex puts in the message) stays out of the log.
  */
 export async function readFigures<T>(deps: AppDeps, read: (db: Db) => Promise<T>): Promise<T> {
   const timeoutMs = deps.config.ANALYTICS_STATEMENT_TIMEOUT_MS;
@@ -73,7 +74,7 @@ export async function readFigures<T>(deps: AppDeps, read: (db: Db) => Promise<T>
       503,
       'QUERY_TIMEOUT',
       `The figures took longer than ${timeoutMs / 1000} s to compute and were cancelled; retry later or ask for a shorter range`,
-      { headers: { 'Retry-After': String(QUERY_TIMEOUT_RETRY_AFTER_SECONDS) }, cause: error },
+      { headers: { 'Retry-After': String(QUERY_TIMEOUT_RETRY_AFTER_SECONDS) }, expected: true },
     );
   }
 }

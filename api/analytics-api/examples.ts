@@ -173,6 +173,7 @@ export const cohorts = {
     grain: 'month',
     as_of: '2026-03-15',
     churn_days: 30,
+    refreshed_at,
     cohorts: [
       {
         cohort: '2026-01-01',

@@ -70,7 +70,9 @@ export function errorHandler(): Middleware {
       await next();
     } catch (caught) {
       const error = fromUnknown(caught);
-      if (error.status >= 500) {
+      if (error.status >= 500 && error.options.expected) {
+        ctx.state.log?.warn({ code: error.code }, error.message);
+      } else if (error.status >= 500) {
         const cause = caught instanceof AppError ? (caught.options.cause ?? caught) : caught;
         ctx.state.log?.error({ err: describeForLog(cause) }, error.message);
       }

@@ -103,6 +103,7 @@ describe('cohorts computed by hand', () => {
         grain: 'month',
         as_of: day(0),
         churn_days: 30,
+        refreshed_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         cohorts: [
           {
             cohort: '2026-03-01',

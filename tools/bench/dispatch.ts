@@ -19,7 +19,7 @@
  * EVENT_RUNS_BURST out of the way; bursts and noisy measure push-back between tenants, so theirs keeps the shipped
  * 50/s and 500. Both raise QUOTA_ACTIONS_PER_MONTH (a run past the quota would fail, not measure) and take
  * LOAD_RATE_LIMITS. Env: DISPATCH_SECTIONS (comma list, default all), DISPATCH_WINDOW_S (60), DISPATCH_PROBE_S (15:
- * seconds of probes per case), DISPATCH_RATES (250,500,1000,2000,4000), DISPATCH_TENANTS (200), DISPATCH_RUN_EVENTS
+ * seconds of probes per case), DISPATCH_RATES (250,500,1000,2000,2500,3000,4000: finer where the goal lies), DISPATCH_TENANTS (200), DISPATCH_RUN_EVENTS
  * (2000), DISPATCH_BYSTANDER_RATE (5: the bystander's events/s in bursts and noisy), DISPATCH_STACK_ENV (NAME=value,… over
  * both stacks' configuration, to compare settings). Loopback only; every loop bounded in count and time; misses are printed, never fail the process.
  */
@@ -59,7 +59,7 @@ const options = (env: NodeJS.ProcessEnv) => ({
   sections: selected(env),
   windowS: positive(env, 'DISPATCH_WINDOW_S', 60),
   probeS: positive(env, 'DISPATCH_PROBE_S', 15),
-  rates: (env.DISPATCH_RATES || '250,500,1000,2000,4000').split(',').map(Number),
+  rates: (env.DISPATCH_RATES || '250,500,1000,2000,2500,3000,4000').split(',').map(Number),
   tenants: positive(env, 'DISPATCH_TENANTS', 200),
   runEvents: positive(env, 'DISPATCH_RUN_EVENTS', 2000),
   bystanderRate: positive(env, 'DISPATCH_BYSTANDER_RATE', 5),
