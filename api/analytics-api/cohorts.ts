@@ -23,14 +23,10 @@ export const CohortsQuery = KpisQuery.extend({
       description: `7d, 14d, 30d, 90d or <start>:<end> ISO dates (UTC days, inclusive) of the FTDs; default the last 180 days, at most ${MAX_COHORT_DAYS}`,
     }),
   grain: z.enum(['week', 'month']).default('month').openapi({ description: 'Cohorts by FTD week (Monday, UTC) or month; default month' }),
-  churn_days: z
-    .string()
-    .regex(/^\d+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(365))
-    .optional()
-    .transform((value) => value ?? 30)
-    .openapi({ description: 'A player is churned after this many days without a round or a completed deposit; 1 to 365, default 30' }),
+  churn_days: z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(1).max(365)).optional().openapi({
+    description:
+      "A player is churned after this many days without a round or a completed deposit; 1 to 365, default the operator's `churnDays` setting (30 unless set)",
+  }),
 });
 
 const count = (description: string) => z.number().int().openapi({ description });
@@ -74,12 +70,13 @@ export const cohortsHandler = analytics.handler({ input: { query: CohortsQuery }
       details: [{ field: 'range', message: `cohorts span at most ${MAX_COHORT_DAYS} days` }],
     });
   const scope = await scopeOf(deps, ctx, query.currency);
+  const churnDays = query.churn_days ?? (await deps.settings.of(scope.operatorId)).churnDays;
   const asOf = isoDay(now);
   const { refreshedAt, cohorts } = await readFigures(deps, async (db) => {
     const refreshedAt = await lastAnalyticsRefresh(db);
     const figures = refreshedAt ? viewCohortFigures : rawCohortFigures;
-    return { refreshedAt, cohorts: await figures(db, scope, { range, grain: query.grain, asOf, churnDays: query.churn_days }) };
+    return { refreshedAt, cohorts: await figures(db, scope, { range, grain: query.grain, asOf, churnDays }) };
   });
   const refreshed_at = refreshedAt?.toISOString() ?? null;
-  ctx.body = { success: true, data: { currency: scope.currency, range, grain: query.grain, as_of: asOf, churn_days: query.churn_days, refreshed_at, cohorts } };
+  ctx.body = { success: true, data: { currency: scope.currency, range, grain: query.grain, as_of: asOf, churn_days: churnDays, refreshed_at, cohorts } };
 });

@@ -10,6 +10,7 @@ export const templates = { success: true, data: [{ ...IGAMING_TEMPLATE, created_
 export const settingsBody = {
   templateId: IGAMING_TEMPLATE.id,
   reportingCurrency: 'EUR',
+  churnDays: 30,
   retentionPolicy: { entity_events: { hot_days: 90, archive_days: 730 }, entity_states: { hot_days: 365, archive_days: 1825 } },
 };
 
@@ -20,6 +21,7 @@ export const settings = {
     dataRetentionDays: null,
     retentionPolicy: settingsBody.retentionPolicy,
     reportingCurrency: 'EUR',
+    churnDays: 30,
   },
 };
 

@@ -22,6 +22,7 @@ export function settingsRecord(settings: OperatorSettings) {
     dataRetentionDays: settings.dataRetentionDays,
     retentionPolicy: settings.retentionPolicy,
     reportingCurrency: settings.reportingCurrency,
+    churnDays: settings.churnDays,
   };
 }
 

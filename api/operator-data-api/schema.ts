@@ -38,6 +38,7 @@ export const SettingsBody = z
       .string()
       .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 currency code')
       .optional(),
+    churnDays: z.number().int().min(1, 'must be at least 1').max(365, 'must be at most 365').optional(),
   })
   .strict();
 
@@ -73,6 +74,10 @@ export const Settings = registry.register(
     dataRetentionDays: z.number().nullable(),
     retentionPolicy: z.object({ entity_events: Window.optional(), entity_states: Window.optional() }).nullable(),
     reportingCurrency: z.string(),
+    churnDays: z
+      .number()
+      .int()
+      .openapi({ description: 'Days without a round or a completed deposit after which a player is churned: the default of GET /cohorts' }),
   }),
 );
 export const Entity = registry.register(

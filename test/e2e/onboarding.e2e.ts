@@ -75,12 +75,14 @@ describe('a newcomer', () => {
     await page.getByText('No template is selected yet').waitFor();
     expect(await page.getByText(/API key is needed|for this tab/).count()).toBe(0);
     await page.getByLabel('Data template').selectOption('tpl_igaming');
+    expect(await page.getByLabel(/^Churned after/).inputValue()).toBe('30');
+    await page.getByLabel(/^Churned after/).fill('45');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Settings saved.').waitFor();
     await checkPage(page, 'settings');
     const { credential } = await sessionOf(app.url, account);
     const settings = await http(`${app.url}/operator-data-api/settings`, { token: credential });
-    expect(settings.body.data.template).toMatchObject({ id: 'tpl_igaming' });
+    expect(settings.body.data).toMatchObject({ template: { id: 'tpl_igaming' }, churnDays: 45 });
     expect(await keysOfAccount()).toEqual([]);
     expect(await storedKeys()).not.toMatch(/svc_live_|dsh_/);
   });

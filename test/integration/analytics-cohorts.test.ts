@@ -146,6 +146,20 @@ describe('cohorts computed by hand', () => {
     expect(response.body.data.cohorts.map((row: { churned_players: number }) => row.churned_players)).toEqual([0, 0]);
   });
 
+  it("the operator's churnDays setting is the default churn window; a request's churn_days still wins; operator B keeps 30", async () => {
+    expect((await alice.call('/settings', { method: 'PUT', body: { churnDays: 365 } })).status).toBe(200);
+    try {
+      const settled = await get('/cohorts?range=2026-03-01:2026-04-30&currency=EUR');
+      expect(settled.body.data.churn_days).toBe(365);
+      expect(settled.body.data.cohorts.map((row: { churned_players: number }) => row.churned_players)).toEqual([0, 0]);
+      const asked = await get('/cohorts?range=2026-03-01:2026-04-30&currency=EUR&churn_days=30');
+      expect([asked.body.data.churn_days, asked.body.data.cohorts.map((row: { churned_players: number }) => row.churned_players)]).toEqual([30, [2, 1]]);
+      expect((await get('/cohorts?range=2026-03-01:2026-04-30', bob)).body.data.churn_days).toBe(30);
+    } finally {
+      expect((await alice.call('/settings', { method: 'PUT', body: { churnDays: 30 } })).status).toBe(200);
+    }
+  });
+
   it('USD is its own cohort: the player whose first deposit was in USD, with no USD activity since', async () => {
     const response = await get('/cohorts?range=2026-03-01:2026-03-31&currency=USD');
     expect(response.body.data.cohorts).toEqual([

@@ -62,7 +62,10 @@ describe('settings', () => {
 
   it('defaults before anything is set', async () => {
     const response = await client.call('/settings');
-    expect(response.body).toEqual({ success: true, data: { template: null, dataRetentionDays: null, retentionPolicy: null, reportingCurrency: 'EUR' } });
+    expect(response.body).toEqual({
+      success: true,
+      data: { template: null, dataRetentionDays: null, retentionPolicy: null, reportingCurrency: 'EUR', churnDays: 30 },
+    });
   });
 
   it('TEMPLATE_NOT_CONFIGURED for ingestion until a template is selected', async () => {
@@ -84,6 +87,9 @@ describe('settings', () => {
     [{ retentionPolicy: { entity_states: { hot_days: 30, archive_days: 1826 } } }, 'retentionPolicy.entity_states.archive_days'],
     [{ retentionPolicy: { entity_events: { hot_days: 400, archive_days: 300 } } }, 'retentionPolicy.entity_events.hot_days'],
     [{ reportingCurrency: 'euro' }, 'reportingCurrency'],
+    [{ churnDays: 0 }, 'churnDays'],
+    [{ churnDays: 366 }, 'churnDays'],
+    [{ churnDays: 7.5 }, 'churnDays'],
     [{ colour: 'blue' }, 'body'],
   ])('400 VALIDATION_FAILED naming the field for %j', async (body, field) => {
     const response = await client.call('/settings', { method: 'PUT', body });
@@ -98,6 +104,7 @@ describe('settings', () => {
       dataRetentionDays: 3650,
       retentionPolicy: { entity_events: { hot_days: 30, archive_days: 1825 }, entity_states: { hot_days: 90, archive_days: 365 } },
       reportingCurrency: 'GBP',
+      churnDays: 14,
     };
     const response = await client.call('/settings', { method: 'PUT', body });
     expect(response.status).toBe(200);
@@ -106,15 +113,16 @@ describe('settings', () => {
       dataRetentionDays: 3650,
       retentionPolicy: body.retentionPolicy,
       reportingCurrency: 'GBP',
+      churnDays: 14,
     });
     const row = await app.deps.db('operator_settings').where({ operator_id: client.operator.operatorId }).first();
-    expect(row).toMatchObject({ template_id: IGAMING_TEMPLATE_ID, data_retention_days: 3650, reporting_currency: 'GBP' });
+    expect(row).toMatchObject({ template_id: IGAMING_TEMPLATE_ID, data_retention_days: 3650, reporting_currency: 'GBP', churn_days: 14 });
     const cleared = await client.call('/settings', { method: 'PUT', body: { dataRetentionDays: null, retentionPolicy: null } });
-    expect(cleared.body.data).toMatchObject({ dataRetentionDays: null, retentionPolicy: null, reportingCurrency: 'GBP' });
+    expect(cleared.body.data).toMatchObject({ dataRetentionDays: null, retentionPolicy: null, reportingCurrency: 'GBP', churnDays: 14 });
   });
 
   it('settings are per operator', async () => {
     const other = await dataClient(app, { template: false });
-    expect((await other.call('/settings')).body.data.reportingCurrency).toBe('EUR');
+    expect((await other.call('/settings')).body.data).toMatchObject({ reportingCurrency: 'EUR', churnDays: 30 });
   });
 });

@@ -6,7 +6,8 @@ import { saveDataSettings, useDataSettingsForm } from '../api/settings';
 
 /**
  * `GET`/`PUT /operator-data-api/settings` (with the session's dashboard credential): the data template (what
- * players, events and states look like), the reporting currency of analytics, and how long data is kept. The
+ * players, events and states look like), the reporting currency of analytics, the churn window of its cohorts, and how
+ * long data is kept. The
  * Owner and Admins change them; a Member sees them.
  */
 export function DataSettings({ manage }: { manage: boolean }) {
@@ -14,6 +15,7 @@ export function DataSettings({ manage }: { manage: boolean }) {
   const [templateId, setTemplateId] = useState('');
   const [currency, setCurrency] = useState('EUR');
   const [retention, setRetention] = useState('');
+  const [churnDays, setChurnDays] = useState('30');
   const [saved, setSaved] = useState(false);
   useEffect(() => {
     const settings = loaded.data?.settings;
@@ -21,6 +23,7 @@ export function DataSettings({ manage }: { manage: boolean }) {
     setTemplateId(settings.template?.id ?? '');
     setCurrency(settings.reportingCurrency);
     setRetention(settings.dataRetentionDays === null ? '' : String(settings.dataRetentionDays));
+    setChurnDays(String(settings.churnDays));
   }, [loaded.data]);
   const save = useAction(async () => {
     setSaved(false);
@@ -28,6 +31,7 @@ export function DataSettings({ manage }: { manage: boolean }) {
       ...(templateId ? { templateId } : {}),
       reportingCurrency: currency.trim().toUpperCase(),
       dataRetentionDays: retention.trim() === '' ? null : Number(retention),
+      churnDays: Number(churnDays),
     });
     setSaved(true);
     loaded.reload();
@@ -78,6 +82,17 @@ export function DataSettings({ manage }: { manage: boolean }) {
         maxLength={3}
         hint="ISO 4217, e.g. EUR: analytics add up amounts in this currency"
         problems={save.error?.problemsAt('reportingCurrency')}
+      />
+      <TextField
+        label="Churned after (days without play or deposit)"
+        type="number"
+        min={1}
+        max={365}
+        value={churnDays}
+        onChange={(event) => setChurnDays(event.target.value)}
+        disabled={!manage}
+        hint="The Overview's cohorts count a player as churned after this many days without a round or a completed deposit"
+        problems={save.error?.problemsAt('churnDays')}
       />
       <TextField
         label="Keep data for (days)"
