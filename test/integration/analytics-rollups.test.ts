@@ -236,6 +236,21 @@ describe('out-of-order commits and crashes', () => {
     expect((await get('/kpis', carol)).body.data.kpis.total_deposits).toBe(30);
   });
 
+  it('the cursor never moves back: a write setting it back is refused by the database and counts nothing again', async () => {
+    await runRollupPass(app.deps.db);
+    const before = await app.deps.db('analytics_rollup_state').where({ id: 1 }).first('cursor_xid', 'cursor_id');
+    expect(BigInt(before.cursor_xid)).toBeGreaterThan(0n);
+    await expect(app.deps.db('analytics_rollup_state').where({ id: 1 }).update({ cursor_xid: 0, cursor_id: '' })).rejects.toThrow(
+      /the analytics rollup cursor may not move back/,
+    );
+    await expect(app.deps.db('analytics_rollup_state').where({ id: 1 }).update({ cursor_xid: before.cursor_xid, cursor_id: '' })).rejects.toThrow(
+      /may not move back/,
+    );
+    const after = await app.deps.db('analytics_rollup_state').where({ id: 1 }).first('cursor_xid', 'cursor_id');
+    expect(BigInt(after.cursor_xid)).toBeGreaterThanOrEqual(BigInt(before.cursor_xid));
+    expect(await deposits()).toBe(30);
+  });
+
   it('a batch that crashes before its commit leaves figures and watermark as they were; the next pass counts it once', async () => {
     await insertDeposit(app.deps.db, 5);
     const crash = app.deps.db.transaction(async (trx) => {
