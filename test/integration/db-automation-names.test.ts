@@ -35,7 +35,11 @@ interface Named {
   text: string;
 }
 
-/** Every named thing of the schema, with the SQL text it holds (definitions, defaults, bodies). */
+/**
+ * Every named thing of the schema, with the SQL text it holds (definitions, defaults, bodies), in a stable order: a name
+ * can stand twice (a NOT NULL constraint and a foreign key whose names PostgreSQL truncated to the same 63 bytes), so the
+ * text breaks the tie.
+ */
 async function schemaOf(db: Db): Promise<Named[]> {
   const { rows } = await db.raw<{ rows: Named[] }>(`
     SELECT 'relation ' || c.relkind::text AS kind, c.relname AS name, CASE WHEN c.relkind IN ('v', 'm') THEN pg_get_viewdef(c.oid) ELSE '' END AS text
@@ -52,7 +56,7 @@ async function schemaOf(db: Db): Promise<Named[]> {
      WHERE NOT tgisinternal AND tgrelid IN (SELECT oid FROM pg_class WHERE relnamespace = current_schema()::regnamespace)
     UNION ALL
     SELECT 'function', proname, prosrc FROM pg_proc WHERE pronamespace = current_schema()::regnamespace
-    ORDER BY 1, 2`);
+    ORDER BY 1, 2, 3`);
   return rows;
 }
 
