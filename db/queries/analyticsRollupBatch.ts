@@ -89,19 +89,23 @@ const PROVIDER_PLAYERS = `INSERT INTO analytics_provider_players AS t (operator_
  */
 export async function foldBatch(trx: Db, cursor: { xid: string; id: string }, bound: string, limit: number): Promise<BatchResult> {
   await trx.raw(BATCH, { cursorXid: cursor.xid, cursorId: cursor.id, bound, limit });
+  // Ordered by the bigint column, not the text it is returned as: as text, '995' sorts after '1598', and a batch
+  // spanning both left its cursor mid-batch, so the next one counted the rest again.
   const last = await trx.raw(
-    `SELECT xid::text AS xid, id, (SELECT count(*) FROM analytics_batch) AS events FROM analytics_batch ORDER BY xid DESC, id DESC LIMIT 1`,
+    `SELECT b.xid::text AS last_xid, b.id AS last_id, (SELECT count(*) FROM analytics_batch) AS events
+       FROM analytics_batch b ORDER BY b.xid DESC, b.id DESC LIMIT 1`,
   );
-  const row = last.rows[0] as { xid: string; id: string; events: string } | undefined;
+  const row = last.rows[0] as { last_xid: string; last_id: string; events: string } | undefined;
   if (!row) {
     await trx.raw('DROP TABLE analytics_batch');
     return { events: 0, cursor };
   }
+  const end = { xid: row.last_xid, id: row.last_id };
   for (const statement of [DAILY, PLAYER_DAYS, GAMES, PROVIDERS, PROVIDER_PLAYERS]) await trx.raw(statement);
   await foldDistinct(trx);
-  await foldFirstDeposits(trx, { xid: row.xid, id: row.id });
+  await foldFirstDeposits(trx, end);
   await trx.raw('DROP TABLE analytics_batch');
-  return { events: Number(row.events), cursor: { xid: row.xid, id: row.id } };
+  return { events: Number(row.events), cursor: end };
 }
 
 /**

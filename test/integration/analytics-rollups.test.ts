@@ -266,4 +266,25 @@ describe('out-of-order commits and crashes', () => {
     await refreshAnalyticsViews(app.deps.db);
     expect(await deposits()).toBe(35);
   });
+
+  it('a batch spanning transaction ids of different lengths ends its cursor at its last event by number (1000 after 999), so the next batch counts nothing again', async () => {
+    const entity = await app.deps.db('entities').where({ operator_id: carol.operator.operatorId, external_id: 'c1' }).first('id');
+    const rolledBack = app.deps.db.transaction(async (trx) => {
+      for (const xid of [999, 1000]) {
+        await trx('entity_events').insert({
+          id: randomUUID(),
+          operator_id: carol.operator.operatorId,
+          entity_id: entity.id,
+          event_type: 'transaction',
+          ingest_xid: xid,
+          data: JSON.stringify(tx('deposit', 1, 'EUR', 'stripe')),
+        });
+      }
+      const batch = await foldBatch(trx, { xid: '998', id: '' }, '1001', 50_000);
+      expect(batch.events).toBeGreaterThanOrEqual(2);
+      expect(batch.cursor.xid).toBe('1000');
+      throw new Error('roll back');
+    });
+    await expect(rolledBack).rejects.toThrow('roll back');
+  });
 });
