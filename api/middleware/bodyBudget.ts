@@ -36,8 +36,12 @@ export async function bodySubjectOf(deps: Pick<AppDeps, 'db' | 'caches' | 'jwtSe
   return claims ? `operator:${claims.operatorId}` : byAddress;
 }
 
-/** How long the connection of a refused body stays open for its client to read the 429, unless the client closes it first. */
-export const REFUSED_BODY_LINGER_MS = 2_000;
+/**
+ * How long the connection of a refused body stays open for its client to read the 429, unless the client closes it
+ * first. It costs a socket and its unread buffer, nothing read; 2 s reset a client starved of CPU (the byte flood at
+ * the lowest priority on a busy CI machine) before it had read an answer already sent.
+ */
+export const REFUSED_BODY_LINGER_MS = 10_000;
 
 /**
  * 429 for a body left unread. Node would read and drop the rest of the body once answered (as fast as the client

@@ -163,6 +163,7 @@ describe('request bytes are a budget per organisation (api/middleware/bodyBudget
         `beside the flood ${beside.toFixed(1)} ms (${measured.latencies.on.length} requests): ${(beside / alone).toFixed(2)}×\n`,
     );
 
+    expect(api.child.exitCode).toBeNull();
     const refused = report.byStatus['429'] ?? 0;
     const accepted = report.byStatus['201'] ?? 0;
     expect(refused).toBeGreaterThan(0);

@@ -53,6 +53,8 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
   holding = line.trim() === 'off';
   if (line.trim() === 'stop') until = 0;
 });
+/** The pause after an answer that never came (a reset or refused connection). */
+const ERROR_PAUSE_MS = 100;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function main(): Promise<void> {
@@ -63,8 +65,14 @@ async function main(): Promise<void> {
     Array.from({ length: Number(clients) }, async () => {
       const agent = new Agent({ keepAlive: true, maxSockets: 1 });
       while (Date.now() < until) {
-        if (holding) await sleep(20);
-        else answers.push(await post(agent));
+        if (holding) {
+          await sleep(20);
+          continue;
+        }
+        const answer = await post(agent);
+        answers.push(answer);
+        // A connection that failed is tried again after a pause, as any client would: a refused port is not a loop.
+        if (answer.status === 0) await sleep(ERROR_PAUSE_MS);
       }
       agent.destroy();
     }),
