@@ -2,6 +2,7 @@ import { GATE_RULES, type GateRule } from '../../core/compliance/gate';
 import { inTurn } from './analyticsRead';
 import type { DayRange } from '../../core/analyticsParams';
 import type { Db } from '../knex';
+import { TOTAL_PLAYERS } from './analyticsPlayerCount';
 import { dayAfter, dayStart } from './analyticsSql';
 import { HARM_INDICATORS, type HarmIndicator } from './harmIndicators';
 
@@ -29,6 +30,29 @@ const flag = (key: string) => `c.value->'${key}' = 'true'::jsonb`;
 const positive = (key: string) => `(jsonb_typeof(c.value->'${key}') = 'number' AND (c.value->>'${key}')::numeric > 0)`;
 
 /**
+ * Who is protected or under a limit now (binding `operatorId`): the live players with a `compliance` state and the
+ * live players whose `status` is `excluded`, each read through its partial index (migration 20261216090100), never
+ * every player; `total` is the kept player count.
+ */
+export const PLAYERS_NOW = `WITH compliance AS (
+    SELECT c.entity_id, c.value FROM entity_states c
+      JOIN entities en ON en.id = c.entity_id AND en.operator_id = c.operator_id AND en.entity_type = 'player' AND en.deleted_at IS NULL
+     WHERE c.operator_id = :operatorId AND c.state_key = 'compliance'
+  ), excluded AS (
+    SELECT en.id AS entity_id FROM entities en
+     WHERE en.operator_id = :operatorId AND en.entity_type = 'player' AND en.deleted_at IS NULL AND en.data->>'status' = 'excluded'
+  )
+  SELECT ${TOTAL_PLAYERS} AS total,
+         count(*) FILTER (WHERE ${flag('selfExcluded')}) AS self_excluded,
+         count(*) FILTER (WHERE ${flag('coolingOff')}) AS cooling_off,
+         count(x.entity_id) AS status_excluded,
+         count(*) FILTER (WHERE ${flag('selfExcluded')} OR ${flag('coolingOff')} OR x.entity_id IS NOT NULL) AS protected,
+         count(*) FILTER (WHERE ${positive('depositLimit')}) AS with_deposit_limit,
+         count(*) FILTER (WHERE ${positive('sessionLimit')}) AS with_session_limit,
+         count(*) FILTER (WHERE ${positive('depositLimit')} OR ${positive('sessionLimit')}) AS with_any_limit
+    FROM compliance c FULL JOIN excluded x ON x.entity_id = c.entity_id`;
+
+/**
  * The operator's safer-gambling figures (docs/analytics.md "Safer gambling"): who is protected or under a limit now
  * (the `compliance` state and the entity `status`, as the gate reads them), and over `range` the marketing decisions
  * the gate took (by when they were recorded) and the harm indicators fired (by when they fired). Every group is a
@@ -37,21 +61,7 @@ const positive = (key: string) => `(jsonb_typeof(c.value->'${key}') = 'number' A
 export async function saferGamblingFigures(db: Db, operatorId: string, range: DayRange): Promise<SaferGamblingFigures> {
   const bindings = { operatorId, start: range.start, end: range.end };
   const [players, marketing, harm] = await inTurn(
-    () =>
-      db.raw(
-        `SELECT count(*) AS total,
-              count(*) FILTER (WHERE ${flag('selfExcluded')}) AS self_excluded,
-              count(*) FILTER (WHERE ${flag('coolingOff')}) AS cooling_off,
-              count(*) FILTER (WHERE en.data->>'status' = 'excluded') AS status_excluded,
-              count(*) FILTER (WHERE ${flag('selfExcluded')} OR ${flag('coolingOff')} OR en.data->>'status' = 'excluded') AS protected,
-              count(*) FILTER (WHERE ${positive('depositLimit')}) AS with_deposit_limit,
-              count(*) FILTER (WHERE ${positive('sessionLimit')}) AS with_session_limit,
-              count(*) FILTER (WHERE ${positive('depositLimit')} OR ${positive('sessionLimit')}) AS with_any_limit
-         FROM entities en
-         LEFT JOIN entity_states c ON c.operator_id = en.operator_id AND c.entity_id = en.id AND c.state_key = 'compliance'
-        WHERE en.operator_id = :operatorId AND en.entity_type = 'player' AND en.deleted_at IS NULL`,
-        bindings,
-      ),
+    () => db.raw(PLAYERS_NOW, bindings),
     () =>
       db.raw(
         `SELECT rule, count(*) AS decisions FROM marketing_evidence

@@ -1,11 +1,13 @@
 import { analytics, dayAgo as day } from '../helpers/analytics';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dataClient, type DataClient } from '../helpers/data';
+import { PLAYERS_NOW } from '../../db/queries/analyticsSaferGambling';
 
 /**
  * Safer-gambling figures (issue 45, `GET /safer-gambling`), computed by hand. Players of A:
  * - s1 self-excluded with a deposit limit of 5 000; s2 cooling off; s3 with status `excluded` and a session limit of 60;
- *   s4 with a deposit limit of 0 (no limit); s5 with no compliance state; s6 self-excluded, then erased.
+ *   s4 with a deposit limit of 0 (no limit); s5 with no compliance state; s6 self-excluded, then erased; s7 with status
+ *   `excluded` and no compliance state.
  * The gate's decisions of A in the last 30 days: self_excluded ×2, no_consent ×1, allowed ×3; 40 days ago
  * self_excluded ×5. Harm indicators of A in the range: deposit_velocity ×2 for s1 and ×1 for s2,
  * deposit_after_reversed_withdrawal ×1 for s1; 40 days ago one more. Operator B: cooling_off ×4 decisions, one indicator.
@@ -56,6 +58,7 @@ beforeAll(async () => {
   await player(alice, 's3', { status: 'excluded' }, { sessionLimit: 60 });
   await player(alice, 's4', {}, { depositLimit: 0, selfExcluded: false });
   await player(alice, 's5', {});
+  await player(alice, 's7', { status: 'excluded' });
   await player(alice, 's6', {}, { selfExcluded: true });
   expect((await alice.call('/entities/s6', { method: 'DELETE' })).status).toBe(200);
   const b1 = await player(bob, 'b1', {}, { coolingOff: true });
@@ -111,11 +114,11 @@ describe('figures computed by hand', () => {
         range: { start: day(29), end: day(0) },
         figures: {
           players: {
-            total: 5,
+            total: 6,
             self_excluded: 1,
             cooling_off: 1,
-            status_excluded: 1,
-            protected: 3,
+            status_excluded: 2,
+            protected: 4,
             with_deposit_limit: 1,
             with_session_limit: 1,
             with_any_limit: 2,
@@ -135,7 +138,7 @@ describe('figures computed by hand', () => {
       players: 1,
       by_indicator: { deposit_velocity: 1, deposit_after_reversed_withdrawal: 0 },
     });
-    expect(response.body.data.figures.players.total).toBe(5);
+    expect(response.body.data.figures.players.total).toBe(6);
   });
 
   it('operator B sees only its own player, decisions and indicator', async () => {
@@ -154,5 +157,18 @@ describe('figures computed by hand', () => {
       marketing: { decided: 4, performed: 0, suppressed: 4, suppressed_by_rule: rules({ cooling_off: 4 }) },
       harm_indicators: { fired: 1, players: 1, by_indicator: { deposit_velocity: 1, deposit_after_reversed_withdrawal: 0 } },
     });
+  });
+});
+
+describe('cost', () => {
+  it('the players now are read from the compliance states and the excluded players through their partial indexes, and the kept count', async () => {
+    const plan = await app.deps.db.transaction(async (trx) => {
+      await trx.raw('SET LOCAL enable_seqscan = off');
+      const result = await trx.raw(`EXPLAIN ${PLAYERS_NOW}`, { operatorId: alice.operator.operatorId });
+      return result.rows.map((row: { 'QUERY PLAN': string }) => row['QUERY PLAN']).join('\n');
+    });
+    expect(plan).toMatch(/Index (Only )?Scan using entity_states_compliance_idx/);
+    expect(plan).toMatch(/Index (Only )?Scan using entities_excluded_players_idx/);
+    expect(plan).toContain('analytics_player_counts');
   });
 });
