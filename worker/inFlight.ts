@@ -21,6 +21,12 @@ export const CONTENDED_WINDOW_MS = 2_000;
  * once it records a wait (a delay over a minute, a `wait_for_event`, an approval: `settledRunsOf`).
  */
 export const IN_FLIGHT_HOLD_MS = 10_000;
+/**
+ * A backlog no dispatch pass has confirmed for this long is forgotten: the organisation was deleted or its events
+ * went, and the worker would otherwise keep its id for good. A backlogged organisation is passed over far more often
+ * (its runs leave the count within {@link IN_FLIGHT_HOLD_MS}), and its next pass notes the backlog again.
+ */
+export const BACKLOG_FORGET_MS = 60_000;
 /** An operator's runs are looked up in the database at most this often. */
 const LOOK_EVERY_MS = 100;
 
@@ -41,8 +47,8 @@ export class InFlightRuns {
   private readonly lookedAt = new Map<string, number>();
   /** When each organisation last started or woke a run, kept for {@link CONTENDED_WINDOW_MS}. */
   private readonly lastStarted = new Map<string, number>();
-  /** Organisations whose last dispatch pass found a backlog ({@link BACKLOG_EVENTS} or more events pending). */
-  private readonly backlogged = new Set<string>();
+  /** Organisations whose last dispatch pass found a backlog ({@link BACKLOG_EVENTS} or more events pending), and when. */
+  private readonly backlogged = new Map<string, number>();
 
   constructor(
     private readonly db: Db,
@@ -71,6 +77,7 @@ export class InFlightRuns {
       if (now - at >= CONTENDED_WINDOW_MS) this.lastStarted.delete(other);
       else if (other !== operatorId) contended = true;
     }
+    for (const [other, at] of this.backlogged) if (now - at >= BACKLOG_FORGET_MS) this.backlogged.delete(other);
     return contended && this.backlogged.has(operatorId) ? this.contendedCap : this.cap;
   }
 
@@ -83,9 +90,9 @@ export class InFlightRuns {
       this.backlogged.delete(operatorId);
       return false;
     }
-    if (this.backlogged.has(operatorId)) return false;
-    this.backlogged.add(operatorId);
-    return true;
+    const fresh = !this.backlogged.has(operatorId);
+    this.backlogged.set(operatorId, this.now());
+    return fresh;
   }
 
   /** How many more runs the operator may start or wake now: 0 when it has its most in flight, until a quarter is free again. */

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex';
-import { BACKLOG_EVENTS, CONTENDED_WINDOW_MS, InFlightRuns } from '../../worker/inFlight';
+import { BACKLOG_EVENTS, BACKLOG_FORGET_MS, CONTENDED_WINDOW_MS, InFlightRuns } from '../../worker/inFlight';
 
 /** The in-flight cap (worker/inFlight.ts) is the whole cap alone and the contended share beside another organisation. */
 describe('InFlightRuns.capOf', () => {
@@ -42,6 +42,22 @@ describe('InFlightRuns.capOf', () => {
     expect(inFlight.capOf('steady')).toBe(50);
     inFlight.notePending('burst', BACKLOG_EVENTS - 1);
     expect(inFlight.capOf('burst')).toBe(50);
+  });
+
+  it('forgets a backlog no pass has confirmed for a minute (a deleted organisation), and keeps one its passes confirm', () => {
+    const inFlight = runs();
+    now = 100_000;
+    inFlight.notePending('gone', 500);
+    inFlight.notePending('busy', 500);
+    now += BACKLOG_FORGET_MS - 1;
+    inFlight.notePending('busy', 500);
+    inFlight.add('other', 'run-1');
+    expect([inFlight.capOf('gone'), inFlight.capOf('busy')]).toEqual([4, 4]);
+    now += 1;
+    inFlight.add('other', 'run-2');
+    expect([inFlight.capOf('gone'), inFlight.capOf('busy')]).toEqual([50, 4]);
+    expect(inFlight.notePending('gone', 500)).toBe(true);
+    expect(inFlight.notePending('busy', 500)).toBe(false);
   });
 
   it('never gives a contended share above the cap', () => {
