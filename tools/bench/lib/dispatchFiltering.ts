@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { detail, type GoalRow } from './dispatchReport';
 import { backlogOf, settledRuns } from './dispatchProbe';
 import { playerId, transaction, type DispatchContext, type DispatchTenant } from './dispatchSetup';
@@ -28,6 +29,8 @@ interface Rung {
   started: number;
   growing: boolean;
   drainedS: number | undefined;
+  /** This process's event-loop delay over the rung. */
+  loopMs: { p50: number; p99: number };
 }
 
 /** 1 % of the events match one of the LISTENING filters, spread over them; the rest match none. */
@@ -77,9 +80,13 @@ async function sampleBacklog(ctx: DispatchContext, operatorId: string, untilDone
 }
 
 async function rung(ctx: DispatchContext, tenant: DispatchTenant, rate: number, windowS: number): Promise<Rung> {
+  // The event loop of this process, which on the dev topology holds the API and the dispatcher together.
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
   const loading = load(ctx, tenant, windowS, rate);
   const backlog = await sampleBacklog(ctx, tenant.operatorId, loading, windowS);
   const result = await loading;
+  loop.disable();
   const expected = await matchingEvents(ctx, tenant.operatorId);
   const settled = await settledRuns(ctx.db, tenant.operatorId, expected, Math.max(SETTLE_MS, 2000 * windowS));
   const drained =
@@ -93,6 +100,7 @@ async function rung(ctx: DispatchContext, tenant: DispatchTenant, rate: number, 
     started: settled.runs,
     growing: growing(backlog, rate),
     drainedS: drained ? settled.seconds : undefined,
+    loopMs: { p50: loop.percentile(50) / 1e6, p99: loop.percentile(99) / 1e6 },
   };
 }
 
@@ -102,7 +110,8 @@ function describe(r: Rung): string {
   const samples = r.backlog;
   const mid = samples[Math.floor(samples.length / 2)] ?? NaN;
   return (
-    `${String(r.rate).padStart(5)}/s offered: ${fmt(r.load.rps, 0)}/s accepted (${r.load.non2xx} non-2xx, ${r.load.errors} errors), ` +
+    `${String(r.rate).padStart(5)}/s offered: ${fmt(r.load.rps, 0)}/s accepted (${r.load.non2xx} non-2xx, ${r.load.errors} errors; ` +
+    `answered p50 ${fmt(r.load.p50, 0)} / p99 ${fmt(r.load.p99, 0)} ms; event loop delay p50 ${fmt(r.loopMs.p50, 0)} / p99 ${fmt(r.loopMs.p99, 0)} ms), ` +
     `backlog ${samples[0] ?? NaN} → ${mid} → ${samples.at(-1) ?? NaN} (${r.growing ? 'growing' : 'flat'}), ` +
     `runs ${r.started} of ${r.expected} matching events so far, ${r.drainedS === undefined ? 'backlog not drained' : `settled ${fmt(r.drainedS)} s after the window`}: ${keptUp(r) ? 'kept up' : 'fell behind'}`
   );
