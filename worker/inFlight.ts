@@ -23,7 +23,7 @@ export const CONTENDED_WINDOW_MS = 2_000;
 export const IN_FLIGHT_HOLD_MS = 10_000;
 /**
  * A backlog no dispatch pass has confirmed for this long is forgotten: the organisation was deleted or its events
- * went, and the worker would otherwise keep its id for good. A backlogged organisation is passed over far more often
+ * went, and the worker would otherwise keep its id for good. A backlogged organisation's passes come far more often
  * (its runs leave the count within {@link IN_FLIGHT_HOLD_MS}), and its next pass notes the backlog again.
  */
 export const BACKLOG_FORGET_MS = 60_000;
