@@ -23,6 +23,8 @@ interface FloodReport {
   byStatus: Record<string, number>;
   retryAfter: string[];
   refusal: string | null;
+  /** Resets heard after the server's linger: the flood, at a low priority, not reading its answer in time. */
+  lateResets: number;
   other: unknown[];
 }
 
@@ -58,8 +60,10 @@ async function spawnApi(env: Record<string, string>): Promise<{ url: string; chi
 
 /** tools/chaos/byteFlood.ts in a process of its own for `seconds`, held while `off` is written to it. */
 function flood(url: string, key: string, seconds: number): { report: Promise<FloodReport>; set(on: boolean): void } {
-  // At the lowest priority: on a shared two-core machine the flooding client's own CPU stands for the attacker's machine, not the platform's.
-  const child = spawn('nice', ['-n', '19', process.execPath, '--import', 'tsx', 'tools/chaos/byteFlood.ts', url, key, String(seconds), '4'], {
+  // At a low priority: on a shared two-core machine the flooding client's own CPU stands for the attacker's machine, not
+  // the platform's. Not the lowest: beside three busy processes, nice 19 left it ~1 % of a core, and its start alone
+  // (0.7 s of CPU) took the test past its timeout.
+  const child = spawn('nice', ['-n', '10', process.execPath, '--import', 'tsx', 'tools/chaos/byteFlood.ts', url, key, String(seconds), '4'], {
     cwd: ROOT,
     stdio: ['pipe', 'pipe', 'inherit'],
   });
@@ -158,7 +162,7 @@ describe('request bytes are a budget per organisation (api/middleware/bodyBudget
     const alone = p99(measured.latencies.off);
     const beside = p99(measured.latencies.on);
     process.stdout.write(
-      `body budget: flood ${JSON.stringify(report.byStatus)} in ${report.elapsedMs} ms, half of it held (Retry-After ${report.retryAfter.join(',')}); ` +
+      `body budget: flood ${JSON.stringify(report.byStatus)} in ${report.elapsedMs} ms, half of it held (Retry-After ${report.retryAfter.join(',')}), ${report.lateResets} reset after the linger; ` +
         `bob GET p99 alone ${alone.toFixed(1)} ms (${measured.latencies.off.length} requests), ` +
         `beside the flood ${beside.toFixed(1)} ms (${measured.latencies.on.length} requests): ${(beside / alone).toFixed(2)}×\n`,
     );
@@ -190,5 +194,5 @@ describe('request bytes are a budget per organisation (api/middleware/bodyBudget
     // does. The guard here is against losing the budget: unbudgeted, the four clients' bodies are all parsed and the
     // quiet tenant's p99 goes far past this.
     expect(beside).toBeLessThanOrEqual(4 * alone);
-  }, 60_000);
+  }, 90_000);
 });

@@ -1,6 +1,7 @@
 import { createLogger } from '../../core/logger';
 import type { RunContext } from '../../core/automations/expressions';
 import { ExpressionSandbox } from '../../sandbox/expressionSandbox';
+import { COLD_FACTOR, COLD_TASKS, SandboxProcess } from '../../sandbox/sandboxProcess';
 import { EventFilters, type FilterFailure, type FilterWhere } from '../../worker/eventFilters';
 import { BatchedEvaluations } from '../../worker/batchedEvaluations';
 import { TriggerPlans } from '../../worker/eventRouter';
@@ -86,6 +87,27 @@ describe('the expression sandbox (child processes with a time and a memory budge
     expect(stall).toBeLessThan(500);
     expect(stopped).toContain('op-a EXPRESSION_TIMEOUT params.text');
     expect(await sandbox.evaluate('op-a', condition('true'))).toEqual({ ok: true, value: true });
+  });
+
+  it("gives a new process's first tasks COLD_FACTOR times the budget (code V8 has not compiled yet), the rest the budget", async () => {
+    const one = new SandboxProcess(64);
+    const timed = async () => {
+      const started = performance.now();
+      const result = await one.run(condition(SLOW), 100);
+      return { kind: result.kind, ms: performance.now() - started };
+    };
+    try {
+      // A process's CPU time is at most its wall-clock time, so a task stopped after COLD_FACTOR budgets of CPU took at least that long.
+      const cold = await timed();
+      expect(cold.kind).toBe('timeout');
+      expect(cold.ms).toBeGreaterThanOrEqual(100 * COLD_FACTOR);
+      for (let task = 0; task < COLD_TASKS; task += 1) expect((await one.run(condition('true'), 100)).kind).toBe('outcome');
+      const warm = await timed();
+      expect(warm.kind).toBe('timeout');
+      expect(warm.ms).toBeGreaterThanOrEqual(100);
+    } finally {
+      one.kill();
+    }
   });
 
   it('a task that needs more than the heap limit ends its process, not the caller: EXPRESSION_MEMORY_LIMIT', async () => {
