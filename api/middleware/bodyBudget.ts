@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { Context, Middleware } from 'koa';
 import { API_KEY_PREFIX, isWellFormedApiKey, sha256Hex } from '../../core/apiKeyToken';
 import { DASHBOARD_CREDENTIAL_PREFIX, verifyDashboardCredential } from '../../core/dashboardCredential';
@@ -44,19 +45,51 @@ export async function bodySubjectOf(deps: Pick<AppDeps, 'db' | 'caches' | 'jwtSe
 export const REFUSED_BODY_LINGER_MS = 10_000;
 
 /**
- * 429 for a body left unread. Node would read and drop the rest of the body once answered (as fast as the client
- * sends it); instead, reading stops once a socket buffer's worth has arrived (`read(0)` marks the request as being
- * consumed, and nothing consumes it), so the client's upload stalls while it reads its answer, and the connection is
- * closed {@link REFUSED_BODY_LINGER_MS} later if the client has not closed it. Closing at once would reset most
- * clients before they read the 429.
+ * Connections of refused bodies one budget keeps lingering at once; past them the oldest is closed. Each costs a socket
+ * and its unread buffer (about 64 KiB), so a client refused faster than {@link REFUSED_BODY_LINGER_MS} lets its
+ * connections go holds about 2 MiB per organisation or address, not one connection per refusal.
  */
-function refuse(ctx: Context, waitMs: number): AppError {
-  if (!ctx.req.complete) {
+export const LINGERING_MAX = 32;
+
+/** The lingering connections of refused bodies, per budget subject, oldest first. */
+class Lingering {
+  private readonly bySubject = new Map<string, Set<Socket>>();
+
+  /**
+   * Keeps `socket` open for {@link REFUSED_BODY_LINGER_MS}, its reading stopped once a socket buffer's worth has
+   * arrived (`read(0)` marks the request as being consumed, and nothing consumes it); the subject's oldest lingering
+   * connection is closed when it already holds {@link LINGERING_MAX}.
+   */
+  hold(subject: string, ctx: Context): void {
+    const socket = ctx.req.socket;
     ctx.req.read(0);
-    const linger = setTimeout(() => ctx.req.socket.destroy(), REFUSED_BODY_LINGER_MS);
+    const sockets = this.bySubject.get(subject) ?? new Set<Socket>();
+    this.bySubject.set(subject, sockets);
+    const oldest = sockets.size >= LINGERING_MAX ? sockets.values().next().value : undefined;
+    if (oldest) {
+      // Out of the set now: its 'close' comes later, and the next refusal must not pick it again.
+      sockets.delete(oldest);
+      oldest.destroy();
+    }
+    sockets.add(socket);
+    const linger = setTimeout(() => socket.destroy(), REFUSED_BODY_LINGER_MS);
     linger.unref();
-    ctx.req.socket.once('close', () => clearTimeout(linger));
+    socket.once('close', () => {
+      clearTimeout(linger);
+      sockets.delete(socket);
+      if (sockets.size === 0 && this.bySubject.get(subject) === sockets) this.bySubject.delete(subject);
+    });
   }
+}
+
+/**
+ * 429 for a body left unread. Node would read and drop the rest of the body once answered (as fast as the client
+ * sends it); instead the connection lingers unread ({@link Lingering}), so the client's upload stalls while it reads its
+ * answer, and it is closed {@link REFUSED_BODY_LINGER_MS} later if the client has not closed it. Closing at once would
+ * reset most clients before they read the 429.
+ */
+function refuse(ctx: Context, lingering: Lingering, subject: string, waitMs: number): AppError {
+  if (!ctx.req.complete) lingering.hold(subject, ctx);
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
   return new AppError(429, 'RATE_LIMITED', `Rate limit exceeded for request bytes; retry after ${seconds} s`, {
     headers: { 'Retry-After': String(seconds) },
@@ -90,7 +123,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  *
  * @example app.use(bodyBudget(deps, new TokenBuckets(2 * 1024 * 1024, 20 * 1024 * 1024)))
  */
-export function bodyBudget(deps: Pick<AppDeps, 'db' | 'caches' | 'jwtSecret' | 'config'>, buckets: TokenBuckets): Middleware {
+export function bodyBudget(deps: Pick<AppDeps, 'db' | 'caches' | 'jwtSecret' | 'config'>, buckets: TokenBuckets, lingering = new Lingering()): Middleware {
   const held = new Map<string, number>();
   /** Holds an over-budget body while the subject has fewer than OVER_BUDGET_HELD_MAX held; true once its bytes are taken. */
   const holdFor = async (ctx: Context, subject: string, bytes: number): Promise<boolean> => {
@@ -113,7 +146,7 @@ export function bodyBudget(deps: Pick<AppDeps, 'db' | 'caches' | 'jwtSecret' | '
     if (!METHODS_WITH_BODY.has(ctx.method) || (!length && !chunked) || (length ?? 0) > deps.config.BODY_LIMIT_BYTES) return next();
     const subject = await bodySubjectOf(deps, ctx);
     const reserved = length ?? deps.config.BODY_LIMIT_BYTES;
-    if (!buckets.take(subject, reserved) && !(await holdFor(ctx, subject, reserved))) throw refuse(ctx, buckets.waitMs(subject, reserved));
+    if (!buckets.take(subject, reserved) && !(await holdFor(ctx, subject, reserved))) throw refuse(ctx, lingering, subject, buckets.waitMs(subject, reserved));
     if (!chunked) return next();
     try {
       await next();

@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { OVER_BUDGET_HELD_MAX, OVER_BUDGET_HOLD_MS } from '../../api/middleware/bodyBudget';
+import { LINGERING_MAX, OVER_BUDGET_HELD_MAX, OVER_BUDGET_HOLD_MS, REFUSED_BODY_LINGER_MS } from '../../api/middleware/bodyBudget';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dataClient, type DataClient } from '../helpers/data';
 import { http } from '../helpers/http';
@@ -121,6 +121,47 @@ describe('a body over its budget is held unread for up to 1 s (api/middleware/bo
     const atOnce = all.filter((answer) => answer.ms < OVER_BUDGET_HOLD_MS - 50);
     expect(atOnce).toHaveLength(extra);
   }, 30_000);
+});
+
+describe('refused bodies linger unread, at most LINGERING_MAX connections per organisation', () => {
+  /** A POST whose upload stops after 64 KiB and whose client never closes: its answer, and whether the server has closed it. */
+  const stalled = (key: string) =>
+    new Promise<{ status: number; ms: number; closed: () => boolean; destroy: () => void }>((resolve, reject) => {
+      const started = performance.now();
+      const req = httpRequest(`${app.url}/operator-data-api/entities/p-1/events`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': String(LARGEST + 1024) },
+      });
+      let closed = false;
+      req.on('socket', (socket) => socket.once('close', () => (closed = true)));
+      req.on('error', () => undefined);
+      req.on('response', (response) => {
+        response.resume();
+        response.on('end', () =>
+          resolve({ status: response.statusCode!, ms: performance.now() - started, closed: () => closed, destroy: () => req.destroy() }),
+        );
+      });
+      req.setTimeout(10_000, () => reject(new Error('no answer within 10 s')));
+      req.write(eventBody(LARGEST).subarray(0, 64 * 1024));
+    });
+
+  it(`keeps the ${LINGERING_MAX} newest refused connections of a client that never closes, closing older ones before their ${REFUSED_BODY_LINGER_MS / 1000} s`, async () => {
+    const erin = await dataClient(app);
+    expect((await erin.call('/entities', { body: { entityType: 'player', externalId: 'p-1', data: {} } })).status).toBe(201);
+    expect((await postEvent(app.url, erin.key, LARGEST, true)).status).toBe(201);
+    const extra = 6;
+    // OVER_BUDGET_HELD_MAX of them are held a second before their 429, the rest refused at once: those are the oldest.
+    const answers = await Promise.all(Array.from({ length: LINGERING_MAX + extra }, () => stalled(erin.key)));
+    try {
+      expect(answers.map((answer) => answer.status)).toEqual(Array<number>(LINGERING_MAX + extra).fill(429));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const closed = answers.filter((answer) => answer.closed());
+      expect(closed).toHaveLength(extra);
+      for (const answer of closed) expect(answer.ms).toBeLessThan(OVER_BUDGET_HOLD_MS - 50);
+    } finally {
+      for (const answer of answers) answer.destroy();
+    }
+  }, 60_000);
 });
 
 describe('large bodies are read on a body worker (core/jsonReadPool.ts)', () => {
