@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { isoDay, lastDays, type DayRange } from '../../core/analyticsParams';
 import { ngrFigures } from '../../commands/analytics/ngrDefinition';
 import { businessFigures, TRANSACTION_STATUSES } from '../../db/queries/analyticsBusiness';
+import { viewBusinessFigures } from '../../db/queries/analyticsBusinessView';
+import { lastAnalyticsRefresh } from '../../db/queries/analyticsRefresh';
 import { AppError } from '../errors';
 import { registry } from '../openapi/registry';
 import { rangeOf, readFigures, scopeOf } from './context';
@@ -60,6 +62,9 @@ export const BusinessResponse = z.object({
     currency: z.string(),
     range: Range,
     previous_range: Range.openapi({ description: 'The same number of days, ending the day before range.start' }),
+    refreshed_at: z.string().nullable().openapi({
+      description: 'When the rollups the figures come from were last caught up (events after it are not counted yet); null when served from the raw tables',
+    }),
     current: BusinessFiguresSchema,
     previous: BusinessFiguresSchema,
     ngr: z
@@ -76,7 +81,10 @@ export const BusinessResponse = z.object({
   }),
 });
 
-/** `GET /business`: the business figures of `range` (default 30 days) and of the period before it, in one currency. */
+/**
+ * `GET /business`: the business figures of `range` (default 30 days) and of the period before it, in one currency;
+ * from the rollups once a pass has completed, from the raw tables before.
+ */
 export const businessHandler = analytics.handler({ input: { query: BusinessQuery } }, async ({ deps, ctx, input: { query } }) => {
   const range = rangeOf(query.range, lastDays(30, new Date()));
   const scope = await scopeOf(deps, ctx, query.currency);
@@ -85,9 +93,11 @@ export const businessHandler = analytics.handler({ input: { query: BusinessQuery
     throw new AppError(400, 'INVALID_PARAM', 'Invalid parameter: range: the previous period would start before 0001-01-01', {
       details: [{ field: 'range', message: 'the previous period would start before 0001-01-01' }],
     });
+  const refreshedAt = await readFigures(deps, lastAnalyticsRefresh);
+  const figures = refreshedAt ? viewBusinessFigures : businessFigures;
   const [current, before, ngr] = await Promise.all([
-    readFigures(deps, (db) => businessFigures(db, scope, range)),
-    readFigures(deps, (db) => businessFigures(db, scope, previous)),
+    readFigures(deps, (db) => figures(db, scope, range)),
+    readFigures(deps, (db) => figures(db, scope, previous)),
     readFigures(deps, (db) => ngrFigures({ db }, scope, [range, previous])),
   ]);
   ctx.body = {
@@ -96,6 +106,7 @@ export const businessHandler = analytics.handler({ input: { query: BusinessQuery
       currency: scope.currency,
       range,
       previous_range: previous,
+      refreshed_at: refreshedAt?.toISOString() ?? null,
       current,
       previous: before,
       ngr: { definition_version: ngr.version, current: ngr.figures[0], previous: ngr.figures[1] },
