@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { lastDays } from '../../core/analyticsParams';
+import { lastAnalyticsRefresh } from '../../db/queries/analyticsRefresh';
 import { SPLIT_DIMENSIONS, splitFigures } from '../../db/queries/analyticsSplits';
+import { viewSplitFigures } from '../../db/queries/analyticsSplitsView';
 import { registry } from '../openapi/registry';
 import { rangeOf, readFigures, scopeOf } from './context';
 import { KpisQuery } from './schema';
@@ -29,12 +31,23 @@ export const SplitRowSchema = registry.register(
 );
 export const SplitsResponse = z.object({
   success: z.literal(true),
-  data: z.object({ by: z.enum(SPLIT_DIMENSIONS), range: z.object({ start: z.string(), end: z.string() }), rows: z.array(SplitRowSchema) }),
+  data: z.object({
+    by: z.enum(SPLIT_DIMENSIONS),
+    range: z.object({ start: z.string(), end: z.string() }),
+    refreshed_at: z.string().nullable().openapi({
+      description: 'When the rollups the rows come from were last caught up (events after it are not counted yet); null when served from the raw tables',
+    }),
+    rows: z.array(SplitRowSchema),
+  }),
 });
 
-/** `GET /splits`: the range's figures (default 30 days) by country, jurisdiction or currency. */
+/** `GET /splits`: the range's figures (default 30 days) by country, jurisdiction or currency; rollups once a pass has completed, raw tables before. */
 export const splitsHandler = analytics.handler({ input: { query: SplitsQuery } }, async ({ deps, ctx, input: { query } }) => {
   const range = rangeOf(query.range, lastDays(30, new Date()));
   const scope = await scopeOf(deps, ctx, query.currency);
-  ctx.body = { success: true, data: { by: query.by, range, rows: await readFigures(deps, (db) => splitFigures(db, scope, range, query.by)) } };
+  const { refreshedAt, rows } = await readFigures(deps, async (db) => {
+    const refreshedAt = await lastAnalyticsRefresh(db);
+    return { refreshedAt, rows: await (refreshedAt ? viewSplitFigures : splitFigures)(db, scope, range, query.by) };
+  });
+  ctx.body = { success: true, data: { by: query.by, range, refreshed_at: refreshedAt?.toISOString() ?? null, rows } };
 });

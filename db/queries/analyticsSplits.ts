@@ -26,11 +26,13 @@ export interface SplitRow {
  * `other`, so a player's free text can never become a group and the groups stay a few hundred at most. (`{0,1}`, not
  * `?`: knex reads a `?` in raw SQL as a binding.)
  */
-const GROUPS: Record<SplitDimension, string> = {
-  country: `CASE WHEN upper(en.data->>'country') ~ '^[A-Z]{2}(-[A-Z0-9]{1,3}){0,1}$' THEN upper(en.data->>'country') ELSE '${OTHER}' END`,
-  jurisdiction: `CASE WHEN upper(en.data->>'jurisdiction') ~ '^[A-Z]{2}(-[A-Z0-9]{1,3}){0,1}$' THEN upper(en.data->>'jurisdiction') ELSE '${OTHER}' END`,
-  currency: `CASE WHEN ${CURRENCY} ~ '^[A-Z]{3}$' THEN ${CURRENCY} ELSE '${OTHER}' END`,
-};
+const region = (field: string) =>
+  `CASE WHEN upper(en.data->>'${field}') ~ '^[A-Z]{2}(-[A-Z0-9]{1,3}){0,1}$' THEN upper(en.data->>'${field}') ELSE '${OTHER}' END`;
+/** The currency group of a currency expression. */
+export const currencyGroup = (currency: string) => `CASE WHEN ${currency} ~ '^[A-Z]{3}$' THEN ${currency} ELSE '${OTHER}' END`;
+/** The group of a player (alias `en`) by country or jurisdiction. */
+export const REGION_GROUPS = { country: region('country'), jurisdiction: region('jurisdiction') };
+const GROUPS: Record<SplitDimension, string> = { ...REGION_GROUPS, currency: currencyGroup(CURRENCY) };
 
 /**
  * The range's figures split by the player's country or jurisdiction (in one currency) or by currency (each its own
@@ -64,7 +66,11 @@ export async function splitFigures(db: Db, scope: AnalyticsScope, range: DayRang
       ORDER BY ggr DESC, key, currency`,
     { operatorId: scope.operatorId, reporting: scope.reportingCurrency, currency: scope.currency, start: range.start, end: range.end },
   );
-  return (result.rows as Array<Record<string, unknown>>).map((row) => ({
+  return splitRowsOf(result.rows);
+}
+
+export function splitRowsOf(rows: Array<Record<string, unknown>>): SplitRow[] {
+  return rows.map((row) => ({
     key: String(row.key),
     currency: String(row.currency),
     active_players: Number(row.active_players),
