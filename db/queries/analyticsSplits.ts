@@ -34,6 +34,13 @@ export const currencyGroup = (currency: string) => `CASE WHEN ${currency} ~ '^[A
 export const REGION_GROUPS = { country: region('country'), jurisdiction: region('jurisdiction') };
 const GROUPS: Record<SplitDimension, string> = { ...REGION_GROUPS, currency: currencyGroup(CURRENCY) };
 
+/** The rows of the CTEs `figures` and `ftd` (by key and currency) merged, most GGR first: both paths end with it. */
+export const SPLIT_ROWS = `SELECT coalesce(f.key, t.key) AS key, coalesce(f.currency, t.currency) AS currency, coalesce(f.active_players, 0) AS active_players,
+         coalesce(f.depositing_players, 0) AS depositing_players, coalesce(f.deposits, 0) AS deposits,
+         coalesce(f.withdrawals, 0) AS withdrawals, coalesce(f.ggr, 0) AS ggr, coalesce(t.ftd_count, 0) AS ftd_count
+    FROM figures f FULL JOIN ftd t ON t.key = f.key AND t.currency = f.currency
+   ORDER BY ggr DESC, key, currency`;
+
 /**
  * The range's figures split by the player's country or jurisdiction (in one currency) or by currency (each its own
  * row, never summed): active and depositing players, completed deposits and withdrawals, GGR and FTDs (docs/analytics.md
@@ -59,11 +66,7 @@ export async function splitFigures(db: Db, scope: AnalyticsScope, range: DayRang
          FROM ${PLAYER_EVENTS} AND ${IN_RANGE} AND ${inCurrency}
         GROUP BY 1, 2
      )
-     SELECT coalesce(f.key, t.key) AS key, coalesce(f.currency, t.currency) AS currency, coalesce(f.active_players, 0) AS active_players,
-            coalesce(f.depositing_players, 0) AS depositing_players, coalesce(f.deposits, 0) AS deposits,
-            coalesce(f.withdrawals, 0) AS withdrawals, coalesce(f.ggr, 0) AS ggr, coalesce(t.ftd_count, 0) AS ftd_count
-       FROM figures f FULL JOIN ftd t ON t.key = f.key AND t.currency = f.currency
-      ORDER BY ggr DESC, key, currency`,
+     ${SPLIT_ROWS}`,
     { operatorId: scope.operatorId, reporting: scope.reportingCurrency, currency: scope.currency, start: range.start, end: range.end },
   );
   return splitRowsOf(result.rows);

@@ -1,6 +1,6 @@
 import type { DayRange } from '../../core/analyticsParams';
 import type { Db } from '../knex';
-import { currencyGroup, REGION_GROUPS, splitRowsOf, type SplitDimension, type SplitRow } from './analyticsSplits';
+import { currencyGroup, REGION_GROUPS, SPLIT_ROWS, splitRowsOf, type SplitDimension, type SplitRow } from './analyticsSplits';
 import type { AnalyticsScope } from './analyticsTypes';
 
 /** The range's rows of a per-player rollup (alias `r`) of the operator's live players (alias `en`). */
@@ -31,11 +31,7 @@ export async function viewSplitFigures(db: Db, scope: AnalyticsScope, range: Day
          FROM analytics_first_deposits r ${LIVE_PLAYERS} AND ${inCurrency}
         GROUP BY 1, 2
      )
-     SELECT coalesce(f.key, t.key) AS key, coalesce(f.currency, t.currency) AS currency, coalesce(f.active_players, 0) AS active_players,
-            coalesce(f.depositing_players, 0) AS depositing_players, coalesce(f.deposits, 0) AS deposits,
-            coalesce(f.withdrawals, 0) AS withdrawals, coalesce(f.ggr, 0) AS ggr, coalesce(t.ftd_count, 0) AS ftd_count
-       FROM figures f FULL JOIN ftd t ON t.key = f.key AND t.currency = f.currency
-      ORDER BY ggr DESC, key, currency`,
+     ${SPLIT_ROWS}`,
     { operatorId: scope.operatorId, currency: scope.currency, start: range.start, end: range.end },
   );
   return splitRowsOf(result.rows);
