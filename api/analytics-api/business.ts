@@ -3,6 +3,7 @@ import { isoDay, lastDays, type DayRange } from '../../core/analyticsParams';
 import { ngrFigures } from '../../commands/analytics/ngrDefinition';
 import { businessFigures, TRANSACTION_STATUSES } from '../../db/queries/analyticsBusiness';
 import { viewBusinessFigures } from '../../db/queries/analyticsBusinessView';
+import { ngrParts, viewNgrParts } from '../../db/queries/analyticsNgr';
 import { lastAnalyticsRefresh } from '../../db/queries/analyticsRefresh';
 import { AppError } from '../errors';
 import { registry } from '../openapi/registry';
@@ -98,7 +99,7 @@ export const businessHandler = analytics.handler({ input: { query: BusinessQuery
   const [current, before, ngr] = await Promise.all([
     readFigures(deps, (db) => figures(db, scope, range)),
     readFigures(deps, (db) => figures(db, scope, previous)),
-    readFigures(deps, (db) => ngrFigures({ db }, scope, [range, previous])),
+    readFigures(deps, (db) => ngrFigures({ db }, scope, [range, previous], refreshedAt ? viewNgrParts : ngrParts)),
   ]);
   ctx.body = {
     success: true,

@@ -59,14 +59,18 @@ export async function saveNgrDefinition(
   });
 }
 
-/** The NGR figures of each range with the operator's current definition, and that definition's version. */
+/**
+ * The NGR figures of each range with the operator's current definition, and that definition's version; `parts` reads
+ * the GGR and bonus cost per jurisdiction (the raw tables' by default, `viewNgrParts` once the rollups have caught up).
+ */
 export async function ngrFigures(
   deps: Pick<CommandDeps, 'db'>,
   scope: AnalyticsScope,
   ranges: DayRange[],
+  parts: typeof ngrParts = ngrParts,
 ): Promise<{ version: number | null; figures: NgrFigures[] }> {
   const { version, definition } = await currentNgrDefinition(deps, scope.operatorId);
   const listed = definition.taxes.map((tax) => tax.jurisdiction.toUpperCase());
-  const figures = await Promise.all(ranges.map(async (range) => ngrOf(await ngrParts(deps.db, scope, range, listed), definition)));
+  const figures = await Promise.all(ranges.map(async (range) => ngrOf(await parts(deps.db, scope, range, listed), definition)));
   return { version, figures };
 }

@@ -20,7 +20,30 @@ export async function ngrParts(db: Db, scope: AnalyticsScope, range: DayRange, l
       GROUP BY 1`,
     { operatorId: scope.operatorId, reporting: scope.reportingCurrency, currency: scope.currency, start: range.start, end: range.end, listed },
   );
-  return (result.rows as Array<Record<string, unknown>>).map((row) => ({
+  return partsOf(result.rows);
+}
+
+/**
+ * {@link ngrParts} from the rollups: each live player's days of the range in `analytics_player_days` (GGR, and the
+ * bonus cost of their completed bonuses), grouped by the player's jurisdiction as it stands now, as on the raw path. A
+ * group exists, as there, with a round or a completed bonus in the range.
+ */
+export async function viewNgrParts(db: Db, scope: AnalyticsScope, range: DayRange, listed: string[]): Promise<NgrPart[]> {
+  const result = await db.raw(
+    `SELECT CASE WHEN upper(en.data->>'jurisdiction') = ANY(:listed) THEN upper(en.data->>'jurisdiction') ELSE '' END AS jurisdiction,
+            coalesce(sum(r.ggr), 0) AS ggr, coalesce(sum(r.bonus), 0) AS bonus_cost
+       FROM analytics_player_days r
+       JOIN entities en ON en.id = r.entity_id AND en.operator_id = r.operator_id AND en.deleted_at IS NULL AND en.entity_type = 'player'
+      WHERE r.operator_id = :operatorId AND r.currency = :currency AND r.day BETWEEN CAST(:start AS date) AND CAST(:end AS date)
+        AND (r.played OR r.bonused)
+      GROUP BY 1`,
+    { operatorId: scope.operatorId, currency: scope.currency, start: range.start, end: range.end, listed },
+  );
+  return partsOf(result.rows);
+}
+
+function partsOf(rows: Array<Record<string, unknown>>): NgrPart[] {
+  return rows.map((row) => ({
     jurisdiction: String(row.jurisdiction),
     ggr: Number(row.ggr),
     bonusCost: Number(row.bonus_cost),

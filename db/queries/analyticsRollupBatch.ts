@@ -29,6 +29,8 @@ const BATCH = `CREATE TEMP TABLE analytics_batch ON COMMIT DROP AS
          ${completed('deposit')} AS is_deposit,
          CASE WHEN ${completed('deposit')} THEN ${num('amount')} ELSE 0 END AS deposit,
          CASE WHEN ${completed('withdrawal')} THEN ${num('amount')} ELSE 0 END AS withdrawal,
+         ${completed('bonus')} AS is_bonus,
+         CASE WHEN ${completed('bonus')} THEN ${num('amount')} ELSE 0 END AS bonus,
          CASE WHEN e.event_type = 'game_activity' THEN coalesce(e.data->>'game_name', e.data->>'game_id') END AS game_name,
          CASE WHEN e.event_type = 'transaction' THEN e.data->>'provider' END AS provider,
          ${num('amount')} AS amount,
@@ -47,13 +49,19 @@ const DAILY = `INSERT INTO analytics_daily AS t (operator_id, day, currency, ggr
   ON CONFLICT (operator_id, day, currency) DO UPDATE
     SET ggr = t.ggr + excluded.ggr, deposits = t.deposits + excluded.deposits, withdrawals = t.withdrawals + excluded.withdrawals`;
 
-/** `played` (a game round that day) beside `deposited`: a cohort's activity is either (analyticsCohortsView.ts). */
-const PLAYER_DAYS = `INSERT INTO analytics_player_days AS t (operator_id, day, entity_id, currency, deposited, played, ggr, deposits, withdrawals)
-  SELECT operator_id, day, entity_id, currency, bool_or(is_deposit), bool_or(is_game), sum(bet - win), sum(deposit), sum(withdrawal)
+/**
+ * `played` (a game round that day) beside `deposited`: a cohort's activity is either (analyticsCohortsView.ts);
+ * `bonused` and `bonus` (completed bonuses): NGR's bonus cost (analyticsNgr.ts).
+ */
+const PLAYER_DAYS = `INSERT INTO analytics_player_days AS t
+    (operator_id, day, entity_id, currency, deposited, played, bonused, ggr, deposits, withdrawals, bonus)
+  SELECT operator_id, day, entity_id, currency, bool_or(is_deposit), bool_or(is_game), bool_or(is_bonus), sum(bet - win), sum(deposit),
+         sum(withdrawal), sum(bonus)
     FROM analytics_batch WHERE counted GROUP BY 1, 2, 3, 4
   ON CONFLICT (operator_id, day, entity_id, currency) DO UPDATE
-    SET deposited = t.deposited OR excluded.deposited, played = t.played OR excluded.played, ggr = t.ggr + excluded.ggr,
-        deposits = t.deposits + excluded.deposits, withdrawals = t.withdrawals + excluded.withdrawals`;
+    SET deposited = t.deposited OR excluded.deposited, played = t.played OR excluded.played, bonused = t.bonused OR excluded.bonused,
+        ggr = t.ggr + excluded.ggr, deposits = t.deposits + excluded.deposits, withdrawals = t.withdrawals + excluded.withdrawals,
+        bonus = t.bonus + excluded.bonus`;
 
 /** Player rows first; a row that did not exist yet (`xmax = 0`) is a new unique player of the game. */
 const GAMES = `WITH players AS (
