@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { lastDays } from '../../core/analyticsParams';
 import { gameHealth } from '../../db/queries/analyticsGameHealth';
+import { viewGameHealth } from '../../db/queries/analyticsGameHealthView';
+import { lastAnalyticsRefresh } from '../../db/queries/analyticsRefresh';
 import { registry } from '../openapi/registry';
 import { rangeOf, readFigures, scopeOf } from './context';
 import { GamesQuery } from './schema';
@@ -43,6 +45,9 @@ export const GameHealthResponse = z.object({
     currency: z.string(),
     range: z.object({ start: z.string(), end: z.string() }),
     by: z.enum(['game', 'provider']),
+    refreshed_at: z.string().nullable().openapi({
+      description: 'When the rollups the figures come from were last caught up (events after it are not counted yet); null when served from the raw tables',
+    }),
     totals: GameHealthSchema.openapi({ description: 'Every round of the range in the currency, named or not' }),
     rows: z.array(GameHealthRowSchema),
     total_rows: z.number().int(),
@@ -50,13 +55,18 @@ export const GameHealthResponse = z.object({
   }),
 });
 
-/** `GET /game-health`: actual RTP, hold and cash vs bonus GGR per game or provider over `range` (default 30 days). */
+/**
+ * `GET /game-health`: actual RTP, hold and cash vs bonus GGR per game or provider over `range` (default 30 days);
+ * rollups once a pass has completed, raw tables before.
+ */
 export const gameHealthHandler = analytics.handler({ input: { query: GameHealthQuery } }, async ({ deps, ctx, input: { query } }) => {
   const range = rangeOf(query.range, lastDays(30, new Date()));
   const scope = await scopeOf(deps, ctx, query.currency);
-  const health = await readFigures(deps, (db) => gameHealth(db, scope, range, query.by, { limit: query.limit, offset: query.offset }));
-  ctx.body = {
-    success: true,
-    data: { currency: scope.currency, range, by: query.by, ...health, has_more: query.offset + health.rows.length < health.total_rows },
-  };
+  const { refreshedAt, health } = await readFigures(deps, async (db) => {
+    const refreshedAt = await lastAnalyticsRefresh(db);
+    const page = { limit: query.limit, offset: query.offset };
+    return { refreshedAt, health: await (refreshedAt ? viewGameHealth : gameHealth)(db, scope, range, query.by, page) };
+  });
+  const has_more = query.offset + health.rows.length < health.total_rows;
+  ctx.body = { success: true, data: { currency: scope.currency, range, by: query.by, refreshed_at: refreshedAt?.toISOString() ?? null, ...health, has_more } };
 });

@@ -73,7 +73,7 @@ export async function gameHealth(
 
 const ratio = (part: number, whole: number): number | null => (whole !== 0 ? Number((part / whole).toFixed(4)) : null);
 
-function healthOf(row: Record<string, unknown>): GameHealth {
+export function healthOf(row: Record<string, unknown>): GameHealth {
   const turnover = Number(row.turnover ?? 0);
   const wins = Number(row.wins ?? 0);
   const bonusBets = Number(row.bonus_bets ?? 0);

@@ -1,7 +1,7 @@
 import type { Db } from '../knex';
 import { foldDistinct, subtractErasedDistinct } from './analyticsRollupDistinct';
 import { foldFirstDeposits } from './analyticsRollupFirstDeposits';
-import { TRANSACTIONS } from './analyticsRollupTransactions';
+import { GAME_DAYS, TRANSACTIONS } from './analyticsRollupBusiness';
 
 /** What one batch read: where the cursor now stands, and how many event rows it covered. */
 export interface BatchResult {
@@ -33,6 +33,9 @@ const BATCH = `CREATE TEMP TABLE analytics_batch ON COMMIT DROP AS
          CASE WHEN ${completed('bonus')} THEN ${num('amount')} ELSE 0 END AS bonus,
          CASE WHEN e.event_type = 'game_activity' THEN coalesce(e.data->>'game_name', e.data->>'game_id') END AS game_name,
          CASE WHEN e.event_type = 'transaction' THEN e.data->>'provider' END AS provider,
+         CASE WHEN e.event_type = 'game_activity' THEN e.data->>'provider' END AS round_provider,
+         CASE WHEN e.event_type = 'game_activity' THEN ${num('bonus_bet_amount')} ELSE 0 END AS bonus_bet,
+         CASE WHEN e.event_type = 'game_activity' THEN ${num('bonus_win_amount')} ELSE 0 END AS bonus_win,
          ${num('amount')} AS amount,
          coalesce(e.data->>'status', 'completed') = 'completed' AS is_completed,
          CASE WHEN e.event_type = 'transaction' THEN coalesce(e.data->>'id', e.id::text) END AS tx_key,
@@ -112,7 +115,7 @@ export async function foldBatch(trx: Db, cursor: { xid: string; id: string }, bo
     return { events: 0, cursor };
   }
   const end = { xid: row.last_xid, id: row.last_id };
-  for (const statement of [DAILY, PLAYER_DAYS, GAMES, PROVIDERS, PROVIDER_PLAYERS, TRANSACTIONS]) await trx.raw(statement);
+  for (const statement of [DAILY, PLAYER_DAYS, GAMES, PROVIDERS, PROVIDER_PLAYERS, TRANSACTIONS, GAME_DAYS]) await trx.raw(statement);
   await foldDistinct(trx);
   await foldFirstDeposits(trx, end);
   await trx.raw('DROP TABLE analytics_batch');
@@ -162,6 +165,7 @@ export async function subtractErased(trx: Db): Promise<number> {
   await subtractErasedDistinct(trx, withErased, bindings);
   await trx.raw(`${withErased} DELETE FROM analytics_first_deposits WHERE ${players}`, bindings);
   await trx.raw(`${withErased} DELETE FROM analytics_transactions WHERE ${players}`, bindings);
+  await trx.raw(`${withErased} DELETE FROM analytics_game_days WHERE ${players}`, bindings);
   await trx.raw('DELETE FROM analytics_games WHERE rounds = 0');
   await trx.raw('DELETE FROM analytics_providers WHERE volume = 0');
   return erased.rows.length;

@@ -28,10 +28,8 @@ const TILES = [
   '/business?range=30d',
   '/cohorts?grain=week',
   '/splits?by=country',
+  '/game-health?range=30d',
 ];
-/** Figures measured only as served: `/game-health` always reads the raw tables. */
-const RAW_ONLY = ['/game-health?range=30d'];
-const RAW_ONLY_RUN = { count: 6, concurrency: 1, timeLimitMs: 120_000 };
 const ROLLUP_RUN = { count: 60, concurrency: 4, timeLimitMs: 120_000 };
 const RAW_RUN = { count: 12, concurrency: 2, timeLimitMs: 180_000 };
 /** Events per second arriving during the lag phase, and for how long (`BENCH_LAG_SECONDS`, 0 skips it). */
@@ -74,15 +72,15 @@ async function catchUp(stack: BenchStack): Promise<{ seconds: number; events: nu
   return { seconds: (performance.now() - started) / 1000, events, batches };
 }
 
-async function tile(stack: BenchStack, key: string, path: string, rollups: boolean | null): Promise<{ p50: number; p95: number; n: number }> {
+async function tile(stack: BenchStack, key: string, path: string, rollups: boolean): Promise<{ p50: number; p95: number; n: number }> {
   const run = await measure(
     async () => {
       const response = await fetch(`${stack.url}/analytics-api/analytics${path}`, { headers: { authorization: `Bearer ${key}` } });
       const body = (await response.json()) as { data: { refreshed_at?: string | null } };
       if (response.status !== 200) throw new Error(`${path}: HTTP ${response.status}`);
-      if (rollups !== null && (body.data.refreshed_at !== null) !== rollups) throw new Error(`${path}: answered by the wrong path`);
+      if ((body.data.refreshed_at !== null) !== rollups) throw new Error(`${path}: answered by the wrong path`);
     },
-    rollups === null ? RAW_ONLY_RUN : rollups ? ROLLUP_RUN : RAW_RUN,
+    rollups ? ROLLUP_RUN : RAW_RUN,
   );
   return { p50: percentile(run.latencies, 50), p95: percentile(run.latencies, 95), n: run.latencies.length };
 }
@@ -111,10 +109,6 @@ async function tiles(stack: BenchStack, apiKey: string): Promise<void> {
       `${path.padEnd(34)} rollups p50 ${fmt(rollups[i]!.p50).padStart(7)} p95 ${fmt(rollups[i]!.p95).padStart(7)} ms (n=${rollups[i]!.n})   raw p50 ${fmt(raw[i]!.p50).padStart(8)} p95 ${fmt(raw[i]!.p95).padStart(8)} ms (n=${raw[i]!.n})`,
     ),
   );
-  for (const path of RAW_ONLY) {
-    const run = await tile(stack, apiKey, path, null);
-    say(`${path.padEnd(34)} as served p50 ${fmt(run.p50).padStart(8)} p95 ${fmt(run.p95).padStart(8)} ms (n=${run.n})`);
-  }
 }
 
 /**
