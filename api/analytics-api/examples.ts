@@ -109,6 +109,7 @@ export const business = {
     currency: 'EUR',
     range: { start: '2026-02-14', end: '2026-03-15' },
     previous_range: { start: '2026-01-15', end: '2026-02-13' },
+    refreshed_at,
     current: {
       registrations: 1240,
       ftd_count: 412,
@@ -248,6 +249,7 @@ export const gameHealth = {
     currency: 'EUR',
     range: { start: '2026-02-14', end: '2026-03-15' },
     by: 'game',
+    refreshed_at,
     totals: health(182000, 3120, 9100000, 8736000, 410000, 380000),
     rows: [
       { name: 'Starburst', ...health(64000, 1830, 3200000, 3088000, 150000, 141000) },
@@ -280,6 +282,7 @@ export const splits = {
   success: true,
   data: {
     by: 'country',
+    refreshed_at,
     range: { start: '2026-02-14', end: '2026-03-15' },
     rows: [
       { key: 'MT', currency: 'EUR', active_players: 1820, depositing_players: 1104, deposits: 512300, withdrawals: 220140, ggr: 101200, ftd_count: 230 },
