@@ -63,17 +63,24 @@ export async function gameHealth(
         { ...bindings, limit: page.limit, offset: page.offset },
       ),
   );
-  const head = totals.rows[0] as Record<string, unknown>;
+  return healthAnswer(totals.rows[0] as Record<string, unknown>, rows.rows as Array<Record<string, unknown>>);
+}
+
+/** The answer of both paths from the totals row (with `total_rows`) and the page's rows. */
+export function healthAnswer(
+  head: Record<string, unknown>,
+  rows: Array<Record<string, unknown>>,
+): { totals: GameHealth; rows: GameHealthRow[]; total_rows: number } {
   return {
     totals: healthOf(head),
-    rows: (rows.rows as Array<Record<string, unknown>>).map((row) => ({ name: (row.name as string | null) ?? null, ...healthOf(row) })),
+    rows: rows.map((row) => ({ name: (row.name as string | null) ?? null, ...healthOf(row) })),
     total_rows: Number(head.total_rows ?? 0),
   };
 }
 
 const ratio = (part: number, whole: number): number | null => (whole !== 0 ? Number((part / whole).toFixed(4)) : null);
 
-export function healthOf(row: Record<string, unknown>): GameHealth {
+function healthOf(row: Record<string, unknown>): GameHealth {
   const turnover = Number(row.turnover ?? 0);
   const wins = Number(row.wins ?? 0);
   const bonusBets = Number(row.bonus_bets ?? 0);

@@ -1,7 +1,7 @@
 import type { DayRange } from '../../core/analyticsParams';
 import { inTurn } from './analyticsRead';
 import type { Db } from '../knex';
-import { healthOf, type GameHealth, type GameHealthBy, type GameHealthRow } from './analyticsGameHealth';
+import { healthAnswer, type GameHealth, type GameHealthBy, type GameHealthRow } from './analyticsGameHealth';
 import type { AnalyticsScope } from './analyticsTypes';
 
 const COLUMNS = `sum(rounds) AS rounds, count(DISTINCT entity_id) AS players, sum(bets) AS turnover, sum(wins) AS wins,
@@ -35,10 +35,5 @@ export async function viewGameHealth(
         { ...bindings, limit: page.limit, offset: page.offset },
       ),
   );
-  const head = totals.rows[0] as Record<string, unknown>;
-  return {
-    totals: healthOf(head),
-    rows: (rows.rows as Array<Record<string, unknown>>).map((row) => ({ name: (row.name as string | null) ?? null, ...healthOf(row) })),
-    total_rows: Number(head.total_rows ?? 0),
-  };
+  return healthAnswer(totals.rows[0] as Record<string, unknown>, rows.rows as Array<Record<string, unknown>>);
 }
