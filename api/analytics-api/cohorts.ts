@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { currentNgrDefinition } from '../../commands/analytics/ngrDefinition';
 import { isoDay, lastDays } from '../../core/analyticsParams';
 import { rawCohortFigures, RETENTION_DAYS } from '../../db/queries/analyticsCohorts';
 import { viewCohortFigures } from '../../db/queries/analyticsCohortsView';
@@ -44,6 +45,12 @@ export const CohortSchema = registry.register(
     retention: z.object(Object.fromEntries(RETENTION_DAYS.map((n) => [`d${n}`, Retention])) as Record<`d${(typeof RETENTION_DAYS)[number]}`, typeof Retention>),
     ggr: z.number().openapi({ description: 'Σ bet − win of the cohort’s rounds in this currency from their FTD to as_of (minor units)' }),
     ggr_per_player: z.number().openapi({ description: 'ggr ÷ players, 2 decimals; 0 for an empty cohort' }),
+    bonus_cost: z.number().openapi({ description: 'Σ amount of the cohort’s completed bonuses in this currency from their FTD to as_of (minor units)' }),
+    ngr: z.number().openapi({
+      description:
+        'ggr − bonus_cost − taxes − other deductions by the NGR definition of ngr_definition_version, members grouped by jurisdiction as in /business (minor units)',
+    }),
+    ngr_per_player: z.number().openapi({ description: 'ngr ÷ players, 2 decimals; 0 for an empty cohort' }),
     churned_players: count('Cohort players whose last round or completed deposit is churn_days or more days before as_of'),
   }),
 );
@@ -57,6 +64,11 @@ export const CohortsResponse = z.object({
     as_of: z.string().openapi({ description: 'The UTC day retention and churn are judged on (today)' }),
     churn_days: z.number().int(),
     refreshed_at: z.string().nullable().openapi({ description: 'When the rollups were last caught up; null when served from the raw tables' }),
+    ngr_definition_version: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'The NGR definition version the cohorts’ NGR is computed with; null when none was saved (NGR = GGR − bonus cost)' }),
     cohorts: z.array(CohortSchema),
   }),
 });
@@ -72,11 +84,15 @@ export const cohortsHandler = analytics.handler({ input: { query: CohortsQuery }
   const scope = await scopeOf(deps, ctx, query.currency);
   const churnDays = query.churn_days ?? (await deps.settings.of(scope.operatorId)).churnDays;
   const asOf = isoDay(now);
-  const { refreshedAt, cohorts } = await readFigures(deps, async (db) => {
+  const { refreshedAt, version, cohorts } = await readFigures(deps, async (db) => {
     const refreshedAt = await lastAnalyticsRefresh(db);
+    const { version, definition } = await currentNgrDefinition({ db }, scope.operatorId);
     const figures = refreshedAt ? viewCohortFigures : rawCohortFigures;
-    return { refreshedAt, cohorts: await figures(db, scope, { range, grain: query.grain, asOf, churnDays }) };
+    return { refreshedAt, version, cohorts: await figures(db, scope, { range, grain: query.grain, asOf, churnDays, ngr: definition }) };
   });
   const refreshed_at = refreshedAt?.toISOString() ?? null;
-  ctx.body = { success: true, data: { currency: scope.currency, range, grain: query.grain, as_of: asOf, churn_days: churnDays, refreshed_at, cohorts } };
+  ctx.body = {
+    success: true,
+    data: { currency: scope.currency, range, grain: query.grain, as_of: asOf, churn_days: churnDays, refreshed_at, ngr_definition_version: version, cohorts },
+  };
 });

@@ -175,6 +175,7 @@ export const cohorts = {
     as_of: '2026-03-15',
     churn_days: 30,
     refreshed_at,
+    ngr_definition_version: 3,
     cohorts: [
       {
         cohort: '2026-01-01',
@@ -183,6 +184,9 @@ export const cohorts = {
         retention: { d1: retention(412, 161), d7: retention(412, 98), d30: retention(412, 57) },
         ggr: 402310,
         ggr_per_player: 976.48,
+        bonus_cost: 61800,
+        ngr: 304863.4,
+        ngr_per_player: 739.96,
         churned_players: 188,
       },
       {
@@ -192,6 +196,9 @@ export const cohorts = {
         retention: { d1: retention(377, 150), d7: retention(377, 91), d30: { matured: 240, retained: 33, rate: 0.1375 } },
         ggr: 210455,
         ggr_per_player: 558.24,
+        bonus_cost: 56550,
+        ngr: 137489.2,
+        ngr_per_player: 364.69,
         churned_players: 41,
       },
     ],

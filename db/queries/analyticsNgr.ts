@@ -1,19 +1,23 @@
 import type { DayRange } from '../../core/analyticsParams';
 import type { NgrPart } from '../../core/ngrDefinition';
 import type { Db } from '../knex';
-import { amountOf, CURRENCY, IN_RANGE, IS_GAME, PLAYER_EVENTS } from './analyticsSql';
+import { amountOf, CURRENCY, IN_RANGE, IS_BONUS, IS_GAME, PLAYER_EVENTS } from './analyticsSql';
 import type { AnalyticsScope } from './analyticsTypes';
 
-const IS_BONUS = `e.event_type = 'transaction' AND e.data->>'type' = 'bonus' AND coalesce(e.data->>'status', 'completed') = 'completed'`;
+/**
+ * A player's (alias `en`) NGR group: their jurisdiction upper-cased when the definition lists it (binding `listed`),
+ * `''` otherwise, so a player's free text never becomes a group of its own.
+ */
+export const NGR_JURISDICTION = `CASE WHEN upper(en.data->>'jurisdiction') = ANY(:listed) THEN upper(en.data->>'jurisdiction') ELSE '' END`;
 
 /**
  * GGR and bonus cost of `range` in one currency per player jurisdiction, grouped only by the jurisdictions `listed`
- * (upper-cased) and `''` for every other player, so a player's free text never becomes a group of its own.
+ * (`NGR_JURISDICTION`).
  * Bonus cost = Σ amount of completed `transaction` events of type `bonus` (spec 2.13).
  */
 export async function ngrParts(db: Db, scope: AnalyticsScope, range: DayRange, listed: string[]): Promise<NgrPart[]> {
   const result = await db.raw(
-    `SELECT CASE WHEN upper(en.data->>'jurisdiction') = ANY(:listed) THEN upper(en.data->>'jurisdiction') ELSE '' END AS jurisdiction,
+    `SELECT ${NGR_JURISDICTION} AS jurisdiction,
             coalesce(sum(${amountOf('bet_amount')} - ${amountOf('win_amount')}) FILTER (WHERE ${IS_GAME}), 0) AS ggr,
             coalesce(sum(${amountOf('amount')}) FILTER (WHERE ${IS_BONUS}), 0) AS bonus_cost
        FROM ${PLAYER_EVENTS} AND ${IN_RANGE} AND ${CURRENCY} = :currency AND ((${IS_GAME}) OR (${IS_BONUS}))
@@ -30,7 +34,7 @@ export async function ngrParts(db: Db, scope: AnalyticsScope, range: DayRange, l
  */
 export async function viewNgrParts(db: Db, scope: AnalyticsScope, range: DayRange, listed: string[]): Promise<NgrPart[]> {
   const result = await db.raw(
-    `SELECT CASE WHEN upper(en.data->>'jurisdiction') = ANY(:listed) THEN upper(en.data->>'jurisdiction') ELSE '' END AS jurisdiction,
+    `SELECT ${NGR_JURISDICTION} AS jurisdiction,
             coalesce(sum(r.ggr), 0) AS ggr, coalesce(sum(r.bonus), 0) AS bonus_cost
        FROM analytics_player_days r
        JOIN entities en ON en.id = r.entity_id AND en.operator_id = r.operator_id AND en.deleted_at IS NULL AND en.entity_type = 'player'

@@ -2,9 +2,10 @@ import type { Db } from '../knex';
 
 /**
  * The first-deposit part of a rollup batch (docs/analytics.md "Cohorts"): each player's first completed deposit ever
- * (`analytics_first_deposits`, one row per player), and `pre_ftd_ggr`, the GGR of their rounds in the FTD's currency
- * on the FTD's day before it — what a cohort's GGR leaves out of that day's player-day row. Runs on `analytics_batch`
- * (analyticsRollupBatch.ts), inside the batch's transaction.
+ * (`analytics_first_deposits`, one row per player), with `pre_ftd_ggr` and `pre_ftd_bonus`, the GGR of their rounds
+ * and the cost of their completed bonuses in the FTD's currency on the FTD's day before it — what a cohort's GGR and
+ * bonus cost leave out of that day's player-day row. Runs on `analytics_batch` (analyticsRollupBatch.ts), inside the
+ * batch's transaction.
  */
 
 /**
@@ -16,40 +17,44 @@ const FIRSTS = `WITH firsts AS (
     SELECT DISTINCT ON (operator_id, entity_id) operator_id, entity_id, id, occurred_at, created_at, day, currency, deposit
       FROM analytics_batch WHERE counted AND is_deposit ORDER BY operator_id, entity_id, occurred_at, created_at, id
   ), chosen AS (
-    INSERT INTO analytics_first_deposits AS t (operator_id, entity_id, event_id, occurred_at, created_at, day, currency, amount, pre_ftd_ggr)
-    SELECT operator_id, entity_id, id, occurred_at, created_at, day, currency, deposit, 0 FROM firsts
+    INSERT INTO analytics_first_deposits AS t (operator_id, entity_id, event_id, occurred_at, created_at, day, currency, amount, pre_ftd_ggr, pre_ftd_bonus)
+    SELECT operator_id, entity_id, id, occurred_at, created_at, day, currency, deposit, 0, 0 FROM firsts
     ON CONFLICT (operator_id, entity_id) DO UPDATE
       SET event_id = excluded.event_id, occurred_at = excluded.occurred_at, created_at = excluded.created_at, day = excluded.day,
-          currency = excluded.currency, amount = excluded.amount, pre_ftd_ggr = 0
+          currency = excluded.currency, amount = excluded.amount, pre_ftd_ggr = 0, pre_ftd_bonus = 0
       WHERE (excluded.occurred_at, excluded.created_at, excluded.event_id) < (t.occurred_at, t.created_at, t.event_id)
     RETURNING operator_id, entity_id
   )
   INSERT INTO analytics_ftd_set SELECT * FROM chosen`;
 
+const num = (field: string): string => `CASE WHEN jsonb_typeof(e.data->'${field}') = 'number' THEN (e.data->>'${field}')::numeric ELSE 0 END`;
+const IS_BONUS = `e.event_type = 'transaction' AND e.data->>'type' = 'bonus' AND coalesce(e.data->>'status', 'completed') = 'completed'`;
+
 /**
- * A player whose FTD was set: their rounds on the FTD's day before it, among the events read so far (this batch and the
- * ones before it, `(xid, id)` ≤ the batch's end — a later batch adds its own rounds below, so none counts twice). Read
- * through `entity_events_entity_created_idx` from a day before the FTD's day: an event's arrival is never more than
- * 5 minutes before its occurrence (ingest refuses a timestamp further ahead), so no round of that day arrived earlier.
+ * A player whose FTD was set: their rounds and completed bonuses on the FTD's day before it, among the events read so
+ * far (this batch and the ones before it, `(xid, id)` ≤ the batch's end — a later batch adds its own below, so none
+ * counts twice). Read through `entity_events_entity_created_idx` from a day before the FTD's day: an event's arrival is
+ * never more than 5 minutes before its occurrence (ingest refuses a timestamp further ahead), so no event of that day
+ * arrived earlier.
  */
-const RECOUNT = `UPDATE analytics_first_deposits t SET pre_ftd_ggr = coalesce((
-    SELECT sum(CASE WHEN jsonb_typeof(e.data->'bet_amount') = 'number' THEN (e.data->>'bet_amount')::numeric ELSE 0 END
-             - CASE WHEN jsonb_typeof(e.data->'win_amount') = 'number' THEN (e.data->>'win_amount')::numeric ELSE 0 END)
+const RECOUNT = `UPDATE analytics_first_deposits t SET (pre_ftd_ggr, pre_ftd_bonus) = (
+    SELECT coalesce(sum(${num('bet_amount')} - ${num('win_amount')}) FILTER (WHERE e.event_type = 'game_activity'), 0),
+           coalesce(sum(${num('amount')}) FILTER (WHERE ${IS_BONUS}), 0)
       FROM entity_events e
      WHERE e.operator_id = t.operator_id AND e.entity_id = t.entity_id
        AND e.created_at >= t.day::timestamp AT TIME ZONE 'UTC' - interval '1 day'
        AND e.occurred_at >= t.day::timestamp AT TIME ZONE 'UTC' AND e.occurred_at < t.occurred_at
-       AND e.event_type = 'game_activity' AND e.data->'_redacted' IS NULL
+       AND (e.event_type = 'game_activity' OR (${IS_BONUS})) AND e.data->'_redacted' IS NULL
        AND (coalesce(e.ingest_xid, 0), e.id) <= (CAST(:endXid AS bigint), CAST(:endId AS text))
        AND coalesce(nullif(e.data->>'currency', ''),
-                    (SELECT trim(s.reporting_currency) FROM operator_settings s WHERE s.operator_id = t.operator_id), 'EUR') = t.currency), 0)
+                    (SELECT trim(s.reporting_currency) FROM operator_settings s WHERE s.operator_id = t.operator_id), 'EUR') = t.currency)
   FROM analytics_ftd_set n WHERE t.operator_id = n.operator_id AND t.entity_id = n.entity_id`;
 
-/** A player whose FTD stands: this batch's rounds on its day before it (late rounds, bonus play) join `pre_ftd_ggr`. */
-const EARLIER_ROUNDS = `UPDATE analytics_first_deposits t SET pre_ftd_ggr = t.pre_ftd_ggr + r.ggr
-  FROM (SELECT b.operator_id, b.entity_id, sum(b.bet - b.win) AS ggr
+/** A player whose FTD stands: this batch's rounds and bonuses on its day before it (late ones, bonus play) join the pre-FTD sums. */
+const EARLIER_ROUNDS = `UPDATE analytics_first_deposits t SET pre_ftd_ggr = t.pre_ftd_ggr + r.ggr, pre_ftd_bonus = t.pre_ftd_bonus + r.bonus
+  FROM (SELECT b.operator_id, b.entity_id, sum(b.bet - b.win) AS ggr, sum(b.bonus) AS bonus
           FROM analytics_batch b JOIN analytics_first_deposits f ON f.operator_id = b.operator_id AND f.entity_id = b.entity_id
-         WHERE b.counted AND b.is_game AND b.day = f.day AND b.occurred_at < f.occurred_at AND b.currency = f.currency
+         WHERE b.counted AND (b.is_game OR b.is_bonus) AND b.day = f.day AND b.occurred_at < f.occurred_at AND b.currency = f.currency
            AND NOT EXISTS (SELECT 1 FROM analytics_ftd_set n WHERE n.operator_id = b.operator_id AND n.entity_id = b.entity_id)
          GROUP BY 1, 2) r
   WHERE t.operator_id = r.operator_id AND t.entity_id = r.entity_id`;

@@ -6,6 +6,8 @@ export const amountOf = (field: string): string => `CASE WHEN jsonb_typeof(e.dat
 export const IS_DEPOSIT = `e.event_type = 'transaction' AND e.data->>'type' = 'deposit' AND coalesce(e.data->>'status', 'completed') = 'completed'`;
 export const IS_WITHDRAWAL = `e.event_type = 'transaction' AND e.data->>'type' = 'withdrawal' AND coalesce(e.data->>'status', 'completed') = 'completed'`;
 export const IS_GAME = `e.event_type = 'game_activity'`;
+/** A completed bonus: its `amount` is bonus cost (NGR, docs/analytics.md). */
+export const IS_BONUS = `e.event_type = 'transaction' AND e.data->>'type' = 'bonus' AND coalesce(e.data->>'status', 'completed') = 'completed'`;
 /** The event's currency; events without one count as the reporting currency (binding `reporting`). */
 export const CURRENCY = `coalesce(nullif(e.data->>'currency', ''), :reporting)`;
 

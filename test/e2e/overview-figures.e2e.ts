@@ -86,7 +86,13 @@ describe('the Overview’s business figures', () => {
   });
 
   it('the cohort table matches /cohorts; a young cohort’s D7 and D30 are "not yet"', async () => {
-    const cohorts = (await analytics('/cohorts?grain=month')).cohorts as Array<{ cohort: string; players: number; retention: { d1: { rate: number | null } } }>;
+    const cohorts = (await analytics('/cohorts?grain=month')).cohorts as Array<{
+      cohort: string;
+      players: number;
+      ggr_per_player: number;
+      ngr_per_player: number;
+      retention: { d1: { rate: number | null } };
+    }>;
     const current = cohorts.filter((cohort) => cohort.players > 0);
     expect(current.reduce((sum, cohort) => sum + cohort.players, 0)).toBe(2);
     const table = panelOf('First-deposit cohorts');
@@ -96,6 +102,10 @@ describe('the Overview’s business figures', () => {
     expect(await filled.count()).toBeGreaterThan(0);
     const cells = await filled.first().getByRole('cell').allTextContents();
     expect(cells.slice(4, 6)).toEqual(['not yet', 'not yet']);
+    const ngrCells = await Promise.all(cohorts.map(async (_, index) => (await table.locator('tbody tr').nth(index).getByRole('cell').allTextContents())[7]));
+    expect(ngrCells).toEqual(cohorts.map((cohort) => money(cohort.ngr_per_player)));
+    expect(current.some((cohort) => cohort.ngr_per_player !== cohort.ggr_per_player)).toBe(true);
+    await table.getByText('definition version 1').waitFor();
   });
 
   it('game health shows RTP, hold and bonus GGR as the API has them', async () => {

@@ -2,10 +2,12 @@ import { analytics, seedPlayers } from '../helpers/analytics';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dataClient, type DataClient } from '../helpers/data';
 import { isoDay } from '../../core/analyticsParams';
+import { NO_DEDUCTIONS } from '../../core/ngrDefinition';
 import { rawCohortFigures, type CohortQuery } from '../../db/queries/analyticsCohorts';
 import { viewCohortFigures } from '../../db/queries/analyticsCohortsView';
 import { refreshAnalyticsViews } from '../../db/queries/analyticsRefresh';
 import { foldBatch } from '../../db/queries/analyticsRollupBatch';
+import { down as dropBonusColumn, up as addBonusColumn } from '../../db/migrations/20261218090000_add_cohort_bonus_cost';
 import type { AnalyticsScope } from '../../db/queries/analyticsTypes';
 
 /**
@@ -13,11 +15,12 @@ import type { AnalyticsScope } from '../../db/queries/analyticsTypes';
  * that arrives late, exactly once; a round before the FTD (in the FTD's batch, or arriving later) stays out of GGR and
  * comes back in when the FTD moves before it; an erased player leaves; a crashed batch and re-run passes change
  * nothing twice. After every wave the API (rollups) answers the hand-computed cohort and the raw path agrees. EUR, May 2026:
- * - wave 1: x deposits 300 on 05-10 12:00, plays 100/0 at 10:00 (before: not GGR), 50/0 at 13:00, 20/0 on 05-11 (D1);
- *   w deposits 500 on 05-20; z deposits 100 on 05-12 and plays 10/0 on 05-13 (D1).
- * - wave 2: x's round 40/0 at 05-10 11:00 arrives (before the FTD); w's deposit of 200 on 05-15 arrives (now its FTD);
- *   z is erased.
- * - wave 3: x's deposit of 90 at 05-10 09:00 arrives: the FTD moves before every round of that day.
+ * - wave 1: x deposits 300 on 05-10 12:00, plays 100/0 at 10:00 (before: not GGR), 50/0 at 13:00, 20/0 on 05-11 (D1),
+ *   gets a bonus of 15 at 11:30 (before: no bonus cost) and one of 5 at 14:00; w deposits 500 on 05-20; z deposits 100
+ *   on 05-12 and plays 10/0 on 05-13 (D1). No NGR definition: NGR = GGR − bonus cost.
+ * - wave 2: x's round 40/0 at 05-10 11:00 and bonus of 8 at 10:30 arrive (before the FTD); w's deposit of 200 on 05-15
+ *   arrives (now its FTD); z is erased.
+ * - wave 3: x's deposit of 90 at 05-10 09:00 arrives: the FTD moves before every round and bonus of that day.
  * - wave 4: x's USD deposit of 60 on 04-28 arrives: x leaves May's EUR cohort for April's USD one.
  */
 let app: TestApp;
@@ -33,6 +36,10 @@ const round = (date: string, bet: number, win: number, time?: string) => ({
   eventType: 'game_activity',
   data: { game_id: 'g-1', game_name: 'Book', bet_amount: bet, win_amount: win, currency: 'EUR', timestamp: at(date, time) },
 });
+const bonus = (date: string, amount: number, time: string) => ({
+  eventType: 'transaction',
+  data: { type: 'bonus', amount, currency: 'EUR', status: 'completed', timestamp: at(date, time) },
+});
 const kept = (matured: number, retained: number, rate: number | null) => ({ matured, retained, rate });
 const MAY = '/cohorts?range=2026-05-01:2026-05-31&currency=EUR';
 
@@ -44,7 +51,13 @@ async function send(client: DataClient, history: Record<string, Array<{ eventTyp
     }
 }
 
-const query = (start: string, end: string): CohortQuery => ({ range: { start, end }, grain: 'month', asOf: isoDay(new Date()), churnDays: 30 });
+const query = (start: string, end: string): CohortQuery => ({
+  range: { start, end },
+  grain: 'month',
+  asOf: isoDay(new Date()),
+  churnDays: 30,
+  ngr: NO_DEDUCTIONS,
+});
 const scopeOf = (client: DataClient, currency = 'EUR'): AnalyticsScope => ({ operatorId: client.operator.operatorId, currency, reportingCurrency: 'EUR' });
 
 /** The API's May cohort (rollups: a pass has completed), after checking the raw path gives the same figures. */
@@ -55,21 +68,25 @@ async function may(): Promise<unknown> {
   expect(await rawCohortFigures(app.deps.db, scopeOf(dora), query('2026-05-01', '2026-05-31'))).toEqual(response.body.data.cohorts);
   return response.body.data.cohorts;
 }
-const cohort = (players: number, ftdAmount: number, d1: [number, number, number | null], ggr: number, churned: number) => [
+const perPlayer = (amount: number, players: number) => (players > 0 ? Math.round((amount / players) * 100) / 100 : 0);
+const cohort = (players: number, ftdAmount: number, d1: [number, number, number | null], ggr: number, bonusCost: number, churned: number) => [
   {
     cohort: '2026-05-01',
     players,
     ftd_amount: ftdAmount,
     retention: { d1: kept(...d1), d7: kept(players, 0, players > 0 ? 0 : null), d30: kept(players, 0, players > 0 ? 0 : null) },
     ggr,
-    ggr_per_player: players > 0 ? Math.round((ggr / players) * 100) / 100 : 0,
+    ggr_per_player: perPlayer(ggr, players),
+    bonus_cost: bonusCost,
+    ngr: ggr - bonusCost,
+    ngr_per_player: perPlayer(ggr - bonusCost, players),
     churned_players: churned,
   },
 ];
 /** Dora's kept first deposits, by player. */
 async function firstDeposits(): Promise<unknown[]> {
   const result = await app.deps.db.raw(
-    `SELECT en.external_id, f.amount::float8 AS amount, f.pre_ftd_ggr::float8 AS pre, f.day::text AS day, f.currency
+    `SELECT en.external_id, f.amount::float8 AS amount, f.pre_ftd_ggr::float8 AS pre, f.pre_ftd_bonus::float8 AS pre_bonus, f.day::text AS day, f.currency
        FROM analytics_first_deposits f JOIN entities en ON en.id = f.entity_id WHERE f.operator_id = ? ORDER BY en.external_id`,
     [dora.operator.operatorId],
   );
@@ -93,15 +110,22 @@ it('401 without credentials', async () => {
 
 it('wave 1: the FTD with a round before it in the same batch', async () => {
   await send(dora, {
-    x: [round('2026-05-10', 100, 0, '10:00'), deposit('2026-05-10', 300), round('2026-05-10', 50, 0, '13:00'), round('2026-05-11', 20, 0)],
+    x: [
+      round('2026-05-10', 100, 0, '10:00'),
+      bonus('2026-05-10', 15, '11:30'),
+      deposit('2026-05-10', 300),
+      round('2026-05-10', 50, 0, '13:00'),
+      bonus('2026-05-10', 5, '14:00'),
+      round('2026-05-11', 20, 0),
+    ],
     w: [deposit('2026-05-20', 500)],
     z: [deposit('2026-05-12', 100), round('2026-05-13', 10, 0)],
   });
-  expect(await may()).toEqual(cohort(3, 900, [3, 2, 0.6667], 80, 3));
+  expect(await may()).toEqual(cohort(3, 900, [3, 2, 0.6667], 80, 5, 3));
 });
 
 it('wave 2: a late round before the FTD stays out of GGR, a late earlier deposit becomes the FTD once, an erased player leaves; a crashed batch and re-runs count nothing twice', async () => {
-  await send(dora, { x: [round('2026-05-10', 40, 0, '11:00')], w: [deposit('2026-05-15', 200)] });
+  await send(dora, { x: [round('2026-05-10', 40, 0, '11:00'), bonus('2026-05-10', 8, '10:30')], w: [deposit('2026-05-15', 200)] });
   expect((await dora.call('/entities/z', { method: 'DELETE' })).status).toBe(200);
   await app.deps.db
     .transaction(async (trx) => {
@@ -111,25 +135,45 @@ it('wave 2: a late round before the FTD stays out of GGR, a late earlier deposit
       throw new Error('crash');
     })
     .catch((error: Error) => expect(error.message).toBe('crash'));
-  expect(await may()).toEqual(cohort(2, 500, [2, 1, 0.5], 70, 2));
+  expect(await may()).toEqual(cohort(2, 500, [2, 1, 0.5], 70, 5, 2));
   const rows = await firstDeposits();
   expect(rows).toEqual([
-    { external_id: 'w', amount: 200, pre: 0, day: '2026-05-15', currency: 'EUR' },
-    { external_id: 'x', amount: 300, pre: 140, day: '2026-05-10', currency: 'EUR' },
+    { external_id: 'w', amount: 200, pre: 0, pre_bonus: 0, day: '2026-05-15', currency: 'EUR' },
+    { external_id: 'x', amount: 300, pre: 140, pre_bonus: 23, day: '2026-05-10', currency: 'EUR' },
   ]);
   await refreshAnalyticsViews(app.deps.db);
   await refreshAnalyticsViews(app.deps.db);
   expect(await firstDeposits()).toEqual(rows);
 });
 
-it('wave 3: an FTD moving before every round of its day brings them into GGR', async () => {
+it('the migration adding pre_ftd_bonus fills it from the events the passes have read (rolled back: the suites beside keep the column)', async () => {
+  const pre = await app.deps.db
+    .transaction(async (trx) => {
+      await trx.raw('SELECT 1 FROM analytics_rollup_state WHERE id = 1 FOR UPDATE');
+      await dropBonusColumn(trx);
+      await addBonusColumn(trx);
+      const rows = await trx.raw(
+        `SELECT en.external_id, f.pre_ftd_bonus::float8 AS pre_bonus FROM analytics_first_deposits f JOIN entities en ON en.id = f.entity_id
+          WHERE f.operator_id = ? ORDER BY en.external_id`,
+        [dora.operator.operatorId],
+      );
+      throw Object.assign(new Error('rollback'), { rows: rows.rows });
+    })
+    .catch((error: Error & { rows?: unknown }) => error.rows);
+  expect(pre).toEqual([
+    { external_id: 'w', pre_bonus: 0 },
+    { external_id: 'x', pre_bonus: 23 },
+  ]);
+});
+
+it('wave 3: an FTD moving before every round and bonus of its day brings them into GGR and bonus cost', async () => {
   await send(dora, { x: [deposit('2026-05-10', 90, '09:00')] });
-  expect(await may()).toEqual(cohort(2, 290, [2, 1, 0.5], 210, 2));
+  expect(await may()).toEqual(cohort(2, 290, [2, 1, 0.5], 210, 28, 2));
 });
 
 it('wave 4: an earlier FTD in USD moves the player to that currency and month', async () => {
   await send(dora, { x: [deposit('2026-04-28', 60, '12:00', 'USD')] });
-  expect(await may()).toEqual(cohort(1, 200, [1, 0, 0], 0, 1));
+  expect(await may()).toEqual(cohort(1, 200, [1, 0, 0], 0, 0, 1));
   const april = await analytics(app, dora.key, '/cohorts?range=2026-04-01:2026-04-30&currency=USD');
   expect(april.body.data.cohorts).toEqual([
     {
@@ -139,9 +183,13 @@ it('wave 4: an earlier FTD in USD moves the player to that currency and month', 
       retention: { d1: kept(1, 0, 0), d7: kept(1, 0, 0), d30: kept(1, 0, 0) },
       ggr: 0,
       ggr_per_player: 0,
+      bonus_cost: 0,
+      ngr: 0,
+      ngr_per_player: 0,
       churned_players: 1,
     },
   ]);
+  expect(april.body.data.ngr_definition_version).toBeNull();
   expect(await viewCohortFigures(app.deps.db, scopeOf(dora, 'USD'), query('2026-04-01', '2026-04-30'))).toEqual(april.body.data.cohorts);
 });
 

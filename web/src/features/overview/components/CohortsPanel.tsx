@@ -19,8 +19,10 @@ export function CohortsPanel({ version }: { version: number }) {
         <>
           <p className="hint">
             Players by the month of their first completed deposit ({formatDate(data.range.start)} – {formatDate(data.range.end)}), in {data.currency}. Dn:
-            players with a round or a completed deposit on exactly day n after it, of those who have reached day n. Churned: no activity for {data.churn_days}{' '}
-            days.
+            players with a round or a completed deposit on exactly day n after it, of those who have reached day n. NGR: GGR − bonus cost − taxes − other
+            deductions since the first deposit,{' '}
+            {data.ngr_definition_version === null ? 'no NGR definition saved' : `definition version ${data.ngr_definition_version}`}. Churned: no activity for{' '}
+            {data.churn_days} days.
           </p>
           <FigureTable
             caption={`Cohorts by month of first deposit, ${data.currency}`}
@@ -34,6 +36,7 @@ export function CohortsPanel({ version }: { version: number }) {
               { label: 'D7', num: true, cell: (row) => retention(row.retention.d7) },
               { label: 'D30', num: true, cell: (row) => retention(row.retention.d30) },
               { label: 'GGR per player', num: true, cell: (row) => formatMoney(row.ggr_per_player, data.currency) },
+              { label: 'NGR per player', num: true, cell: (row) => formatMoney(row.ngr_per_player, data.currency) },
               { label: 'Churned', num: true, cell: (row) => formatNumber(row.churned_players) },
             ]}
           />
