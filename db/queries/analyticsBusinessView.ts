@@ -1,6 +1,7 @@
 import type { DayRange } from '../../core/analyticsParams';
 import type { Db } from '../knex';
 import { figuresOf, TRANSACTION_STATUSES, type BusinessFigures } from './analyticsBusiness';
+import { playedSeries } from './analyticsRollupDistinct';
 import { dayAfter, dayStart } from './analyticsSql';
 import type { AnalyticsScope } from './analyticsTypes';
 
@@ -16,7 +17,8 @@ const flowColumns = (type: 'deposit' | 'withdrawal') =>
 /**
  * The business figures from the rollups, same definitions as `businessFigures` (the raw path): transactions from
  * `analytics_transactions` (each id once, at its latest status in the range), GGR from `analytics_daily`, players who
- * played from `analytics_player_days`, first deposits from `analytics_first_deposits` (a player's FTD falls in the
+ * played from the kept gaps of their played series (analyticsRollupDistinct.ts: each counted once, on their first day in
+ * the range), first deposits from `analytics_first_deposits` (a player's FTD falls in the
  * range exactly when it is their first completed deposit ever). Registrations are read from the players as on the raw path.
  */
 export async function viewBusinessFigures(db: Db, scope: AnalyticsScope, range: DayRange): Promise<BusinessFigures> {
@@ -34,7 +36,8 @@ export async function viewBusinessFigures(db: Db, scope: AnalyticsScope, range: 
      )
      SELECT flows.*,
             (SELECT sum(ggr) FROM analytics_daily WHERE ${OF_SCOPE}) AS ggr,
-            (SELECT count(DISTINCT entity_id) FROM analytics_player_days WHERE ${OF_SCOPE} AND played) AS active_players,
+            (SELECT sum(players) FROM analytics_player_gaps
+              WHERE operator_id = :operatorId AND series = ${playedSeries(':currency')} AND ${DAYS} AND prev_day < CAST(:start AS date)) AS active_players,
             (SELECT count(*) FROM registered) AS registrations,
             (SELECT count(*) FROM registered r JOIN analytics_first_deposits f ON f.operator_id = :operatorId AND f.entity_id = r.id
               WHERE f.currency = :currency AND f.occurred_at < ${dayAfter('end')}) AS converted_players,

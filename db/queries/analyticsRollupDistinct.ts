@@ -2,16 +2,27 @@ import type { Db } from '../knex';
 
 /**
  * The distinct-player part of a rollup batch (docs/analytics.md "Distinct players"): each player's days per series
- * (`''`: any counted event, any currency; a currency code: a completed deposit in it) form a chain, each day with the
- * player's previous day; `analytics_player_gaps` counts the chain's rows per (series, day, previous day). A late day
- * landing between two known ones changes its successor's previous day, so that successor's pair moves too.
+ * (`''`: any counted event, any currency; a currency code: a completed deposit in it; {@link PLAYED} and a currency
+ * code: a game round in it) form a chain, each day with the player's previous day; `analytics_player_gaps` counts the
+ * chain's rows per (series, day, previous day). A late day landing between two known ones changes its successor's
+ * previous day, so that successor's pair moves too.
  */
+
+/**
+ * The prefix of a played series: 19 characters, so no currency (at most 16, `ANALYTICS_KEY_LIMITS`) can ever name the
+ * same series as the prefix and another currency do.
+ */
+export const PLAYED = 'played-in-currency:';
+/** The played series of a currency expression (SQL). */
+export const playedSeries = (currency: string): string => `'${PLAYED}' || ${currency}`;
 
 /** The batch's player-days not yet in a chain (`analytics_batch` of analyticsRollupBatch.ts). */
 const NEW_DAYS = `WITH days AS (
     SELECT operator_id, entity_id, '' AS series, day FROM analytics_batch WHERE counted
     UNION
     SELECT operator_id, entity_id, currency, day FROM analytics_batch WHERE counted AND is_deposit
+    UNION
+    SELECT operator_id, entity_id, ${playedSeries('currency')}, day FROM analytics_batch WHERE counted AND is_game
   ), added AS (
     INSERT INTO analytics_player_chain (operator_id, entity_id, series, day, prev_day)
     SELECT operator_id, entity_id, series, day, '-infinity' FROM days
