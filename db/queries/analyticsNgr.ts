@@ -28,19 +28,18 @@ export async function ngrParts(db: Db, scope: AnalyticsScope, range: DayRange, l
 }
 
 /**
- * {@link ngrParts} from the rollups: each live player's days of the range in `analytics_player_days` (GGR, and the
- * bonus cost of their completed bonuses), grouped by the player's jurisdiction as it stands now, as on the raw path. A
- * group exists, as there, with a round or a completed bonus in the range.
+ * {@link ngrParts} from the rollups: `analytics_jurisdiction_days` (analyticsRollupJurisdictions.ts) holds each day's
+ * GGR and bonus cost per currency and player jurisdiction as it stood at the last pass (as on the raw path, the
+ * jurisdiction a player has, not the one they had when they played), so a read sums a few rows per day. A group
+ * exists, as there, with a round or a completed bonus in the range.
  */
 export async function viewNgrParts(db: Db, scope: AnalyticsScope, range: DayRange, listed: string[]): Promise<NgrPart[]> {
   const result = await db.raw(
-    `SELECT ${NGR_JURISDICTION} AS jurisdiction,
-            coalesce(sum(r.ggr), 0) AS ggr, coalesce(sum(r.bonus), 0) AS bonus_cost
-       FROM analytics_player_days r
-       JOIN entities en ON en.id = r.entity_id AND en.operator_id = r.operator_id AND en.deleted_at IS NULL AND en.entity_type = 'player'
-      WHERE r.operator_id = :operatorId AND r.currency = :currency AND r.day BETWEEN CAST(:start AS date) AND CAST(:end AS date)
-        AND (r.played OR r.bonused)
-      GROUP BY 1`,
+    `SELECT CASE WHEN jurisdiction = ANY(:listed) THEN jurisdiction ELSE '' END AS jurisdiction,
+            coalesce(sum(ggr), 0) AS ggr, coalesce(sum(bonus), 0) AS bonus_cost
+       FROM analytics_jurisdiction_days
+      WHERE operator_id = :operatorId AND currency = :currency AND day BETWEEN CAST(:start AS date) AND CAST(:end AS date)
+      GROUP BY 1 HAVING sum(player_days) > 0`,
     { operatorId: scope.operatorId, currency: scope.currency, start: range.start, end: range.end, listed },
   );
   return partsOf(result.rows);

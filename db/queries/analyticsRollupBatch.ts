@@ -1,6 +1,7 @@
 import type { Db } from '../knex';
 import { foldDistinct, subtractErasedDistinct } from './analyticsRollupDistinct';
 import { foldFirstDeposits } from './analyticsRollupFirstDeposits';
+import { foldJurisdictions, subtractErasedJurisdictions } from './analyticsRollupJurisdictions';
 import { GAME_DAYS, TRANSACTIONS } from './analyticsRollupBusiness';
 
 /** What one batch read: where the cursor now stands, and how many event rows it covered. */
@@ -115,6 +116,7 @@ export async function foldBatch(trx: Db, cursor: { xid: string; id: string }, bo
     return { events: 0, cursor };
   }
   const end = { xid: row.last_xid, id: row.last_id };
+  await foldJurisdictions(trx);
   for (const statement of [DAILY, PLAYER_DAYS, GAMES, PROVIDERS, PROVIDER_PLAYERS, TRANSACTIONS, GAME_DAYS]) await trx.raw(statement);
   await foldDistinct(trx);
   await foldFirstDeposits(trx, end);
@@ -139,6 +141,7 @@ export async function subtractErased(trx: Db): Promise<number> {
   const players = `(operator_id, entity_id) IN (SELECT operator_id, entity_id FROM erased)`;
   const withErased = `WITH erased AS (SELECT * FROM jsonb_to_recordset(CAST(:erased AS jsonb)) AS x(operator_id uuid, entity_id text))`;
   const bindings = { erased: JSON.stringify(erased.rows) };
+  await subtractErasedJurisdictions(trx, withErased, bindings);
   await trx.raw(
     `${withErased}, gone AS (DELETE FROM analytics_player_days WHERE ${players} RETURNING *),
        sums AS (SELECT operator_id, day, currency, sum(ggr) AS ggr, sum(deposits) AS deposits, sum(withdrawals) AS withdrawals FROM gone GROUP BY 1, 2, 3)

@@ -4,6 +4,7 @@ import { dataClient, type DataClient } from '../helpers/data';
 import { addMemberAndSignIn } from '../helpers/members';
 import { ngrFigures } from '../../commands/analytics/ngrDefinition';
 import { refreshAnalyticsViews } from '../../db/queries/analyticsRefresh';
+import { down as dropJurisdictionDays, up as createJurisdictionDays } from '../../db/migrations/20261218090200_create_jurisdiction_days';
 
 /**
  * NGR (issue 45): the operator's versioned definition and the figures of `GET /business`, computed by hand, answered
@@ -15,7 +16,8 @@ import { refreshAnalyticsViews } from '../../db/queries/analyticsRefresh';
  * - m1 on 10 May: a round 100 / 0.
  * Definition v1: MT 5 %, UK 21 %, others 10 %, payment processing 3 % of GGR. Per jurisdiction: MT (4 000 − 500) × 5 % =
  * 175; UK (3 000 − 1 000) × 21 % = 420; the rest (1 000 − 500 − 200) × 10 % = 30; processing 7 500 × 3 % = 225;
- * NGR = 7 500 − 1 700 − 625 − 225 = 4 950.
+ * NGR = 7 500 − 1 700 − 625 − 225 = 4 950. Then (version 2, no default rate) x1 moves to `mt`: MT (4 000 − 500 + 1 000)
+ * × 5 % = 225, NGR 7 500 − 1 700 − 645 − 225 = 4 930; n1 is erased: GGR 8 000, bonus cost 1 500, processing 240, NGR 5 615.
  */
 let app: TestApp;
 let alice: DataClient;
@@ -155,6 +157,48 @@ describe('versions and figures computed by hand', () => {
     expect(listed.body.data.versions.map((version: { version: number }) => version.version)).toEqual([2, 1]);
     const response = await business();
     expect(response.body.data.ngr).toMatchObject({ definition_version: 2, current: { taxes: 595, ngr: 4_980 } });
+  });
+
+  it('a player whose jurisdiction changes moves with their history at the next pass; an erased player leaves', async () => {
+    const moved = await alice.call('/entities', { body: { entityType: 'player', externalId: 'x1', data: { jurisdiction: 'mt' } } });
+    expect(moved.status).toBe(200);
+    expect(await app.deps.db('analytics_jurisdiction_changes').where({ operator_id: alice.operator.operatorId }).count()).toEqual([{ count: '1' }]);
+    await refreshAnalyticsViews(app.deps.db);
+    expect(await app.deps.db('analytics_jurisdiction_changes').where({ operator_id: alice.operator.operatorId }).count()).toEqual([{ count: '0' }]);
+    const after = (await business()).body.data.ngr.current;
+    expect(after).toMatchObject({ ggr: 7_500, bonus_cost: 1_700, taxes: 645, ngr: 4_930 });
+    expect(after.taxes_by_jurisdiction).toEqual([
+      { jurisdiction: 'MT', rate: 0.05, taxable: 4_500, tax: 225 },
+      { jurisdiction: 'UK', rate: 0.21, taxable: 2_000, tax: 420 },
+      { jurisdiction: '', rate: 0, taxable: 0, tax: 0 },
+    ]);
+    expect((await alice.call('/entities/n1', { method: 'DELETE' })).status).toBe(200);
+    await refreshAnalyticsViews(app.deps.db);
+    const erased = (await business()).body.data.ngr.current;
+    expect(erased).toMatchObject({ ggr: 8_000, bonus_cost: 1_500, taxes: 645, other_deductions: 240, ngr: 5_615 });
+    expect(erased.taxes_by_jurisdiction.map((entry: { jurisdiction: string }) => entry.jurisdiction)).toEqual(['MT', 'UK']);
+  });
+
+  it('the migration creating the jurisdiction days builds the same rows from the player-days (rolled back)', async () => {
+    const rows = async (db: typeof app.deps.db) =>
+      JSON.stringify(
+        await db('analytics_jurisdiction_days')
+          .where({ operator_id: alice.operator.operatorId })
+          .where('player_days', '>', 0)
+          .orderBy(['currency', 'day', 'jurisdiction'])
+          .select('currency', 'jurisdiction', db.raw('day::text'), db.raw('ggr::float8'), db.raw('bonus::float8'), 'player_days'),
+      );
+    const kept = await rows(app.deps.db);
+    expect(kept).toContain('"jurisdiction":"MT"');
+    const rebuilt = await app.deps.db
+      .transaction(async (trx) => {
+        await trx.raw('SELECT 1 FROM analytics_rollup_state WHERE id = 1 FOR UPDATE');
+        await dropJurisdictionDays(trx);
+        await createJurisdictionDays(trx);
+        throw Object.assign(new Error('roll back'), { rows: await rows(trx) });
+      })
+      .catch((error: Error & { rows?: string }) => error.rows);
+    expect(rebuilt).toEqual(kept);
   });
 
   it('operator B has no definition and sees only its own GGR', async () => {

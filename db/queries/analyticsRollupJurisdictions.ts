@@ -1,0 +1,102 @@
+import type { Db } from '../knex';
+
+/**
+ * NGR's jurisdiction part of the rollups (docs/analytics.md "NGR"): GGR and bonus cost per day, currency and player
+ * jurisdiction (`analytics_jurisdiction_days`), so `/business`'s NGR reads a few rows per day instead of joining every
+ * player-day of its range to the players. A player's days are kept under the jurisdiction they have now, as the raw
+ * path groups them: `analytics_player_jurisdictions` holds the key each player's days are kept under, and a player
+ * whose jurisdiction changes (queued in `analytics_jurisdiction_changes` by a trigger on `entities`) has all their days
+ * moved by the next pass.
+ */
+
+/**
+ * A player's (alias `en`) key: the upper-cased jurisdiction when it is at most 64 characters, else `''` — no NGR
+ * definition lists one that long (at most 20), so such a player is in the unlisted group on both paths.
+ */
+export const JURISDICTION_KEY = `CASE WHEN length(en.data->>'jurisdiction') <= 64 THEN upper(en.data->>'jurisdiction') ELSE '' END`;
+const KEY = `coalesce(${JURISDICTION_KEY}, '')`;
+
+/** The batch's players not seen yet get the key of their jurisdiction now; a kept one moves only through the queue. */
+const KEEP = `INSERT INTO analytics_player_jurisdictions (operator_id, entity_id, jurisdiction)
+  SELECT DISTINCT b.operator_id, b.entity_id, ${KEY}
+    FROM analytics_batch b JOIN entities en ON en.id = b.entity_id AND en.operator_id = b.operator_id
+   WHERE b.counted AND (b.is_game OR b.is_bonus)
+  ON CONFLICT (operator_id, entity_id) DO NOTHING`;
+
+/**
+ * The batch's rounds and completed bonuses per player-day, added under the player's kept key; `player_days` counts the
+ * player-days with either (a group exists in a range when it has one, as on the raw path), so a player-day counts when
+ * its `analytics_player_days` row had neither before this batch — read before the batch's own upsert of that table.
+ */
+const ADD = `INSERT INTO analytics_jurisdiction_days AS t (operator_id, currency, day, jurisdiction, ggr, bonus, player_days)
+  SELECT g.operator_id, g.currency, g.day, k.jurisdiction, sum(g.ggr), sum(g.bonus),
+         count(*) FILTER (WHERE NOT coalesce(d.played OR d.bonused, false))
+    FROM (SELECT operator_id, day, entity_id, currency, sum(bet - win) AS ggr, sum(bonus) AS bonus
+            FROM analytics_batch WHERE counted AND (is_game OR is_bonus) GROUP BY 1, 2, 3, 4) g
+    JOIN analytics_player_jurisdictions k ON k.operator_id = g.operator_id AND k.entity_id = g.entity_id
+    LEFT JOIN analytics_player_days d ON d.operator_id = g.operator_id AND d.day = g.day AND d.entity_id = g.entity_id AND d.currency = g.currency
+   GROUP BY 1, 2, 3, 4
+  ON CONFLICT (operator_id, currency, day, jurisdiction) DO UPDATE
+    SET ggr = t.ggr + excluded.ggr, bonus = t.bonus + excluded.bonus, player_days = t.player_days + excluded.player_days`;
+
+/** Folds the batch (`analytics_batch`) into the jurisdiction days; before the batch's `analytics_player_days` upsert. */
+export async function foldJurisdictions(trx: Db): Promise<void> {
+  await trx.raw(KEEP);
+  await trx.raw(ADD);
+}
+
+/** Adds each moved player's player-days with a round or a bonus (`moved`: operator_id, entity_id, old_key, new_key) to the new key, less the old. */
+const MOVE_DAYS = `deltas AS (
+    SELECT d.operator_id, d.currency, d.day, m.key AS jurisdiction, m.sign * d.ggr AS ggr, m.sign * d.bonus AS bonus, m.sign AS player_days
+      FROM (SELECT operator_id, entity_id, old_key AS key, -1 AS sign FROM moved UNION ALL SELECT operator_id, entity_id, new_key, 1 FROM moved) m
+      JOIN analytics_player_days d ON d.operator_id = m.operator_id AND d.entity_id = m.entity_id
+     WHERE d.played OR d.bonused
+  )
+  INSERT INTO analytics_jurisdiction_days AS t (operator_id, currency, day, jurisdiction, ggr, bonus, player_days)
+  SELECT operator_id, currency, day, jurisdiction, sum(ggr), sum(bonus), sum(player_days) FROM deltas GROUP BY 1, 2, 3, 4
+  ON CONFLICT (operator_id, currency, day, jurisdiction) DO UPDATE
+    SET ggr = t.ggr + excluded.ggr, bonus = t.bonus + excluded.bonus, player_days = t.player_days + excluded.player_days`;
+
+/**
+ * Moves the days of players whose jurisdiction changed since they were kept: the queue is drained (a change committed
+ * later stays queued for the next pass), each live player's key compared with their jurisdiction now. An erased
+ * player is left to the erasure, which takes their days out under the kept key.
+ */
+export async function moveJurisdictions(trx: Db): Promise<void> {
+  await trx.raw(
+    `WITH queued AS (DELETE FROM analytics_jurisdiction_changes RETURNING operator_id, entity_id),
+     moved AS (
+       SELECT k.operator_id, k.entity_id, k.jurisdiction AS old_key, ${KEY} AS new_key
+         FROM (SELECT DISTINCT operator_id, entity_id FROM queued) q
+         JOIN analytics_player_jurisdictions k ON k.operator_id = q.operator_id AND k.entity_id = q.entity_id
+         JOIN entities en ON en.id = q.entity_id AND en.operator_id = q.operator_id AND en.deleted_at IS NULL
+        WHERE k.jurisdiction <> ${KEY}
+     ),
+     kept AS (
+       UPDATE analytics_player_jurisdictions k SET jurisdiction = m.new_key FROM moved m
+        WHERE k.operator_id = m.operator_id AND k.entity_id = m.entity_id
+     ),
+     ${MOVE_DAYS}`,
+  );
+}
+
+/**
+ * Takes erased players' days out of the jurisdiction days under their kept key (binding `erased`, the JSON list of
+ * analyticsRollupBatch.ts); before their `analytics_player_days` rows are deleted.
+ */
+export async function subtractErasedJurisdictions(trx: Db, withErased: string, bindings: Record<string, string>): Promise<void> {
+  await trx.raw(
+    `${withErased}, gone AS (
+       DELETE FROM analytics_player_jurisdictions k USING erased e WHERE k.operator_id = e.operator_id AND k.entity_id = e.entity_id
+       RETURNING k.operator_id, k.entity_id, k.jurisdiction
+     ),
+     sums AS (
+       SELECT d.operator_id, d.currency, d.day, g.jurisdiction, sum(d.ggr) AS ggr, sum(d.bonus) AS bonus, count(*) AS player_days
+         FROM gone g JOIN analytics_player_days d ON d.operator_id = g.operator_id AND d.entity_id = g.entity_id
+        WHERE d.played OR d.bonused GROUP BY 1, 2, 3, 4
+     )
+     UPDATE analytics_jurisdiction_days t SET ggr = t.ggr - s.ggr, bonus = t.bonus - s.bonus, player_days = t.player_days - s.player_days
+       FROM sums s WHERE t.operator_id = s.operator_id AND t.currency = s.currency AND t.day = s.day AND t.jurisdiction = s.jurisdiction`,
+    bindings,
+  );
+}
