@@ -55,7 +55,7 @@ const retentionColumns = RETENTION_DAYS.map(
 ).join(',\n');
 
 /** Whether the player was active on day FTD + N, per retention column, over activity rows `a` with a `day`. */
-export const retainedColumns = (active: string): string =>
+const retainedColumns = (active: string): string =>
   RETENTION_DAYS.map((n) => `coalesce(bool_or(a.day = c.ftd_day + ${n} AND ${active}), false) AS d${n}`).join(', ');
 
 /**
@@ -64,7 +64,7 @@ export const retainedColumns = (active: string): string =>
  * `start`, `end`, `asOf`, `churnDays`); `ngr_parts` holds the bucket's GGR and bonus cost per jurisdiction.
  */
 export const cohortRows = (players: string): string => `WITH players AS (${players}),
-     parts AS (
+     parts AS MATERIALIZED (
        SELECT bucket, jsonb_agg(jsonb_build_object('jurisdiction', jurisdiction, 'ggr', ggr, 'bonusCost', bonus_cost)) AS ngr_parts
          FROM (SELECT ${bucketOf('ftd_day')} AS bucket, jurisdiction, sum(ggr) AS ggr, sum(bonus_cost) AS bonus_cost FROM players GROUP BY 1, 2) j
         GROUP BY 1

@@ -1,11 +1,13 @@
 import type { Db } from '../knex';
+import { RETENTION_DAYS } from './analyticsCohorts';
 
 /**
  * The first-deposit part of a rollup batch (docs/analytics.md "Cohorts"): each player's first completed deposit ever
  * (`analytics_first_deposits`, one row per player), with `pre_ftd_ggr` and `pre_ftd_bonus`, the GGR of their rounds
  * and the cost of their completed bonuses in the FTD's currency on the FTD's day before it — what a cohort's GGR and
- * bonus cost leave out of that day's player-day row. Runs on `analytics_batch` (analyticsRollupBatch.ts), inside the
- * batch's transaction.
+ * bonus cost leave out of that day's player-day row; and the member's figures a cohort reads (last activity, retention
+ * days, GGR and bonus cost from the FTD's day), so a cohort read never reads the player-days. Runs on `analytics_batch`
+ * (analyticsRollupBatch.ts), inside the batch's transaction, after the batch's player-days are folded.
  */
 
 /**
@@ -59,11 +61,45 @@ const EARLIER_ROUNDS = `UPDATE analytics_first_deposits t SET pre_ftd_ggr = t.pr
          GROUP BY 1, 2) r
   WHERE t.operator_id = r.operator_id AND t.entity_id = r.entity_id`;
 
+/** The member's figures a cohort reads, kept on the row (docs/analytics.md "Cohorts"). */
+const MEMBER_COLUMNS = ['last_active_day', ...RETENTION_DAYS.map((n) => `retained_d${n}`), 'ggr_from_ftd_day', 'bonus_from_ftd_day'].join(', ');
+/** Whether a row (alias) is cohort activity: a game round or a completed deposit. */
+const DAY_ACTIVE = `(a.played OR a.deposited)`;
+const BATCH_ACTIVE = `(b.is_game OR b.is_deposit)`;
+
+/**
+ * A player whose FTD was set: their figures from every player-day in the FTD's currency (this batch's included — the
+ * batch's player-days are folded before this part): last activity, activity on FTD day + N, GGR and bonus cost from
+ * the FTD's day on (the part before the FTD on its day is `pre_ftd_ggr`/`pre_ftd_bonus`).
+ */
+const MEMBER_RECOUNT = `UPDATE analytics_first_deposits t SET (${MEMBER_COLUMNS}) = (
+    SELECT max(a.day) FILTER (WHERE ${DAY_ACTIVE}),
+           ${RETENTION_DAYS.map((n) => `coalesce(bool_or(a.day = t.day + ${n} AND ${DAY_ACTIVE}), false)`).join(', ')},
+           coalesce(sum(a.ggr) FILTER (WHERE a.day >= t.day), 0), coalesce(sum(a.bonus) FILTER (WHERE a.day >= t.day), 0)
+      FROM analytics_player_days a WHERE a.operator_id = t.operator_id AND a.entity_id = t.entity_id AND a.currency = t.currency)
+  FROM analytics_ftd_set n WHERE t.operator_id = n.operator_id AND t.entity_id = n.entity_id`;
+
+/** A player whose FTD stands: this batch's events in its currency join their figures. */
+const MEMBER_DAYS = `UPDATE analytics_first_deposits t
+    SET last_active_day = greatest(t.last_active_day, r.last_active_day),
+        ${RETENTION_DAYS.map((n) => `retained_d${n} = t.retained_d${n} OR r.d${n}`).join(', ')},
+        ggr_from_ftd_day = t.ggr_from_ftd_day + r.ggr, bonus_from_ftd_day = t.bonus_from_ftd_day + r.bonus
+  FROM (SELECT b.operator_id, b.entity_id, max(b.day) FILTER (WHERE ${BATCH_ACTIVE}) AS last_active_day,
+               ${RETENTION_DAYS.map((n) => `coalesce(bool_or(b.day = f.day + ${n} AND ${BATCH_ACTIVE}), false) AS d${n}`).join(', ')},
+               coalesce(sum(b.bet - b.win) FILTER (WHERE b.day >= f.day), 0) AS ggr, coalesce(sum(b.bonus) FILTER (WHERE b.day >= f.day), 0) AS bonus
+          FROM analytics_batch b
+          JOIN analytics_first_deposits f ON f.operator_id = b.operator_id AND f.entity_id = b.entity_id AND f.currency = b.currency
+         WHERE b.counted AND NOT EXISTS (SELECT 1 FROM analytics_ftd_set n WHERE n.operator_id = b.operator_id AND n.entity_id = b.entity_id)
+         GROUP BY 1, 2) r
+  WHERE t.operator_id = r.operator_id AND t.entity_id = r.entity_id`;
+
 /** Folds the batch's deposits and rounds into the kept first deposits; `end` is the batch's last `(xid, id)`. */
 export async function foldFirstDeposits(trx: Db, end: { xid: string; id: string }): Promise<void> {
   await trx.raw('CREATE TEMP TABLE analytics_ftd_set (operator_id uuid, entity_id text, PRIMARY KEY (operator_id, entity_id)) ON COMMIT DROP');
   await trx.raw(FIRSTS);
   await trx.raw(RECOUNT, { endXid: end.xid, endId: end.id });
   await trx.raw(EARLIER_ROUNDS);
+  await trx.raw(MEMBER_RECOUNT);
+  await trx.raw(MEMBER_DAYS);
   await trx.raw('DROP TABLE analytics_ftd_set');
 }

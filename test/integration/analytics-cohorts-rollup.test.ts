@@ -8,6 +8,7 @@ import { viewCohortFigures } from '../../db/queries/analyticsCohortsView';
 import { refreshAnalyticsViews } from '../../db/queries/analyticsRefresh';
 import { foldBatch } from '../../db/queries/analyticsRollupBatch';
 import { down as dropBonusColumn, up as addBonusColumn } from '../../db/migrations/20261218090000_add_cohort_bonus_cost';
+import { down as dropMemberFigures, up as addMemberFigures } from '../../db/migrations/20261218090300_add_cohort_member_figures';
 import type { AnalyticsScope } from '../../db/queries/analyticsTypes';
 
 /**
@@ -18,8 +19,8 @@ import type { AnalyticsScope } from '../../db/queries/analyticsTypes';
  * - wave 1: x deposits 300 on 05-10 12:00, plays 100/0 at 10:00 (before: not GGR), 50/0 at 13:00, 20/0 on 05-11 (D1),
  *   gets a bonus of 15 at 11:30 (before: no bonus cost) and one of 5 at 14:00; w deposits 500 on 05-20; z deposits 100
  *   on 05-12 and plays 10/0 on 05-13 (D1). No NGR definition: NGR = GGR − bonus cost.
- * - wave 2: x's round 40/0 at 05-10 11:00 and bonus of 8 at 10:30 arrive (before the FTD); w's deposit of 200 on 05-15
- *   arrives (now its FTD); z is erased.
+ * - wave 2: x's round 40/0 at 05-10 11:00 and bonus of 8 at 10:30 arrive (before the FTD), and a round 30/0 on 05-17
+ *   (D7, after its FTD: added to the kept member figures); w's deposit of 200 on 05-15 arrives (now its FTD); z is erased.
  * - wave 3: x's deposit of 90 at 05-10 09:00 arrives: the FTD moves before every round and bonus of that day.
  * - wave 4: x's USD deposit of 60 on 04-28 arrives: x leaves May's EUR cohort for April's USD one.
  */
@@ -69,12 +70,16 @@ async function may(): Promise<unknown> {
   return response.body.data.cohorts;
 }
 const perPlayer = (amount: number, players: number) => (players > 0 ? Math.round((amount / players) * 100) / 100 : 0);
-const cohort = (players: number, ftdAmount: number, d1: [number, number, number | null], ggr: number, bonusCost: number, churned: number) => [
+const cohort = (players: number, ftdAmount: number, d1: [number, number, number | null], ggr: number, bonusCost: number, churned: number, d7 = 0) => [
   {
     cohort: '2026-05-01',
     players,
     ftd_amount: ftdAmount,
-    retention: { d1: kept(...d1), d7: kept(players, 0, players > 0 ? 0 : null), d30: kept(players, 0, players > 0 ? 0 : null) },
+    retention: {
+      d1: kept(...d1),
+      d7: kept(players, d7, players > 0 ? Math.round((d7 / players) * 10_000) / 10_000 : null),
+      d30: kept(players, 0, players > 0 ? 0 : null),
+    },
     ggr,
     ggr_per_player: perPlayer(ggr, players),
     bonus_cost: bonusCost,
@@ -125,7 +130,7 @@ it('wave 1: the FTD with a round before it in the same batch', async () => {
 });
 
 it('wave 2: a late round before the FTD stays out of GGR, a late earlier deposit becomes the FTD once, an erased player leaves; a crashed batch and re-runs count nothing twice', async () => {
-  await send(dora, { x: [round('2026-05-10', 40, 0, '11:00'), bonus('2026-05-10', 8, '10:30')], w: [deposit('2026-05-15', 200)] });
+  await send(dora, { x: [round('2026-05-10', 40, 0, '11:00'), bonus('2026-05-10', 8, '10:30'), round('2026-05-17', 30, 0)], w: [deposit('2026-05-15', 200)] });
   expect((await dora.call('/entities/z', { method: 'DELETE' })).status).toBe(200);
   await app.deps.db
     .transaction(async (trx) => {
@@ -135,7 +140,7 @@ it('wave 2: a late round before the FTD stays out of GGR, a late earlier deposit
       throw new Error('crash');
     })
     .catch((error: Error) => expect(error.message).toBe('crash'));
-  expect(await may()).toEqual(cohort(2, 500, [2, 1, 0.5], 70, 5, 2));
+  expect(await may()).toEqual(cohort(2, 500, [2, 1, 0.5], 100, 5, 2, 1));
   const rows = await firstDeposits();
   expect(rows).toEqual([
     { external_id: 'w', amount: 200, pre: 0, pre_bonus: 0, day: '2026-05-15', currency: 'EUR' },
@@ -146,29 +151,37 @@ it('wave 2: a late round before the FTD stays out of GGR, a late earlier deposit
   expect(await firstDeposits()).toEqual(rows);
 });
 
-it('the migration adding pre_ftd_bonus fills it from the events the passes have read (rolled back: the suites beside keep the column)', async () => {
-  const pre = await app.deps.db
+it('the migrations adding pre_ftd_bonus and the member figures fill them from what the passes have read (rolled back: the suites beside keep the columns)', async () => {
+  const members = async (db: typeof app.deps.db) =>
+    (
+      await db.raw(
+        `SELECT en.external_id, f.pre_ftd_bonus::float8 AS pre_bonus, f.last_active_day::text AS last_day, f.retained_d1 AS d1, f.retained_d7 AS d7,
+                f.retained_d30 AS d30, f.ggr_from_ftd_day::float8 AS ggr, f.bonus_from_ftd_day::float8 AS bonus
+           FROM analytics_first_deposits f JOIN entities en ON en.id = f.entity_id WHERE f.operator_id = ? ORDER BY en.external_id`,
+        [dora.operator.operatorId],
+      )
+    ).rows;
+  const kept = await members(app.deps.db);
+  expect(kept).toEqual([
+    { external_id: 'w', pre_bonus: 0, last_day: '2026-05-20', d1: false, d7: false, d30: false, ggr: 0, bonus: 0 },
+    { external_id: 'x', pre_bonus: 23, last_day: '2026-05-17', d1: true, d7: true, d30: false, ggr: 240, bonus: 28 },
+  ]);
+  const rebuilt = await app.deps.db
     .transaction(async (trx) => {
       await trx.raw('SELECT 1 FROM analytics_rollup_state WHERE id = 1 FOR UPDATE');
+      await dropMemberFigures(trx);
       await dropBonusColumn(trx);
       await addBonusColumn(trx);
-      const rows = await trx.raw(
-        `SELECT en.external_id, f.pre_ftd_bonus::float8 AS pre_bonus FROM analytics_first_deposits f JOIN entities en ON en.id = f.entity_id
-          WHERE f.operator_id = ? ORDER BY en.external_id`,
-        [dora.operator.operatorId],
-      );
-      throw Object.assign(new Error('rollback'), { rows: rows.rows });
+      await addMemberFigures(trx);
+      throw Object.assign(new Error('rollback'), { rows: await members(trx) });
     })
     .catch((error: Error & { rows?: unknown }) => error.rows);
-  expect(pre).toEqual([
-    { external_id: 'w', pre_bonus: 0 },
-    { external_id: 'x', pre_bonus: 23 },
-  ]);
+  expect(rebuilt).toEqual(kept);
 });
 
 it('wave 3: an FTD moving before every round and bonus of its day brings them into GGR and bonus cost', async () => {
   await send(dora, { x: [deposit('2026-05-10', 90, '09:00')] });
-  expect(await may()).toEqual(cohort(2, 290, [2, 1, 0.5], 210, 28, 2));
+  expect(await may()).toEqual(cohort(2, 290, [2, 1, 0.5], 240, 28, 2, 1));
 });
 
 it('wave 4: an earlier FTD in USD moves the player to that currency and month', async () => {
