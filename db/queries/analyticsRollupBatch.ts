@@ -2,7 +2,7 @@ import type { Db } from '../knex';
 import { foldDistinct, subtractErasedDistinct } from './analyticsRollupDistinct';
 import { foldFirstDeposits } from './analyticsRollupFirstDeposits';
 import { foldJurisdictions, subtractErasedJurisdictions } from './analyticsRollupJurisdictions';
-import { GAME_DAYS, TRANSACTIONS } from './analyticsRollupBusiness';
+import { GAME_DAYS, GAME_HEALTH_DAYS, TRANSACTIONS } from './analyticsRollupBusiness';
 
 /** What one batch read: where the cursor now stands, and how many event rows it covered. */
 export interface BatchResult {
@@ -117,7 +117,7 @@ export async function foldBatch(trx: Db, cursor: { xid: string; id: string }, bo
   }
   const end = { xid: row.last_xid, id: row.last_id };
   await foldJurisdictions(trx);
-  for (const statement of [DAILY, PLAYER_DAYS, GAMES, PROVIDERS, PROVIDER_PLAYERS, TRANSACTIONS, GAME_DAYS]) await trx.raw(statement);
+  for (const statement of [DAILY, PLAYER_DAYS, GAMES, PROVIDERS, PROVIDER_PLAYERS, TRANSACTIONS, GAME_DAYS, GAME_HEALTH_DAYS]) await trx.raw(statement);
   await foldDistinct(trx);
   await foldFirstDeposits(trx, end);
   await trx.raw('DROP TABLE analytics_batch');
@@ -168,7 +168,16 @@ export async function subtractErased(trx: Db): Promise<number> {
   await subtractErasedDistinct(trx, withErased, bindings);
   await trx.raw(`${withErased} DELETE FROM analytics_first_deposits WHERE ${players}`, bindings);
   await trx.raw(`${withErased} DELETE FROM analytics_transactions WHERE ${players}`, bindings);
-  await trx.raw(`${withErased} DELETE FROM analytics_game_days WHERE ${players}`, bindings);
+  await trx.raw(
+    `${withErased}, gone AS (DELETE FROM analytics_game_days WHERE ${players} RETURNING *),
+       sums AS (SELECT operator_id, currency, day, game, provider, sum(rounds) AS rounds, sum(bets) AS bets, sum(wins) AS wins,
+                       sum(bonus_bets) AS bonus_bets, sum(bonus_wins) AS bonus_wins FROM gone GROUP BY 1, 2, 3, 4, 5)
+     UPDATE analytics_game_health_days t SET rounds = t.rounds - s.rounds, bets = t.bets - s.bets, wins = t.wins - s.wins,
+            bonus_bets = t.bonus_bets - s.bonus_bets, bonus_wins = t.bonus_wins - s.bonus_wins
+       FROM sums s WHERE t.operator_id = s.operator_id AND t.currency = s.currency AND t.day = s.day
+        AND t.game IS NOT DISTINCT FROM s.game AND t.provider IS NOT DISTINCT FROM s.provider`,
+    bindings,
+  );
   await trx.raw('DELETE FROM analytics_games WHERE rounds = 0');
   await trx.raw('DELETE FROM analytics_providers WHERE volume = 0');
   return erased.rows.length;

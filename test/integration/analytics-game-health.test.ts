@@ -3,6 +3,7 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { dataClient, type DataClient } from '../helpers/data';
 import { gameHealth } from '../../db/queries/analyticsGameHealth';
 import { refreshAnalyticsViews } from '../../db/queries/analyticsRefresh';
+import { down as dropHealthDays, up as createHealthDays } from '../../db/migrations/20261218090400_create_game_health_days';
 
 /**
  * Game health (issue 45, `GET /game-health`), computed by hand over May 2026 in EUR, answered from the rollups and
@@ -129,6 +130,44 @@ describe('figures computed by hand', () => {
   it('a range without rounds: zeros and null ratios', async () => {
     const response = await get('', alice, '2026-06-01:2026-06-30');
     expect(response.body.data).toMatchObject({ totals: health(0, 0, 0, 0, null, null, 0, 0), rows: [], total_rows: 0, has_more: false });
+  });
+
+  it('a player erased after their rounds were rolled up leaves every figure and group', async () => {
+    await send(alice, { p4: [round('2026-05-09', BOOK, 3000, 0), round('2026-05-09', { game_id: 'g-7', provider: 'Solo' }, 10, 0)] });
+    await refreshAnalyticsViews(app.deps.db);
+    const played = (await get('')).body.data;
+    expect([played.totals.players, played.total_rows, played.rows[0]]).toEqual([3, 4, { name: 'Book', ...health(2, 2, 5000, 2500, 0.5, 0.5, 2500, 0) }]);
+    expect((await alice.call('/entities/p4', { method: 'DELETE' })).status).toBe(200);
+    await refreshAnalyticsViews(app.deps.db);
+    const erased = (await get('')).body.data;
+    expect([erased.totals, erased.total_rows, erased.rows.map((row: { name: string }) => row.name)]).toEqual([
+      health(4, 2, 3600, 3450, 0.9583, 0.0417, 50, 100),
+      3,
+      ['Book', 'Starburst', 'g-9'],
+    ]);
+    expect((await get('&by=provider')).body.data.total_rows).toBe(3);
+  });
+
+  it('the migration creating the per-game days builds the same sums from the per-player days (rolled back)', async () => {
+    const rows = async (db: typeof app.deps.db) =>
+      JSON.stringify(
+        await db('analytics_game_health_days')
+          .where({ operator_id: alice.operator.operatorId })
+          .where('rounds', '>', 0)
+          .orderBy(['currency', 'day', 'game', 'provider'])
+          .select('currency', 'game', 'provider', 'rounds', db.raw('day::text'), db.raw('bets::float8'), db.raw('wins::float8'), db.raw('bonus_bets::float8')),
+      );
+    const kept = await rows(app.deps.db);
+    expect(kept).toContain('Starburst');
+    const rebuilt = await app.deps.db
+      .transaction(async (trx) => {
+        await trx.raw('SELECT 1 FROM analytics_rollup_state WHERE id = 1 FOR UPDATE');
+        await dropHealthDays(trx);
+        await createHealthDays(trx);
+        throw Object.assign(new Error('roll back'), { rows: await rows(trx) });
+      })
+      .catch((error: Error & { rows?: string }) => error.rows);
+    expect(rebuilt).toEqual(kept);
   });
 
   it('operator B sees only its own round', async () => {
