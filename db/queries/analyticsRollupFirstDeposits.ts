@@ -1,5 +1,6 @@
 import type { Db } from '../knex';
 import { RETENTION_DAYS } from './analyticsCohorts';
+import { amountOf, IS_BONUS } from './analyticsSql';
 
 /**
  * The first-deposit part of a rollup batch (docs/analytics.md "Cohorts"): each player's first completed deposit ever
@@ -29,9 +30,6 @@ const FIRSTS = `WITH firsts AS (
   )
   INSERT INTO analytics_ftd_set SELECT * FROM chosen`;
 
-const num = (field: string): string => `CASE WHEN jsonb_typeof(e.data->'${field}') = 'number' THEN (e.data->>'${field}')::numeric ELSE 0 END`;
-const IS_BONUS = `e.event_type = 'transaction' AND e.data->>'type' = 'bonus' AND coalesce(e.data->>'status', 'completed') = 'completed'`;
-
 /**
  * A player whose FTD was set: their rounds and completed bonuses on the FTD's day before it, among the events read so
  * far (this batch and the ones before it, `(xid, id)` ≤ the batch's end — a later batch adds its own below, so none
@@ -40,8 +38,8 @@ const IS_BONUS = `e.event_type = 'transaction' AND e.data->>'type' = 'bonus' AND
  * arrived earlier.
  */
 const RECOUNT = `UPDATE analytics_first_deposits t SET (pre_ftd_ggr, pre_ftd_bonus) = (
-    SELECT coalesce(sum(${num('bet_amount')} - ${num('win_amount')}) FILTER (WHERE e.event_type = 'game_activity'), 0),
-           coalesce(sum(${num('amount')}) FILTER (WHERE ${IS_BONUS}), 0)
+    SELECT coalesce(sum(${amountOf('bet_amount')} - ${amountOf('win_amount')}) FILTER (WHERE e.event_type = 'game_activity'), 0),
+           coalesce(sum(${amountOf('amount')}) FILTER (WHERE ${IS_BONUS}), 0)
       FROM entity_events e
      WHERE e.operator_id = t.operator_id AND e.entity_id = t.entity_id
        AND e.created_at >= t.day::timestamp AT TIME ZONE 'UTC' - interval '1 day'

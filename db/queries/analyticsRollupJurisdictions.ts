@@ -13,7 +13,7 @@ import type { Db } from '../knex';
  * A player's (alias `en`) key: the upper-cased jurisdiction when it is at most 64 characters, else `''` — no NGR
  * definition lists one that long (at most 20), so such a player is in the unlisted group on both paths.
  */
-export const JURISDICTION_KEY = `CASE WHEN length(en.data->>'jurisdiction') <= 64 THEN upper(en.data->>'jurisdiction') ELSE '' END`;
+const JURISDICTION_KEY = `CASE WHEN length(en.data->>'jurisdiction') <= 64 THEN upper(en.data->>'jurisdiction') ELSE '' END`;
 const KEY = `coalesce(${JURISDICTION_KEY}, '')`;
 
 /** The batch's players not seen yet get the key of their jurisdiction now; a kept one moves only through the queue. */
