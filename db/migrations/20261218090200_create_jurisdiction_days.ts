@@ -1,9 +1,8 @@
 import type { Knex } from 'knex';
 
 /**
- * NGR from the rollups without a join to the players (issue 45, docs/analytics.md "NGR"): GGR, bonus cost and the
- * count of player-days with a round or a completed bonus per (operator, currency, day, player jurisdiction)
- * (`analytics_jurisdiction_days`); the key each player's days are kept under (`analytics_player_jurisdictions`); and a
+ * NGR from the rollups without a join to the players (issue 45, docs/analytics.md "NGR"): GGR and bonus cost per
+ * (operator, currency, day, player jurisdiction) (`analytics_jurisdiction_days`); the key each player's days are kept under (`analytics_player_jurisdictions`); and a
  * queue of players whose jurisdiction changed (`analytics_jurisdiction_changes`, filled by a trigger on `entities`),
  * whose days the next pass moves. The key is the upper-cased jurisdiction, `''` when absent or over 64 characters.
  *
@@ -21,7 +20,6 @@ export async function up(db: Knex): Promise<void> {
     table.text('jurisdiction').notNullable();
     table.decimal('ggr', null).notNullable().defaultTo(0);
     table.decimal('bonus', null).notNullable().defaultTo(0);
-    table.bigInteger('player_days').notNullable().defaultTo(0);
     table.primary(['operator_id', 'currency', 'day', 'jurisdiction']);
   });
   await db.schema.createTable('analytics_player_jurisdictions', (table) => {
@@ -54,8 +52,8 @@ export async function up(db: Knex): Promise<void> {
         AND EXISTS (SELECT 1 FROM analytics_player_days d WHERE d.operator_id = en.operator_id AND d.entity_id = en.id AND (d.played OR d.bonused))`,
   );
   await db.raw(
-    `INSERT INTO analytics_jurisdiction_days (operator_id, currency, day, jurisdiction, ggr, bonus, player_days)
-     SELECT d.operator_id, d.currency, d.day, k.jurisdiction, sum(d.ggr), sum(d.bonus), count(*)
+    `INSERT INTO analytics_jurisdiction_days (operator_id, currency, day, jurisdiction, ggr, bonus)
+     SELECT d.operator_id, d.currency, d.day, k.jurisdiction, sum(d.ggr), sum(d.bonus)
        FROM analytics_player_days d
        JOIN analytics_player_jurisdictions k ON k.operator_id = d.operator_id AND k.entity_id = d.entity_id
       WHERE d.played OR d.bonused

@@ -16,30 +16,32 @@ import type { Db } from '../knex';
 const JURISDICTION_KEY = `CASE WHEN length(en.data->>'jurisdiction') <= 64 THEN upper(en.data->>'jurisdiction') ELSE '' END`;
 const KEY = `coalesce(${JURISDICTION_KEY}, '')`;
 
-/** The batch's players not seen yet get the key of their jurisdiction now; a kept one moves only through the queue. */
+/**
+ * The batch's players not seen yet get the key of their jurisdiction now; a kept one moves only through the queue.
+ * Every lookup is a correlated probe of a primary key, so the cost follows the batch, never the players' tables (a
+ * join here was hashed over every player of every operator, per batch).
+ */
 const KEEP = `INSERT INTO analytics_player_jurisdictions (operator_id, entity_id, jurisdiction)
-  SELECT DISTINCT b.operator_id, b.entity_id, ${KEY}
-    FROM analytics_batch b JOIN entities en ON en.id = b.entity_id AND en.operator_id = b.operator_id
-   WHERE b.counted AND (b.is_game OR b.is_bonus)
+  SELECT p.operator_id, p.entity_id,
+         coalesce((SELECT ${JURISDICTION_KEY} FROM entities en WHERE en.id = p.entity_id AND en.operator_id = p.operator_id), '')
+    FROM (SELECT DISTINCT operator_id, entity_id FROM analytics_batch WHERE counted AND (is_game OR is_bonus)) p
+   WHERE (SELECT k.jurisdiction FROM analytics_player_jurisdictions k WHERE k.operator_id = p.operator_id AND k.entity_id = p.entity_id) IS NULL
   ON CONFLICT (operator_id, entity_id) DO NOTHING`;
 
 /**
- * The batch's rounds and completed bonuses per player-day, added under the player's kept key; `player_days` counts the
- * player-days with either (a group exists in a range when it has one, as on the raw path), so a player-day counts when
- * its `analytics_player_days` row had neither before this batch — read before the batch's own upsert of that table.
+ * The batch's rounds and completed bonuses per player-day, added under the player's kept key (a primary-key probe, as
+ * in {@link KEEP}).
  */
-const ADD = `INSERT INTO analytics_jurisdiction_days AS t (operator_id, currency, day, jurisdiction, ggr, bonus, player_days)
-  SELECT g.operator_id, g.currency, g.day, k.jurisdiction, sum(g.ggr), sum(g.bonus),
-         count(*) FILTER (WHERE NOT coalesce(d.played OR d.bonused, false))
-    FROM (SELECT operator_id, day, entity_id, currency, sum(bet - win) AS ggr, sum(bonus) AS bonus
-            FROM analytics_batch WHERE counted AND (is_game OR is_bonus) GROUP BY 1, 2, 3, 4) g
-    JOIN analytics_player_jurisdictions k ON k.operator_id = g.operator_id AND k.entity_id = g.entity_id
-    LEFT JOIN analytics_player_days d ON d.operator_id = g.operator_id AND d.day = g.day AND d.entity_id = g.entity_id AND d.currency = g.currency
+const ADD = `INSERT INTO analytics_jurisdiction_days AS t (operator_id, currency, day, jurisdiction, ggr, bonus)
+  SELECT operator_id, currency, day, jurisdiction, sum(ggr), sum(bonus)
+    FROM (SELECT g.operator_id, g.currency, g.day, g.ggr, g.bonus,
+                 (SELECT k.jurisdiction FROM analytics_player_jurisdictions k WHERE k.operator_id = g.operator_id AND k.entity_id = g.entity_id) AS jurisdiction
+            FROM (SELECT operator_id, day, entity_id, currency, sum(bet - win) AS ggr, sum(bonus) AS bonus
+                    FROM analytics_batch WHERE counted AND (is_game OR is_bonus) GROUP BY 1, 2, 3, 4) g) r
    GROUP BY 1, 2, 3, 4
-  ON CONFLICT (operator_id, currency, day, jurisdiction) DO UPDATE
-    SET ggr = t.ggr + excluded.ggr, bonus = t.bonus + excluded.bonus, player_days = t.player_days + excluded.player_days`;
+  ON CONFLICT (operator_id, currency, day, jurisdiction) DO UPDATE SET ggr = t.ggr + excluded.ggr, bonus = t.bonus + excluded.bonus`;
 
-/** Folds the batch (`analytics_batch`) into the jurisdiction days; before the batch's `analytics_player_days` upsert. */
+/** Folds the batch (`analytics_batch`) into the jurisdiction days. */
 export async function foldJurisdictions(trx: Db): Promise<void> {
   await trx.raw(KEEP);
   await trx.raw(ADD);
@@ -47,15 +49,14 @@ export async function foldJurisdictions(trx: Db): Promise<void> {
 
 /** Adds each moved player's player-days with a round or a bonus (`moved`: operator_id, entity_id, old_key, new_key) to the new key, less the old. */
 const MOVE_DAYS = `deltas AS (
-    SELECT d.operator_id, d.currency, d.day, m.key AS jurisdiction, m.sign * d.ggr AS ggr, m.sign * d.bonus AS bonus, m.sign AS player_days
+    SELECT d.operator_id, d.currency, d.day, m.key AS jurisdiction, m.sign * d.ggr AS ggr, m.sign * d.bonus AS bonus
       FROM (SELECT operator_id, entity_id, old_key AS key, -1 AS sign FROM moved UNION ALL SELECT operator_id, entity_id, new_key, 1 FROM moved) m
       JOIN analytics_player_days d ON d.operator_id = m.operator_id AND d.entity_id = m.entity_id
      WHERE d.played OR d.bonused
   )
-  INSERT INTO analytics_jurisdiction_days AS t (operator_id, currency, day, jurisdiction, ggr, bonus, player_days)
-  SELECT operator_id, currency, day, jurisdiction, sum(ggr), sum(bonus), sum(player_days) FROM deltas GROUP BY 1, 2, 3, 4
-  ON CONFLICT (operator_id, currency, day, jurisdiction) DO UPDATE
-    SET ggr = t.ggr + excluded.ggr, bonus = t.bonus + excluded.bonus, player_days = t.player_days + excluded.player_days`;
+  INSERT INTO analytics_jurisdiction_days AS t (operator_id, currency, day, jurisdiction, ggr, bonus)
+  SELECT operator_id, currency, day, jurisdiction, sum(ggr), sum(bonus) FROM deltas GROUP BY 1, 2, 3, 4
+  ON CONFLICT (operator_id, currency, day, jurisdiction) DO UPDATE SET ggr = t.ggr + excluded.ggr, bonus = t.bonus + excluded.bonus`;
 
 /**
  * Moves the days of players whose jurisdiction changed since they were kept: the queue is drained (a change committed
@@ -91,11 +92,11 @@ export async function subtractErasedJurisdictions(trx: Db, withErased: string, b
        RETURNING k.operator_id, k.entity_id, k.jurisdiction
      ),
      sums AS (
-       SELECT d.operator_id, d.currency, d.day, g.jurisdiction, sum(d.ggr) AS ggr, sum(d.bonus) AS bonus, count(*) AS player_days
+       SELECT d.operator_id, d.currency, d.day, g.jurisdiction, sum(d.ggr) AS ggr, sum(d.bonus) AS bonus
          FROM gone g JOIN analytics_player_days d ON d.operator_id = g.operator_id AND d.entity_id = g.entity_id
         WHERE d.played OR d.bonused GROUP BY 1, 2, 3, 4
      )
-     UPDATE analytics_jurisdiction_days t SET ggr = t.ggr - s.ggr, bonus = t.bonus - s.bonus, player_days = t.player_days - s.player_days
+     UPDATE analytics_jurisdiction_days t SET ggr = t.ggr - s.ggr, bonus = t.bonus - s.bonus
        FROM sums s WHERE t.operator_id = s.operator_id AND t.currency = s.currency AND t.day = s.day AND t.jurisdiction = s.jurisdiction`,
     bindings,
   );
