@@ -1,3 +1,4 @@
+import type { Db } from '../../db/knex';
 import { http, type HttpResult, type RequestOptions } from './http';
 import type { TestApp } from './app';
 import type { DataClient } from './data';
@@ -44,4 +45,24 @@ export async function seedPlayers(client: DataClient, players: Array<{ externalI
     const response = await client.call('/entities', { body: { entityType: 'player', externalId: player.externalId, data: player.data ?? {} } });
     if (response.status !== 201) throw new Error(`player failed: ${response.text}`);
   }
+}
+
+/**
+ * What `read` sees after `steps` (a migration's `down` and `up`, say) run in a transaction that is then rolled back:
+ * the rollup state row is locked first, so no pass of a suite beside runs in between, and the shared database keeps
+ * its tables as they were.
+ */
+export async function readAfterRolledBack<T>(db: Db, steps: Array<(trx: Db) => Promise<void>>, read: (trx: Db) => Promise<T>): Promise<T> {
+  let seen: T | undefined;
+  await db
+    .transaction(async (trx) => {
+      await trx.raw('SELECT 1 FROM analytics_rollup_state WHERE id = 1 FOR UPDATE');
+      for (const step of steps) await step(trx);
+      seen = await read(trx);
+      throw new Error('roll back');
+    })
+    .catch((error: Error) => {
+      if (error.message !== 'roll back') throw error;
+    });
+  return seen as T;
 }

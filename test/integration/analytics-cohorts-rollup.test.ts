@@ -1,4 +1,4 @@
-import { analytics, seedPlayers } from '../helpers/analytics';
+import { analytics, readAfterRolledBack, seedPlayers } from '../helpers/analytics';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dataClient, type DataClient } from '../helpers/data';
 import { isoDay } from '../../core/analyticsParams';
@@ -166,16 +166,7 @@ it('the migrations adding pre_ftd_bonus and the member figures fill them from wh
     { external_id: 'w', pre_bonus: 0, last_day: '2026-05-20', d1: false, d7: false, d30: false, ggr: 0, bonus: 0 },
     { external_id: 'x', pre_bonus: 23, last_day: '2026-05-17', d1: true, d7: true, d30: false, ggr: 240, bonus: 28 },
   ]);
-  const rebuilt = await app.deps.db
-    .transaction(async (trx) => {
-      await trx.raw('SELECT 1 FROM analytics_rollup_state WHERE id = 1 FOR UPDATE');
-      await dropMemberFigures(trx);
-      await dropBonusColumn(trx);
-      await addBonusColumn(trx);
-      await addMemberFigures(trx);
-      throw Object.assign(new Error('rollback'), { rows: await members(trx) });
-    })
-    .catch((error: Error & { rows?: unknown }) => error.rows);
+  const rebuilt = await readAfterRolledBack(app.deps.db, [dropMemberFigures, dropBonusColumn, addBonusColumn, addMemberFigures], members);
   expect(rebuilt).toEqual(kept);
 });
 

@@ -1,4 +1,4 @@
-import { analytics, dayAgo as day, seedPlayers } from '../helpers/analytics';
+import { analytics, dayAgo as day, readAfterRolledBack, seedPlayers } from '../helpers/analytics';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dataClient, waitForJob, type DataClient } from '../helpers/data';
 import { lastDays, type DayRange } from '../../core/analyticsParams';
@@ -245,15 +245,11 @@ describe('a random history delivered late and out of order: every range agrees w
       ]);
     const kept = await played(app.deps.db);
     expect(kept).toContain('played-in-currency:USD');
-    const rebuilt = await app.deps.db
-      .transaction(async (trx) => {
-        await trx.raw('SELECT 1 FROM analytics_rollup_state WHERE id = 1 FOR UPDATE');
-        await dropPlayedSeries(trx);
-        expect(await played(trx)).toBe('[[],[]]');
-        await createPlayedSeries(trx);
-        throw Object.assign(new Error('roll back'), { rows: await played(trx) });
-      })
-      .catch((error: Error & { rows?: string }) => error.rows);
+    const rebuilt = await readAfterRolledBack(
+      app.deps.db,
+      [dropPlayedSeries, async (trx) => expect(await played(trx)).toBe('[[],[]]'), createPlayedSeries],
+      played,
+    );
     expect(rebuilt).toEqual(kept);
   });
 });

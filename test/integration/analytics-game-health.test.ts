@@ -1,4 +1,4 @@
-import { analytics } from '../helpers/analytics';
+import { analytics, readAfterRolledBack } from '../helpers/analytics';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dataClient, type DataClient } from '../helpers/data';
 import { gameHealth } from '../../db/queries/analyticsGameHealth';
@@ -159,14 +159,7 @@ describe('figures computed by hand', () => {
       );
     const kept = await rows(app.deps.db);
     expect(kept).toContain('Starburst');
-    const rebuilt = await app.deps.db
-      .transaction(async (trx) => {
-        await trx.raw('SELECT 1 FROM analytics_rollup_state WHERE id = 1 FOR UPDATE');
-        await dropHealthDays(trx);
-        await createHealthDays(trx);
-        throw Object.assign(new Error('roll back'), { rows: await rows(trx) });
-      })
-      .catch((error: Error & { rows?: string }) => error.rows);
+    const rebuilt = await readAfterRolledBack(app.deps.db, [dropHealthDays, createHealthDays], rows);
     expect(rebuilt).toEqual(kept);
   });
 
