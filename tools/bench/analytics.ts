@@ -31,7 +31,10 @@ const TILES = [
   '/game-health?range=30d',
 ];
 const ROLLUP_RUN = { count: 60, concurrency: 4, timeLimitMs: 120_000 };
-/** Requests per tile on the raw tables (`BENCH_RAW_REQUESTS`, default 12; a few for a quick run: minutes each at 1 M). */
+/**
+ * Requests per tile on the raw tables (`BENCH_RAW_REQUESTS`, default 12; a few for a quick run: minutes each at 1 M;
+ * 0 skips them — at 10 M most raw figures run into the statement timeout).
+ */
 const RAW_RUN = { count: Number(process.env.BENCH_RAW_REQUESTS ?? 12), concurrency: 2, timeLimitMs: 180_000 };
 /**
  * The raw tables' statement timeout: a raw figure past it (the weekly cohorts of 180 days ran for over 15 minutes at
@@ -117,6 +120,7 @@ async function tiles(stack: BenchStack, apiKey: string): Promise<void> {
     rollups.push(await tile(stack, apiKey, path, true));
     say(`${path.padEnd(34)} rollups ${shown(rollups[rollups.length - 1]!)}`);
   }
+  if (RAW_RUN.count === 0) return;
   await stack.db('analytics_refreshes').del();
   for (const [i, path] of TILES.entries()) {
     const raw = await tile(stack, apiKey, path, false);
@@ -166,6 +170,18 @@ async function lagUnderLoad(stack: BenchStack, operatorId: string, history: numb
   await catchUp(stack);
 }
 
+/** The catch-up pass after NEW_EVENTS new events, three times: measured before the tiles, so a long run prints it early. */
+async function catchUpAfterNew(stack: BenchStack, operatorId: string, history: number): Promise<void> {
+  const passes: number[] = [];
+  for (let round = 0; round < 3; round += 1) {
+    await seedEvents(stack, operatorId, 1, NEW_EVENTS, `eev_new_${history}_${round}_`);
+    const pass = await catchUp(stack);
+    if (pass.events !== NEW_EVENTS) throw new Error(`catch-up read ${pass.events} events, not ${NEW_EVENTS}`);
+    passes.push(pass.seconds * 1000);
+  }
+  say(`catch-up after ${NEW_EVENTS.toLocaleString('en')} new events: ${passes.map((ms) => fmt(ms, 0)).join(', ')} ms (median ${fmt(median(passes), 0)} ms)`);
+}
+
 async function measureAt(stack: BenchStack, operatorId: string, apiKey: string, history: number, seeded: number): Promise<void> {
   say(`\n== history ${history.toLocaleString('en')} events ==`);
   const seeding = performance.now();
@@ -177,17 +193,9 @@ async function measureAt(stack: BenchStack, operatorId: string, apiKey: string, 
     `first catch-up (all new history): ${fmt(first.seconds, 1)} s, ${first.events} events in ${first.batches} batches, ${fmt(first.events / first.seconds, 0)} events/s`,
   );
 
+  await catchUpAfterNew(stack, operatorId, history);
   if (!SKIP_TILES) await tiles(stack, apiKey);
   if (LAG_SECONDS > 0) await lagUnderLoad(stack, operatorId, history);
-
-  const passes: number[] = [];
-  for (let round = 0; round < 3; round += 1) {
-    await seedEvents(stack, operatorId, 1, NEW_EVENTS, `eev_new_${history}_${round}_`);
-    const pass = await catchUp(stack);
-    if (pass.events !== NEW_EVENTS) throw new Error(`catch-up read ${pass.events} events, not ${NEW_EVENTS}`);
-    passes.push(pass.seconds * 1000);
-  }
-  say(`catch-up after ${NEW_EVENTS.toLocaleString('en')} new events: ${passes.map((ms) => fmt(ms, 0)).join(', ')} ms (median ${fmt(median(passes), 0)} ms)`);
 }
 
 async function main(): Promise<void> {
