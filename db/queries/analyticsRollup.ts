@@ -1,7 +1,7 @@
 import type { Db } from '../knex';
 import { foldPlayerCounts } from './analyticsPlayerCount';
 import { foldBatch, subtractErased } from './analyticsRollupBatch';
-import { moveJurisdictions } from './analyticsRollupJurisdictions';
+import { moveKeys } from './analyticsRollupJurisdictions';
 
 /** At most this many events per transaction: a batch's locks and temp table stay small, and a crash loses one batch's work. */
 export const ROLLUP_BATCH_EVENTS = 50_000;
@@ -82,7 +82,7 @@ export async function runRollupPass(db: Db, options: { batchEvents?: number; max
     await db.transaction(async (trx) => {
       const state = await trx('analytics_rollup_state').where({ id: 1 }).forUpdate().first('cursor_xid', 'cursor_id');
       result.erased += await subtractErased(trx);
-      await moveJurisdictions(trx);
+      await moveKeys(trx);
       const batch = await foldBatch(trx, { xid: String(state.cursor_xid), id: state.cursor_id }, snap.xmin, batchEvents);
       result.batches += 1;
       result.events += batch.events;

@@ -2,6 +2,7 @@ import type { Db } from '../knex';
 import { foldDistinct, subtractErasedDistinct } from './analyticsRollupDistinct';
 import { foldFirstDeposits } from './analyticsRollupFirstDeposits';
 import { foldJurisdictions, subtractErasedJurisdictions } from './analyticsRollupJurisdictions';
+import { foldRegionDays } from './analyticsRollupRegions';
 import { GAME_DAYS, GAME_HEALTH_DAYS, TRANSACTIONS } from './analyticsRollupBusiness';
 
 /** What one batch read: where the cursor now stands, and how many event rows it covered. */
@@ -117,6 +118,7 @@ export async function foldBatch(trx: Db, cursor: { xid: string; id: string }, bo
   }
   const end = { xid: row.last_xid, id: row.last_id };
   await foldJurisdictions(trx);
+  await foldRegionDays(trx);
   for (const statement of [DAILY, PLAYER_DAYS, GAMES, PROVIDERS, PROVIDER_PLAYERS, TRANSACTIONS, GAME_DAYS, GAME_HEALTH_DAYS]) await trx.raw(statement);
   await foldDistinct(trx);
   await foldFirstDeposits(trx, end);

@@ -1,11 +1,12 @@
 import type { Db } from '../knex';
+import { foldRegionGaps, REGION_SERIES_DAYS } from './analyticsRollupRegions';
 
 /**
  * The distinct-player part of a rollup batch (docs/analytics.md "Distinct players"): each player's days per series
  * (`''`: any counted event, any currency; a currency code: a completed deposit in it; {@link PLAYED} and a currency
- * code: a game round in it) form a chain, each day with the player's previous day; `analytics_player_gaps` counts the
- * chain's rows per (series, day, previous day). A late day landing between two known ones changes its successor's
- * previous day, so that successor's pair moves too.
+ * code: a game round in it; the splits' two series per currency group, analyticsRollupRegions.ts) form a chain, each day
+ * with the player's previous day; `analytics_player_gaps` counts the chain's rows per (series, day, previous day). A
+ * late day landing between two known ones changes its successor's previous day, so that successor's pair moves too.
  */
 
 /**
@@ -23,6 +24,8 @@ const NEW_DAYS = `WITH days AS (
     SELECT operator_id, entity_id, currency, day FROM analytics_batch WHERE counted AND is_deposit
     UNION
     SELECT operator_id, entity_id, ${playedSeries('currency')}, day FROM analytics_batch WHERE counted AND is_game
+    UNION
+    ${REGION_SERIES_DAYS}
   ), added AS (
     INSERT INTO analytics_player_chain (operator_id, entity_id, series, day, prev_day)
     SELECT operator_id, entity_id, series, day, '-infinity' FROM days
@@ -85,6 +88,7 @@ export async function foldDistinct(trx: Db): Promise<void> {
   await trx.raw(MOVED);
   await trx.raw('ANALYZE analytics_chain_moved');
   await trx.raw(GAPS);
+  await foldRegionGaps(trx);
   await relink(trx);
   await trx.raw('DROP TABLE analytics_chain_moved, analytics_chain_new');
 }

@@ -26,19 +26,26 @@ export interface SplitRow {
  * `other`, so a player's free text can never become a group and the groups stay a few hundred at most. (`{0,1}`, not
  * `?`: knex reads a `?` in raw SQL as a binding.)
  */
-const region = (field: string) =>
-  `CASE WHEN upper(en.data->>'${field}') ~ '^[A-Z]{2}(-[A-Z0-9]{1,3}){0,1}$' THEN upper(en.data->>'${field}') ELSE '${OTHER}' END`;
+export const SPLIT_CODE = `'^[A-Z]{2}(-[A-Z0-9]{1,3}){0,1}$'`;
+const region = (field: string) => `CASE WHEN upper(en.data->>'${field}') ~ ${SPLIT_CODE} THEN upper(en.data->>'${field}') ELSE '${OTHER}' END`;
 /** The currency group of a currency expression. */
 export const currencyGroup = (currency: string) => `CASE WHEN ${currency} ~ '^[A-Z]{3}$' THEN ${currency} ELSE '${OTHER}' END`;
 /** The group of a player (alias `en`) by country or jurisdiction. */
 export const REGION_GROUPS = { country: region('country'), jurisdiction: region('jurisdiction') };
 const GROUPS: Record<SplitDimension, string> = { ...REGION_GROUPS, currency: currencyGroup(CURRENCY) };
 
-/** The rows of the CTEs `figures` and `ftd` (by key and currency) merged, most GGR first: both paths end with it. */
-export const SPLIT_ROWS = `SELECT coalesce(f.key, t.key) AS key, coalesce(f.currency, t.currency) AS currency, coalesce(f.active_players, 0) AS active_players,
-         coalesce(f.depositing_players, 0) AS depositing_players, coalesce(f.deposits, 0) AS deposits,
-         coalesce(f.withdrawals, 0) AS withdrawals, coalesce(f.ggr, 0) AS ggr, coalesce(t.ftd_count, 0) AS ftd_count
-    FROM figures f FULL JOIN ftd t ON t.key = f.key AND t.currency = f.currency
+/**
+ * The rows of the CTEs `figures` and `ftd` (by key and currency) merged, most GGR first: both paths end with it. A
+ * group is listed when one of its figures is not zero (a player with only a failed deposit in the range adds none, and
+ * the rollups keep a group's days at zero once its players have moved or been erased).
+ */
+export const SPLIT_ROWS = `SELECT * FROM (
+    SELECT coalesce(f.key, t.key) AS key, coalesce(f.currency, t.currency) AS currency, coalesce(f.active_players, 0) AS active_players,
+           coalesce(f.depositing_players, 0) AS depositing_players, coalesce(f.deposits, 0) AS deposits,
+           coalesce(f.withdrawals, 0) AS withdrawals, coalesce(f.ggr, 0) AS ggr, coalesce(t.ftd_count, 0) AS ftd_count
+      FROM figures f FULL JOIN ftd t ON t.key = f.key AND t.currency = f.currency
+  ) r
+   WHERE active_players <> 0 OR depositing_players <> 0 OR deposits <> 0 OR withdrawals <> 0 OR ggr <> 0 OR ftd_count <> 0
    ORDER BY ggr DESC, key, currency`;
 
 /**

@@ -1,38 +1,78 @@
 import type { DayRange } from '../../core/analyticsParams';
 import type { Db } from '../knex';
+import { ACTIVE, DEPOSITED } from './analyticsRollupRegions';
 import { currencyGroup, REGION_GROUPS, SPLIT_ROWS, splitRowsOf, type SplitDimension, type SplitRow } from './analyticsSplits';
 import type { AnalyticsScope } from './analyticsTypes';
 
-/** The range's rows of a per-player rollup (alias `r`) of the operator's live players (alias `en`). */
-const LIVE_PLAYERS = `JOIN entities en ON en.id = r.entity_id AND en.operator_id = r.operator_id AND en.deleted_at IS NULL AND en.entity_type = 'player'
-  WHERE r.operator_id = :operatorId AND r.day BETWEEN CAST(:start AS date) AND CAST(:end AS date)`;
+const IN_RANGE = 'day BETWEEN CAST(:start AS date) AND CAST(:end AS date)';
+/** A series' players active in the range: its pairs with a day in the range and the previous day before it. */
+const FIRST_IN_RANGE = `${IN_RANGE} AND prev_day < CAST(:start AS date)`;
+
+/** The range's FTDs (`analytics_first_deposits`, alias `r`) of live players, by the group expression `group`. */
+const ftdBy = (group: string, currency: string, inCurrency: string) => `SELECT ${group} AS key, ${currency} AS currency, count(*) AS ftd_count
+    FROM analytics_first_deposits r
+    JOIN entities en ON en.id = r.entity_id AND en.operator_id = r.operator_id AND en.deleted_at IS NULL AND en.entity_type = 'player'
+   WHERE r.operator_id = :operatorId AND r.${IN_RANGE} AND ${inCurrency}
+   GROUP BY 1, 2`;
+
+/** By country or jurisdiction in one currency: the region days' money and the region gaps' active and depositing players. */
+const byRegion = (group: string) => `WITH gaps AS (
+    SELECT key, sum(players) FILTER (WHERE series = :active) AS active_players, sum(players) FILTER (WHERE series = :deposited) AS depositing_players
+      FROM analytics_region_gaps
+     WHERE operator_id = :operatorId AND dimension = :by AND series IN (:active, :deposited) AND ${FIRST_IN_RANGE}
+     GROUP BY 1
+  ), money AS (
+    SELECT key, sum(deposits) AS deposits, sum(withdrawals) AS withdrawals, sum(ggr) AS ggr
+      FROM analytics_region_days
+     WHERE operator_id = :operatorId AND dimension = :by AND currency = :currency AND ${IN_RANGE}
+     GROUP BY 1
+  ), figures AS (
+    SELECT coalesce(m.key, g.key) AS key, CAST(:currency AS text) AS currency, coalesce(g.active_players, 0) AS active_players,
+           coalesce(g.depositing_players, 0) AS depositing_players, m.deposits, m.withdrawals, m.ggr
+      FROM money m FULL JOIN gaps g ON g.key = m.key
+  ), ftd AS (
+    ${ftdBy(group, 'CAST(:currency AS text)', 'r.currency = :currency')}
+  )
+  ${SPLIT_ROWS}`;
+
+/** By currency group: the daily money and the two series of each group (`analytics_player_gaps`). */
+const BY_CURRENCY = `WITH gaps AS (
+    SELECT substr(series, ${ACTIVE.length + 1}) AS key, sum(players) AS active_players, 0 AS depositing_players
+      FROM analytics_player_gaps WHERE operator_id = :operatorId AND series LIKE '${ACTIVE}%' AND ${FIRST_IN_RANGE} GROUP BY 1
+    UNION ALL
+    SELECT substr(series, ${DEPOSITED.length + 1}), 0, sum(players)
+      FROM analytics_player_gaps WHERE operator_id = :operatorId AND series LIKE '${DEPOSITED}%' AND ${FIRST_IN_RANGE} GROUP BY 1
+  ), money AS (
+    SELECT ${currencyGroup('currency')} AS key, sum(deposits) AS deposits, sum(withdrawals) AS withdrawals, sum(ggr) AS ggr
+      FROM analytics_daily WHERE operator_id = :operatorId AND ${IN_RANGE} GROUP BY 1
+  ), figures AS (
+    SELECT coalesce(m.key, g.key) AS key, coalesce(m.key, g.key) AS currency, coalesce(g.active_players, 0) AS active_players,
+           coalesce(g.depositing_players, 0) AS depositing_players, m.deposits, m.withdrawals, m.ggr
+      FROM money m FULL JOIN (SELECT key, sum(active_players) AS active_players, sum(depositing_players) AS depositing_players FROM gaps GROUP BY 1) g
+        ON g.key = m.key
+  ), ftd AS (
+    ${ftdBy(currencyGroup('r.currency'), currencyGroup('r.currency'), 'true')}
+  )
+  ${SPLIT_ROWS}`;
 
 /**
- * The splits from the rollups, same definitions as `splitFigures` (the raw path): each player's days of the range in
- * `analytics_player_days` summed to one row per player and group (a player is active with a round or a completed
- * deposit, depositing with the latter), grouped by the player's country or jurisdiction as it stands, or by currency;
- * FTDs from `analytics_first_deposits`. What it reads grows with the players active in the range, not with their events.
+ * The splits from the rollups, same definitions as `splitFigures` (the raw path). By country or jurisdiction: money
+ * from `analytics_region_days` and active and depositing players from the gaps of the currency group's two series per
+ * group (`analytics_region_gaps`), under the key each player's days are kept under — the country or jurisdiction they
+ * have now, moved by the pass after a change (analyticsRollupRegions.ts). By currency: `analytics_daily` and the two
+ * series' gaps. FTDs from `analytics_first_deposits`. What it reads grows with the range's days and groups, never with
+ * the players or their events.
  */
 export async function viewSplitFigures(db: Db, scope: AnalyticsScope, range: DayRange, by: SplitDimension): Promise<SplitRow[]> {
-  const group = by === 'currency' ? currencyGroup('r.currency') : REGION_GROUPS[by];
-  const inCurrency = by === 'currency' ? 'true' : 'r.currency = :currency';
-  const result = await db.raw(
-    `WITH players AS (
-       SELECT ${group} AS key, bool_or(r.played OR r.deposited) AS active, bool_or(r.deposited) AS depositing,
-              sum(r.deposits) AS deposits, sum(r.withdrawals) AS withdrawals, sum(r.ggr) AS ggr
-         FROM analytics_player_days r ${LIVE_PLAYERS} AND ${inCurrency}
-        GROUP BY r.entity_id, 1
-     ), figures AS (
-       SELECT key, ${by === 'currency' ? 'key' : ':currency::text'} AS currency, count(*) FILTER (WHERE active) AS active_players,
-              count(*) FILTER (WHERE depositing) AS depositing_players, sum(deposits) AS deposits, sum(withdrawals) AS withdrawals, sum(ggr) AS ggr
-         FROM players GROUP BY 1, 2
-     ), ftd AS (
-       SELECT ${group} AS key, ${by === 'currency' ? group : ':currency::text'} AS currency, count(*) AS ftd_count
-         FROM analytics_first_deposits r ${LIVE_PLAYERS} AND ${inCurrency}
-        GROUP BY 1, 2
-     )
-     ${SPLIT_ROWS}`,
-    { operatorId: scope.operatorId, currency: scope.currency, start: range.start, end: range.end },
-  );
+  const sql = by === 'currency' ? BY_CURRENCY : byRegion(REGION_GROUPS[by]);
+  const result = await db.raw(sql, {
+    operatorId: scope.operatorId,
+    currency: scope.currency,
+    start: range.start,
+    end: range.end,
+    by,
+    active: ACTIVE + scope.currency,
+    deposited: DEPOSITED + scope.currency,
+  });
   return splitRowsOf(result.rows);
 }

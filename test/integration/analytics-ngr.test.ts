@@ -5,6 +5,7 @@ import { addMemberAndSignIn } from '../helpers/members';
 import { ngrFigures } from '../../commands/analytics/ngrDefinition';
 import { refreshAnalyticsViews } from '../../db/queries/analyticsRefresh';
 import { down as dropJurisdictionDays, up as createJurisdictionDays } from '../../db/migrations/20261218090200_create_jurisdiction_days';
+import { down as dropRegionRollups, up as createRegionRollups } from '../../db/migrations/20261219090000_create_region_rollups';
 
 /**
  * NGR (issue 45): the operator's versioned definition and the figures of `GET /business`, computed by hand, answered
@@ -162,9 +163,9 @@ describe('versions and figures computed by hand', () => {
   it('a player whose jurisdiction changes moves with their history at the next pass; an erased player leaves', async () => {
     const moved = await alice.call('/entities', { body: { entityType: 'player', externalId: 'x1', data: { jurisdiction: 'mt' } } });
     expect(moved.status).toBe(200);
-    expect(await app.deps.db('analytics_jurisdiction_changes').where({ operator_id: alice.operator.operatorId }).count()).toEqual([{ count: '1' }]);
+    expect(await app.deps.db('analytics_player_key_changes').where({ operator_id: alice.operator.operatorId }).count()).toEqual([{ count: '1' }]);
     await refreshAnalyticsViews(app.deps.db);
-    expect(await app.deps.db('analytics_jurisdiction_changes').where({ operator_id: alice.operator.operatorId }).count()).toEqual([{ count: '0' }]);
+    expect(await app.deps.db('analytics_player_key_changes').where({ operator_id: alice.operator.operatorId }).count()).toEqual([{ count: '0' }]);
     const after = (await business()).body.data.ngr.current;
     expect(after).toMatchObject({ ggr: 7_500, bonus_cost: 1_700, taxes: 645, ngr: 4_930 });
     expect(after.taxes_by_jurisdiction).toEqual([
@@ -190,7 +191,7 @@ describe('versions and figures computed by hand', () => {
       );
     const kept = await rows(app.deps.db);
     expect(kept).toContain('"jurisdiction":"MT"');
-    const rebuilt = await readAfterRolledBack(app.deps.db, [dropJurisdictionDays, createJurisdictionDays], rows);
+    const rebuilt = await readAfterRolledBack(app.deps.db, [dropRegionRollups, dropJurisdictionDays, createJurisdictionDays, createRegionRollups], rows);
     expect(rebuilt).toEqual(kept);
   });
 

@@ -1,8 +1,10 @@
-import { analytics } from '../helpers/analytics';
+import { analytics, readAfterRolledBack } from '../helpers/analytics';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dataClient, type DataClient } from '../helpers/data';
 import { refreshAnalyticsViews } from '../../db/queries/analyticsRefresh';
 import { splitFigures, type SplitDimension } from '../../db/queries/analyticsSplits';
+import type { Db } from '../../db/knex';
+import { down as dropRegionRollups, up as createRegionRollups } from '../../db/migrations/20261219090000_create_region_rollups';
 
 /**
  * Splits (issue 45, `GET /splits`), computed by hand over June 2026, answered from the rollups (a pass has caught up)
@@ -12,6 +14,7 @@ import { splitFigures, type SplitDimension } from '../../db/queries/analyticsSpl
  * - a3 (country `Atlantis`, not a code): a EUR round 50 / 0 and a USD deposit of 700 (its FTD).
  * - a4 (no country): a failed EUR deposit of 400 (no activity), a round 10 / 0 in GBP.
  * Operator B: a player in MT with a EUR deposit of 9 999.
+ * Then a1 moves to DE and jurisdiction GB, and a3 is erased.
  */
 let app: TestApp;
 let alice: DataClient;
@@ -125,5 +128,51 @@ describe('figures computed by hand', () => {
   it('operator B sees only its own player', async () => {
     const response = await get('by=country&currency=EUR', bob);
     expect(response.body.data.rows).toEqual([row('MT', 'EUR', 1, 1, 9_999, 0, 0, 1)]);
+  });
+});
+
+describe('a player who moves and one who is erased', () => {
+  beforeAll(async () => {
+    expect((await alice.call('/entities', { body: { entityType: 'player', externalId: 'a1', data: { country: 'de', jurisdiction: 'gb' } } })).status).toBe(200);
+    expect((await alice.call('/entities/a3', { method: 'DELETE' })).status).toBe(200);
+    await refreshAnalyticsViews(app.deps.db);
+  });
+
+  it('by country: the mover counts with their whole history under DE; the erased player and the group left with nothing are gone', async () => {
+    expect((await get('by=country&currency=EUR')).body.data.rows).toEqual([row('DE', 'EUR', 2, 2, 1_300, 100, 200, 1)]);
+  });
+
+  it('by jurisdiction and by currency', async () => {
+    expect((await get('by=jurisdiction&currency=EUR')).body.data.rows).toEqual([
+      row('GB', 'EUR', 1, 1, 1_000, 0, 400, 1),
+      row('other', 'EUR', 1, 1, 300, 100, -200, 0),
+    ]);
+    expect((await get('by=currency')).body.data.rows).toEqual([row('EUR', 'EUR', 2, 2, 1_300, 100, 200, 1), row('GBP', 'GBP', 1, 0, 0, 0, 10, 0)]);
+  });
+
+  it('the migration creating the region rollups builds the same rows from the player-days (rolled back)', async () => {
+    const rows = async (db: Db) =>
+      JSON.stringify([
+        await db('analytics_region_days')
+          .where({ operator_id: alice.operator.operatorId })
+          .whereRaw('(ggr <> 0 OR deposits <> 0 OR withdrawals <> 0)')
+          .orderBy(['dimension', 'currency', 'day', 'key'])
+          .select('dimension', 'currency', 'key', db.raw('day::text'), db.raw('ggr::float8'), db.raw('deposits::float8'), db.raw('withdrawals::float8')),
+        await db('analytics_region_gaps')
+          .where({ operator_id: alice.operator.operatorId })
+          .where('players', '<>', 0)
+          .orderBy(['dimension', 'series', 'day', 'prev_day', 'key'])
+          .select('dimension', 'series', 'key', db.raw('day::text'), db.raw('prev_day::text'), 'players'),
+        await db('analytics_player_gaps')
+          .where({ operator_id: alice.operator.operatorId })
+          .whereRaw(`(series LIKE 'active-in-currency:%' OR series LIKE 'deposited-in-currency:%') AND players <> 0`)
+          .orderBy(['series', 'day', 'prev_day'])
+          .select('series', db.raw('day::text'), db.raw('prev_day::text'), 'players'),
+      ]);
+    const kept = await rows(app.deps.db);
+    expect(kept).toContain('"key":"GB"');
+    expect(kept).toContain('deposited-in-currency:EUR');
+    const rebuilt = await readAfterRolledBack(app.deps.db, [dropRegionRollups, createRegionRollups], rows);
+    expect(rebuilt).toEqual(kept);
   });
 });
