@@ -7,6 +7,22 @@ const DAY_MS = 86_400_000;
 /** `YYYY-MM-DD` of the UTC day `daysAgo` before today. */
 export const dayAgo = (daysAgo: number): string => new Date(Date.now() - daysAgo * DAY_MS).toISOString().slice(0, 10);
 
+/**
+ * Waits until every transaction that began before the call has ended, anywhere on the server. A rollup or audience
+ * pass reads only below the oldest transaction still running (docs/analytics.md "Rollups"), which a suite running
+ * beside this one can hold back for a pass's length; after this, a pass sees everything committed before the call.
+ */
+export async function earlierTransactionsEnded(db: Db, timeoutMs = 60_000): Promise<void> {
+  const started = (await db.raw('SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS xmax')).rows[0].xmax as string;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const oldest = (await db.raw('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin')).rows[0].xmin as string;
+    if (BigInt(oldest) >= BigInt(started)) return;
+    if (Date.now() > deadline) throw new Error(`a transaction older than ${started} still runs after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** A request to `/analytics-api/analytics<path>` with the given bearer token. */
 export const analytics = (app: TestApp, token: string | undefined, path: string, options: Omit<RequestOptions, 'token'> = {}): Promise<HttpResult> =>
   http(`${app.url}/analytics-api/analytics${path}`, { ...options, ...(token ? { token } : {}) });

@@ -1,5 +1,5 @@
 import { runAudiencePass } from '../../db/queries/audiencePass';
-import { analytics, dayAgo, seedEvents, seedPlayers } from '../helpers/analytics';
+import { analytics, dayAgo, earlierTransactionsEnded, seedEvents, seedPlayers } from '../helpers/analytics';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dataClient, type DataClient } from '../helpers/data';
 
@@ -16,6 +16,7 @@ const round = (bet: number, win: number) => ({ eventType: 'game_activity', data:
 
 async function pass() {
   const total = { entered: 0, exited: 0 };
+  await earlierTransactionsEnded(app.deps.db);
   for (;;) {
     const result = await runAudiencePass(app.deps.db);
     total.entered += result.entered;
@@ -210,6 +211,7 @@ describe('bounds and failures of the pass', () => {
     expect(await members(alice, maltese)).toEqual([]);
     await setCountry(['m1', 'm2']);
     // Two changed players past a bound of one: none is read one by one, the whole audience is judged.
+    await earlierTransactionsEnded(app.deps.db);
     for (;;) if ((await runAudiencePass(app.deps.db, { maxCandidates: 1 })).complete) break;
     expect(await members(alice, maltese)).toEqual(['m1', 'm2']);
     expect((await events(alice.operator.operatorId, maltese)).sort()).toEqual(['audience.entered m1', 'audience.entered m2']);
@@ -228,6 +230,7 @@ describe('bounds and failures of the pass', () => {
       .update({ definition: JSON.stringify({ all: [{ field: 'nope' }] }) });
     for (let i = 0; i < 3; i++) await send(alice, 'f1', deposit(10));
 
+    await earlierTransactionsEnded(app.deps.db);
     const failing = await runAudiencePass(app.deps.db);
     expect(failing.failed).toBe(1);
     expect(await members(alice, healthy)).toEqual(['f1']);
