@@ -94,8 +94,8 @@ export async function moveKeys(trx: Db): Promise<void> {
 }
 
 /**
- * Takes erased players' days out of the jurisdiction and region days under their kept keys (binding `erased`, the JSON list of
- * analyticsRollupBatch.ts); before their `analytics_player_days` rows are deleted.
+ * Takes erased players' days out of the jurisdiction and region days under their kept keys (binding `erased`, the
+ * JSON list of analyticsRollupBatch.ts); before their `analytics_player_days` rows and chains are deleted.
  */
 export async function subtractErasedJurisdictions(trx: Db, withErased: string, bindings: Record<string, string>): Promise<void> {
   await subtractErasedRegions(trx, withErased, bindings);
