@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { up as rebuildRollups } from './20261216090000_rebuild_analytics_rollups';
 
 /**
- * The rollups the business figures read (db/queries/analyticsRollupBusiness.ts): `analytics_transactions`, each
+ * The rollups the business figures read (db/queries/analyticsRollupTransactions.ts, analyticsRollupGameHealth.ts): `analytics_transactions`, each
  * transaction id's latest event of each day, per currency — what `GET /business` counts a transaction by (its latest
  * status within the range) without reading the range's events; `analytics_game_days`, each player's rounds per day,
  * game and provider, for `GET /game-health`; and each player-day's bonus cost, for NGR. Filled by the rollup passes

@@ -54,9 +54,9 @@ export async function businessFigures(db: Db, scope: AnalyticsScope, range: DayR
          FROM ranged e WHERE e.event_type = 'transaction'
         ORDER BY coalesce(e.data->>'id', e.id::text), e.occurred_at DESC, e.created_at DESC
      ), flows AS (
-       SELECT ${flowColumns('deposit')}, ${flowColumns('withdrawal')},
-              count(DISTINCT e.entity_id) FILTER (WHERE e.data->>'type' = 'deposit' AND ${STATUS} = 'completed') AS depositing_players
-         FROM tx e
+       SELECT ${flowColumns('deposit')}, ${flowColumns('withdrawal')} FROM tx e
+     ), deposited AS (
+       SELECT count(DISTINCT e.entity_id) AS depositing_players FROM ranged e WHERE ${IS_DEPOSIT}
      ), play AS (
        SELECT sum(${amountOf('bet_amount')} - ${amountOf('win_amount')}) AS ggr, count(DISTINCT e.entity_id) AS active_players
          FROM ranged e WHERE ${IS_GAME}
@@ -73,9 +73,9 @@ export async function businessFigures(db: Db, scope: AnalyticsScope, range: DayR
          JOIN LATERAL (SELECT ${CURRENCY} AS currency FROM ${DEPOSITS_OF('r.id')} AND e.occurred_at < ${dayAfter('end')}
                         ORDER BY e.occurred_at, e.created_at LIMIT 1) first ON first.currency = :currency
      )
-     SELECT flows.*, play.*, (SELECT count(*) FROM registered) AS registrations, converted.players AS converted_players,
+     SELECT flows.*, deposited.*, play.*, (SELECT count(*) FROM registered) AS registrations, converted.players AS converted_players,
             (SELECT count(*) FROM ftd) AS ftd_count, (SELECT sum(amount) FROM ftd) AS ftd_amount
-       FROM flows, play, converted`,
+       FROM flows, deposited, play, converted`,
     { operatorId: scope.operatorId, reporting: scope.reportingCurrency, currency: scope.currency, start: range.start, end: range.end },
   );
   return figuresOf(result.rows[0] ?? {});

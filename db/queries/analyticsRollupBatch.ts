@@ -3,7 +3,8 @@ import { foldDistinct, subtractErasedDistinct } from './analyticsRollupDistinct'
 import { foldFirstDeposits } from './analyticsRollupFirstDeposits';
 import { foldJurisdictions, subtractErasedJurisdictions } from './analyticsRollupJurisdictions';
 import { foldRegionDays } from './analyticsRollupRegions';
-import { GAME_DAYS, GAME_HEALTH_DAYS, TRANSACTIONS } from './analyticsRollupBusiness';
+import { GAME_DAYS, GAME_HEALTH_DAYS } from './analyticsRollupGameHealth';
+import { foldTransactions, subtractErasedTransactions } from './analyticsRollupTransactions';
 
 /** What one batch read: where the cursor now stands, and how many event rows it covered. */
 export interface BatchResult {
@@ -119,7 +120,8 @@ export async function foldBatch(trx: Db, cursor: { xid: string; id: string }, bo
   const end = { xid: row.last_xid, id: row.last_id };
   await foldJurisdictions(trx);
   await foldRegionDays(trx);
-  for (const statement of [DAILY, PLAYER_DAYS, GAMES, PROVIDERS, PROVIDER_PLAYERS, TRANSACTIONS, GAME_DAYS, GAME_HEALTH_DAYS]) await trx.raw(statement);
+  for (const statement of [DAILY, PLAYER_DAYS, GAMES, PROVIDERS, PROVIDER_PLAYERS, GAME_DAYS, GAME_HEALTH_DAYS]) await trx.raw(statement);
+  await foldTransactions(trx);
   await foldDistinct(trx);
   await foldFirstDeposits(trx, end);
   await trx.raw('DROP TABLE analytics_batch');
@@ -169,7 +171,7 @@ export async function subtractErased(trx: Db): Promise<number> {
   );
   await subtractErasedDistinct(trx, withErased, bindings);
   await trx.raw(`${withErased} DELETE FROM analytics_first_deposits WHERE ${players}`, bindings);
-  await trx.raw(`${withErased} DELETE FROM analytics_transactions WHERE ${players}`, bindings);
+  await subtractErasedTransactions(trx, withErased, bindings);
   await trx.raw(
     `${withErased}, gone AS (DELETE FROM analytics_game_days WHERE ${players} RETURNING *),
        sums AS (SELECT operator_id, currency, day, game, provider, sum(rounds) AS rounds, sum(bets) AS bets, sum(wins) AS wins,

@@ -66,15 +66,16 @@ const RELINK = `UPDATE analytics_player_chain c SET prev_day = m.new_prev FROM a
   WHERE ${SAME_CHAIN('c', 'm')} AND c.day = m.day AND c.prev_day <> m.new_prev`;
 
 /**
- * Stores the new previous days by a primary-key probe per moved row. Left to itself the planner hashes the whole chain
- * table whenever a batch moves many rows (a sequential scan per batch, growing with history); join methods other than
- * the nested loop are off for this one statement and restored after it, so a pass costs what arrived.
+ * Runs one statement that updates rows of a large rollup table by a primary-key probe per row of a small temp table.
+ * Left to itself the planner hashes the whole large table whenever a batch touches many rows (a sequential scan per
+ * batch, growing with history; its statistics also lag a fast-growing table); join methods other than the nested loop
+ * are off for this one statement and restored after it, so a pass costs what arrived.
  */
-async function relink(trx: Db): Promise<void> {
+export async function withNestedLoops(trx: Db, statement: string): Promise<void> {
   const saved = await trx.raw(`SELECT current_setting('enable_hashjoin') AS hash, current_setting('enable_mergejoin') AS merge`);
   const { hash, merge } = saved.rows[0] as { hash: string; merge: string };
   await trx.raw(`SELECT set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)`);
-  await trx.raw(RELINK);
+  await trx.raw(statement);
   await trx.raw(`SELECT set_config('enable_hashjoin', :hash, true), set_config('enable_mergejoin', :merge, true)`, { hash, merge });
 }
 
@@ -89,7 +90,7 @@ export async function foldDistinct(trx: Db): Promise<void> {
   await trx.raw('ANALYZE analytics_chain_moved');
   await trx.raw(GAPS);
   await foldRegionGaps(trx);
-  await relink(trx);
+  await withNestedLoops(trx, RELINK);
   await trx.raw('DROP TABLE analytics_chain_moved, analytics_chain_new');
 }
 

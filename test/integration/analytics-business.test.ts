@@ -1,9 +1,11 @@
-import { dayAgo as day, analytics, seedEvents, seedPlayers, type SeedEvent } from '../helpers/analytics';
+import { dayAgo as day, analytics, earlierTransactionsEnded, readAfterRolledBack, seedEvents, seedPlayers, type SeedEvent } from '../helpers/analytics';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dataClient, waitForJob, type DataClient } from '../helpers/data';
 import { IS_DEPOSIT } from '../../db/queries/analyticsSql';
 import { businessFigures } from '../../db/queries/analyticsBusiness';
 import { refreshAnalyticsViews } from '../../db/queries/analyticsRefresh';
+import { down as dropTransactionDays, up as createTransactionDays } from '../../db/migrations/20261220090000_create_transaction_days';
+import type { Db } from '../../db/knex';
 
 /**
  * Business figures (issue 45, `GET /business`), every number computed by hand from this history, answered from the
@@ -225,6 +227,53 @@ describe('figures computed by hand', () => {
     const response = await get(`/business?range=${RANGE}&currency=EUR`, bob);
     expect(response.body.data.current).toMatchObject({ registrations: 1, ftd_count: 1, ftd_amount: 99_999, converted_players: 1, conversion_rate: 1 });
     expect(response.body.data.current.deposits.completed_amount).toBe(99_999);
+  });
+});
+
+describe('a transaction told out of order, over two passes (GBP, player p6 registered 60 days back)', () => {
+  const gbp = (status: string, extra: Record<string, unknown> = {}) => tx('deposit', 500, { id: 'g-1', currency: 'GBP', status, ...extra });
+  const figures = async (from: number, to: number) => {
+    const { deposits, depositing_players: depositing } = (await get(`/business?range=${day(from)}:${day(to)}&currency=GBP`)).body.data.current;
+    return { amount: deposits.completed_amount, counts: deposits.counts, depositing };
+  };
+  const pass = async () => {
+    await earlierTransactionsEnded(app.deps.db);
+    await refreshAnalyticsViews(app.deps.db);
+  };
+
+  it('completed on day 6, then a pending dated day 8 and a reversal dated day 3 arrive: each range sees the latest status within it', async () => {
+    await registerOn(alice, { p6: 60 });
+    await seedEvents(app, alice, [event('p6', 6, 'transaction', gbp('completed'))]);
+    await pass();
+    expect(await figures(8, 0)).toEqual({ amount: 500, counts: statuses({ completed: 1 }), depositing: 1 });
+
+    await seedEvents(app, alice, [event('p6', 8, 'transaction', gbp('pending')), event('p6', 3, 'transaction', gbp('reversed'))]);
+    await pass();
+    expect(await figures(8, 8)).toEqual({ amount: 0, counts: statuses({ pending: 1 }), depositing: 0 });
+    expect(await figures(8, 6)).toEqual({ amount: 500, counts: statuses({ completed: 1 }), depositing: 1 });
+    expect(await figures(6, 4)).toEqual({ amount: 500, counts: statuses({ completed: 1 }), depositing: 1 });
+    expect(await figures(5, 4)).toEqual({ amount: 0, counts: statuses({}), depositing: 0 });
+    expect(await figures(3, 3)).toEqual({ amount: 0, counts: statuses({ reversed: 1 }), depositing: 0 });
+    // A depositing player completed a deposit in the range, even one a later event reversed: money follows the latest status.
+    expect(await figures(8, 0)).toEqual({ amount: 0, counts: statuses({ reversed: 1 }), depositing: 1 });
+  });
+
+  it('the migration creating the transaction days builds the same next days and counts from the kept transactions (rolled back)', async () => {
+    const rows = async (db: Db) =>
+      JSON.stringify([
+        await db('analytics_transactions')
+          .where({ operator_id: alice.operator.operatorId })
+          .orderBy(['currency', 'tx_key', 'day'])
+          .select('currency', 'tx_key', db.raw('day::text'), db.raw('next_day::text')),
+        await db('analytics_transaction_days')
+          .where({ operator_id: alice.operator.operatorId })
+          .where('txs', '<>', 0)
+          .orderBy(['currency', 'day', 'next_day', 'type', 'status'])
+          .select('currency', db.raw('day::text'), db.raw('next_day::text'), 'type', 'status', 'txs', db.raw('amount::float8')),
+      ]);
+    const kept = await rows(app.deps.db);
+    expect(kept).toContain(`"day":"${day(6)}","next_day":"${day(3)}"`);
+    expect(await readAfterRolledBack(app.deps.db, [dropTransactionDays, createTransactionDays], rows)).toEqual(kept);
   });
 });
 
