@@ -2,7 +2,7 @@ import type { DayRange } from '../../core/analyticsParams';
 import { inTurn } from './analyticsRead';
 import type { Db } from '../knex';
 import { healthAnswer, type GameHealth, type GameHealthBy, type GameHealthRow } from './analyticsGameHealth';
-import { playedSeries } from './analyticsRollupDistinct';
+import { playedSeries, roundSeries } from './analyticsRollupDistinct';
 import type { AnalyticsScope } from './analyticsTypes';
 
 const SUMS = `sum(rounds) AS rounds, sum(bets) AS turnover, sum(wins) AS wins, sum(bonus_bets) AS bonus_bets, sum(bonus_wins) AS bonus_wins`;
@@ -15,8 +15,8 @@ const PLAYERS = `(SELECT sum(players) FROM analytics_player_gaps
 /**
  * `gameHealth` from the rollups, same definitions as the raw path: the sums per day, game and provider of all players
  * (`analytics_game_health_days`) over the range — a group exists with a round in it —, the players of the whole range
- * from the played series' kept gaps, and the distinct players of the page's groups only from each player's rounds per
- * day (`analytics_game_days`).
+ * from the played series' kept gaps, and the distinct players of each of the page's groups from the kept gaps of its
+ * game or provider series: a few rows per day, whatever the range's rounds.
  */
 export async function viewGameHealth(
   db: Db,
@@ -44,15 +44,15 @@ export async function viewGameHealth(
       ),
   );
   const pageRows = rows.rows as Array<Record<string, unknown>>;
-  const names = pageRows.map((row) => row.name as string | null);
   const players = new Map<string | null, number>();
-  if (names.length > 0) {
+  if (pageRows.length > 0) {
     const counted = await db.raw(
-      `SELECT ${key} AS name, count(DISTINCT entity_id) AS players FROM analytics_game_days
-        WHERE ${OF_SCOPE} AND (${key} = ANY(:names) OR (CAST(:withNull AS boolean) AND ${key} IS NULL)) GROUP BY 1`,
-      { ...bindings, names: names.filter((name) => name !== null), withNull: names.includes(null) },
+      `SELECT n.name, (SELECT sum(players) FROM analytics_player_gaps
+                        WHERE operator_id = :operatorId AND series = ${roundSeries(by, 'CAST(:currency AS text)', 'n.name')} AND ${DAYS} AND prev_day < CAST(:start AS date)) AS players
+         FROM jsonb_array_elements_text(CAST(:names AS jsonb)) n(name)`,
+      { ...bindings, names: JSON.stringify(pageRows.map((row) => row.name)) },
     );
-    for (const row of counted.rows as Array<{ name: string | null; players: string }>) players.set(row.name, Number(row.players));
+    for (const row of counted.rows as Array<{ name: string | null; players: string | null }>) players.set(row.name, Number(row.players ?? 0));
   }
   return healthAnswer(
     totals.rows[0] as Record<string, unknown>,

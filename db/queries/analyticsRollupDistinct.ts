@@ -4,7 +4,8 @@ import { foldRegionGaps, REGION_SERIES_DAYS } from './analyticsRollupRegions';
 /**
  * The distinct-player part of a rollup batch (docs/analytics.md "Distinct players"): each player's days per series
  * (`''`: any counted event, any currency; a currency code: a completed deposit in it; {@link PLAYED} and a currency
- * code: a game round in it; the splits' two series per currency group, analyticsRollupRegions.ts) form a chain, each day
+ * code: a game round in it; {@link roundSeries}: a round of a game or provider in a currency; the splits' two series
+ * per currency group, analyticsRollupRegions.ts) form a chain, each day
  * with the player's previous day; `analytics_player_gaps` counts the chain's rows per (series, day, previous day). A
  * late day landing between two known ones changes its successor's previous day, so that successor's pair moves too.
  */
@@ -17,6 +18,14 @@ export const PLAYED = 'played-in-currency:';
 /** The played series of a currency expression (SQL). */
 export const playedSeries = (currency: string): string => `'${PLAYED}' || ${currency}`;
 
+/**
+ * The series of a game's or provider's players in a currency (SQL expressions; a null provider: the rounds naming
+ * none). The currency goes with its length, so no currency and name can spell another pair's series; the prefixes are
+ * longer than any currency.
+ */
+export const roundSeries = (by: 'game' | 'provider', currency: string, name: string): string =>
+  `'${by}-in-currency:' || length(${currency}) || ':' || ${currency} || coalesce(':' || ${name}, '')`;
+
 /** The batch's player-days not yet in a chain (`analytics_batch` of analyticsRollupBatch.ts). */
 const NEW_DAYS = `WITH days AS (
     SELECT operator_id, entity_id, '' AS series, day FROM analytics_batch WHERE counted
@@ -24,6 +33,10 @@ const NEW_DAYS = `WITH days AS (
     SELECT operator_id, entity_id, currency, day FROM analytics_batch WHERE counted AND is_deposit
     UNION
     SELECT operator_id, entity_id, ${playedSeries('currency')}, day FROM analytics_batch WHERE counted AND is_game
+    UNION
+    SELECT operator_id, entity_id, ${roundSeries('game', 'currency', 'game_name')}, day FROM analytics_batch WHERE counted AND is_game AND game_name IS NOT NULL
+    UNION
+    SELECT operator_id, entity_id, ${roundSeries('provider', 'currency', 'round_provider')}, day FROM analytics_batch WHERE counted AND is_game
     UNION
     ${REGION_SERIES_DAYS}
   ), added AS (

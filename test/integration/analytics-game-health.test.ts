@@ -1,9 +1,10 @@
-import { analytics, readAfterRolledBack } from '../helpers/analytics';
+import { analytics, earlierTransactionsEnded, readAfterRolledBack } from '../helpers/analytics';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dataClient, type DataClient } from '../helpers/data';
 import { gameHealth } from '../../db/queries/analyticsGameHealth';
 import { refreshAnalyticsViews } from '../../db/queries/analyticsRefresh';
 import { down as dropHealthDays, up as createHealthDays } from '../../db/migrations/20261218090400_create_game_health_days';
+import { down as dropRoundSeries, up as createRoundSeries } from '../../db/migrations/20261220090100_create_round_series';
 
 /**
  * Game health (issue 45, `GET /game-health`), computed by hand over May 2026 in EUR, answered from the rollups and
@@ -166,5 +167,40 @@ describe('figures computed by hand', () => {
   it('operator B sees only its own round', async () => {
     const response = await get('', bob);
     expect(response.body.data.rows).toEqual([{ name: 'Starburst', ...health(1, 1, 12_345, 0, 0, 1, 12_345, 0) }]);
+  });
+
+  it('players per game and provider count each player once per range, days told late included (p5: Starburst on 12 May, then 10 May)', async () => {
+    const players = async (query: string, range?: string) =>
+      Object.fromEntries((await get(query, alice, range)).body.data.rows.map((row: { name: string | null; players: number }) => [row.name, row.players]));
+    await send(alice, { p5: [round('2026-05-12', STARBURST, 10, 0)] });
+    await earlierTransactionsEnded(app.deps.db);
+    await refreshAnalyticsViews(app.deps.db);
+    expect((await alice.call('/entities/p5/events', { body: round('2026-05-10', STARBURST, 10, 0) })).status).toBe(201);
+    await earlierTransactionsEnded(app.deps.db);
+    await refreshAnalyticsViews(app.deps.db);
+    expect(await players('')).toEqual({ Book: 1, Starburst: 3, 'g-9': 1 });
+    expect(await players('', '2026-05-04:2026-05-12')).toEqual({ Book: 1, Starburst: 2, 'g-9': 1 });
+    expect(await players('', '2026-05-11:2026-05-31')).toEqual({ Starburst: 1 });
+    expect(await players('&by=provider')).toEqual({ "Play'n GO": 1, NetEnt: 3, null: 1 });
+  });
+
+  it('the migration creating the game and provider series builds the same chains and gaps from the per-player days (rolled back)', async () => {
+    const rows = async (db: typeof app.deps.db) =>
+      JSON.stringify([
+        await db('analytics_player_chain')
+          .where({ operator_id: alice.operator.operatorId })
+          .whereRaw(`(series LIKE 'game-in-currency:%' OR series LIKE 'provider-in-currency:%')`)
+          .orderBy(['entity_id', 'series', 'day'])
+          .select('entity_id', 'series', db.raw('day::text'), db.raw('prev_day::text')),
+        await db('analytics_player_gaps')
+          .where({ operator_id: alice.operator.operatorId })
+          .whereRaw(`(series LIKE 'game-in-currency:%' OR series LIKE 'provider-in-currency:%') AND players <> 0`)
+          .orderBy(['series', 'day', 'prev_day'])
+          .select('series', db.raw('day::text'), db.raw('prev_day::text'), 'players'),
+      ]);
+    const kept = await rows(app.deps.db);
+    expect(kept).toContain('"series":"game-in-currency:3:EUR:Starburst","day":"2026-05-12","prev_day":"2026-05-10"');
+    expect(kept).toContain('"series":"provider-in-currency:3:EUR"');
+    expect(await readAfterRolledBack(app.deps.db, [dropRoundSeries, createRoundSeries], rows)).toEqual(kept);
   });
 });
