@@ -1,7 +1,8 @@
 /**
- * `npm run bench:analytics` (issues 6 and 45): seeds PLAYERS players and, for each history size of BENCH_HISTORIES
- * (default 1,000,000; `1000000,10000000` for both), that many events over 180 days set-based (about 85 % game
- * rounds, 10 % deposits, 5 % withdrawals, some failed or reversed, some in USD). At each size it prints: the first
+ * `npm run bench:analytics` (issues 6 and 45): seeds PLAYERS players (five countries and jurisdictions, registered over
+ * the last year) and, for each history size of BENCH_HISTORIES (default 1,000,000; `1000000,10000000` for both), that
+ * many events over 180 days set-based (85 % game rounds, 10 % deposits, 3 % withdrawals, 2 % bonuses, some failed or
+ * reversed, some in USD: `eventsSql`). At each size it prints: the first
  * catch-up of the rollups over the whole history; p50/p95 of every tile on the rollups and on the raw tables in the
  * same run; the cost of a catch-up pass after 10,000 new events (three times, some of them late); and the peak memory
  * of this process (API and worker in one) and of PostgreSQL. Everything runs on a throw-away stack and stops by itself.
@@ -46,18 +47,22 @@ const LAG_RATE = 2_000;
 const LAG_SECONDS = Number(process.env.BENCH_LAG_SECONDS ?? 90);
 const SKIP_TILES = process.env.BENCH_SKIP_TILES === '1';
 
-/** Events `from`..`to` (1-based ids); the occurrence is spread over 180 days, arrival is now. */
+/**
+ * Events `from`..`to` (1-based ids), arrival now. Per hundred ids: 85 game rounds (300 games, 4 % in USD), 10
+ * deposits, 3 withdrawals and 2 bonuses (6 % of transactions in USD; 9 % failed, 3 % reversed), all on one day of
+ * the 180: the day goes with the hundred and the type with the id within it, so every type falls on every day.
+ */
 function eventsSql(prefix: string): string {
   return `INSERT INTO entity_events (id, operator_id, entity_id, event_type, data, created_at, occurred_at)
      SELECT '${prefix}' || i, :operatorId, 'ent_bench_' || (1 + (i * 7919) % :players),
-            CASE WHEN i % 20 < 17 THEN 'game_activity' ELSE 'transaction' END,
-            CASE WHEN i % 20 < 17 THEN jsonb_build_object('game_id', 'g-' || (i % 300), 'game_name', 'Game ' || (i % 300), 'bet_amount', 100 + i % 900,
+            CASE WHEN i % 100 < 85 THEN 'game_activity' ELSE 'transaction' END,
+            CASE WHEN i % 100 < 85 THEN jsonb_build_object('game_id', 'g-' || (i % 300), 'game_name', 'Game ' || (i % 300), 'bet_amount', 100 + i % 900,
                                                          'win_amount', (i * 31) % 1000, 'currency', CASE WHEN i % 23 = 0 THEN 'USD' ELSE 'EUR' END)
-                 ELSE jsonb_build_object('type', CASE WHEN i % 20 < 19 THEN 'deposit' ELSE 'withdrawal' END, 'amount', 1000 + i % 5000,
-                                         'currency', CASE WHEN i % 17 = 0 THEN 'USD' ELSE 'EUR' END,
+                 ELSE jsonb_build_object('type', CASE WHEN i % 100 < 95 THEN 'deposit' WHEN i % 100 < 98 THEN 'withdrawal' ELSE 'bonus' END,
+                                         'amount', 1000 + i % 5000, 'currency', CASE WHEN i % 17 = 0 THEN 'USD' ELSE 'EUR' END,
                                          'status', CASE WHEN i % 11 = 0 THEN 'failed' WHEN i % 29 = 0 THEN 'reversed' ELSE 'completed' END,
                                          'provider', 'psp-' || (i % 4)) END,
-            now(), now() - ((i * 13) % 180) * interval '1 day' - (i % 86400) * interval '1 second'
+            now(), now() - ((i / 100 * 13) % 180) * interval '1 day' - (i % 86400) * interval '1 second'
        FROM generate_series(CAST(:from AS bigint), CAST(:to AS bigint)) i`;
 }
 
@@ -217,7 +222,9 @@ async function main(): Promise<void> {
     await post(stack.url, '/operator-data-api/settings', { templateId: IGAMING_TEMPLATE_ID, reportingCurrency: 'EUR' }, apiKey, 'PUT');
     await stack.db.raw(
       `INSERT INTO entities (id, operator_id, entity_type, external_id, data, created_at, updated_at)
-       SELECT 'ent_bench_' || i, ?, 'player', 'player-' || i, jsonb_build_object('country', 'GB'), now() - interval '180 days', now()
+       SELECT 'ent_bench_' || i, ?, 'player', 'player-' || i,
+              jsonb_build_object('country', (ARRAY['GB', 'DE', 'MT', 'SE', 'CA'])[1 + i % 5], 'jurisdiction', (ARRAY['GB', 'DE', 'MT', 'SE', 'CA-ON'])[1 + i % 5]),
+              now() - ((i * 37) % 365) * interval '1 day', now()
          FROM generate_series(1, ?) i`,
       [operatorId, PLAYERS],
     );
