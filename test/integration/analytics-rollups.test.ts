@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { analytics, dayAgo as day, seedEvents, seedPlayers } from '../helpers/analytics';
+import { analytics, dayAgo as day, readAfterRolledBack, seedEvents, seedPlayers } from '../helpers/analytics';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dataClient, waitForJob, type DataClient } from '../helpers/data';
 import { lastDays } from '../../core/analyticsParams';
@@ -9,6 +9,8 @@ import { runRollupPass } from '../../db/queries/analyticsRollup';
 import { foldBatch } from '../../db/queries/analyticsRollupBatch';
 import type { AnalyticsScope } from '../../db/queries/analyticsTypes';
 import { viewKpis } from '../../db/queries/analyticsViews';
+import { down as restoreOperatorKeys, up as dropOperatorKeys } from '../../db/migrations/20261220090200_drop_rollup_operator_keys';
+import type { Db } from '../../db/knex';
 
 /**
  * The incremental rollups (issue 45, docs/analytics.md "Rollups"): on a designed history the API returns the
@@ -286,5 +288,24 @@ describe('out-of-order commits and crashes', () => {
       throw new Error('roll back');
     });
     await expect(rolledBack).rejects.toThrow('roll back');
+  });
+});
+
+describe('the per-player rollup tables', () => {
+  const operatorKeys = async (db: Db) =>
+    Number(
+      (
+        await db.raw(
+          `SELECT count(*) AS n FROM pg_constraint WHERE contype = 'f' AND confrelid = CAST('operators' AS regclass)
+              AND conrelid IN (SELECT oid FROM pg_class WHERE relname IN ('analytics_player_chain', 'analytics_player_days', 'analytics_game_days',
+                'analytics_game_players', 'analytics_provider_players', 'analytics_transactions', 'analytics_first_deposits', 'analytics_player_keys'))`,
+        )
+      ).rows[0].n,
+    );
+
+  it('carry no foreign key to operators (a check per inserted row); the migration puts all eight back and takes them off again (rolled back)', async () => {
+    expect(await operatorKeys(app.deps.db)).toBe(0);
+    expect(await readAfterRolledBack(app.deps.db, [restoreOperatorKeys], operatorKeys)).toBe(8);
+    expect(await readAfterRolledBack(app.deps.db, [restoreOperatorKeys, dropOperatorKeys], operatorKeys)).toBe(0);
   });
 });

@@ -45,16 +45,25 @@ const RAW_TIMEOUT_MS = 120_000;
 /** Events per second arriving during the lag phase, and for how long (`BENCH_LAG_SECONDS`, 0 skips it). */
 const LAG_RATE = 2_000;
 const LAG_SECONDS = Number(process.env.BENCH_LAG_SECONDS ?? 90);
+/**
+ * The players the lag phase's events come from, all occurring now: a casino's peak, each player's first event of the
+ * day making new player-days and their next ones adding to them (before, the same 200 events' players and days came
+ * back every 100 ms).
+ */
+const LIVE_PLAYERS = 10_000;
 const SKIP_TILES = process.env.BENCH_SKIP_TILES === '1';
 
 /**
  * Events `from`..`to` (1-based ids), arrival now. Per hundred ids: 85 game rounds (300 games, 4 % in USD), 10
  * deposits, 3 withdrawals and 2 bonuses (6 % of transactions in USD; 9 % failed, 3 % reversed), all on one day of
- * the 180: the day goes with the hundred and the type with the id within it, so every type falls on every day.
+ * the 180: the day goes with the hundred and the type with the id within it, so every type falls on every day. `live`:
+ * occurring now, from the first LIVE_PLAYERS of the ids' players (the lag phase's traffic).
  */
-function eventsSql(prefix: string): string {
+function eventsSql(prefix: string, live: boolean): string {
+  const player = live ? `1 + ((i % ${LIVE_PLAYERS}) * 7919) % :players` : `1 + (i * 7919) % :players`;
+  const occurred = live ? 'now()' : `now() - ((i / 100 * 13) % 180) * interval '1 day' - (i % 86400) * interval '1 second'`;
   return `INSERT INTO entity_events (id, operator_id, entity_id, event_type, data, created_at, occurred_at)
-     SELECT '${prefix}' || i, :operatorId, 'ent_bench_' || (1 + (i * 7919) % :players),
+     SELECT '${prefix}' || i, :operatorId, 'ent_bench_' || (${player}),
             CASE WHEN i % 100 < 85 THEN 'game_activity' ELSE 'transaction' END,
             CASE WHEN i % 100 < 85 THEN jsonb_build_object('game_id', 'g-' || (i % 300), 'game_name', 'Game ' || (i % 300), 'bet_amount', 100 + i % 900,
                                                          'win_amount', (i * 31) % 1000, 'currency', CASE WHEN i % 23 = 0 THEN 'USD' ELSE 'EUR' END)
@@ -62,13 +71,13 @@ function eventsSql(prefix: string): string {
                                          'amount', 1000 + i % 5000, 'currency', CASE WHEN i % 17 = 0 THEN 'USD' ELSE 'EUR' END,
                                          'status', CASE WHEN i % 11 = 0 THEN 'failed' WHEN i % 29 = 0 THEN 'reversed' ELSE 'completed' END,
                                          'provider', 'psp-' || (i % 4)) END,
-            now(), now() - ((i / 100 * 13) % 180) * interval '1 day' - (i % 86400) * interval '1 second'
+            now(), ${occurred}
        FROM generate_series(CAST(:from AS bigint), CAST(:to AS bigint)) i`;
 }
 
-async function seedEvents(stack: BenchStack, operatorId: string, from: number, to: number, prefix = 'eev_bench_'): Promise<void> {
+async function seedEvents(stack: BenchStack, operatorId: string, from: number, to: number, prefix = 'eev_bench_', live = false): Promise<void> {
   for (let start = from; start <= to; start += SEED_CHUNK) {
-    await stack.db.raw(eventsSql(prefix), { operatorId, players: PLAYERS, from: start, to: Math.min(to, start + SEED_CHUNK - 1) });
+    await stack.db.raw(eventsSql(prefix, live), { operatorId, players: PLAYERS, from: start, to: Math.min(to, start + SEED_CHUNK - 1) });
   }
 }
 
@@ -135,7 +144,7 @@ async function tiles(stack: BenchStack, apiKey: string): Promise<void> {
 }
 
 /**
- * Ingest at LAG_RATE events/s (200 every 100 ms, set-based) while a pass runs every ANALYTICS_ROLLUP_EVERY_MS as the
+ * Ingest at LAG_RATE events/s (200 every 100 ms, set-based; `live`: now, from LIVE_PLAYERS players) while a pass runs every ANALYTICS_ROLLUP_EVERY_MS as the
  * Schedule would; samples, each second, how old the watermark is (figures hold every event committed before it).
  */
 async function lagUnderLoad(stack: BenchStack, operatorId: string, history: number): Promise<void> {
@@ -147,7 +156,7 @@ async function lagUnderLoad(stack: BenchStack, operatorId: string, history: numb
     for (let tick = 0; performance.now() < deadline; tick += 1) {
       const due = begin + tick * 100;
       if (performance.now() < due) await new Promise((resolve) => setTimeout(resolve, due - performance.now()));
-      await seedEvents(stack, operatorId, 1, LAG_RATE / 10, `eev_lag_${history}_${tick}_`);
+      await seedEvents(stack, operatorId, tick * (LAG_RATE / 10) + 1, (tick + 1) * (LAG_RATE / 10), `eev_lag_${history}_`, true);
       inserted += LAG_RATE / 10;
     }
   };
