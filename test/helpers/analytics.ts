@@ -63,22 +63,32 @@ export async function seedPlayers(client: DataClient, players: Array<{ externalI
   }
 }
 
+/** PostgreSQL's `deadlock_detected`. */
+const DEADLOCK = '40P01';
+const DEADLOCK_TRIES = 5;
+
 /**
  * What `read` sees after `steps` (a migration's `down` and `up`, say) run in a transaction that is then rolled back:
  * the rollup state row is locked first, so no pass of a suite beside runs in between, and the shared database keeps
- * its tables as they were.
+ * its tables as they were. A migration's DDL takes its tables' strongest lock (`DROP TRIGGER … ON entities`, say)
+ * while suites beside it read and write them; when PostgreSQL breaks a deadlock by failing this transaction, which is
+ * rolled back in any case, it is run again (up to `DEADLOCK_TRIES` times).
  */
 export async function readAfterRolledBack<T>(db: Db, steps: Array<(trx: Db) => Promise<void>>, read: (trx: Db) => Promise<T>): Promise<T> {
-  let seen: T | undefined;
-  await db
-    .transaction(async (trx) => {
-      await trx.raw('SELECT 1 FROM analytics_rollup_state WHERE id = 1 FOR UPDATE');
-      for (const step of steps) await step(trx);
-      seen = await read(trx);
-      throw new Error('roll back');
-    })
-    .catch((error: Error) => {
-      if (error.message !== 'roll back') throw error;
-    });
-  return seen as T;
+  for (let attempt = 1; ; attempt += 1) {
+    let seen: T | undefined;
+    const outcome = await db
+      .transaction(async (trx) => {
+        await trx.raw('SELECT 1 FROM analytics_rollup_state WHERE id = 1 FOR UPDATE');
+        for (const step of steps) await step(trx);
+        seen = await read(trx);
+        throw new Error('roll back');
+      })
+      .catch((error: Error & { code?: string }) => {
+        if (error.code === DEADLOCK && attempt < DEADLOCK_TRIES) return 'deadlock';
+        if (error.message !== 'roll back') throw error;
+        return 'read';
+      });
+    if (outcome === 'read') return seen as T;
+  }
 }
