@@ -57,7 +57,7 @@ const SKIP_TILES = process.env.BENCH_SKIP_TILES === '1';
  * Events `from`..`to` (1-based ids), arrival now. Per hundred ids: 85 game rounds (300 games, 4 % in USD), 10
  * deposits, 3 withdrawals and 2 bonuses (6 % of transactions in USD; 9 % failed, 3 % reversed), all on one day of
  * the 180: the day goes with the hundred and the type with the id within it, so every type falls on every day. `live`:
- * occurring now, from the first LIVE_PLAYERS of the ids' players (the lag phase's traffic).
+ * occurring now, from LIVE_PLAYERS of the players (the lag phase's traffic).
  */
 function eventsSql(prefix: string, live: boolean): string {
   const player = live ? `1 + ((i % ${LIVE_PLAYERS}) * 7919) % :players` : `1 + (i * 7919) % :players`;
@@ -144,8 +144,8 @@ async function tiles(stack: BenchStack, apiKey: string): Promise<void> {
 }
 
 /**
- * Ingest at LAG_RATE events/s (200 every 100 ms, set-based; `live`: now, from LIVE_PLAYERS players) while a pass runs every ANALYTICS_ROLLUP_EVERY_MS as the
- * Schedule would; samples, each second, how old the watermark is (figures hold every event committed before it).
+ * Ingest at LAG_RATE events/s (200 every 100 ms, set-based; occurring now, from LIVE_PLAYERS players) while a pass runs
+ * every ANALYTICS_ROLLUP_EVERY_MS as the Schedule would; samples, each second, how old the watermark is (figures hold every event committed before it).
  */
 async function lagUnderLoad(stack: BenchStack, operatorId: string, history: number): Promise<void> {
   const lags: number[] = [];
