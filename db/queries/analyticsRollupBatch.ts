@@ -1,6 +1,6 @@
 import type { Db } from '../knex';
 import { foldDistinct, subtractErasedDistinct } from './analyticsRollupDistinct';
-import { foldFirstDeposits } from './analyticsRollupFirstDeposits';
+import { foldFirstDeposits, subtractErasedFirstDeposits } from './analyticsRollupFirstDeposits';
 import { foldJurisdictions, subtractErasedJurisdictions } from './analyticsRollupJurisdictions';
 import { foldRegionDays } from './analyticsRollupRegions';
 import { GAME_DAYS, GAME_HEALTH_DAYS } from './analyticsRollupGameHealth';
@@ -170,7 +170,7 @@ export async function subtractErased(trx: Db): Promise<number> {
     bindings,
   );
   await subtractErasedDistinct(trx, withErased, bindings);
-  await trx.raw(`${withErased} DELETE FROM analytics_first_deposits WHERE ${players}`, bindings);
+  await subtractErasedFirstDeposits(trx, withErased, bindings);
   await subtractErasedTransactions(trx, withErased, bindings);
   await trx.raw(
     `${withErased}, gone AS (DELETE FROM analytics_game_days WHERE ${players} RETURNING *),

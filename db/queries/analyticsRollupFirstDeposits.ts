@@ -14,7 +14,9 @@ import { amountOf, IS_BONUS } from './analyticsSql';
 /**
  * The batch's earliest counted deposit per player goes in when the player has none, or replaces a later one (earliest
  * `occurred_at`, then arrival, then id: the raw path's order), so a late or out-of-order first deposit wins exactly
- * once and a later one never moves it. The players whose FTD was set are listed for the recount of their day.
+ * once and a later one never moves it. The players whose FTD was set are listed for the recount of their day, with
+ * the FTD's currency and day before (null for a first FTD: the statement's own reads see the rows as they were) and
+ * now, for {@link CONVERSIONS}.
  */
 const FIRSTS = `WITH firsts AS (
     SELECT DISTINCT ON (operator_id, entity_id) operator_id, entity_id, id, occurred_at, created_at, day, currency, deposit
@@ -26,9 +28,27 @@ const FIRSTS = `WITH firsts AS (
       SET event_id = excluded.event_id, occurred_at = excluded.occurred_at, created_at = excluded.created_at, day = excluded.day,
           currency = excluded.currency, amount = excluded.amount, pre_ftd_ggr = 0, pre_ftd_bonus = 0
       WHERE (excluded.occurred_at, excluded.created_at, excluded.event_id) < (t.occurred_at, t.created_at, t.event_id)
-    RETURNING operator_id, entity_id
+    RETURNING operator_id, entity_id, currency, day
   )
-  INSERT INTO analytics_ftd_set SELECT * FROM chosen`;
+  INSERT INTO analytics_ftd_set
+  SELECT c.operator_id, c.entity_id, o.currency, o.day, c.currency, c.day
+    FROM chosen c LEFT JOIN analytics_first_deposits o ON o.operator_id = c.operator_id AND o.entity_id = c.entity_id`;
+
+/** A player's (alias `p`) registration day: a primary-key probe, so the cost follows the players moved, never the players' table. */
+const REGISTERED_DAY = `(SELECT (en.created_at AT TIME ZONE 'UTC')::date FROM entities en WHERE en.id = p.entity_id AND en.operator_id = p.operator_id)`;
+
+/**
+ * A player whose FTD was set moves from their old FTD's currency and day (if any) to the new ones, under their
+ * registration day (`analytics_conversions`, migration 20261221090000): `/business`'s converted players. A player
+ * whose row is gone (only an operator's deletion removes one, and its rollups go with it) is skipped.
+ */
+const CONVERSIONS = `INSERT INTO analytics_conversions AS t (operator_id, registered_day, currency, ftd_day, players)
+  SELECT p.operator_id, p.registered_day, x.currency, x.day, sum(x.sign)
+    FROM (SELECT p.*, ${REGISTERED_DAY} AS registered_day FROM analytics_ftd_set p) p
+    CROSS JOIN LATERAL (VALUES (p.old_currency, p.old_day, -1), (p.currency, p.day, 1)) x(currency, day, sign)
+   WHERE x.currency IS NOT NULL AND p.registered_day IS NOT NULL
+   GROUP BY 1, 2, 3, 4
+  ON CONFLICT (operator_id, registered_day, currency, ftd_day) DO UPDATE SET players = t.players + excluded.players`;
 
 /**
  * A player whose FTD was set: their rounds and completed bonuses on the FTD's day before it, among the events read so
@@ -93,11 +113,33 @@ const MEMBER_DAYS = `UPDATE analytics_first_deposits t
 
 /** Folds the batch's deposits and rounds into the kept first deposits; `end` is the batch's last `(xid, id)`. */
 export async function foldFirstDeposits(trx: Db, end: { xid: string; id: string }): Promise<void> {
-  await trx.raw('CREATE TEMP TABLE analytics_ftd_set (operator_id uuid, entity_id text, PRIMARY KEY (operator_id, entity_id)) ON COMMIT DROP');
+  await trx.raw(
+    `CREATE TEMP TABLE analytics_ftd_set (operator_id uuid, entity_id text, old_currency text, old_day date, currency text, day date,
+       PRIMARY KEY (operator_id, entity_id)) ON COMMIT DROP`,
+  );
   await trx.raw(FIRSTS);
+  await trx.raw(CONVERSIONS);
   await trx.raw(RECOUNT, { endXid: end.xid, endId: end.id });
   await trx.raw(EARLIER_ROUNDS);
   await trx.raw(MEMBER_RECOUNT);
   await trx.raw(MEMBER_DAYS);
   await trx.raw('DROP TABLE analytics_ftd_set');
+}
+
+/**
+ * Takes erased players' first deposits out, and them out of the converted players (binding `erased`, the JSON list of
+ * analyticsRollupBatch.ts): their deposits are redacted, so on the raw path they have no FTD; their registration stays.
+ */
+export async function subtractErasedFirstDeposits(trx: Db, withErased: string, bindings: Record<string, string>): Promise<void> {
+  await trx.raw(
+    `${withErased}, gone AS (
+       DELETE FROM analytics_first_deposits f USING erased e WHERE f.operator_id = e.operator_id AND f.entity_id = e.entity_id
+       RETURNING f.operator_id, f.entity_id, f.currency, f.day
+     ), sums AS (
+       SELECT p.operator_id, ${REGISTERED_DAY} AS registered_day, p.currency, p.day, count(*) AS players FROM gone p GROUP BY 1, 2, 3, 4
+     )
+     UPDATE analytics_conversions t SET players = t.players - s.players
+       FROM sums s WHERE t.operator_id = s.operator_id AND t.registered_day = s.registered_day AND t.currency = s.currency AND t.ftd_day = s.day`,
+    bindings,
+  );
 }

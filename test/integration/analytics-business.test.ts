@@ -5,6 +5,7 @@ import { IS_DEPOSIT } from '../../db/queries/analyticsSql';
 import { businessFigures } from '../../db/queries/analyticsBusiness';
 import { refreshAnalyticsViews } from '../../db/queries/analyticsRefresh';
 import { down as dropTransactionDays, up as createTransactionDays } from '../../db/migrations/20261220090000_create_transaction_days';
+import { down as dropConversions, up as createConversions } from '../../db/migrations/20261221090000_create_conversions';
 import type { Db } from '../../db/knex';
 
 /**
@@ -50,6 +51,11 @@ async function get(path: string, client: DataClient = alice) {
     });
   }
   return response;
+}
+/** A rollup pass over everything sent so far. */
+async function pass(): Promise<void> {
+  await earlierTransactionsEnded(app.deps.db);
+  await refreshAnalyticsViews(app.deps.db);
 }
 const statuses = (counts: Partial<Record<'pending' | 'completed' | 'failed' | 'reversed' | 'cancelled', number>>) => ({
   pending: 0,
@@ -236,11 +242,6 @@ describe('a transaction told out of order, over two passes (GBP, player p6 regis
     const { deposits, depositing_players: depositing } = (await get(`/business?range=${day(from)}:${day(to)}&currency=GBP`)).body.data.current;
     return { amount: deposits.completed_amount, counts: deposits.counts, depositing };
   };
-  const pass = async () => {
-    await earlierTransactionsEnded(app.deps.db);
-    await refreshAnalyticsViews(app.deps.db);
-  };
-
   it('completed on day 6, then a pending dated day 8 and a reversal dated day 3 arrive: each range sees the latest status within it', async () => {
     await registerOn(alice, { p6: 60 });
     await seedEvents(app, alice, [event('p6', 6, 'transaction', gbp('completed'))]);
@@ -274,6 +275,53 @@ describe('a transaction told out of order, over two passes (GBP, player p6 regis
     const kept = await rows(app.deps.db);
     expect(kept).toContain(`"day":"${day(6)}","next_day":"${day(3)}"`);
     expect(await readAfterRolledBack(app.deps.db, [dropTransactionDays, createTransactionDays], rows)).toEqual(kept);
+  });
+});
+
+describe('a first deposit moved by an earlier one told later, over two passes (player p7 registered 9 days back, alone in days 9…6)', () => {
+  const conversion = async (currency: string, from: number, to: number) => {
+    const current = (await get(`/business?range=${day(from)}:${day(to)}&currency=${currency}`)).body.data.current;
+    return [current.registrations, current.converted_players];
+  };
+
+  it('a GBP deposit on day 6 converts p7 in GBP; a EUR deposit dated day 8 sent afterwards moves the conversion to EUR on day 8', async () => {
+    await registerOn(alice, { p7: 9 });
+    await seedEvents(app, alice, [event('p7', 6, 'transaction', tx('deposit', 100, { currency: 'GBP' }))]);
+    await pass();
+    expect([await conversion('GBP', 9, 6), await conversion('GBP', 9, 7), await conversion('EUR', 9, 6)]).toEqual([
+      [1, 1],
+      [1, 0],
+      [1, 0],
+    ]);
+
+    await seedEvents(app, alice, [event('p7', 8, 'transaction', tx('deposit', 200))]);
+    await pass();
+    expect([await conversion('GBP', 9, 6), await conversion('EUR', 9, 8), await conversion('EUR', 9, 9)]).toEqual([
+      [1, 0],
+      [1, 1],
+      [1, 0],
+    ]);
+  });
+
+  it('the migration creating the conversions builds the same counts from the kept first deposits (rolled back)', async () => {
+    const rows = async (db: Db) =>
+      JSON.stringify(
+        await db('analytics_conversions')
+          .where({ operator_id: alice.operator.operatorId })
+          .where('players', '<>', 0)
+          .orderBy(['registered_day', 'currency', 'ftd_day'])
+          .select(db.raw('registered_day::text'), 'currency', db.raw('ftd_day::text'), db.raw('players::int')),
+      );
+    const kept = await rows(app.deps.db);
+    expect(kept).toContain(`{"registered_day":"${day(9)}","currency":"EUR","ftd_day":"${day(8)}","players":1}`);
+    expect(kept).not.toContain(`{"registered_day":"${day(9)}","currency":"GBP"`);
+    expect(await readAfterRolledBack(app.deps.db, [dropConversions, createConversions], rows)).toEqual(kept);
+  });
+
+  it('erased after the passes, p7 stays a registration and is no longer converted: its deposits are redacted', async () => {
+    expect((await alice.call('/entities/p7', { method: 'DELETE' })).status).toBe(200);
+    await pass();
+    expect(await conversion('EUR', 9, 8)).toEqual([1, 0]);
   });
 });
 
