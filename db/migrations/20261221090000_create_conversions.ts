@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
  * `GET /business`'s converted players without reading the range's players (issue 45, docs/analytics.md "Business
  * figures"): players counted per (registration day, FTD currency, FTD day), moved by the pass that sets or moves a
  * player's first deposit and taken out when the player is erased (db/queries/analyticsRollupFirstDeposits.ts). A
- * range reads a few rows per registration day instead of probing each registered player for an FTD.
+ * range reads at most one row per registration day and FTD day instead of probing each registered player for an FTD.
  *
  * Filled here from the kept first deposits, under the rollup state row's lock so no pass runs in between. Stop the
  * workers during the migration, as for any rollup change.
