@@ -61,7 +61,8 @@ export async function saveNgrDefinition(
 
 /**
  * The NGR figures of each range with the operator's current definition, and that definition's version; `parts` reads
- * the GGR and bonus cost per jurisdiction (the raw tables' by default, `viewNgrParts` once the rollups have caught up).
+ * the GGR and bonus cost per jurisdiction of every range (the raw tables' by default, `viewNgrParts` once the rollups
+ * have caught up).
  */
 export async function ngrFigures(
   deps: Pick<CommandDeps, 'db'>,
@@ -71,8 +72,6 @@ export async function ngrFigures(
 ): Promise<{ version: number | null; figures: NgrFigures[] }> {
   const { version, definition } = await currentNgrDefinition(deps, scope.operatorId);
   const listed = definition.taxes.map((tax) => tax.jurisdiction.toUpperCase());
-  const figures: NgrFigures[] = [];
-  // One range after another: `deps.db` is a figure read's transaction, one connection (see inTurn in analyticsRead.ts).
-  for (const range of ranges) figures.push(ngrOf(await parts(deps.db, scope, range, listed), definition));
+  const figures = (await parts(deps.db, scope, ranges, listed)).map((rangeParts) => ngrOf(rangeParts, definition));
   return { version, figures };
 }
