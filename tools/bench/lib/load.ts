@@ -32,16 +32,21 @@ export interface LoadResult {
  * @example const result = await runLoad({ url, method: 'POST', connections: 32, seconds: 5, headers, variants })
  */
 export async function runLoad(job: LoadJob, options: { tolerateFailures?: boolean } = {}): Promise<LoadResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'loadgen.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const result = await runJsonProcess<LoadResult>(path.join(__dirname, 'loadgen.ts'), job, 'load generator');
+  if (!options.tolerateFailures && (result.non2xx > 0 || result.errors > 0))
+    throw new Error(`load: ${result.non2xx} non-2xx answers, ${result.errors} errors of ${result.requests}`);
+  return result;
+}
+
+/** Runs a bench helper `script` as a process of its own, `job` as JSON on its stdin; its last stdout line is its JSON result. */
+export async function runJsonProcess<T>(script: string, job: unknown, what: string): Promise<T> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['pipe', 'pipe', 'inherit'] });
   child.stdin.end(JSON.stringify(job));
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => {
     output += chunk.toString('utf8');
   });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  if (code !== 0) throw new Error(`load generator exited with ${code}`);
-  const result = JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as LoadResult;
-  if (!options.tolerateFailures && (result.non2xx > 0 || result.errors > 0))
-    throw new Error(`load: ${result.non2xx} non-2xx answers, ${result.errors} errors of ${result.requests}`);
-  return result;
+  if (code !== 0) throw new Error(`${what} exited with ${code}`);
+  return JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as T;
 }
