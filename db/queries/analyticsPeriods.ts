@@ -2,8 +2,8 @@ import type { DayRange } from '../../core/analyticsParams';
 
 /**
  * The periods `ranges` as rows `p(i, first_day, last_day)` (bindings `first<i>`, `last<i>`): a statement joins them to
- * read every period at once, planned once: planning `/business`'s figures took about 2 ms of PostgreSQL's CPU, as much
- * as executing them for a period of 30 days at 1 M events.
+ * read every period in one round trip, planned once (`/business`'s figures: 0.5 ms to plan on a warm connection, 2 ms
+ * on a fresh one, against 4.5–5.5 ms to execute a period of 30 days at 1 M events).
  */
 export function periodsOf(ranges: DayRange[]): { sql: string; bindings: Record<string, string> } {
   const rows = ranges.map((_, i) => `(${i}, CAST(:first${i} AS date), CAST(:last${i} AS date))`);
