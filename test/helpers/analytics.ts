@@ -63,32 +63,46 @@ export async function seedPlayers(client: DataClient, players: Array<{ externalI
   }
 }
 
-/** PostgreSQL's `deadlock_detected`. */
+/** PostgreSQL's `deadlock_detected` and `lock_not_available` (a `lock_timeout` ran out). */
 const DEADLOCK = '40P01';
-const DEADLOCK_TRIES = 5;
+const LOCK_NOT_AVAILABLE = '55P03';
+/** How long the rolled-back migration waits for any one lock before it gives way and tries again. */
+const LOCK_TIMEOUT_MS = 200;
+const GIVE_WAY_FOR_MS = 60_000;
 
 /**
  * What `read` sees after `steps` (a migration's `down` and `up`, say) run in a transaction that is then rolled back:
  * the rollup state row is locked first, so no pass of a suite beside runs in between, and the shared database keeps
  * its tables as they were. A migration's DDL takes its tables' strongest lock (`DROP TRIGGER … ON entities`, say)
- * while suites beside it read and write them; when PostgreSQL breaks a deadlock by failing this transaction, which is
- * rolled back in any case, it is run again (up to `DEADLOCK_TRIES` times).
+ * while suites beside it read and write them, and an event's insert waiting on that lock closed a cycle with it:
+ * PostgreSQL breaks a cycle by failing the waiter that has waited a second first, here the insert, which answered 500
+ * to its suite. So every table a migration of the rollups touches, and the events' and players' tables, are locked up
+ * front, before the steps, which then wait for no one; and no lock is waited for longer than `LOCK_TIMEOUT_MS`: a
+ * statement waiting on this transaction has waited less than that, far from the second, when it gives way (it is
+ * rolled back in any case) and runs again after a pause, for up to `GIVE_WAY_FOR_MS`.
  */
 export async function readAfterRolledBack<T>(db: Db, steps: Array<(trx: Db) => Promise<void>>, read: (trx: Db) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
+  const deadline = Date.now() + GIVE_WAY_FOR_MS;
+  for (;;) {
     let seen: T | undefined;
     const outcome = await db
       .transaction(async (trx) => {
+        await trx.raw(`SELECT set_config('lock_timeout', ?, true)`, [`${LOCK_TIMEOUT_MS}ms`]);
         await trx.raw('SELECT 1 FROM analytics_rollup_state WHERE id = 1 FOR UPDATE');
+        await trx.raw(
+          `DO $$ BEGIN EXECUTE 'LOCK TABLE entities, entity_events, outbox_events, ' || (SELECT string_agg(quote_ident(tablename), ', ')
+             FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE 'analytics\\_%') || ' IN ACCESS EXCLUSIVE MODE'; END $$`,
+        );
         for (const step of steps) await step(trx);
         seen = await read(trx);
         throw new Error('roll back');
       })
       .catch((error: Error & { code?: string }) => {
-        if (error.code === DEADLOCK && attempt < DEADLOCK_TRIES) return 'deadlock';
+        if ((error.code === DEADLOCK || error.code === LOCK_NOT_AVAILABLE) && Date.now() < deadline) return 'gave way';
         if (error.message !== 'roll back') throw error;
         return 'read';
       });
     if (outcome === 'read') return seen as T;
+    await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200));
   }
 }
