@@ -65,11 +65,13 @@ const SKIP_TILES = process.env.BENCH_SKIP_TILES === '1';
 /**
  * Events `from`..`to` (1-based ids), arrival now. Per hundred ids: 85 game rounds (300 games, 4 % in USD), 10
  * deposits, 3 withdrawals and 2 bonuses (6 % of transactions in USD; 9 % failed, 3 % reversed), all on one day of
- * the 180: the day goes with the hundred and the type with the id within it, so every type falls on every day. `live`:
+ * the 180: the day goes with the hundred and the type with the id within it, so every type falls on every day. A
+ * transaction's player is shifted by its hundred, so the transactions reach every player (unshifted, the ids of one
+ * type within the hundred repeat their players every 2,000 hundreds: 20,000 depositors at any history). `live`:
  * occurring now, from LIVE_PLAYERS of the players (the lag phase's traffic).
  */
 function eventsSql(prefix: string, live: boolean): string {
-  const player = live ? `1 + ((i % ${LIVE_PLAYERS}) * 7919) % :players` : `1 + (i * 7919) % :players`;
+  const player = live ? `1 + ((i % ${LIVE_PLAYERS}) * 7919) % :players` : `1 + (i * 7919 + CASE WHEN i % 100 < 85 THEN 0 ELSE i / 100 END) % :players`;
   const occurred = live ? 'now()' : `now() - ((i / 100 * 13) % 180) * interval '1 day' - (i % 86400) * interval '1 second'`;
   return `INSERT INTO entity_events (id, operator_id, entity_id, event_type, data, created_at, occurred_at)
      SELECT '${prefix}' || i, :operatorId, 'ent_bench_' || (${player}),
