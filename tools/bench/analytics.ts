@@ -71,12 +71,13 @@ const SKIP_TILES = process.env.BENCH_SKIP_TILES === '1';
  * occurring now, from LIVE_PLAYERS of the players (the lag phase's traffic).
  */
 function eventsSql(prefix: string, live: boolean): string {
-  const player = live ? `1 + ((i % ${LIVE_PLAYERS}) * 7919) % :players` : `1 + (i * 7919 + CASE WHEN i % 100 < 85 THEN 0 ELSE i / 100 END) % :players`;
+  const round = 'i % 100 < 85';
+  const player = live ? `1 + ((i % ${LIVE_PLAYERS}) * 7919) % :players` : `1 + (i * 7919 + CASE WHEN ${round} THEN 0 ELSE i / 100 END) % :players`;
   const occurred = live ? 'now()' : `now() - ((i / 100 * 13) % 180) * interval '1 day' - (i % 86400) * interval '1 second'`;
   return `INSERT INTO entity_events (id, operator_id, entity_id, event_type, data, created_at, occurred_at)
      SELECT '${prefix}' || i, :operatorId, 'ent_bench_' || (${player}),
-            CASE WHEN i % 100 < 85 THEN 'game_activity' ELSE 'transaction' END,
-            CASE WHEN i % 100 < 85 THEN jsonb_build_object('game_id', 'g-' || (i % 300), 'game_name', 'Game ' || (i % 300), 'bet_amount', 100 + i % 900,
+            CASE WHEN ${round} THEN 'game_activity' ELSE 'transaction' END,
+            CASE WHEN ${round} THEN jsonb_build_object('game_id', 'g-' || (i % 300), 'game_name', 'Game ' || (i % 300), 'bet_amount', 100 + i % 900,
                                                          'win_amount', (i * 31) % 1000, 'currency', CASE WHEN i % 23 = 0 THEN 'USD' ELSE 'EUR' END)
                  ELSE jsonb_build_object('type', CASE WHEN i % 100 < 95 THEN 'deposit' WHEN i % 100 < 98 THEN 'withdrawal' ELSE 'bonus' END,
                                          'amount', 1000 + i % 5000, 'currency', CASE WHEN i % 17 = 0 THEN 'USD' ELSE 'EUR' END,
