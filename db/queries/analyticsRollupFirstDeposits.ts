@@ -1,5 +1,6 @@
 import type { Db } from '../knex';
 import { RETENTION_DAYS } from './analyticsCohorts';
+import { foldRegionFtds } from './analyticsRollupRegions';
 import { amountOf, IS_BONUS } from './analyticsSql';
 
 /**
@@ -119,6 +120,7 @@ export async function foldFirstDeposits(trx: Db, end: { xid: string; id: string 
   );
   await trx.raw(FIRSTS);
   await trx.raw(CONVERSIONS);
+  await foldRegionFtds(trx);
   await trx.raw(RECOUNT, { endXid: end.xid, endId: end.id });
   await trx.raw(EARLIER_ROUNDS);
   await trx.raw(MEMBER_RECOUNT);

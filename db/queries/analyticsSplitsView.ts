@@ -1,22 +1,21 @@
 import type { DayRange } from '../../core/analyticsParams';
 import type { Db } from '../knex';
 import { ACTIVE, DEPOSITED } from './analyticsRollupRegions';
-import { currencyGroup, REGION_GROUPS, SPLIT_ROWS, splitRowsOf, type SplitDimension, type SplitRow } from './analyticsSplits';
+import { currencyGroup, SPLIT_ROWS, splitRowsOf, type SplitDimension, type SplitRow } from './analyticsSplits';
 import type { AnalyticsScope } from './analyticsTypes';
 
 const IN_RANGE = 'day BETWEEN CAST(:start AS date) AND CAST(:end AS date)';
 /** A series' players active in the range: its pairs with a day in the range and the previous day before it. */
 const FIRST_IN_RANGE = `${IN_RANGE} AND prev_day < CAST(:start AS date)`;
 
-/** The range's FTDs (`analytics_first_deposits`, alias `r`) of live players, by the group expression `group`. */
-const ftdBy = (group: string, currency: string, inCurrency: string) => `SELECT ${group} AS key, ${currency} AS currency, count(*) AS ftd_count
-    FROM analytics_first_deposits r
-    JOIN entities en ON en.id = r.entity_id AND en.operator_id = r.operator_id AND en.deleted_at IS NULL AND en.entity_type = 'player'
-   WHERE r.operator_id = :operatorId AND r.${IN_RANGE} AND ${inCurrency}
+/** The range's FTDs per group (`key`) and currency (`currency`) of the region days of `dimension` in `inCurrency`. */
+const ftdBy = (key: string, currency: string, dimension: string, inCurrency: string) => `SELECT ${key} AS key, ${currency} AS currency, sum(ftds) AS ftd_count
+    FROM analytics_region_days
+   WHERE operator_id = :operatorId AND dimension = ${dimension} AND ${inCurrency} AND ${IN_RANGE}
    GROUP BY 1, 2`;
 
-/** By country or jurisdiction in one currency: the region days' money and the region gaps' active and depositing players. */
-const byRegion = (group: string) => `WITH gaps AS (
+/** By country or jurisdiction in one currency: the region days' money and FTDs, the region gaps' active and depositing players. */
+const BY_REGION = `WITH gaps AS (
     SELECT key, sum(players) FILTER (WHERE series = :active) AS active_players, sum(players) FILTER (WHERE series = :deposited) AS depositing_players
       FROM analytics_region_gaps
      WHERE operator_id = :operatorId AND dimension = :by AND series IN (:active, :deposited) AND ${FIRST_IN_RANGE}
@@ -31,11 +30,14 @@ const byRegion = (group: string) => `WITH gaps AS (
            coalesce(g.depositing_players, 0) AS depositing_players, m.deposits, m.withdrawals, m.ggr
       FROM money m FULL JOIN gaps g ON g.key = m.key
   ), ftd AS (
-    ${ftdBy(group, 'CAST(:currency AS text)', 'r.currency = :currency')}
+    ${ftdBy('key', 'CAST(:currency AS text)', ':by', 'currency = :currency')}
   )
   ${SPLIT_ROWS}`;
 
-/** By currency group: the daily money and the two series of each group (`analytics_player_gaps`). */
+/**
+ * By currency group: the daily money, the two series of each group (`analytics_player_gaps`), and the FTDs of the
+ * country region days (every kept player is in one country group).
+ */
 const BY_CURRENCY = `WITH gaps AS (
     SELECT substr(series, ${ACTIVE.length + 1}) AS key, sum(players) AS active_players, 0 AS depositing_players
       FROM analytics_player_gaps WHERE operator_id = :operatorId AND series LIKE '${ACTIVE}%' AND ${FIRST_IN_RANGE} GROUP BY 1
@@ -51,7 +53,7 @@ const BY_CURRENCY = `WITH gaps AS (
       FROM money m FULL JOIN (SELECT key, sum(active_players) AS active_players, sum(depositing_players) AS depositing_players FROM gaps GROUP BY 1) g
         ON g.key = m.key
   ), ftd AS (
-    ${ftdBy(currencyGroup('r.currency'), currencyGroup('r.currency'), 'true')}
+    ${ftdBy(currencyGroup('currency'), currencyGroup('currency'), `'country'`, 'true')}
   )
   ${SPLIT_ROWS}`;
 
@@ -60,11 +62,11 @@ const BY_CURRENCY = `WITH gaps AS (
  * from `analytics_region_days` and active and depositing players from the gaps of the currency group's two series per
  * group (`analytics_region_gaps`), under the key each player's days are kept under — the country or jurisdiction they
  * have now, moved by the pass after a change (analyticsRollupRegions.ts). By currency: `analytics_daily` and the two
- * series' gaps. FTDs from `analytics_first_deposits`. What it reads grows with the range's days and groups, never with
- * the players or their events.
+ * series' gaps. FTDs from the region days' `ftds`, kept under the same keys. What it reads grows with the range's days
+ * and groups, never with the players, their first deposits or their events.
  */
 export async function viewSplitFigures(db: Db, scope: AnalyticsScope, range: DayRange, by: SplitDimension): Promise<SplitRow[]> {
-  const sql = by === 'currency' ? BY_CURRENCY : byRegion(REGION_GROUPS[by]);
+  const sql = by === 'currency' ? BY_CURRENCY : BY_REGION;
   const result = await db.raw(sql, {
     operatorId: scope.operatorId,
     currency: scope.currency,

@@ -5,6 +5,7 @@ import { refreshAnalyticsViews } from '../../db/queries/analyticsRefresh';
 import { splitFigures, type SplitDimension } from '../../db/queries/analyticsSplits';
 import type { Db } from '../../db/knex';
 import { down as dropRegionRollups, up as createRegionRollups } from '../../db/migrations/20261219090000_create_region_rollups';
+import { up as addRegionFtds } from '../../db/migrations/20261222090000_add_region_ftds';
 
 /**
  * Splits (issue 45, `GET /splits`), computed by hand over June 2026, answered from the rollups (a pass has caught up)
@@ -14,7 +15,8 @@ import { down as dropRegionRollups, up as createRegionRollups } from '../../db/m
  * - a3 (country `Atlantis`, not a code): a EUR round 50 / 0 and a USD deposit of 700 (its FTD).
  * - a4 (no country): a failed EUR deposit of 400 (no activity), a round 10 / 0 in GBP.
  * Operator B: a player in MT with a EUR deposit of 9 999.
- * Then a1 moves to DE and jurisdiction GB, and a3 is erased.
+ * Then a1 moves to DE and jurisdiction GB, a3 is erased, and B's player sends an earlier deposit (30 May) that
+ * becomes its FTD.
  */
 let app: TestApp;
 let alice: DataClient;
@@ -135,6 +137,7 @@ describe('a player who moves and one who is erased', () => {
   beforeAll(async () => {
     expect((await alice.call('/entities', { body: { entityType: 'player', externalId: 'a1', data: { country: 'de', jurisdiction: 'gb' } } })).status).toBe(200);
     expect((await alice.call('/entities/a3', { method: 'DELETE' })).status).toBe(200);
+    expect((await bob.call('/entities/b1/events', { body: tx('2026-05-30', 'deposit', 5) })).status).toBe(201);
     await refreshAnalyticsViews(app.deps.db);
   });
 
@@ -150,14 +153,28 @@ describe('a player who moves and one who is erased', () => {
     expect((await get('by=currency')).body.data.rows).toEqual([row('EUR', 'EUR', 2, 2, 1_300, 100, 200, 1), row('GBP', 'GBP', 1, 0, 0, 0, 10, 0)]);
   });
 
-  it('the migration creating the region rollups builds the same rows from the player-days (rolled back)', async () => {
+  it("operator B's player whose earlier deposit arrived late has its FTD in May, none in June", async () => {
+    expect((await get('by=country&currency=EUR', bob)).body.data.rows).toEqual([row('MT', 'EUR', 1, 1, 9_999, 0, 0, 0)]);
+    expect((await get('by=currency', bob)).body.data.rows).toEqual([row('EUR', 'EUR', 1, 1, 9_999, 0, 0, 0)]);
+  });
+
+  it('the migrations creating the region rollups build the same rows from the player-days and first deposits (rolled back)', async () => {
     const rows = async (db: Db) =>
       JSON.stringify([
         await db('analytics_region_days')
           .where({ operator_id: alice.operator.operatorId })
-          .whereRaw('(ggr <> 0 OR deposits <> 0 OR withdrawals <> 0)')
+          .whereRaw('(ggr <> 0 OR deposits <> 0 OR withdrawals <> 0 OR ftds <> 0)')
           .orderBy(['dimension', 'currency', 'day', 'key'])
-          .select('dimension', 'currency', 'key', db.raw('day::text'), db.raw('ggr::float8'), db.raw('deposits::float8'), db.raw('withdrawals::float8')),
+          .select(
+            'dimension',
+            'currency',
+            'key',
+            db.raw('day::text'),
+            db.raw('ggr::float8'),
+            db.raw('deposits::float8'),
+            db.raw('withdrawals::float8'),
+            'ftds',
+          ),
         await db('analytics_region_gaps')
           .where({ operator_id: alice.operator.operatorId })
           .where('players', '<>', 0)
@@ -172,7 +189,8 @@ describe('a player who moves and one who is erased', () => {
     const kept = await rows(app.deps.db);
     expect(kept).toContain('"key":"GB"');
     expect(kept).toContain('deposited-in-currency:EUR');
-    const rebuilt = await readAfterRolledBack(app.deps.db, [dropRegionRollups, createRegionRollups], rows);
+    expect(kept).toContain('"day":"2026-06-02","ggr":0,"deposits":1000,"withdrawals":0,"ftds":"1"');
+    const rebuilt = await readAfterRolledBack(app.deps.db, [dropRegionRollups, createRegionRollups, addRegionFtds], rows);
     expect(rebuilt).toEqual(kept);
   });
 });
