@@ -1,4 +1,5 @@
 import type { Db } from '../knex';
+import { subtractErasedCohorts } from './analyticsRollupCohorts';
 import { foldDistinct, subtractErasedDistinct } from './analyticsRollupDistinct';
 import { foldFirstDeposits, subtractErasedFirstDeposits } from './analyticsRollupFirstDeposits';
 import { foldJurisdictions, subtractErasedJurisdictions } from './analyticsRollupJurisdictions';
@@ -145,6 +146,7 @@ export async function subtractErased(trx: Db): Promise<number> {
   const players = `(operator_id, entity_id) IN (SELECT operator_id, entity_id FROM erased)`;
   const withErased = `WITH erased AS (SELECT * FROM jsonb_to_recordset(CAST(:erased AS jsonb)) AS x(operator_id uuid, entity_id text))`;
   const bindings = { erased: JSON.stringify(erased.rows) };
+  await subtractErasedCohorts(trx, withErased, bindings);
   await subtractErasedJurisdictions(trx, withErased, bindings);
   await trx.raw(
     `${withErased}, gone AS (DELETE FROM analytics_player_days WHERE ${players} RETURNING *),

@@ -1,5 +1,6 @@
 import type { Db } from '../knex';
 import { RETENTION_DAYS } from './analyticsCohorts';
+import { putMembersBack, takeMembersOut } from './analyticsRollupCohorts';
 import { foldRegionFtds } from './analyticsRollupRegions';
 import { amountOf, IS_BONUS } from './analyticsSql';
 
@@ -112,8 +113,15 @@ const MEMBER_DAYS = `UPDATE analytics_first_deposits t
          GROUP BY 1, 2) r
   WHERE t.operator_id = r.operator_id AND t.entity_id = r.entity_id`;
 
-/** Folds the batch's deposits and rounds into the kept first deposits; `end` is the batch's last `(xid, id)`. */
+/** The batch's players: every row this part changes is one of theirs. */
+const BATCH_PLAYERS = '(SELECT DISTINCT operator_id, entity_id FROM analytics_batch WHERE counted)';
+
+/**
+ * Folds the batch's deposits and rounds into the kept first deposits, and their changes into the cohort days
+ * (analyticsRollupCohorts.ts); `end` is the batch's last `(xid, id)`.
+ */
 export async function foldFirstDeposits(trx: Db, end: { xid: string; id: string }): Promise<void> {
+  await takeMembersOut(trx, BATCH_PLAYERS);
   await trx.raw(
     `CREATE TEMP TABLE analytics_ftd_set (operator_id uuid, entity_id text, old_currency text, old_day date, currency text, day date,
        PRIMARY KEY (operator_id, entity_id)) ON COMMIT DROP`,
@@ -126,6 +134,7 @@ export async function foldFirstDeposits(trx: Db, end: { xid: string; id: string 
   await trx.raw(MEMBER_RECOUNT);
   await trx.raw(MEMBER_DAYS);
   await trx.raw('DROP TABLE analytics_ftd_set');
+  await putMembersBack(trx, BATCH_PLAYERS);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Db } from '../knex';
+import { putMembersBack, takeMembersOut } from './analyticsRollupCohorts';
 import { moveRegions, subtractErasedRegions } from './analyticsRollupRegions';
 import { REGION_GROUPS } from './analyticsSplits';
 
@@ -86,10 +87,12 @@ export async function moveKeys(trx: Db): Promise<void> {
   );
   await trx.raw(MOVE_DAYS);
   await moveRegions(trx);
+  await takeMembersOut(trx, 'analytics_keys_moved');
   await trx.raw(
     `UPDATE analytics_player_keys k SET jurisdiction = m.new_jurisdiction, country = m.new_country FROM analytics_keys_moved m
       WHERE k.operator_id = m.operator_id AND k.entity_id = m.entity_id`,
   );
+  await putMembersBack(trx, 'analytics_keys_moved');
   await trx.raw('DROP TABLE analytics_keys_moved');
 }
 

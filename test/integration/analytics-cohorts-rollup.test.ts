@@ -2,13 +2,14 @@ import { analytics, readAfterRolledBack, seedPlayers } from '../helpers/analytic
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dataClient, type DataClient } from '../helpers/data';
 import { isoDay } from '../../core/analyticsParams';
-import { NO_DEDUCTIONS } from '../../core/ngrDefinition';
+import { NgrDefinitionSchema, NO_DEDUCTIONS } from '../../core/ngrDefinition';
 import { rawCohortFigures, type CohortQuery } from '../../db/queries/analyticsCohorts';
 import { viewCohortFigures } from '../../db/queries/analyticsCohortsView';
 import { refreshAnalyticsViews } from '../../db/queries/analyticsRefresh';
 import { foldBatch } from '../../db/queries/analyticsRollupBatch';
 import { down as dropBonusColumn, up as addBonusColumn } from '../../db/migrations/20261218090000_add_cohort_bonus_cost';
 import { down as dropMemberFigures, up as addMemberFigures } from '../../db/migrations/20261218090300_add_cohort_member_figures';
+import { down as dropCohortDays, up as createCohortDays } from '../../db/migrations/20261222090100_create_cohort_days';
 import type { AnalyticsScope } from '../../db/queries/analyticsTypes';
 
 /**
@@ -23,6 +24,8 @@ import type { AnalyticsScope } from '../../db/queries/analyticsTypes';
  *   (D7, after its FTD: added to the kept member figures); w's deposit of 200 on 05-15 arrives (now its FTD); z is erased.
  * - wave 3: x's deposit of 90 at 05-10 09:00 arrives: the FTD moves before every round and bonus of that day.
  * - wave 4: x's USD deposit of 60 on 04-28 arrives: x leaves May's EUR cohort for April's USD one.
+ * - wave 5: w plays 100/0 on 05-16 and moves to jurisdiction MT: its cohort day moves to MT's NGR group.
+ * The kept cohort days and last days are checked by hand, and against the migration's build from the members.
  */
 let app: TestApp;
 let dora: DataClient;
@@ -195,6 +198,41 @@ it('wave 4: an earlier FTD in USD moves the player to that currency and month', 
   ]);
   expect(april.body.data.ngr_definition_version).toBeNull();
   expect(await viewCohortFigures(app.deps.db, scopeOf(dora, 'USD'), query('2026-04-01', '2026-04-30'))).toEqual(april.body.data.cohorts);
+});
+
+/** Dora's kept cohort days and last days, rows with any figure. */
+async function cohortDays(db: typeof app.deps.db): Promise<unknown[]> {
+  const days = await db.raw(
+    `SELECT currency, ftd_day::text, jurisdiction, players::int, ftd_amount::float8, ggr::float8, bonus_cost::float8,
+            retained_d1::int AS d1, retained_d7::int AS d7, retained_d30::int AS d30
+       FROM analytics_cohort_days
+      WHERE operator_id = ? AND (players <> 0 OR ftd_amount <> 0 OR ggr <> 0 OR bonus_cost <> 0 OR retained_d1 <> 0 OR retained_d7 <> 0 OR retained_d30 <> 0)
+      ORDER BY 1, 2, 3`,
+    [dora.operator.operatorId],
+  );
+  const lastDays = await db.raw(
+    `SELECT currency, ftd_day::text, last_day::text, players::int FROM analytics_cohort_last_days WHERE operator_id = ? AND players <> 0 ORDER BY 1, 2, 3`,
+    [dora.operator.operatorId],
+  );
+  return [...days.rows, ...lastDays.rows];
+}
+
+it('wave 5: a member moving jurisdiction moves its cohort day to that NGR group; the migration builds the same kept rows (rolled back)', async () => {
+  await send(dora, { w: [round('2026-05-16', 100, 0)] });
+  expect((await dora.call('/entities', { body: { entityType: 'player', externalId: 'w', data: { jurisdiction: 'mt' } } })).status).toBe(200);
+  expect(await may()).toEqual(cohort(1, 200, [1, 1, 1], 100, 0, 1));
+  const kept = await cohortDays(app.deps.db);
+  expect(kept).toEqual([
+    { currency: 'EUR', ftd_day: '2026-05-15', jurisdiction: 'MT', players: 1, ftd_amount: 200, ggr: 100, bonus_cost: 0, d1: 1, d7: 0, d30: 0 },
+    { currency: 'USD', ftd_day: '2026-04-28', jurisdiction: '', players: 1, ftd_amount: 60, ggr: 0, bonus_cost: 0, d1: 0, d7: 0, d30: 0 },
+    { currency: 'EUR', ftd_day: '2026-05-15', last_day: '2026-05-20', players: 1 },
+    { currency: 'USD', ftd_day: '2026-04-28', last_day: '2026-04-28', players: 1 },
+  ]);
+  expect(await readAfterRolledBack(app.deps.db, [dropCohortDays, createCohortDays], cohortDays)).toEqual(kept);
+  const taxed = { ...query('2026-05-01', '2026-05-31'), ngr: NgrDefinitionSchema.parse({ taxes: [{ jurisdiction: 'MT', rate: 0.2 }], defaultTaxRate: 0.1 }) };
+  const rollups = await viewCohortFigures(app.deps.db, scopeOf(dora), taxed);
+  expect(rollups).toEqual([expect.objectContaining({ ggr: 100, ngr: 80 })]);
+  expect(await rawCohortFigures(app.deps.db, scopeOf(dora), taxed)).toEqual(rollups);
 });
 
 it('operator B sees its own player only', async () => {

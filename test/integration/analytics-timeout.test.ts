@@ -64,7 +64,7 @@ it('a /kpis statement past the limit is cancelled: 503 QUERY_TIMEOUT with Retry-
 });
 
 it('/cohorts on the rollups is cancelled the same way', async () => {
-  const response = await whileLocked('analytics_first_deposits', () => analytics(quick, alice.key, '/cohorts'));
+  const response = await whileLocked('analytics_cohort_days', () => analytics(quick, alice.key, '/cohorts'));
   expect(response.status).toBe(503);
   expect(response.body).toEqual(TIMED_OUT);
 });
