@@ -20,8 +20,8 @@ const flowColumns = (type: 'deposit' | 'withdrawal') =>
  * `analytics_transaction_days` (each id once, at its latest status in the range: its row whose next day is after the
  * range, analyticsRollupTransactions.ts), GGR from `analytics_daily`, players who played or deposited from the kept gaps
  * of their played and deposit series (analyticsRollupDistinct.ts: each counted once, on their first day in the range),
- * first deposits from `analytics_first_deposits` (a player's FTD falls in the
- * range exactly when it is their first completed deposit ever), converted players from `analytics_conversions` (per
+ * first deposits from the cohort days (`analytics_cohort_days`, analyticsRollupCohorts.ts: the kept first deposits
+ * summed per FTD day; a player's FTD falls in the range exactly when it is their first completed deposit ever), converted players from `analytics_conversions` (per
  * registration day, FTD currency and FTD day). Registrations are counted from the players as on the raw path: an
  * index-only count of `entities_operator_type_created_idx`, no player row read. Every range of `ranges` in one
  * statement, answered in their order.
@@ -45,7 +45,8 @@ export async function viewBusinessPeriods(db: Db, scope: AnalyticsScope, ranges:
               f.ftd_count, f.ftd_amount
          FROM (SELECT ${flowColumns('deposit')}, ${flowColumns('withdrawal')}
                  FROM analytics_transaction_days WHERE ${OF_SCOPE} AND next_day > p.last_day) flows,
-              (SELECT count(*) AS ftd_count, sum(amount) AS ftd_amount FROM analytics_first_deposits WHERE ${OF_SCOPE}) f
+              (SELECT sum(players) AS ftd_count, sum(ftd_amount) AS ftd_amount FROM analytics_cohort_days
+                WHERE operator_id = :operatorId AND currency = :currency AND ftd_day BETWEEN p.first_day AND p.last_day) f
      ) x ORDER BY p.i`,
     { operatorId: scope.operatorId, currency: scope.currency, ...periods.bindings },
   );
