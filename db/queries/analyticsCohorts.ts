@@ -59,16 +59,22 @@ const retainedColumns = (active: string): string =>
   RETENTION_DAYS.map((n) => `coalesce(bool_or(a.day = c.ftd_day + ${n} AND ${active}), false) AS d${n}`).join(', ');
 
 /**
- * One row per bucket of the range from `players` (one row per cohort player: `entity_id`, `ftd_day`, `amount`,
- * `jurisdiction`, `last_day`, `ggr`, `bonus_cost`, `d1`/`d7`/`d30`), the query both paths end with (bindings `unit`,
- * `start`, `end`, `asOf`, `churnDays`); `ngr_parts` holds the bucket's GGR and bonus cost per jurisdiction.
+ * Per bucket, the GGR and bonus cost per NGR jurisdiction (`ngr_parts`) of `rows` (a relation with `ftd_day`,
+ * `jurisdiction`, `ggr`, `bonus_cost`): the CTE `parts` both paths read.
  */
-export const cohortRows = (players: string): string => `WITH players AS (${players}),
-     parts AS MATERIALIZED (
-       SELECT bucket, jsonb_agg(jsonb_build_object('jurisdiction', jurisdiction, 'ggr', ggr, 'bonusCost', bonus_cost)) AS ngr_parts
-         FROM (SELECT ${bucketOf('ftd_day')} AS bucket, jurisdiction, sum(ggr) AS ggr, sum(bonus_cost) AS bonus_cost FROM players GROUP BY 1, 2) j
-        GROUP BY 1
-     )
+export const ngrParts = (rows: string): string => `parts AS MATERIALIZED (
+    SELECT bucket, jsonb_agg(jsonb_build_object('jurisdiction', jurisdiction, 'ggr', ggr, 'bonusCost', bonus_cost)) AS ngr_parts
+      FROM (SELECT ${bucketOf('ftd_day')} AS bucket, jurisdiction, sum(ggr) AS ggr, sum(bonus_cost) AS bonus_cost FROM ${rows} GROUP BY 1, 2) j
+     GROUP BY 1
+  )`;
+
+/**
+ * One row per bucket of the range from `players` (one row per cohort player: `entity_id`, `ftd_day`, `amount`,
+ * `jurisdiction`, `last_day`, `ggr`, `bonus_cost`, `d1`/`d7`/`d30`): the raw path's query (bindings `unit`, `start`,
+ * `end`, `asOf`, `churnDays`); the rollups' (analyticsCohortsView.ts) answers the same columns from the cohort days.
+ */
+const cohortRows = (players: string): string => `WITH players AS (${players}),
+     ${ngrParts('players')}
      SELECT to_char(b.bucket, 'YYYY-MM-DD') AS cohort, count(p.entity_id) AS players, coalesce(sum(p.amount), 0) AS ftd_amount,
             ${retentionColumns},
             coalesce(sum(p.ggr), 0) AS ggr, coalesce(sum(p.bonus_cost), 0) AS bonus_cost,
@@ -124,7 +130,7 @@ const ratio = (part: number, whole: number): number | null => (whole > 0 ? Numbe
 
 const perPlayer = (amount: number, players: number): number => (players > 0 ? Math.round((amount / players) * 100) / 100 : 0);
 
-/** A row of {@link cohortRows} as the API's cohort, its NGR by `definition`. */
+/** A row of {@link cohortRows} (or of the rollups' query) as the API's cohort, its NGR by `definition`. */
 export function cohortOf(row: Record<string, unknown>, definition: NgrDefinition): Cohort {
   const players = Number(row.players);
   const ggr = Number(row.ggr);

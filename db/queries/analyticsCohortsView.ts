@@ -1,5 +1,5 @@
 import type { Db } from '../knex';
-import { cohortBindings, cohortOf, RETENTION_DAYS, type Cohort, type CohortQuery } from './analyticsCohorts';
+import { cohortBindings, cohortOf, ngrParts, RETENTION_DAYS, type Cohort, type CohortQuery } from './analyticsCohorts';
 import { BUCKETS, bucketOf } from './analyticsSql';
 import type { AnalyticsScope } from './analyticsTypes';
 
@@ -18,11 +18,7 @@ const COHORT_ROWS = `WITH days AS (
     SELECT ftd_day, CASE WHEN jurisdiction = ANY(:listed) THEN jurisdiction ELSE '' END AS jurisdiction, players, ftd_amount, ggr, bonus_cost,
            ${RETENTION_DAYS.map((n) => `retained_d${n}`).join(', ')}
       FROM analytics_cohort_days WHERE ${IN_RANGE} AND players <> 0
-  ), parts AS MATERIALIZED (
-    SELECT bucket, jsonb_agg(jsonb_build_object('jurisdiction', jurisdiction, 'ggr', ggr, 'bonusCost', bonus_cost)) AS ngr_parts
-      FROM (SELECT ${bucketOf('ftd_day')} AS bucket, jurisdiction, sum(ggr) AS ggr, sum(bonus_cost) AS bonus_cost FROM days GROUP BY 1, 2) j
-     GROUP BY 1
-  ), churned AS MATERIALIZED (
+  ), ${ngrParts('days')}, churned AS MATERIALIZED (
     SELECT ${bucketOf('ftd_day')} AS bucket, sum(players) AS players
       FROM analytics_cohort_last_days WHERE ${IN_RANGE} AND last_day <= ${AS_OF} - CAST(:churnDays AS int)
      GROUP BY 1
