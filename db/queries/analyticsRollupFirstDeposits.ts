@@ -8,8 +8,9 @@ import { amountOf, IS_BONUS } from './analyticsSql';
  * The first-deposit part of a rollup batch (docs/analytics.md "Cohorts"): each player's first completed deposit ever
  * (`analytics_first_deposits`, one row per player), with `pre_ftd_ggr` and `pre_ftd_bonus`, the GGR of their rounds
  * and the cost of their completed bonuses in the FTD's currency on the FTD's day before it — what a cohort's GGR and
- * bonus cost leave out of that day's player-day row; and the member's figures a cohort reads (last activity, retention
- * days, GGR and bonus cost from the FTD's day), so a cohort read never reads the player-days. Runs on `analytics_batch`
+ * bonus cost leave out of that day's player-day row; and the member's figures the cohort days sum (last activity,
+ * retention days, GGR and bonus cost from the FTD's day; analyticsRollupCohorts.ts), so a cohort read never reads the
+ * player-days or the members. Runs on `analytics_batch`
  * (analyticsRollupBatch.ts), inside the batch's transaction, after the batch's player-days are folded.
  */
 
@@ -18,7 +19,7 @@ import { amountOf, IS_BONUS } from './analyticsSql';
  * `occurred_at`, then arrival, then id: the raw path's order), so a late or out-of-order first deposit wins exactly
  * once and a later one never moves it. The players whose FTD was set are listed for the recount of their day, with
  * the FTD's currency and day before (null for a first FTD: the statement's own reads see the rows as they were) and
- * now, for {@link CONVERSIONS}.
+ * now, for {@link CONVERSIONS} and the splits' FTDs (`foldRegionFtds`, analyticsRollupRegions.ts).
  */
 const FIRSTS = `WITH firsts AS (
     SELECT DISTINCT ON (operator_id, entity_id) operator_id, entity_id, id, occurred_at, created_at, day, currency, deposit
