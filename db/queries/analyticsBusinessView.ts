@@ -21,8 +21,8 @@ const flowColumns = (type: 'deposit' | 'withdrawal') =>
  * range, analyticsRollupTransactions.ts), GGR from `analytics_daily`, players who played or deposited from the kept gaps
  * of their played and deposit series (analyticsRollupDistinct.ts: each counted once, on their first day in the range),
  * first deposits from the cohort days (`analytics_cohort_days`, analyticsRollupCohorts.ts: the kept first deposits
- * summed per FTD day; a player's FTD falls in the range exactly when it is their first completed deposit ever), converted players from `analytics_conversions` (per
- * registration day, FTD currency and FTD day). Registrations are counted from the players as on the raw path: an
+ * summed per FTD day; a player's FTD falls in the range exactly when it is their first completed deposit ever),
+ * converted players from `analytics_conversions` (per registration day, FTD currency and FTD day). Registrations are counted from the players as on the raw path: an
  * index-only count of `entities_operator_type_created_idx`, no player row read. Every range of `ranges` in one
  * statement, answered in their order.
  */
