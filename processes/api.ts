@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, { process: 'api' });
   const db = createDb(databaseUrlOf(config), { poolMax: config.DATABASE_POOL_MAX, applicationName: 'operator-platform-api' });
-  await migrateLatest(db);
+  await migrateLatest(db, { onLockWait: (attempt) => logger.warn(attempt, 'migrations gave way to a lock; trying again') });
   const deps = await buildAppDeps(config, logger, db);
   if (config.PLATFORM_SCHEDULES) await ensurePlatformSchedules(deps.temporal);
   const api = await startApiServer(deps);

@@ -1,0 +1,86 @@
+import { createDb, type Db } from '../../db/knex';
+import { MigrationLockError, migrateLatest, rollbackLatest } from '../../db/migrate';
+import { createFaultyDatabase, type FaultyDatabase } from '../helpers/faultyDatabase';
+
+/**
+ * The migration runner on a live database (docs/production.md "Migrations during a rolling deploy"): a long write
+ * transaction on `operators` holds the lock the latest migration needs (its table references `operators`, as every
+ * operator-scoped table does). Without a `lock_timeout` the migration would wait in the lock queue for as long as that
+ * transaction runs, and every writer of `operators` would wait behind it.
+ */
+let faulty: FaultyDatabase;
+let holder: Db;
+let writer: Db;
+let latest: string;
+
+beforeAll(async () => {
+  faulty = await createFaultyDatabase();
+  holder = createDb(faulty.url, { poolMax: 1 });
+  writer = createDb(faulty.url, { poolMax: 1 });
+  latest = ((await faulty.db('knex_migrations').max('name as name').first()) as { name: string }).name;
+});
+
+beforeEach(async () => {
+  await rollbackLatest(faulty.db);
+});
+
+afterAll(async () => {
+  await Promise.all([holder.destroy(), writer.destroy()]);
+  await faulty.drop();
+});
+
+async function holdOperators(): Promise<{ release: () => Promise<void> }> {
+  const trx = await holder.transaction();
+  await trx.raw('LOCK TABLE operators IN ROW EXCLUSIVE MODE');
+  return {
+    release: async () => {
+      await trx.commit();
+    },
+  };
+}
+
+const applied = async () => (await faulty.db('knex_migrations').where({ name: latest }).count<{ count: string }[]>('* as count'))[0]!.count;
+const migrationsLocked = async () => (await faulty.db('knex_migrations_lock').first('is_locked'))!.is_locked;
+
+it('gives way to a long transaction, lets the table writers through meanwhile, and applies once it ends', async () => {
+  const hold = await holdOperators();
+  const waits: number[] = [];
+  const migration = migrateLatest(faulty.db, {
+    lockTimeoutsMs: Array(100).fill(100),
+    pauseMs: 50,
+    onLockWait: ({ attempt, lockTimeoutMs, code }) => {
+      expect({ lockTimeoutMs, code }).toEqual({ lockTimeoutMs: 100, code: '55P03' });
+      waits.push(attempt);
+    },
+  });
+  const writes: number[] = [];
+  const until = Date.now() + 2_000;
+  while (Date.now() < until) {
+    const start = Date.now();
+    await writer.raw('UPDATE operators SET name = name WHERE false').timeout(1_500, { cancel: true });
+    writes.push(Date.now() - start);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  expect(waits.length).toBeGreaterThanOrEqual(5);
+  expect(await applied()).toBe('0');
+  expect(Math.max(...writes)).toBeLessThan(1_000);
+
+  await hold.release();
+  expect(await migration).toEqual([latest]);
+  expect(await applied()).toBe('1');
+  expect(await migrationsLocked()).toBe(0);
+});
+
+it('fails after its last attempt with nothing half-done, and the next start applies it', async () => {
+  const hold = await holdOperators();
+  const waits: number[] = [];
+  await expect(
+    migrateLatest(faulty.db, { lockTimeoutsMs: [100, 200, 300], pauseMs: 50, onLockWait: ({ lockTimeoutMs }) => waits.push(lockTimeoutMs) }),
+  ).rejects.toThrow(new MigrationLockError(3));
+  expect(waits).toEqual([100, 200, 300]);
+  expect(await applied()).toBe('0');
+  expect(await migrationsLocked()).toBe(0);
+
+  await hold.release();
+  expect(await migrateLatest(faulty.db)).toEqual([latest]);
+});
