@@ -5,7 +5,8 @@
  * reversed, some in USD: `eventsSql`). At each size it prints: the first
  * catch-up of the rollups over the whole history; p50/p95 of every tile on the rollups and on the raw tables (from a
  * client process of its own, tools/bench/lib/tileClient.ts) in the
- * same run; the cost of a catch-up pass after 10,000 new events (three times, some of them late); and the peak memory
+ * same run; the cost of a catch-up pass after 10,000 new events (five times, some of them late, with its costliest
+ * statements); and the peak memory
  * of this process (API and worker in one) and of PostgreSQL. Everything runs on a throw-away stack and stops by itself.
  */
 import { execFileSync } from 'node:child_process';
@@ -16,11 +17,16 @@ import { ANALYTICS_ROLLUP_EVERY_MS } from '../../temporal/platformSchedules';
 import { runJsonProcess } from './lib/load';
 import { benchOperator, post, startBenchStack, type BenchStack } from './lib/stack';
 import type { TileJob, TileResult } from './lib/tileClient';
+import { statementTimes } from './lib/statementTimes';
 import { fmt, median, percentile, say } from './lib/stats';
 
 const HISTORIES = (process.env.BENCH_HISTORIES ?? process.env.BENCH_EVENTS ?? '1000000').split(',').map(Number);
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 200_000);
 const NEW_EVENTS = 10_000;
+/** Catch-up passes after NEW_EVENTS new events at each size: their median is the figure (three before 5 December 2026). */
+const CATCH_UPS = 5;
+/** Statements printed per size, costliest first. */
+const STATEMENTS_SHOWN = 12;
 const SEED_CHUNK = 1_000_000;
 const TILES = [
   '/kpis',
@@ -189,16 +195,35 @@ async function lagUnderLoad(stack: BenchStack, operatorId: string, history: numb
   await catchUp(stack);
 }
 
-/** The catch-up pass after NEW_EVENTS new events, three times: measured before the tiles, so a long run prints it early. */
+/**
+ * The catch-up pass after NEW_EVENTS new events, CATCH_UPS times: measured before the tiles, so a long run prints it
+ * early. The statements the passes ran are timed (`statementTimes`) and the costliest printed with their sum, so two
+ * sizes' passes can be compared statement by statement.
+ */
 async function catchUpAfterNew(stack: BenchStack, operatorId: string, history: number): Promise<void> {
   const passes: number[] = [];
-  for (let round = 0; round < 3; round += 1) {
-    await seedEvents(stack, operatorId, 1, NEW_EVENTS, `eev_new_${history}_${round}_`);
-    const pass = await catchUp(stack);
-    if (pass.events !== NEW_EVENTS) throw new Error(`catch-up read ${pass.events} events, not ${NEW_EVENTS}`);
-    passes.push(pass.seconds * 1000);
+  const statements = statementTimes(stack.db);
+  try {
+    for (let round = 0; round < CATCH_UPS; round += 1) {
+      await seedEvents(stack, operatorId, 1, NEW_EVENTS, `eev_new_${history}_${round}_`);
+      statements.start();
+      const pass = await catchUp(stack);
+      statements.stop();
+      if (pass.events !== NEW_EVENTS) throw new Error(`catch-up read ${pass.events} events, not ${NEW_EVENTS}`);
+      passes.push(pass.seconds * 1000);
+    }
+  } finally {
+    statements.close();
   }
   say(`catch-up after ${NEW_EVENTS.toLocaleString('en')} new events: ${passes.map((ms) => fmt(ms, 0)).join(', ')} ms (median ${fmt(median(passes), 0)} ms)`);
+  const { top, totalMs } = statements.report(STATEMENTS_SHOWN);
+  say(
+    `  statements of the ${CATCH_UPS} passes: ${fmt(totalMs, 0)} ms in all (the passes ${fmt(
+      passes.reduce((sum, ms) => sum + ms, 0),
+      0,
+    )} ms); the costliest:`,
+  );
+  for (const entry of top) say(`  ${fmt(entry.ms / CATCH_UPS, 0).padStart(6)} ms a pass (${entry.calls} calls)  ${entry.label}`);
 }
 
 async function measureAt(stack: BenchStack, operatorId: string, apiKey: string, history: number, seeded: number): Promise<void> {
