@@ -4,9 +4,9 @@ import { createFaultyDatabase, type FaultyDatabase } from '../helpers/faultyData
 
 /**
  * The migration runner on a live database (docs/production.md "Migrations during a rolling deploy"): a long write
- * transaction on `operators` holds the lock the latest migration needs (its table references `operators`, as every
- * operator-scoped table does). Without a `lock_timeout` the migration would wait in the lock queue for as long as that
- * transaction runs, and every writer of `operators` would wait behind it.
+ * transaction on every table holds the lock the latest migration needs, whichever table it changes (altering a table,
+ * or a foreign key to one, conflicts with a writer's lock). Without a `lock_timeout` the migration would wait in the
+ * lock queue for as long as that transaction runs, and every writer of that table would wait behind it.
  */
 let faulty: FaultyDatabase;
 let holder: Db;
@@ -29,9 +29,19 @@ afterAll(async () => {
   await faulty.drop();
 });
 
-async function holdOperators(): Promise<{ release: () => Promise<void> }> {
+/** Every table but knex's own, as they stand (the rolled-back migration's tables may be gone). */
+async function tables(): Promise<string> {
+  const rows = await faulty
+    .db('pg_tables')
+    .where({ schemaname: 'public' })
+    .whereNotIn('tablename', ['knex_migrations', 'knex_migrations_lock'])
+    .pluck('tablename');
+  return rows.map((name: string) => `"${name}"`).join(', ');
+}
+
+async function holdEveryTable(): Promise<{ release: () => Promise<void> }> {
   const trx = await holder.transaction();
-  await trx.raw('LOCK TABLE operators IN ROW EXCLUSIVE MODE');
+  await trx.raw(`LOCK TABLE ${await tables()} IN ROW EXCLUSIVE MODE`);
   return {
     release: async () => {
       await trx.commit();
@@ -39,11 +49,18 @@ async function holdOperators(): Promise<{ release: () => Promise<void> }> {
   };
 }
 
+/** A writer of every table: what live traffic asks of the table the migration waits on. */
+async function writeEveryTable(list: string): Promise<void> {
+  await writer.transaction(async (trx) => {
+    await trx.raw(`LOCK TABLE ${list} IN ROW EXCLUSIVE MODE`).timeout(1_500, { cancel: true });
+  });
+}
+
 const applied = async () => (await faulty.db('knex_migrations').where({ name: latest }).count<{ count: string }[]>('* as count'))[0]!.count;
 const migrationsLocked = async () => (await faulty.db('knex_migrations_lock').first('is_locked'))!.is_locked;
 
 it('gives way to a long transaction, lets the table writers through meanwhile, and applies once it ends', async () => {
-  const hold = await holdOperators();
+  const hold = await holdEveryTable();
   const waits: number[] = [];
   const migration = migrateLatest(faulty.db, {
     lockTimeoutsMs: Array(100).fill(100),
@@ -53,11 +70,12 @@ it('gives way to a long transaction, lets the table writers through meanwhile, a
       waits.push(attempt);
     },
   });
+  const list = await tables();
   const writes: number[] = [];
   const until = Date.now() + 2_000;
   while (Date.now() < until) {
     const start = Date.now();
-    await writer.raw('UPDATE operators SET name = name WHERE false').timeout(1_500, { cancel: true });
+    await writeEveryTable(list);
     writes.push(Date.now() - start);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -72,7 +90,7 @@ it('gives way to a long transaction, lets the table writers through meanwhile, a
 });
 
 it('fails after its last attempt with nothing half-done, and the next start applies it', async () => {
-  const hold = await holdOperators();
+  const hold = await holdEveryTable();
   const waits: number[] = [];
   await expect(
     migrateLatest(faulty.db, { lockTimeoutsMs: [100, 200, 300], pauseMs: 50, onLockWait: ({ lockTimeoutMs }) => waits.push(lockTimeoutMs) }),
