@@ -6,6 +6,7 @@ import { businessFigures } from '../../db/queries/analyticsBusiness';
 import { refreshAnalyticsViews } from '../../db/queries/analyticsRefresh';
 import { down as dropTransactionDays, up as createTransactionDays } from '../../db/migrations/20261220090000_create_transaction_days';
 import { down as dropConversions, up as createConversions } from '../../db/migrations/20261221090000_create_conversions';
+import { down as unkeyTransactions, up as rekeyTransactions } from '../../db/migrations/20261223090000_rekey_analytics_transactions';
 import type { Db } from '../../db/knex';
 
 /**
@@ -274,7 +275,7 @@ describe('a transaction told out of order, over two passes (GBP, player p6 regis
       ]);
     const kept = await rows(app.deps.db);
     expect(kept).toContain(`"day":"${day(6)}","next_day":"${day(3)}"`);
-    expect(await readAfterRolledBack(app.deps.db, [dropTransactionDays, createTransactionDays], rows)).toEqual(kept);
+    expect(await readAfterRolledBack(app.deps.db, [unkeyTransactions, dropTransactionDays, createTransactionDays, rekeyTransactions], rows)).toEqual(kept);
   });
 });
 
