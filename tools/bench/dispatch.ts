@@ -19,9 +19,12 @@
  * EVENT_RUNS_BURST out of the way; bursts and noisy measure push-back between tenants, so theirs keeps the shipped
  * 50/s and 500. Both raise QUOTA_ACTIONS_PER_MONTH (a run past the quota would fail, not measure) and take
  * LOAD_RATE_LIMITS. Env: DISPATCH_SECTIONS (comma list, default all), DISPATCH_WINDOW_S (60), DISPATCH_PROBE_S (15:
- * seconds of probes per case), DISPATCH_RATES (250,500,1000,2000,2500,3000,4000: finer where the goal lies), DISPATCH_TENANTS (200), DISPATCH_RUN_EVENTS
- * (2000), DISPATCH_BYSTANDER_RATE (5: the bystander's events/s in bursts and noisy), DISPATCH_STACK_ENV (NAME=value,… over
- * both stacks' configuration, to compare settings). Loopback only; every loop bounded in count and time; misses are printed, never fail the process.
+ * seconds of probes per case), DISPATCH_RATES (250,500,1000,2000,2500,3000,4000: finer where the goal lies),
+ * DISPATCH_TENANTS (200), DISPATCH_RUN_EVENTS (2000), DISPATCH_BYSTANDER_RATE (5: the bystander's events/s in bursts and
+ * noisy), DISPATCH_STACK_ENV (NAME=value,… over both stacks' configuration, to compare settings), DISPATCH_PROFILE (1:
+ * where the main thread's time per event goes over the filtering floor and rungs; on the dev topology that thread holds
+ * the API and the dispatcher), DISPATCH_NO_MATCH (1: no filtering event matches, so a rung costs the dispatch passes
+ * without the runs). Loopback only; every loop bounded in count and time; misses are printed, never fail the process.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { runBench } from './lib/baseline';
@@ -64,6 +67,8 @@ const options = (env: NodeJS.ProcessEnv) => ({
   runEvents: positive(env, 'DISPATCH_RUN_EVENTS', 2000),
   bystanderRate: positive(env, 'DISPATCH_BYSTANDER_RATE', 5),
   stackEnv: stackEnv(env.DISPATCH_STACK_ENV),
+  profile: env.DISPATCH_PROFILE === '1',
+  noMatch: env.DISPATCH_NO_MATCH === '1',
 });
 
 /** `DISPATCH_STACK_ENV="RUNS_IN_FLIGHT_PER_OPERATOR=10,LANE_KEYS_PER_AUTOMATION=200"`: configuration over both stacks', to compare settings. */
@@ -97,7 +102,20 @@ async function ownPace(ctx: DispatchContext, stack: BenchStack, o: Options): Pro
   if (o.sections.has('filtering')) {
     say(`filtering: ladder ${o.rates.join(', ')} events/s, ${o.windowS} s a rung…`);
     const quiet = await dispatchTenant(ctx, FILTERING_PLAYERS);
-    printGoals('filtering', await filteringSection(ctx, listening, quiet, { windowS: o.windowS, rates: o.rates }));
+    printGoals(
+      'filtering',
+      await filteringSection(ctx, listening, quiet, {
+        windowS: o.windowS,
+        rates: o.rates,
+        profile: o.profile,
+        matching: !o.noMatch,
+        cpu: {
+          node: { pid: stack.pids.node, tree: false },
+          postgres: { pid: stack.pids.postgres, tree: true },
+          temporal: { pid: stack.pids.temporal, tree: true },
+        },
+      }),
+    );
   }
   if (o.sections.has('runs')) {
     say(`runs: ${o.runEvents} events, each matching…`);

@@ -3,6 +3,8 @@ import { detail, type GoalRow } from './dispatchReport';
 import { backlogOf, settledRuns } from './dispatchProbe';
 import { playerId, transaction, type DispatchContext, type DispatchTenant } from './dispatchSetup';
 import { runLoad, type LoadResult } from './load';
+import { startProfile } from './profile';
+import { cpuMeter, formatCpu } from './cpu';
 import { fmt, median } from './stats';
 import { until } from './waitForEvent';
 
@@ -19,6 +21,25 @@ const SETTLE_MS = 60_000;
 export interface FilteringOptions {
   windowS: number;
   rates: number[];
+  /** Profile this process's main thread over the first floor and each rung (DISPATCH_PROFILE=1). */
+  profile: boolean;
+  /** False: no event matches a filter (DISPATCH_NO_MATCH=1), so a rung costs the passes without the runs. */
+  matching: boolean;
+  /** The stack's processes, whose CPU per event each floor and rung prints. */
+  cpu: Parameters<typeof cpuMeter>[0];
+}
+
+/**
+ * Runs `body` and prints the CPU per event of the stack's processes over it (on the dev topology `node` holds the API,
+ * the worker and the dispatcher) and, when `profile`, where this process's main thread spent it.
+ */
+async function profiled(name: string, options: FilteringOptions, body: () => Promise<LoadResult>): Promise<LoadResult> {
+  const profiling = options.profile ? await startProfile(undefined, 14) : undefined;
+  const meter = cpuMeter(options.cpu);
+  const result = await body();
+  detail(`${name}: CPU per event ${formatCpu(meter.perOperation(result.requests))}`);
+  if (profiling) detail(`${name}: ${await profiling.stop(name, result.requests)}`);
+  return result;
 }
 
 interface Rung {
@@ -33,18 +54,28 @@ interface Rung {
   loopMs: { p50: number; p99: number };
 }
 
-/** 1 % of the events match one of the LISTENING filters, spread over them; the rest match none. */
-const variants = Array.from({ length: MATCH_EVERY * LISTENING }, (_, i) => {
-  const amount = i % MATCH_EVERY === 0 ? 1 + ((i / MATCH_EVERY) % LISTENING) : 100_000 + i;
-  const { eventType, data } = transaction(amount);
-  return { path: `/operator-data-api/entities/${playerId(i % PLAYERS)}/events`, body: JSON.stringify({ eventType, data }) };
-});
+/** 1 % of the events match one of the LISTENING filters, spread over them, the rest none; with `matching` false, none does. */
+const variantsOf = (matching: boolean) =>
+  Array.from({ length: MATCH_EVERY * LISTENING }, (_, i) => {
+    const amount = matching && i % MATCH_EVERY === 0 ? 1 + ((i / MATCH_EVERY) % LISTENING) : 100_000 + i;
+    const { eventType, data } = transaction(amount);
+    return { path: `/operator-data-api/entities/${playerId(i % PLAYERS)}/events`, body: JSON.stringify({ eventType, data }) };
+  });
+const variants = { matching: variantsOf(true), none: variantsOf(false) };
 
 export const FILTERING_PLAYERS = PLAYERS;
 
-const load = (ctx: DispatchContext, tenant: DispatchTenant, seconds: number, overallRate?: number) =>
+const load = (ctx: DispatchContext, tenant: DispatchTenant, seconds: number, overallRate?: number, matching = true) =>
   runLoad(
-    { url: ctx.url, method: 'POST', connections: CONNECTIONS, seconds, headers: { authorization: `Bearer ${tenant.apiKey}` }, variants, overallRate },
+    {
+      url: ctx.url,
+      method: 'POST',
+      connections: CONNECTIONS,
+      seconds,
+      headers: { authorization: `Bearer ${tenant.apiKey}` },
+      variants: matching ? variants.matching : variants.none,
+      overallRate,
+    },
     { tolerateFailures: true },
   );
 
@@ -79,11 +110,12 @@ async function sampleBacklog(ctx: DispatchContext, operatorId: string, untilDone
   return samples;
 }
 
-async function rung(ctx: DispatchContext, tenant: DispatchTenant, rate: number, windowS: number): Promise<Rung> {
+async function rung(ctx: DispatchContext, tenant: DispatchTenant, rate: number, options: FilteringOptions): Promise<Rung> {
+  const { windowS } = options;
   // The event loop of this process, which on the dev topology holds the API and the dispatcher together.
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
-  const loading = load(ctx, tenant, windowS, rate);
+  const loading = profiled(`filtering-${rate}`, options, () => load(ctx, tenant, windowS, rate, options.matching));
   const backlog = await sampleBacklog(ctx, tenant.operatorId, loading, windowS);
   const result = await loading;
   loop.disable();
@@ -125,15 +157,15 @@ function describe(r: Rung): string {
  */
 export async function filteringSection(ctx: DispatchContext, listening: DispatchTenant, quiet: DispatchTenant, options: FilteringOptions): Promise<GoalRow[]> {
   await load(ctx, quiet, 2);
-  const floors = [await load(ctx, quiet, FLOOR_SECONDS)];
+  const floors = [await profiled('filtering-floor', options, () => load(ctx, quiet, FLOOR_SECONDS))];
   let best = 0;
   for (const rate of options.rates) {
-    const result = await rung(ctx, listening, rate, options.windowS);
+    const result = await rung(ctx, listening, rate, options);
     detail(describe(result));
     if (!keptUp(result)) break;
     best = rate;
   }
-  floors.push(await load(ctx, quiet, FLOOR_SECONDS));
+  floors.push(await profiled('filtering-floor-after', { ...options, profile: false }, () => load(ctx, quiet, FLOOR_SECONDS)));
   const floor = (floors[0]!.rps + floors[1]!.rps) / 2;
   detail(
     `ingest floor (no automation listening, ${CONNECTIONS} connections, ${FLOOR_SECONDS} s before and after the ladder): ${floors.map((f) => fmt(f.rps, 0)).join(' and ')} events/s`,

@@ -55,7 +55,7 @@ export function summarizeProfile(profile: CpuProfile, topN = 8): { busyMs: numbe
  *
  * @example const profiling = await startProfile(); …; say(await profiling.stop('ingest-api', 12000))
  */
-export async function startProfile(dir = path.resolve('.data/profiles')): Promise<{ stop(name: string, operations: number): Promise<string> }> {
+export async function startProfile(dir = path.resolve('.data/profiles'), topN = 8): Promise<{ stop(name: string, operations: number): Promise<string> }> {
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');
@@ -68,7 +68,7 @@ export async function startProfile(dir = path.resolve('.data/profiles')): Promis
       mkdirSync(dir, { recursive: true });
       const file = path.join(dir, `${name}.cpuprofile`);
       writeFileSync(file, JSON.stringify(profile));
-      const { busyMs, top } = summarizeProfile(profile);
+      const { busyMs, top } = summarizeProfile(profile, topN);
       const parts = top.map(([owner, ms]) => `${owner} ${(ms / operations).toFixed(3)}`).join(', ');
       return `main-thread CPU per operation ${(busyMs / operations).toFixed(2)} ms: ${parts} (ms; ${path.relative(process.cwd(), file)})`;
     },
