@@ -2,12 +2,11 @@
  * `npm run bench:analytics` (issues 6 and 45): seeds PLAYERS players (five countries and jurisdictions, registered over
  * the last year) and, for each history size of BENCH_HISTORIES (default 1,000,000; `1000000,10000000` for both), that
  * many events over 180 days set-based (85 % game rounds, 10 % deposits, 3 % withdrawals, 2 % bonuses, some failed or
- * reversed, some in USD: `eventsSql`). At each size it prints: the first
- * catch-up of the rollups over the whole history; the vacuum and analyze of the tables after it (`settle`); p50/p95 of every tile on the rollups and on the raw tables (from a
- * client process of its own, tools/bench/lib/tileClient.ts) in the
- * same run; the cost of a catch-up pass after 10,000 new events (five times, some of them late, with its costliest
- * statements); and the peak memory
- * of this process (API and worker in one) and of PostgreSQL. Everything runs on a throw-away stack and stops by itself.
+ * reversed, some in USD: `eventsSql`). At each size it prints: the first catch-up of the rollups over the whole
+ * history; the vacuum and analyze of the tables after it (`settle`); p50/p95 of every tile on the rollups and on the raw
+ * tables (from a client process of its own, tools/bench/lib/tileClient.ts) in the same run; the cost of a catch-up pass
+ * after 10,000 new events (five times, some of them late, with its costliest statements); and the peak memory of this
+ * process (API and worker in one) and of PostgreSQL. Everything runs on a throw-away stack and stops by itself.
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
