@@ -8,6 +8,8 @@ import { automationAuditRecord } from './audit';
 import { automationWrite, freeToolName, sealWebhooks, withToolNameRetry } from './persist';
 import { recordVersion } from './versions';
 import { validAutomationBody } from './validate';
+import { triggerKeysOf } from '../../core/automations/triggerKeys';
+import { narrowTriggerKeys } from '../../db/queries/automationTriggerKeys';
 
 export interface CreateAutomationInput {
   operatorId: string;
@@ -32,6 +34,7 @@ export async function createAutomation(deps: Pick<CommandDeps, 'db' | 'keyring' 
       const { nodes, webhooks } = sealWebhooks(body.nodes, [], deps.keyring, operatorId, id);
       const write = automationWrite(body, nodes, await freeToolName(trx, operatorId, body.name), body.layout ?? {});
       const created = await insertAutomation(trx, operatorId, id, write);
+      await narrowTriggerKeys(trx, operatorId, id, triggerKeysOf(write.nodes, write.run_control));
       await recordVersion(trx, created, write, input.actor);
       await replaceWebhooks(trx, operatorId, id, webhooks);
       await recordAudit(trx, {

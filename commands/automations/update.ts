@@ -12,6 +12,8 @@ import { automationWrite, freeToolName, sealWebhooks, withToolNameRetry } from '
 import { withRestoredWebhooks, type RestoredWebhooks } from './restoreWebhooks';
 import { validAutomationBody } from './validate';
 import { recordVersion, versionDefinitionOf } from './versions';
+import { triggerKeysOf } from '../../core/automations/triggerKeys';
+import { narrowTriggerKeys } from '../../db/queries/automationTriggerKeys';
 
 export interface UpdateAutomationInput {
   operatorId: string;
@@ -68,6 +70,7 @@ export async function updateAutomation(deps: Pick<CommandDeps, 'db' | 'keyring' 
       const write = automationWrite(body, nodes, toolName, body.layout ?? keptLayout(existing.layout, nodes));
       const bump = definitionChanged(existing, write);
       const updated = await writeUpdate(trx, operatorId, existing.id, write, { wasActive: existing.active, bump });
+      await narrowTriggerKeys(trx, operatorId, existing.id, triggerKeysOf(write.nodes, write.run_control));
       if (bump) await recordVersion(trx, updated, write, input.actor);
       await replaceWebhooks(trx, operatorId, existing.id, webhooks);
       await recordAudit(trx, {

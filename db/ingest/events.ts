@@ -13,15 +13,16 @@ import { erased, notFound, type Indexed, type ItemOutcome } from './results';
  * outbox rows (payload read through `source_event_id`), all in one statement: one round trip and one
  * atomic write whether it carries one event or 5,000, in item order. Answers one row per item.
  *
- * An outbox row that no automation can fire (`outbox_event_heard`) is written already dispatched, so it wakes
- * no dispatcher: an automation fires for the events whose write began after its activation committed. A counted
+ * An outbox row that no automation can fire (`outbox_event_heard`: none listens to its name, or none of their filters'
+ * demanded values is in its data, db/queries/automationTriggerKeys.ts) is written already dispatched, so it wakes no
+ * dispatcher: an automation fires for the events whose write began after its activation (or its edit) committed. A counted
  * deposit's row stays pending anyway: the dispatcher checks it for harm indicators (commands/compliance/harm.ts).
  *
  * `occurred_at` is the event's own time (`data.timestamp`, validated in core/occurrence.ts), else its arrival;
  * `created_at` is always the arrival.
  */
 const INSERT_EVENTS: HotStatement = {
-  name: 'insert-events-v5',
+  name: 'insert-events-v6',
   text: `WITH input AS (
            SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::jsonb[], $6::text[], $7::timestamptz[]) WITH ORDINALITY
                     AS u(event_id, external_id, event_type, data, outbox_id, occurred_at, ord)
@@ -37,7 +38,7 @@ const INSERT_EVENTS: HotStatement = {
            INSERT INTO outbox_events (id, operator_id, event, entity_id, source_event_id, occurred_at, dispatched_at)
            SELECT m.outbox_id, $1::uuid, 'entity_event.' || m.event_type, m.entity_id, m.event_id, now(),
                   CASE WHEN ${HARM_CANDIDATE('m.event_type', 'm.data')}
-                         OR outbox_event_heard($1::uuid, 'entity_event.' || m.event_type, now(), ${ORIGIN}) THEN NULL ELSE now() END
+                         OR outbox_event_heard($1::uuid, 'entity_event.' || m.event_type, now(), ${ORIGIN}, m.data) THEN NULL ELSE now() END
              FROM matched m JOIN inserted i ON i.id = m.event_id ORDER BY m.ord
          )
          SELECT event_id, entity_id IS NOT NULL AS found, deleted_at IS NOT NULL AS erased FROM matched ORDER BY ord`,
@@ -45,7 +46,7 @@ const INSERT_EVENTS: HotStatement = {
 
 /** The same write for one event without arrays, ordering or joins: the single-event API's statement. */
 const INSERT_EVENT: HotStatement = {
-  name: 'insert-event-v4',
+  name: 'insert-event-v5',
   text: `WITH entity AS (
            SELECT id, deleted_at FROM entities WHERE operator_id = $1::uuid AND external_id = $2
          ), inserted AS (
@@ -56,7 +57,7 @@ const INSERT_EVENT: HotStatement = {
            INSERT INTO outbox_events (id, operator_id, event, entity_id, source_event_id, occurred_at, dispatched_at)
            SELECT $6, $1::uuid, 'entity_event.' || $4::text, entity_id, id, now(),
                   CASE WHEN ${HARM_CANDIDATE('$4::text', '$5::jsonb')}
-                         OR outbox_event_heard($1::uuid, 'entity_event.' || $4::text, now(), ${ORIGIN}) THEN NULL ELSE now() END
+                         OR outbox_event_heard($1::uuid, 'entity_event.' || $4::text, now(), ${ORIGIN}, $5::jsonb) THEN NULL ELSE now() END
              FROM inserted
          )
          SELECT (SELECT true FROM entity) AS found, coalesce((SELECT deleted_at IS NOT NULL FROM entity), false) AS erased`,
