@@ -86,9 +86,10 @@ describe('the schema says automation', () => {
     for (const table of ['automations', 'automation_runs', 'automation_versions', 'automation_run_values', 'automation_run_waits']) {
       expect(schema).toContainEqual(expect.objectContaining({ kind: 'relation r', name: table }));
     }
-    const heard = schema.find(({ kind, name }) => kind === 'function' && name === 'outbox_event_heard')!;
-    expect(heard.text).toMatch(/FROM automations w/);
-    expect(heard.text).toMatch(/FROM automation_run_waits r/);
+    for (const heard of schema.filter(({ kind, name }) => kind === 'function' && name === 'outbox_event_heard')) {
+      expect(heard.text).toMatch(/(FROM|JOIN) automations w/);
+      expect(heard.text).toMatch(/FROM automation_run_waits r/);
+    }
   });
 
   it('the allow-list holds only what is still there', async () => {
@@ -161,8 +162,12 @@ describe('the rename, on a database of its own', () => {
     );
     expect(before).toContainEqual(expect.objectContaining({ kind: 'column', name: 'workflow_runs.workflow_id' }));
     expect(before).toContainEqual(expect.objectContaining({ kind: 'column', name: 'outbox_events.origin_workflow_id' }));
-    expect(before.find(({ kind, name }) => kind === 'function' && name === 'outbox_event_heard')!.text).toMatch(/FROM workflows w/);
-    expect(before.filter(({ kind, name }) => kind !== 'column' && /^automation|\.automation/.test(name) && !name.includes('lane_keys'))).toEqual([]);
+    expect(before.filter(({ kind, name }) => kind === 'function' && name === 'outbox_event_heard').map(({ text }) => text)).toContainEqual(
+      expect.stringMatching(/FROM workflows w/),
+    );
+    // The lane keys kept their name; the trigger keys came after the rename, so its down leaves them.
+    const renamed = (name: string) => /^automation|\.automation/.test(name) && !name.includes('lane_keys') && !name.includes('trigger_keys');
+    expect(before.filter(({ kind, name }) => kind !== 'column' && renamed(name))).toEqual([]);
     await fresh.db.transaction((trx) => rename.up(trx));
     expect(await schemaOf(fresh.db)).toEqual(after);
   });
