@@ -18,6 +18,11 @@ export interface TriggerKey {
 
 /** The longest key kept (path and value, as JSON): an index entry has room for about 2,700 bytes. */
 const MAX_KEY_CHARS = 512;
+/**
+ * The most keys an automation keeps. 100 triggers each `in` a list of hundreds would be tens of thousands of rows (and
+ * past PostgreSQL's 65,535 parameters a statement): past this, each of its event names hears every event.
+ */
+export const MAX_TRIGGER_KEYS = 1_000;
 /** In a `u` regex a paired surrogate is one code point, so only a lone one is of the category `Cs`. */
 const LONE_SURROGATE = /\p{Cs}/u;
 
@@ -61,5 +66,6 @@ export function triggerKeysOf(nodes: AutomationNode[], control: RunControl | nul
     else for (const value of index.values) add({ event, path, value });
   }
   for (const event of control?.cancel_on ?? []) add({ event, path: null });
-  return [...keys.values()];
+  if (keys.size <= MAX_TRIGGER_KEYS) return [...keys.values()];
+  return [...new Set([...keys.values()].map((key) => key.event))].map((event) => ({ event, path: null }));
 }

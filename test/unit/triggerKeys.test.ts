@@ -1,4 +1,4 @@
-import { triggerKeysOf } from '../../core/automations/triggerKeys';
+import { MAX_TRIGGER_KEYS, triggerKeysOf } from '../../core/automations/triggerKeys';
 import type { AutomationNode } from '../../core/automations/types';
 
 const on = (event: string, filter?: string): AutomationNode => ({
@@ -36,6 +36,20 @@ describe('triggerKeysOf: what a definition demands of an event’s data before a
     for (const literal of ['"a\\u0000b"', '"\\ud800"', `"${'x'.repeat(600)}"`])
       expect(triggerKeysOf([on(TX, `trigger.data.note = ${literal}`)], null)).toEqual([{ event: TX, path: null }]);
     expect(triggerKeysOf([on(TX, 'trigger.data.note = "\\ud83d\\ude00"')], null)).toEqual([{ event: TX, path: ['note'], value: '😀' }]);
+  });
+
+  it(`hears every event of each name past ${MAX_TRIGGER_KEYS} keys`, () => {
+    const values = Array.from({ length: 300 }, (_, index) => index).join(',');
+    const nodes = Array.from({ length: 4 }, (_, index) => ({ ...on(TX, `trigger.data.amount in [${values}]`), id: `on${index}` }));
+    expect(triggerKeysOf(nodes.slice(0, 3), null)).toHaveLength(300);
+    const many = [
+      ...nodes.map((node, index) => ({ ...node, params: { ...node.params, filter: `trigger.data.n${index} in [${values}]` } })),
+      on('entity_event.kyc'),
+    ];
+    expect(triggerKeysOf(many, null)).toEqual([
+      { event: TX, path: null },
+      { event: 'entity_event.kyc', path: null },
+    ]);
   });
 
   it('adds every event of each cancel_on name, and each key once', () => {
