@@ -1,5 +1,7 @@
 import type { Actor } from '../../core/audit';
+import { triggerKeysOf } from '../../core/automations/triggerKeys';
 import { prefixedId } from '../../core/ids';
+import { narrowTriggerKeys } from '../../db/queries/automationTriggerKeys';
 import { replaceWebhooks } from '../../db/queries/automationWebhooks';
 import { insertAutomation, type AutomationRow } from '../../db/queries/automations';
 import { recordAudit } from '../audit';
@@ -8,8 +10,6 @@ import { automationAuditRecord } from './audit';
 import { automationWrite, freeToolName, sealWebhooks, withToolNameRetry } from './persist';
 import { recordVersion } from './versions';
 import { validAutomationBody } from './validate';
-import { triggerKeysOf } from '../../core/automations/triggerKeys';
-import { narrowTriggerKeys } from '../../db/queries/automationTriggerKeys';
 
 export interface CreateAutomationInput {
   operatorId: string;

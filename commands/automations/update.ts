@@ -1,8 +1,10 @@
-import { replaceWebhooks, webhooksOfAutomation } from '../../db/queries/automationWebhooks';
 import type { AutomationLayout } from '../../core/automations/definition';
+import { triggerKeysOf } from '../../core/automations/triggerKeys';
 import type { AutomationNode } from '../../core/automations/types';
 import type { Actor, AuditAction } from '../../core/audit';
 import { stableStringify } from '../../core/stableJson';
+import { narrowTriggerKeys } from '../../db/queries/automationTriggerKeys';
+import { replaceWebhooks, webhooksOfAutomation } from '../../db/queries/automationWebhooks';
 import { updateAutomation as writeUpdate, type AutomationRow, type AutomationWrite } from '../../db/queries/automations';
 import { recordAudit } from '../audit';
 import type { CommandDeps } from '../deps';
@@ -12,8 +14,6 @@ import { automationWrite, freeToolName, sealWebhooks, withToolNameRetry } from '
 import { withRestoredWebhooks, type RestoredWebhooks } from './restoreWebhooks';
 import { validAutomationBody } from './validate';
 import { recordVersion, versionDefinitionOf } from './versions';
-import { triggerKeysOf } from '../../core/automations/triggerKeys';
-import { narrowTriggerKeys } from '../../db/queries/automationTriggerKeys';
 
 export interface UpdateAutomationInput {
   operatorId: string;

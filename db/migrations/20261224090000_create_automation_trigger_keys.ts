@@ -65,7 +65,7 @@ const HEARD_WITH_DATA = `
       at text[];
       held text;
     BEGIN
-      IF EXISTS (SELECT 1 FROM automation_trigger_keys k JOIN automations w ON w.id = k.automation_id
+      IF EXISTS (SELECT 1 FROM automation_trigger_keys k JOIN automations w ON w.id = k.automation_id AND w.operator_id = k.operator_id
                   WHERE k.operator_id = operator AND k.event = outbox_event_heard.event AND k.path IS NULL AND ${LISTENING}) THEN
         RETURN true;
       END IF;
@@ -75,12 +75,12 @@ const HEARD_WITH_DATA = `
         held := trigger_key_at(data, at);
         IF held = '*' THEN
           -- A value only the filter can judge: every automation keyed at the path hears it.
-          IF EXISTS (SELECT 1 FROM automation_trigger_keys k JOIN automations w ON w.id = k.automation_id
+          IF EXISTS (SELECT 1 FROM automation_trigger_keys k JOIN automations w ON w.id = k.automation_id AND w.operator_id = k.operator_id
                       WHERE k.operator_id = operator AND k.event = outbox_event_heard.event AND k.path = at AND ${LISTENING}) THEN
             RETURN true;
           END IF;
         ELSIF held IS NOT NULL THEN
-          IF EXISTS (SELECT 1 FROM automation_trigger_keys k JOIN automations w ON w.id = k.automation_id
+          IF EXISTS (SELECT 1 FROM automation_trigger_keys k JOIN automations w ON w.id = k.automation_id AND w.operator_id = k.operator_id
                       WHERE k.operator_id = operator AND k.event = outbox_event_heard.event AND k.path = at AND k.value_key = held
                         AND ${LISTENING}) THEN
             RETURN true;
@@ -97,7 +97,7 @@ const HEARD_WITH_DATA = `
 const EVERY_EVENT = `
   CREATE FUNCTION automation_trigger_keys_every_event() RETURNS trigger LANGUAGE plpgsql AS $$
   BEGIN
-    DELETE FROM automation_trigger_keys WHERE automation_id = NEW.id;
+    DELETE FROM automation_trigger_keys WHERE operator_id = NEW.operator_id AND automation_id = NEW.id;
     INSERT INTO automation_trigger_keys (operator_id, automation_id, event)
       SELECT NEW.operator_id, NEW.id, e FROM unnest(NEW.trigger_events) e;
     RETURN NULL;
