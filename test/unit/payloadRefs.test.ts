@@ -1,4 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { defaultPayloadConverter, type Payload } from '@temporalio/common';
+import { temporal } from '@temporalio/proto';
 import { Keyring } from '../../core/crypto';
 import type { PayloadStore } from '../../db/queries/temporalPayloads';
 import { PayloadRefs } from '../../temporal/payloadRefs';
@@ -58,5 +60,19 @@ describe('PayloadRefs (large parts of activity results kept out of workflows)', 
     await expect(scoped.resolve({ $payloadRef: id }, 'automation-manual-run_2')).rejects.toMatchObject({ type: 'PAYLOAD_REF_UNKNOWN' });
     await expect(scoped.resolve({ $payloadRef: "1' OR 1=1" }, owner)).rejects.toMatchObject({ type: 'PAYLOAD_REF_UNKNOWN' });
     expect(await scoped.resolve({ $payloadRef: 5, other: 1 }, owner)).toEqual({ $payloadRef: 5, other: 1 });
+  });
+
+  it("writes the payload Temporal's JSON converter writes, so a value stored either way reads back, in any script", async () => {
+    const { refs, rows, store } = refsWith(1024);
+    const codecs = refs as unknown as Record<'compression' | 'sealing', { encode(p: Payload[]): Promise<Payload[]>; decode(p: Payload[]): Promise<Payload[]> }>;
+    const note = 'Zoë 🎰 ∑ \ud800 '.repeat(400);
+    const stored = (await refs.externalize({ note }, owner)) as { note: { $payloadRef: string } };
+    const bytes = rows.get(stored.note.$payloadRef)!.bytes;
+    const [opened] = await codecs.compression.decode(await codecs.sealing.decode([temporal.api.common.v1.Payload.decode(bytes) as Payload]));
+    expect(defaultPayloadConverter.fromPayload(opened!)).toBe(note);
+
+    const [sealed] = await codecs.sealing.encode(await codecs.compression.encode([defaultPayloadConverter.toPayload(note)]));
+    const id = await store.put(owner, temporal.api.common.v1.Payload.encode(sealed!).finish());
+    expect(await refs.resolve({ $payloadRef: id }, owner)).toBe(note);
   });
 });
