@@ -10,6 +10,7 @@ import {
   ParentClosePolicy,
   patched,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   startChild,
   workflowInfo,
@@ -31,6 +32,11 @@ import { automationRunWorkflow } from './automationRun';
 const { recordLaneSkips } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '10 seconds', maximumAttempts: 3 },
+});
+/** Local: one short statement at the lane's end, with no activity task for the server to hand out. */
+const { releaseLaneKey } = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '200 milliseconds', maximumInterval: '2 seconds', maximumAttempts: 5 },
 });
 
 /** A trigger for the lane's key (sent with signal-with-start by temporal/keyedRuns.ts). */
@@ -56,6 +62,8 @@ const SKIP_BUFFER = 100;
 const FULL_MINUTE_MS = 60_000;
 /** Since this patch a lane records what it holds back as skipped triggers; histories from before record nothing. */
 export const LANE_SKIP_RECORDS_PATCH = 'lane-skip-records';
+/** Since this patch a lane that ends stops counting against its automation's live keys itself (worker/laneKeys.ts). */
+export const LANE_RELEASES_KEY_PATCH = 'lane-releases-key';
 
 interface Slot {
   started: boolean;
@@ -255,8 +263,15 @@ export async function automationLaneWorkflow(input: LaneInput): Promise<LaneCoun
     if (idle && Date.now() >= windowEnds) {
       await condition(allHandlersFinished);
       await drained();
-      if (running.size === 0 && queued.length === 0 && pending === null && unrecorded.length === 0) return counts;
-      continue;
+      const ended = () => running.size === 0 && queued.length === 0 && pending === null && unrecorded.length === 0;
+      if (!ended()) continue;
+      if (patched(LANE_RELEASES_KEY_PATCH)) {
+        // Not counted from here: a trigger that arrives meanwhile keeps the lane alive one more while, over the cap at most by it.
+        await releaseLaneKey({ operatorId: input.operatorId, automationId: input.automationId, laneId: workflowInfo().workflowId }).catch(() => 0);
+        await condition(allHandlersFinished);
+        if (!ended()) continue;
+      }
+      return counts;
     }
     const deadlines = [pending?.at, idle ? windowEnds : undefined].filter((at): at is number => at !== undefined && at > 0);
     changed = false;

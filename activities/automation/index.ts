@@ -7,6 +7,7 @@ import { createExpressionActivity, EXPRESSION_ACTIVITIES } from './expressions';
 import { createGateActivities, GATE_ACTIVITIES } from './gate';
 import { createHttpActivity, HTTP_ACTIVITIES } from './http';
 import { createPlayerActivities, PLAYER_ACTIVITIES } from './player';
+import { createLaneKeyActivities, LANE_KEY_ACTIVITIES } from './laneKeys';
 import { createLaneSkipActivities, LANE_SKIP_ACTIVITIES } from './laneSkips';
 import { createReplayActivities, REPLAY_ACTIVITIES } from './replays';
 import { createRunActivities, RUN_ACTIVITIES } from './runs';
@@ -26,6 +27,7 @@ export function createAutomationActivities(deps: ActivityDeps) {
     ...createGateActivities(deps),
     ...createPlayerActivities(deps),
     ...createLaneSkipActivities(deps),
+    ...createLaneKeyActivities(deps),
 
     /** The `run-watchdog` Schedule's pass: closes runs whose workflow cannot finish (docs/workflows.md#runs-that-cannot-finish). */
     async watchRuns(): Promise<{ checked: number; closed: number }> {
@@ -54,6 +56,7 @@ export const AUTOMATION_ACTIVITIES = {
   ...GATE_ACTIVITIES,
   ...PLAYER_ACTIVITIES,
   ...LANE_SKIP_ACTIVITIES,
+  ...LANE_KEY_ACTIVITIES,
   watchRuns: BOOKKEEPING,
   sweepOutboxEvents: BOOKKEEPING,
 } satisfies ActivityDeclarations<typeof createAutomationActivities>;

@@ -30,12 +30,13 @@ export async function admitLaneKey(db: Db, scope: LaneScope, laneId: string, cap
   return row.existing ? 'existing' : row.admitted ? 'admitted' : 'full';
 }
 
-/** The automation's counted lanes, oldest first, at most `limit`. */
-export async function laneKeysOf(db: Db, scope: LaneScope, limit: number): Promise<string[]> {
+/** The automation's counted lanes, oldest first, at most `limit` from the `offset`-th. */
+export async function laneKeysOf(db: Db, scope: LaneScope, limit: number, offset = 0): Promise<string[]> {
   const rows: Array<{ lane_id: string }> = await db('automation_lane_keys')
     .where({ operator_id: scope.operatorId, automation_id: scope.automationId })
-    .orderBy('created_at')
+    .orderBy([{ column: 'created_at' }, { column: 'lane_id' }])
     .limit(limit)
+    .offset(offset)
     .select('lane_id');
   return rows.map((row) => row.lane_id);
 }

@@ -111,3 +111,84 @@ it('admits new keys up to the cap, pushes the next back until a lane ends, and c
     [lastOfP1.eventId, p2.eventId, third.eventId].map((id) => `automation-event-${mine.id}-${id}`).sort(),
   );
 }, 90_000);
+
+/** A cap of its own whose looks in Temporal are counted, on a clock the test moves. */
+function watchedCap(clock: { now: number }) {
+  const described: string[] = [];
+  const cap = new LaneKeyCap({
+    db: app.deps.db,
+    logger: createLogger('silent'),
+    laneRunning: (laneId) => {
+      described.push(laneId);
+      return laneRunning(app.deps.temporal, laneId);
+    },
+    cap: CAP,
+    now: () => clock.now,
+  });
+  return { cap, described };
+}
+
+it('stops counting a lane once it ends, without a look in Temporal', async () => {
+  const acme = await automationsClient(app);
+  const mine = await keyedAutomation(acme);
+  const { cap, described } = watchedCap({ now: 0 });
+  const scope = { operatorId: acme.operator.operatorId, automationId: mine.id };
+  const own = new RunControlDispatch({
+    sandbox,
+    logger: createLogger('silent'),
+    startRun: (input) => startEventRun(app.deps.temporal, input),
+    startKeyed: (lane, trigger) => startKeyedRun(app.deps.temporal, lane, trigger),
+    cancelKeyed: (lane) => cancelKeyedRuns(app.deps.temporal, lane),
+    laneCap: cap,
+  });
+  expect(await own.start(triggerOf(acme, mine, 'p-1'))).toBe('started');
+  expect(await own.start(triggerOf(acme, mine, 'p-2'))).toBe('started');
+  expect(await counted(scope.operatorId, mine.id)).toBe(CAP);
+  // Each lane debounces 1 s, runs its 1 s run and ends, taking its count with it.
+  await eventually(async () => (await counted(scope.operatorId, mine.id)) === 0, 30_000);
+  expect(described).toEqual([]);
+  expect(await cap.admit(scope, laneWorkflowId({ ...scope, key: 'p-3' }))).toBe(true);
+  expect(described).toEqual([]);
+}, 60_000);
+
+it('finds lanes that ended uncounted by describing them, and looks less often while it finds none', async () => {
+  const acme = await automationsClient(app);
+  const scope = { operatorId: acme.operator.operatorId, automationId: (await keyedAutomation(acme)).id };
+  const clock = { now: 1_000_000 };
+  const { cap, described } = watchedCap(clock);
+  // Two counted lanes that are not running (as a lane terminated by hand leaves its count behind).
+  const ghosts = ['ghost-1', 'ghost-2'].map((key) => laneWorkflowId({ ...scope, key }));
+  await app.deps.db('automation_lane_keys').insert(ghosts.map((lane_id) => ({ operator_id: scope.operatorId, automation_id: scope.automationId, lane_id })));
+  expect(await cap.admit(scope, laneWorkflowId({ ...scope, key: 'p-1' }))).toBe(true);
+  expect([...described].sort()).toEqual([...ghosts].sort());
+  expect(await counted(scope.operatorId, scope.automationId)).toBe(1);
+
+  // At the cap with two live lanes (a 600 s debounce): a look, then 2, 4 and 8 s later while none has closed.
+  const running = await keyedAutomation(acme);
+  const live = { ...scope, automationId: running.id };
+  const lanes = ['q-1', 'q-2'].map((key) => ({ ...live, key }));
+  for (const lane of lanes) {
+    const trigger = triggerOf(acme, running, lane.key);
+    await startKeyedRun(app.deps.temporal, lane, {
+      eventId: trigger.eventId,
+      runWorkflowId: `automation-event-${running.id}-${trigger.eventId}`,
+      run: { operatorId: live.operatorId, automationId: running.id, source: 'event', input: trigger.input, triggerNodeId: 'start' },
+      control: { debounce: { quiet_seconds: 600 } },
+      key: lane.key,
+      workflowVersion: running.version,
+    });
+    expect(await cap.admit(live, laneWorkflowId(lane))).toBe(true);
+  }
+  described.length = 0;
+  const looks: number[] = [];
+  for (let second = 0; second <= 16; second += 1) {
+    clock.now = 2_000_000 + second * 1000;
+    const before = described.length;
+    expect(await cap.admit(live, laneWorkflowId({ ...live, key: `new-${second}` }))).toBe(false);
+    if (described.length > before) looks.push(second);
+  }
+  expect(looks).toEqual([0, 2, 6, 14]);
+  for (const lane of lanes) await cancelKeyedRuns(app.deps.temporal, lane);
+  // Cancelled, each lane ends and stops counting.
+  await eventually(async () => (await counted(live.operatorId, live.automationId)) === 0, 30_000);
+}, 60_000);
