@@ -135,9 +135,12 @@ export class InFlightRuns {
     return this.runs.get(operatorId)?.size ?? 0;
   }
 
-  /** Whether the operator is light: fewer runs in flight than a quarter of the cap, `reserving` more included. */
+  /**
+   * Whether the operator is light: no backlog, and fewer runs in flight than a quarter of the cap, `reserving` more
+   * included. A backlog alone makes it heavy: the triggers it hands to run-control lanes never count in flight.
+   */
   light(operatorId: string, reserving = 0): boolean {
-    return this.held(operatorId) + reserving < Math.ceil(this.cap / 4);
+    return !this.backlogged.has(operatorId) && this.held(operatorId) + reserving < Math.ceil(this.cap / 4);
   }
 
   /** Whether nothing of the operator's is counted in flight. */

@@ -120,6 +120,9 @@ export class StartAdmission {
     this.admitted = 0;
     if (backlogMs > TARGET_BACKLOG_MS) this.rate = Math.max(MIN_RATE, Math.min(this.rate, admittedRate) * DECREASE);
     else if (this.refusedSinceLook) this.rate = Math.min(this.maxRate, this.rate * (1 + INCREASE) + 1);
+    // Unused, the rate falls back to twice what was admitted: a burst after a quiet spell then climbs to what Temporal
+    // keeps up with, a tenth a second, rather than landing a second of an old rate on it before any backlog shows.
+    else this.rate = Math.min(this.rate, Math.max(MIN_RATE, admittedRate * 2));
     this.refusedSinceLook = false;
     const stale = this.now() - BACKLOGGED_MS;
     for (const [operatorId, at] of this.refusedAt) {

@@ -60,6 +60,16 @@ describe('InFlightRuns.capOf', () => {
     expect(inFlight.notePending('busy', 500)).toBe(false);
   });
 
+  it('counts an organisation light only without a backlog, whatever it has in flight (lanes count nothing in flight)', () => {
+    const inFlight = runs();
+    expect(inFlight.light('lanes')).toBe(true);
+    inFlight.notePending('lanes', 2_000);
+    expect(inFlight.light('lanes')).toBe(false);
+    inFlight.notePending('lanes', 2);
+    expect(inFlight.light('lanes')).toBe(true);
+    expect(inFlight.light('lanes', Math.ceil(50 / 4))).toBe(false);
+  });
+
   it('never gives a contended share above the cap', () => {
     expect(new InFlightRuns({} as Db, { cap: 2, contendedCap: 4 }).contendedCap).toBe(2);
   });

@@ -35,7 +35,7 @@ describe('StartAdmission', () => {
     expect(starts.admittedRate).toBeCloseTo(30, 0);
   });
 
-  it('grows it a tenth at a time while starts are refused and the queue keeps up; holds it when nothing waits', () => {
+  it('grows it a tenth at a time while starts are refused and the queue keeps up; lets it fall when nothing waits', () => {
     const { starts, advance } = admission();
     drive(starts, advance, { heavy: 1000, other: 1 }, 1000);
     starts.observe(TARGET_BACKLOG_MS + 1, 1000);
@@ -45,7 +45,29 @@ describe('StartAdmission', () => {
     expect(starts.admittedRate).toBeCloseTo(cut * 1.1 + 1, 5);
     advance(1000);
     starts.observe(0, 1000);
-    expect(starts.admittedRate).toBeCloseTo(cut * 1.1 + 1, 5);
+    expect(starts.admittedRate).toBe(5);
+  });
+
+  it('lets an unused rate fall back to twice what was admitted, so a burst climbs to what the queue keeps up with', () => {
+    const { starts, advance } = admission(200, { perSecond: 50, burst: 500 });
+    expect(drive(starts, advance, { a: 40, b: 40 }, 1000)).toEqual({ a: 40, b: 40 });
+    starts.observe(0, 1000);
+    expect(starts.admittedRate).toBe(160);
+    drive(starts, advance, { bystander: 5 }, 1000);
+    starts.observe(0, 1000);
+    expect(starts.admittedRate).toBe(10);
+    // The burst that follows gets the fallen rate's bucket and a second of debt, not a second of the old 200/s…
+    expect(drive(starts, advance, { heavy: 1000, bystander: 5 }, 1000).heavy).toBeLessThanOrEqual(10 / 2 + 10 + 10);
+    // …and a tenth more each second the queue keeps up.
+    for (let second = 0; second < 10; second += 1) {
+      starts.observe(0, 1000);
+      drive(starts, advance, { heavy: 1000, bystander: 5 }, 1000);
+    }
+    // 10 × 1.1 + 1, ten times over.
+    expect(starts.admittedRate).toBeCloseTo(
+      Array.from({ length: 10 }).reduce<number>((rate) => rate * 1.1 + 1, 10),
+      5,
+    );
   });
 
   it('holds back nobody while only one operator starts runs: there is no one to share with', () => {
