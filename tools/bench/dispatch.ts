@@ -24,14 +24,15 @@
  * noisy), DISPATCH_STACK_ENV (NAME=value,… over both stacks' configuration, to compare settings), DISPATCH_PROFILE (1:
  * where the main thread's time per event goes over the filtering floor and rungs; on the dev topology that thread holds
  * the API and the dispatcher), DISPATCH_NO_MATCH (1: no filtering event matches, so a rung costs the dispatch passes
- * without the runs). Loopback only; every loop bounded in count and time; misses are printed, never fail the process.
+ * without the runs), DISPATCH_NOISES (slow,wake,keys,poison: the noisy section's noises, default all). Loopback only;
+ * every loop bounded in count and time; misses are printed, never fail the process.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { runBench } from './lib/baseline';
 import { bystanderProbes, burstPhase, BURST_AUTOMATIONS, BURST_PLAYERS } from './lib/dispatchBursts';
 import { FILTERING_PLAYERS, filteringSection, LISTENING } from './lib/dispatchFiltering';
 import { growthSection, lossNote, probeSummary, PROBES_PER_SECOND, WAITING_RUNS } from './lib/dispatchGrowth';
-import { NOISY_PLAYERS, noisyPhases, poisonPhase } from './lib/dispatchNoisy';
+import { NOISE_NAMES, NOISY_PLAYERS, noisyPhases, type NoiseName } from './lib/dispatchNoisy';
 import { p95, type Probed } from './lib/dispatchProbe';
 import { detail, printGoals, type GoalRow } from './lib/dispatchReport';
 import { runsSection } from './lib/dispatchRuns';
@@ -69,7 +70,16 @@ const options = (env: NodeJS.ProcessEnv) => ({
   stackEnv: stackEnv(env.DISPATCH_STACK_ENV),
   profile: env.DISPATCH_PROFILE === '1',
   noMatch: env.DISPATCH_NO_MATCH === '1',
+  noises: noises(env.DISPATCH_NOISES),
 });
+
+/** `DISPATCH_NOISES="keys"`: the noisy section's noises to run (default all), each beside the bystander alone before it. */
+function noises(value: string | undefined): Set<NoiseName> {
+  const names = (value || NOISE_NAMES.join(',')).split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !(NOISE_NAMES as string[]).includes(name));
+  if (unknown.length > 0) throw new Error(`DISPATCH_NOISES: unknown ${unknown.join(', ')}; expected some of ${NOISE_NAMES.join(', ')}`);
+  return new Set(names as NoiseName[]);
+}
 
 /** `DISPATCH_STACK_ENV="RUNS_IN_FLIGHT_PER_OPERATOR=10,LANE_KEYS_PER_AUTOMATION=200"`: configuration over both stacks', to compare settings. */
 function stackEnv(value: string | undefined): Record<string, string> {
@@ -180,7 +190,7 @@ async function pushBack(ctx: DispatchContext, o: Options): Promise<void> {
   }
   if (o.sections.has('noisy')) {
     const noisyTenant = await dispatchTenant(ctx, NOISY_PLAYERS);
-    const noisy = [...(await noisyPhases(ctx, noisyTenant, probe)), await poisonPhase(ctx, noisyTenant, probe)];
+    const noisy = await noisyPhases(ctx, noisyTenant, probe, o.noises);
     printGoals(
       'noisy neighbours',
       noisy.map((phase) => besideRow(phase.name, phase.during, phase.alone, 2)),

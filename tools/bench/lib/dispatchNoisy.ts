@@ -127,19 +127,26 @@ async function beside(ctx: DispatchContext, noisy: DispatchTenant, probe: () => 
   return phase;
 }
 
+/** The noises in the order they run: the poison last, as its doc says. */
+const NOISES = { slow, wake, keys, poison };
+export type NoiseName = keyof typeof NOISES;
+export const NOISE_NAMES = Object.keys(NOISES) as NoiseName[];
+
 /**
- * Noisy neighbours: the bystander probed alone and then beside each noise of another tenant, one after another once
- * the dispatcher is done with the last — a slow filter, a mass wake-up, many run-control keys. Each noise's automation
- * stays active.
+ * Noisy neighbours: the bystander probed alone and then beside each noise of another tenant (`names`, default all),
+ * one after another once the dispatcher is done with the last — a slow filter, a mass wake-up, many run-control keys
+ * and a poison event. Each noise's automation stays active.
  */
-export async function noisyPhases(ctx: DispatchContext, noisy: DispatchTenant, probe: () => Promise<Probed>): Promise<NoisyPhase[]> {
+export async function noisyPhases(
+  ctx: DispatchContext,
+  noisy: DispatchTenant,
+  probe: () => Promise<Probed>,
+  names: ReadonlySet<NoiseName> = new Set(NOISE_NAMES),
+): Promise<NoisyPhase[]> {
   const phases: NoisyPhase[] = [];
-  for (const noise of [slow, wake, keys]) phases.push(await beside(ctx, noisy, probe, noise));
+  for (const name of NOISE_NAMES) if (names.has(name)) phases.push(await beside(ctx, noisy, probe, NOISES[name]));
   return phases;
 }
-
-/** The poison event, beside the bystander alone just before it: last, as its doc says. */
-export const poisonPhase = (ctx: DispatchContext, noisy: DispatchTenant, probe: () => Promise<Probed>) => beside(ctx, noisy, probe, poison);
 
 /** Players the noisy tenant needs: one per waiting run, per run-control key, per slow-filtered event. */
 export const NOISY_PLAYERS = Math.max(WAITING_RUNS, CONTROL_KEYS, SLOW_EVENTS);
