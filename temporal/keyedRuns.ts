@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import type { LaneState, LaneTrigger } from '../core/automations/runControl';
-import { automationLaneWorkflow, cancelLaneRunsUpdate, laneStateQuery, laneTriggerSignal } from '../workflows/automationLane';
+import { automationLaneV2Workflow, type automationLaneWorkflow, cancelLaneRunsUpdate, laneStateQuery, laneTriggerSignal } from '../workflows/automationLane';
 import { cancelAutomationRun, fairnessOf } from './automationRuns';
 
 interface Starter {
@@ -28,12 +28,13 @@ export function laneWorkflowId(lane: LaneKey): string {
 }
 
 /**
- * Hands an event's trigger to its key's lane with signal-with-start (workflows/automationLane.ts), which starts,
- * queues, skips or debounces its run. `started` means handed over: what the lane did is in its `laneState` and in
+ * Hands an event's trigger to its key's lane with signal-with-start (workflows/automationLane.ts; a new lane is an
+ * `automationLaneV2Workflow`, a running lane of either type is signalled), which starts, queues, skips or debounces
+ * its run. `started` means handed over: what the lane did is in its `laneState` and in
  * `platform_automation_triggers_skipped_total`.
  */
 export async function startKeyedRun(temporal: Starter, lane: LaneKey, trigger: LaneTrigger): Promise<'started'> {
-  await temporal.client.workflow.signalWithStart(automationLaneWorkflow, {
+  await temporal.client.workflow.signalWithStart(automationLaneV2Workflow, {
     taskQueue: temporal.taskQueue,
     workflowId: laneWorkflowId(lane),
     priority: fairnessOf(lane.operatorId),

@@ -62,12 +62,16 @@ const SKIP_BUFFER = 100;
 const FULL_MINUTE_MS = 60_000;
 /** Since this patch a lane records what it holds back as skipped triggers; histories from before record nothing. */
 export const LANE_SKIP_RECORDS_PATCH = 'lane-skip-records';
-/** Since this patch a lane that ends stops counting against its automation's live keys itself (worker/laneKeys.ts). */
-export const LANE_RELEASES_KEY_PATCH = 'lane-releases-key';
 
 interface Slot {
   started: boolean;
   cancelling: boolean;
+}
+
+/** What a lane type does beyond the first type: `records` says whether it records held-back triggers, `releases` its key. */
+interface LaneType {
+  records: () => boolean;
+  releases: boolean;
 }
 
 /**
@@ -78,9 +82,28 @@ interface Slot {
  * `skip`, or `replace`: the oldest run is cancelled and the newest trigger starts once it has closed). The lane ends
  * once nothing runs, waits or is counted; it continues as new between runs every {@link TRIGGERS_PER_RUN} triggers.
  *
+ * The first lane type: started by releases before 2026-12-06, asking Temporal for `lane-skip-records` (a marker and
+ * a search-attribute upsert in each lane's history) and leaving its count to the dispatcher's looks.
+ *
  * @example signalWithStart(automationLaneWorkflow, { workflowId: laneWorkflowId(...), signal: laneTriggerSignal, signalArgs: [trigger], args: [{ operatorId, automationId }] })
  */
 export async function automationLaneWorkflow(input: LaneInput): Promise<LaneCounts> {
+  return runLane(input, { records: () => patched(LANE_SKIP_RECORDS_PATCH), releases: false });
+}
+
+/**
+ * The lane every new key starts (docs/workflows.md#versioning): {@link automationLaneWorkflow}'s loop, recording what
+ * it holds back without asking Temporal (no history of this type comes from before that patch), and ending with
+ * `releaseLaneKey`, so its automation's count of live keys (worker/laneKeys.ts) drops as it ends. A lane of the first
+ * type that is still running keeps its type: a trigger for its key reaches it as a signal.
+ *
+ * @example signalWithStart(automationLaneV2Workflow, { workflowId: laneWorkflowId(...), signal: laneTriggerSignal, signalArgs: [trigger], args: [{ operatorId, automationId }] })
+ */
+export async function automationLaneV2Workflow(input: LaneInput): Promise<LaneCounts> {
+  return runLane(input, { records: () => true, releases: true });
+}
+
+async function runLane(input: LaneInput, type: LaneType): Promise<LaneCounts> {
   const carried = input.carried;
   let control: RunControl | null = carried?.control ?? null;
   let queued: LaneTrigger[] = [...(carried?.queued ?? [])];
@@ -98,7 +121,7 @@ export async function automationLaneWorkflow(input: LaneInput): Promise<LaneCoun
     'triggers',
     'Event triggers of a run-controlled automation that started no run, by reason (docs/workflows.md "Run control")',
   );
-  const records = patched(LANE_SKIP_RECORDS_PATCH);
+  const records = type.records();
   const unrecorded: LaneSkip[] = [];
   let recording = false;
   let fullUntil = 0;
@@ -265,7 +288,7 @@ export async function automationLaneWorkflow(input: LaneInput): Promise<LaneCoun
       await drained();
       const ended = () => running.size === 0 && queued.length === 0 && pending === null && unrecorded.length === 0;
       if (!ended()) continue;
-      if (patched(LANE_RELEASES_KEY_PATCH)) {
+      if (type.releases) {
         // Not counted from here: a trigger that arrives meanwhile keeps the lane alive one more while, over the cap at most by it.
         await releaseLaneKey({ operatorId: input.operatorId, automationId: input.automationId, laneId: workflowInfo().workflowId }).catch(() => 0);
         await condition(allHandlersFinished);

@@ -8,6 +8,7 @@ import { RunControlDispatch, controlOf, type ControlledEventRun } from '../../wo
 import { startTestApp, type TestApp } from '../helpers/app';
 import { automationsClient, type AutomationsClient } from '../helpers/automations';
 import { eventually } from '../helpers/eventually';
+import { rawHistory } from '../helpers/temporalHistory';
 
 /**
  * The cap on live run-control keys per automation (docs/workflows.md "Run control", "Live keys"), with a cap of 2:
@@ -128,7 +129,7 @@ function watchedCap(clock: { now: number }) {
   return { cap, described };
 }
 
-it('stops counting a lane once it ends, without a look in Temporal', async () => {
+it('starts a new key as an automationLaneV2Workflow, which stops counting once it ends: no look in Temporal, no patch marker', async () => {
   const acme = await automationsClient(app);
   const mine = await keyedAutomation(acme);
   const { cap, described } = watchedCap({ now: 0 });
@@ -149,6 +150,15 @@ it('stops counting a lane once it ends, without a look in Temporal', async () =>
   expect(described).toEqual([]);
   expect(await cap.admit(scope, laneWorkflowId({ ...scope, key: 'p-3' }))).toBe(true);
   expect(described).toEqual([]);
+
+  // Its history: the V2 type, no `patched()` marker or search-attribute upsert, and the release as its one local activity.
+  const { history } = await rawHistory(app, laneWorkflowId({ ...scope, key: 'p-1' }));
+  const events = history.events ?? [];
+  expect(events[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name).toBe('automationLaneV2Workflow');
+  const markers = events.flatMap((event) => event.markerRecordedEventAttributes?.markerName ?? []);
+  expect(markers).toEqual(['core_local_activity']);
+  expect(events.filter((event) => event.upsertWorkflowSearchAttributesEventAttributes)).toEqual([]);
+  expect(events.at(-1)?.workflowExecutionCompletedEventAttributes).toBeTruthy();
 }, 60_000);
 
 it('finds lanes that ended uncounted by describing them, and looks less often while it finds none', async () => {
