@@ -136,11 +136,12 @@ export class InFlightRuns {
   }
 
   /**
-   * Whether the operator is light: no backlog, and fewer runs in flight than a quarter of the cap, `reserving` more
-   * included. A backlog alone makes it heavy: the triggers it hands to run-control lanes never count in flight.
+   * Whether the operator is light: fewer runs in flight than a quarter of the cap, `reserving` more included. Starts
+   * for run-control lanes (`lanes`) count nothing in flight, so for them a backlog alone makes the operator heavy.
    */
-  light(operatorId: string, reserving = 0): boolean {
-    return !this.backlogged.has(operatorId) && this.held(operatorId) + reserving < Math.ceil(this.cap / 4);
+  light(operatorId: string, reserving = 0, lanes = false): boolean {
+    if (lanes && this.backlogged.has(operatorId)) return false;
+    return this.held(operatorId) + reserving < Math.ceil(this.cap / 4);
   }
 
   /** Whether nothing of the operator's is counted in flight. */

@@ -268,7 +268,8 @@ export async function dispatchOperator(deps: DispatchDeps, operatorId: string, f
           break windows;
         }
         const count = Math.min(one.runs.length, deps.starts?.burst ?? 0);
-        if (deps.starts && one.runs.length > 0 && !deps.starts.take(operatorId, count, deps.inFlight?.light(operatorId, reserved + count) ?? false)) {
+        const light = deps.inFlight?.light(operatorId, reserved + count, direct < one.runs.length) ?? false;
+        if (deps.starts && one.runs.length > 0 && !deps.starts.take(operatorId, count, light)) {
           // Back when a second's worth of starts has refilled, not at the first token: each pass costs a claim and a window's filters.
           const refilled = Math.min(deps.starts.burst, deps.starts.perSecond);
           [stop, retryInMs] = [indexOf.get(row.seq)!, Math.max(MIN_RETRY_MS, deps.starts.waitMs(operatorId, refilled))];

@@ -60,14 +60,15 @@ describe('InFlightRuns.capOf', () => {
     expect(inFlight.notePending('busy', 500)).toBe(false);
   });
 
-  it('counts an organisation light only without a backlog, whatever it has in flight (lanes count nothing in flight)', () => {
+  it('counts an organisation with a backlog heavy for its lanes (they count nothing in flight), light for its runs', () => {
     const inFlight = runs();
-    expect(inFlight.light('lanes')).toBe(true);
+    expect(inFlight.light('lanes', 1, true)).toBe(true);
     inFlight.notePending('lanes', 2_000);
-    expect(inFlight.light('lanes')).toBe(false);
-    inFlight.notePending('lanes', 2);
-    expect(inFlight.light('lanes')).toBe(true);
+    expect(inFlight.light('lanes', 1, true)).toBe(false);
+    expect(inFlight.light('lanes', 1)).toBe(true);
     expect(inFlight.light('lanes', Math.ceil(50 / 4))).toBe(false);
+    inFlight.notePending('lanes', 2);
+    expect(inFlight.light('lanes', 1, true)).toBe(true);
   });
 
   it('never gives a contended share above the cap', () => {
