@@ -68,9 +68,9 @@ interface Slot {
   cancelling: boolean;
 }
 
-/** What a lane type does beyond the first type: `records` says whether it records held-back triggers, `releases` its key. */
+/** What a lane type does: whether it records held-back triggers, and whether it releases its key as it ends. */
 interface LaneType {
-  records: () => boolean;
+  records: boolean;
   releases: boolean;
 }
 
@@ -88,7 +88,7 @@ interface LaneType {
  * @example signalWithStart(automationLaneWorkflow, { workflowId: laneWorkflowId(...), signal: laneTriggerSignal, signalArgs: [trigger], args: [{ operatorId, automationId }] })
  */
 export async function automationLaneWorkflow(input: LaneInput): Promise<LaneCounts> {
-  return runLane(input, { records: () => patched(LANE_SKIP_RECORDS_PATCH), releases: false });
+  return runLane(input, { records: patched(LANE_SKIP_RECORDS_PATCH), releases: false });
 }
 
 /**
@@ -100,7 +100,7 @@ export async function automationLaneWorkflow(input: LaneInput): Promise<LaneCoun
  * @example signalWithStart(automationLaneV2Workflow, { workflowId: laneWorkflowId(...), signal: laneTriggerSignal, signalArgs: [trigger], args: [{ operatorId, automationId }] })
  */
 export async function automationLaneV2Workflow(input: LaneInput): Promise<LaneCounts> {
-  return runLane(input, { records: () => true, releases: true });
+  return runLane(input, { records: true, releases: true });
 }
 
 async function runLane(input: LaneInput, type: LaneType): Promise<LaneCounts> {
@@ -121,7 +121,7 @@ async function runLane(input: LaneInput, type: LaneType): Promise<LaneCounts> {
     'triggers',
     'Event triggers of a run-controlled automation that started no run, by reason (docs/workflows.md "Run control")',
   );
-  const records = type.records();
+  const { records } = type;
   const unrecorded: LaneSkip[] = [];
   let recording = false;
   let fullUntil = 0;

@@ -46,11 +46,12 @@ type Section = (typeof SECTIONS)[number];
 const QUOTA = { QUOTA_ACTIONS_PER_MONTH: '1000000000' };
 const RAISED = { ...QUOTA, EVENT_RUNS_PER_SECOND: '1000000', EVENT_RUNS_BURST: '1000000' };
 
-function selected(env: NodeJS.ProcessEnv): Set<Section> {
-  const names = (env.DISPATCH_SECTIONS || SECTIONS.join(',')).split(',').map((name) => name.trim());
-  const unknown = names.filter((name) => !(SECTIONS as readonly string[]).includes(name));
-  if (unknown.length > 0) throw new Error(`DISPATCH_SECTIONS: unknown ${unknown.join(', ')}; expected some of ${SECTIONS.join(', ')}`);
-  return new Set(names as Section[]);
+/** A comma list of names from `env[variable]`, each one of `all` (every one when unset). */
+function namesOf<T extends string>(env: NodeJS.ProcessEnv, variable: string, all: readonly T[]): Set<T> {
+  const names = (env[variable] || all.join(',')).split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !(all as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new Error(`${variable}: unknown ${unknown.join(', ')}; expected some of ${all.join(', ')}`);
+  return new Set(names as T[]);
 }
 
 const positive = (env: NodeJS.ProcessEnv, name: string, fallback: number) => {
@@ -60,7 +61,7 @@ const positive = (env: NodeJS.ProcessEnv, name: string, fallback: number) => {
 };
 
 const options = (env: NodeJS.ProcessEnv) => ({
-  sections: selected(env),
+  sections: namesOf<Section>(env, 'DISPATCH_SECTIONS', SECTIONS),
   windowS: positive(env, 'DISPATCH_WINDOW_S', 60),
   probeS: positive(env, 'DISPATCH_PROBE_S', 15),
   rates: (env.DISPATCH_RATES || '250,500,1000,2000,2500,3000,4000').split(',').map(Number),
@@ -70,16 +71,8 @@ const options = (env: NodeJS.ProcessEnv) => ({
   stackEnv: stackEnv(env.DISPATCH_STACK_ENV),
   profile: env.DISPATCH_PROFILE === '1',
   noMatch: env.DISPATCH_NO_MATCH === '1',
-  noises: noises(env.DISPATCH_NOISES),
+  noises: namesOf<NoiseName>(env, 'DISPATCH_NOISES', NOISE_NAMES),
 });
-
-/** `DISPATCH_NOISES="keys"`: the noisy section's noises to run (default all), each beside the bystander alone before it. */
-function noises(value: string | undefined): Set<NoiseName> {
-  const names = (value || NOISE_NAMES.join(',')).split(',').map((name) => name.trim());
-  const unknown = names.filter((name) => !(NOISE_NAMES as string[]).includes(name));
-  if (unknown.length > 0) throw new Error(`DISPATCH_NOISES: unknown ${unknown.join(', ')}; expected some of ${NOISE_NAMES.join(', ')}`);
-  return new Set(names as NoiseName[]);
-}
 
 /** `DISPATCH_STACK_ENV="RUNS_IN_FLIGHT_PER_OPERATOR=10,LANE_KEYS_PER_AUTOMATION=200"`: configuration over both stacks', to compare settings. */
 function stackEnv(value: string | undefined): Record<string, string> {
