@@ -24,7 +24,8 @@
  * noisy), DISPATCH_STACK_ENV (NAME=value,… over both stacks' configuration, to compare settings), DISPATCH_PROFILE (1:
  * where the main thread's time per event goes over the filtering floor and rungs; on the dev topology that thread holds
  * the API and the dispatcher), DISPATCH_NO_MATCH (1: no filtering event matches, so a rung costs the dispatch passes
- * without the runs), DISPATCH_NOISES (slow,wake,keys,poison: the noisy section's noises, default all). Loopback only;
+ * without the runs), DISPATCH_NOISES (slow,wake,keys,poison: the noisy section's noises, default all), DISPATCH_EXPLAIN
+ * (1: where the five slowest bystander probes of each bursts and noisy phase lost their time). Loopback only;
  * every loop bounded in count and time; misses are printed, never fail the process.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -38,6 +39,7 @@ import { detail, printGoals, type GoalRow } from './lib/dispatchReport';
 import { runsSection } from './lib/dispatchRuns';
 import { amountAutomations, amountFilter, dispatchTenant, eventAutomation, type DispatchContext } from './lib/dispatchSetup';
 import { startBenchStack, type BenchStack } from './lib/stack';
+import { explainSlowest } from './lib/dispatchExplain';
 import { fmt, say } from './lib/stats';
 
 const SECTIONS = ['filtering', 'runs', 'growth', 'bursts', 'noisy'] as const;
@@ -71,6 +73,7 @@ const options = (env: NodeJS.ProcessEnv) => ({
   stackEnv: stackEnv(env.DISPATCH_STACK_ENV),
   profile: env.DISPATCH_PROFILE === '1',
   noMatch: env.DISPATCH_NO_MATCH === '1',
+  explain: env.DISPATCH_EXPLAIN === '1',
   noises: namesOf<NoiseName>(env, 'DISPATCH_NOISES', NOISE_NAMES),
 });
 
@@ -150,7 +153,7 @@ const besideRow = (name: string, during: Probed, alone: Probed, atMost: number):
  * Two tenants share about 34 runs/s on two cores (the runs section), so one asking 20/s is over its half: fair sharing
  * makes it wait by definition, and its p95 then measures the machine, not the isolation.
  */
-async function pushBack(ctx: DispatchContext, o: Options): Promise<void> {
+async function pushBack(ctx: DispatchContext, stack: BenchStack, o: Options): Promise<void> {
   const bystander = await dispatchTenant(ctx);
   await eventAutomation(ctx, bystander.apiKey, 'entity_event.transaction', amountFilter(1));
   const rate = o.bystanderRate;
@@ -169,6 +172,12 @@ async function pushBack(ctx: DispatchContext, o: Options): Promise<void> {
     detail(
       `event loop of the process holding API, worker and dispatcher: alone ${aloneLag}; during the burst p50 ${fmt(lag.percentile(50) / 1e6, 0)} / p99 ${fmt(lag.percentile(99) / 1e6, 0)} ms`,
     );
+    if (o.explain)
+      for (const [label, probed] of [
+        ['alone', alone],
+        ['beside', during],
+      ] as const)
+        for (const line of await explainSlowest(stack.deps.temporal.client, probed)) detail(`slowest ${label} the burst: ${line}`);
     printGoals('bursts', [
       besideRow(`a burst of 10,000 events (${BURST_AUTOMATIONS} automations)`, during, alone, 1.5),
       {
@@ -189,6 +198,13 @@ async function pushBack(ctx: DispatchContext, o: Options): Promise<void> {
       noisy.map((phase) => besideRow(phase.name, phase.during, phase.alone, 2)),
     );
     for (const phase of noisy) detail(`${phase.name}: ${phase.what}`);
+    if (o.explain)
+      for (const phase of noisy)
+        for (const [label, probed] of [
+          ['alone', phase.alone],
+          ['beside', phase.during],
+        ] as const)
+          for (const line of await explainSlowest(stack.deps.temporal.client, probed)) detail(`slowest ${label} ${phase.name}: ${line}`);
   }
 }
 
@@ -196,7 +212,8 @@ async function main(): Promise<void> {
   const o = options(process.env);
   if (['filtering', 'runs', 'growth'].some((s) => o.sections.has(s as Section)))
     await onStack({ ...RAISED, ...o.stackEnv }, 'run starts unthrottled', (ctx, stack) => ownPace(ctx, stack, o));
-  if (o.sections.has('bursts') || o.sections.has('noisy')) await onStack({ ...QUOTA, ...o.stackEnv }, 'shipped run-start budget', (ctx) => pushBack(ctx, o));
+  if (o.sections.has('bursts') || o.sections.has('noisy'))
+    await onStack({ ...QUOTA, ...o.stackEnv }, 'shipped run-start budget', (ctx, stack) => pushBack(ctx, stack, o));
   say('');
   say('(figure beside its floor from the same run; PASS/MISS against the goal on the ratio; a miss is reported, not fatal)');
 }

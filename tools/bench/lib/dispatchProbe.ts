@@ -19,7 +19,22 @@ export interface Probed {
   toPass: number[];
   /** That pass's start → the run row's `started_at`: the pass, Temporal's start and the run's first task, ms, ascending. */
   passToRun: number[];
+  /** The slowest probes' runs (at most {@link SLOWEST}), slowest first: their Temporal ids and when their pass began. */
+  slowest: SlowProbe[];
 }
+
+/** A probe's run, to explain where its time went (tools/bench/lib/dispatchExplain.ts). */
+export interface SlowProbe {
+  latency: number;
+  /** When it was sent, ms after the phase's first probe. */
+  sentAfter: number;
+  workflowId: string;
+  writtenAt: number;
+  passAt: number;
+  startedAt: number;
+}
+
+const SLOWEST = 5;
 
 export interface ProbeOptions {
   perSecond: number;
@@ -47,9 +62,14 @@ export const p95 = (probed: Probed) => percentile(probed.latencies, 95);
  * `automation-event-<automation>-<outbox id>` and the outbox row points at the event (`source_event_id`), as
  * `bench:automations` finds its runs. The (operator, entity) pairs keep the outbox side on its index.
  */
-async function runStarts(db: Db, pending: Written[], since: Date): Promise<Map<string, { startedAt: number; passAt: number; outboxAt: number }>> {
-  const rows = await db.raw<{ rows: Array<{ event_id: string; started_at: Date; dispatched_at: Date; occurred_at: Date }> }>(
-    `SELECT o.source_event_id AS event_id, min(r.started_at) AS started_at, min(o.dispatched_at) AS dispatched_at, min(o.occurred_at) AS occurred_at
+async function runStarts(
+  db: Db,
+  pending: Written[],
+  since: Date,
+): Promise<Map<string, { startedAt: number; passAt: number; outboxAt: number; workflowId: string }>> {
+  const rows = await db.raw<{ rows: Array<{ event_id: string; started_at: Date; dispatched_at: Date; occurred_at: Date; workflow_id: string }> }>(
+    `SELECT o.source_event_id AS event_id, min(r.started_at) AS started_at, min(o.dispatched_at) AS dispatched_at, min(o.occurred_at) AS occurred_at,
+            min(r.temporal_workflow_id) AS workflow_id
        FROM outbox_events o
        JOIN automation_runs r ON r.operator_id = o.operator_id AND o.id = substring(r.temporal_workflow_id FROM length(r.automation_id) + 19)
       WHERE o.operator_id = ANY(:operators) AND o.entity_id = ANY(:entities) AND o.source_event_id = ANY(:events)
@@ -63,7 +83,10 @@ async function runStarts(db: Db, pending: Written[], since: Date): Promise<Map<s
     },
   );
   return new Map(
-    rows.rows.map((row) => [row.event_id, { startedAt: row.started_at.getTime(), passAt: row.dispatched_at.getTime(), outboxAt: row.occurred_at.getTime() }]),
+    rows.rows.map((row) => [
+      row.event_id,
+      { startedAt: row.started_at.getTime(), passAt: row.dispatched_at.getTime(), outboxAt: row.occurred_at.getTime(), workflowId: row.workflow_id },
+    ]),
   );
 }
 
@@ -107,6 +130,7 @@ export async function probeEventToRun(
   const toOutbox: number[] = [];
   const toPass: number[] = [];
   const passToRun: number[] = [];
+  const runs: SlowProbe[] = [];
   let pending = written;
   const deadline = Date.now() + options.settleMs;
   while (pending.length > 0 && Date.now() < deadline) {
@@ -118,6 +142,14 @@ export async function probeEventToRun(
       toOutbox.push(run.outboxAt - w.writtenAt);
       toPass.push(run.passAt - w.writtenAt);
       passToRun.push(run.startedAt - run.passAt);
+      runs.push({
+        latency: run.startedAt - w.writtenAt,
+        sentAfter: w.writtenAt - start,
+        workflowId: run.workflowId,
+        writtenAt: w.writtenAt,
+        passAt: run.passAt,
+        startedAt: run.startedAt,
+      });
     }
     pending = pending.filter((w) => !started.has(w.eventId));
     if (pending.length > 0) await sleep(LOOKUP_INTERVAL_MS);
@@ -131,8 +163,11 @@ export async function probeEventToRun(
     toOutbox: ascending(toOutbox),
     toPass: ascending(toPass),
     passToRun: ascending(passToRun),
+    slowest: slowestOf(runs),
   };
 }
+
+const slowestOf = (runs: SlowProbe[]) => [...runs].sort((a, b) => b.latency - a.latency).slice(0, SLOWEST);
 
 /** Phases pooled: latencies merged, counts summed. */
 export const pooledProbes = (phases: Probed[]): Probed => ({
@@ -143,6 +178,7 @@ export const pooledProbes = (phases: Probed[]): Probed => ({
   toOutbox: phases.flatMap((p) => p.toOutbox).sort((a, b) => a - b),
   toPass: phases.flatMap((p) => p.toPass).sort((a, b) => a - b),
   passToRun: phases.flatMap((p) => p.passToRun).sort((a, b) => a - b),
+  slowest: slowestOf(phases.flatMap((p) => p.slowest)),
 });
 
 /**
