@@ -12,7 +12,7 @@ interface Instrumentable {
 }
 
 /**
- * The activities that end runs and batch jobs, reporting the end to the metrics after they did their work.
+ * The activities that begin and end runs and end batch jobs, reporting to the metrics after they did their work.
  * A retried activity (its first result lost) reports again: the counts are at least once. A failure to read
  * a job's timing never fails the activity.
  */
@@ -26,6 +26,7 @@ export function instrumentEnds(activities: Instrumentable, deps: { db: Db; metri
     async beginAutomationRun(input) {
       const result = await activities.beginAutomationRun(input);
       if (result.kind === 'rejected') metrics.runFinished(result.source, 'failed');
+      if (result.kind === 'started') metrics.runBegun(input.source, Math.max(0, Date.now() - Date.parse(input.startedAt)) / 1000);
       return result;
     },
     async finishAutomationRun(input) {

@@ -9,12 +9,15 @@ export interface ActivityMetrics {
   batchJobFinished(type: string, status: 'completed' | 'failed', seconds: number): void;
   /** An automation run's end. */
   runFinished(source: string, status: string): void;
+  /** An automation run's first step began, `seconds` after Temporal started its workflow. */
+  runBegun(source: string, seconds: number): void;
 }
 
 export const noActivityMetrics: ActivityMetrics = {
   gatewayCall: () => undefined,
   batchJobFinished: () => undefined,
   runFinished: () => undefined,
+  runBegun: () => undefined,
 };
 
 /** The outcome label of a gateway call from what the gateway recorded of it. */

@@ -136,11 +136,12 @@ export class InFlightRuns {
   }
 
   /**
-   * Whether the operator is light: fewer runs in flight than a quarter of the cap, `reserving` more included. Starts
-   * for run-control lanes (`lanes`) count nothing in flight, so for them a backlog alone makes the operator heavy.
+   * Whether the operator is light: no backlog, and fewer runs in flight than a quarter of the cap, `reserving` more
+   * included. A backlog alone makes it heavy: held to the contended cap, its runs never reach a quarter of the whole
+   * one, and its lanes count nothing in flight, so without it a burst was served whole, past the platform's rate.
    */
-  light(operatorId: string, reserving = 0, lanes = false): boolean {
-    if (lanes && this.backlogged.has(operatorId)) return false;
+  light(operatorId: string, reserving = 0): boolean {
+    if (this.backlogged.has(operatorId)) return false;
     return this.held(operatorId) + reserving < Math.ceil(this.cap / 4);
   }
 

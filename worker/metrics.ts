@@ -6,6 +6,7 @@ import type { SkipReason } from '../core/automations/runControl';
 import type { FilterFailure, FilterWhere } from './eventFilters';
 
 const BATCH_SECONDS = [0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800];
+const START_DELAY_SECONDS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /**
  * The Temporal runtime's Prometheus exporter on METRICS_HOST:WORKER_METRICS_PORT: the SDK's own `temporal_`
@@ -19,7 +20,7 @@ export function workerTelemetry(config: Config): TelemetryOptions | undefined {
     metrics: {
       prometheus: {
         bindAddress: `${host}:${config.WORKER_METRICS_PORT}`,
-        histogramBucketOverrides: { platform_batch_job_duration_seconds: BATCH_SECONDS },
+        histogramBucketOverrides: { platform_batch_job_duration_seconds: BATCH_SECONDS, platform_run_start_delay_seconds: START_DELAY_SECONDS },
       },
     },
   };
@@ -57,6 +58,12 @@ export function createWorkerMetrics(): WorkerMetrics {
   );
   const batchSeconds = meter.createHistogram('platform_batch_job_duration_seconds', 'float', 's', 'Batch jobs from creation to their end, by type and status');
   const runsFinished = meter.createCounter('platform_automation_runs_finished_total', 'runs', 'Automation runs that ended, by source and status');
+  const startDelay = meter.createHistogram(
+    'platform_run_start_delay_seconds',
+    'float',
+    's',
+    "Automation runs from their workflow's start on the Temporal server to their first step on this worker, by source",
+  );
   const overBudget = meter.createCounter(
     'platform_expression_over_budget_total',
     'evaluations',
@@ -113,6 +120,7 @@ export function createWorkerMetrics(): WorkerMetrics {
   const gatewayCache = new Map<string, MetricCounter>();
   const batchCache = new Map<string, MetricHistogram>();
   const runCache = new Map<string, MetricCounter>();
+  const delayCache = new Map<string, MetricHistogram>();
   const budgetCache = new Map<string, MetricCounter>();
   const judgedCache = new Map<string, MetricCounter>();
   const failedCache = new Map<string, MetricCounter>();
@@ -122,6 +130,7 @@ export function createWorkerMetrics(): WorkerMetrics {
     gatewayCall: (provider, outcome) => tagged(gatewayCache, `${provider} ${outcome}`, () => gatewayCalls.withTags({ provider, outcome })).add(1),
     batchJobFinished: (type, status, seconds) => tagged(batchCache, `${type} ${status}`, () => batchSeconds.withTags({ type, status })).record(seconds),
     runFinished: (source, status) => tagged(runCache, `${source} ${status}`, () => runsFinished.withTags({ source, status })).add(1),
+    runBegun: (source, seconds) => tagged(delayCache, source, () => startDelay.withTags({ source })).record(seconds),
     expressionOverBudget: (code) => tagged(budgetCache, code, () => overBudget.withTags({ code })).add(1),
     payloadStored: (bytes) => {
       payloadsStored.add(1);

@@ -27,7 +27,7 @@ export interface DispatchDeps {
   /** Starts the runs events fire (through run control where an automation has it) and ends those `cancel_on` ends. */
   runs: EventRuns;
   /** Event-run starts and wake-ups each operator may make (worker/startAdmission.ts); unlimited when absent. */
-  starts?: Pick<StartAdmission, 'take' | 'waitMs' | 'burst' | 'perSecond'>;
+  starts?: Pick<StartAdmission, 'take' | 'waitMs' | 'burst' | 'perSecond' | 'laneGapMs' | 'pace' | 'waited'>;
   /** The runs each operator has started or woken and not yet finished (worker/inFlight.ts); no cap when absent. */
   inFlight?: Pick<InFlightRuns, 'room' | 'add' | 'cap' | 'light' | 'notePending'>;
   /** Signals runs waiting in an `action.wait_for_event` (worker/runWaitSignals.ts); without it no wait is woken. */
@@ -55,6 +55,17 @@ const MIN_RETRY_MS = 200;
 const LANE_CAP_RETRY_MS = 1_000;
 /** The pause before an operator with its most runs in flight looks again (its runs finish in tens to hundreds of ms). */
 const IN_FLIGHT_RETRY_MS = 100;
+/**
+ * The longest a pass spends spacing its lane starts (StartAdmission.laneGapMs): it holds one of the dispatcher's few
+ * connections meanwhile, so the rest waits for the next pass.
+ */
+const PACED_PASS_MS = 250;
+
+/** How far apart a pass starts its lanes, and how many it starts at most (at least one). */
+function lanePacing(deps: DispatchDeps, operatorId: string): { gapMs: number; most: number } {
+  const gapMs = deps.starts?.laneGapMs(operatorId, deps.inFlight?.light(operatorId) ?? false) ?? 0;
+  return { gapMs, most: gapMs > 0 ? Math.max(1, Math.floor(PACED_PASS_MS / gapMs)) : Number.POSITIVE_INFINITY };
+}
 
 /** The event with its entity's sealed fields opened; sealed as stored when a field cannot be opened (its key was retired). */
 function triggerOf(deps: DispatchDeps, event: InternalEvent): InternalEvent {
@@ -144,7 +155,13 @@ interface Starts {
  * event. A new key past its automation's cap ({@link LaneCapError}) is not a fault: the earliest such event is answered,
  * and the pass stops there (it and every later event wait; a start repeated next pass is refused by its Temporal id).
  */
-async function startAll(deps: DispatchDeps, faults: DispatchFaults, routes: Routed, listeners: Map<string, Listener['automation']>): Promise<Starts> {
+async function startAll(
+  deps: DispatchDeps,
+  faults: DispatchFaults,
+  routes: Routed,
+  listeners: Map<string, Listener['automation']>,
+  laneGapMs: number,
+): Promise<Starts> {
   let started = 0;
   let next = 0;
   let capped: bigint | undefined;
@@ -153,6 +170,8 @@ async function startAll(deps: DispatchDeps, faults: DispatchFaults, routes: Rout
       const { seq, ...run } = routes.runs[next++]!;
       if (capped !== undefined && BigInt(seq) > capped) continue;
       let outcome: StartOutcome;
+      const place = run.runControl ? (deps.starts?.pace(run.operatorId, laneGapMs) ?? 0) : 0;
+      if (place > 0) await new Promise((resolve) => setTimeout(resolve, place));
       try {
         outcome = await deps.runs.start(run);
       } catch (error) {
@@ -235,6 +254,8 @@ export async function dispatchOperator(deps: DispatchDeps, operatorId: string, f
     const heardRows = claimed.filter((row) => events.has(row.seq));
     const indexOf = new Map(claimed.map((row, index) => [row.seq, index]));
     let reserved = 0;
+    let pacing: ReturnType<typeof lanePacing> | undefined;
+    let laned = 0;
     // Filters of a window of events are judged together (one sandbox batch per window), then applied in outbox order.
     windows: for (let start = 0; start < heardRows.length; start += JUDGED_AT_ONCE) {
       const window = heardRows.slice(start, start + JUDGED_AT_ONCE);
@@ -267,8 +288,16 @@ export async function dispatchOperator(deps: DispatchDeps, operatorId: string, f
           [stop, retryInMs] = [indexOf.get(row.seq)!, IN_FLIGHT_RETRY_MS];
           break windows;
         }
+        const lanes = one.runs.length - direct;
+        if (lanes > 0) pacing ??= lanePacing(deps, operatorId);
+        if (lanes > 0 && laned > 0 && laned + lanes > pacing!.most) {
+          // As many lanes as this pass spaces out: the rest go in the next pass, at their places.
+          deps.starts?.waited();
+          [stop, retryInMs] = [indexOf.get(row.seq)!, pacing!.gapMs];
+          break windows;
+        }
         const count = Math.min(one.runs.length, deps.starts?.burst ?? 0);
-        const light = deps.inFlight?.light(operatorId, reserved + count, direct < one.runs.length) ?? false;
+        const light = deps.inFlight?.light(operatorId, reserved + count) ?? false;
         if (deps.starts && one.runs.length > 0 && !deps.starts.take(operatorId, count, light)) {
           // Back when a second's worth of starts has refilled, not at the first token: each pass costs a claim and a window's filters.
           const refilled = Math.min(deps.starts.burst, deps.starts.perSecond);
@@ -276,11 +305,13 @@ export async function dispatchOperator(deps: DispatchDeps, operatorId: string, f
           break windows;
         }
         reserved += direct;
+        laned += lanes;
         routed.runs.push(...one.runs);
         routed.skips.push(...one.skips);
       }
     }
-    const { started, capped } = await startAll(deps, faults, routed, new Map(automations.map((automation) => [automation.id, automation])));
+    const listenersById = new Map(automations.map((automation) => [automation.id, automation]));
+    const { started, capped } = await startAll(deps, faults, routed, listenersById, pacing?.gapMs ?? 0);
     if (capped !== undefined && indexOf.get(capped)! < stop) [stop, retryInMs] = [indexOf.get(capped)!, LANE_CAP_RETRY_MS];
     const done = claimed.slice(0, stop);
     if (deps.signalWaitingRun)

@@ -9,13 +9,25 @@ const MIN_RATE = 5;
 const DECREASE = 0.75;
 /** While starts wait and the backlog is short, the rate grows by this share each look. */
 const INCREASE = 0.1;
+/** A look judges the start delays (`noteStartDelay`) only when it heard at least this many. */
+const MIN_DELAYS = 3;
+/** The most start delays a look keeps: enough for its 90th percentile. */
+const MAX_DELAYS = 1_000;
+/** Looks whose median start delay make the floor: five minutes of them. */
+const FLOOR_LOOKS = 300;
+/** A look's 90th-percentile start delay over this many times the floor (and {@link DELAY_SLACK_MS} over it) is congested. */
+const DELAY_FACTOR = 2;
+const DELAY_SLACK_MS = 25;
+/** The widest gap between one operator's paced lane starts: a share under one a second still starts one a second. */
+const MAX_GAP_MS = 1_000;
 
 /**
  * Event-run starts (and wake-ups) as the platform can run them, shared so a light tenant never waits behind a heavy
  * one. Two budgets must both allow a start: the operator's own (`EVENT_RUNS_PER_SECOND`, burst `EVENT_RUNS_BURST`,
- * a ceiling whatever the load) and the platform's — a rate that follows Temporal's interactive queue (`observe`, once
- * a second): cut to three quarters of what was admitted when tasks wait longer than {@link TARGET_BACKLOG_MS}, grown
- * a tenth at a time while starts wait and the queue is short. The platform's bucket holds half a second of that rate.
+ * a ceiling whatever the load) and the platform's — a rate that follows Temporal's interactive queue and the runs'
+ * start delays (`observe`, once a second): cut to three quarters of what was admitted when tasks wait longer than
+ * {@link TARGET_BACKLOG_MS} or runs wait long for their first step, grown a tenth at a time while starts wait and
+ * neither does. The platform's bucket holds half a second of that rate.
  *
  * The share: an operator whose start was refused within the last two seconds is *backlogged* and takes only from its
  * credit, the platform's spare starts dealt out evenly among the backlogged; any other takes from the platform's
@@ -50,6 +62,12 @@ export class StartAdmission {
   private lightTokens: number;
   /** Starts each operator took from the platform's bucket since it was last backlogged: its share of a debt. */
   private readonly rushes = new Map<string, number>();
+  /** When each paced operator's next lane start may go (`pace`). */
+  private readonly pacedAt = new Map<string, number>();
+  /** Start delays heard since the last look, ms. */
+  private delays: number[] = [];
+  /** The median start delay of each of the last {@link FLOOR_LOOKS} looks that heard enough: their lowest is the floor. */
+  private readonly medians: number[] = [];
 
   private readonly maxRate: number;
   private readonly now: () => number;
@@ -114,11 +132,55 @@ export class StartAdmission {
     return Math.max(platform, this.own.waitMs(operatorId, count));
   }
 
-  /** Adjusts the platform's rate to the backlog of the interactive queue, measured since the previous look. */
+  /**
+   * How far apart the operator's starts of run-control lanes go: 0 while it is alone or served whole, else a second
+   * over its share of the platform's rate (at most {@link MAX_GAP_MS}). A lane's start and first task cost the
+   * Temporal server and the worker's workflow thread more than a run's, and a second's share of them started at once
+   * held every other tenant's starts behind them (bench:dispatch, 2,000 run-control keys: the bystander's p95 3–4× its
+   * p95 alone; spaced, 1.1×). Nothing is refused by it: the lanes just go one after another.
+   */
+  laneGapMs(operatorId: string, light = false): number {
+    this.refill();
+    if (this.alone(operatorId) || this.servedWhole(light, 0)) {
+      this.pacedAt.delete(operatorId);
+      return 0;
+    }
+    const credit = this.credits.get(operatorId);
+    const share = credit === undefined ? this.rate : this.rate / this.credits.size;
+    return Math.min(MAX_GAP_MS, 1000 / share);
+  }
+
+  /** A pass stopped at its paced lanes: starts wait, as when one is refused, so the rate may grow (`observe`). */
+  waited(): void {
+    this.refusedSinceLook = true;
+  }
+
+  /** Takes the operator's next place `gapMs` after its last paced lane start: how long until it comes, in ms. */
+  pace(operatorId: string, gapMs: number): number {
+    if (gapMs <= 0) return 0;
+    const now = this.now();
+    const at = Math.max(now, this.pacedAt.get(operatorId) ?? now);
+    this.pacedAt.set(operatorId, at + gapMs);
+    return at - now;
+  }
+
+  /**
+   * A run's first step began `ms` after Temporal started it (activities/instrumented.ts). The queue's backlog does not
+   * see a worker or a server too busy to run the tasks it hands out at once; the delay does.
+   */
+  noteStartDelay(ms: number): void {
+    if (this.delays.length < MAX_DELAYS) this.delays.push(ms);
+  }
+
+  /**
+   * Adjusts the platform's rate to the backlog of the interactive queue, measured since the previous look, and to the
+   * start delays heard since then.
+   */
   observe(backlogMs: number, sinceMs: number): void {
     const admittedRate = this.admitted / Math.max(0.001, sinceMs / 1000);
     this.admitted = 0;
-    if (backlogMs > TARGET_BACKLOG_MS) this.rate = Math.max(MIN_RATE, Math.min(this.rate, admittedRate) * DECREASE);
+    const delayed = this.delayed();
+    if (backlogMs > TARGET_BACKLOG_MS || delayed) this.rate = Math.max(MIN_RATE, Math.min(this.rate, admittedRate) * DECREASE);
     else if (this.refusedSinceLook) this.rate = Math.min(this.maxRate, this.rate * (1 + INCREASE) + 1);
     // Unused, the rate falls back to twice what was admitted: a burst after a quiet spell then climbs to what Temporal
     // keeps up with, a tenth a second, rather than landing a second of an old rate on it before any backlog shows.
@@ -131,9 +193,25 @@ export class StartAdmission {
       this.credits.delete(operatorId);
     }
     for (const operatorId of this.rushes.keys()) if (!this.seenAt.has(operatorId)) this.rushes.delete(operatorId);
+    for (const [operatorId, at] of this.pacedAt) if (at < this.now()) this.pacedAt.delete(operatorId);
     // A debt is at most a second of the new rate, so a cut never leaves everyone waiting out the old one.
     this.tokens = Math.max(-this.rate, Math.min(this.tokens, this.capacity()));
     for (const [operatorId, credit] of this.credits) this.credits.set(operatorId, Math.max(-this.rate, credit));
+  }
+
+  /**
+   * Whether the runs begun since the last look waited long for their first step: their 90th percentile over
+   * {@link DELAY_FACTOR} times the floor, the lowest median of the last five minutes' looks (what a start costs here
+   * unloaded). A single slow start in a quiet look counts: the bystander a burst delays is one of a few.
+   */
+  private delayed(): boolean {
+    const delays = this.delays.sort((a, b) => a - b);
+    this.delays = [];
+    if (delays.length < MIN_DELAYS) return false;
+    this.medians.push(delays[Math.floor(delays.length / 2)]!);
+    if (this.medians.length > FLOOR_LOOKS) this.medians.shift();
+    const floor = Math.min(...this.medians);
+    return delays[Math.floor(delays.length * 0.9)]! > Math.max(DELAY_FACTOR * floor, floor + DELAY_SLACK_MS);
   }
 
   /**

@@ -173,7 +173,14 @@ export async function createWorker(options: {
       reconcileRuns({ db: options.db, client: temporal.client, refs, keyring, logger, metrics, poisonAttempts: config.RUN_POISON_TASK_ATTEMPTS }),
     sandbox,
     payloadBudget,
-    metrics,
+    // A run's start delay is also what the start admission follows (worker/startAdmission.ts).
+    metrics: {
+      ...metrics,
+      runBegun: (source, seconds) => {
+        metrics.runBegun(source, seconds);
+        starts.noteStartDelay(seconds * 1000);
+      },
+    },
     gatewayCaches: createGatewayCaches(feed, config.CACHE_TTL_MS),
   });
   const workflows = options.config.WORKFLOW_BUNDLE_PATH

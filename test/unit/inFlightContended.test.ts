@@ -60,15 +60,14 @@ describe('InFlightRuns.capOf', () => {
     expect(inFlight.notePending('busy', 500)).toBe(false);
   });
 
-  it('counts an organisation with a backlog heavy for its lanes (they count nothing in flight), light for its runs', () => {
+  it('counts an organisation heavy while it has a backlog, or a quarter of its cap in flight', () => {
     const inFlight = runs();
-    expect(inFlight.light('lanes', 1, true)).toBe(true);
-    inFlight.notePending('lanes', 2_000);
-    expect(inFlight.light('lanes', 1, true)).toBe(false);
-    expect(inFlight.light('lanes', 1)).toBe(true);
-    expect(inFlight.light('lanes', Math.ceil(50 / 4))).toBe(false);
-    inFlight.notePending('lanes', 2);
-    expect(inFlight.light('lanes', 1, true)).toBe(true);
+    expect(inFlight.light('busy', 1)).toBe(true);
+    expect(inFlight.light('busy', Math.ceil(50 / 4))).toBe(false);
+    inFlight.notePending('busy', 2_000);
+    expect(inFlight.light('busy', 1)).toBe(false);
+    inFlight.notePending('busy', 2);
+    expect(inFlight.light('busy', 1)).toBe(true);
   });
 
   it('never gives a contended share above the cap', () => {
