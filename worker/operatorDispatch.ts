@@ -5,18 +5,17 @@ import type { InternalEvent } from '../core/events';
 import { openEventPii } from '../core/pii';
 import type { Db } from '../db/knex';
 import { readOutboxEvents } from '../db/queries/outbox';
-import { eventRunWorkflowId } from '../temporal/automationRuns';
 import { automationsListeningTo, claimOperatorOutbox, inOperatorDispatch, markDispatched, type PendingOutboxRow } from '../db/queries/outboxDispatch';
-import { insertTriggerSkips, type TriggerSkip } from '../db/queries/triggerSkips';
+import { insertTriggerSkips } from '../db/queries/triggerSkips';
 import type { EventRoutes, Listener } from './eventRouter';
 import type { EventRouter } from './eventRouting';
 import type { DispatchFaults } from './dispatchFaults';
 import type { InFlightRuns } from './inFlight';
 import type { StartAdmission } from './startAdmission';
-import { LaneCapError } from './laneKeys';
 import { OverShareError } from './overShare';
-import { controlOf, type ControlledEventRun, type EventRuns, type StartOutcome } from './runControl';
+import { controlOf, type EventRuns } from './runControl';
 import { signalWaitingRuns, type SignalWaitingRun } from './runWaitSignals';
+import { lanePacing, skipOf, startAll, type Routed } from './passStarts';
 
 export interface DispatchDeps {
   db: Db;
@@ -46,7 +45,6 @@ export type OperatorPass =
   | { kind: 'deferred'; claimed: number; started: number; retryInMs: number };
 
 export const BATCH = 500;
-const START_CONCURRENCY = 16;
 /** Events whose filters are judged together: their sandbox filters go in one batch (worker/batchedEvaluations.ts). */
 const JUDGED_AT_ONCE = 64;
 /** The shortest pause before an operator past its share is tried again. */
@@ -55,18 +53,6 @@ const MIN_RETRY_MS = 200;
 const LANE_CAP_RETRY_MS = 1_000;
 /** The pause before an operator with its most runs in flight looks again (its runs finish in tens to hundreds of ms). */
 const IN_FLIGHT_RETRY_MS = 100;
-/**
- * The longest a pass spends spacing its lane starts (StartAdmission.laneGapMs): it holds one of the dispatcher's few
- * connections meanwhile, so the rest waits for the next pass.
- */
-const PACED_PASS_MS = 250;
-
-/** How far apart a pass starts its lanes, and how many it starts at most (at least one). */
-function lanePacing(deps: DispatchDeps, operatorId: string): { gapMs: number; most: number } {
-  const gapMs = deps.starts?.laneGapMs(operatorId, deps.inFlight?.light(operatorId) ?? false) ?? 0;
-  return { gapMs, most: gapMs > 0 ? Math.max(1, Math.floor(PACED_PASS_MS / gapMs)) : Number.POSITIVE_INFINITY };
-}
-
 /** The event with its entity's sealed fields opened; sealed as stored when a field cannot be opened (its key was retired). */
 function triggerOf(deps: DispatchDeps, event: InternalEvent): InternalEvent {
   try {
@@ -75,34 +61,6 @@ function triggerOf(deps: DispatchDeps, event: InternalEvent): InternalEvent {
     deps.logger.warn({ eventId: event.id }, 'entity fields of an event could not be opened; its runs see them sealed');
     return event;
   }
-}
-
-interface Routed {
-  runs: Array<ControlledEventRun & { seq: string }>;
-  skips: TriggerSkip[];
-}
-
-const MAX_MESSAGE = 2_000;
-
-function skipOf(
-  deps: DispatchDeps,
-  listener: Pick<Listener, 'automation'>,
-  event: InternalEvent,
-  nodeId: string | null,
-  failure: { reason: TriggerSkip['reason']; code: string; message: string },
-): TriggerSkip {
-  const { automation } = listener;
-  return {
-    operatorId: automation.operator_id,
-    automationId: automation.id,
-    automationVersion: automation.version,
-    nodeId,
-    eventId: event.id,
-    event: event.event,
-    reason: failure.reason,
-    code: failure.code,
-    sealedMessage: deps.keyring.encrypt(failure.message.slice(0, MAX_MESSAGE), `trigger-skip:${automation.operator_id}:${automation.id}`),
-  };
 }
 
 /** What an event's filters came to, judged without side effects: the run or skip of each automation that heard it. */
@@ -142,69 +100,6 @@ async function cancelFor(deps: DispatchDeps, routes: EventRoutes, row: PendingOu
     const controlled = controlOf(automation);
     if (controlled) await deps.runs.cancel({ ...controlled, operatorId: row.operator_id }, event);
   }
-}
-
-/** What starting a pass's runs came to: `capped`, the first event whose new run-control key met its automation's cap. */
-interface Starts {
-  started: number;
-  capped?: string;
-}
-
-/**
- * Starts the runs; a `key` that failed becomes a skip. A start failing on one event's own content is a fault of that
- * event. A new key past its automation's cap ({@link LaneCapError}) is not a fault: the earliest such event is answered,
- * and the pass stops there (it and every later event wait; a start repeated next pass is refused by its Temporal id).
- */
-async function startAll(
-  deps: DispatchDeps,
-  faults: DispatchFaults,
-  routes: Routed,
-  listeners: Map<string, Listener['automation']>,
-  laneGapMs: number,
-): Promise<Starts> {
-  let started = 0;
-  let next = 0;
-  let capped: bigint | undefined;
-  const worker = async () => {
-    while (next < routes.runs.length) {
-      const { seq, ...run } = routes.runs[next++]!;
-      if (capped !== undefined && BigInt(seq) > capped) continue;
-      let outcome: StartOutcome;
-      const place = run.runControl ? (deps.starts?.pace(run.operatorId, laneGapMs) ?? 0) : 0;
-      if (place > 0) await new Promise((resolve) => setTimeout(resolve, place));
-      try {
-        outcome = await deps.runs.start(run);
-      } catch (error) {
-        if (error instanceof LaneCapError) {
-          if (capped === undefined || BigInt(seq) < capped) capped = BigInt(seq);
-          continue;
-        }
-        if (!faults.setAside(seq, error)) throw error;
-        const message = `The event could not be dispatched: ${(error as Error).message}`;
-        routes.skips.push(
-          skipOf(deps, { automation: listeners.get(run.automationId)! }, run.input as InternalEvent, null, {
-            reason: 'dispatch_failed',
-            code: 'DISPATCH_FAILED',
-            message,
-          }),
-        );
-        continue;
-      }
-      if (outcome === 'started') {
-        started += 1;
-        // A trigger handed to a lane may wait there for minutes (a debounce): lanes are bounded by the live-key cap instead.
-        if (!run.runControl) deps.inFlight?.add(run.operatorId, eventRunWorkflowId(run.automationId, run.eventId));
-      } else if (typeof outcome === 'object')
-        routes.skips.push(
-          skipOf(deps, { automation: listeners.get(run.automationId)! }, run.input as InternalEvent, run.triggerNodeId ?? null, {
-            reason: 'key_failed',
-            ...outcome.keyFailed,
-          }),
-        );
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(START_CONCURRENCY, routes.runs.length) }, worker));
-  return capped === undefined ? { started } : { started, capped: String(capped) };
 }
 
 /** Waits until the operator may wake one more run (room in flight, then a start of its share), and counts it in flight. */
@@ -289,12 +184,14 @@ export async function dispatchOperator(deps: DispatchDeps, operatorId: string, f
           break windows;
         }
         const lanes = one.runs.length - direct;
-        if (lanes > 0) pacing ??= lanePacing(deps, operatorId);
-        if (lanes > 0 && laned > 0 && laned + lanes > pacing!.most) {
-          // As many lanes as this pass spaces out: the rest go in the next pass, at their places.
-          deps.starts?.waited();
-          [stop, retryInMs] = [indexOf.get(row.seq)!, pacing!.gapMs];
-          break windows;
+        if (lanes > 0) {
+          pacing ??= lanePacing(deps, operatorId);
+          if (laned > 0 && laned + lanes > pacing.most) {
+            // As many lanes as this pass spaces out: the rest go in the next pass, at their places.
+            deps.starts?.waited();
+            [stop, retryInMs] = [indexOf.get(row.seq)!, pacing.gapMs];
+            break windows;
+          }
         }
         const count = Math.min(one.runs.length, deps.starts?.burst ?? 0);
         const light = deps.inFlight?.light(operatorId, reserved + count) ?? false;
