@@ -28,7 +28,7 @@ export interface DispatchDeps {
   /** Event-run starts and wake-ups each operator may make (worker/startAdmission.ts); unlimited when absent. */
   starts?: Pick<StartAdmission, 'take' | 'waitMs' | 'burst' | 'perSecond' | 'laneGapMs' | 'pace' | 'waited'>;
   /** The runs each operator has started or woken and not yet finished (worker/inFlight.ts); no cap when absent. */
-  inFlight?: Pick<InFlightRuns, 'room' | 'add' | 'cap' | 'light' | 'notePending'>;
+  inFlight?: Pick<InFlightRuns, 'room' | 'add' | 'cap' | 'capOf' | 'light' | 'notePending'>;
   /** Signals runs waiting in an `action.wait_for_event` (worker/runWaitSignals.ts); without it no wait is woken. */
   signalWaitingRun?: SignalWaitingRun;
   /** Hears the age of an operator's oldest pending event each time its events are taken. */
@@ -47,6 +47,15 @@ export type OperatorPass =
 export const BATCH = 500;
 /** Events whose filters are judged together: their sandbox filters go in one batch (worker/batchedEvaluations.ts). */
 const JUDGED_AT_ONCE = 64;
+
+/**
+ * How many pending events a pass claims: a window's worth while the operator is held to the contended cap. Its pass
+ * starts a run or two and stops there, so a whole batch read, opened and harm-checked again every tenth of a second
+ * was the burst's main cost beside everyone else's runs (docs/workflows.md "Runs in flight per organisation").
+ */
+function claimSize(deps: DispatchDeps, operatorId: string): number {
+  return deps.inFlight && deps.inFlight.capOf(operatorId) < deps.inFlight.cap ? JUDGED_AT_ONCE : BATCH;
+}
 /** The shortest pause before an operator past its share is tried again. */
 const MIN_RETRY_MS = 200;
 /** The pause before an operator whose automation had its most live run-control keys is tried again. */
@@ -128,7 +137,8 @@ export async function dispatchOperator(deps: DispatchDeps, operatorId: string, f
   return inOperatorDispatch<OperatorPass>(deps.db, operatorId, { kind: 'elsewhere' }, async (trx) => {
     let room = deps.inFlight ? await deps.inFlight.room(operatorId) : Number.POSITIVE_INFINITY;
     if (room <= 0) return { kind: 'deferred', claimed: 0, started: 0, retryInMs: IN_FLIGHT_RETRY_MS };
-    const claimed = await claimOperatorOutbox(trx, operatorId, BATCH);
+    const limit = claimSize(deps, operatorId);
+    const claimed = await claimOperatorOutbox(trx, operatorId, limit);
     // A backlog found now may hold the operator to the contended cap from this pass on, not the next.
     if (deps.inFlight?.notePending(operatorId, claimed.length)) room = Math.min(room, await deps.inFlight.room(operatorId));
     if (claimed.length === 0) {
@@ -226,7 +236,7 @@ export async function dispatchOperator(deps: DispatchDeps, operatorId: string, f
     );
     faults.forget(done.map((row) => row.seq));
     if (stop < claimed.length) return { kind: 'deferred', claimed: claimed.length, started, retryInMs };
-    if (claimed.length < BATCH) deps.onLag?.(operatorId, 0);
-    return { kind: 'done', claimed: claimed.length, started, full: claimed.length === BATCH };
+    if (claimed.length < limit) deps.onLag?.(operatorId, 0);
+    return { kind: 'done', claimed: claimed.length, started, full: claimed.length === limit };
   });
 }
