@@ -47,21 +47,22 @@ export type OperatorPass =
 export const BATCH = 500;
 /** Events whose filters are judged together: their sandbox filters go in one batch (worker/batchedEvaluations.ts). */
 const JUDGED_AT_ONCE = 64;
-
-/**
- * How many pending events a pass claims: a window's worth while the operator is held to the contended cap. Its pass
- * starts a run or two and stops there, so a whole batch read, opened and harm-checked again every tenth of a second
- * was the burst's main cost beside everyone else's runs (docs/workflows.md "Runs in flight per organisation").
- */
-function claimSize(deps: DispatchDeps, operatorId: string): number {
-  return deps.inFlight && deps.inFlight.capOf(operatorId) < deps.inFlight.cap ? JUDGED_AT_ONCE : BATCH;
-}
 /** The shortest pause before an operator past its share is tried again. */
 const MIN_RETRY_MS = 200;
 /** The pause before an operator whose automation had its most live run-control keys is tried again. */
 const LANE_CAP_RETRY_MS = 1_000;
 /** The pause before an operator with its most runs in flight looks again (its runs finish in tens to hundreds of ms). */
 const IN_FLIGHT_RETRY_MS = 100;
+
+/**
+ * How many pending events a pass claims: one window's worth while the operator is held to the contended cap, whose
+ * pass starts a run or two and stops there — a whole batch was read, opened and harm-checked about ten times a second
+ * through a burst to use a handful of it (docs/workflows.md "A held organisation's pass claims 64 events, not 500").
+ */
+function claimSize(deps: DispatchDeps, operatorId: string): number {
+  return deps.inFlight && deps.inFlight.capOf(operatorId) < deps.inFlight.cap ? JUDGED_AT_ONCE : BATCH;
+}
+
 /** The event with its entity's sealed fields opened; sealed as stored when a field cannot be opened (its key was retired). */
 function triggerOf(deps: DispatchDeps, event: InternalEvent): InternalEvent {
   try {
