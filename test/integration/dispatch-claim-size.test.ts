@@ -6,7 +6,6 @@ import { createDb, type Db } from '../../db/knex';
 import { DispatchFaults } from '../../worker/dispatchFaults';
 import { EventFilters } from '../../worker/eventFilters';
 import { EventRouter } from '../../worker/eventRouting';
-import type { InFlightRuns } from '../../worker/inFlight';
 import { BATCH, dispatchOperator, type DispatchDeps } from '../../worker/operatorDispatch';
 
 /**
@@ -58,7 +57,7 @@ const deps = (contended: boolean): DispatchDeps => ({
   keyring: new Keyring(randomBytes(32)),
   router: new EventRouter(new EventFilters({ sandbox: { evaluate: async () => ({ ok: true, value: true }) }, logger: createLogger('silent') })),
   runs: { start: async () => 'started', cancel: async () => undefined },
-  inFlight: inFlight(contended) as Pick<InFlightRuns, 'room' | 'add' | 'cap' | 'capOf' | 'light' | 'notePending'>,
+  inFlight: inFlight(contended),
 });
 
 const left = async (operatorId: string) =>
