@@ -17,6 +17,11 @@ export const BACKLOG_EVENTS = 20;
 /** How recently another organisation must have started or woken a run for the contended cap to apply. */
 export const CONTENDED_WINDOW_MS = 2_000;
 /**
+ * How many times longer than an organisation's own every other active organisation's backlog must have waited for it
+ * to keep the whole cap with a backlog of its own: the one far behind is held, the one just behind is not.
+ */
+export const FAR_BEHIND = 2;
+/**
  * A run in flight longer than this stops counting: it waits rather than works. A run started by an event stops sooner
  * once it records a wait (a delay over a minute, a `wait_for_event`, an approval: `settledRunsOf`).
  */
@@ -47,8 +52,11 @@ export class InFlightRuns {
   private readonly lookedAt = new Map<string, number>();
   /** When each organisation last started or woke a run, kept for {@link CONTENDED_WINDOW_MS}. */
   private readonly lastStarted = new Map<string, number>();
-  /** Organisations whose last dispatch pass found a backlog ({@link BACKLOG_EVENTS} or more events pending), and when. */
-  private readonly backlogged = new Map<string, number>();
+  /**
+   * Organisations whose last dispatch pass found a backlog ({@link BACKLOG_EVENTS} or more events pending): when, and
+   * since when their oldest pending event has waited.
+   */
+  private readonly backlogged = new Map<string, { at: number; oldest: number }>();
 
   constructor(
     private readonly db: Db,
@@ -68,7 +76,10 @@ export class InFlightRuns {
    * a run lately, else the whole {@link cap}. Alone, a burst keeps its pace; an organisation keeping up with its events
    * (a few pending at each pass) is never held to the small share, whatever its rate; a backlogged one beside others
    * has few runs in Temporal's queue and the worker's slots, so another's run waits behind a handful, not fifty
-   * (docs/workflows.md "Runs in flight per organisation" has the measurements).
+   * (docs/workflows.md "Runs in flight per organisation" has the measurements). One exception: an organisation whose
+   * oldest pending event has waited {@link FAR_BEHIND} times less than every other active organisation's keeps the
+   * whole cap. Everyone active is then further behind than it; holding it protects none of them, and held, its own
+   * backlog would only grow until it was as far behind as the rest.
    */
   capOf(operatorId: string): number {
     const now = this.now();
@@ -77,21 +88,32 @@ export class InFlightRuns {
       if (now - at >= CONTENDED_WINDOW_MS) this.lastStarted.delete(other);
       else if (other !== operatorId) contended = true;
     }
-    for (const [other, at] of this.backlogged) if (now - at >= BACKLOG_FORGET_MS) this.backlogged.delete(other);
-    return contended && this.backlogged.has(operatorId) ? this.contendedCap : this.cap;
+    for (const [other, { at }] of this.backlogged) if (now - at >= BACKLOG_FORGET_MS) this.backlogged.delete(other);
+    const mine = this.backlogged.get(operatorId);
+    if (!contended || !mine) return this.cap;
+    const behind = now - mine.oldest;
+    for (const other of this.lastStarted.keys()) {
+      if (other === operatorId) continue;
+      const theirs = this.backlogged.get(other);
+      const theirBehind = theirs ? now - theirs.oldest : 0;
+      if (theirBehind <= behind || theirBehind < FAR_BEHIND * behind) return this.contendedCap;
+    }
+    return this.cap;
   }
 
   /**
-   * Records what the operator's dispatch pass found pending: a backlog makes it the one held to the contended cap.
-   * True when the operator has just become backlogged (its room may have shrunk).
+   * Records what the operator's dispatch pass found pending, and since when the oldest of it has waited (epoch ms; now
+   * when not told): a backlog makes it the one held to the contended cap. True when the operator has just become
+   * backlogged (its room may have shrunk).
    */
-  notePending(operatorId: string, pending: number): boolean {
+  notePending(operatorId: string, pending: number, oldestAt?: number): boolean {
     if (pending < BACKLOG_EVENTS) {
       this.backlogged.delete(operatorId);
       return false;
     }
     const fresh = !this.backlogged.has(operatorId);
-    this.backlogged.set(operatorId, this.now());
+    const now = this.now();
+    this.backlogged.set(operatorId, { at: now, oldest: Math.min(oldestAt ?? now, now) });
     return fresh;
   }
 

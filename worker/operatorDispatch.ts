@@ -141,7 +141,7 @@ export async function dispatchOperator(deps: DispatchDeps, operatorId: string, f
     const limit = claimSize(deps, operatorId);
     const claimed = await claimOperatorOutbox(trx, operatorId, limit);
     // A backlog found now may hold the operator to the contended cap from this pass on, not the next.
-    if (deps.inFlight?.notePending(operatorId, claimed.length)) room = Math.min(room, await deps.inFlight.room(operatorId));
+    if (deps.inFlight?.notePending(operatorId, claimed.length, claimed[0]?.occurred_at.getTime())) room = Math.min(room, await deps.inFlight.room(operatorId));
     if (claimed.length === 0) {
       deps.onLag?.(operatorId, 0);
       return { kind: 'done', claimed: 0, started: 0, full: false };

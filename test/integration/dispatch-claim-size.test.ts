@@ -10,8 +10,9 @@ import { BATCH, dispatchOperator, type DispatchDeps } from '../../worker/operato
 
 /**
  * How many pending events a dispatch pass claims (worker/operatorDispatch.ts `claimSize`): a window's worth while the
- * organisation is held to the contended cap, a whole batch otherwise. The passes read an outbox of their own (a schema
- * on the search path), so the shared test worker's dispatcher never takes these events.
+ * organisation is held to the contended cap, a whole batch otherwise; and what the pass tells the in-flight cap it
+ * found. The passes read an outbox of their own (a schema on the search path), so the shared test worker's dispatcher
+ * never takes these events.
  */
 const databaseUrl = loadConfig().DATABASE_URL!;
 const schema = `claim_size_${randomBytes(4).toString('hex')}`;
@@ -78,4 +79,26 @@ it('claims a whole batch when the organisation has the whole cap', async () => {
   const operatorId = await pending(BATCH + 10);
   expect(await dispatchOperator(deps(false), operatorId, new DispatchFaults())).toEqual({ kind: 'done', claimed: BATCH, started: 0, full: true });
   expect(await left(operatorId)).toBe(10);
+});
+
+it('tells the in-flight cap how many events it found pending and since when the oldest has waited', async () => {
+  const operatorId = randomUUID();
+  const arrived = Date.parse('2026-12-06T10:00:00Z');
+  await admin(`${schema}.outbox_events`).insert(
+    Array.from({ length: 25 }, (_, i) => ({
+      id: `evt_${i}`,
+      operator_id: operatorId,
+      event: 'entity_event.session',
+      payload: { n: i },
+      occurred_at: new Date(arrived + i * 1000),
+    })),
+  );
+  const noted: unknown[][] = [];
+  const notePending = (...args: unknown[]) => {
+    noted.push(args);
+    return false;
+  };
+  const recording = { ...deps(false), inFlight: { ...inFlight(false), notePending } };
+  await dispatchOperator(recording, operatorId, new DispatchFaults());
+  expect(noted).toEqual([[operatorId, 25, arrived]]);
 });

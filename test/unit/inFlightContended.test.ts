@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex';
-import { BACKLOG_EVENTS, BACKLOG_FORGET_MS, CONTENDED_WINDOW_MS, InFlightRuns } from '../../worker/inFlight';
+import { BACKLOG_EVENTS, BACKLOG_FORGET_MS, CONTENDED_WINDOW_MS, FAR_BEHIND, InFlightRuns } from '../../worker/inFlight';
 
 /** The in-flight cap (worker/inFlight.ts) is the whole cap alone and the contended share beside another organisation. */
 describe('InFlightRuns.capOf', () => {
@@ -42,6 +42,31 @@ describe('InFlightRuns.capOf', () => {
     expect(inFlight.capOf('steady')).toBe(50);
     inFlight.notePending('burst', BACKLOG_EVENTS - 1);
     expect(inFlight.capOf('burst')).toBe(50);
+  });
+
+  it('keeps the whole cap for a backlog far less behind than every other active one, and holds it beside a lighter one', () => {
+    const inFlight = runs();
+    now = 200_000;
+    inFlight.add('burst', 'run-1');
+    inFlight.add('bystander', 'run-2');
+    inFlight.notePending('burst', 64, now - 60_000);
+    inFlight.notePending('bystander', 30, now - 60_000 / FAR_BEHIND);
+    expect([inFlight.capOf('burst'), inFlight.capOf('bystander')]).toEqual([4, 50]);
+    inFlight.notePending('bystander', 30, now - 60_000 / FAR_BEHIND - 1);
+    expect(inFlight.capOf('bystander')).toBe(4);
+    inFlight.notePending('bystander', 30, now - 5_000);
+    inFlight.add('keeping-up', 'run-3');
+    expect([inFlight.capOf('burst'), inFlight.capOf('bystander')]).toEqual([4, 4]);
+  });
+
+  it('holds two organisations as far behind as each other, each to the contended cap', () => {
+    const inFlight = runs();
+    now = 300_000;
+    inFlight.add('first', 'run-1');
+    inFlight.add('second', 'run-2');
+    inFlight.notePending('first', 500, now - 40_000);
+    inFlight.notePending('second', 500, now - 25_000);
+    expect([inFlight.capOf('first'), inFlight.capOf('second')]).toEqual([4, 4]);
   });
 
   it('forgets a backlog no pass has confirmed for a minute (a deleted organisation), and keeps one its passes confirm', () => {
