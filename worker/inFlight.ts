@@ -17,8 +17,8 @@ export const BACKLOG_EVENTS = 20;
 /** How recently another organisation must have started or woken a run for the contended cap to apply. */
 export const CONTENDED_WINDOW_MS = 2_000;
 /**
- * How many times longer than an organisation's own every other active organisation's backlog must have waited for it
- * to keep the whole cap with a backlog of its own: the one far behind is held, the one just behind is not.
+ * For an organisation with a backlog to keep the whole cap, every other active organisation's oldest pending event
+ * must have waited at least this many times as long as its own: the one far behind is held, the one just behind is not.
  */
 export const FAR_BEHIND = 2;
 /**
@@ -77,8 +77,8 @@ export class InFlightRuns {
    * (a few pending at each pass) is never held to the small share, whatever its rate; a backlogged one beside others
    * has few runs in Temporal's queue and the worker's slots, so another's run waits behind a handful, not fifty
    * (docs/workflows.md "Runs in flight per organisation" has the measurements). One exception: an organisation whose
-   * oldest pending event has waited {@link FAR_BEHIND} times less than every other active organisation's keeps the
-   * whole cap. Everyone active is then further behind than it; holding it protects none of them, and held, its own
+   * oldest pending event has waited at most 1/{@link FAR_BEHIND} as long as every other active organisation's keeps
+   * the whole cap. Everyone active is then further behind than it; holding it protects none of them, and held, its own
    * backlog would only grow until it was as far behind as the rest.
    */
   capOf(operatorId: string): number {
