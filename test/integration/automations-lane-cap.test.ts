@@ -152,7 +152,10 @@ it('starts a new key as an automationLaneV2Workflow, which stops counting once i
   expect(described).toEqual([]);
 
   // Its history: the V2 type, no `patched()` marker or search-attribute upsert, and the release as its one local activity.
-  const { history } = await rawHistory(app, laneWorkflowId({ ...scope, key: 'p-1' }));
+  // The count drops while the release runs; its marker lands with the task that completes the lane, so wait for that.
+  const laneId = laneWorkflowId({ ...scope, key: 'p-1' });
+  await eventually(async () => !(await laneRunning(app.deps.temporal, laneId)), 30_000);
+  const { history } = await rawHistory(app, laneId);
   const events = history.events ?? [];
   expect(events[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name).toBe('automationLaneV2Workflow');
   const markers = events.flatMap((event) => event.markerRecordedEventAttributes?.markerName ?? []);
