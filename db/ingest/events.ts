@@ -13,16 +13,17 @@ import { erased, notFound, type Indexed, type ItemOutcome } from './results';
  * outbox rows (payload read through `source_event_id`), all in one statement: one round trip and one
  * atomic write whether it carries one event or 5,000, in item order. Answers one row per item.
  *
- * An outbox row that no automation can fire (`outbox_event_heard`: none listens to its name, or none of their filters'
- * demanded values is in its data, db/queries/automationTriggerKeys.ts) is written already dispatched, so it wakes no
- * dispatcher: an automation fires for the events whose write began after its activation (or its edit) committed. A counted
- * deposit's row stays pending anyway: the dispatcher checks it for harm indicators (commands/compliance/harm.ts).
+ * An outbox row that no automation can fire (`outbox_events_heard`, the batch's form of `outbox_event_heard`: none
+ * listens to its name, or none of their filters' demanded values is in its data, db/queries/automationTriggerKeys.ts) is
+ * written already dispatched, so it wakes no dispatcher: an automation fires for the events whose write began after its
+ * activation (or its edit) committed. A counted deposit's row stays pending anyway: the dispatcher checks it for harm
+ * indicators (commands/compliance/harm.ts).
  *
  * `occurred_at` is the event's own time (`data.timestamp`, validated in core/occurrence.ts), else its arrival;
  * `created_at` is always the arrival.
  */
 const INSERT_EVENTS: HotStatement = {
-  name: 'insert-events-v6',
+  name: 'insert-events-v7',
   text: `WITH input AS (
            SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::jsonb[], $6::text[], $7::timestamptz[]) WITH ORDINALITY
                     AS u(event_id, external_id, event_type, data, outbox_id, occurred_at, ord)
@@ -34,12 +35,14 @@ const INSERT_EVENTS: HotStatement = {
            SELECT event_id, $1::uuid, entity_id, event_type, data, now(), coalesce(occurred_at, now()) FROM matched
             WHERE entity_id IS NOT NULL AND deleted_at IS NULL ORDER BY ord
            RETURNING id
+         ), heard AS (
+           SELECT h.ord, h.heard FROM outbox_events_heard($1::uuid, now(), ${ORIGIN},
+                    array(SELECT 'entity_event.' || t.type FROM unnest($4::text[]) WITH ORDINALITY AS t(type, n) ORDER BY t.n), $5::jsonb[]) h
          ), outbox AS (
            INSERT INTO outbox_events (id, operator_id, event, entity_id, source_event_id, occurred_at, dispatched_at)
            SELECT m.outbox_id, $1::uuid, 'entity_event.' || m.event_type, m.entity_id, m.event_id, now(),
-                  CASE WHEN ${HARM_CANDIDATE('m.event_type', 'm.data')}
-                         OR outbox_event_heard($1::uuid, 'entity_event.' || m.event_type, now(), ${ORIGIN}, m.data) THEN NULL ELSE now() END
-             FROM matched m JOIN inserted i ON i.id = m.event_id ORDER BY m.ord
+                  CASE WHEN ${HARM_CANDIDATE('m.event_type', 'm.data')} OR h.heard THEN NULL ELSE now() END
+             FROM matched m JOIN inserted i ON i.id = m.event_id JOIN heard h ON h.ord = m.ord ORDER BY m.ord
          )
          SELECT event_id, entity_id IS NOT NULL AS found, deleted_at IS NOT NULL AS erased FROM matched ORDER BY ord`,
 };

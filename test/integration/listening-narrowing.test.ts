@@ -79,6 +79,17 @@ describe('narrowing at ingest: outbox_event_heard with the event data and the di
     return rows[0]!.heard;
   }
 
+  /** `outbox_events_heard`, the batch insert's form of the rule: every case of an operator in one call, in order. */
+  async function batchHeard(operatorId: string, cases: Array<[string, string]>, origin: string | null = null): Promise<boolean[]> {
+    const { rows } = await app.deps.db.raw<{ rows: Array<{ heard: boolean }> }>(
+      'SELECT heard FROM outbox_events_heard(?::uuid, now(), ?, ?::text[], ?::jsonb[]) ORDER BY ord',
+      [operatorId, origin, cases.map(([event]) => event), cases.map(([, data]) => data)],
+    );
+    return rows.map((row) => row.heard);
+  }
+
+  const everyCase = Object.entries(CASES).flatMap(([event, cases]) => cases.map((data): [string, string] => [event, data]));
+
   async function routesHeard(operatorId: string, event: string, data: string): Promise<boolean> {
     const automations = await app.deps.db.transaction((trx) => automationsListeningTo(trx, [operatorId], [event]));
     const routes = new EventRoutes(automations, new TriggerPlans());
@@ -113,6 +124,34 @@ describe('narrowing at ingest: outbox_event_heard with the event data and the di
     expect(inexact).toEqual([]);
     expect(outcomes.filter(Boolean).length).toBeGreaterThan(15);
     expect(outcomes.filter((heard) => !heard).length).toBeGreaterThan(10);
+  });
+
+  it('hears a batch of events exactly as it hears each alone: per operator, by origin, and while a run waits', async () => {
+    const oneByOne = async (operatorId: string, origin: string | null = null) => {
+      const heard: boolean[] = [];
+      for (const [event, data] of everyCase) heard.push(await sqlHeard(operatorId, event, data, origin));
+      return heard;
+    };
+    for (const client of [acme, rival]) {
+      const alone = await oneByOne(client.operator.operatorId);
+      expect(alone.filter(Boolean).length).toBeGreaterThan(5);
+      // The rival's filters narrow on nothing the ingest reads: it hears nearly all.
+      if (client === acme) expect(alone.filter((heard) => !heard).length).toBeGreaterThan(5);
+      expect(await batchHeard(client.operator.operatorId, everyCase)).toEqual(alone);
+    }
+    const byItsOwnRun = await oneByOne(acme.operator.operatorId, ids.amount!);
+    expect(await batchHeard(acme.operator.operatorId, everyCase, ids.amount!)).toEqual(byItsOwnRun);
+    // A run waiting for a session event makes every session event heard, for its operator only.
+    const wait = { operator_id: acme.operator.operatorId, run_id: 'run_wait', node_id: 'n', temporal_workflow_id: 'wf', event: 'entity_event.session' };
+    await app.deps.db('automation_run_waits').insert({ ...wait, external_id: 'p-1', since: new Date(), until: new Date(Date.now() + 60_000) });
+    try {
+      const waited = await batchHeard(acme.operator.operatorId, everyCase);
+      expect(waited).toEqual(await oneByOne(acme.operator.operatorId));
+      expect(waited.filter((heard, i) => everyCase[i]![0] === 'entity_event.session' && !heard)).toEqual([]);
+      expect(await batchHeard(rival.operator.operatorId, everyCase)).toEqual(await oneByOne(rival.operator.operatorId));
+    } finally {
+      await app.deps.db('automation_run_waits').where({ operator_id: wait.operator_id, run_id: wait.run_id }).delete();
+    }
   });
 
   it('leaves a value sealed as PII is to the dispatcher, which opens it first', async () => {

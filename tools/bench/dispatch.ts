@@ -39,7 +39,7 @@ import { detail, printGoals, type GoalRow } from './lib/dispatchReport';
 import { runsSection } from './lib/dispatchRuns';
 import { amountAutomations, amountFilter, dispatchTenant, eventAutomation, type DispatchContext } from './lib/dispatchSetup';
 import { startBenchStack, type BenchStack } from './lib/stack';
-import { explainSlowest } from './lib/dispatchExplain';
+import { burstTimeline, explainSlowest } from './lib/dispatchExplain';
 import { fmt, say } from './lib/stats';
 
 const SECTIONS = ['filtering', 'runs', 'growth', 'bursts', 'noisy'] as const;
@@ -166,7 +166,7 @@ async function pushBack(ctx: DispatchContext, stack: BenchStack, o: Options): Pr
     const alone = await probe();
     const aloneLag = `p50 ${fmt(lag.percentile(50) / 1e6, 0)} / p99 ${fmt(lag.percentile(99) / 1e6, 0)} ms`;
     lag.reset();
-    const { during, tally } = await burstPhase(ctx, burstTenant, probe);
+    const { during, tally, posted } = await burstPhase(ctx, burstTenant, probe);
     lag.disable();
     detail(`bystander alone ${probeSummary(alone)}, beside the burst ${probeSummary(during)}`);
     detail(
@@ -178,6 +178,7 @@ async function pushBack(ctx: DispatchContext, stack: BenchStack, o: Options): Pr
         ['beside', during],
       ] as const)
         for (const line of await explainSlowest(stack.deps.temporal.client, probed)) detail(`slowest ${label} the burst: ${line}`);
+    if (o.explain) for (const line of await burstTimeline(ctx.db, burstTenant.operatorId, bystander.operatorId, posted)) detail(line);
     printGoals('bursts', [
       besideRow(`a burst of 10,000 events (${BURST_AUTOMATIONS} automations)`, during, alone, 1.5),
       {

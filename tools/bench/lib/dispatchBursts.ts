@@ -54,7 +54,7 @@ export async function burstPhase(
   ctx: DispatchContext,
   burst: DispatchTenant,
   bystander: () => Promise<Probed>,
-): Promise<{ during: Probed; tally: BurstTally }> {
+): Promise<{ during: Probed; tally: BurstTally; posted: number }> {
   const ids = await amountAutomations(ctx, burst.apiKey, BURST_AUTOMATIONS);
   const amountOf = new Map(ids.map((id, i) => [id, i + 1]));
   const items = Array.from({ length: BURST_EVENTS }, (_, i) => ({ externalId: playerId(i % BURST_PLAYERS), ...transaction(1 + (i % AMOUNTS)) }));
@@ -68,7 +68,7 @@ export async function burstPhase(
     `burst: ${BURST_EVENTS} events, ${expected} matching; ${settled.runs} runs, backlog ${settled.backlog}, settled ${((Date.now() - posted) / 1000).toFixed(1)} s after the post; ` +
       `exactly once ${counted.once}, lost ${counted.lost}, duplicated ${counted.duplicated}, wrong automation ${counted.wrong}`,
   );
-  return { during, tally: counted };
+  return { during, tally: counted, posted };
 }
 
 /** The bystander's probes for a phase, each matching its one automation (`trigger.data.amount = 1`). */

@@ -1,5 +1,6 @@
 import { temporal } from '@temporalio/proto';
 import type { Client } from '@temporalio/client';
+import type { Db } from '../../../db/knex';
 import type { Probed } from './dispatchProbe';
 
 const SHORT: Record<string, string> = {
@@ -31,6 +32,49 @@ export async function explainSlowest(client: Client, probed: Probed): Promise<st
     });
     lines.push(
       `${probe.latency} ms, sent at +${(probe.sentAfter / 1000).toFixed(1)} s: pass ${probe.passAt - probe.writtenAt}, ${steps.join(', ')}, started_at ${probe.startedAt - probe.writtenAt}`,
+    );
+  }
+  return lines;
+}
+
+const BIN_MS = 250;
+const BINS = 16;
+
+/**
+ * What the burst's tenant and the bystander did in each quarter second of the burst's first 4 s (`DISPATCH_EXPLAIN=1`):
+ * the burst's events written (their chunk's transaction began), its outbox rows taken by a pass, its runs started, and
+ * the bystander's runs started with the slowest of them (outbox row → `started_at`, ms). PostgreSQL's clock.
+ */
+export async function burstTimeline(db: Db, burstOperatorId: string, bystanderOperatorId: string, postedAt: number): Promise<string[]> {
+  const from = new Date(postedAt);
+  const binned = async (sql: string, operatorId: string): Promise<Map<number, { n: number; worst: number }>> => {
+    const { rows } = await db.raw<{ rows: Array<{ bin: number; n: number; worst: number | null }> }>(
+      `SELECT bin::int, count(*)::int AS n, max(worst)::int AS worst FROM (${sql}) t
+        WHERE bin >= 0 AND bin < ${BINS} GROUP BY bin`,
+      [from, operatorId],
+    );
+    return new Map(rows.map((row) => [row.bin, { n: row.n, worst: row.worst ?? 0 }]));
+  };
+  const bin = (column: string) => `floor(extract(epoch FROM (${column} - ?::timestamptz)) * 1000 / ${BIN_MS})`;
+  const written = await binned(`SELECT ${bin('created_at')} AS bin, NULL::int AS worst FROM entity_events WHERE operator_id = ?`, burstOperatorId);
+  const passed = await binned(
+    `SELECT ${bin('dispatched_at')} AS bin, NULL::int AS worst FROM outbox_events WHERE operator_id = ? AND dispatched_at > occurred_at`,
+    burstOperatorId,
+  );
+  const started = await binned(`SELECT ${bin('started_at')} AS bin, NULL::int AS worst FROM automation_runs WHERE operator_id = ?`, burstOperatorId);
+  const probes = await binned(
+    `SELECT ${bin('r.started_at')} AS bin, extract(epoch FROM (r.started_at - o.occurred_at)) * 1000 AS worst
+       FROM automation_runs r JOIN outbox_events o ON o.operator_id = r.operator_id
+        AND o.id = substring(r.temporal_workflow_id FROM length(r.automation_id) + 19)
+      WHERE r.operator_id = ?`,
+    bystanderOperatorId,
+  );
+  const cell = (map: Map<number, { n: number }>, i: number) => String(map.get(i)?.n ?? 0).padStart(5);
+  const lines = [`  from the post   written   passed   started   bystander runs (slowest, ms)`];
+  for (let i = 0; i < BINS; i += 1) {
+    const probe = probes.get(i);
+    lines.push(
+      `  +${((i * BIN_MS) / 1000).toFixed(2)} s      ${cell(written, i)}    ${cell(passed, i)}    ${cell(started, i)}    ${probe ? `${probe.n} (${probe.worst})` : '-'}`,
     );
   }
   return lines;
