@@ -11,7 +11,8 @@ import { erased, notFound, type Indexed, type ItemOutcome } from './results';
 /**
  * Finds each item's entity, appends the events of live entities and their thin `entity_event.<type>`
  * outbox rows (payload read through `source_event_id`), all in one statement: one round trip and one
- * atomic write whether it carries one event or 5,000, in item order. Answers one row per item.
+ * atomic write whether it carries one event or 5,000, in item order. Answers a row only for an item refused (its
+ * position from 1, and whether its entity was found, then erased): a chunk of 1,000 written events reads back nothing.
  *
  * An outbox row that no automation can fire (`outbox_events_heard`, the batch's form of `outbox_event_heard`: none
  * listens to its name, or none of their filters' demanded values is in its data, db/queries/automationTriggerKeys.ts) is
@@ -23,7 +24,7 @@ import { erased, notFound, type Indexed, type ItemOutcome } from './results';
  * `created_at` is always the arrival.
  */
 const INSERT_EVENTS: HotStatement = {
-  name: 'insert-events-v7',
+  name: 'insert-events-v8',
   text: `WITH input AS (
            SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::jsonb[], $6::text[], $7::timestamptz[]) WITH ORDINALITY
                     AS u(event_id, external_id, event_type, data, outbox_id, occurred_at, ord)
@@ -44,7 +45,7 @@ const INSERT_EVENTS: HotStatement = {
                   CASE WHEN ${HARM_CANDIDATE('m.event_type', 'm.data')} OR h.heard THEN NULL ELSE now() END
              FROM matched m JOIN inserted i ON i.id = m.event_id JOIN heard h ON h.ord = m.ord ORDER BY m.ord
          )
-         SELECT event_id, entity_id IS NOT NULL AS found, deleted_at IS NOT NULL AS erased FROM matched ORDER BY ord`,
+         SELECT ord, entity_id IS NOT NULL AS found FROM matched WHERE entity_id IS NULL OR deleted_at IS NOT NULL`,
 };
 
 /** The same write for one event without arrays, ordering or joins: the single-event API's statement. */
@@ -94,7 +95,7 @@ export async function insertEvents(runner: Db | Knex.Transaction, operatorId: st
   if (items.length === 0) return [];
   if (items.length === 1) return [await insertEvent(runner, operatorId, items[0]!.write, items[0]!.index)];
   const ids = items.map(() => prefixedId('eev'));
-  const rows = await hotQuery<{ event_id: string; found: boolean; erased: boolean }>(runner, INSERT_EVENTS, [
+  const refused = await hotQuery<{ ord: string; found: boolean }>(runner, INSERT_EVENTS, [
     operatorId,
     ids,
     items.map((item) => item.write.externalId),
@@ -103,12 +104,11 @@ export async function insertEvents(runner: Db | Knex.Transaction, operatorId: st
     items.map(() => prefixedId('evt')),
     items.map((item) => item.write.occurredAt ?? null),
   ]);
-  const byId = new Map(rows.map((row) => [row.event_id, row]));
+  const foundAt = new Map(refused.map((row) => [Number(row.ord) - 1, row.found]));
   return items.map(({ index, write }, position): ItemOutcome => {
-    const id = ids[position]!;
-    const row = byId.get(id);
-    if (!row?.found) return { index, externalId: write.externalId, ok: false, error: notFound(write.externalId) };
-    if (row.erased) return { index, externalId: write.externalId, ok: false, error: erased(write.externalId) };
-    return { index, externalId: write.externalId, ok: true, id };
+    const found = foundAt.get(position);
+    if (found === false) return { index, externalId: write.externalId, ok: false, error: notFound(write.externalId) };
+    if (found === true) return { index, externalId: write.externalId, ok: false, error: erased(write.externalId) };
+    return { index, externalId: write.externalId, ok: true, id: ids[position]! };
   });
 }

@@ -85,6 +85,22 @@ describe('batch jobs on Temporal', () => {
     expect(chunks).toHaveLength(5);
   });
 
+  it('events: an erased player and an unknown one are refused at their places, the rest stored', async () => {
+    await client.call('/entities', { body: { entityType: 'player', externalId: 'kept', data: {} } });
+    await client.call('/entities', { body: { entityType: 'player', externalId: 'erased', data: {} } });
+    expect((await client.call('/entities/erased', { method: 'DELETE' })).status).toBe(200);
+    const on = (externalId: string, i: number) => ({ externalId, eventType: 'game_activity', data: { game_id: `e-${i}`, bet_amount: i } });
+    const body = [on('kept', 0), on('erased', 1), on('kept', 2), on('nobody', 3), on('kept', 4)];
+    const job = await waitForJob(client, (await client.call('/batch/events', { body })).body.data.jobId);
+    expect(job.output.succeeded).toBe(3);
+    expect(job.output.errors.map((e: { index: number; code: string }) => [e.index, e.code])).toEqual([
+      [1, 'ENTITY_ERASED'],
+      [3, 'ENTITY_NOT_FOUND'],
+    ]);
+    const games = await app.deps.db('entity_events').where({ operator_id: client.operator.operatorId }).whereRaw("data->>'game_id' LIKE 'e-%'").pluck('data');
+    expect(games.map((data: { game_id: string }) => data.game_id).sort()).toEqual(['e-0', 'e-2', 'e-4']);
+  });
+
   it('a job stored before batch items were sealed (a plain array) is read as stored, then dropped', async () => {
     await client.call('/entities', { body: { entityType: 'player', externalId: 'legacy', data: {} } });
     const jobId = `job_legacy_${Date.now()}`;
