@@ -6,6 +6,7 @@ import { openEventPii } from '../core/pii';
 import type { Db } from '../db/knex';
 import { readOutboxEvents } from '../db/queries/outbox';
 import { automationsListeningTo, claimOperatorOutbox, inOperatorDispatch, markDispatched, type PendingOutboxRow } from '../db/queries/outboxDispatch';
+import { deleteRunWait } from '../db/queries/runWaits';
 import { insertTriggerSkips } from '../db/queries/triggerSkips';
 import type { EventRoutes, Listener } from './eventRouter';
 import type { EventRouter } from './eventRouting';
@@ -14,7 +15,7 @@ import type { InFlightRuns } from './inFlight';
 import type { StartAdmission } from './startAdmission';
 import { OverShareError } from './overShare';
 import { controlOf, type EventRuns } from './runControl';
-import { signalWaitingRuns, type SignalWaitingRun } from './runWaitSignals';
+import { signalWaitingRuns, type SignalWaitingRun, type WokenWaits } from './runWaitSignals';
 import { lanePacing, skipOf, startAll, type Routed } from './passStarts';
 
 export interface DispatchDeps {
@@ -31,6 +32,8 @@ export interface DispatchDeps {
   inFlight?: Pick<InFlightRuns, 'room' | 'add' | 'cap' | 'capOf' | 'light' | 'notePending'>;
   /** Signals runs waiting in an `action.wait_for_event` (worker/runWaitSignals.ts); without it no wait is woken. */
   signalWaitingRun?: SignalWaitingRun;
+  /** The waits signalled for events still pending, so a later pass wakes the rest, not them again. */
+  woken?: WokenWaits;
   /** Hears the age of an operator's oldest pending event each time its events are taken. */
   onLag?: (operatorId: string, seconds: number) => void;
 }
@@ -112,27 +115,27 @@ async function cancelFor(deps: DispatchDeps, routes: EventRoutes, row: PendingOu
   }
 }
 
-/** Waits until the operator may wake one more run (room in flight, then a start of its share), and counts it in flight. */
-async function paced(deps: DispatchDeps, operatorId: string, temporalWorkflowId: string): Promise<void> {
-  if (deps.inFlight) while ((await deps.inFlight.room(operatorId)) <= 0) await new Promise((resolve) => setTimeout(resolve, IN_FLIGHT_RETRY_MS));
-  const light = () => deps.inFlight?.light(operatorId, 1) ?? false;
-  if (deps.starts)
-    while (!deps.starts.take(operatorId, 1, light()))
-      await new Promise((resolve) => setTimeout(resolve, Math.max(5, deps.starts!.waitMs(operatorId, 1, light()))));
+/** Whether the operator may wake one more run now (room in flight, then a start of its share): if so, counted in flight. */
+async function admitted(deps: DispatchDeps, operatorId: string, temporalWorkflowId: string): Promise<boolean> {
+  if (deps.inFlight && (await deps.inFlight.room(operatorId)) <= 0) return false;
+  if (deps.starts && !deps.starts.take(operatorId, 1, deps.inFlight?.light(operatorId, 1) ?? false)) return false;
   deps.inFlight?.add(operatorId, temporalWorkflowId, true);
+  return true;
 }
 
 /**
  * Dispatches one batch of one operator's pending events, in order, in one transaction holding that operator's dispatch
- * lock (db/queries/outboxDispatch.ts): its harm indicators first, then each event to the automations that hear it
- * (worker/eventRouter.ts), runs started, waiting runs woken, skipped triggers recorded, and the events marked
- * dispatched. A crash or an outage leaves them pending for the next pass; a repeated pass cannot start a second run
- * for the same (event, automation) (the Temporal id is derived from both, reuse rejected) nor record a skip twice.
+ * lock (db/queries/outboxDispatch.ts): its harm indicators first, the runs waiting for its events woken, then each
+ * event to the automations that hear it (worker/eventRouter.ts), runs started, skipped triggers recorded, and the
+ * events marked dispatched. A crash or an outage leaves them pending for the next pass; a repeated pass cannot start a
+ * second run for the same (event, automation) (the Temporal id is derived from both, reuse rejected) nor record a skip
+ * twice.
  *
- * Nothing is dropped for load. When the operator's share of the sandbox or of run starts is spent, the pass stops at
- * the first event it cannot finish: that event and every later one stay pending, in order, and the operator is tried
- * again once its share has refilled. An event whose own content makes its dispatch throw (not an outage) is tried
- * {@link DispatchFaults} times and then set aside as a skipped trigger, so it never holds the operator's later events.
+ * Nothing is dropped for load. When the operator's share of the sandbox, of run starts or of room to wake its waiting
+ * runs is spent, the pass stops at the first event it cannot finish: that event and every later one stay pending, in
+ * order, and the operator is tried again once its share has refilled. An event whose own content makes its dispatch
+ * throw (not an outage) is tried {@link DispatchFaults} times and then set aside as a skipped trigger, so it never
+ * holds the operator's later events.
  */
 export async function dispatchOperator(deps: DispatchDeps, operatorId: string, faults: DispatchFaults): Promise<OperatorPass> {
   return inOperatorDispatch<OperatorPass>(deps.db, operatorId, { kind: 'elsewhere' }, async (trx) => {
@@ -148,16 +151,23 @@ export async function dispatchOperator(deps: DispatchDeps, operatorId: string, f
     }
     deps.onLag?.(operatorId, Math.max(0, (Date.now() - claimed[0]!.occurred_at.getTime()) / 1000));
     await detectHarm(deps, { claimed });
-    const automations = await automationsListeningTo(trx, [operatorId], [...new Set(claimed.map((row) => row.event))]);
+    // Waiting runs first: past the room to wake them, the event being woken and every later one wait for the next pass.
+    let woke: Awaited<ReturnType<typeof signalWaitingRuns>> = { signalled: 0, done: claimed.length, ended: [] };
+    if (deps.signalWaitingRun) {
+      const waking = { logger: deps.logger, signal: deps.signalWaitingRun, admit: (id: string) => admitted(deps, operatorId, id), woken: deps.woken };
+      woke = await signalWaitingRuns(waking, trx, claimed);
+      if (woke.signalled > 0 && deps.inFlight) room = await deps.inFlight.room(operatorId);
+    }
+    const taken = claimed.slice(0, woke.done);
+    const automations = await automationsListeningTo(trx, [operatorId], [...new Set(taken.map((row) => row.event))]);
     const routes = deps.router.routesFor(automations);
-    const heard = claimed.filter((row) => routes.hears(row));
+    const heard = taken.filter((row) => routes.hears(row));
     const records =
       heard.length === 0 ? [] : await readOutboxEvents(trx, { claimed: { seqs: heard.map((row) => row.seq), operatorIds: [operatorId] }, limit: heard.length });
     const events = new Map(records.map((record) => [record.seq, record.event]));
     const routed: Routed = { runs: [], skips: [] };
-    let stop = claimed.length;
-    let retryInMs = 0;
-    const heardRows = claimed.filter((row) => events.has(row.seq));
+    let [stop, retryInMs] = woke.done < claimed.length ? [woke.done, IN_FLIGHT_RETRY_MS] : [claimed.length, 0];
+    const heardRows = taken.filter((row) => events.has(row.seq));
     const indexOf = new Map(claimed.map((row, index) => [row.seq, index]));
     let reserved = 0;
     let pacing: ReturnType<typeof lanePacing> | undefined;
@@ -222,9 +232,8 @@ export async function dispatchOperator(deps: DispatchDeps, operatorId: string, f
     const { started, capped } = await startAll(deps, faults, routed, listenersById, pacing?.gapMs ?? 0);
     if (capped !== undefined && indexOf.get(capped)! < stop) [stop, retryInMs] = [indexOf.get(capped)!, LANE_CAP_RETRY_MS];
     const done = claimed.slice(0, stop);
-    if (deps.signalWaitingRun)
-      await signalWaitingRuns({ logger: deps.logger, signal: deps.signalWaitingRun, pace: (id) => paced(deps, operatorId, id) }, trx, done);
     // The pass's writes come last, together: until here it holds no transaction id (see claimOperatorOutbox).
+    for (const wait of woke.ended) await deleteRunWait(trx, wait.operatorId, wait.runId, wait.nodeId);
     const doneIds = new Set(done.map((row) => events.get(row.seq)?.id));
     await insertTriggerSkips(
       trx,
@@ -236,6 +245,7 @@ export async function dispatchOperator(deps: DispatchDeps, operatorId: string, f
       [operatorId],
     );
     faults.forget(done.map((row) => row.seq));
+    deps.woken?.forget(done.map((row) => row.seq));
     if (stop < claimed.length) return { kind: 'deferred', claimed: claimed.length, started, retryInMs };
     if (claimed.length < limit) deps.onLag?.(operatorId, 0);
     return { kind: 'done', claimed: claimed.length, started, full: claimed.length === limit };

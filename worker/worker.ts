@@ -28,6 +28,7 @@ import { EventFilters } from './eventFilters';
 import { RunControlDispatch } from './runControl';
 import { LaneKeyCap } from './laneKeys';
 import { InFlightRuns } from './inFlight';
+import { WokenWaits } from './runWaitSignals';
 import { livenessHeartbeat } from './livenessHeartbeat';
 import { payloadRefInterceptor } from './payloadRefInterceptor';
 import { activityTracingInterceptors, workflowTracingSinks } from './tracing';
@@ -157,6 +158,7 @@ export async function createWorker(options: {
     runs: runControl,
     inFlight: new InFlightRuns(dispatchDb, { cap: config.RUNS_IN_FLIGHT_PER_OPERATOR, contendedCap: config.RUNS_IN_FLIGHT_CONTENDED }),
     signalWaitingRun: (workflowId, signal) => signalWaitingRun(temporal, workflowId, signal),
+    woken: new WokenWaits(),
     onLag: (operatorId, seconds) => metrics.dispatchLag(operatorId, seconds),
   };
   const outbox = new OutboxDispatcher(dispatchDeps);
