@@ -14,7 +14,8 @@ const KEPT = 50_000;
 /**
  * The waits already signalled for events that are still pending, per process: an event that wakes more runs than its
  * organisation has room for stays pending, and its next pass signals the rest, not the same runs again. Lost with the
- * process, which then signals some runs twice; a run takes each event once (workflows/automation/waitForEvent.ts).
+ * process, and not seen by another worker process that takes the next pass: those signal some runs twice, and a run
+ * takes each event once (workflows/automation/waitForEvent.ts).
  */
 export class WokenWaits {
   private readonly signalled = new Map<string, Set<string>>();
@@ -64,9 +65,9 @@ const SIGNAL_CONCURRENCY = 16;
  * writes (it writes nothing before its end). Every lookup is bounded by the event's own operator: a signal only reaches
  * that operator's runs.
  *
- * Paced without waiting (docs/workflows.md "Wake-ups"): once the operator has no room for another wake-up, the event
- * being woken and every later one stay pending, and the pass ends, as it does past its starts. `done` is how many of
- * the claimed events had every wait signalled.
+ * Paced without waiting (docs/workflows.md "Wake-ups are paced"): once the operator has no room for another wake-up,
+ * the event being woken and every later one stay pending, and the pass ends, as it does past its starts. `done` is how
+ * many of the claimed events had every wait signalled.
  *
  * @example await signalWaitingRuns(deps, trx, claimed) // { signalled: 2, done: 40, ended: [] }
  */
@@ -119,7 +120,7 @@ export async function signalWaitingRuns(
         const outcome = await deps.signal(wait.temporalWorkflowId, { nodeId: wait.nodeId, eventId: record.event.id, seq: record.seq });
         deps.woken?.add(record.seq, wait);
         if (outcome === 'signalled') all.signalled += 1;
-        // The run ended without removing its wait (terminated, or closed by the run watchdog): its row goes with the pass's writes.
+        // The run ended without removing its wait (terminated, or closed by the run watchdog): the pass removes its row.
         else all.ended.push(wait);
       }
     };
