@@ -1,12 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { loadConfig } from '../../core/config';
 import { Keyring } from '../../core/crypto';
 import { createLogger } from '../../core/logger';
-import { createDb, type Db } from '../../db/knex';
+import type { Db } from '../../db/knex';
 import { DispatchFaults } from '../../worker/dispatchFaults';
 import { EventFilters } from '../../worker/eventFilters';
 import { EventRouter } from '../../worker/eventRouting';
 import { BATCH, dispatchOperator, type DispatchDeps } from '../../worker/operatorDispatch';
+import { shadowSchema, type ShadowSchema } from '../helpers/shadowSchema';
 
 /**
  * How many pending events a dispatch pass claims (worker/operatorDispatch.ts `claimSize`): a window's worth while the
@@ -14,24 +14,16 @@ import { BATCH, dispatchOperator, type DispatchDeps } from '../../worker/operato
  * found. The passes read an outbox of their own (a schema on the search path), so the shared test worker's dispatcher
  * never takes these events.
  */
-const databaseUrl = loadConfig().DATABASE_URL!;
-const schema = `claim_size_${randomBytes(4).toString('hex')}`;
+let shadow: ShadowSchema;
 let admin: Db;
 let db: Db;
+let schema: string;
 
 beforeAll(async () => {
-  admin = createDb(databaseUrl, { poolMax: 2, applicationName: 'claim-size-test' });
-  await admin.raw(`CREATE SCHEMA ${schema}`);
-  await admin.raw(`CREATE TABLE ${schema}.outbox_events (LIKE public.outbox_events INCLUDING ALL)`);
-  const url = new URL(databaseUrl);
-  url.searchParams.set('options', `-c search_path=${schema},public`);
-  db = createDb(url.toString(), { poolMax: 2, applicationName: 'claim-size-test-dispatch' });
+  shadow = await shadowSchema('claim_size', ['outbox_events']);
+  ({ admin, db, name: schema } = shadow);
 });
-afterAll(async () => {
-  await db?.destroy();
-  await admin?.raw(`DROP SCHEMA ${schema} CASCADE`);
-  await admin?.destroy();
-});
+afterAll(() => shadow?.drop());
 
 /** `count` session events of a new operator that nothing hears, pending in the test's outbox. */
 async function pending(count: number): Promise<string> {

@@ -1,38 +1,30 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { loadConfig } from '../../core/config';
 import { Keyring } from '../../core/crypto';
 import { createLogger } from '../../core/logger';
-import { createDb, type Db } from '../../db/knex';
+import type { Db } from '../../db/knex';
 import { DispatchFaults } from '../../worker/dispatchFaults';
 import { EventFilters } from '../../worker/eventFilters';
 import { EventRouter } from '../../worker/eventRouting';
 import { dispatchOperator, type DispatchDeps } from '../../worker/operatorDispatch';
 import { WokenWaits } from '../../worker/runWaitSignals';
+import { shadowSchema, type ShadowSchema } from '../helpers/shadowSchema';
 
 /**
  * A pass wakes the runs waiting for its events only as far as the organisation has room now (worker/runWaitSignals.ts,
- * docs/workflows.md "Wake-ups"): it never waits inside its transaction for more. The event being woken and every later
- * one stay pending; the next passes wake the rest, each run once. The passes read an outbox and waits of their own (a
- * schema on the search path), so the shared test worker's dispatcher never takes these events.
+ * docs/workflows.md "Wake-ups are paced"): it never waits inside its transaction for more. The event being woken and
+ * every later one stay pending; the next passes wake the rest, each run once. The passes read an outbox and waits of
+ * their own (a schema on the search path), so the shared test worker's dispatcher never takes these events.
  */
-const databaseUrl = loadConfig().DATABASE_URL!;
-const schema = `wake_room_${randomBytes(4).toString('hex')}`;
+let shadow: ShadowSchema;
 let admin: Db;
 let db: Db;
+let schema: string;
 
 beforeAll(async () => {
-  admin = createDb(databaseUrl, { poolMax: 2, applicationName: 'wake-room-test' });
-  await admin.raw(`CREATE SCHEMA ${schema}`);
-  for (const table of ['outbox_events', 'automation_run_waits']) await admin.raw(`CREATE TABLE ${schema}.${table} (LIKE public.${table} INCLUDING ALL)`);
-  const url = new URL(databaseUrl);
-  url.searchParams.set('options', `-c search_path=${schema},public`);
-  db = createDb(url.toString(), { poolMax: 2, applicationName: 'wake-room-test-dispatch' });
+  shadow = await shadowSchema('wake_room', ['outbox_events', 'automation_run_waits']);
+  ({ admin, db, name: schema } = shadow);
 });
-afterAll(async () => {
-  await db?.destroy();
-  await admin?.raw(`DROP SCHEMA ${schema} CASCADE`);
-  await admin?.destroy();
-});
+afterAll(() => shadow?.drop());
 
 const entityEvent = (operatorId: string, id: string, event: string, externalId: string) => ({
   id,
