@@ -98,12 +98,14 @@ export async function signalWaitingRuns(
     return admitted;
   };
   const position = new Map(claimed.map((row, index) => [row.seq, index]));
-  const byEvent = new Map<number, Array<Awaited<ReturnType<typeof waitsWokenBy>>[number]>>();
+  const byEvent = new Map<number, Array<RunWait & { index: number }>>();
   for (const wait of await waitsWokenBy(trx, arrived)) {
     const record = about[wait.index]!;
     if (record.event.operatorId !== wait.operatorId || deps.woken?.has(record.seq, wait)) continue;
     const at = position.get(record.seq)!;
-    byEvent.set(at, [...(byEvent.get(at) ?? []), wait]);
+    const waits = byEvent.get(at);
+    if (waits) waits.push(wait);
+    else byEvent.set(at, [wait]);
   }
   for (const at of [...byEvent.keys()].sort((a, b) => a - b)) {
     const waits = byEvent.get(at)!;
