@@ -22,8 +22,8 @@
  * seconds of probes per case), DISPATCH_RATES (250,500,1000,2000,2500,3000,4000: finer where the goal lies),
  * DISPATCH_TENANTS (200), DISPATCH_RUN_EVENTS (2000), DISPATCH_BYSTANDER_RATE (5: the bystander's events/s in bursts and
  * noisy), DISPATCH_STACK_ENV (NAME=value,… over both stacks' configuration, to compare settings), DISPATCH_PROFILE (1:
- * where the main thread's time per event goes over the filtering floor and rungs; on the dev topology that thread holds
- * the API and the dispatcher), DISPATCH_NO_MATCH (1: no filtering event matches, so a rung costs the dispatch passes
+ * where the main thread's time per event goes over the filtering floor and rungs, and over the burst's first 3 s; that
+ * thread holds the API, the worker and the dispatcher on both topologies), DISPATCH_NO_MATCH (1: no filtering event matches, so a rung costs the dispatch passes
  * without the runs), DISPATCH_NOISES (slow,wake,keys,poison: the noisy section's noises, default all), DISPATCH_EXPLAIN
  * (1: where the five slowest bystander probes of each bursts and noisy phase lost their time). Loopback only;
  * every loop bounded in count and time; misses are printed, never fail the process.
@@ -166,7 +166,8 @@ async function pushBack(ctx: DispatchContext, stack: BenchStack, o: Options): Pr
     const alone = await probe();
     const aloneLag = `p50 ${fmt(lag.percentile(50) / 1e6, 0)} / p99 ${fmt(lag.percentile(99) / 1e6, 0)} ms`;
     lag.reset();
-    const { during, tally, posted } = await burstPhase(ctx, burstTenant, probe);
+    const { during, tally, posted, profiled } = await burstPhase(ctx, burstTenant, probe, o.profile);
+    if (profiled) detail(profiled);
     lag.disable();
     detail(`bystander alone ${probeSummary(alone)}, beside the burst ${probeSummary(during)}`);
     detail(
