@@ -4,6 +4,7 @@ import type { Keyring } from '../core/crypto';
 import type { Db } from '../db/knex';
 import type { ExpressionEvaluator } from '../sandbox/tasks';
 import type { GatewayCaches } from './gateway/caches';
+import type { IntakePacer } from './intakePacer';
 import type { ActivityMetrics } from './metrics';
 import type { PayloadBudget } from './payloadBudget';
 
@@ -25,6 +26,8 @@ export interface ActivityDeps {
   reconcileRuns?: () => Promise<{ checked: number; closed: number }>;
   /** Where run conditions and templates are evaluated (`sandbox/`); the worker always gives it. */
   sandbox?: ExpressionEvaluator;
+  /** The pace of batch chunks beside other organisations' live runs (`activities/intakePacer.ts`); unpaced when absent. */
+  intake?: IntakePacer;
   /** How much large data each operator may bring in (`activities/payloadBudget.ts`); unlimited when absent. */
   payloadBudget?: PayloadBudget;
   /** The worker's metrics (docs/metrics.md); none when absent. */

@@ -5,6 +5,7 @@ import type { Keyring } from '../core/crypto';
 import type { Db } from '../db/knex';
 import { completeBatchJob, failBatchJob, markBatchJobRunning } from '../db/queries/batchJobs';
 import { BOOKKEEPING, type ActivityDeclarations } from './declarations';
+import type { IntakePacer } from './intakePacer';
 
 export interface BatchJobRef {
   operatorId: string;
@@ -13,17 +14,21 @@ export interface BatchJobRef {
 
 export type ChunkInput = BatchChunkRef;
 
-export function createIngestActivities({ db, keyring }: { db: Db; keyring: Keyring }) {
+export function createIngestActivities({ db, keyring, intake }: { db: Db; keyring: Keyring; intake?: IntakePacer }) {
   return {
     async startBatchJob(input: BatchJobRef): Promise<void> {
       await markBatchJobRunning(db, input.operatorId, input.jobId);
     },
 
-    /** One chunk exactly once (commands/batchJobs.ts); a refusal (no template) fails the job without retry, by its code. */
+    /**
+     * One chunk exactly once (commands/batchJobs.ts), at the worker's intake pace (./intakePacer.ts); a refusal (no
+     * template) fails the job without retry, by its code.
+     */
     async processBatchChunk(input: ChunkInput): Promise<{ succeeded: number; failed: number; alreadyDone: boolean }> {
       Context.current().heartbeat();
       try {
-        return await processBatchChunk({ db, keyring }, input);
+        const chunk = () => processBatchChunk({ db, keyring }, input);
+        return await (intake ? intake.paced(input.operatorId, chunk) : chunk());
       } catch (error) {
         if (error instanceof CommandError) throw ApplicationFailure.create({ nonRetryable: true, type: error.code, message: error.message });
         throw error;

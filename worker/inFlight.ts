@@ -83,14 +83,9 @@ export class InFlightRuns {
    */
   capOf(operatorId: string): number {
     const now = this.now();
-    let contended = false;
-    for (const [other, at] of this.lastStarted) {
-      if (now - at >= CONTENDED_WINDOW_MS) this.lastStarted.delete(other);
-      else if (other !== operatorId) contended = true;
-    }
     for (const [other, { at }] of this.backlogged) if (now - at >= BACKLOG_FORGET_MS) this.backlogged.delete(other);
     const mine = this.backlogged.get(operatorId);
-    if (!contended || !mine) return this.cap;
+    if (!this.othersActive(operatorId) || !mine) return this.cap;
     const behind = now - mine.oldest;
     for (const other of this.lastStarted.keys()) {
       if (other === operatorId) continue;
@@ -99,6 +94,17 @@ export class InFlightRuns {
       if (theirBehind <= behind || theirBehind < FAR_BEHIND * behind) return this.contendedCap;
     }
     return this.cap;
+  }
+
+  /** Whether an organisation other than this one has started or woken a run within {@link CONTENDED_WINDOW_MS}. */
+  othersActive(operatorId: string): boolean {
+    const now = this.now();
+    let active = false;
+    for (const [other, at] of this.lastStarted) {
+      if (now - at >= CONTENDED_WINDOW_MS) this.lastStarted.delete(other);
+      else if (other !== operatorId) active = true;
+    }
+    return active;
   }
 
   /**

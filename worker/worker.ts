@@ -2,6 +2,7 @@ import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker, t
 import type { Logger } from 'pino';
 import { createActivities } from '../activities';
 import { createGatewayCaches } from '../activities/gateway/caches';
+import { IntakePacer } from '../activities/intakePacer';
 import { PayloadBudget } from '../activities/payloadBudget';
 import type { Config } from '../core/config';
 import type { Keyring } from '../core/crypto';
@@ -149,6 +150,7 @@ export async function createWorker(options: {
     laneCap: new LaneKeyCap({ db: dispatchDb, logger, laneRunning: (laneId) => laneRunning(temporal, laneId), cap: config.LANE_KEYS_PER_AUTOMATION }),
     onSkipped: (reason) => metrics.triggerSkipped(reason),
   });
+  const inFlight = new InFlightRuns(dispatchDb, { cap: config.RUNS_IN_FLIGHT_PER_OPERATOR, contendedCap: config.RUNS_IN_FLIGHT_CONTENDED });
   const dispatchDeps: DispatchDeps = {
     db: dispatchDb,
     logger,
@@ -156,7 +158,7 @@ export async function createWorker(options: {
     router: new EventRouter(filters),
     starts,
     runs: runControl,
-    inFlight: new InFlightRuns(dispatchDb, { cap: config.RUNS_IN_FLIGHT_PER_OPERATOR, contendedCap: config.RUNS_IN_FLIGHT_CONTENDED }),
+    inFlight,
     signalWaitingRun: (workflowId, signal) => signalWaitingRun(temporal, workflowId, signal),
     woken: new WokenWaits(),
     onLag: (operatorId, seconds) => metrics.dispatchLag(operatorId, seconds),
@@ -175,6 +177,8 @@ export async function createWorker(options: {
       reconcileRuns({ db: options.db, client: temporal.client, refs, keyring, logger, metrics, poisonAttempts: config.RUN_POISON_TASK_ATTEMPTS }),
     sandbox,
     payloadBudget,
+    // Batch chunks yield to other organisations' runs this worker's dispatcher started or woke lately.
+    intake: new IntakePacer((operatorId) => inFlight.othersActive(operatorId)),
     // A run's start delay is also what the start admission follows (worker/startAdmission.ts).
     metrics: {
       ...metrics,

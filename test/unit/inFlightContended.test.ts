@@ -99,3 +99,25 @@ describe('InFlightRuns.capOf', () => {
     expect(new InFlightRuns({} as Db, { cap: 2, contendedCap: 4 }).contendedCap).toBe(2);
   });
 });
+
+/** Whether another organisation is live: what a pass's claim size and the batch intake's pace follow. */
+describe('InFlightRuns.othersActive', () => {
+  let now = 0;
+  const runs = () => new InFlightRuns({} as Db, { cap: 50, contendedCap: 4, now: () => now });
+
+  it('is true while another organisation has started or woken a run within the window, never for its own', () => {
+    const inFlight = runs();
+    now = 10_000;
+    expect(inFlight.othersActive('a')).toBe(false);
+    inFlight.add('a', 'run-a');
+    expect(inFlight.othersActive('a')).toBe(false);
+    inFlight.add('b', 'run-b', true);
+    expect(inFlight.othersActive('a')).toBe(true);
+    expect(inFlight.othersActive('b')).toBe(true);
+    now += CONTENDED_WINDOW_MS - 1;
+    expect(inFlight.othersActive('a')).toBe(true);
+    now += 1;
+    expect(inFlight.othersActive('a')).toBe(false);
+    expect(inFlight.othersActive('c')).toBe(false);
+  });
+});
