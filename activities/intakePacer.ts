@@ -5,12 +5,13 @@ export const INTAKE_REST_MAX_MS = 2_000;
 
 /**
  * Batch intake's pace beside live traffic (docs/data-ingestion.md "Batches yield to live runs"). A chunk of 1,000
- * events fills both cores of a small machine for a few hundred milliseconds (validation here, the insert and its
- * outbox rows in PostgreSQL), and a batch job's chunks follow each other: alone, that is the intake's whole speed and
- * costs nobody anything. While another organisation has started or woken a run lately (`othersLive`), chunks of this
- * worker take turns, one at a time, and after each the next waits as long again as it took ({@link INTAKE_SHARE}):
- * the other organisation's starts, activities and queries find a core free. Nothing waits inside the activity: it
- * returns when its chunk is written, and the rest is taken by the next chunk's turn.
+ * events holds a worker's thread and a PostgreSQL backend for a few hundred milliseconds (validation here, the insert
+ * and its outbox rows there; two jobs' chunks at once fill a small machine), and a batch job's chunks follow each
+ * other: alone, that is the intake's whole speed and costs nobody anything. While another organisation has started or
+ * woken a run lately (`othersLive`), chunks of this worker take turns, one at a time, and after each the next waits as
+ * long again as it took ({@link INTAKE_SHARE}): the other organisation's starts, activities and queries find a core
+ * free. Nothing waits inside the activity: it returns when its chunk is written, and the rest is taken by the next
+ * chunk's turn.
  *
  * @example const result = await pacer.paced(operatorId, () => processBatchChunk(deps, input))
  */
