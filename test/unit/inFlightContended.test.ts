@@ -100,7 +100,7 @@ describe('InFlightRuns.capOf', () => {
   });
 });
 
-/** Whether another organisation is live: what a pass's claim size and the batch intake's pace follow. */
+/** Whether another organisation is live: what the contended cap and the batch intake's pace follow. */
 describe('InFlightRuns.othersActive', () => {
   let now = 0;
   const runs = () => new InFlightRuns({} as Db, { cap: 50, contendedCap: 4, now: () => now });

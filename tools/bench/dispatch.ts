@@ -20,13 +20,14 @@
  * 50/s and 500. Both raise QUOTA_ACTIONS_PER_MONTH (a run past the quota would fail, not measure) and take
  * LOAD_RATE_LIMITS. Env: DISPATCH_SECTIONS (comma list, default all), DISPATCH_WINDOW_S (60), DISPATCH_PROBE_S (15:
  * seconds of probes per case), DISPATCH_RATES (250,500,1000,2000,2500,3000,4000: finer where the goal lies),
- * DISPATCH_TENANTS (200), DISPATCH_RUN_EVENTS (2000), DISPATCH_BYSTANDER_RATE (5: the bystander's events/s in bursts and
- * noisy), DISPATCH_STACK_ENV (NAME=value,… over both stacks' configuration, to compare settings), DISPATCH_PROFILE (1:
- * where the main thread's time per event goes over the filtering floor and rungs, and over the burst's first 3 s; that
- * thread holds the API, the worker and the dispatcher on both topologies), DISPATCH_NO_MATCH (1: no filtering event matches, so a rung costs the dispatch passes
- * without the runs), DISPATCH_NOISES (slow,wake,keys,poison: the noisy section's noises, default all), DISPATCH_EXPLAIN
- * (1: where the five slowest bystander probes of each bursts and noisy phase lost their time). Loopback only;
- * every loop bounded in count and time; misses are printed, never fail the process.
+ * DISPATCH_TENANTS (200), DISPATCH_RUN_EVENTS (2000), DISPATCH_BYSTANDER_RATE (5: the bystander's events/s in bursts
+ * and noisy), DISPATCH_STACK_ENV (NAME=value,… over both stacks' configuration, to compare settings), DISPATCH_PROFILE
+ * (1: where the main thread's time per event goes over the filtering floor and rungs, and over the burst's first 3 s;
+ * that thread holds the API, the worker and the dispatcher on both topologies), DISPATCH_NO_MATCH (1: no filtering
+ * event matches, so a rung costs the dispatch passes without the runs), DISPATCH_NOISES (slow,wake,keys,poison: the
+ * noisy section's noises, default all), DISPATCH_EXPLAIN (1: where the five slowest bystander probes of each bursts and
+ * noisy phase lost their time). Loopback only; every loop bounded in count and time; misses are printed, never fail the
+ * process.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { runBench } from './lib/baseline';
