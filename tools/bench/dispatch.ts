@@ -22,12 +22,12 @@
  * seconds of probes per case), DISPATCH_RATES (250,500,1000,2000,2500,3000,4000: finer where the goal lies),
  * DISPATCH_TENANTS (200), DISPATCH_RUN_EVENTS (2000), DISPATCH_BYSTANDER_RATE (5: the bystander's events/s in bursts
  * and noisy), DISPATCH_STACK_ENV (NAME=value,… over both stacks' configuration, to compare settings), DISPATCH_PROFILE
- * (1: where the main thread's time per event goes over the filtering floor and rungs, and over the burst's first 3 s;
- * that thread holds the API, the worker and the dispatcher on both topologies), DISPATCH_NO_MATCH (1: no filtering
- * event matches, so a rung costs the dispatch passes without the runs), DISPATCH_NOISES (slow,wake,keys,poison: the
- * noisy section's noises, default all), DISPATCH_EXPLAIN (1: where the five slowest bystander probes of each bursts and
- * noisy phase lost their time). Loopback only; every loop bounded in count and time; misses are printed, never fail the
- * process.
+ * (1: where the main thread's time per event goes over the filtering floor and rungs, and over the burst's first 3 s,
+ * or DISPATCH_PROFILE_S seconds from DISPATCH_PROFILE_FROM_S after its post; that thread holds the API, the worker and
+ * the dispatcher on both topologies), DISPATCH_NO_MATCH (1: no filtering event matches, so a rung costs the dispatch
+ * passes without the runs), DISPATCH_NOISES (slow,wake,keys,poison: the noisy section's noises, default all),
+ * DISPATCH_EXPLAIN (1: where the five slowest bystander probes of each bursts and noisy phase lost their time).
+ * Loopback only; every loop bounded in count and time; misses are printed, never fail the process.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { runBench } from './lib/baseline';
@@ -73,6 +73,7 @@ const options = (env: NodeJS.ProcessEnv) => ({
   bystanderRate: positive(env, 'DISPATCH_BYSTANDER_RATE', 5),
   stackEnv: stackEnv(env.DISPATCH_STACK_ENV),
   profile: env.DISPATCH_PROFILE === '1',
+  burstProfile: { fromS: Math.max(0, Number(env.DISPATCH_PROFILE_FROM_S) || 0), forS: positive(env, 'DISPATCH_PROFILE_S', 3) },
   noMatch: env.DISPATCH_NO_MATCH === '1',
   explain: env.DISPATCH_EXPLAIN === '1',
   noises: namesOf<NoiseName>(env, 'DISPATCH_NOISES', NOISE_NAMES),
@@ -167,7 +168,7 @@ async function pushBack(ctx: DispatchContext, stack: BenchStack, o: Options): Pr
     const alone = await probe();
     const aloneLag = `p50 ${fmt(lag.percentile(50) / 1e6, 0)} / p99 ${fmt(lag.percentile(99) / 1e6, 0)} ms`;
     lag.reset();
-    const { during, tally, posted, profiled } = await burstPhase(ctx, burstTenant, probe, o.profile);
+    const { during, tally, posted, profiled } = await burstPhase(ctx, burstTenant, probe, o.profile ? o.burstProfile : undefined);
     if (profiled) detail(profiled);
     lag.disable();
     detail(`bystander alone ${probeSummary(alone)}, beside the burst ${probeSummary(during)}`);

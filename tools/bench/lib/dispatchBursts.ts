@@ -9,8 +9,11 @@ export const BURST_AUTOMATIONS = 50;
 const AMOUNTS = 250;
 export const BURST_PLAYERS = 200;
 const RUNS_LIMIT_MS = 300_000;
-/** How long the burst is profiled for from its post (DISPATCH_PROFILE=1): its intake ends within about 3 s. */
-const PROFILE_MS = 3000;
+/** Which seconds after its post the burst is profiled over (DISPATCH_PROFILE=1): by default its intake, within about 3 s. */
+export interface BurstProfile {
+  fromS: number;
+  forS: number;
+}
 
 /** What the burst's runs were, pair by pair: exactly once, lost, duplicated, or started by an automation whose filter the event fails. */
 export interface BurstTally {
@@ -52,21 +55,20 @@ async function tally(ctx: DispatchContext, operatorId: string, amountOf: Map<str
  * Bursts: BURST_EVENTS events posted at once (the batch endpoint takes 5,000 a request, so two requests together) into
  * `burst`, where BURST_AUTOMATIONS automations each take one amount; the bystander's probes run beside it. Then, once
  * the matching runs have started (or RUNS_LIMIT_MS passed), every (automation, event) pair is counted in the database.
- * With `profile`, this process's main thread is profiled for PROFILE_MS from the post (`profiled`: where it went).
+ * With `profile`, this process's main thread is profiled over that window after the post (`profiled`: where it went).
  */
 export async function burstPhase(
   ctx: DispatchContext,
   burst: DispatchTenant,
   bystander: () => Promise<Probed>,
-  profile = false,
+  profile?: BurstProfile,
 ): Promise<{ during: Probed; tally: BurstTally; posted: number; profiled?: string }> {
   const ids = await amountAutomations(ctx, burst.apiKey, BURST_AUTOMATIONS);
   const amountOf = new Map(ids.map((id, i) => [id, i + 1]));
   const items = Array.from({ length: BURST_EVENTS }, (_, i) => ({ externalId: playerId(i % BURST_PLAYERS), ...transaction(1 + (i % AMOUNTS)) }));
   const expected = items.filter((item) => item.data.amount <= BURST_AUTOMATIONS).length;
-  const profiling = profile ? await startProfile(undefined, 14) : undefined;
-  const profiled = profiling && new Promise<string>((resolve) => setTimeout(() => resolve(profiling.stop('burst-intake', BURST_EVENTS)), PROFILE_MS));
   const posted = Date.now();
+  const profiled = profile && profileWindow(profile);
   const [during] = await Promise.all([bystander(), postBatches(ctx, burst.apiKey, 'events', items)]);
   const settled = await settledRuns(ctx.db, burst.operatorId, expected, RUNS_LIMIT_MS);
   await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -75,7 +77,16 @@ export async function burstPhase(
     `burst: ${BURST_EVENTS} events, ${expected} matching; ${settled.runs} runs, backlog ${settled.backlog}, settled ${((Date.now() - posted) / 1000).toFixed(1)} s after the post; ` +
       `exactly once ${counted.once}, lost ${counted.lost}, duplicated ${counted.duplicated}, wrong automation ${counted.wrong}`,
   );
-  return { during, tally: counted, posted, profiled: profiled && `the first ${PROFILE_MS / 1000} s from the post, ${await profiled}` };
+  return { during, tally: counted, posted, profiled: profiled && `${profile.fromS}–${profile.fromS + profile.forS} s after the post, ${await profiled}` };
+}
+
+/** This process's main thread profiled from `fromS` to `fromS + forS` seconds from now, per burst event. */
+async function profileWindow({ fromS, forS }: BurstProfile): Promise<string> {
+  const after = (s: number) => new Promise((resolve) => setTimeout(resolve, s * 1000));
+  await after(fromS);
+  const profiling = await startProfile(undefined, 14);
+  await after(forS);
+  return profiling.stop(fromS === 0 ? 'burst-intake' : `burst-${fromS}s`, BURST_EVENTS);
 }
 
 /** The bystander's probes for a phase, each matching its one automation (`trigger.data.amount = 1`). */
