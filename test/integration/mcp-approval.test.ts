@@ -1,3 +1,4 @@
+import { isSealedText } from '../../core/sealedText';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { http } from '../helpers/http';
 import { createWorkflow, mcpOperator, modernPost, runOfTask, toolAutomation, type McpOperator } from '../helpers/mcp';
@@ -55,7 +56,9 @@ describe('an approval step: the task asks its agent for input and the answer res
       },
     });
     const stored = await app.deps.db('automation_runs').where({ id: runId }).first();
-    expect(stored.awaiting_input).not.toContain('p-9');
+    // Sealed: ciphertext, never the question (a short id like `p-9` can occur in base64 by chance; a sentence cannot).
+    expect(isSealedText(stored.awaiting_input)).toBe(true);
+    expect(stored.awaiting_input).not.toContain('Approve a bonus');
 
     const ack = await modernPost(app.url, alice.key, 'tasks/update', {
       taskId,
