@@ -57,9 +57,10 @@ function namesOf<T extends string>(env: NodeJS.ProcessEnv, variable: string, all
   return new Set(names as T[]);
 }
 
-const positive = (env: NodeJS.ProcessEnv, name: string, fallback: number) => {
+const positive = (env: NodeJS.ProcessEnv, name: string, fallback: number, orZero = false) => {
   const value = Number(env[name] ?? fallback);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name}=${env[name]}: expected a positive number`);
+  if (!Number.isFinite(value) || value < 0 || (value === 0 && !orZero))
+    throw new Error(`${name}=${env[name]}: expected a ${orZero ? 'non-negative' : 'positive'} number`);
   return value;
 };
 
@@ -73,7 +74,7 @@ const options = (env: NodeJS.ProcessEnv) => ({
   bystanderRate: positive(env, 'DISPATCH_BYSTANDER_RATE', 5),
   stackEnv: stackEnv(env.DISPATCH_STACK_ENV),
   profile: env.DISPATCH_PROFILE === '1',
-  burstProfile: { fromS: Math.max(0, Number(env.DISPATCH_PROFILE_FROM_S) || 0), forS: positive(env, 'DISPATCH_PROFILE_S', 3) },
+  burstProfile: { fromS: positive(env, 'DISPATCH_PROFILE_FROM_S', 0, true), forS: positive(env, 'DISPATCH_PROFILE_S', 3) },
   noMatch: env.DISPATCH_NO_MATCH === '1',
   explain: env.DISPATCH_EXPLAIN === '1',
   noises: namesOf<NoiseName>(env, 'DISPATCH_NOISES', NOISE_NAMES),
