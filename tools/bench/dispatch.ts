@@ -10,7 +10,8 @@
  *    vs 2,000 waiting in another tenant;
  *  - bursts: 10,000 events at once into 50 automations, each matching run started exactly once (counted in the
  *    database), a bystander tenant's p95 beside the burst vs alone just before it;
- *  - noisy: the bystander's p95 beside a slow filter, 2,000 waiting runs woken at once, 2,000 run-control keys and,
+ *  - noisy: the bystander's p95 beside a slow filter, 2,000 waiting runs woken at once, 2,000 run-control keys, 2,000
+ *    debounced keys whose runs fire together and,
  *    last (a dispatcher it stalls stays stalled), a poison event, each vs the bystander alone just before it.
  * Only the public HTTP API drives the platform; the database is read for outbox rows and run rows.
  *
@@ -25,7 +26,7 @@
  * (1: where the main thread's time per event goes over the filtering floor and rungs, and over the burst's first 3 s,
  * or DISPATCH_PROFILE_S seconds from DISPATCH_PROFILE_FROM_S after its post; that thread holds the API, the worker and
  * the dispatcher on both topologies), DISPATCH_NO_MATCH (1: no filtering event matches, so a rung costs the dispatch
- * passes without the runs), DISPATCH_NOISES (slow,wake,keys,poison: the noisy section's noises, default all),
+ * passes without the runs), DISPATCH_NOISES (slow,wake,keys,fires,poison: the noisy section's noises, default all),
  * DISPATCH_EXPLAIN (1: where the five slowest bystander probes of each bursts and noisy phase lost their time).
  * Loopback only; every loop bounded in count and time; misses are printed, never fail the process.
  */

@@ -1,15 +1,30 @@
 import jsonata from 'jsonata';
 import { detail } from './dispatchReport';
 import { backlogOf, eventRunCount, type Probed } from './dispatchProbe';
-import { eventAutomation, playerId, postBatches, waitCount, waitingRuns, wakeWaitingRuns, type DispatchContext, type DispatchTenant } from './dispatchSetup';
+import {
+  dispatchTenant,
+  eventAutomation,
+  playerId,
+  postBatches,
+  waitCount,
+  waitingRuns,
+  wakeWaitingRuns,
+  type DispatchContext,
+  type DispatchTenant,
+} from './dispatchSetup';
 import { probeSummary, WAITING_RUNS } from './dispatchGrowth';
 import { until } from './waitForEvent';
+import { LANE_KEYS_PER_AUTOMATION } from '../../../worker/laneKeys';
 
 const POISON_DEPTH = 4000;
 const POISON_FILTER = '$exists(trigger.data.x) and 1 = 1';
 const SLOW_FILTER_MS = 20;
 const SLOW_EVENTS = 500;
 const CONTROL_KEYS = 2000;
+/** The debounce of the keys whose runs fire in the probes: long enough for their lanes to be made before the probes. */
+const FIRE_QUIET_S = 10;
+/** How long the lanes of the keys that fire may take to be made (alone, before the probes). */
+const LANES_LIMIT_MS = 60_000;
 const WAITS_LIMIT_MS = 300_000;
 const SETTLE_MS = 60_000;
 
@@ -107,6 +122,40 @@ const keys: Noise = async (ctx, noisy, probe) => {
   return { name: `${CONTROL_KEYS} run-control keys (debounce 60 s)`, during, what: `${left} of the noisy tenant's events still undispatched after the probes` };
 };
 
+/** The automation's live run-control keys (lanes counted against its cap). */
+const laneCount = async (ctx: DispatchContext, operatorId: string, automationId: string) =>
+  Number((await ctx.db('automation_lane_keys').where({ operator_id: operatorId, automation_id: automationId }).count<{ n: string }[]>({ n: '*' }))[0]?.n ?? 0);
+
+/**
+ * (4) As many events as the cap on live keys (LANE_KEYS_PER_AUTOMATION), for as many players, into an automation
+ * debounced FIRE_QUIET_S per player, in a tenant of their own (not queued behind another noise's backlog), sent before
+ * the probes: nobody else busy, the dispatcher makes every lane at once. The probes begin a second before the first
+ * lanes' quiet periods end, so their runs fire together in the probes.
+ */
+const fires: Noise = async (ctx, _noisy, probe) => {
+  const keys = LANE_KEYS_PER_AUTOMATION;
+  const tenant = await dispatchTenant(ctx, keys);
+  const automationId = await eventAutomation(ctx, tenant.apiKey, 'entity_event.support', undefined, {
+    run_control: { debounce: { quiet_seconds: FIRE_QUIET_S } },
+  });
+  const lanesOf = () => laneCount(ctx, tenant.operatorId, automationId);
+  const events = Array.from({ length: keys }, (_, i) => ({ externalId: playerId(i), eventType: 'support', data: { ticket_id: `t-${i}` } }));
+  const posted = Date.now();
+  await postBatches(ctx, tenant.apiKey, 'events', events);
+  const lanes = await until('', async () => ((await lanesOf()) >= keys ? true : undefined), LANES_LIMIT_MS, 100)
+    .then(() => keys)
+    .catch(lanesOf);
+  const made = (Date.now() - posted) / 1000;
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, posted + (FIRE_QUIET_S - 1) * 1000 - Date.now())));
+  const during = await probe();
+  const runs = await eventRunCount(ctx.db, tenant.operatorId);
+  return {
+    name: `${keys} debounced keys firing (debounce ${FIRE_QUIET_S} s)`,
+    during,
+    what: `${lanes} lanes live ${made.toFixed(1)} s after the post; ${runs} of ${keys} runs fired by the end of the probes`,
+  };
+};
+
 /** Every tenant's undispatched outbox rows. */
 const totalBacklog = async (ctx: DispatchContext) =>
   Number((await ctx.db('outbox_events').whereNull('dispatched_at').count<{ n: string }[]>({ n: '*' }))[0]?.n ?? 0);
@@ -128,7 +177,7 @@ async function beside(ctx: DispatchContext, noisy: DispatchTenant, probe: () => 
 }
 
 /** The noises in the order they run: the poison last, as its doc says. */
-const NOISES = { slow, wake, keys, poison };
+const NOISES = { slow, wake, keys, fires, poison };
 export type NoiseName = keyof typeof NOISES;
 export const NOISE_NAMES = Object.keys(NOISES) as NoiseName[];
 
