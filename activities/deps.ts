@@ -8,6 +8,11 @@ import type { IntakePacer } from './intakePacer';
 import type { ActivityMetrics } from './metrics';
 import type { PayloadBudget } from './payloadBudget';
 
+/** Where a run goes in its organisation's share of starts: ms until its place, the run counted in flight from there. */
+export interface LanePlaces {
+  place(operatorId: string, runWorkflowId: string): number;
+}
+
 /**
  * What the worker gives every activity, built once per process. It lives apart from `createActivities`
  * (`activities/index.ts`) so the activity modules can take it without importing the file that imports them.
@@ -28,6 +33,8 @@ export interface ActivityDeps {
   sandbox?: ExpressionEvaluator;
   /** The pace of batch chunks beside other organisations' live runs (`activities/intakePacer.ts`); unpaced when absent. */
   intake?: IntakePacer;
+  /** Places for the runs lanes release on their own in their organisation's share (`worker/lanePlaces.ts`); at once when absent. */
+  lanePlaces?: LanePlaces;
   /** How much large data each operator may bring in (`activities/payloadBudget.ts`); unlimited when absent. */
   payloadBudget?: PayloadBudget;
   /** The worker's metrics (docs/metrics.md); none when absent. */

@@ -191,6 +191,12 @@ const envSchema = z.object({
   RUNS_IN_FLIGHT_PER_OPERATOR: positiveInt.max(100_000).default(50),
   /** The same for an organisation with a backlog while another has started or woken a run in the last 2 s (worker/inFlight.ts); at most RUNS_IN_FLIGHT_PER_OPERATOR. */
   RUNS_IN_FLIGHT_CONTENDED: positiveInt.max(100_000).default(2),
+  /**
+   * The SDK's `nonStickyToStickyPollRatio` (worker/worker.ts): the share of workflow-task polls that go to the task
+   * queue, where fairness keys order tasks by organisation, rather than to the worker's sticky queue, where they wait in
+   * arrival order.
+   */
+  WORKER_NONSTICKY_POLL_RATIO: z.coerce.number().gt(0).max(1).default(0.5),
   /** Failed workflow task attempts in a row after which the run watchdog stops a run and records it failed (worker/runWatchdog.ts). */
   RUN_POISON_TASK_ATTEMPTS: z.coerce.number().int().min(2).max(1000).default(5),
   WORKFLOW_HTTP_TIMEOUT_MS: positiveInt.default(15_000),

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import type { LaneState, LaneTrigger } from '../core/automations/runControl';
-import { automationLaneV2Workflow, type automationLaneWorkflow, cancelLaneRunsUpdate, laneStateQuery, laneTriggerSignal } from '../workflows/automationLane';
+import { automationLaneV3Workflow, type automationLaneWorkflow, cancelLaneRunsUpdate, laneStateQuery, laneTriggerSignal } from '../workflows/automationLane';
 import { cancelAutomationRun, fairnessOf } from './automationRuns';
 
 interface Starter {
@@ -29,12 +29,12 @@ export function laneWorkflowId(lane: LaneKey): string {
 
 /**
  * Hands an event's trigger to its key's lane with signal-with-start (workflows/automationLane.ts; a new lane is an
- * `automationLaneV2Workflow`, a running lane of either type is signalled), which starts, queues, skips or debounces
+ * `automationLaneV3Workflow`, a running lane of any type is signalled), which starts, queues, skips or debounces
  * its run. `started` means handed over: what the lane did is in its `laneState` and in
  * `platform_automation_triggers_skipped_total`.
  */
 export async function startKeyedRun(temporal: Starter, lane: LaneKey, trigger: LaneTrigger): Promise<'started'> {
-  await temporal.client.workflow.signalWithStart(automationLaneV2Workflow, {
+  await temporal.client.workflow.signalWithStart(automationLaneV3Workflow, {
     taskQueue: temporal.taskQueue,
     workflowId: laneWorkflowId(lane),
     priority: fairnessOf(lane.operatorId),

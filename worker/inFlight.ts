@@ -148,11 +148,14 @@ export class InFlightRuns {
     this.parkable.delete(temporalWorkflowId);
   }
 
-  /** Counts a run started (`woken` false) or woken for the operator, by its Temporal workflow id. */
-  add(operatorId: string, temporalWorkflowId: string, woken = false): void {
+  /**
+   * Counts a run started (`woken` false) or woken for the operator, by its Temporal workflow id; `inMs` later when its
+   * start is placed ahead (worker/lanePlaces.ts): counted meanwhile, and held from then.
+   */
+  add(operatorId: string, temporalWorkflowId: string, woken = false, inMs = 0): void {
     let mine = this.runs.get(operatorId);
     if (!mine) this.runs.set(operatorId, (mine = new Map()));
-    mine.set(temporalWorkflowId, this.now());
+    mine.set(temporalWorkflowId, this.now() + inMs);
     if (woken) this.parkable.delete(temporalWorkflowId);
     else this.parkable.add(temporalWorkflowId);
     this.lastStarted.set(operatorId, this.now());

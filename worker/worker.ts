@@ -29,6 +29,7 @@ import { EventFilters } from './eventFilters';
 import { RunControlDispatch } from './runControl';
 import { LaneKeyCap } from './laneKeys';
 import { InFlightRuns } from './inFlight';
+import { lanePlaces } from './lanePlaces';
 import { WokenWaits } from './runWaitSignals';
 import { livenessHeartbeat } from './livenessHeartbeat';
 import { payloadRefInterceptor } from './payloadRefInterceptor';
@@ -179,6 +180,7 @@ export async function createWorker(options: {
     payloadBudget,
     // Batch chunks yield to other organisations' runs this worker's dispatcher started or woke lately.
     intake: new IntakePacer((operatorId) => inFlight.othersActive(operatorId)),
+    lanePlaces: lanePlaces(starts, inFlight),
     // A run's start delay is also what the start admission follows (worker/startAdmission.ts).
     metrics: {
       ...metrics,
@@ -202,6 +204,8 @@ export async function createWorker(options: {
         taskQueue: queue.taskQueue,
         ...queue.slots,
         stickyQueueScheduleToStartTimeout: STICKY_SCHEDULE_TO_START,
+        // Polls enough of the fair queue that an organisation's first task is not held behind another's sticky backlog.
+        nonStickyToStickyPollRatio: config.WORKER_NONSTICKY_POLL_RATIO,
         maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
         // The same codec as every client: what the worker sends back (results, Update outcomes, heartbeats, failures) is sealed too.
         dataConverter: platformDataConverter(keyring, namespace, payloads),

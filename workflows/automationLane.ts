@@ -12,6 +12,7 @@ import {
   proxyActivities,
   proxyLocalActivities,
   setHandler,
+  sleep,
   startChild,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -27,14 +28,14 @@ import {
 } from '../core/automations/runControl';
 import type { LaneSkip, LaneSkipReason } from '../core/automations/laneSkips';
 import type { Activities } from '../activities';
-import { automationRunWorkflow } from './automationRun';
+import { automationRunV2Workflow, automationRunWorkflow } from './automationRun';
 
 const { recordLaneSkips } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '10 seconds', maximumAttempts: 3 },
 });
-/** Local: one short statement at the lane's end, with no activity task for the server to hand out. */
-const { releaseLaneKey } = proxyLocalActivities<Activities>({
+/** Local: short work in the worker (a statement, a place in memory), with no activity task for the server to hand out. */
+const { releaseLaneKey, placeLaneRun } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '200 milliseconds', maximumInterval: '2 seconds', maximumAttempts: 5 },
 });
@@ -66,12 +67,20 @@ export const LANE_SKIP_RECORDS_PATCH = 'lane-skip-records';
 interface Slot {
   started: boolean;
   cancelling: boolean;
+  /** Why it was cancelled: a run cancelled before its place came is not started, and its trigger is skipped for this. */
+  why?: 'replaced' | 'cancelled';
 }
 
-/** What a lane type does: whether it records held-back triggers, and whether it releases its key as it ends. */
+/**
+ * What a lane type does: whether it records held-back triggers, whether it releases its key as it ends, and whether
+ * the runs it releases on its own (debounce, queue) wait for their place in the organisation's share. A lane that
+ * places starts its runs as `automationRunV2Workflow` (no patch marker or upsert in each run's history): no history of
+ * such a lane comes from before that type.
+ */
 interface LaneType {
   records: boolean;
   releases: boolean;
+  places: boolean;
 }
 
 /**
@@ -88,19 +97,30 @@ interface LaneType {
  * @example signalWithStart(automationLaneWorkflow, { workflowId: laneWorkflowId(...), signal: laneTriggerSignal, signalArgs: [trigger], args: [{ operatorId, automationId }] })
  */
 export async function automationLaneWorkflow(input: LaneInput): Promise<LaneCounts> {
-  return runLane(input, { records: patched(LANE_SKIP_RECORDS_PATCH), releases: false });
+  return runLane(input, { records: patched(LANE_SKIP_RECORDS_PATCH), releases: false, places: false });
 }
 
 /**
- * The lane every new key starts (docs/workflows.md#versioning): {@link automationLaneWorkflow}'s loop, recording what
- * it holds back without asking Temporal (no history of this type comes from before that patch), and ending with
- * `releaseLaneKey`, so its automation's count of live keys (worker/laneKeys.ts) drops as it ends. A lane of the first
- * type that is still running keeps its type: a trigger for its key reaches it as a signal.
- *
- * @example signalWithStart(automationLaneV2Workflow, { workflowId: laneWorkflowId(...), signal: laneTriggerSignal, signalArgs: [trigger], args: [{ operatorId, automationId }] })
+ * The second lane type (started by releases of 2026-12-06, docs/workflows.md#versioning): {@link automationLaneWorkflow}'s
+ * loop, recording what it holds back without asking Temporal (no history of this type comes from before that patch),
+ * and ending with `releaseLaneKey`, so its automation's count of live keys (worker/laneKeys.ts) drops as it ends.
  */
 export async function automationLaneV2Workflow(input: LaneInput): Promise<LaneCounts> {
-  return runLane(input, { records: true, releases: true });
+  return runLane(input, { records: true, releases: true, places: false });
+}
+
+/**
+ * The lane every new key starts (docs/workflows.md#versioning): {@link automationLaneV2Workflow}'s, except that a run it
+ * releases on its own — a debounced trigger after its quiet period, a queued one when a slot frees — first takes its
+ * place in the organisation's share of starts (the local activity `placeLaneRun`, worker/lanePlaces.ts) and waits for
+ * it on a timer. A trigger started as it arrives was placed by the dispatcher that handed it over. Its runs are
+ * `automationRunV2Workflow`s. A running lane of an older type keeps its type: a trigger for its key reaches it as a
+ * signal.
+ *
+ * @example signalWithStart(automationLaneV3Workflow, { workflowId: laneWorkflowId(...), signal: laneTriggerSignal, signalArgs: [trigger], args: [{ operatorId, automationId }] })
+ */
+export async function automationLaneV3Workflow(input: LaneInput): Promise<LaneCounts> {
+  return runLane(input, { records: true, releases: true, places: true });
 }
 
 async function runLane(input: LaneInput, type: LaneType): Promise<LaneCounts> {
@@ -178,28 +198,40 @@ async function runLane(input: LaneInput, type: LaneType): Promise<LaneCounts> {
       await condition(() => !recording);
     }
   };
-  const cancel = (id: string, slot: Slot) => {
+  const cancel = (id: string, slot: Slot, why: Slot['why']) => {
     slot.cancelling = true;
+    slot.why ??= why;
     if (slot.started)
       void getExternalWorkflowHandle(id)
         .cancel()
         .catch(() => undefined);
   };
 
-  const start = (trigger: LaneTrigger) => {
+  /** Starts the trigger's run; one the lane releases on its own (`placed`) first waits for its place, in a lane that places. */
+  const start = (trigger: LaneTrigger, placed = false) => {
     const slot: Slot = { started: false, cancelling: false };
     running.set(trigger.runWorkflowId, slot);
     counts.started += 1;
     void (async () => {
       try {
-        const child = await startChild(automationRunWorkflow, {
+        if (placed && type.places) {
+          const { operatorId, automationId } = input;
+          // A failed placement starts the run at once: the place paces it, and nothing must be lost for it.
+          const inMs = await placeLaneRun({ operatorId, automationId, runWorkflowId: trigger.runWorkflowId }).catch(() => 0);
+          if (inMs > 0) await sleep(inMs);
+          if (slot.cancelling) {
+            counts.started -= 1;
+            return skip(slot.why ?? 'cancelled', [trigger]);
+          }
+        }
+        const child = await startChild(type.places ? automationRunV2Workflow : automationRunWorkflow, {
           workflowId: trigger.runWorkflowId,
           args: [trigger.run],
           parentClosePolicy: ParentClosePolicy.ABANDON,
           workflowIdReusePolicy: 'REJECT_DUPLICATE',
         });
         slot.started = true;
-        if (slot.cancelling) cancel(trigger.runWorkflowId, slot);
+        if (slot.cancelling) cancel(trigger.runWorkflowId, slot, slot.why);
         await child.result();
       } catch (error) {
         // A repeated dispatch of an event whose run exists; a run's failure or cancellation is in its own record.
@@ -212,7 +244,7 @@ async function runLane(input: LaneInput, type: LaneType): Promise<LaneCounts> {
   };
 
   /** A trigger past the debounce: the throttle's window, then a slot, the queue, a skip or a replacement. */
-  const release = (trigger: LaneTrigger) => {
+  const release = (trigger: LaneTrigger, placed = false) => {
     const throttle = control?.throttle;
     if (throttle) {
       const now = Date.now();
@@ -221,7 +253,7 @@ async function runLane(input: LaneInput, type: LaneType): Promise<LaneCounts> {
       window.admitted += 1;
     }
     const concurrency = control?.concurrency;
-    if (!concurrency || (running.size < concurrency.limit && queued.length === 0)) return start(trigger);
+    if (!concurrency || (running.size < concurrency.limit && queued.length === 0)) return start(trigger, placed);
     if (concurrency.when_busy === 'skip') return skip('busy', [trigger]);
     if (concurrency.when_busy === 'queue') {
       if (queued.length >= RUN_CONTROL_LIMITS.queued) return skip('queue_full', [trigger]);
@@ -234,7 +266,7 @@ async function runLane(input: LaneInput, type: LaneType): Promise<LaneCounts> {
     for (const [id, slot] of running) {
       if (cancelling >= queued.length) break;
       if (slot.cancelling) continue;
-      cancel(id, slot);
+      cancel(id, slot, 'replaced');
       cancelling += 1;
     }
   };
@@ -258,6 +290,7 @@ async function runLane(input: LaneInput, type: LaneType): Promise<LaneCounts> {
     const runWorkflowIds: string[] = [];
     for (const [id, slot] of running) {
       slot.cancelling = true;
+      slot.why ??= 'cancelled';
       if (slot.started) runWorkflowIds.push(id);
     }
     changed = true;
@@ -269,7 +302,7 @@ async function runLane(input: LaneInput, type: LaneType): Promise<LaneCounts> {
     if (pending && Date.now() >= pending.at) {
       const { trigger } = pending;
       pending = null;
-      release(trigger);
+      release(trigger, true);
     }
     // Between runs, so no child is in flight (their handles cannot be carried over); a waiting queue is.
     if (running.size === 0 && (handled >= (input.triggersPerRun ?? TRIGGERS_PER_RUN) || workflowInfo().continueAsNewSuggested)) {
@@ -280,7 +313,7 @@ async function runLane(input: LaneInput, type: LaneType): Promise<LaneCounts> {
     }
     flush();
     const limit = control?.concurrency?.limit ?? Number.POSITIVE_INFINITY;
-    while (queued.length > 0 && running.size < limit) start(queued.shift()!);
+    while (queued.length > 0 && running.size < limit) start(queued.shift()!, true);
     const windowEnds = window && control?.throttle ? window.openedAt + control.throttle.period_seconds * 1000 : 0;
     const idle = running.size === 0 && queued.length === 0 && pending === null;
     if (idle && Date.now() >= windowEnds) {

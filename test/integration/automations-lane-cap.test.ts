@@ -129,7 +129,7 @@ function watchedCap(clock: { now: number }) {
   return { cap, described };
 }
 
-it('starts a new key as an automationLaneV2Workflow, which stops counting once it ends: no look in Temporal, no patch marker', async () => {
+it('starts a new key as an automationLaneV3Workflow, which places its debounced run and stops counting once it ends: no look in Temporal, no patch marker', async () => {
   const acme = await automationsClient(app);
   const mine = await keyedAutomation(acme);
   const { cap, described } = watchedCap({ now: 0 });
@@ -151,15 +151,19 @@ it('starts a new key as an automationLaneV2Workflow, which stops counting once i
   expect(await cap.admit(scope, laneWorkflowId({ ...scope, key: 'p-3' }))).toBe(true);
   expect(described).toEqual([]);
 
-  // Its history: the V2 type, no `patched()` marker or search-attribute upsert, and the release as its one local activity.
-  // The count drops while the release runs; its marker lands with the task that completes the lane, so wait for that.
+  // Its history: the V3 type, no `patched()` marker or search-attribute upsert; two local activities, the debounced run's
+  // place before its start and the release. The count drops while the release runs; its marker lands with the task that
+  // completes the lane, so wait for that.
   const laneId = laneWorkflowId({ ...scope, key: 'p-1' });
   await eventually(async () => !(await laneRunning(app.deps.temporal, laneId)), 30_000);
   const { history } = await rawHistory(app, laneId);
   const events = history.events ?? [];
-  expect(events[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name).toBe('automationLaneV2Workflow');
+  expect(events[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name).toBe('automationLaneV3Workflow');
   const markers = events.flatMap((event) => event.markerRecordedEventAttributes?.markerName ?? []);
-  expect(markers).toEqual(['core_local_activity']);
+  expect(markers).toEqual(['core_local_activity', 'core_local_activity']);
+  const placed = events.findIndex((event) => event.markerRecordedEventAttributes);
+  expect(placed).toBeGreaterThan(0);
+  expect(placed).toBeLessThan(events.findIndex((event) => event.startChildWorkflowExecutionInitiatedEventAttributes));
   expect(events.filter((event) => event.upsertWorkflowSearchAttributesEventAttributes)).toEqual([]);
   expect(events.at(-1)?.workflowExecutionCompletedEventAttributes).toBeTruthy();
 }, 60_000);
