@@ -10,9 +10,9 @@
  *    vs 2,000 waiting in another tenant;
  *  - bursts: 10,000 events at once into 50 automations, each matching run started exactly once (counted in the
  *    database), a bystander tenant's p95 beside the burst vs alone just before it;
- *  - noisy: the bystander's p95 beside a slow filter, 2,000 waiting runs woken at once, 2,000 run-control keys, 2,000
- *    debounced keys whose runs fire together and,
- *    last (a dispatcher it stalls stays stalled), a poison event, each vs the bystander alone just before it.
+ *  - noisy: the bystander's p95 beside a slow filter, 2,000 waiting runs woken at once, 2,000 run-control keys, 500
+ *    debounced keys whose runs fire together and, last (a dispatcher it stalls stays stalled), a poison event, each vs
+ *    the bystander alone just before it.
  * Only the public HTTP API drives the platform; the database is read for outbox rows and run rows.
  *
  * Two throw-away stacks (tools/bench/lib/stack.ts, PLATFORM_TOPOLOGY=cluster honoured there), each only when a section needs
