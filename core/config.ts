@@ -197,6 +197,13 @@ const envSchema = z.object({
    * arrival order.
    */
   WORKER_NONSTICKY_POLL_RATIO: z.coerce.number().gt(0).max(1).default(0.5),
+  /**
+   * Workflows one worker keeps in memory between their tasks (the SDK's `maxCachedWorkflows`, whose own default follows
+   * the heap: about 2,300 on 4 GiB, under 200 on 512 MiB). Fewer make each task cheaper for the SDK's core, which goes
+   * through every cached workflow, but at 500 the 500 lanes of one debounced automation and their runs evicted one
+   * another and none fired (docs/workflows.md "Runs a worker keeps between tasks").
+   */
+  WORKER_MAX_CACHED_WORKFLOWS: positiveInt.min(2).max(100_000).default(2000),
   /** Failed workflow task attempts in a row after which the run watchdog stops a run and records it failed (worker/runWatchdog.ts). */
   RUN_POISON_TASK_ATTEMPTS: z.coerce.number().int().min(2).max(1000).default(5),
   WORKFLOW_HTTP_TIMEOUT_MS: positiveInt.default(15_000),

@@ -206,6 +206,8 @@ export async function createWorker(options: {
         stickyQueueScheduleToStartTimeout: STICKY_SCHEDULE_TO_START,
         // Polls enough of the fair queue that an organisation's first task is not held behind another's sticky backlog.
         nonStickyToStickyPollRatio: config.WORKER_NONSTICKY_POLL_RATIO,
+        // A number, not the heap-sized default: a small container would evict its own lanes (docs/workflows.md "Runs a worker keeps between tasks").
+        maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
         maxHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
         // The same codec as every client: what the worker sends back (results, Update outcomes, heartbeats, failures) is sealed too.
         dataConverter: platformDataConverter(keyring, namespace, payloads),

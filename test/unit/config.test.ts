@@ -29,6 +29,8 @@ describe('parseConfig defaults', () => {
     expect(config.JWT_ACCESS_TTL_SECONDS).toBe(3600);
     expect(config.JWT_SECRET).toBeUndefined();
     expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.WORKER_NONSTICKY_POLL_RATIO).toBe(0.5);
+    expect(config.WORKER_MAX_CACHED_WORKFLOWS).toBe(2000);
   });
 
   it('allows every origin by default', () => {

@@ -78,9 +78,9 @@ function plainActivities(definition: AutomationDefinition, seen: Seen, script: S
 /**
  * A `TestWorkflowEnvironment` on the Temporal server jest's globalSetup started (the time-skipping test server is a
  * download this machine cannot make: waits here are seconds long), and a worker on a queue of its own running today's
- * workflow bundle with the plain activities above.
+ * workflow bundle with the plain activities above; `options` go to the worker (a small cache, to evict).
  */
-export async function workflowHarness() {
+export async function workflowHarness(options: { maxCachedWorkflows?: number } = {}) {
   try {
     Runtime.install({ logger: new DefaultLogger('WARN') });
   } catch {
@@ -104,6 +104,7 @@ export async function workflowHarness() {
     taskQueue,
     workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_PATH! },
     activities,
+    ...options,
   });
   const running = worker.run();
 
@@ -124,7 +125,7 @@ export async function workflowHarness() {
     await running;
     await env.teardown();
   };
-  return { env, start, close };
+  return { env, worker, start, close };
 }
 
 /** The names of the activities a run called, in order, without the begin and end steps every run takes. */

@@ -105,6 +105,13 @@ async function onStack(env: Record<string, string>, label: string, body: (ctx: D
   }
 }
 
+/** What a phase's CPU is read from: this process (API, worker, dispatcher), PostgreSQL and Temporal with their children. */
+const stackCpu = (stack: BenchStack) => ({
+  node: { pid: stack.pids.node, tree: false },
+  postgres: { pid: stack.pids.postgres, tree: true },
+  temporal: { pid: stack.pids.temporal, tree: true },
+});
+
 /** Filtering, runs and growth: the dispatcher's own pace, with the per-tenant start budget out of the way. */
 async function ownPace(ctx: DispatchContext, stack: BenchStack, o: Options): Promise<void> {
   const listening = await dispatchTenant(ctx, FILTERING_PLAYERS);
@@ -119,11 +126,7 @@ async function ownPace(ctx: DispatchContext, stack: BenchStack, o: Options): Pro
         rates: o.rates,
         profile: o.profile,
         matching: !o.noMatch,
-        cpu: {
-          node: { pid: stack.pids.node, tree: false },
-          postgres: { pid: stack.pids.postgres, tree: true },
-          temporal: { pid: stack.pids.temporal, tree: true },
-        },
+        cpu: stackCpu(stack),
       }),
     );
   }
@@ -138,7 +141,8 @@ async function ownPace(ctx: DispatchContext, stack: BenchStack, o: Options): Pro
     const single = await dispatchTenant(ctx);
     await eventAutomation(ctx, single.apiKey, 'entity_event.transaction', amountFilter(1));
     const waiting = await dispatchTenant(ctx, WAITING_RUNS);
-    printGoals('growth', await growthSection(ctx, { single, listening, waiting }, o.tenants, o.probeS));
+    const cpu = { ...stackCpu(stack), 'core workflow thread': { pid: stack.pids.node, tree: false, threads: 'workflow-proces' } };
+    printGoals('growth', await growthSection(ctx, { single, listening, waiting }, o.tenants, o.probeS, cpu));
   }
 }
 

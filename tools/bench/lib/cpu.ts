@@ -52,6 +52,22 @@ export function ownCpuMs(pid: number): number {
   return ((Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * 1000) / TICKS_PER_SECOND;
 }
 
+/** CPU time (ms) of those threads of a process whose name (`/proc/<pid>/task/<tid>/comm`) starts with `prefix`. */
+export function threadsCpuMs(pid: number, prefix: string): number {
+  let total = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const text = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      if (!text.slice(text.indexOf('(') + 1, text.lastIndexOf(')')).startsWith(prefix)) continue;
+      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      total += ((Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * 1000) / TICKS_PER_SECOND;
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return total;
+}
+
 /** The pid of the process whose command line contains `needle` (e.g. the PostgreSQL data directory). */
 export function pidOf(needle: string): number | undefined {
   for (const name of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
@@ -72,14 +88,19 @@ export interface CpuMeter {
 
 /**
  * Samples the CPU time of named processes around a phase, so a benchmark can say where the time goes: a
- * whole tree (PostgreSQL and its backends) or one process alone (the API, without the load generator it
- * spawned).
+ * whole tree (PostgreSQL and its backends), one process alone (the API, without the load generator it
+ * spawned), or the threads of a process whose name starts with `threads` (the Temporal SDK core's `workflow-processing`).
  *
  * @example const meter = cpuMeter({ api: { pid: process.pid, tree: false }, postgres: { pid: stack.pids.postgres, tree: true } }); …; meter.perOperation(4000)
  */
-export function cpuMeter(processes: Record<string, { pid: number | undefined; tree: boolean }>): CpuMeter {
+export function cpuMeter(processes: Record<string, { pid: number | undefined; tree: boolean; threads?: string }>): CpuMeter {
   const pids = Object.fromEntries(Object.entries(processes).map(([name, entry]) => [name, entry.pid]));
-  const read = (name: string, pid: number | undefined) => (pid === undefined ? NaN : processes[name]?.tree ? treeCpuMs(pid) : ownCpuMs(pid));
+  const read = (name: string, pid: number | undefined) => {
+    const entry = processes[name];
+    if (pid === undefined || !entry) return NaN;
+    if (entry.threads !== undefined) return threadsCpuMs(pid, entry.threads);
+    return entry.tree ? treeCpuMs(pid) : ownCpuMs(pid);
+  };
   const sample = () => Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, read(name, pid)]));
   const before = sample();
   return {

@@ -1,5 +1,6 @@
 import { detail, type GoalRow } from './dispatchReport';
 import { abbaProbes, p95, probeEventToRun, type ProbeOptions, type Probed } from './dispatchProbe';
+import { cpuMeter, formatCpu } from './cpu';
 import { LISTENING } from './dispatchFiltering';
 import { amountFilter, dispatchTenants, eventAutomation, waitingRuns, type DispatchContext, type DispatchTenant } from './dispatchSetup';
 import { fmt, percentile } from './stats';
@@ -45,7 +46,13 @@ async function manyTenants(ctx: DispatchContext, tenants: number): Promise<Dispa
  * them, A B B A), and none beside WAITING_RUNS runs waiting in `action.wait_for_event` in another tenant (before and
  * after the waits are made: they cannot be unmade between phases).
  */
-export async function growthSection(ctx: DispatchContext, own: GrowthTenants, tenants: number, probeSeconds: number): Promise<GoalRow[]> {
+export async function growthSection(
+  ctx: DispatchContext,
+  own: GrowthTenants,
+  tenants: number,
+  probeSeconds: number,
+  cpu: Parameters<typeof cpuMeter>[0],
+): Promise<GoalRow[]> {
   const half: ProbeOptions = { perSecond: PROBES_PER_SECOND, count: Math.ceil((PROBES_PER_SECOND * probeSeconds) / 2), settleMs: 30_000 };
   const whole: ProbeOptions = { ...half, count: half.count * 2 };
   const single = () => probeEventToRun(ctx, () => ({ tenant: own.single, amount: 1 }), half);
@@ -56,10 +63,17 @@ export async function growthSection(ctx: DispatchContext, own: GrowthTenants, te
   const [alone, crowd] = await abbaProbes(single, () => probeEventToRun(ctx, (i) => ({ tenant: spread[i % spread.length]!, amount: 1 }), half), 2);
   detail(`one tenant: ${probeSummary(alone)}; ${spread.length} tenants × 1 automation: ${probeSummary(crowd)}`);
 
-  const none = await probeEventToRun(ctx, () => ({ tenant: own.single, amount: 1 }), whole);
+  /** The probes with the CPU each cost every process (and the SDK core's workflow thread, whose work grows with the runs it caches). */
+  const metered = async () => {
+    const meter = cpuMeter(cpu);
+    const probed = await probeEventToRun(ctx, () => ({ tenant: own.single, amount: 1 }), whole);
+    return { probed, cpu: formatCpu(meter.perOperation(probed.sent)) };
+  };
+  const none = await metered();
   const waiting = await waitingRuns(ctx, own.waiting, WAITING_RUNS, WAITS_LIMIT_MS);
-  const beside = await probeEventToRun(ctx, () => ({ tenant: own.single, amount: 1 }), whole);
-  detail(`none waiting: ${probeSummary(none)}; ${waiting} of ${WAITING_RUNS} waiting in another tenant: ${probeSummary(beside)}`);
+  const beside = await metered();
+  detail(`none waiting: ${probeSummary(none.probed)}; ${waiting} of ${WAITING_RUNS} waiting in another tenant: ${probeSummary(beside.probed)}`);
+  detail(`CPU per probe, none waiting: ${none.cpu}; ${waiting} waiting: ${beside.cpu}`);
 
   return [
     { name: `p95, ${LISTENING} automations / 1 listening`, figure: p95(many), floor: p95(one), unit: 'ms', goal: { atMost: 1.5 }, note: lossNote(many) },
@@ -73,11 +87,11 @@ export async function growthSection(ctx: DispatchContext, own: GrowthTenants, te
     },
     {
       name: `p95, ${WAITING_RUNS} runs waiting elsewhere / none`,
-      figure: p95(beside),
-      floor: p95(none),
+      figure: p95(beside.probed),
+      floor: p95(none.probed),
       unit: 'ms',
       goal: { atMost: 1.2 },
-      note: lossNote(beside),
+      note: lossNote(beside.probed),
     },
   ];
 }
