@@ -1,7 +1,7 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { CancelledFailure } from '@temporalio/common';
 import type { AutomationDefinition, AutomationEdge, AutomationNode } from '../../core/automations/types';
-import { calledBetween, workflowHarness } from './automationRunHarness';
+import { calledBetween, waitUntil, workflowHarness } from './automationRunHarness';
 
 const start: AutomationNode = { id: 'start', type: 'trigger.manual', params: {} };
 const node = (id: string, type: AutomationNode['type'], params: Record<string, unknown>): AutomationNode => ({ id, type, params });
@@ -157,11 +157,3 @@ describe('automationRunV2Workflow with plain activities', () => {
     expect(calledBetween(seen)).toEqual([]);
   });
 });
-
-async function waitUntil(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

@@ -131,3 +131,12 @@ export async function workflowHarness(options: { maxCachedWorkflows?: number } =
 /** The names of the activities a run called, in order, without the begin and end steps every run takes. */
 export const calledBetween = (seen: Seen) =>
   seen.calls.map((call) => call.name).filter((name) => name !== 'beginAutomationRun' && name !== 'finishAutomationRun');
+
+/** Resolves once `check` holds, polling every 50 ms; throws after `timeoutMs`. */
+export async function waitUntil(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

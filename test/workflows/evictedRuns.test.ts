@@ -1,6 +1,6 @@
 import type { AutomationDefinition } from '../../core/automations/types';
 import type { FinishRunInput } from '../../core/workflowContracts';
-import { workflowHarness } from './automationRunHarness';
+import { waitUntil, workflowHarness } from './automationRunHarness';
 
 const RUNS = 4;
 const CACHED = 2;
@@ -16,14 +16,6 @@ const waitForDeposit: AutomationDefinition = {
     { from: 'wait', to: 'came', when: true },
   ],
 };
-
-async function waitUntil(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /**
  * A worker keeps at most `WORKER_MAX_CACHED_WORKFLOWS` workflows between their tasks (docs/workflows.md "Runs a worker
