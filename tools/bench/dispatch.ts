@@ -105,6 +105,9 @@ async function onStack(env: Record<string, string>, label: string, body: (ctx: D
   }
 }
 
+/** The Temporal SDK core's `workflow-processing` thread, as Linux names it (15 characters). */
+const CORE_WORKFLOW_THREAD = 'workflow-proces';
+
 /** What a phase's CPU is read from: this process (API, worker, dispatcher), PostgreSQL and Temporal with their children. */
 const stackCpu = (stack: BenchStack) => ({
   node: { pid: stack.pids.node, tree: false },
@@ -141,7 +144,7 @@ async function ownPace(ctx: DispatchContext, stack: BenchStack, o: Options): Pro
     const single = await dispatchTenant(ctx);
     await eventAutomation(ctx, single.apiKey, 'entity_event.transaction', amountFilter(1));
     const waiting = await dispatchTenant(ctx, WAITING_RUNS);
-    const cpu = { ...stackCpu(stack), 'core workflow thread': { pid: stack.pids.node, tree: false, threads: 'workflow-proces' } };
+    const cpu = { ...stackCpu(stack), 'core workflow thread': { pid: stack.pids.node, tree: false, threads: CORE_WORKFLOW_THREAD } };
     printGoals('growth', await growthSection(ctx, { single, listening, waiting }, o.tenants, o.probeS, cpu));
   }
 }

@@ -43,24 +43,28 @@ export function treeCpuMs(rootPid: number): number {
   return total;
 }
 
-/** CPU time (ms) of one process alone, its threads included. */
-export function ownCpuMs(pid: number): number {
-  const stat = readStat(pid);
-  if (!stat) return NaN;
-  const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+/** utime + stime in ms from a `/proc/…/stat` line: a process's own (its threads included) or one thread's. */
+function ownMsOf(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * 1000) / TICKS_PER_SECOND;
 }
 
-/** CPU time (ms) of those threads of a process whose name (`/proc/<pid>/task/<tid>/comm`) starts with `prefix`. */
+/** CPU time (ms) of one process alone, its threads included. */
+export function ownCpuMs(pid: number): number {
+  try {
+    return ownMsOf(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return NaN;
+  }
+}
+
+/** CPU time (ms) of those threads of a process whose name (`/proc/<pid>/task/<tid>/comm`, 15 characters at most) starts with `prefix`. */
 export function threadsCpuMs(pid: number, prefix: string): number {
   let total = 0;
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
-      const text = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      if (!text.slice(text.indexOf('(') + 1, text.lastIndexOf(')')).startsWith(prefix)) continue;
-      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-      total += ((Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * 1000) / TICKS_PER_SECOND;
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).startsWith(prefix)) total += ownMsOf(stat);
     } catch {
       // the thread ended meanwhile
     }
