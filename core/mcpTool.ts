@@ -1,8 +1,8 @@
 import { triggerFor } from './automations/graph';
-import { actionModule } from './automations/nodes';
+import { heldSecondsOf } from './automations/nodes';
 import { runOutputSchema, type ObjectSchema } from './automations/runOutput';
 import { effectiveInputSchema } from './automations/triggerSchema';
-import { isAction, type AutomationEdge, type AutomationNode } from './automations/types';
+import type { AutomationEdge, AutomationNode } from './automations/types';
 import { toolAnnotations, type ToolAnnotations } from './mcpToolAnnotations';
 import type { TemplateSchema } from './templates';
 
@@ -39,11 +39,6 @@ export interface McpToolSource {
   definition_bytes: number;
 }
 
-/** Seconds a node may hold its run on purpose (its node module's `holdsSeconds`). */
-function waitOf(node: AutomationNode): number {
-  return isAction(node.type) ? (actionModule(node.type).holdsSeconds?.(node.params) ?? 0) : 0;
-}
-
 /**
  * The tool an automation is: its `inputSchema` is the effective schema of the trigger an MCP call fires (DESIGN.md
  * "Workflows"); an automation without an MCP trigger takes no arguments and declares nothing.
@@ -60,6 +55,6 @@ export function toMcpTool(source: McpToolSource): McpTool {
     inputSchema,
     outputSchema: trigger ? runOutputSchema(definition, trigger.id) : null,
     annotations: trigger ? toolAnnotations(definition, trigger.id) : toolAnnotations({ nodes: [], edges: [] }, ''),
-    waitsMs: source.nodes.reduce((sum, node) => sum + waitOf(node) * 1000, 0),
+    waitsMs: source.nodes.reduce((sum, node) => sum + heldSecondsOf(node) * 1000, 0),
   };
 }

@@ -9,6 +9,7 @@ import {
 } from '@temporalio/client';
 import { prefixedId } from '../core/ids';
 import { holdsPayloadRef } from '../core/payloadRef';
+import { mayHoldRun } from '../core/automations/nodes';
 import type { AutomationRunRecord } from '../core/automations/types';
 import type { ApprovalAnswer } from '../core/automations/approval';
 import { answerApprovalUpdate, automationProgressQuery, automationRunV2Workflow, type automationRunWorkflow } from '../workflows/automationRun';
@@ -18,6 +19,8 @@ import type { AutomationProgress, AutomationRunInput, AutomationRunResult, Begin
 interface Starter {
   client: Client;
   taskQueue: string;
+  /** Where runs that may hold on purpose start (temporal/taskQueues.ts); the interactive queue when absent. */
+  waitingTaskQueue?: string;
   eagerStart: boolean;
   payloadRefs?: Pick<PayloadRefs, 'resolve'>;
 }
@@ -39,6 +42,10 @@ export const eventRunWorkflowId = (automationId: string, eventId: string) => `au
 
 const PROGRESS_POLL_MS = 150;
 
+/** A run's queue: the waiting one when its automation has a node that holds its run (`mayHoldRun`), else the interactive one. */
+const runQueueOf = (temporal: Pick<Starter, 'taskQueue' | 'waitingTaskQueue'>, holds: boolean): string =>
+  holds ? (temporal.waitingTaskQueue ?? temporal.taskQueue) : temporal.taskQueue;
+
 /**
  * Starts an automation run without waiting (webhooks) and returns its pre-assigned run id. The run
  * itself checks the automation, the trigger payload and the quota.
@@ -49,9 +56,10 @@ export async function startAutomationRun(
   temporal: Starter,
   input: StartRunInput & Pick<AutomationRunInput, 'begun' | 'callerWaitsMs'>,
   runId = prefixedId('run'),
+  holds = false,
 ): Promise<{ runId: string; handle: WorkflowHandle<typeof automationRunWorkflow> }> {
   const handle = await temporal.client.workflow.start(automationRunV2Workflow, {
-    taskQueue: temporal.taskQueue,
+    taskQueue: runQueueOf(temporal, holds),
     workflowId: apiRunWorkflowId(input.source, runId),
     workflowIdReusePolicy: 'REJECT_DUPLICATE',
     priority: fairnessOf(input.operatorId),
@@ -61,15 +69,18 @@ export async function startAutomationRun(
   return { runId, handle };
 }
 
+/** The run an outbox event fires for one automation: `holds` when the automation has a node that holds its run. */
+export type EventRunInput = AutomationRunInput & { eventId: string; holds?: boolean };
+
 /**
  * Starts the run an outbox event fires for one automation (the event dispatcher). A second start for
  * the same (automation, event) is refused by Temporal and answered `duplicate`.
  */
-export async function startEventRun(temporal: Starter, input: AutomationRunInput & { eventId: string }): Promise<'started' | 'duplicate'> {
-  const { eventId, ...args } = input;
+export async function startEventRun(temporal: Starter, input: EventRunInput): Promise<'started' | 'duplicate'> {
+  const { eventId, holds, ...args } = input;
   try {
     await temporal.client.workflow.start(automationRunV2Workflow, {
-      taskQueue: temporal.taskQueue,
+      taskQueue: runQueueOf(temporal, holds === true),
       workflowId: eventRunWorkflowId(input.automationId, eventId),
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
       priority: fairnessOf(input.operatorId),
@@ -208,7 +219,7 @@ export async function runAutomationNow(
   if (begun.kind === 'ignored') return { kind: 'not_found' };
   if (begun.kind === 'duplicate') throw new Error(`run ${runId} was begun twice`);
   if (begun.kind === 'rejected') return finishedRun(options.readRun, begun.runId);
-  const { handle } = await startAutomationRun(temporal, { ...input, begun, callerWaitsMs: options.waitMs }, runId);
+  const { handle } = await startAutomationRun(temporal, { ...input, begun, callerWaitsMs: options.waitMs }, runId, mayHoldRun(begun.definition.nodes));
   options.onStarted?.({ runId, temporalWorkflowId: handle.workflowId });
   const abandon = new AbortController();
   const stopPolling = options.onProgress ? pollProgress(handle, options.onProgress) : () => undefined;

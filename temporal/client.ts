@@ -20,11 +20,13 @@ export interface TemporalClient {
   connection: ConnectionLike;
   /** The interactive queue (`temporal/taskQueues.ts`): every start someone waits on. */
   taskQueue: string;
+  /** The waiting queue: run-control lanes, and runs of an automation with a node that holds its run. */
+  waitingTaskQueue: string;
   /** The background queue: batch ingestion, retention, analytics, the platform Schedules. Never eager. */
   backgroundTaskQueue: string;
   /**
-   * Whether starts on the interactive queue ask the server to hand the new workflow's first task straight back in
-   * the start response (`requestEagerStart`): only when a worker of this process shares the connection and polls it.
+   * Whether starts on the interactive and waiting queues ask the server to hand the new workflow's first task straight back in
+   * the start response (`requestEagerStart`): only when a worker of this process shares the connection and polls them.
    */
   eagerStart: boolean;
   /** Names this process's gateway lanes, so two API instances never share one. */
@@ -58,6 +60,7 @@ function temporalClient(connection: ConnectionLike, options: ClientOptions & { e
   const payloads = options.payloads;
   return {
     ...base,
+    waitingTaskQueue: options.taskQueues.waiting,
     backgroundTaskQueue: options.taskQueues.background,
     connection,
     gatewayLanes: new GatewayLanes(base),

@@ -7,6 +7,8 @@ import { cancelAutomationRun, fairnessOf } from './automationRuns';
 interface Starter {
   client: Client;
   taskQueue: string;
+  /** Where lanes start (temporal/taskQueues.ts): a lane stays open for its key; the interactive queue when absent. */
+  waitingTaskQueue?: string;
 }
 
 /** The key of one automation's run control, as the dispatcher evaluated it. */
@@ -30,12 +32,12 @@ export function laneWorkflowId(lane: LaneKey): string {
 /**
  * Hands an event's trigger to its key's lane with signal-with-start (workflows/automationLane.ts; a new lane is an
  * `automationLaneV3Workflow`, a running lane of any type is signalled), which starts, queues, skips or debounces
- * its run. `started` means handed over: what the lane did is in its `laneState` and in
+ * its run. A new lane starts on the waiting queue, and its runs, its children, with it. `started` means handed over: what the lane did is in its `laneState` and in
  * `platform_automation_triggers_skipped_total`.
  */
 export async function startKeyedRun(temporal: Starter, lane: LaneKey, trigger: LaneTrigger): Promise<'started'> {
   await temporal.client.workflow.signalWithStart(automationLaneV3Workflow, {
-    taskQueue: temporal.taskQueue,
+    taskQueue: temporal.waitingTaskQueue ?? temporal.taskQueue,
     workflowId: laneWorkflowId(lane),
     priority: fairnessOf(lane.operatorId),
     args: [{ operatorId: lane.operatorId, automationId: lane.automationId }],

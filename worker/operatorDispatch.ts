@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { detectHarm } from '../commands/compliance/harm';
+import { mayHoldRun } from '../core/automations/nodes';
 import type { Keyring } from '../core/crypto';
 import type { InternalEvent } from '../core/events';
 import { openEventPii } from '../core/pii';
@@ -89,7 +90,8 @@ async function judgeListener(deps: DispatchDeps, listener: Listener, row: Pendin
     if (verdict.kind === 'reject') continue;
     const run = { operatorId: row.operator_id, automationId: listener.automation.id, source: 'event' as const, input: event, triggerNodeId: trigger.node.id };
     const controlled = controlOf(listener.automation);
-    return { runs: [{ ...run, eventId: event.id, seq: row.seq, ...(controlled ? { runControl: controlled } : {}) }], skips: [] };
+    const holds = mayHoldRun(listener.automation.nodes);
+    return { runs: [{ ...run, eventId: event.id, seq: row.seq, holds, ...(controlled ? { runControl: controlled } : {}) }], skips: [] };
   }
   return { runs: [], skips: [] };
 }

@@ -1,9 +1,8 @@
 import type { Logger } from 'pino';
 import type { LaneTrigger, RunControl, SkipReason } from '../core/automations/runControl';
 import type { InternalEvent } from '../core/events';
-import type { AutomationRunInput } from '../core/workflowContracts';
 import type { ExpressionEvaluator } from '../sandbox/tasks';
-import { eventRunWorkflowId } from '../temporal/automationRuns';
+import { eventRunWorkflowId, type EventRunInput } from '../temporal/automationRuns';
 import { laneWorkflowId, type LaneKey } from '../temporal/keyedRuns';
 import { FILTER_WAIT_MS } from './eventFilters';
 import { LaneCapError, type LaneKeyCap } from './laneKeys';
@@ -22,7 +21,7 @@ export function controlOf(automation: { id: string; name: string; version: numbe
 }
 
 /** An event run, with the run control of its automation when it has one. */
-export type ControlledEventRun = AutomationRunInput & { eventId: string; runControl?: ControlledBy };
+export type ControlledEventRun = EventRunInput & { runControl?: ControlledBy };
 
 /** What starting an event run came to: a run started (or handed to its lane), one there already, or a `key` that failed. */
 export type StartOutcome = 'started' | 'duplicate' | { keyFailed: { code: string; message: string } };
@@ -37,7 +36,7 @@ export interface RunControlDeps {
   sandbox: ExpressionEvaluator;
   logger: Logger;
   /** temporal/automationRuns.ts `startEventRun`: a run of an automation without run control. */
-  startRun: (input: AutomationRunInput & { eventId: string }) => Promise<'started' | 'duplicate'>;
+  startRun: (input: EventRunInput) => Promise<'started' | 'duplicate'>;
   /** temporal/keyedRuns.ts `startKeyedRun`. */
   startKeyed: (lane: LaneKey, trigger: LaneTrigger) => Promise<'started'>;
   /** temporal/keyedRuns.ts `cancelKeyedRuns`. */

@@ -19,7 +19,7 @@ export const HEARTBEAT_THROTTLE = '1 second';
 
 /** One queue this process polls, with the slots its worker gets. */
 export interface PolledQueue {
-  role: 'interactive' | 'background';
+  role: 'interactive' | 'waiting' | 'background';
   taskQueue: string;
   slots: Pick<WorkerOptions, 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentLocalActivityExecutions' | 'maxConcurrentWorkflowTaskExecutions'>;
 }
@@ -30,14 +30,17 @@ export interface PolledQueue {
  * `DATABASE_POOL_MAX` connections, which CPU and memory targets do not see. The background worker may run at most half
  * the pool's worth of activities at once, so however much batch work is queued, half the connections stay free for
  * interactive work (a quarter made jobs queue behind each other for slots: docs/production.md); the interactive worker keeps the SDK's defaults, its database
- * waits queuing on the pool as before. With the queues merged (`TEMPORAL_SPLIT_QUEUES=false`) there is one worker.
+ * waits queuing on the pool as before. The interactive role polls the waiting queue too, with a worker of its own and
+ * the same slots: what stays open lives in that worker's cache, not in the interactive one's. With the queues merged
+ * (`TEMPORAL_SPLIT_QUEUES=false`) there is one worker.
  */
 export function polledQueues(config: Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'TEMPORAL_SPLIT_QUEUES' | 'WORKER_QUEUES' | 'DATABASE_POOL_MAX'>): PolledQueue[] {
   const queues = taskQueuesOf(config);
   if (queues.background === queues.interactive) return [{ role: 'interactive', taskQueue: queues.interactive, slots: {} }];
   const backgroundSlots = Math.max(1, Math.floor(config.DATABASE_POOL_MAX / 2));
   const polled: PolledQueue[] = [];
-  if (config.WORKER_QUEUES !== 'background') polled.push({ role: 'interactive', taskQueue: queues.interactive, slots: {} });
+  if (config.WORKER_QUEUES !== 'background')
+    polled.push({ role: 'interactive', taskQueue: queues.interactive, slots: {} }, { role: 'waiting', taskQueue: queues.waiting, slots: {} });
   if (config.WORKER_QUEUES !== 'interactive')
     polled.push({
       role: 'background',

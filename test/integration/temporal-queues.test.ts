@@ -63,14 +63,18 @@ describe('task queues by workload', () => {
     expect(after.action.type === 'startWorkflow' && after.action.workflowType).toBe('outboxSweepWorkflow');
   });
 
-  it('puts everything on one queue with TEMPORAL_SPLIT_QUEUES=false, polled by one worker', () => {
+  it('puts everything on one queue with TEMPORAL_SPLIT_QUEUES=false, polled by one worker; the interactive role polls the waiting queue too', () => {
     const one = parseConfig({ TEMPORAL_TASK_QUEUE: 'q', TEMPORAL_SPLIT_QUEUES: 'false' });
     expect(polledQueues(one)).toEqual([{ role: 'interactive', taskQueue: 'q', slots: {} }]);
     const both = polledQueues(parseConfig({ TEMPORAL_TASK_QUEUE: 'q', DATABASE_POOL_MAX: '20' }));
     expect(both.map((polled) => [polled.role, polled.taskQueue, polled.slots.maxConcurrentActivityTaskExecutions])).toEqual([
       ['interactive', 'q', undefined],
+      ['waiting', 'q-waiting', undefined],
       ['background', 'q-background', 10],
     ]);
+    const interactiveRole = polledQueues(parseConfig({ TEMPORAL_TASK_QUEUE: 'q', WORKER_QUEUES: 'interactive' }));
+    expect(interactiveRole.map((polled) => polled.taskQueue)).toEqual(['q', 'q-waiting']);
+    expect(polledQueues(parseConfig({ TEMPORAL_TASK_QUEUE: 'q', WORKER_QUEUES: 'background' })).map((polled) => polled.taskQueue)).toEqual(['q-background']);
   });
 
   it('refuses contradictory settings at start-up, naming the variables', () => {

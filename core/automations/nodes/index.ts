@@ -1,4 +1,4 @@
-import type { ActionType, NodeType } from '../types';
+import { isAction, type ActionType, type NodeType } from '../types';
 import { ai } from './ai';
 import { approval } from './approval';
 import { expression } from './checks';
@@ -43,6 +43,18 @@ export const NODE_MODULES: { [T in NodeType]: T extends ActionType ? ActionModul
 };
 
 export const actionModule = (type: ActionType): ActionModule => NODE_MODULES[type];
+
+/** Seconds a node may hold its run on purpose (its module's `holdsSeconds`: a delay, an approval, a wait for an event). */
+export function heldSecondsOf(node: { type: string; params: Record<string, unknown> }): number {
+  return isAction(node.type) ? (actionModule(node.type).holdsSeconds?.(node.params) ?? 0) : 0;
+}
+
+/**
+ * Whether a run of these nodes may stay open on purpose: such runs start on the waiting task queue
+ * (temporal/taskQueues.ts), so thousands of them held open never weigh on the runs that finish at once.
+ */
+export const mayHoldRun = (nodes: ReadonlyArray<{ type: string; params: Record<string, unknown> }>): boolean =>
+  nodes.some((node) => isAction(node.type) && actionModule(node.type).holdsSeconds !== undefined);
 
 /** The output schema of each action, by type (MCP tools' `outputSchema`, core/automations/runOutput.ts). */
 export const outputSchemaOf = (type: ActionType): ObjectSchema => actionModule(type).output;
