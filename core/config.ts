@@ -204,6 +204,14 @@ const envSchema = z.object({
    * another and none fired (docs/workflows.md "Runs a worker keeps between tasks").
    */
   WORKER_MAX_CACHED_WORKFLOWS: positiveInt.min(2).max(100_000).default(2000),
+  /**
+   * Workflow tasks and local activities the waiting worker (temporal/taskQueues.ts) runs at once. Few: what it serves
+   * is waited on by nobody at that moment (a quiet period ending, a place coming, a woken run's next step), and 500
+   * lanes firing together at the SDK's defaults took the CPU from other organisations' runs (docs/workflows.md "What
+   * waits lives apart"). At least 2 workflow tasks: the SDK needs one beside the sticky queue's.
+   */
+  WORKER_WAITING_WORKFLOW_TASKS: positiveInt.min(2).max(1000).default(2),
+  WORKER_WAITING_LOCAL_ACTIVITIES: positiveInt.max(1000).default(4),
   /** Failed workflow task attempts in a row after which the run watchdog stops a run and records it failed (worker/runWatchdog.ts). */
   RUN_POISON_TASK_ATTEMPTS: z.coerce.number().int().min(2).max(1000).default(5),
   WORKFLOW_HTTP_TIMEOUT_MS: positiveInt.default(15_000),

@@ -29,18 +29,40 @@ export interface PolledQueue {
  * sized to the database pool, not the SDK's resource-based tuner: the resource both roles share is the pool's
  * `DATABASE_POOL_MAX` connections, which CPU and memory targets do not see. The background worker may run at most half
  * the pool's worth of activities at once, so however much batch work is queued, half the connections stay free for
- * interactive work (a quarter made jobs queue behind each other for slots: docs/production.md); the interactive worker keeps the SDK's defaults, its database
- * waits queuing on the pool as before. The interactive role polls the waiting queue too, with a worker of its own and
- * the same slots: what stays open lives in that worker's cache, not in the interactive one's. With the queues merged
+ * interactive work (a quarter made jobs queue behind each other for slots: docs/production.md); the interactive
+ * worker keeps the SDK's defaults, its database waits queuing on the pool as before. The interactive role polls the
+ * waiting queue too, with a worker of its own: what stays open lives in that worker's cache, not in the interactive
+ * one's, and its few workflow-task and local-activity slots (`WORKER_WAITING_WORKFLOW_TASKS`,
+ * `WORKER_WAITING_LOCAL_ACTIVITIES`) keep a burst of it from taking the CPU. With the queues merged
  * (`TEMPORAL_SPLIT_QUEUES=false`) there is one worker.
  */
-export function polledQueues(config: Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'TEMPORAL_SPLIT_QUEUES' | 'WORKER_QUEUES' | 'DATABASE_POOL_MAX'>): PolledQueue[] {
+export function polledQueues(
+  config: Pick<
+    Config,
+    | 'TEMPORAL_TASK_QUEUE'
+    | 'TEMPORAL_SPLIT_QUEUES'
+    | 'WORKER_QUEUES'
+    | 'DATABASE_POOL_MAX'
+    | 'WORKER_WAITING_WORKFLOW_TASKS'
+    | 'WORKER_WAITING_LOCAL_ACTIVITIES'
+  >,
+): PolledQueue[] {
   const queues = taskQueuesOf(config);
   if (queues.background === queues.interactive) return [{ role: 'interactive', taskQueue: queues.interactive, slots: {} }];
   const backgroundSlots = Math.max(1, Math.floor(config.DATABASE_POOL_MAX / 2));
   const polled: PolledQueue[] = [];
   if (config.WORKER_QUEUES !== 'background')
-    polled.push({ role: 'interactive', taskQueue: queues.interactive, slots: {} }, { role: 'waiting', taskQueue: queues.waiting, slots: {} });
+    polled.push(
+      { role: 'interactive', taskQueue: queues.interactive, slots: {} },
+      {
+        role: 'waiting',
+        taskQueue: queues.waiting,
+        slots: {
+          maxConcurrentWorkflowTaskExecutions: config.WORKER_WAITING_WORKFLOW_TASKS,
+          maxConcurrentLocalActivityExecutions: config.WORKER_WAITING_LOCAL_ACTIVITIES,
+        },
+      },
+    );
   if (config.WORKER_QUEUES !== 'interactive')
     polled.push({
       role: 'background',

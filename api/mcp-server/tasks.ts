@@ -100,7 +100,13 @@ export async function createToolTask(context: DispatchContext, id: JsonRpcId, to
     ttlMs: grantedTtlMs(requestedTtl),
     pollIntervalMs: TASK_POLL_INTERVAL_MS,
     start: (runId) =>
-      startAutomationRun(deps.temporal, { operatorId: principal.operatorId, automationId: tool.automationId, source: 'mcp', input: args }, runId),
+      // A tool with a node that holds its run starts on the waiting queue (temporal/taskQueues.ts).
+      startAutomationRun(
+        deps.temporal,
+        { operatorId: principal.operatorId, automationId: tool.automationId, source: 'mcp', input: args },
+        runId,
+        tool.waitsMs > 0,
+      ),
   });
   const task = taskOf(context, { ...row, status_message: 'started' });
   return { response: resultResponse(id, context.revision.modern ? { resultType: 'task', ...task } : { task }) };

@@ -74,6 +74,7 @@ describe('task queues by workload', () => {
     ]);
     const interactiveRole = polledQueues(parseConfig({ TEMPORAL_TASK_QUEUE: 'q', WORKER_QUEUES: 'interactive' }));
     expect(interactiveRole.map((polled) => polled.taskQueue)).toEqual(['q', 'q-waiting']);
+    expect(interactiveRole[1]!.slots).toEqual({ maxConcurrentWorkflowTaskExecutions: 2, maxConcurrentLocalActivityExecutions: 4 });
     expect(polledQueues(parseConfig({ TEMPORAL_TASK_QUEUE: 'q', WORKER_QUEUES: 'background' })).map((polled) => polled.taskQueue)).toEqual(['q-background']);
   });
 
