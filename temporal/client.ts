@@ -25,8 +25,9 @@ export interface TemporalClient {
   /** The background queue: batch ingestion, retention, analytics, the platform Schedules. Never eager. */
   backgroundTaskQueue: string;
   /**
-   * Whether starts on the interactive and waiting queues ask the server to hand the new workflow's first task straight back in
-   * the start response (`requestEagerStart`): only when a worker of this process shares the connection and polls them.
+   * Whether starts on the interactive and waiting queues ask the server to hand the new workflow's first task straight
+   * back in the start response (`requestEagerStart`): only when a worker of this process shares the connection and
+   * polls them.
    */
   eagerStart: boolean;
   /** Names this process's gateway lanes, so two API instances never share one. */

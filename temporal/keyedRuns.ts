@@ -32,8 +32,8 @@ export function laneWorkflowId(lane: LaneKey): string {
 /**
  * Hands an event's trigger to its key's lane with signal-with-start (workflows/automationLane.ts; a new lane is an
  * `automationLaneV3Workflow`, a running lane of any type is signalled), which starts, queues, skips or debounces
- * its run. A new lane starts on the waiting queue, and its runs, its children, with it. `started` means handed over: what the lane did is in its `laneState` and in
- * `platform_automation_triggers_skipped_total`.
+ * its run. A new lane starts on the waiting queue, and its runs, its children, with it. `started` means handed over:
+ * what the lane did is in its `laneState` and in `platform_automation_triggers_skipped_total`.
  */
 export async function startKeyedRun(temporal: Starter, lane: LaneKey, trigger: LaneTrigger): Promise<'started'> {
   await temporal.client.workflow.signalWithStart(automationLaneV3Workflow, {

@@ -8,8 +8,8 @@ const durationMs = (duration: { seconds?: unknown; nanos?: number | null } | nul
 
 /**
  * How long the oldest task has waited on the queues the dispatcher starts runs on, interactive and waiting — their
- * workflow tasks and their activity tasks, whichever is older — from the server's task queue statistics (`DescribeTaskQueue` with `reportStats`; sticky workflow tasks
- * are not counted, and live only seconds). Zero when nothing waits. The dispatcher's measure of whether the platform
+ * workflow tasks and their activity tasks, whichever is older — from the server's task queue statistics
+ * (`DescribeTaskQueue` with `reportStats`; sticky workflow tasks are not counted, and live only seconds). Zero when nothing waits. The dispatcher's measure of whether the platform
  * keeps up with the runs it starts.
  */
 export async function interactiveBacklogMs(temporal: Pick<TemporalClient, 'client' | 'taskQueue' | 'waitingTaskQueue'>, signal: AbortSignal): Promise<number> {
