@@ -12,7 +12,7 @@ const durationMs = (duration: { seconds?: unknown; nanos?: number | null } | nul
  * (`DescribeTaskQueue` with `reportStats`; sticky workflow tasks are not counted, and live only seconds). Zero when nothing waits. The dispatcher's measure of whether the platform
  * keeps up with the runs it starts.
  */
-export async function interactiveBacklogMs(temporal: Pick<TemporalClient, 'client' | 'taskQueue' | 'waitingTaskQueue'>, signal: AbortSignal): Promise<number> {
+export async function runQueuesBacklogMs(temporal: Pick<TemporalClient, 'client' | 'taskQueue' | 'waitingTaskQueue'>, signal: AbortSignal): Promise<number> {
   const { client } = temporal;
   const types = [proto.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW, proto.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY];
   const looks = [...new Set([temporal.taskQueue, temporal.waitingTaskQueue])].flatMap((taskQueue) =>

@@ -8,8 +8,8 @@ export interface BacklogWatch {
 }
 
 /**
- * Looks at Temporal's interactive queue once a second and hands its backlog to the start admission, which follows it
- * (worker/startAdmission.ts). A look that fails (Temporal unreachable) changes nothing: starts fail on their own then.
+ * Looks at Temporal's run queues (interactive, waiting) once a second and hands their backlog to the start
+ * admission, which follows it (worker/startAdmission.ts). A look that fails (Temporal unreachable) changes nothing: starts fail on their own then.
  * Stopping cancels a look in flight, so none outlives the worker's connection.
  */
 export function watchBacklog(

@@ -1,6 +1,6 @@
 import { TokenBuckets } from '../core/tokenBuckets';
 
-/** The interactive queue's backlog the admission aims under: above it, the platform is not keeping up. */
+/** The run queues' backlog (interactive, waiting) the admission aims under: above it, the platform is not keeping up. */
 export const TARGET_BACKLOG_MS = 200;
 /** How long an operator counts as backlogged after a start was refused to it. */
 const BACKLOGGED_MS = 2_000;
@@ -24,7 +24,7 @@ const MAX_GAP_MS = 1_000;
 /**
  * Event-run starts (and wake-ups) as the platform can run them, shared so a light tenant never waits behind a heavy
  * one. Two budgets must both allow a start: the operator's own (`EVENT_RUNS_PER_SECOND`, burst `EVENT_RUNS_BURST`,
- * a ceiling whatever the load) and the platform's — a rate that follows Temporal's interactive queue and the runs'
+ * a ceiling whatever the load) and the platform's — a rate that follows Temporal's run queues and the runs'
  * start delays (`observe`, once a second): cut to three quarters of what was admitted when tasks wait longer than
  * {@link TARGET_BACKLOG_MS} or runs wait long for their first step, grown a tenth at a time while starts wait and
  * neither does. The platform's bucket holds half a second of that rate.
@@ -173,8 +173,8 @@ export class StartAdmission {
   }
 
   /**
-   * Adjusts the platform's rate to the backlog of the interactive queue, measured since the previous look, and to the
-   * start delays heard since then.
+   * Adjusts the platform's rate to the backlog of the run queues (interactive, waiting), measured since the previous
+   * look, and to the start delays heard since then.
    */
   observe(backlogMs: number, sinceMs: number): void {
     const admittedRate = this.admitted / Math.max(0.001, sinceMs / 1000);

@@ -12,7 +12,7 @@ import { postgresPayloadStore } from '../db/queries/temporalPayloads';
 import { startEventRun } from '../temporal/automationRuns';
 import { cancelKeyedRuns, laneRunning, startKeyedRun } from '../temporal/keyedRuns';
 import { signalWaitingRun } from '../temporal/runWaits';
-import { interactiveBacklogMs } from '../temporal/taskQueueBacklog';
+import { runQueuesBacklogMs } from '../temporal/taskQueueBacklog';
 import { ExpressionSandbox } from '../sandbox/expressionSandbox';
 import { temporalClientOnWorker, type TemporalClient } from '../temporal/client';
 import { temporalConnectionOptions } from '../temporal/connectionOptions';
@@ -222,7 +222,7 @@ export async function createWorker(options: {
     ),
   );
   const dispatcher = options.config.EVENT_DISPATCH_ENABLED ? startEventDispatcher(outbox, logger, options.databaseUrl) : null;
-  const backlog = dispatcher ? watchBacklog(starts, (signal) => interactiveBacklogMs(temporal, signal), logger, metrics.startAdmission) : null;
+  const backlog = dispatcher ? watchBacklog(starts, (signal) => runQueuesBacklogMs(temporal, signal), logger, metrics.startAdmission) : null;
   return {
     worker: new WorkerGroup(workers),
     queues,

@@ -100,7 +100,7 @@ export async function createToolTask(context: DispatchContext, id: JsonRpcId, to
     ttlMs: grantedTtlMs(requestedTtl),
     pollIntervalMs: TASK_POLL_INTERVAL_MS,
     start: (runId) =>
-      // A tool with a node that holds its run starts on the waiting queue (temporal/taskQueues.ts).
+      // A tool that may hold its run (`mayHoldRun`, summed in `waitsMs`) starts on the waiting queue (temporal/taskQueues.ts).
       startAutomationRun(
         deps.temporal,
         { operatorId: principal.operatorId, automationId: tool.automationId, source: 'mcp', input: args },

@@ -1,6 +1,7 @@
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { automationRunWorkflowId } from '../../temporal/automationRuns';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createApiKey } from '../helpers/identity';
 import { createWorkflow, legacyPost, mcpOperator, mcpPost, modernPost, rpc, setMcp, toolAutomation, type McpOperator } from '../helpers/mcp';
@@ -81,6 +82,10 @@ describe('MCP 2026-07-28 (stateless), with the official v2 client in auto negoti
     expect((await client.request({ method: 'tasks/get', params: { taskId } } as never, DetailedTask)).status).toBe('working');
     const done = await pollModern(client, taskId, (status) => status === 'completed');
     expect(done.result).toMatchObject({ isError: false, structuredContent: { status: 200, body: { path: '/slow-done' } } });
+    // A tool with a delay holds its run: its task's run went to the waiting queue (temporal/taskQueues.ts).
+    const row = await app.deps.db('mcp_tasks').where({ id: taskId }).first();
+    const described = await app.deps.temporal.client.workflow.getHandle(automationRunWorkflowId('mcp', row.run_id)).describe();
+    expect(described.taskQueue).toBe(app.deps.temporal.waitingTaskQueue);
     await client.close();
   });
 

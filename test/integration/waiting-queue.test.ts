@@ -37,7 +37,7 @@ async function runQueues(automationId: string): Promise<string[]> {
 }
 
 describe('the waiting task queue', () => {
-  it('is a queue of its own, polled by the interactive role', () => {
+  it('is a queue of its own', () => {
     expect(queues.waiting).toBe(`${queues.interactive}-waiting`);
     expect(queues.waiting).not.toBe(queues.background);
   });
@@ -52,7 +52,7 @@ describe('the waiting task queue', () => {
   }, 60_000);
 
   it('takes a manual run that holds, begun and awaited by its caller', async () => {
-    const holding = await acme.create(chain('Manual hold', [{ ...delay, params: { seconds: 1 } }]));
+    const holding = await acme.create(chain('Manual hold', [delay]));
     const started = await acme.wf(`/workflows/${holding.id}/test`, { method: 'POST', body: {} });
     expect(started.status).toBe(200);
     expect(started.body.data.status).toBe('completed');

@@ -105,7 +105,7 @@ async function onStack(env: Record<string, string>, label: string, body: (ctx: D
   }
 }
 
-/** The Temporal SDK core's `workflow-processing` thread, as Linux names it (15 characters). */
+/** The Temporal SDK core's `workflow-processing` threads, one per worker, as Linux names them (15 characters). */
 const CORE_WORKFLOW_THREAD = 'workflow-proces';
 
 /** What a phase's CPU is read from: this process (API, worker, dispatcher), PostgreSQL and Temporal with their children. */

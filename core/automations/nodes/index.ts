@@ -53,8 +53,7 @@ export function heldSecondsOf(node: { type: string; params: Record<string, unkno
  * Whether a run of these nodes may stay open on purpose: such runs start on the waiting task queue
  * (temporal/taskQueues.ts), so thousands of them held open never weigh on the runs that finish at once.
  */
-export const mayHoldRun = (nodes: ReadonlyArray<{ type: string; params: Record<string, unknown> }>): boolean =>
-  nodes.some((node) => isAction(node.type) && actionModule(node.type).holdsSeconds !== undefined);
+export const mayHoldRun = (nodes: ReadonlyArray<{ type: string; params: Record<string, unknown> }>): boolean => nodes.some((node) => heldSecondsOf(node) > 0);
 
 /** The output schema of each action, by type (MCP tools' `outputSchema`, core/automations/runOutput.ts). */
 export const outputSchemaOf = (type: ActionType): ObjectSchema => actionModule(type).output;
