@@ -1,15 +1,22 @@
 /**
- * The sandbox process: evaluates tenant JSONata with nothing else to harm. It holds no connection, no secret (its
- * environment is empty) and no other tenant's work; its parent kills it past the budget, and its heap limit
- * (`--max-old-space-size`) ends it when an expression needs too much — then the parent starts another.
+ * The sandbox process: evaluates tenant JSONata with nothing else to harm. It holds no connection but the one to its
+ * parent, no secret (its environment holds only that socket's path and its one-time token) and no other tenant's work;
+ * its parent kills it past the budget, and its heap limit (`--max-old-space-size`) ends it when an expression needs
+ * too much — then the parent starts another.
  */
+import net from 'node:net';
 import { evaluate, isTruthy, loadJsonata, renderParams } from '../core/automations/expressions';
+import { FrameReader, writeFrame } from './frames';
 import { jsonSizeOver, MAX_OUTPUT_BYTES } from './outputSize';
 import type { ExpressionOutcome, ParentMessage, SandboxMessage, SingleExpressionTask } from './tasks';
 
 loadJsonata();
 
-const send = (message: SandboxMessage) => process.send?.(message);
+const { SANDBOX_SOCKET: socketPath = '', SANDBOX_TOKEN: token = '' } = process.env;
+delete process.env.SANDBOX_SOCKET;
+delete process.env.SANDBOX_TOKEN;
+const parent = net.connect(socketPath);
+const send = (message: SandboxMessage) => writeFrame(parent, message);
 /**
  * The most of an expression's error message kept: JSONata quotes the values it failed on, which may be megabytes, and
  * the message travels into the run's history and record.
@@ -67,8 +74,11 @@ function tooLarge(value: unknown): ExpressionOutcome {
   return { ok: false, code: 'EXPRESSION_OUTPUT_TOO_LARGE', message, field };
 }
 
-process.on('message', (message: ParentMessage) => {
-  void run(message).then((outcome) => send({ id: message.id, outcome }));
+const reader = new FrameReader((message) => {
+  const { id } = message as ParentMessage;
+  void run(message as ParentMessage).then((outcome) => send({ id, outcome }));
 });
-process.on('disconnect', () => process.exit(0));
-send({ ready: true });
+parent.on('data', (chunk: Buffer) => reader.push(chunk));
+parent.on('close', () => process.exit(0));
+parent.on('error', () => process.exit(0));
+send({ ready: true, token });

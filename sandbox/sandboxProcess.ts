@@ -1,9 +1,5 @@
-import { fork, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type * as Esbuild from 'esbuild';
+import { readFileSync } from 'node:fs';
+import { sandboxLauncher, type SandboxChild } from './launcher';
 import type { ExpressionOutcome, ExpressionTask, SandboxMessage } from './tasks';
 
 /** What became of one task in a sandbox process. */
@@ -44,45 +40,16 @@ function cpuMsOf(pid: number | undefined): number | undefined {
 
 /** How long a new process may take to say it is ready, or a task to be begun. */
 const START_DEADLINE_MS = 30_000;
-let script: string | undefined;
 
 /**
- * The sandbox process's entry: the compiled `expressionProcess.js` of a build, or — running from TypeScript sources
- * (`npm start`, tests, fault runs) — that file bundled once with esbuild (tsx's own) into the temp directory, so a
- * process killed past its budget is replaced in ~60 ms rather than the ~170 ms tsx takes to start.
- */
-function scriptPath(): string {
-  if (script) return script;
-  if (!__filename.endsWith('.ts')) return (script = path.join(__dirname, 'expressionProcess.js'));
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- only when running from sources, where tsx brings esbuild
-  const esbuild = require('esbuild') as typeof Esbuild;
-  const built = esbuild.buildSync({
-    entryPoints: [path.join(__dirname, 'expressionProcess.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    write: false,
-    logLevel: 'error',
-  });
-  const code = built.outputFiles[0]!.contents;
-  const file = path.join(os.tmpdir(), `operator-platform-sandbox-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.js`);
-  if (!existsSync(file)) {
-    const partial = `${file}.${process.pid}`;
-    writeFileSync(partial, code);
-    renameSync(partial, file);
-  }
-  return (script = file);
-}
-
-/**
- * One sandbox child process (`sandbox/expressionProcess.ts`) running one task at a time. Its environment is empty (no
- * database URL, no key), its heap is capped, its output goes nowhere, and it exits with its parent (IPC disconnect).
- * A killed or crashed process is started again by the next {@link prepare} or {@link run}.
+ * One sandbox child process (`sandbox/expressionProcess.ts`) running one task at a time, started by the launcher
+ * (`launcher.ts`). Its environment holds only its socket and token (no database URL, no key), its heap is capped, its
+ * output goes nowhere, and it exits with its parent (its socket closes). A killed or crashed process is started again
+ * by the next {@link prepare} or {@link run}.
  */
 export class SandboxProcess {
-  private child: ChildProcess | null = null;
-  private ready: Promise<ChildProcess> | null = null;
+  private child: SandboxChild | null = null;
+  private ready: Promise<SandboxChild> | null = null;
   private nextId = 1;
   /** Tasks the current process has been given, for {@link budgetOf}. */
   private tasksOnChild = 0;
@@ -90,39 +57,29 @@ export class SandboxProcess {
   constructor(private readonly memoryMb: number) {}
 
   /** Starts the process when none runs and resolves once it has said it is ready. */
-  prepare(): Promise<ChildProcess> {
+  prepare(): Promise<SandboxChild> {
     if (this.ready) return this.ready;
-    const child = fork(scriptPath(), [], {
-      cwd: path.resolve(__dirname, '..'),
-      env: { NODE_ENV: process.env.NODE_ENV ?? 'production' },
-      execArgv: [`--max-old-space-size=${this.memoryMb}`],
-      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
-      serialization: 'advanced',
-    });
-    this.child = child;
-    this.tasksOnChild = 0;
-    this.idle(child);
-    child.once('exit', () => {
-      if (this.child === child) {
-        this.child = null;
-        this.ready = null;
-      }
-    });
-    const ready = new Promise<ChildProcess>((resolve, reject) => {
-      const timer = setTimeout(() => child.kill('SIGKILL'), START_DEADLINE_MS);
-      const onMessage = (message: SandboxMessage) => {
-        if (!('ready' in message)) return;
-        clearTimeout(timer);
-        child.off('message', onMessage);
-        resolve(child);
-      };
-      child.on('message', onMessage);
-      child.once('exit', (code, signal) => {
-        clearTimeout(timer);
-        reject(new Error(`the sandbox process ended (${signal ?? code}) before it was ready`));
+    const ready = sandboxLauncher()
+      .start([`--max-old-space-size=${this.memoryMb}`], START_DEADLINE_MS)
+      .then((child) => {
+        if (this.ready !== ready) {
+          child.kill();
+          throw new Error('the sandbox process was killed before it was ready');
+        }
+        this.child = child;
+        this.tasksOnChild = 0;
+        this.idle(child);
+        child.once('exit', () => {
+          if (this.child === child) {
+            this.child = null;
+            this.ready = null;
+          }
+        });
+        return child;
       });
+    ready.catch(() => {
+      if (this.ready === ready) this.ready = null;
     });
-    ready.catch(() => undefined);
     this.ready = ready;
     return ready;
   }
@@ -133,7 +90,6 @@ export class SandboxProcess {
     const id = this.nextId++;
     const budgetMs = budgetOf(this.tasksOnChild++, timeoutMs);
     child.ref();
-    child.channel?.ref();
     return new Promise<ProcessResult>((resolve) => {
       let field = task.kind === 'condition' ? task.field : 'params';
       let started = false;
@@ -175,12 +131,7 @@ export class SandboxProcess {
       child.on('message', onMessage);
       child.once('exit', onExit);
       try {
-        child.send({ id, task }, (error) => {
-          if (error) {
-            this.kill();
-            finish({ kind: 'exited', field, started: false });
-          }
-        });
+        child.send({ id, task });
       } catch (error) {
         // The task itself cannot be serialized (nested past what the serializer's stack takes): the tenant's input, not the sandbox.
         const message = `The input of ${field} could not be handed to the expression sandbox: ${(error as Error).message}`;
@@ -190,14 +141,13 @@ export class SandboxProcess {
   }
 
   kill(): void {
-    this.child?.kill('SIGKILL');
+    this.child?.kill();
     this.child = null;
     this.ready = null;
   }
 
   /** An idle process must not keep its parent alive (a script that forgets to close the sandbox still ends). */
-  private idle(child: ChildProcess): void {
+  private idle(child: SandboxChild): void {
     child.unref();
-    child.channel?.unref();
   }
 }

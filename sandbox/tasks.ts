@@ -28,8 +28,12 @@ export interface ParentMessage {
   task: ExpressionTask;
 }
 
-/** Sandbox process → parent: it is ready, it began a task (the budget starts), it entered a field, or the outcome. */
-export type SandboxMessage = { ready: true } | { id: number; started: true } | { id: number; field: string } | { id: number; outcome: ExpressionOutcome };
+/**
+ * Sandbox process → parent: it is ready (naming itself with its token), it began a task (the budget starts), it
+ * entered a field, or the outcome.
+ */
+export type SandboxMessage =
+  { ready: true; token: string } | { id: number; started: true } | { id: number; field: string } | { id: number; outcome: ExpressionOutcome };
 
 /** What evaluates tenant expressions for a caller: the worker's sandbox (`sandbox/expressionSandbox.ts`), within its budgets. */
 export interface ExpressionEvaluator {
