@@ -212,6 +212,14 @@ const envSchema = z.object({
    */
   WORKER_WAITING_WORKFLOW_TASKS: positiveInt.min(2).max(1000).default(2),
   WORKER_WAITING_LOCAL_ACTIVITIES: positiveInt.max(1000).default(4),
+  /**
+   * Threads the interactive worker runs workflow code on (the SDK's `workflowThreadPoolSize`; its default with a reused
+   * V8 context is 1). Each run belongs to one thread, and the SDK's promise hooks make workflow code costly (a stack
+   * trace for every promise), so on one thread an organisation's burst of new runs — its failures' stack traces most —
+   * held every other organisation's gateway calls and MCP tools behind it: chaos scenario 6's quiet tenant took up to
+   * 2 s at the noisy one's first round (docs/chaos.md).
+   */
+  WORKER_WORKFLOW_THREADS: positiveInt.min(1).max(16).default(2),
   /** Failed workflow task attempts in a row after which the run watchdog stops a run and records it failed (worker/runWatchdog.ts). */
   RUN_POISON_TASK_ATTEMPTS: z.coerce.number().int().min(2).max(1000).default(5),
   WORKFLOW_HTTP_TIMEOUT_MS: positiveInt.default(15_000),

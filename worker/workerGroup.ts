@@ -21,7 +21,10 @@ export const HEARTBEAT_THROTTLE = '1 second';
 export interface PolledQueue {
   role: 'interactive' | 'waiting' | 'background';
   taskQueue: string;
-  slots: Pick<WorkerOptions, 'maxConcurrentActivityTaskExecutions' | 'maxConcurrentLocalActivityExecutions' | 'maxConcurrentWorkflowTaskExecutions'>;
+  slots: Pick<
+    WorkerOptions,
+    'maxConcurrentActivityTaskExecutions' | 'maxConcurrentLocalActivityExecutions' | 'maxConcurrentWorkflowTaskExecutions' | 'workflowThreadPoolSize'
+  >;
 }
 
 /**
@@ -30,7 +33,8 @@ export interface PolledQueue {
  * `DATABASE_POOL_MAX` connections, which CPU and memory targets do not see. The background worker may run at most half
  * the pool's worth of activities at once, so however much batch work is queued, half the connections stay free for
  * interactive work (a quarter made jobs queue behind each other for slots: docs/production.md); the interactive
- * worker keeps the SDK's defaults, its database waits queuing on the pool as before. The interactive role polls the
+ * worker keeps the SDK's slot defaults, its database waits queuing on the pool as before, and runs workflow code on
+ * `WORKER_WORKFLOW_THREADS` threads. The interactive role polls the
  * waiting queue too, with a worker of its own: what stays open lives in that worker's cache, not in the interactive
  * one's, and its few workflow-task and local-activity slots (`WORKER_WAITING_WORKFLOW_TASKS`,
  * `WORKER_WAITING_LOCAL_ACTIVITIES`) keep a burst of it from taking the CPU. With the queues merged
@@ -45,15 +49,17 @@ export function polledQueues(
     | 'DATABASE_POOL_MAX'
     | 'WORKER_WAITING_WORKFLOW_TASKS'
     | 'WORKER_WAITING_LOCAL_ACTIVITIES'
+    | 'WORKER_WORKFLOW_THREADS'
   >,
 ): PolledQueue[] {
   const queues = taskQueuesOf(config);
-  if (queues.background === queues.interactive) return [{ role: 'interactive', taskQueue: queues.interactive, slots: {} }];
+  const interactiveSlots = { workflowThreadPoolSize: config.WORKER_WORKFLOW_THREADS };
+  if (queues.background === queues.interactive) return [{ role: 'interactive', taskQueue: queues.interactive, slots: interactiveSlots }];
   const backgroundSlots = Math.max(1, Math.floor(config.DATABASE_POOL_MAX / 2));
   const polled: PolledQueue[] = [];
   if (config.WORKER_QUEUES !== 'background')
     polled.push(
-      { role: 'interactive', taskQueue: queues.interactive, slots: {} },
+      { role: 'interactive', taskQueue: queues.interactive, slots: interactiveSlots },
       {
         role: 'waiting',
         taskQueue: queues.waiting,

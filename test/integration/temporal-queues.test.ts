@@ -65,7 +65,7 @@ describe('task queues by workload', () => {
 
   it('puts everything on one queue with TEMPORAL_SPLIT_QUEUES=false, polled by one worker; the interactive role polls the waiting queue too', () => {
     const one = parseConfig({ TEMPORAL_TASK_QUEUE: 'q', TEMPORAL_SPLIT_QUEUES: 'false' });
-    expect(polledQueues(one)).toEqual([{ role: 'interactive', taskQueue: 'q', slots: {} }]);
+    expect(polledQueues(one)).toEqual([{ role: 'interactive', taskQueue: 'q', slots: { workflowThreadPoolSize: 2 } }]);
     const both = polledQueues(parseConfig({ TEMPORAL_TASK_QUEUE: 'q', DATABASE_POOL_MAX: '20' }));
     expect(both.map((polled) => [polled.role, polled.taskQueue, polled.slots.maxConcurrentActivityTaskExecutions])).toEqual([
       ['interactive', 'q', undefined],
@@ -74,6 +74,7 @@ describe('task queues by workload', () => {
     ]);
     const interactiveRole = polledQueues(parseConfig({ TEMPORAL_TASK_QUEUE: 'q', WORKER_QUEUES: 'interactive' }));
     expect(interactiveRole.map((polled) => polled.taskQueue)).toEqual(['q', 'q-waiting']);
+    expect(interactiveRole[0]!.slots).toEqual({ workflowThreadPoolSize: 2 });
     expect(interactiveRole[1]!.slots).toEqual({ maxConcurrentWorkflowTaskExecutions: 2, maxConcurrentLocalActivityExecutions: 4 });
     expect(polledQueues(parseConfig({ TEMPORAL_TASK_QUEUE: 'q', WORKER_QUEUES: 'background' })).map((polled) => polled.taskQueue)).toEqual(['q-background']);
   });

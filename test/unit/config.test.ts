@@ -32,6 +32,7 @@ describe('parseConfig defaults', () => {
     expect(config.WORKER_NONSTICKY_POLL_RATIO).toBe(0.5);
     expect(config.WORKER_MAX_CACHED_WORKFLOWS).toBe(2000);
     expect([config.WORKER_WAITING_WORKFLOW_TASKS, config.WORKER_WAITING_LOCAL_ACTIVITIES]).toEqual([2, 4]);
+    expect(config.WORKER_WORKFLOW_THREADS).toBe(2);
   });
 
   it('allows every origin by default', () => {

@@ -14,6 +14,8 @@ interface Kind {
 interface Measured {
   latencies: Record<string, number[]>;
   errors: string[];
+  /** Each request's start (ms into the phase), kind and latency: where in the phase the slow ones fell. */
+  timeline: Array<[number, string, number]>;
 }
 
 /**
@@ -61,16 +63,19 @@ function quietKinds(url: string, quiet: Tenant, toolName: string): Kind[] {
 
 /** Runs every kind at its pace for `seconds`, measuring each request. */
 async function drive(kinds: Kind[], seconds: number): Promise<Measured> {
-  const measured: Measured = { latencies: Object.fromEntries(kinds.map((kind) => [kind.name, []])), errors: [] };
-  const until = Date.now() + seconds * 1000;
+  const measured: Measured = { latencies: Object.fromEntries(kinds.map((kind) => [kind.name, []])), errors: [], timeline: [] };
+  const started = Date.now();
+  const until = started + seconds * 1000;
   await Promise.all(
     kinds.map(async (kind) => {
       const inFlight: Array<Promise<void>> = [];
       for (let n = 0; Date.now() < until; n += 1) {
+        const at = Date.now() - started;
         inFlight.push(
           kind.fire(n).then(
             (answer) => {
               measured.latencies[kind.name]!.push(answer.ms);
+              measured.timeline.push([at, kind.name, answer.ms]);
               if (!kind.ok(answer)) measured.errors.push(`${kind.name}: HTTP ${answer.status} ${answer.text.slice(0, 160)}`);
             },
             (error: Error) => void measured.errors.push(`${kind.name}: ${error.message}`),
@@ -144,6 +149,15 @@ const spread = (measured: Measured) =>
     ),
   );
 
+/** The quiet requests that took longest (a few more than the p99 is set by), in the order they were sent. */
+function slowest(measured: Measured): string {
+  const top = [...measured.timeline].sort((a, b) => b[2] - a[2]).slice(0, 12);
+  return top
+    .sort((a, b) => a[0] - b[0])
+    .map(([at, kind, ms]) => `${(at / 1000).toFixed(1)} s ${kind} ${Math.round(ms)} ms`)
+    .join(', ');
+}
+
 const p99 = (values: number[]) =>
   percentile(
     [...values].sort((a, b) => a - b),
@@ -179,6 +193,11 @@ export const noisyTenant: Scenario = async (context: ChaosContext) => {
     const noise = startNoise(url, noisy, automations, 2);
     const together = await drive(kinds, seconds);
     context.log(`noisy tenant: quiet beside the noise p50/p90/p99/max ${spread(together)}`);
+    for (const [phase, measured] of [
+      ['alone', alone],
+      ['beside the noise', together],
+    ] as const)
+      context.log(`noisy tenant: quiet ${phase}, its slowest: ${slowest(measured)}`);
     // Then the same noise turned hostile: its bounds are checked, and the quiet operator's latency beside it reported.
     const hostile = await startHostile(url, noisy);
     const besideHostile = await drive(kinds, seconds);
