@@ -4,14 +4,7 @@
  * megabytes, where every tenant's work waits; here it takes a millisecond or two, on a thread nobody waits on.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { getPriority, setPriority } from 'node:os';
-import { SANDBOX_NICE, type LaunchReply, type LaunchRequest } from './launchMessages';
-
-try {
-  setPriority(0, Math.min(19, getPriority(0) + SANDBOX_NICE));
-} catch {
-  // Where a priority cannot be lowered the sandbox runs at the worker's.
-}
+import type { LaunchReply, LaunchRequest } from './launchMessages';
 
 const children = new Set<ChildProcess>();
 const reply = (message: LaunchReply) => process.send?.(message);

@@ -34,19 +34,28 @@ async function history(client: AutomationsClient, count: number): Promise<void> 
   expect((await waitForJob(client, (await client.call('/batch/events', { body })).body.data.jobId)).output.succeeded).toBe(count);
 }
 
-/** CPU (ms, user + system) of each process whose parent is `pid`: the worker's sandbox processes. */
-function childCpu(pid: number): Map<number, number> {
-  const cpu = new Map<number, number>();
+/** CPU (ms, user + system) of each process descended from `pid`: the worker's sandbox launcher and its sandbox processes. */
+function descendantCpu(pid: number): Map<number, number> {
+  const parents = new Map<number, number>();
+  const used = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[1]) === pid) cpu.set(Number(entry), (Number(fields[11]) + Number(fields[12])) * 10);
+      parents.set(Number(entry), Number(fields[1]));
+      used.set(Number(entry), (Number(fields[11]) + Number(fields[12])) * 10);
     } catch {
       /* gone meanwhile */
     }
   }
+  // The sandbox processes are the children of the worker's sandbox launcher, itself the worker's child.
+  const descends = (process: number): boolean => {
+    const parent = parents.get(process);
+    return parent === pid || (parent !== undefined && parent > 1 && descends(parent));
+  };
+  const cpu = new Map<number, number>();
+  for (const [process, ms] of used) if (descends(process)) cpu.set(process, ms);
   return cpu;
 }
 
@@ -125,12 +134,12 @@ describe('backtests share fairly (activities/automation/backtestEvaluator.ts)', 
     const created = await grinder!.wf(`/workflows/${workflow.id}/backtests`, { method: 'POST', body: { from, to, definition: definition(GRINDING) } });
     expect(created.status).toBe(202);
     const pid = worker.child.pid!;
-    let last = childCpu(pid);
+    let last = descendantCpu(pid);
     let busyMs = 0;
     const grinding = Date.now();
     while (busyMs <= 500 && Date.now() - grinding < 30_000) {
       await new Promise((resolve) => setTimeout(resolve, 250));
-      const now = childCpu(pid);
+      const now = descendantCpu(pid);
       busyMs += usedBetween(last, now);
       last = now;
     }
@@ -143,7 +152,7 @@ describe('backtests share fairly (activities/automation/backtestEvaluator.ts)', 
     let afterMs = 0;
     while (Date.now() - cancelled < 15_000) {
       await new Promise((resolve) => setTimeout(resolve, 250));
-      const now = childCpu(pid);
+      const now = descendantCpu(pid);
       const used = usedBetween(last, now);
       if (used > 30) quietSince = Date.now();
       afterMs += used;

@@ -5,7 +5,6 @@ import path from 'node:path';
 import type { RunContext } from '../../core/automations/expressions';
 import { SandboxProcess } from '../../sandbox/sandboxProcess';
 import { writeFrame } from '../../sandbox/frames';
-import { SANDBOX_NICE } from '../../sandbox/launchMessages';
 
 const context: RunContext = { trigger: { amount: 5 }, nodes: {}, workflow: { id: 'wf_1', name: 'W', version: 1 }, run: { id: 'run_1', source: 'manual' } };
 const condition = (expression: string) => ({ kind: 'condition' as const, expression, field: 'params.expression', context });
@@ -15,8 +14,6 @@ const SLOW = '$contains("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!", /^(a+)+$/)';
 const statOf = (pid: number, n: number) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[n - 3]);
 /** A process's parent. */
 const parentOf = (pid: number) => statOf(pid, 4);
-/** A process's nice value (its main thread's). */
-const niceOf = (pid: number) => statOf(pid, 19);
 
 /** The Unix socket this test process listens on for its sandbox processes. */
 function socketPath(): string {
@@ -39,12 +36,11 @@ describe('the sandbox launcher: processes started away from the caller, connecte
   const one = new SandboxProcess(64);
   afterAll(() => one.kill());
 
-  it('starts sandbox processes from a launcher of its own (the caller, however large, never forks), at a lower priority', async () => {
+  it('starts sandbox processes from a launcher of its own (the caller, however large, never forks)', async () => {
     const child = await one.prepare();
     const launcher = parentOf(child.pid);
     expect(launcher).not.toBe(process.pid);
     expect(parentOf(launcher)).toBe(process.pid);
-    expect(niceOf(child.pid)).toBe(Math.min(19, niceOf(process.pid) + SANDBOX_NICE));
     expect(await one.run(condition('trigger.amount > 1'), 500)).toEqual({ kind: 'outcome', outcome: { ok: true, value: true } });
   });
 
