@@ -1,5 +1,4 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { activityInfo } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { TokenBuckets } from '../core/tokenBuckets';
 
@@ -18,22 +17,8 @@ export interface LargeCall {
   settled: boolean;
 }
 
-/** The longest an answer already in hand waits for its operator's budget, outside an activity (see {@link arrivalWaitMs}). */
+/** The longest an answer already in hand waits for its operator's budget. */
 export const ARRIVAL_WAIT_MAX_MS = 2_000;
-
-/** What an activity keeps of its time, after its answer waited for the budget, to work on the answer. */
-export const ANSWER_WORK_MS = 3_000;
-
-/**
- * How long an answer already in hand may wait for its operator's budget: the running activity's time left but
- * {@link ANSWER_WORK_MS}. As long as the activity allows, not {@link ARRIVAL_WAIT_MAX_MS}: an operator's first calls
- * are sent before any of its answers was large, so nothing is reserved for them and they answer together, and with 2 s
- * at most they were all worked on within 2 s of each other; now one after another as the budget refills.
- */
-export function arrivalWaitMs(): number {
-  const info = activityInfo();
-  return Math.max(0, info.currentAttemptScheduledTimestampMs + info.startToCloseTimeoutMs - ANSWER_WORK_MS - Date.now());
-}
 
 /**
  * How much large data each operator may bring into a worker: every answer over `minBytes` (a gateway or
@@ -87,13 +72,13 @@ export class PayloadBudget {
 
   /**
    * The call's answer is in hand. A small one is free. A large one is worked on in its operator's {@link takeTurn | turn},
-   * once the budget holds it (waiting at most `maxWaitMs`: the answer must still be worked on within its activity's
-   * time, {@link arrivalWaitMs}), and is charged in place of the reservation.
+   * once the budget holds it (waiting at most {@link ARRIVAL_WAIT_MAX_MS}: the answer must still be worked on within its
+   * activity's time), and is charged in place of the reservation.
    */
-  async arrived(call: LargeCall, bytes: number, maxWaitMs = ARRIVAL_WAIT_MAX_MS): Promise<void> {
+  async arrived(call: LargeCall, bytes: number): Promise<void> {
     if (bytes < this.minBytes) return this.settle(call, 0);
     await this.takeTurn();
-    const waitMs = Math.min(this.buckets.waitMs(call.operatorId, bytes - call.reserved), maxWaitMs);
+    const waitMs = Math.min(this.buckets.waitMs(call.operatorId, bytes - call.reserved), ARRIVAL_WAIT_MAX_MS);
     if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
     this.settle(call, bytes);
   }

@@ -1,7 +1,7 @@
 import { addressPolicy } from '../../core/gateway/addressPolicy';
 import { DestinationNotAllowedError, ResponseTooLargeError, safeFetch } from '../gateway/safeFetch';
 import type { ActivityDeps } from '../deps';
-import { arrivalWaitMs, pauseForPayloadBudget } from '../payloadBudget';
+import { pauseForPayloadBudget } from '../payloadBudget';
 import { nodeFailure, retryableFailure } from './failures';
 import type { HttpRequestInput, HttpRequestOutput } from './types';
 import { PAUSES_ITSELF, type ActivityDeclarations } from '../declarations';
@@ -63,7 +63,7 @@ export function createHttpActivity(deps: ActivityDeps) {
       } finally {
         if (call && !response) deps.payloadBudget!.release(call);
       }
-      if (call) await deps.payloadBudget!.arrived(call, response.body.length, arrivalWaitMs());
+      if (call) await deps.payloadBudget!.arrived(call, response.body.length);
       const output: HttpRequestOutput = {
         status: response.status,
         headers: Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)])),

@@ -9,7 +9,7 @@ import { urlOf } from '../../core/gateway/requestPlan';
 import { toCanonicalFields } from '../../core/gateway/schemaMap';
 import type { Db } from '../../db/knex';
 import { gatewayOutcomeOf, type ActivityMetrics } from '../metrics';
-import { arrivalWaitMs, pauseForPayloadBudget, type PayloadBudget } from '../payloadBudget';
+import { pauseForPayloadBudget, type PayloadBudget } from '../payloadBudget';
 import { admitCall, recordProviderFailure, recordProviderSuccess, type BreakerAdmission } from '../../db/queries/circuitBreakers';
 import { isCleanlyClosed, type GatewayCaches } from './caches';
 import { recordGatewayCall } from './record';
@@ -94,7 +94,7 @@ export async function sendGatewayRequest(deps: SendDeps, input: SendGatewayReque
   await pauseForPayloadBudget(budget, operatorId);
   const call = budget.reserve(operatorId);
   try {
-    return await exchange(deps, input, (bytes) => budget.arrived(call, bytes, arrivalWaitMs()));
+    return await exchange(deps, input, (bytes) => budget.arrived(call, bytes));
   } finally {
     budget.release(call);
   }

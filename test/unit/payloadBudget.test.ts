@@ -1,5 +1,4 @@
-import { MockActivityEnvironment } from '@temporalio/testing';
-import { ANSWER_WORK_MS, ARRIVAL_WAIT_MAX_MS, arrivalWaitMs, PayloadBudget } from '../../activities/payloadBudget';
+import { ARRIVAL_WAIT_MAX_MS, PayloadBudget } from '../../activities/payloadBudget';
 
 const MB = 1024 * 1024;
 
@@ -58,34 +57,6 @@ describe("an operator's budget of large data in a worker", () => {
       let charged = false;
       const pending = large.arrived(second, 3 * MB).then(() => (charged = true));
       await jest.advanceTimersByTimeAsync(ARRIVAL_WAIT_MAX_MS - 1);
-      expect(charged).toBe(false);
-      await jest.advanceTimersByTimeAsync(1);
-      await pending;
-      expect(large.waitMs('noisy')).toBe(4_000);
-    } finally {
-      jest.useRealTimers();
-    }
-  });
-
-  it("in an activity, lets an answer in hand wait for the budget as long as the activity's time allows, keeping ANSWER_WORK_MS", async () => {
-    const scheduled = Date.now() - 1_000;
-    const allowed = await new MockActivityEnvironment({ startToCloseTimeoutMs: 15_000, currentAttemptScheduledTimestampMs: scheduled }).run(async () =>
-      arrivalWaitMs(),
-    );
-    expect(allowed).toBeLessThanOrEqual(15_000 - 1_000 - ANSWER_WORK_MS);
-    expect(allowed).toBeGreaterThan(15_000 - 1_000 - ANSWER_WORK_MS - 500);
-    const late = await new MockActivityEnvironment({ startToCloseTimeoutMs: 5_000, currentAttemptScheduledTimestampMs: Date.now() - 4_000 }).run(async () =>
-      arrivalWaitMs(),
-    );
-    expect(late).toBe(0);
-    jest.useFakeTimers();
-    try {
-      const large = budget();
-      await large.arrived(large.reserve('noisy'), 3 * MB);
-      let charged = false;
-      // Its reservation takes the bucket 2 MiB into debt, at 512 KiB a second: held 4 s, past the 2 s it waits without a deadline.
-      const pending = large.arrived(large.reserve('noisy'), 3 * MB, 10_000).then(() => (charged = true));
-      await jest.advanceTimersByTimeAsync(4_000 - 1);
       expect(charged).toBe(false);
       await jest.advanceTimersByTimeAsync(1);
       await pending;
