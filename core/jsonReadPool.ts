@@ -1,9 +1,6 @@
-import { createHash } from 'node:crypto';
-import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type * as Esbuild from 'esbuild';
+import { bundledScript } from './bundledScript';
 import { rememberFields, type JsonReadRequest, type JsonReadResponse, type KnownField } from './jsonReadFields';
 import { readJson, type JsonReading } from './jsonRead';
 
@@ -14,33 +11,6 @@ import { readJson, type JsonReading } from './jsonRead';
 export const JSON_READ_WORKER_MIN_BYTES = 64 * 1024;
 /** The heap a body worker may grow to: a 10 MiB body of small objects parses to about 150 MB. */
 const WORKER_HEAP_MB = 512;
-
-let script: string | undefined;
-
-/** The worker's script: next to this file once built; from sources (tsx, jest) bundled once with esbuild, as the sandbox's. */
-function scriptPath(): string {
-  if (script) return script;
-  if (!__filename.endsWith('.ts')) return (script = path.join(__dirname, 'jsonReadWorker.js'));
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- only when running from sources, where tsx brings esbuild
-  const esbuild = require('esbuild') as typeof Esbuild;
-  const built = esbuild.buildSync({
-    entryPoints: [path.join(__dirname, 'jsonReadWorker.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    write: false,
-    logLevel: 'error',
-  });
-  const code = built.outputFiles[0]!.contents;
-  const file = path.join(os.tmpdir(), `operator-platform-json-read-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.js`);
-  if (!existsSync(file)) {
-    const partial = `${file}.${process.pid}`;
-    writeFileSync(partial, code);
-    renameSync(partial, file);
-  }
-  return (script = file);
-}
 
 interface Job {
   bytes: Buffer;
@@ -107,7 +77,10 @@ export class JsonReadPool {
   }
 
   private start(index: number): BodyWorker {
-    const worker = new Worker(scriptPath(), { execArgv: [], resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+    const worker = new Worker(bundledScript(__filename, __dirname, 'jsonReadWorker'), {
+      execArgv: [],
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    });
     worker.unref();
     const entry: BodyWorker = { worker, jobs: new Map() };
     worker.on('message', (response: JsonReadResponse) => {
