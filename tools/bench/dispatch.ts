@@ -20,7 +20,7 @@
  * EVENT_RUNS_BURST out of the way; bursts and noisy measure push-back between tenants, so theirs keeps the shipped
  * 50/s and 500. Both raise QUOTA_ACTIONS_PER_MONTH (a run past the quota would fail, not measure) and take
  * LOAD_RATE_LIMITS. Env: DISPATCH_SECTIONS (comma list, default all), DISPATCH_WINDOW_S (60), DISPATCH_PROBE_S (15:
- * seconds of probes per case), DISPATCH_RATES (250,500,1000,2000,2500,3000,4000: finer where the goal lies),
+ * seconds of probes per case), DISPATCH_RATES (500,750,1000,1100,…,1500,1750,2000,2500,3000,4000: 100/s apart near the goal),
  * DISPATCH_TENANTS (200), DISPATCH_RUN_EVENTS (2000), DISPATCH_BYSTANDER_RATE (5: the bystander's events/s in bursts
  * and noisy), DISPATCH_STACK_ENV (NAME=value,… over both stacks' configuration, to compare settings), DISPATCH_PROFILE
  * (1: where the main thread's time per event goes over the filtering floor and rungs, and over the burst's first 3 s,
@@ -69,7 +69,7 @@ const options = (env: NodeJS.ProcessEnv) => ({
   sections: namesOf<Section>(env, 'DISPATCH_SECTIONS', SECTIONS),
   windowS: positive(env, 'DISPATCH_WINDOW_S', 60),
   probeS: positive(env, 'DISPATCH_PROBE_S', 15),
-  rates: (env.DISPATCH_RATES || '250,500,1000,2000,2500,3000,4000').split(',').map(Number),
+  rates: (env.DISPATCH_RATES || '500,750,1000,1100,1200,1300,1400,1500,1750,2000,2500,3000,4000').split(',').map(Number),
   tenants: positive(env, 'DISPATCH_TENANTS', 200),
   runEvents: positive(env, 'DISPATCH_RUN_EVENTS', 2000),
   bystanderRate: positive(env, 'DISPATCH_BYSTANDER_RATE', 5),
