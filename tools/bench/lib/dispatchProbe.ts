@@ -60,7 +60,9 @@ export const p95 = (probed: Probed) => percentile(probed.latencies, 95);
 /**
  * The start time of each probe's run, found through the event: the run's Temporal id is
  * `automation-event-<automation>-<outbox id>` and the outbox row points at the event (`source_event_id`), as
- * `bench:automations` finds its runs. The (operator, entity) pairs keep the outbox side on its index.
+ * `bench:automations` finds its runs. The (operator, entity) pairs keep the outbox side on its index. A run can start
+ * before the pass that started it commits its event's mark (the start is idempotent by its id); such a probe is read
+ * again on the next poll, once its pass time is known.
  */
 async function runStarts(
   db: Db,
@@ -73,7 +75,7 @@ async function runStarts(
        FROM outbox_events o
        JOIN automation_runs r ON r.operator_id = o.operator_id AND o.id = substring(r.temporal_workflow_id FROM length(r.automation_id) + 19)
       WHERE o.operator_id = ANY(:operators) AND o.entity_id = ANY(:entities) AND o.source_event_id = ANY(:events)
-        AND r.operator_id = ANY(:operators) AND r.source = 'event' AND r.started_at >= :since
+        AND o.dispatched_at IS NOT NULL AND r.operator_id = ANY(:operators) AND r.source = 'event' AND r.started_at >= :since
       GROUP BY o.source_event_id`,
     {
       operators: [...new Set(pending.map((w) => w.operatorId))],
