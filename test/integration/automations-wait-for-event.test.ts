@@ -69,6 +69,17 @@ describe('action.wait_for_event', () => {
 
   const waitRows = (runId: string) => app.deps.db('automation_run_waits').where({ run_id: runId });
 
+  /**
+   * The run's wait rows once its workflow has closed. A run's status can read completed a moment before that: when an
+   * event arrives during the task that ends the run, Temporal refuses the task's completion and the worker runs the task
+   * again, its local activities (registering the wait, removing it) included.
+   */
+  const waitRowsOnceClosed = async (run: { id: string; temporalWorkflowId: string }) => {
+    const handle = app.deps.temporal.client.workflow.getHandle(run.temporalWorkflowId);
+    await until(async () => (await handle.describe()).status.name !== 'RUNNING');
+    return waitRows(run.id);
+  };
+
   const finished = async (client: AutomationsClient, runId: string, timeoutMs = 20_000) => {
     let run: any;
     await until(async () => {
@@ -124,7 +135,7 @@ describe('action.wait_for_event', () => {
     });
     expect(tag).toMatchObject({ id: 'tag', status: 'completed' });
     expect(remind).toMatchObject({ id: 'remind', status: 'skipped' });
-    expect(await waitRows(run.id)).toEqual([]);
+    expect(await waitRowsOnceClosed(run)).toEqual([]);
   });
 
   it('without an event the wait times out along when: false and the reminder goes out through SMTP', async () => {
@@ -142,7 +153,7 @@ describe('action.wait_for_event', () => {
     expect(done.nodes[1].output).toEqual({ happened: 'timeout' });
     const mail = await smtp.waitFor('reminder-quiet@example.test');
     expect(mail.text).toContain('Player p-quiet has not deposited');
-    expect(await waitRows(run.id)).toEqual([]);
+    expect(await waitRowsOnceClosed(run)).toEqual([]);
   });
 
   it('an event the filter refuses keeps the run waiting; the next one that passes ends the wait', async () => {
