@@ -121,3 +121,25 @@ export const formatCpu = (perOperation: Record<string, number>) =>
     .filter(([, ms]) => Number.isFinite(ms))
     .map(([name, ms]) => `${name} ${ms.toFixed(2)} ms`)
     .join(', ');
+
+/**
+ * Resolves once the named processes together use less than `belowCores` cores over a `windowMs` window, or after
+ * `maxMs`: so a phase measured after a heavy setup (2,000 runs started and registered) begins once the stack has
+ * worked through that setup's tail, not in it. Thread entries are skipped (their process counts them already).
+ * Answers how long it waited and the last window's use, for the caller to print.
+ */
+export async function quietDown(
+  processes: Record<string, { pid: number | undefined; tree: boolean; threads?: string }>,
+  options: { belowCores: number; windowMs: number; maxMs: number },
+): Promise<{ waitedMs: number; cores: number }> {
+  const whole = Object.fromEntries(Object.entries(processes).filter(([, entry]) => entry.threads === undefined));
+  const start = Date.now();
+  for (;;) {
+    const meter = cpuMeter(whole);
+    await new Promise((resolve) => setTimeout(resolve, options.windowMs));
+    const used = Object.values(meter.perOperation(1)).filter(Number.isFinite);
+    const cores = used.reduce((sum, ms) => sum + ms, 0) / options.windowMs;
+    const waitedMs = Date.now() - start;
+    if (cores < options.belowCores || waitedMs >= options.maxMs) return { waitedMs, cores };
+  }
+}
