@@ -8,8 +8,9 @@ import { createFaultyDatabase, type FaultyDatabase } from '../helpers/faultyData
  * or a foreign key to one, conflicts with a writer's lock). Without a `lock_timeout` the migration would wait in the
  * lock queue for as long as that transaction runs, and every writer of that table would wait behind it.
  *
- * The newest migrations only create or replace functions, which wait on no table: the test rolls back every migration
- * from {@link TABLE_LOCKING} on, which creates a table with foreign keys and a trigger on `automations`.
+ * The test rolls back every migration from {@link TABLE_LOCKING} on, which creates a table with foreign keys and a
+ * trigger on `automations`; of those after it, two only create or replace functions (which wait on no table) and the
+ * newest builds an index on `outbox_events`.
  */
 const TABLE_LOCKING = '20261224090000_create_automation_trigger_keys';
 let faulty: FaultyDatabase;
