@@ -2,7 +2,12 @@ import { waitCandidatesSince } from '../../db/queries/runWaits';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { dataClient, type DataClient } from '../helpers/data';
 
-const HISTORY = 100_000;
+const HISTORY = 60_000;
+/**
+ * Rows per INSERT: each statement is its own short transaction. One long one would hold back every snapshot's xmin
+ * meanwhile, and the xid cursors of suites running beside this one (the audience pass, the rollups) would stall.
+ */
+const CHUNK = 2_000;
 
 /**
  * A wait's registration reads the entity's matching events since the wait began: that read is bounded by time, not
@@ -18,12 +23,14 @@ describe('wait registration candidates', () => {
     expect((await acme.call('/entities', { method: 'POST', body: { externalId: 'p-long', entityType: 'player', data: {} } })).status).toBe(201);
     const entity = await app.deps.db('entities').where({ operator_id: acme.operator.operatorId, external_id: 'p-long' }).first('id');
     // A day of the player's dispatched thin rows, in time order, as live ingest writes them.
-    await app.deps.db.raw(
-      `INSERT INTO outbox_events (id, operator_id, event, entity_id, source_event_id, occurred_at, dispatched_at)
-       SELECT 'evt_old_' || i, ?, 'entity_event.transaction', ?, 'evt_old_' || i, now() - interval '1 day' + i * interval '800 ms', now()
-         FROM generate_series(1, ?) AS i`,
-      [acme.operator.operatorId, entity.id, HISTORY],
-    );
+    for (let first = 1; first <= HISTORY; first += CHUNK) {
+      await app.deps.db.raw(
+        `INSERT INTO outbox_events (id, operator_id, event, entity_id, source_event_id, occurred_at, dispatched_at)
+         SELECT 'evt_old_' || i, ?, 'entity_event.transaction', ?, 'evt_old_' || i, now() - interval '1 day' + i * interval '1 second', now()
+           FROM generate_series(?::int, ?::int) AS i`,
+        [acme.operator.operatorId, entity.id, first, first + CHUNK - 1],
+      );
+    }
     // What autovacuum does soon after rows land: statistics, and the summaries of the filled block ranges.
     await app.deps.db.raw('VACUUM ANALYZE outbox_events');
   });
