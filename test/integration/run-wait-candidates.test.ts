@@ -22,7 +22,7 @@ describe('wait registration candidates', () => {
     acme = await dataClient(app);
     expect((await acme.call('/entities', { method: 'POST', body: { externalId: 'p-long', entityType: 'player', data: {} } })).status).toBe(201);
     const entity = await app.deps.db('entities').where({ operator_id: acme.operator.operatorId, external_id: 'p-long' }).first('id');
-    // A day of the player's dispatched thin rows, in time order, as live ingest writes them.
+    // Hours of the player's dispatched thin rows, a second apart, in time order, as live ingest writes them.
     for (let first = 1; first <= HISTORY; first += CHUNK) {
       await app.deps.db.raw(
         `INSERT INTO outbox_events (id, operator_id, event, entity_id, source_event_id, occurred_at, dispatched_at)

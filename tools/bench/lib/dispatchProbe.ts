@@ -56,6 +56,14 @@ const client = leanClient(32);
 
 export const p95 = (probed: Probed) => percentile(probed.latencies, 95);
 
+/** A probe's run as the database has it: when it started, when its pass began, when its outbox row was written. */
+interface RunStart {
+  startedAt: number;
+  passAt: number;
+  outboxAt: number;
+  workflowId: string;
+}
+
 /** The outbox's last `seq` now: every probe written after this has a higher one. */
 async function outboxFloor(db: Db): Promise<string> {
   const { rows } = await db.raw<{ rows: Array<{ seq: string }> }>('SELECT coalesce(max(seq), 0)::text AS seq FROM outbox_events');
@@ -69,14 +77,10 @@ async function outboxFloor(db: Db): Promise<string> {
  * (operator, seq), the operators' event runs since `since` by (operator, started_at) — joined here: a join in SQL on
  * the id's suffix read every run since `since`, and took 1.4 s a look beside 2,000 waiting runs, in the very database
  * whose CPU the bench measures. A run can start before the pass that started it commits its event's mark (the start
- * is idempotent by its id); such a probe is read again on the next poll, once its pass time is known.
+ * is idempotent by its id); such a probe is read again on the next poll, once its pass time is known. An event with
+ * several runs counts its first.
  */
-async function runStarts(
-  db: Db,
-  pending: Written[],
-  since: Date,
-  floor: string,
-): Promise<Map<string, { startedAt: number; passAt: number; outboxAt: number; workflowId: string }>> {
+async function runStarts(db: Db, pending: Written[], since: Date, floor: string): Promise<Map<string, RunStart>> {
   const operators = [...new Set(pending.map((w) => w.operatorId))];
   const outbox = await db.raw<{ rows: Array<{ id: string; event_id: string; dispatched_at: Date; occurred_at: Date }> }>(
     `SELECT id, source_event_id AS event_id, dispatched_at, occurred_at FROM outbox_events
@@ -90,25 +94,17 @@ async function runStarts(
     { operators, since },
   );
   const runOf = new Map(runs.rows.map((r) => [r.temporal_workflow_id.slice(`automation-event-${r.automation_id}-`.length), r]));
-  const found = new Map<string, { startedAt: number; passAt: number; outboxAt: number; workflowId: string }>();
+  const found = new Map<string, RunStart>();
   for (const row of outbox.rows) {
     const run = runOf.get(row.id);
-    if (!run) continue;
     const seen = found.get(row.event_id);
-    const next = {
+    if (!run || (seen && seen.startedAt <= run.started_at.getTime())) continue;
+    found.set(row.event_id, {
       startedAt: run.started_at.getTime(),
       passAt: row.dispatched_at.getTime(),
       outboxAt: row.occurred_at.getTime(),
       workflowId: run.temporal_workflow_id,
-    };
-    if (!seen) found.set(row.event_id, next);
-    else
-      found.set(row.event_id, {
-        startedAt: Math.min(seen.startedAt, next.startedAt),
-        passAt: Math.min(seen.passAt, next.passAt),
-        outboxAt: Math.min(seen.outboxAt, next.outboxAt),
-        workflowId: seen.workflowId < next.workflowId ? seen.workflowId : next.workflowId,
-      });
+    });
   }
   return found;
 }
