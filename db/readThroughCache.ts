@@ -50,6 +50,12 @@ export class ReadThroughCache<V> {
     return value;
   }
 
+  /** Whether `key` is held and unexpired: what a `get` would answer from memory while the feed is live. */
+  has(key: string): boolean {
+    const hit = this.entries.get(key);
+    return hit !== undefined && hit.expiresAt > Date.now();
+  }
+
   invalidate(key: string): void {
     this.generation += 1;
     this.entries.delete(key);

@@ -14,7 +14,9 @@ import { eventually } from '../helpers/eventually';
 let first: TestApp;
 let second: TestApp;
 beforeAll(async () => {
-  [first, second] = await Promise.all([startTestApp(), startTestApp()]);
+  // A TTL far past the test's length: what the cache answers is down to the change feed alone.
+  const longTtl = { CACHE_TTL_MS: String(10 * 60_000) };
+  [first, second] = await Promise.all([startTestApp(longTtl), startTestApp(longTtl)]);
 });
 afterAll(async () => {
   await Promise.all([first.close(), second.close()]);
@@ -166,8 +168,19 @@ describe('cached MCP tools', () => {
     await eventually(async () => first.deps.caches.feed.live && second.deps.caches.feed.live);
     expect(await callPath(first, key.key, workflow.mcp_tool_name)).toBe(path);
     expect(await callPath(second, key.key, workflow.mcp_tool_name)).toBe(path);
-    return { key: key.key, workflow };
+    return { key: key.key, workflow, cacheKey: `${owner.operatorId}:${workflow.mcp_tool_name}` };
   }
+
+  /**
+   * Calls the tool on the first instance until it holds it: a load is not kept when any invalidation (any operator's,
+   * from any suite sharing the database) lands while it reads, or when the tool's own creation is heard after it.
+   */
+  const heldByFirst = async (tool: Awaited<ReturnType<typeof operatorWithTool>>) => {
+    await eventually(
+      async () => (await callPath(first, tool.key, tool.workflow.mcp_tool_name)) !== undefined && first.deps.caches.mcpTools.has(tool.cacheKey),
+      30_000,
+    );
+  };
 
   /** Rewrites a tool's URL with its invalidation trigger off for the statement: no instance hears of it. */
   const retargetUnnoticed = (workflowId: string, path: string, padding = 0) =>
@@ -203,11 +216,13 @@ describe('cached MCP tools', () => {
 
   it('holds a tool whose definition fits its budget, and reads a larger one at every call', async () => {
     const small = await operatorWithTool('/small');
+    await heldByFirst(small);
     await retargetUnnoticed(small.workflow.id, '/small-changed');
     expect(await callPath(first, small.key, small.workflow.mcp_tool_name)).toBe('/small');
 
     const large = await operatorWithTool('/large', 40 * 1024);
     await retargetUnnoticed(large.workflow.id, '/large-changed', 40 * 1024);
     expect(await callPath(first, large.key, large.workflow.mcp_tool_name)).toBe('/large-changed');
+    expect(first.deps.caches.mcpTools.has(large.cacheKey)).toBe(false);
   });
 });
